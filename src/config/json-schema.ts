@@ -1,0 +1,12 @@
+import { z } from 'zod';
+import { configSchema } from './schema.js';
+
+/** JSON Schema of the slopgate config, generated from the zod schema (input side: defaults optional). */
+export function configJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(configSchema, { io: 'input', target: 'draft-7' }) as Record<string, unknown>;
+  return {
+    ...schema,
+    $id: 'https://slopgate.dev/schemas/slopgate.schema.json',
+    title: 'slopgate configuration (.github/slopgate.yml or .github/slopgate.toml)',
+  };
+}

@@ -1,0 +1,116 @@
+import { z } from 'zod';
+
+/**
+ * The schema of `.github/slopgate.yml` / `.github/slopgate.toml`. Every key is optional and has a
+ * default; unknown keys are errors (strict), so a typo never silently falls back to a default.
+ * `schemas/slopgate.schema.json` is generated from this file (`slopgate schema`).
+ */
+const globList = z.array(z.string().min(1)).describe('glob patterns, matched against repo-relative paths');
+
+export const configSchema = z
+  .object({
+    version: z.literal(1).default(1).describe('config format version'),
+    strict: z.boolean().default(false).describe('treat risk findings as blocking (risk → fail)'),
+    maxRounds: z.number().int().min(1).max(100).default(3).describe('refine rounds per PR before the decision is STUCK'),
+    drafts: z.enum(['skip', 'run']).default('skip').describe('gate draft pull requests or skip them'),
+    ignore: z
+      .object({
+        paths: globList.default([]).describe('changed files matching these globs are not checked'),
+        authors: z.array(z.string()).default([]).describe('PRs by these logins are skipped (tier-1 fast path)'),
+      })
+      .strict()
+      .prefault({}),
+    guards: z
+      .object({
+        disable: z.array(z.string()).default([]).describe("guard ids to turn off, e.g. ['G11', 'psi']"),
+        timeoutMs: z.number().int().min(100).max(600_000).default(30_000).describe('time budget of one guard'),
+      })
+      .strict()
+      .prefault({}),
+    manifests: z
+      .object({
+        allow: globList.default([]).describe('G1: manifests/sensitive paths this repo allows PRs to edit (sanction)'),
+      })
+      .strict()
+      .prefault({}),
+    limits: z
+      .object({
+        maxFileBytes: z.number().int().min(1).default(2 * 1024 * 1024).describe('G1: files above this size are flagged; text above it is not read'),
+      })
+      .strict()
+      .prefault({}),
+    docs: z
+      .object({
+        codeBlockFloor: z.number().gt(0).lt(1).default(0.3).describe('G13: fenced code kept below this fraction is destroyed'),
+        codeBlockMinChars: z.number().int().min(0).default(50).describe('G13: fenced-code check applies from this many chars'),
+        shrinkFloor: z.number().gt(0).lt(1).default(0.3).describe('G13: a doc shrunk below this fraction is destroyed'),
+        shrinkMinChars: z.number().int().min(0).default(500).describe('G13: shrink check applies to docs from this size'),
+        bulkShrink: z.boolean().default(true).describe('G13: run the bulk-shrink check'),
+      })
+      .strict()
+      .prefault({}),
+    psi: z
+      .object({
+        alpha: z.number().min(0).max(10).default(1).describe('weight of grounding Γ'),
+        lambda: z.number().min(0).max(10).default(1).describe('weight of slop Ω'),
+        threshold: z.number().min(0).max(1).default(0.5).describe('files scoring below this get a low-psi finding'),
+      })
+      .strict()
+      .prefault({}),
+    links: z
+      .object({
+        online: z.boolean().default(false).describe('G14: check external URLs over the network (DNS, then HEAD)'),
+        timeoutMs: z.number().int().min(100).max(30_000).default(3000).describe('G14: per-request timeout'),
+        concurrency: z.number().int().min(1).max(64).default(8).describe('G14: parallel URL checks'),
+      })
+      .strict()
+      .prefault({}),
+    tests: z
+      .object({
+        enabled: z.boolean().default(true).describe('run the test-regression gate (G8)'),
+        command: z.string().min(1).optional().describe('test command; overrides runner detection'),
+        setup: z.string().min(1).optional().describe('command run in the sandbox before the tests (e.g. npm ci)'),
+        network: z.boolean().default(false).describe('allow network access inside the test sandbox'),
+        timeoutSec: z.number().int().min(10).max(7200).default(900).describe('wall-clock budget of one suite run'),
+        reruns: z.number().int().min(0).max(10).default(2).describe('re-runs of newly failing tests to detect flakes'),
+        memoryMb: z.number().int().min(128).max(65_536).default(4096).describe('address-space limit of the test process'),
+      })
+      .strict()
+      .prefault({}),
+    history: z
+      .object({
+        threshold: z.number().int().min(1).default(2).describe('G9: guard failures on a path that make it a hotspot'),
+        windowDays: z.number().int().min(1).max(365).default(7).describe('G9: look-back window'),
+      })
+      .strict()
+      .prefault({}),
+    comments: z
+      .object({
+        budget: z.number().int().min(0).max(100).default(25).describe('max review comments per run; the rest go to the check run'),
+        suggestions: z.boolean().default(true).describe('attach ```suggestion blocks when a fix is known'),
+      })
+      .strict()
+      .prefault({}),
+    refiner: z
+      .object({
+        enabled: z.boolean().default(false).describe('allow the LLM refiner (needs SLOPGATE_LLM_* env)'),
+        auto: z.boolean().default(false).describe('refine automatically on REFINE decisions'),
+        pushToForks: z.boolean().default(false).describe('push refiner commits to forks that allow maintainer edits'),
+      })
+      .strict()
+      .prefault({}),
+    qa: z
+      .object({
+        enabled: z.boolean().default(false).describe('run the LLM Q&A self-consistency phase'),
+      })
+      .strict()
+      .prefault({}),
+  })
+  .strict();
+
+export type SlopgateConfig = z.output<typeof configSchema>;
+export type SlopgateConfigInput = z.input<typeof configSchema>;
+
+export function defaultConfig(): SlopgateConfig {
+  return configSchema.parse({});
+}

@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import type { Category } from './categories.js';
+
+export type Severity = 'fail' | 'risk' | 'nit';
+
+export const SEVERITY_RANK: Record<Severity, number> = { fail: 0, risk: 1, nit: 2 };
+
+/** A known fix: replace lines startLine..endLine (1-based, inclusive) of `path` at head. */
+export interface Suggestion {
+  path: string;
+  startLine: number;
+  endLine: number;
+  replacement: string;
+}
+
+/** One problem found in a pull request. Every stage produces these and every reporter renders them. */
+export interface Finding {
+  /** Stable fingerprint: see {@link fingerprintOf}. */
+  id: string;
+  /** 'G1'…'G14', 'psi', 'qa', 'history', … */
+  guard: string;
+  category: Category;
+  severity: Severity;
+  path?: string;
+  line?: number;
+  endLine?: number;
+  /** What is wrong, with the evidence. */
+  message: string;
+  /** What to do about it. */
+  remediation: string;
+  suggestion?: Suggestion;
+  /** The PR commit that introduced the finding, when known. */
+  commit?: string;
+  /** Sources that raised the same fingerprint (the first one included). */
+  confirmedBy: string[];
+  /** Structured evidence for reporters and the store (kept small). */
+  evidence?: Record<string, unknown>;
+}
+
+export type FindingInput = Omit<Finding, 'id' | 'confirmedBy'> & { confirmedBy?: string[] };
+
+export function normalizeText(value: unknown): string {
+  return String(value ?? '')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
+ * Fingerprint of a finding: category | path (lower-cased) | line | first 80 chars of the
+ * normalised remediation. The guard and the severity are deliberately not part of it, so the same
+ * problem raised by two sources merges into one finding.
+ */
+export function fingerprintOf(f: Pick<Finding, 'category' | 'path' | 'line' | 'remediation'>): string {
+  const parts = [
+    f.category,
+    normalizeText(f.path),
+    f.line === undefined || f.line === null ? '' : String(f.line),
+    normalizeText(f.remediation).slice(0, 80),
+  ];
+  return createHash('sha256').update(parts.join('|')).digest('hex').slice(0, 12);
+}
+
+export function makeFinding(input: FindingInput): Finding {
+  const finding: Finding = {
+    ...input,
+    id: '',
+    confirmedBy: input.confirmedBy ?? [input.guard],
+  };
+  finding.id = fingerprintOf(finding);
+  return finding;
+}

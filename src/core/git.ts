@@ -1,0 +1,132 @@
+import { execFile, spawn } from 'node:child_process';
+import { InputError } from './errors.js';
+
+const MAX_BUFFER = 512 * 1024 * 1024;
+
+export class GitCommandError extends Error {
+  constructor(
+    readonly args: string[],
+    readonly code: number | null,
+    readonly stderr: string,
+  ) {
+    super(`git ${args.join(' ')} failed (${code}): ${stderr.trim().split('\n')[0] ?? ''}`);
+    this.name = 'GitCommandError';
+  }
+}
+
+/** Environment for git child processes: no pager, no prompts, no user/system config surprises. */
+export function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_PAGER: 'cat',
+    GIT_OPTIONAL_LOCKS: '0',
+    LC_ALL: 'C',
+    ...extra,
+  };
+}
+
+/** Runs git in `cwd` and returns stdout as a Buffer. */
+export function gitBuffer(cwd: string, args: string[], input?: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      'git',
+      args,
+      { cwd, env: gitEnv(), maxBuffer: MAX_BUFFER, encoding: 'buffer' },
+      (err, stdout, stderr) => {
+        if (err) {
+          const code = typeof (err as NodeJS.ErrnoException & { code?: unknown }).code === 'number'
+            ? ((err as unknown as { code: number }).code)
+            : null;
+          if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+            reject(new InputError(`cannot run git in ${cwd}: ${(err as Error).message}`));
+            return;
+          }
+          reject(new GitCommandError(args, code, stderr.toString('utf8')));
+          return;
+        }
+        resolve(stdout);
+      },
+    );
+    if (input !== undefined) child.stdin?.end(input);
+  });
+}
+
+export async function git(cwd: string, args: string[], input?: string): Promise<string> {
+  return (await gitBuffer(cwd, args, input)).toString('utf8');
+}
+
+/** Like {@link git} but returns null instead of throwing when git exits non-zero. */
+export async function gitMaybe(cwd: string, args: string[]): Promise<string | null> {
+  try {
+    return await git(cwd, args);
+  } catch (err) {
+    if (err instanceof GitCommandError) return null;
+    throw err;
+  }
+}
+
+export interface BlobReadResult {
+  oid: string;
+  size: number;
+  /** Missing object, or a size over the cap (content not read). */
+  content: Buffer | null;
+}
+
+/**
+ * Reads many blobs through one `git cat-file --batch` process. Sizes are checked first with
+ * `--batch-check` so that huge blobs are never loaded into memory.
+ */
+export async function readBlobs(cwd: string, oids: string[], maxBytes: number): Promise<Map<string, BlobReadResult>> {
+  const result = new Map<string, BlobReadResult>();
+  const unique = [...new Set(oids)];
+  if (unique.length === 0) return result;
+  const check = await git(cwd, ['cat-file', '--batch-check'], unique.join('\n') + '\n');
+  const wanted: string[] = [];
+  for (const line of check.split('\n')) {
+    if (!line) continue;
+    const [oid, type, size] = line.split(' ');
+    if (!oid) continue;
+    if (type === 'missing' || size === undefined) {
+      result.set(oid, { oid, size: 0, content: null });
+      continue;
+    }
+    const bytes = Number(size);
+    result.set(oid, { oid, size: bytes, content: null });
+    if (bytes <= maxBytes) wanted.push(oid);
+  }
+  if (wanted.length === 0) return result;
+  const out = await catFileBatch(cwd, wanted);
+  let pos = 0;
+  while (pos < out.length) {
+    const nl = out.indexOf(0x0a, pos);
+    if (nl < 0) break;
+    const header = out.subarray(pos, nl).toString('utf8').split(' ');
+    const oid = header[0] ?? '';
+    if (header[1] === 'missing') {
+      pos = nl + 1;
+      continue;
+    }
+    const size = Number(header[2]);
+    const content = out.subarray(nl + 1, nl + 1 + size);
+    result.set(oid, { oid, size, content: Buffer.from(content) });
+    pos = nl + 1 + size + 1; // trailing LF after each object
+  }
+  return result;
+}
+
+function catFileBatch(cwd: string, oids: string[]): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', ['cat-file', '--batch'], { cwd, env: gitEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    const chunks: Buffer[] = [];
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => chunks.push(c));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) reject(new GitCommandError(['cat-file', '--batch'], code, stderr));
+      else resolve(Buffer.concat(chunks));
+    });
+    child.stdin.end(oids.join('\n') + '\n');
+  });
+}

@@ -1,0 +1,52 @@
+import type { SlopgateConfig } from '../config/schema.js';
+import type { FindingInput } from './finding.js';
+import type { ChangedFile, PatchSet } from './patch-set.js';
+import type { Revision } from './revision.js';
+import type { Logger, TracePhase } from './trace.js';
+
+/** Everything a guard may look at. Guards never touch the network or the platform directly. */
+export interface GuardContext {
+  patch: PatchSet;
+  config: SlopgateConfig;
+  /** The merge-base tree (what the PR is compared against). */
+  base: Revision;
+  /** The PR head tree. */
+  head: Revision;
+  phase: TracePhase;
+  log: Logger;
+  /** Aborted when the guard's time budget runs out. */
+  signal: AbortSignal;
+  /** True when a G1 edit of `path` is sanctioned (config allow-list, label or `/slopgate allow`). */
+  sanctioned(path: string): boolean;
+  /** Computes a value once per run and shares it between guards (e.g. the repo fingerprint). */
+  memo<T>(key: string, compute: () => Promise<T>): Promise<T>;
+  /** Adds a named section to the report (e.g. `psi`, `tests`, `links`). */
+  section(name: string, value: unknown): void;
+  /** Optional services the host provides (store, link checker, test runner options). */
+  services: GuardServices;
+}
+
+/** Host-provided capabilities; each is optional and a guard that needs a missing one skips. */
+export interface GuardServices {
+  [name: string]: unknown;
+}
+
+/** A guard's findings before the pipeline adds ids, the guard id and commit attribution. */
+export type GuardFinding = Omit<FindingInput, 'guard'> & { guard?: string };
+
+export interface Guard {
+  /** 'G1'…'G14', 'psi'. */
+  id: string;
+  /** Short human name for reports. */
+  name: string;
+  /** Which changed files this guard looks at. */
+  appliesTo(file: ChangedFile, ctx: GuardContext): boolean;
+  /** Checks one file (called for every file it applies to). */
+  checkFile?(file: ChangedFile, ctx: GuardContext): GuardFinding[] | Promise<GuardFinding[]>;
+  /** Checks all of its files at once (for guards that compare files or aggregate). */
+  checkAll?(files: ChangedFile[], ctx: GuardContext): GuardFinding[] | Promise<GuardFinding[]>;
+  /** A reason to skip the guard entirely for this run (e.g. disabled by config), or null. */
+  skipReason?(ctx: GuardContext): string | null | Promise<string | null>;
+  /** Runs even when no changed file applies (e.g. history, tests). */
+  runsWithoutFiles?: boolean;
+}

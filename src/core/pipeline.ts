@@ -1,0 +1,268 @@
+import picomatch from 'picomatch';
+import { defaultConfig, type SlopgateConfig } from '../config/schema.js';
+import { decide } from '../routing/decide.js';
+import { mergeFindings } from '../routing/merge.js';
+import type { DecideOptions } from '../routing/types.js';
+import { errorMessage } from './errors.js';
+import type { Finding } from './finding.js';
+import type { Guard, GuardContext, GuardFinding, GuardServices } from './guard.js';
+import { attributeLines, isAddedLine, loadPatchSet, type ChangedFile, type PatchSet } from './patch-set.js';
+import { REPORT_VERSION, type ChangedFileSummary, type GuardStatus, type Report } from './report.js';
+import { Revision } from './revision.js';
+import { NO_TEXT_REASON_LABEL } from './text-content.js';
+import { silentLogger, traceGuardFail, type Logger, type TracePhase } from './trace.js';
+import { VERSION } from './version.js';
+
+export interface GateOptions {
+  repoDir: string;
+  base: string;
+  head: string;
+  /** Display name of the repository in reports (defaults to the directory). */
+  repoName?: string;
+  config?: SlopgateConfig;
+  guards: Guard[];
+  /** Run only these guard ids. */
+  only?: string[];
+  /** Guard ids to skip (besides config `guards.disable`), with the reason shown in the report. */
+  skip?: Record<string, string>;
+  phase?: TracePhase;
+  /** Extra G1 sanctions: globs allowed by a label or a `/slopgate allow` command. */
+  sanctions?: string[];
+  log?: Logger;
+  services?: GuardServices;
+  round?: number;
+  decide?: Omit<DecideOptions, 'strict' | 'round' | 'maxRounds'>;
+}
+
+class GuardTimeout extends Error {
+  constructor(ms: number) {
+    super(`exceeded its time budget of ${ms} ms`);
+  }
+}
+
+function summarise(file: ChangedFile): ChangedFileSummary {
+  const count = (ranges: { start: number; end: number }[]) => ranges.reduce((n, r) => n + r.end - r.start + 1, 0);
+  const s: ChangedFileSummary = { path: file.path, status: file.status, additions: count(file.added), deletions: count(file.removed) };
+  if (file.oldPath) s.oldPath = file.oldPath;
+  if (file.head.text === null && file.head.reason && file.head.reason !== 'absent') s.unreadable = NO_TEXT_REASON_LABEL[file.head.reason];
+  return s;
+}
+
+function guardErrorFinding(guard: Guard, err: unknown, path?: string): GuardFinding {
+  const timedOut = err instanceof GuardTimeout;
+  return {
+    guard: guard.id,
+    category: 'guard-error',
+    severity: 'fail',
+    ...(path ? { path } : {}),
+    message: `${guard.id} (${guard.name}) ${timedOut ? '' : 'crashed: '}${errorMessage(err)}${path ? ` while checking ${path}` : ''}`,
+    remediation: `${guard.id} could not finish, so this part of the PR is unchecked; re-run the gate, and report the error if it repeats.`,
+  };
+}
+
+async function runOneGuard(guard: Guard, files: ChangedFile[], ctx: GuardContext, budgetMs: number, controller: AbortController): Promise<{ findings: GuardFinding[]; errors: number }> {
+  const findings: GuardFinding[] = [];
+  let errors = 0;
+  const work = (async () => {
+    if (guard.checkFile) {
+      for (const file of files) {
+        if (controller.signal.aborted) throw new GuardTimeout(budgetMs);
+        try {
+          findings.push(...(await guard.checkFile(file, ctx)));
+        } catch (err) {
+          if (err instanceof GuardTimeout || controller.signal.aborted) throw new GuardTimeout(budgetMs);
+          errors++;
+          findings.push(guardErrorFinding(guard, err, file.path));
+        }
+      }
+    }
+    if (guard.checkAll) findings.push(...(await guard.checkAll(files, ctx)));
+  })();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new GuardTimeout(budgetMs));
+    }, budgetMs);
+  });
+  try {
+    await Promise.race([work, timeout]);
+  } catch (err) {
+    errors++;
+    findings.push(guardErrorFinding(guard, err));
+  } finally {
+    clearTimeout(timer);
+  }
+  work.catch(() => undefined); // a timed-out guard may still reject later
+  return { findings, errors };
+}
+
+/** Attributes findings on added lines to the PR commit that last touched the line. */
+async function attributeCommits(patch: PatchSet, findings: Finding[]): Promise<void> {
+  const byPath = new Map<string, Finding[]>();
+  const files = new Map(patch.files.map((f) => [f.path, f]));
+  for (const f of findings) {
+    if (!f.path || !f.line || f.commit) continue;
+    const file = files.get(f.path);
+    if (!file || !isAddedLine(file, f.line)) continue;
+    if (patch.commits.length === 1) {
+      f.commit = patch.commits[0];
+      continue;
+    }
+    const list = byPath.get(f.path) ?? [];
+    list.push(f);
+    byPath.set(f.path, list);
+  }
+  const entries = [...byPath].slice(0, 200);
+  await Promise.all(
+    entries.map(async ([path, list]) => {
+      const commits = await attributeLines(patch, path, list.map((f) => f.line!));
+      for (const f of list) {
+        const c = commits.get(f.line!);
+        if (c) f.commit = c;
+      }
+    }),
+  );
+}
+
+/** Runs the whole static gate on base → head and returns the report. */
+export async function runGate(opts: GateOptions): Promise<Report> {
+  const started = Date.now();
+  const config = opts.config ?? defaultConfig();
+  const log = opts.log ?? silentLogger;
+  const phase = opts.phase ?? 'pr';
+  const patch = await loadPatchSet(opts.repoDir, opts.base, opts.head, { maxTextBytes: config.limits.maxFileBytes });
+  const base = new Revision(opts.repoDir, patch.baseSha, config.limits.maxFileBytes);
+  const head = new Revision(opts.repoDir, patch.headSha, config.limits.maxFileBytes);
+  const ignored = config.ignore.paths.length ? picomatch(config.ignore.paths, { dot: true }) : () => false;
+  const files = patch.files.filter((f) => !ignored(f.path));
+  const sanctionGlobs = [...config.manifests.allow, ...(opts.sanctions ?? [])];
+  const sanctioned = sanctionGlobs.length ? picomatch(sanctionGlobs, { dot: true }) : () => false;
+  const memo = new Map<string, Promise<unknown>>();
+  const sections: Record<string, unknown> = {};
+  const disabled = new Set(config.guards.disable.map((g) => g.toUpperCase()));
+  const only = opts.only?.map((g) => g.toUpperCase());
+
+  const statuses: GuardStatus[] = [];
+  const raw: GuardFinding[] = [];
+  for (const guard of opts.guards) {
+    const t0 = Date.now();
+    const status: GuardStatus = { id: guard.id, name: guard.name, status: 'pass', files: 0, findings: 0, ms: 0 };
+    statuses.push(status);
+    const id = guard.id.toUpperCase();
+    const controller = new AbortController();
+    const ctx: GuardContext = {
+      patch,
+      config,
+      base,
+      head,
+      phase,
+      log,
+      signal: controller.signal,
+      sanctioned: (p) => sanctioned(p),
+      memo: <T>(key: string, compute: () => Promise<T>) => {
+        let v = memo.get(key);
+        if (!v) {
+          v = compute();
+          memo.set(key, v);
+        }
+        return v as Promise<T>;
+      },
+      section: (name, value) => {
+        sections[name] = value;
+      },
+      services: opts.services ?? {},
+    };
+    let skip: string | null = null;
+    if (only && !only.includes(id)) skip = 'not selected (--only)';
+    else if (disabled.has(id)) skip = 'disabled in config (guards.disable)';
+    else if (opts.skip?.[guard.id]) skip = opts.skip[guard.id]!;
+    else {
+      try {
+        skip = (await guard.skipReason?.(ctx)) ?? null;
+      } catch (err) {
+        skip = null;
+        raw.push(guardErrorFinding(guard, err));
+        status.status = 'error';
+        status.reason = errorMessage(err);
+        continue;
+      }
+    }
+    if (skip) {
+      status.status = 'skipped';
+      status.reason = skip;
+      continue;
+    }
+    const mine = files.filter((f) => {
+      try {
+        return guard.appliesTo(f, ctx);
+      } catch {
+        return false;
+      }
+    });
+    status.files = mine.length;
+    if (mine.length === 0 && !guard.runsWithoutFiles) {
+      status.status = 'skipped';
+      status.reason = 'no changed files in scope';
+      status.ms = Date.now() - t0;
+      continue;
+    }
+    const { findings, errors } = await runOneGuard(guard, mine, ctx, config.guards.timeoutMs, controller);
+    for (const f of findings) f.guard ??= guard.id;
+    raw.push(...findings);
+    status.findings = findings.length;
+    status.ms = Date.now() - t0;
+    if (errors > 0) {
+      status.status = 'error';
+      status.reason = findings.find((f) => f.category === 'guard-error')?.message;
+    } else if (findings.length > 0) status.status = 'fail';
+  }
+
+  const findings = mergeFindings(groupBySource(raw));
+  await attributeCommits(patch, findings);
+  for (const f of findings) {
+    traceGuardFail(log, {
+      guard: f.guard,
+      phase,
+      ...(f.path ? { path: f.path } : {}),
+      ...(f.line ? { line: f.line } : {}),
+      category: f.category,
+      severity: f.severity,
+      findingId: f.id,
+      message: f.message,
+    });
+  }
+  const decision = decide(findings, {
+    ...opts.decide,
+    strict: config.strict,
+    round: opts.round ?? 1,
+    maxRounds: config.maxRounds,
+  });
+  return {
+    version: REPORT_VERSION,
+    tool: { name: 'slopgate', version: VERSION },
+    repo: opts.repoName ?? opts.repoDir,
+    base: { ref: opts.base, sha: patch.baseSha },
+    head: { ref: opts.head, sha: patch.headSha },
+    commits: patch.commits,
+    files: patch.files.map(summarise),
+    guards: statuses,
+    findings,
+    sections,
+    decision,
+    createdAt: new Date(started).toISOString(),
+    durationMs: Date.now() - started,
+  };
+}
+
+function groupBySource(raw: GuardFinding[]) {
+  const bySource = new Map<string, GuardFinding[]>();
+  for (const f of raw) {
+    const key = f.guard ?? 'unknown';
+    const list = bySource.get(key) ?? [];
+    list.push(f);
+    bySource.set(key, list);
+  }
+  return [...bySource].map(([source, list]) => ({ source, findings: list }));
+}
+

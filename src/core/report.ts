@@ -1,0 +1,47 @@
+import type { Decision } from '../routing/types.js';
+import type { Finding } from './finding.js';
+
+/** Bumped on any breaking change of the report shape. */
+export const REPORT_VERSION = 1;
+
+export type GuardStatusValue = 'pass' | 'fail' | 'skipped' | 'error';
+
+export interface GuardStatus {
+  id: string;
+  name: string;
+  status: GuardStatusValue;
+  /** Why it was skipped or errored. */
+  reason?: string;
+  /** Files the guard looked at. */
+  files: number;
+  findings: number;
+  ms: number;
+}
+
+export interface ChangedFileSummary {
+  path: string;
+  oldPath?: string;
+  status: string;
+  additions: number;
+  deletions: number;
+  /** Why the file's head text was not checked (binary, too large, not UTF-8, …). */
+  unreadable?: string;
+}
+
+/** The one output every reporter renders; also what `--format json` prints and the store keeps. */
+export interface Report {
+  version: typeof REPORT_VERSION;
+  tool: { name: 'slopgate'; version: string };
+  repo: string;
+  base: { ref: string; sha: string };
+  head: { ref: string; sha: string };
+  commits: string[];
+  files: ChangedFileSummary[];
+  guards: GuardStatus[];
+  findings: Finding[];
+  /** Extra sections guards contribute (psi, tests, links, …). */
+  sections: Record<string, unknown>;
+  decision: Decision;
+  createdAt: string;
+  durationMs: number;
+}

@@ -1,0 +1,104 @@
+import { bucketOf, type Bucket, type Category } from '../core/categories.js';
+import type { Finding } from '../core/finding.js';
+import type { Conclusion, DecideOptions, Decision, NextAction, Outcome } from './types.js';
+
+export const DEFAULT_MAX_ROUNDS = 3;
+
+/** Round cap: numbers are rounded and clamped to [1, 100]; anything else means the default. */
+export function coerceMaxRounds(value: unknown): number {
+  const n = Number(value);
+  if (value === undefined || value === null || !Number.isFinite(n)) return DEFAULT_MAX_ROUNDS;
+  return Math.min(100, Math.max(1, Math.round(n)));
+}
+
+/** Precedence, highest first. */
+export const BUCKET_PRECEDENCE: Bucket[] = ['stuck', 'ask-author', 'escalate', 'research', 'refine'];
+
+const OUTCOME_OF: Record<Bucket, Outcome> = {
+  stuck: 'STUCK',
+  'ask-author': 'ASK_AUTHOR',
+  escalate: 'ESCALATE',
+  research: 'RESEARCH',
+  refine: 'REFINE',
+};
+
+export const CONCLUSION_OF: Record<Outcome, Conclusion> = {
+  PASS: 'success',
+  SKIPPED: 'neutral',
+  ADVISE: 'neutral',
+  REFINE: 'failure',
+  RESEARCH: 'action_required',
+  ASK_AUTHOR: 'action_required',
+  ESCALATE: 'failure',
+  STUCK: 'failure',
+};
+
+/** Outcomes after which the per-PR round counter advances. */
+export const ROUND_ADVANCING: ReadonlySet<Outcome> = new Set(['REFINE', 'RESEARCH', 'ASK_AUTHOR']);
+
+export function isBlocking(f: Finding, strict: boolean): boolean {
+  return f.severity === 'fail' || (strict && f.severity === 'risk');
+}
+
+function countBy(findings: Finding[]): string {
+  const counts = new Map<Category, number>();
+  for (const f of findings) counts.set(f.category, (counts.get(f.category) ?? 0) + 1);
+  return [...counts].map(([c, n]) => `${c} ×${n}`).join(', ');
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * Routes merged findings to one bounded decision. Only blocking findings (fail, or risk when strict)
+ * can fail the check; advisory-only results are ADVISE (neutral).
+ */
+export function decide(findings: Finding[], opts: DecideOptions = {}): Decision {
+  const strict = opts.strict ?? false;
+  const round = Math.max(1, Math.floor(Number(opts.round) || 1));
+  const maxRounds = coerceMaxRounds(opts.maxRounds);
+  const blocking = findings.filter((f) => isBlocking(f, strict));
+  const advisory = findings.length - blocking.length;
+  const buckets: Partial<Record<Bucket, string[]>> = {};
+  for (const f of blocking) (buckets[bucketOf(f.category)] ??= []).push(f.id);
+  const base = { round, maxRounds, blocking: blocking.length, advisory, buckets };
+  const make = (outcome: Outcome, tier: Decision['tier'], reason: string, next: NextAction): Decision => ({
+    ...base,
+    outcome,
+    conclusion: CONCLUSION_OF[outcome],
+    reason,
+    next,
+    tier,
+    stuck: outcome === 'STUCK',
+  });
+
+  if (opts.skipReason) return make('SKIPPED', 1, opts.skipReason, 'none');
+  if (findings.length === 0) return make('PASS', 1, 'every guard passed', 'none');
+  if (blocking.length === 0) {
+    return make('ADVISE', 2, `${plural(advisory, 'advisory finding')} (${countBy(findings)}); nothing blocks`, 'annotate');
+  }
+  if (round >= maxRounds) {
+    return make('STUCK', 2, `round ${round} of ${maxRounds} reached with ${plural(blocking.length, 'blocking finding')} left`, 'label-stuck');
+  }
+  const bucket = BUCKET_PRECEDENCE.find((b) => buckets[b]?.length)!;
+  const outcome = OUTCOME_OF[bucket];
+  const inBucket = blocking.filter((f) => bucketOf(f.category) === bucket);
+  const reason = `${plural(blocking.length, 'blocking finding')}; ${bucket} wins by precedence (${countBy(inBucket)})`;
+  let next: NextAction;
+  switch (outcome) {
+    case 'STUCK':
+      next = 'label-stuck';
+      break;
+    case 'ESCALATE':
+      next = 'request-review';
+      break;
+    case 'ASK_AUTHOR':
+    case 'RESEARCH':
+      next = 'ask-author';
+      break;
+    default:
+      next = opts.refinerEnabled ? (opts.autoRefine ? 'auto-refine' : 'offer-refine') : 'fix-and-push';
+  }
+  return make(outcome, outcome === 'ESCALATE' ? 5 : 2, reason, next);
+}

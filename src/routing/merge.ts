@@ -1,0 +1,93 @@
+import { isCategory } from '../core/categories.js';
+import { makeFinding, SEVERITY_RANK, type Finding, type Severity } from '../core/finding.js';
+
+/** Output of one source of findings (a guard, the test gate, an LLM critic). */
+export interface SourceReport {
+  source: string;
+  findings: unknown[];
+}
+
+export class MalformedReportError extends Error {
+  constructor(
+    readonly code: 'report-not-an-object' | 'report-no-findings' | 'malformed-finding',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'MalformedReportError';
+  }
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+const SEVERITIES = new Set<Severity>(['fail', 'risk', 'nit']);
+
+/**
+ * Validates one raw finding (fail-closed). A well-formed finding with a category outside the closed
+ * vocabulary is kept, forced to `fail` and routed to `stuck` as a `critic-error`, never dropped.
+ */
+function normalise(source: string, raw: unknown, index: number): Finding {
+  if (!isPlainObject(raw)) {
+    throw new MalformedReportError('malformed-finding', `${source}: finding #${index} is not an object`);
+  }
+  const path = typeof raw.path === 'string' && raw.path ? raw.path : undefined;
+  const line = typeof raw.line === 'number' && Number.isInteger(raw.line) && raw.line > 0 ? raw.line : undefined;
+  const base = {
+    guard: typeof raw.guard === 'string' ? raw.guard : source,
+    message: String(raw.message ?? ''),
+    ...(path ? { path } : {}),
+    ...(line ? { line } : {}),
+    ...(typeof raw.endLine === 'number' ? { endLine: raw.endLine } : {}),
+    ...(typeof raw.commit === 'string' ? { commit: raw.commit } : {}),
+    ...(isPlainObject(raw.suggestion) ? { suggestion: raw.suggestion as unknown as Finding['suggestion'] } : {}),
+    ...(isPlainObject(raw.evidence) ? { evidence: raw.evidence } : {}),
+    confirmedBy: [source],
+  };
+  if (!isCategory(raw.category)) {
+    const shown = typeof raw.category === 'string' ? raw.category : 'unknown';
+    return makeFinding({
+      ...base,
+      category: 'critic-error',
+      severity: 'fail',
+      remediation: `${source} reported the unknown category "${shown}"; a human has to look (never routed silently).`,
+      evidence: { ...(base.evidence ?? {}), unknownCategory: shown },
+    });
+  }
+  const severity = SEVERITIES.has(raw.severity as Severity) ? (raw.severity as Severity) : 'fail';
+  return makeFinding({ ...base, category: raw.category, severity, remediation: String(raw.remediation ?? '') });
+}
+
+export function compareFindings(a: Finding, b: Finding): number {
+  return (
+    b.confirmedBy.length - a.confirmedBy.length ||
+    SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] ||
+    a.category.localeCompare(b.category) ||
+    (a.path ?? '').localeCompare(b.path ?? '') ||
+    (a.line ?? 0) - (b.line ?? 0)
+  );
+}
+
+/**
+ * Validates every report, merges findings by fingerprint (the first one wins and keeps its severity
+ * and text; later sources are added to `confirmedBy`), and sorts: most confirmations first, then
+ * fail < risk < nit, then category.
+ */
+export function mergeFindings(reports: SourceReport[]): Finding[] {
+  const byId = new Map<string, Finding>();
+  for (const report of reports) {
+    if (!isPlainObject(report) || typeof report.source !== 'string') {
+      throw new MalformedReportError('report-not-an-object', 'a findings report is not an object with a source');
+    }
+    if (!Array.isArray(report.findings)) {
+      throw new MalformedReportError('report-no-findings', `${report.source}: findings is not an array`);
+    }
+    report.findings.forEach((raw, i) => {
+      const f = normalise(report.source, raw, i);
+      const existing = byId.get(f.id);
+      if (!existing) byId.set(f.id, f);
+      else for (const c of f.confirmedBy) if (!existing.confirmedBy.includes(c)) existing.confirmedBy.push(c);
+    });
+  }
+  return [...byId.values()].sort(compareFindings);
+}

@@ -1,0 +1,27 @@
+import { runGate, type GateOptions } from '../../src/core/pipeline.js';
+import { configSchema, type SlopgateConfigInput } from '../../src/config/schema.js';
+import type { Guard } from '../../src/core/guard.js';
+import type { Report } from '../../src/core/report.js';
+import type { TestRepo } from './git-repo.js';
+
+/** Runs the real pipeline with the given guards on `main` → `pr` of a test repo. */
+export function gate(
+  repo: TestRepo,
+  guards: Guard[],
+  opts: Partial<Omit<GateOptions, 'config'>> & { config?: SlopgateConfigInput } = {},
+): Promise<Report> {
+  const { config, ...rest } = opts;
+  return runGate({
+    repoDir: repo.dir,
+    base: 'main',
+    head: 'pr',
+    guards,
+    config: configSchema.parse(config ?? {}),
+    ...rest,
+  });
+}
+
+/** Findings of one guard, for terse assertions. */
+export function findingsOf(report: Report, guard: string) {
+  return report.findings.filter((f) => f.guard === guard);
+}

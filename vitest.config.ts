@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    setupFiles: ['test/setup.ts'],
+    pool: 'forks',
+    maxWorkers: 2,
+  },
+});
