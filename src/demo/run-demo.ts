@@ -1,6 +1,28 @@
+import { rmSync } from 'node:fs';
+import { runCheck } from '../cli.js';
 import type { ReportFormat } from '../report/index.js';
+import { buildDemoRepo } from './demo-repo.js';
 
-export async function runDemo(_opts: { format: ReportFormat; keep: boolean }, write: (s: string) => void): Promise<number> {
-  write('the demo is being built\n');
-  return 0;
+/**
+ * `slopgate demo`: builds a small repository whose PR reproduces real slop (a config that no longer
+ * parses, a helper deleted behind a "remains unchanged" comment, a README whose examples were
+ * destroyed) and gates it with the embedded defaults, exactly as `slopgate check` would.
+ */
+export async function runDemo(opts: { format: ReportFormat; keep: boolean }, write: (s: string) => void): Promise<number> {
+  const dir = buildDemoRepo();
+  const human = opts.format === 'text';
+  if (human) {
+    write(`slopgate demo: a healthy project on 'main' and an LLM-written PR on 'slop-pr' in\n  ${dir}\n`);
+    write(`running: slopgate check --repo ${dir} --base main --head slop-pr\n\n`);
+  }
+  try {
+    const code = await runCheck({ repo: dir, base: 'main', head: 'slop-pr', format: opts.format, strict: false }, write);
+    if (human) {
+      write(`\n'slopgate check' would exit with ${code} (${code === 0 ? 'nothing blocks' : 'the PR is blocked'}).\n`);
+      if (opts.keep) write(`The demo repository is kept at ${dir}\n`);
+    }
+    return 0;
+  } finally {
+    if (!opts.keep) rmSync(dir, { recursive: true, force: true });
+  }
 }
