@@ -75,7 +75,9 @@ export function parseConfigText(text: string, file: string): SlopgateConfig {
   const parsed = configSchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    const pos = isToml ? tomlLineOf(text, issue.path) : yamlLineOf(text, issue.path);
+    // For an unknown key, point at the key itself rather than at its parent mapping.
+    const path = issue.code === 'unrecognized_keys' && issue.keys[0] ? [...issue.path, issue.keys[0]] : issue.path;
+    const pos = isToml ? tomlLineOf(text, path) : yamlLineOf(text, path);
     throw new ConfigError(file, pos.line, 'column' in pos ? (pos.column as number | undefined) : undefined, describeIssue(issue));
   }
   return parsed.data;

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfigText } from '../../src/config/load.js';
+
+function configError(text: string, file: string): ConfigError {
+  try {
+    parseConfigText(text, file);
+  } catch (err) {
+    if (err instanceof ConfigError) return err;
+    throw err;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('config loading', () => {
+  it('fills every default from an empty file', () => {
+    const c = parseConfigText('', '.github/slopgate.yml');
+    expect(c.maxRounds).toBe(3);
+    expect(c.psi.threshold).toBe(0.5);
+    expect(c.comments.budget).toBe(25);
+    expect(c.links.online).toBe(false);
+  });
+
+  it('reads YAML and TOML', () => {
+    expect(parseConfigText('strict: true\nguards:\n  disable: [G11]\n', 'x.yml')).toMatchObject({ strict: true, guards: { disable: ['G11'] } });
+    expect(parseConfigText('strict = true\n[psi]\nthreshold = 0.7\n', 'x.toml')).toMatchObject({ strict: true, psi: { threshold: 0.7 } });
+  });
+
+  it('names the line of an unknown (misspelled) key instead of silently using defaults', () => {
+    const err = configError('strict: true\nguards:\n  disabel: [G11]\n', '.github/slopgate.yml');
+    expect(err.file).toBe('.github/slopgate.yml');
+    expect(err.line).toBe(3);
+    expect(err.detail).toMatch(/disabel/);
+  });
+
+  it('names the line and the expected type of a wrong value', () => {
+    const err = configError('psi:\n  threshold: high\n', '.github/slopgate.yml');
+    expect(err.line).toBe(2);
+    expect(err.detail).toMatch(/psi\.threshold/);
+    expect(err.detail).toMatch(/number/);
+  });
+
+  it('reports YAML syntax errors with line and column', () => {
+    const err = configError('strict: true\nguards:\n  disable: [G11\n', '.github/slopgate.yml');
+    expect(err.line).toBeGreaterThanOrEqual(2);
+    expect(err.detail).toMatch(/invalid YAML/);
+  });
+
+  it('reports TOML syntax errors with their line', () => {
+    const err = configError('strict = true\nmaxRounds = three\n', '.github/slopgate.toml');
+    expect(err.line).toBe(2);
+    expect(err.detail).toMatch(/invalid TOML/);
+  });
+
+  it('locates a schema error in TOML on the key line', () => {
+    const err = configError('[tests]\nreruns = 99\n', '.github/slopgate.toml');
+    expect(err.line).toBe(2);
+    expect(err.detail).toMatch(/tests\.reruns/);
+  });
+
+  it('rejects a top-level list', () => {
+    expect(configError('- a\n- b\n', 'x.yml').detail).toMatch(/mapping/);
+  });
+});
