@@ -91,20 +91,6 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
-    refiner: z
-      .object({
-        enabled: z.boolean().default(false).describe('allow the LLM refiner (needs SLOPGATE_LLM_* env)'),
-        auto: z.boolean().default(false).describe('refine automatically on REFINE decisions'),
-        pushToForks: z.boolean().default(false).describe('push refiner commits to forks that allow maintainer edits'),
-      })
-      .strict()
-      .prefault({}),
-    qa: z
-      .object({
-        enabled: z.boolean().default(false).describe('run the LLM Q&A self-consistency phase'),
-      })
-      .strict()
-      .prefault({}),
   })
   .strict();
 
