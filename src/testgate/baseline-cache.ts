@@ -1,0 +1,66 @@
+import type { SuiteResult } from './types.js';
+
+/**
+ * What a baseline (the suite run at a PR's base) depends on. Two PRs on the same base tree with the
+ * same runner command and lockfiles share one baseline run.
+ */
+export interface BaselineKey {
+  /** Repository name, e.g. `owner/name` (or the directory for the CLI). */
+  repo: string;
+  /** Git tree id of the base commit (not the commit id: a rebase that keeps the tree keeps the cache). */
+  baseTree: string;
+  /** The runner command as configured / detected. */
+  command: string;
+  /** Hash of the base tree's lockfiles (package-lock.json, Cargo.lock, go.sum, poetry.lock, …). */
+  lockfileHash: string;
+}
+
+/** Storage of baseline suite results. The store provides a PostgreSQL-backed implementation. */
+export interface BaselineCache {
+  get(key: BaselineKey): Promise<SuiteResult | null>;
+  put(key: BaselineKey, result: SuiteResult): Promise<void>;
+}
+
+/** Stable string form of a key (for maps and logs). */
+export function baselineKeyString(key: BaselineKey): string {
+  return JSON.stringify([key.repo, key.baseTree, key.command, key.lockfileHash]);
+}
+
+/** An in-process cache with least-recently-used eviction. Results are copied in and out. */
+export class MemoryBaselineCache implements BaselineCache {
+  private readonly entries = new Map<string, string>();
+
+  constructor(private readonly maxEntries = 256) {}
+
+  async get(key: BaselineKey): Promise<SuiteResult | null> {
+    const k = baselineKeyString(key);
+    const hit = this.entries.get(k);
+    if (hit === undefined) return null;
+    this.entries.delete(k);
+    this.entries.set(k, hit);
+    return JSON.parse(hit) as SuiteResult;
+  }
+
+  async put(key: BaselineKey, result: SuiteResult): Promise<void> {
+    const k = baselineKeyString(key);
+    this.entries.delete(k);
+    this.entries.set(k, JSON.stringify(result));
+    while (this.entries.size > this.maxEntries) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.entries.delete(oldest);
+    }
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+let shared: MemoryBaselineCache | undefined;
+
+/** The process-wide default cache (used when the host provides no `baselineCache` service). */
+export function sharedMemoryBaselineCache(): MemoryBaselineCache {
+  shared ??= new MemoryBaselineCache();
+  return shared;
+}
