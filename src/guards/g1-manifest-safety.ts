@@ -1,0 +1,139 @@
+import picomatch from 'picomatch';
+import { readBlobs } from '../core/git.js';
+import type { Guard, GuardContext, GuardFinding } from '../core/guard.js';
+import type { ChangedFile } from '../core/patch-set.js';
+import { dependencyChanges, type DependencyChange } from './g1-dependency-diff.js';
+import {
+  gitInternalsSymlinkFinding,
+  lockfileFinding,
+  manifestMessage,
+  manifestRemediation,
+  oversizeFinding,
+  sensitiveFinding,
+  symlinkFinding,
+} from './g1-messages.js';
+import { basenameLower, dirnameOf, isManifest, lockfileManifests, sensitiveReason } from './g1-path-rules.js';
+import { resolveSymlink, type SymlinkReader } from './g1-symlinks.js';
+
+/** One path a sanction let through, for the report's `sanctions` section. */
+export interface SanctionRecord {
+  path: string;
+  category: string;
+  /** What the finding would have said. */
+  finding: string;
+  /** Which sanction allowed it. */
+  allowedBy: string;
+}
+
+/** The line of the first added line that mentions a changed dependency, else the first added line. */
+function manifestLine(file: ChangedFile, changes: DependencyChange[] | null): number | undefined {
+  const first = file.added[0]?.start;
+  const lines = file.head.text?.split(/\r?\n/);
+  if (!lines || !changes?.length) return first;
+  const names = changes.filter((c) => c.kind !== 'removed').map((c) => c.name.toLowerCase());
+  for (const range of file.added) {
+    for (let n = range.start; n <= range.end; n++) {
+      const text = lines[n - 1]?.toLowerCase() ?? '';
+      if (names.some((name) => text.includes(name))) return n;
+    }
+  }
+  return first;
+}
+
+/** A lockfile change is explained when a matching manifest in its directory or below (a workspace member) changed too. */
+function lockfileUnexplained(file: ChangedFile, all: ChangedFile[]): string[] | null {
+  const manifests = lockfileManifests(file.path);
+  if (!manifests) return null;
+  const dir = dirnameOf(file.path).toLowerCase();
+  const explained = all.some((other) =>
+    [other.path, other.oldPath].some((p) => {
+      if (!p || !manifests.includes(basenameLower(p))) return false;
+      const otherDir = dirnameOf(p).toLowerCase();
+      return dir === '' || otherDir === dir || otherDir.startsWith(`${dir}/`);
+    }),
+  );
+  return explained ? null : manifests;
+}
+
+function headSymlinkReader(ctx: GuardContext): SymlinkReader {
+  const cache = new Map<string, Promise<string | null>>();
+  return (path) => {
+    let hit = cache.get(path);
+    if (!hit) {
+      hit = ctx.head.entries().then(async (entries) => {
+        const entry = entries.get(path);
+        if (!entry || entry.mode !== '120000') return null;
+        const blob = (await readBlobs(ctx.head.repoDir, [entry.oid], 4096)).get(entry.oid);
+        return blob?.content ? blob.content.toString('utf8') : null;
+      });
+      cache.set(path, hit);
+    }
+    return hit;
+  };
+}
+
+async function checkFile(file: ChangedFile, all: ChangedFile[], ctx: GuardContext, readLink: SymlinkReader): Promise<GuardFinding[]> {
+  const out: GuardFinding[] = [];
+  const firstAdded = file.added[0]?.start;
+  const at = (line: number | undefined) => (line !== undefined && file.status !== 'deleted' ? { line } : {});
+  if (isManifest(file.path) || (file.oldPath && isManifest(file.oldPath))) {
+    const changes = file.status === 'modified' || file.status === 'added' ? dependencyChanges(file.path, file.base.text, file.head.text) : null;
+    out.push({
+      category: 'manifest-edit',
+      severity: 'risk',
+      path: file.path,
+      ...at(manifestLine(file, changes)),
+      message: manifestMessage(file, changes),
+      remediation: manifestRemediation(file.path),
+      ...(changes?.length ? { evidence: { dependencies: changes.slice(0, 50) } } : {}),
+    });
+  }
+  const sensitive = sensitiveReason(file.path) ?? (file.oldPath ? sensitiveReason(file.oldPath) : null);
+  if (sensitive) out.push({ ...sensitiveFinding(file, sensitive), ...at(firstAdded) });
+  const lockManifests = lockfileUnexplained(file, all);
+  if (lockManifests) out.push({ ...lockfileFinding(file, lockManifests), ...at(firstAdded) });
+  const limit = ctx.config.limits.maxFileBytes;
+  const newContent = file.head.oid !== file.base.oid;
+  if (file.head.mode?.startsWith('100') && file.head.size > limit && newContent) out.push(oversizeFinding(file, limit));
+  if (file.head.mode === '120000' && file.head.symlinkTarget !== undefined) {
+    const target = file.head.symlinkTarget;
+    const verdict = await resolveSymlink(file.path, target, readLink);
+    if (verdict.kind === 'outside') out.push(symlinkFinding(file, target, verdict.why));
+    else if (verdict.kind === 'git-internals') out.push(gitInternalsSymlinkFinding(file, target, verdict.resolved));
+  }
+  return out;
+}
+
+/** Names the sanction that allowed `path`: the matching `manifests.allow` glob, else a label or command. */
+function sanctionSource(path: string, ctx: GuardContext): string {
+  for (const glob of ctx.config.manifests.allow) {
+    if (picomatch(glob, { dot: true })(path)) return `config manifests.allow: ${glob}`;
+  }
+  return 'the slopgate:allow-manifest label or a /slopgate allow command';
+}
+
+export const g1: Guard = {
+  id: 'G1',
+  name: 'Build manifests, sensitive paths, oversize files and escaping symlinks',
+  appliesTo: () => true,
+  async checkAll(files, ctx) {
+    const readLink = headSymlinkReader(ctx);
+    const findings: GuardFinding[] = [];
+    const sanctions: SanctionRecord[] = [];
+    for (const file of files) {
+      if (ctx.signal.aborted) break;
+      const raised = await checkFile(file, ctx.patch.files, ctx, readLink);
+      if (raised.length === 0) continue;
+      const allowed = ctx.sanctioned(file.path) || (file.oldPath !== undefined && ctx.sanctioned(file.oldPath));
+      if (!allowed) {
+        findings.push(...raised);
+        continue;
+      }
+      for (const f of raised) {
+        sanctions.push({ path: file.path, category: f.category, finding: f.message, allowedBy: sanctionSource(file.path, ctx) });
+      }
+    }
+    if (sanctions.length > 0) ctx.section('sanctions', { guard: 'G1', allowed: sanctions });
+    return findings;
+  },
+};
