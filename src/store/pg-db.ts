@@ -1,0 +1,64 @@
+import pg from 'pg';
+import { checkSchemaName, type Db, type Queryable, type QueryResult } from './db.js';
+
+function wrap(conn: pg.Pool | pg.PoolClient): Queryable {
+  return {
+    async query<T>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
+      const r = await conn.query(sql, params);
+      return { rows: r.rows as T[], affected: r.rowCount ?? 0 };
+    },
+    async exec(sql: string): Promise<void> {
+      await conn.query(sql);
+    },
+  };
+}
+
+export interface PgOptions {
+  url: string;
+  /** Tables live in this schema (search_path) instead of `public`; created when missing. */
+  schema?: string;
+  /** Pool size (default 10). */
+  max?: number;
+}
+
+/** A PostgreSQL server through a `pg` connection pool (`DATABASE_URL`). */
+export async function openPostgres(opts: PgOptions): Promise<Db> {
+  const schema = opts.schema ? checkSchemaName(opts.schema) : undefined;
+  const pool = new pg.Pool({
+    connectionString: opts.url,
+    max: opts.max ?? 10,
+    application_name: 'slopgate',
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  // An idle client that loses its connection must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  const base = wrap(pool);
+  const db: Db = {
+    dialect: 'postgres',
+    query: base.query,
+    exec: base.exec,
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn(wrap(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+  if (schema) await db.exec(`CREATE SCHEMA IF NOT EXISTS ${schema}`).catch(ignoreDuplicateSchema);
+  return db;
+}
+
+/** Two processes creating the same schema at once: the loser gets a unique violation; the schema exists. */
+function ignoreDuplicateSchema(err: unknown): void {
+  const code = (err as { code?: string }).code;
+  if (code !== '23505' && code !== '42P06') throw err;
+}

@@ -1,0 +1,58 @@
+import type { Report } from '../core/report.js';
+import type { Db } from './db.js';
+import { appendDecision, exportDecisions, listDecisions, type DecisionEntry, type DecisionFilter, type DecisionRecord } from './decisions.js';
+import { pruneDeliveries, recordDelivery } from './deliveries.js';
+import { findHotspots, type HistoryExclusions, type HistoryProvider, type Hotspot } from './history.js';
+import { advanceRound, getRound, resetRound, setMaxRoundsOverride, type AdvanceResult, type RoundState } from './rounds.js';
+import { getRun, listRuns, saveRun, type RunMeta, type StoredRun } from './runs.js';
+
+/**
+ * The store as one object: a thin facade over the single-purpose modules, so the App and the CLI hold
+ * one handle. Every method is also available as a plain function taking a `Db`.
+ */
+export class Store implements HistoryProvider {
+  constructor(readonly db: Db) {}
+
+  saveRun(report: Report, meta: RunMeta): Promise<string> {
+    return saveRun(this.db, report, meta);
+  }
+  getRun(id: string): Promise<StoredRun | undefined> {
+    return getRun(this.db, id);
+  }
+  listRuns(repo: string, pr: number, limit?: number): Promise<StoredRun[]> {
+    return listRuns(this.db, repo, pr, limit);
+  }
+  recordDelivery(id: string): Promise<boolean> {
+    return recordDelivery(this.db, id);
+  }
+  pruneDeliveries(olderThan: Date): Promise<number> {
+    return pruneDeliveries(this.db, olderThan);
+  }
+  getRound(repo: string, pr: number): Promise<RoundState> {
+    return getRound(this.db, repo, pr);
+  }
+  advanceRound(repo: string, pr: number, expected: number): Promise<AdvanceResult> {
+    return advanceRound(this.db, repo, pr, expected);
+  }
+  resetRound(repo: string, pr: number): Promise<void> {
+    return resetRound(this.db, repo, pr);
+  }
+  setMaxRoundsOverride(repo: string, pr: number, maxRounds: number | null): Promise<void> {
+    return setMaxRoundsOverride(this.db, repo, pr, maxRounds);
+  }
+  appendDecision(entry: DecisionEntry): Promise<number> {
+    return appendDecision(this.db, entry);
+  }
+  listDecisions(filter?: DecisionFilter): Promise<DecisionRecord[]> {
+    return listDecisions(this.db, filter);
+  }
+  exportDecisions(filter?: DecisionFilter): Promise<string> {
+    return exportDecisions(this.db, filter);
+  }
+  hotspots(repo: string, paths: string[], windowDays: number, threshold: number, exclude?: HistoryExclusions): Promise<Hotspot[]> {
+    return findHotspots(this.db, repo, paths, windowDays, threshold, exclude);
+  }
+  close(): Promise<void> {
+    return this.db.close();
+  }
+}
