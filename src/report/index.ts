@@ -1,4 +1,7 @@
 import type { Report } from '../core/report.js';
+import { renderMarkdown } from './markdown.js';
+import { renderSarif } from './sarif.js';
+import { renderText } from './text.js';
 
 export type ReportFormat = 'text' | 'json' | 'markdown' | 'sarif';
 export const REPORT_FORMATS: ReportFormat[] = ['text', 'json', 'markdown', 'sarif'];
@@ -8,10 +11,15 @@ export interface RenderOptions {
   color?: boolean;
 }
 
-export function renderReport(format: ReportFormat, report: Report, _opts: RenderOptions = {}): string {
+export function renderReport(format: ReportFormat, report: Report, opts: RenderOptions = {}): string {
   switch (format) {
+    case 'text':
+      return renderText(report, { color: opts.color ?? false });
+    case 'markdown':
+      return renderMarkdown(report);
+    case 'sarif':
+      return renderSarif(report);
     case 'json':
-      return JSON.stringify(report, null, 2) + '\n';
     default:
       return JSON.stringify(report, null, 2) + '\n';
   }

@@ -1,0 +1,119 @@
+import { posix } from 'node:path';
+import type { Finding, Severity } from '../core/finding.js';
+import type { NextAction } from '../routing/types.js';
+
+/** Shared wording and small helpers for every reporter. */
+
+export const SEVERITY_ORDER: Severity[] = ['fail', 'risk', 'nit'];
+
+export function shortSha(sha: string | undefined): string {
+  return sha ? sha.slice(0, 7) : '';
+}
+
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? word : many}`;
+}
+
+/** What the person reading the report should do next, in plain words. */
+export const NEXT_STEP_TEXT: Record<NextAction, string> = {
+  none: 'nothing to do',
+  annotate: 'read the advisory notes; nothing blocks the merge',
+  'fix-and-push': 'fix the blocking findings and push again',
+  'offer-refine': 'fix the blocking findings and push, or comment `/slopgate refine` to let the refiner try',
+  'auto-refine': 'the refiner is trying a fix; the gate runs again on its commit',
+  'ask-author': 'answer the questions in the findings (a PR comment is enough), then push or comment `/slopgate recheck`',
+  'request-review': 'a maintainer has to review this change before it can merge',
+  'label-stuck': 'a human has to look: the gate stopped without a way forward (see the reason)',
+};
+
+export function nextStepText(next: string): string {
+  return (NEXT_STEP_TEXT as Record<string, string>)[next] ?? next;
+}
+
+export function countBySeverity(findings: Finding[]): Record<Severity, number> {
+  const counts: Record<Severity, number> = { fail: 0, risk: 0, nit: 0 };
+  for (const f of findings) if (f.severity in counts) counts[f.severity]++;
+  return counts;
+}
+
+/** Findings ordered fail → risk → nit, keeping the report's order inside each severity. */
+export function bySeverity(findings: Finding[]): Finding[] {
+  const rank = (s: Severity) => {
+    const i = SEVERITY_ORDER.indexOf(s);
+    return i < 0 ? SEVERITY_ORDER.length : i;
+  };
+  return findings
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => rank(a.f.severity) - rank(b.f.severity) || a.i - b.i)
+    .map((x) => x.f);
+}
+
+/** Findings grouped by file (files alphabetically, whole-change findings first), each group by line. */
+export function groupByFile(findings: Finding[]): { path: string | undefined; findings: Finding[] }[] {
+  const groups = new Map<string | undefined, Finding[]>();
+  for (const f of findings) {
+    const key = f.path || undefined;
+    const list = groups.get(key) ?? [];
+    list.push(f);
+    groups.set(key, list);
+  }
+  const keys = [...groups.keys()].sort((a, b) => (a === undefined ? -1 : b === undefined ? 1 : a < b ? -1 : a > b ? 1 : 0));
+  return keys.map((path) => ({
+    path,
+    findings: groups.get(path)!.map((f, i) => ({ f, i })).sort((a, b) => (a.f.line ?? 0) - (b.f.line ?? 0) || a.i - b.i).map((x) => x.f),
+  }));
+}
+
+/** `path:line` or `path:line-end`, or the given fallback for whole-change findings. */
+export function locationOf(f: Pick<Finding, 'path' | 'line' | 'endLine'>, whole = '(whole change)'): string {
+  if (!f.path) return whole;
+  if (!f.line) return f.path;
+  return f.endLine && f.endLine > f.line ? `${f.path}:${f.line}-${f.endLine}` : `${f.path}:${f.line}`;
+}
+
+/**
+ * A PR path made safe to hand to GitHub as a repository-relative path: forward slashes, no leading
+ * `./` or `/`, no `..` escaping the root. Returns undefined when nothing sensible is left.
+ */
+export function repoRelativePath(path: string | undefined): string | undefined {
+  if (!path) return undefined;
+  const cleaned = path.replace(/\\/g, '/').replace(/[\u0000-\u001f\u007f]/g, '');
+  const normal = posix.normalize(cleaned).replace(/^(\.\/)+/, '').replace(/^\/+/, '');
+  if (!normal || normal === '.' || normal === '..' || normal.startsWith('../')) return undefined;
+  return normal;
+}
+
+/**
+ * Removes terminal control sequences and other control characters from untrusted text (a file name
+ * or a message must not be able to move the cursor or recolour the terminal). Keeps newlines and tabs.
+ */
+export function stripControl(text: string): string {
+  return text
+    .replace(/\u001b\[[0-?]*[ -/]*[@-~]/g, '')
+    .replace(/\u001b\][^\u0007\u001b]*(\u0007|\u001b\\)?/g, '')
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+}
+
+/**
+ * Cuts `text` to at most `max` UTF-16 code units (how GitHub counts), never splitting a surrogate
+ * pair, and marks the cut with an ellipsis.
+ */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  if (max <= 1) return max === 1 ? '…' : '';
+  let end = max - 1;
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--;
+  return text.slice(0, end) + '…';
+}
+
+/** The first line of a message, clipped, for tables and one-line listings. */
+export function firstLine(text: string, max: number): string {
+  const line = text.split(/\r?\n/, 1)[0] ?? '';
+  const more = text.length > line.length && text.slice(line.length).trim() !== '';
+  return clip(more ? `${line} …` : line, max);
+}
+
+export function formatNumber(n: number, digits = 2): string {
+  return Number.isFinite(n) ? n.toFixed(digits) : String(n);
+}

@@ -1,0 +1,188 @@
+import type { Finding, Severity } from '../core/finding.js';
+import type { Report } from '../core/report.js';
+import { clip, countBySeverity, firstLine, formatNumber, nextStepText, plural, shortSha, stripControl } from './format-helpers.js';
+import { fitBlocks } from './markdown-budget.js';
+import { codeBlock, escapeCell, escapeMarkdown, escapeParagraph } from './markdown-escape.js';
+import { readPsi, readTests } from './sections.js';
+
+/** GitHub's limit for a check run's `output.summary` and `output.text`, in characters. */
+export const CHECK_RUN_OUTPUT_LIMIT = 65_535;
+
+export interface CheckRunOutput {
+  title: string;
+  summary: string;
+  text: string;
+}
+
+export interface CheckRunOptions {
+  /** Cap for summary and text each (default: GitHub's 65,535). */
+  maxChars?: number;
+  /** Link to the full report (shown in the summary). */
+  detailsUrl?: string;
+}
+
+const SEVERITY_ICON: Record<Severity, string> = { fail: '🔴', risk: '🟡', nit: '🔵' };
+
+const OUTCOME_ICON: Record<string, string> = {
+  PASS: '✅',
+  ADVISE: '⚠️',
+  SKIPPED: '⏭️',
+  REFINE: '❌',
+  RESEARCH: '❓',
+  ASK_AUTHOR: '❓',
+  ESCALATE: '🧑‍⚖️',
+  STUCK: '🛑',
+};
+
+/** One-line title, e.g. "2 blocking · Ψ 0.41 · tests: 1 regression", or "all clear". */
+export function checkRunTitle(report: Report): string {
+  const d = report.decision;
+  const reason = firstLine(stripControl(d.reason), 120);
+  if (d.outcome === 'SKIPPED') return `skipped: ${reason}`;
+  const parts: string[] = [];
+  if (d.blocking > 0) parts.push(`${d.blocking} blocking`);
+  if (d.advisory > 0) parts.push(`${d.advisory} advisory`);
+  if (parts.length === 0) parts.push(d.outcome === 'PASS' ? 'all clear' : `${d.outcome.toLowerCase()}: ${reason}`);
+  const psi = report.sections?.psi === undefined ? null : readPsi(report.sections.psi);
+  if (psi?.score !== undefined) parts.push(`Ψ ${formatNumber(psi.score)}`);
+  const tests = readTests(report);
+  if (tests) parts.push(`tests: ${firstLine(stripControl(tests.headline), 60)}`);
+  return clip(parts.join(' · '), 250);
+}
+
+function safeUrl(url: string): string {
+  return encodeURI(decodeURIComponentSafe(url)).replace(/[()]/g, (c) => (c === '(' ? '%28' : '%29'));
+}
+
+function decodeURIComponentSafe(url: string): string {
+  try {
+    return decodeURI(url);
+  } catch {
+    return url;
+  }
+}
+
+function decisionSection(report: Report, detailsUrl?: string): string {
+  const d = report.decision;
+  const lines = [
+    `## ${OUTCOME_ICON[d.outcome] ?? '❌'} ${d.outcome} · ${d.conclusion}`,
+    '',
+    `**Why:** ${escapeMarkdown(stripControl(d.reason).replace(/\s+/g, ' '))}  `,
+    `**Next:** ${nextStepText(d.next)}  `,
+    `Round ${d.round} of ${d.maxRounds} · ${d.blocking} blocking · ${d.advisory} advisory · ` +
+      `\`${shortSha(report.base.sha)}\`..\`${shortSha(report.head.sha)}\` · ${plural(report.files.length, 'file')} · ${plural(report.commits.length, 'commit')}`,
+  ];
+  if (detailsUrl) lines.push('', `[Full report](${safeUrl(detailsUrl)})`);
+  return lines.join('\n') + '\n';
+}
+
+function guardSection(report: Report): string {
+  if (report.guards.length === 0) return '';
+  const rows = report.guards.map(
+    (g) => `| ${escapeCell(`${g.id} ${g.name}`)} | ${escapeCell(g.status)} | ${g.files} | ${g.findings} | ${g.ms} | ${escapeCell(firstLine(g.reason ?? '', 200))} |`,
+  );
+  return ['', '### Guards', '', '| guard | status | files | findings | ms | note |', '|---|---|--:|--:|--:|---|', ...rows].join('\n') + '\n';
+}
+
+function psiSection(report: Report): string {
+  if (report.sections?.psi === undefined) return '';
+  const psi = readPsi(report.sections.psi);
+  if (!psi) return '\n### Ψ-lite\n\nThe Ψ section is present but not in a readable shape.\n';
+  const head = [
+    '',
+    `### Ψ-lite ${psi.score === undefined ? 'n/a' : formatNumber(psi.score)}${psi.threshold === undefined ? '' : ` (threshold ${formatNumber(psi.threshold)})`}`,
+  ];
+  if (psi.weakest) head.push('', `Weakest file: ${escapeMarkdown(psi.weakest)}`);
+  const files = [...psi.files].sort((a, b) => (a.score ?? Infinity) - (b.score ?? Infinity));
+  if (files.length === 0) return head.join('\n') + '\n';
+  const n = (v: number | undefined) => (v === undefined ? '' : formatNumber(v));
+  const rows = files.slice(0, 20).map((f) => `| ${escapeCell(f.path)} | ${n(f.score)} | ${n(f.gamma)} | ${n(f.omega)} |`);
+  const tail = files.length > 20 ? ['', `… ${plural(files.length - 20, 'more file')} (the lowest scores are listed)`] : [];
+  return [...head, '', '| file | Ψ | Γ | Ω |', '|---|--:|--:|--:|', ...rows, ...tail].join('\n') + '\n';
+}
+
+function testsSection(report: Report): string {
+  const tests = readTests(report);
+  if (!tests) return '';
+  const lines = ['', `### Tests: ${escapeMarkdown(tests.headline)}`];
+  if (tests.regressed.length) {
+    lines.push('');
+    for (const name of tests.regressed.slice(0, 20)) lines.push(`- ${escapeCell(name)}`);
+    if (tests.regressed.length > 20) lines.push(`- … ${plural(tests.regressed.length - 20, 'more regression')}`);
+  }
+  if (tests.details.length) lines.push('', tests.details.map(([k, v]) => `${escapeCell(k)}: ${escapeCell(firstLine(v, 200))}`).join(' · '));
+  return lines.join('\n') + '\n';
+}
+
+function where(f: Finding): string {
+  if (!f.path) return '(whole change)';
+  return escapeCell(f.line ? `${f.path}:${f.line}` : f.path);
+}
+
+function findingRow(f: Finding): string {
+  const icon = SEVERITY_ICON[f.severity] ?? '';
+  return `| ${icon} ${escapeCell(f.severity)} | ${escapeCell(f.guard)} | ${escapeCell(f.category)} | ${where(f)} | ${escapeCell(firstLine(f.message, 200))} |\n`;
+}
+
+function findingsHead(report: Report): string {
+  const c = countBySeverity(report.findings);
+  if (report.findings.length === 0) return '\n### Findings\n\nNone.\n';
+  return [
+    '',
+    `### Findings (${report.findings.length}: ${c.fail} fail, ${c.risk} risk, ${c.nit} nit)`,
+    '',
+    '| severity | guard | category | where | what |',
+    '|---|---|---|---|---|',
+    '',
+  ].join('\n');
+}
+
+function langOf(path: string): string {
+  const ext = /\.([A-Za-z0-9]{1,10})$/.exec(path)?.[1];
+  return ext ? ext.toLowerCase() : '';
+}
+
+function findingDetail(f: Finding): string {
+  const icon = SEVERITY_ICON[f.severity] ?? '';
+  const place = f.path ? `${escapeMarkdown(f.path)}${f.line ? ` line ${f.line}${f.endLine && f.endLine > f.line ? `–${f.endLine}` : ''}` : ''}` : 'whole change';
+  const parts = [
+    `### ${icon} ${escapeMarkdown(f.severity)} · ${escapeMarkdown(f.category)} · ${place}`,
+    '',
+    escapeParagraph(clip(f.message, 4000)),
+  ];
+  if (f.remediation) parts.push('', `**What to do:** ${escapeParagraph(clip(f.remediation, 2000))}`);
+  const s = f.suggestion;
+  if (s && typeof s.replacement === 'string') {
+    const lines = s.replacement.replace(/\n$/, '').split('\n');
+    const shown = clip(lines.slice(0, 60).join('\n'), 6000);
+    const span = s.startLine === s.endLine ? `line ${s.startLine}` : `lines ${s.startLine}–${s.endLine}`;
+    parts.push('', `Suggested replacement for ${span} of ${escapeMarkdown(String(s.path))}:`, '', codeBlock(shown, langOf(String(s.path))));
+    if (lines.length > 60) parts.push('', `… ${plural(lines.length - 60, 'more line')} in the suggestion`);
+  }
+  const meta = [`guard ${escapeMarkdown(f.guard)}`, `finding \`${f.id.replace(/[^0-9a-zA-Z]/g, '')}\``];
+  if (f.commit) meta.push(`commit \`${shortSha(f.commit).replace(/[^0-9a-fA-F]/g, '')}\``);
+  if (f.confirmedBy.length > 1) meta.push(`confirmed by ${f.confirmedBy.map(escapeMarkdown).join(', ')}`);
+  parts.push('', `_${meta.join(' · ')}_`, '', '');
+  return parts.join('\n');
+}
+
+function moreLine(kind: 'summary' | 'text', max: number) {
+  return (n: number) =>
+    `\n… ${plural(n, 'more finding')} not shown: GitHub caps the check ${kind} at ${max.toLocaleString('en-US')} characters. ` +
+    'Run `slopgate check --format json` for the complete list.\n';
+}
+
+/** Title, summary and text of the check run, each within GitHub's limits. */
+export function renderCheckRun(report: Report, opts: CheckRunOptions = {}): CheckRunOutput {
+  const max = Math.max(1, Math.floor(opts.maxChars ?? CHECK_RUN_OUTPUT_LIMIT));
+  const head = decisionSection(report, opts.detailsUrl) + guardSection(report) + psiSection(report) + testsSection(report) + findingsHead(report);
+  const summary = fitBlocks(head, report.findings.map(findingRow), moreLine('summary', max), max).text;
+  const text = report.findings.length === 0 ? '' : fitBlocks('## Findings in detail\n\n', report.findings.map(findingDetail), moreLine('text', max), max).text;
+  return { title: checkRunTitle(report), summary, text };
+}
+
+/** The check run as one Markdown document (what `--format markdown` prints). */
+export function renderMarkdown(report: Report, opts: CheckRunOptions = {}): string {
+  const out = renderCheckRun(report, opts);
+  return [`# slopgate: ${escapeMarkdown(out.title)}`, '', out.summary.trimEnd(), '', out.text.trimEnd()].join('\n').trimEnd() + '\n';
+}

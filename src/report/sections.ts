@@ -1,0 +1,129 @@
+import type { Report } from '../core/report.js';
+
+/**
+ * Tolerant readers for the report sections other stages contribute (`psi`, `tests`). Their exact
+ * shape belongs to those stages, so the reporters read what they recognise and never throw on the rest.
+ */
+
+export interface PsiFileView {
+  path: string;
+  score?: number;
+  gamma?: number;
+  omega?: number;
+}
+
+export interface PsiView {
+  score?: number;
+  threshold?: number;
+  weakest?: string;
+  files: PsiFileView[];
+}
+
+function num(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function psiFile(path: string | undefined, v: unknown): PsiFileView | null {
+  if (typeof v === 'number') return path ? { path, score: v } : null;
+  if (!isObject(v)) return null;
+  const p = path ?? str(v.path) ?? str(v.file);
+  if (!p) return null;
+  const view: PsiFileView = { path: p };
+  const score = num(v.psi) ?? num(v.score) ?? num(v.value);
+  const gamma = num(v.gamma) ?? num(v.Γ);
+  const omega = num(v.omega) ?? num(v.Ω);
+  if (score !== undefined) view.score = score;
+  if (gamma !== undefined) view.gamma = gamma;
+  if (omega !== undefined) view.omega = omega;
+  return view;
+}
+
+/** Reads a Ψ-lite section: a bare number, or an object with a score and optional per-file rows. */
+export function readPsi(section: unknown): PsiView | null {
+  if (typeof section === 'number') return Number.isFinite(section) ? { score: section, files: [] } : null;
+  if (!isObject(section)) return null;
+  const rows = section.files ?? section.perFile ?? section.breakdown;
+  const files: PsiFileView[] = [];
+  if (Array.isArray(rows)) for (const r of rows) {
+    const f = psiFile(undefined, r);
+    if (f) files.push(f);
+  } else if (isObject(rows)) for (const [path, r] of Object.entries(rows)) {
+    const f = psiFile(path, r);
+    if (f) files.push(f);
+  }
+  const scores = files.map((f) => f.score).filter((s): s is number => s !== undefined);
+  const score = num(section.psi) ?? num(section.score) ?? num(section.value) ?? num(section.min) ?? (scores.length ? Math.min(...scores) : undefined);
+  const view: PsiView = { files };
+  if (score !== undefined) view.score = score;
+  const threshold = num(section.threshold);
+  if (threshold !== undefined) view.threshold = threshold;
+  const weakest = str(section.weakestFile) ?? str(section.weakest_file) ?? str(section.weakest);
+  if (weakest) view.weakest = weakest;
+  if (view.score === undefined && files.length === 0) return null;
+  return view;
+}
+
+/** Counts a field that may be a number or a list. */
+function countOf(v: unknown): number | undefined {
+  if (Array.isArray(v)) return v.length;
+  return num(v);
+}
+
+export interface TestsView {
+  /** One-line status such as "1 regression" or "skipped: no test runner found". */
+  headline: string;
+  regressions: number;
+  /** Label/value pairs for everything else the section holds (scalars and list sizes). */
+  details: [string, string][];
+  /** Names of the regressed tests when the section lists them. */
+  regressed: string[];
+}
+
+function itemName(v: unknown): string | undefined {
+  if (typeof v === 'string') return v;
+  if (isObject(v)) return str(v.id) ?? str(v.name) ?? str(v.test) ?? str(v.title);
+  return undefined;
+}
+
+/**
+ * Reads the test-gate section generically. Regressions come from the section when it states them,
+ * else from the report's `test-regression` findings.
+ */
+export function readTests(report: Report): TestsView | null {
+  const section = report.sections?.tests;
+  const fromFindings = report.findings.filter((f) => f.category === 'test-regression').length;
+  if (section === undefined || section === null) {
+    if (fromFindings === 0) return null;
+    return { headline: `${fromFindings} regression${fromFindings === 1 ? '' : 's'}`, regressions: fromFindings, details: [], regressed: [] };
+  }
+  const s = isObject(section) ? section : { value: section };
+  const regressions = countOf(s.regressions) ?? countOf(s.regressed) ?? fromFindings;
+  const regressed = (Array.isArray(s.regressions) ? s.regressions : []).map(itemName).filter((n): n is string => Boolean(n));
+  const details: [string, string][] = [];
+  for (const [key, value] of Object.entries(s)) {
+    if (key === 'regressions') continue;
+    if (typeof value === 'string' || typeof value === 'boolean') details.push([key, String(value)]);
+    else if (typeof value === 'number' && Number.isFinite(value)) details.push([key, String(value)]);
+    else if (Array.isArray(value)) details.push([key, String(value.length)]);
+    else if (isObject(value)) {
+      const n = Object.keys(value).length;
+      details.push([key, `${n} entr${n === 1 ? 'y' : 'ies'}`]);
+    }
+  }
+  const status = str(s.status);
+  const reason = str(s.reason) ?? str(s.skipReason);
+  let headline: string;
+  if (regressions > 0) headline = `${regressions} regression${regressions === 1 ? '' : 's'}`;
+  else if (status && /skip/i.test(status)) headline = reason ? `skipped (${reason})` : 'skipped';
+  else if (s.skipped === true) headline = reason ? `skipped (${reason})` : 'skipped';
+  else headline = status ?? 'no regressions';
+  return { headline, regressions, details, regressed };
+}

@@ -1,0 +1,137 @@
+import type { Finding, Severity } from '../core/finding.js';
+import type { Report } from '../core/report.js';
+import { countBySeverity, formatNumber, groupByFile, nextStepText, plural, shortSha, stripControl } from './format-helpers.js';
+import { readPsi, readTests } from './sections.js';
+
+/** The terminal report: decision first, then findings by file, then the guard table and sections. */
+
+type Paint = (code: string, text: string) => string;
+
+const ANSI = { red: '31', yellow: '33', blue: '34', green: '32', dim: '2', bold: '1', cyan: '36' } as const;
+
+function painter(color: boolean): Paint {
+  return color ? (code, text) => `\u001b[${code}m${text}\u001b[0m` : (_code, text) => text;
+}
+
+const MARK: Record<Severity, { label: string; color: string }> = {
+  fail: { label: '✖ FAIL', color: ANSI.red },
+  risk: { label: '▲ RISK', color: ANSI.yellow },
+  nit: { label: '· NIT ', color: ANSI.blue },
+};
+
+const OUTCOME_COLOR: Record<string, string> = {
+  PASS: ANSI.green,
+  SKIPPED: ANSI.dim,
+  ADVISE: ANSI.yellow,
+};
+
+/** Untrusted text for the terminal: control characters removed, continuation lines indented. */
+function safe(text: string, indent = ''): string {
+  return stripControl(text).replace(/\r?\n/g, `\n${indent}`);
+}
+
+function header(report: Report, paint: Paint): string[] {
+  const range = `${safe(report.base.ref)}..${safe(report.head.ref)} (${shortSha(report.base.sha)}..${shortSha(report.head.sha)})`;
+  return [
+    `${paint(ANSI.bold, `slopgate ${report.tool.version}`)}  ${safe(report.repo)}  ${range}`,
+    paint(ANSI.dim, `${plural(report.files.length, 'file')} changed · ${plural(report.commits.length, 'commit')} · ${report.durationMs} ms`),
+  ];
+}
+
+function decisionLines(report: Report, paint: Paint): string[] {
+  const d = report.decision;
+  const counts = countBySeverity(report.findings);
+  const color = OUTCOME_COLOR[d.outcome] ?? ANSI.red;
+  return [
+    `${paint(`${ANSI.bold};${color}`, d.outcome)} (${d.conclusion}) — ${safe(d.reason)}`,
+    `  next: ${nextStepText(d.next)}`,
+    paint(ANSI.dim, `  ${d.blocking} blocking · ${d.advisory} advisory · fail ${counts.fail} / risk ${counts.risk} / nit ${counts.nit} · round ${d.round} of ${d.maxRounds}`),
+  ];
+}
+
+function findingLines(f: Finding, paint: Paint): string[] {
+  const mark = MARK[f.severity] ?? { label: String(f.severity), color: ANSI.red };
+  const where = f.line ? `line ${f.line}${f.endLine && f.endLine > f.line ? `-${f.endLine}` : ''}` : 'whole file';
+  const meta = [safe(f.guard), safe(f.category), f.path ? where : '', f.commit ? `commit ${shortSha(f.commit)}` : '']
+    .filter(Boolean)
+    .join(' · ');
+  const out = [`  ${paint(mark.color, mark.label)} ${meta}`, `      ${safe(f.message, '      ')}`];
+  if (f.remediation) out.push(`      ${paint(ANSI.cyan, '→')} ${safe(f.remediation, '        ')}`);
+  if (f.confirmedBy.length > 1) out.push(paint(ANSI.dim, `      confirmed by ${f.confirmedBy.map((c) => safe(c)).join(', ')}`));
+  const s = f.suggestion;
+  if (s && typeof s.replacement === 'string') {
+    const lines = s.replacement.replace(/\n$/, '').split('\n');
+    const shown = lines.slice(0, 8);
+    const span = s.startLine === s.endLine ? `line ${s.startLine}` : `lines ${s.startLine}-${s.endLine}`;
+    out.push(paint(ANSI.dim, `      suggested replacement for ${span}:`));
+    for (const l of shown) out.push(`      ${paint(ANSI.green, '+')} ${safe(l)}`);
+    if (lines.length > shown.length) out.push(paint(ANSI.dim, `        … ${plural(lines.length - shown.length, 'more line')}`));
+  }
+  return out;
+}
+
+function guardTable(report: Report, paint: Paint): string[] {
+  if (report.guards.length === 0) return [];
+  const rows = report.guards.map((g) => [g.status, safe(`${g.id} ${g.name}`), String(g.files), String(g.findings), String(g.ms), g.reason ? safe(g.reason).replace(/\n/g, ' ') : '']);
+  const head = ['status', 'guard', 'files', 'findings', 'ms', 'note'];
+  const width = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : i >= 2 && i <= 4 ? c.padStart(width[i]!) : c.padEnd(width[i]!)))
+      .join('  ')
+      .trimEnd();
+  const statusColor: Record<string, string> = { pass: ANSI.green, fail: ANSI.red, error: ANSI.red, skipped: ANSI.dim };
+  return [
+    paint(ANSI.bold, 'Guards'),
+    `  ${paint(ANSI.dim, line(head))}`,
+    ...rows.map((r) => {
+      const text = line(r);
+      const status = r[0]!;
+      return `  ${paint(statusColor[status] ?? ANSI.dim, status)}${text.slice(status.length)}`;
+    }),
+  ];
+}
+
+function psiLines(report: Report, paint: Paint): string[] {
+  if (report.sections?.psi === undefined) return [];
+  const psi = readPsi(report.sections.psi);
+  if (!psi) return [paint(ANSI.bold, 'Ψ-lite'), '  (section present but not readable)'];
+  const score = psi.score === undefined ? 'n/a' : formatNumber(psi.score);
+  const threshold = psi.threshold === undefined ? '' : ` (threshold ${formatNumber(psi.threshold)})`;
+  const out = [`${paint(ANSI.bold, 'Ψ-lite')} ${score}${threshold}${psi.weakest ? ` · weakest file ${safe(psi.weakest)}` : ''}`];
+  const files = [...psi.files].sort((a, b) => (a.score ?? Infinity) - (b.score ?? Infinity));
+  for (const f of files.slice(0, 10)) {
+    const parts = [f.score === undefined ? 'Ψ n/a' : `Ψ ${formatNumber(f.score)}`];
+    if (f.gamma !== undefined) parts.push(`Γ ${formatNumber(f.gamma)}`);
+    if (f.omega !== undefined) parts.push(`Ω ${formatNumber(f.omega)}`);
+    out.push(`  ${parts.join('  ')}  ${safe(f.path)}`);
+  }
+  if (files.length > 10) out.push(paint(ANSI.dim, `  … ${plural(files.length - 10, 'more file')}`));
+  return out;
+}
+
+function testLines(report: Report, paint: Paint): string[] {
+  if (report.sections?.tests === undefined) return [];
+  const tests = readTests(report);
+  if (!tests) return [];
+  const out = [`${paint(ANSI.bold, 'Tests')} ${safe(tests.headline)}`];
+  for (const name of tests.regressed.slice(0, 10)) out.push(`  ${paint(ANSI.red, '✖')} ${safe(name)}`);
+  if (tests.regressed.length > 10) out.push(paint(ANSI.dim, `  … ${plural(tests.regressed.length - 10, 'more regression')}`));
+  for (const [k, v] of tests.details) out.push(paint(ANSI.dim, `  ${safe(k)}: ${safe(v).replace(/\n/g, ' ')}`));
+  return out;
+}
+
+export function renderText(report: Report, opts: { color?: boolean } = {}): string {
+  const paint = painter(opts.color ?? false);
+  const blocks: string[][] = [header(report, paint), decisionLines(report, paint)];
+  if (report.findings.length > 0) {
+    const lines: string[] = [paint(ANSI.bold, `Findings (${report.findings.length})`)];
+    for (const group of groupByFile(report.findings)) {
+      lines.push(group.path ? paint(ANSI.bold, safe(group.path)) : paint(ANSI.bold, '(whole change, no single file)'));
+      for (const f of group.findings) lines.push(...findingLines(f, paint));
+    }
+    blocks.push(lines);
+  }
+  blocks.push(guardTable(report, paint), psiLines(report, paint), testLines(report, paint));
+  return blocks.filter((b) => b.length > 0).map((b) => b.join('\n')).join('\n\n') + '\n';
+}
