@@ -7,3 +7,4 @@ export { recordDelivery, pruneDeliveries } from './deliveries.js';
 export { getRound, advanceRound, resetRound, setMaxRoundsOverride, type RoundState, type AdvanceResult } from './rounds.js';
 export { appendDecision, listDecisions, exportDecisions, type DecisionEntry, type DecisionRecord, type DecisionFilter } from './decisions.js';
 export { findHotspots, storeHistory, type Hotspot, type HistoryProvider, type HistoryExclusions, type RunIdentity } from './history.js';
+export { StoreBaselineCache, looksLikeSuiteResult } from './baseline-store.js';
