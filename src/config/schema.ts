@@ -79,8 +79,9 @@ export const configSchema = z
       .prefault({}),
     history: z
       .object({
-        threshold: z.number().int().min(1).default(2).describe('G9: guard failures on a path that make it a hotspot'),
+        threshold: z.number().int().min(1).default(2).describe('G9: separate failing runs (commits) on a path within the window that make it a hotspot'),
         windowDays: z.number().int().min(1).max(365).default(7).describe('G9: look-back window'),
+        includeOwnPr: z.boolean().default(false).describe("G9: also count earlier runs of the same PR (off: pushing fixes to one PR is not a hotspot; maxRounds bounds that loop)"),
       })
       .strict()
       .prefault({}),
