@@ -1,5 +1,5 @@
 import { isCategory } from '../core/categories.js';
-import { makeFinding, SEVERITY_RANK, type Finding, type Severity } from '../core/finding.js';
+import { makeFinding, SEVERITY_RANK, type Finding, type Severity, type Suggestion } from '../core/finding.js';
 
 /** Output of one source of findings (a guard, the test gate, an LLM critic). */
 export interface SourceReport {
@@ -23,6 +23,19 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 const SEVERITIES = new Set<Severity>(['fail', 'risk', 'nit']);
 
+function isLineNumber(v: unknown): v is number {
+  return typeof v === 'number' && Number.isInteger(v) && v > 0;
+}
+
+/** A suggestion reporters can apply as is (whole lines of one file), or undefined. */
+function suggestionOf(v: unknown): Suggestion | undefined {
+  if (!isPlainObject(v)) return undefined;
+  const { path, startLine, endLine, replacement } = v;
+  if (typeof path !== 'string' || !path || typeof replacement !== 'string') return undefined;
+  if (!isLineNumber(startLine) || !isLineNumber(endLine) || endLine < startLine) return undefined;
+  return { path, startLine, endLine, replacement };
+}
+
 /**
  * Validates one raw finding (fail-closed). A well-formed finding with a category outside the closed
  * vocabulary is kept, forced to `fail` and routed to `stuck` as a `critic-error`, never dropped.
@@ -32,15 +45,17 @@ function normalise(source: string, raw: unknown, index: number): Finding {
     throw new MalformedReportError('malformed-finding', `${source}: finding #${index} is not an object`);
   }
   const path = typeof raw.path === 'string' && raw.path ? raw.path : undefined;
-  const line = typeof raw.line === 'number' && Number.isInteger(raw.line) && raw.line > 0 ? raw.line : undefined;
+  const line = isLineNumber(raw.line) ? raw.line : undefined;
+  const endLine = line && isLineNumber(raw.endLine) && raw.endLine >= line ? raw.endLine : undefined;
+  const suggestion = suggestionOf(raw.suggestion);
   const base = {
     guard: typeof raw.guard === 'string' ? raw.guard : source,
     message: String(raw.message ?? ''),
     ...(path ? { path } : {}),
     ...(line ? { line } : {}),
-    ...(typeof raw.endLine === 'number' ? { endLine: raw.endLine } : {}),
+    ...(endLine ? { endLine } : {}),
     ...(typeof raw.commit === 'string' ? { commit: raw.commit } : {}),
-    ...(isPlainObject(raw.suggestion) ? { suggestion: raw.suggestion as unknown as Finding['suggestion'] } : {}),
+    ...(suggestion ? { suggestion } : {}),
     ...(isPlainObject(raw.evidence) ? { evidence: raw.evidence } : {}),
     confirmedBy: [source],
   };
@@ -74,6 +89,7 @@ export function compareFindings(a: Finding, b: Finding): number {
  * fail < risk < nit, then category.
  */
 export function mergeFindings(reports: SourceReport[]): Finding[] {
+  if (!Array.isArray(reports)) throw new TypeError('mergeFindings expects an array of findings reports');
   const byId = new Map<string, Finding>();
   for (const report of reports) {
     if (!isPlainObject(report) || typeof report.source !== 'string') {
