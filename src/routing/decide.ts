@@ -36,8 +36,12 @@ export const CONCLUSION_OF: Record<Outcome, Conclusion> = {
 /** Outcomes after which the per-PR round counter advances. */
 export const ROUND_ADVANCING: ReadonlySet<Outcome> = new Set(['REFINE', 'RESEARCH', 'ASK_AUTHOR']);
 
+/**
+ * Blocking findings: fail, risk under strict, and anything in the stuck bucket whatever its severity
+ * (a crashed guard or an unroutable critic means part of the PR is unchecked; that is never advisory).
+ */
 export function isBlocking(f: Finding, strict: boolean): boolean {
-  return f.severity === 'fail' || (strict && f.severity === 'risk');
+  return f.severity === 'fail' || (strict && f.severity === 'risk') || bucketOf(f.category) === 'stuck';
 }
 
 function countBy(findings: Finding[]): string {
@@ -74,6 +78,9 @@ export function decide(findings: Finding[], opts: DecideOptions = {}): Decision 
   });
 
   if (opts.skipReason) return make('SKIPPED', 1, opts.skipReason, 'none');
+  if (findings.length === 0 && opts.evidence === 0) {
+    return make('STUCK', 2, 'no evidence: no guard or critic ran, so nothing was checked; refusing to report PASS', 'label-stuck');
+  }
   if (findings.length === 0) return make('PASS', 1, 'every guard passed', 'none');
   if (blocking.length === 0) {
     return make('ADVISE', 2, `${plural(advisory, 'advisory finding')} (${countBy(findings)}); nothing blocks`, 'annotate');

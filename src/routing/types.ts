@@ -46,4 +46,9 @@ export interface DecideOptions {
   autoRefine?: boolean;
   /** Tier-1 skip (draft PR, ignored author): the reason. */
   skipReason?: string;
+  /**
+   * How many sources the decision rests on (guards that ran, critic reports). When given and 0, an
+   * empty result is STUCK, never PASS (the no-evidence guard).
+   */
+  evidence?: number;
 }
