@@ -1,0 +1,90 @@
+import type { ChangedFile } from '../core/patch-set.js';
+import type { Guard, GuardContext, GuardFinding } from '../core/guard.js';
+import type { HistoryProvider, Hotspot, RunIdentity } from '../store/history.js';
+
+/**
+ * G9 — failure history. A changed file that failed slopgate's guards in several separate runs of the
+ * same repository recently is a hotspot: changes there keep going wrong, so a maintainer who knows the
+ * file should look (the category routes to escalate). Needs the store (`ctx.services.history`) and
+ * the repository being gated (`ctx.services.run`); without them the guard is skipped, never guessed.
+ *
+ * Differences from the original plan filter, on purpose: re-running the gate on the same commit is not
+ * new evidence (runs per commit count once), the run being gated never counts itself, and by default
+ * the PR's own earlier pushes do not count either (config `history.includeOwnPr`).
+ */
+
+function historyService(ctx: GuardContext): HistoryProvider | undefined {
+  const h = ctx.services.history as Partial<HistoryProvider> | undefined;
+  return h && typeof h.hotspots === 'function' ? (h as HistoryProvider) : undefined;
+}
+
+function runIdentity(ctx: GuardContext): RunIdentity | undefined {
+  const r = ctx.services.run as Partial<RunIdentity> | undefined;
+  return r && typeof r.repo === 'string' && r.repo ? (r as RunIdentity) : undefined;
+}
+
+function describeRun(r: Hotspot['lastRuns'][number]): string {
+  return `${r.pr !== null ? `PR #${r.pr} at ` : ''}${r.headSha.slice(0, 7)} (${r.at.slice(0, 10)})`;
+}
+
+function hotspotFinding(file: ChangedFile, spot: Hotspot, windowDays: number, threshold: number): GuardFinding {
+  const where = spot.path === file.path ? `\`${file.path}\`` : `\`${file.path}\` (as \`${spot.path}\` before this PR renamed it)`;
+  const latest = spot.lastRuns.slice(0, 3).map(describeRun).join(', ');
+  return {
+    category: 'history-hotspot',
+    severity: 'risk',
+    path: file.path,
+    message:
+      `${where} failed slopgate's checks in ${spot.runs} separate runs of this repository in the last ${windowDays} day${windowDays === 1 ? '' : 's'} ` +
+      `(${spot.failures} failing finding${spot.failures === 1 ? '' : 's'}: ${spot.categories.join(', ')} from ${spot.guards.join(', ')}; threshold ${threshold}). ` +
+      `Most recent: ${latest}.`,
+    remediation: 'Changes to this file keep failing the gate; ask a maintainer who knows it to review this change, and check the recent failing runs for a pattern before editing it again.',
+    evidence: {
+      runs: spot.runs,
+      failures: spot.failures,
+      guards: spot.guards,
+      categories: spot.categories,
+      lastRuns: spot.lastRuns,
+      lastFailedAt: spot.lastFailedAt,
+      windowDays,
+      threshold,
+      ...(spot.path !== file.path ? { historyPath: spot.path } : {}),
+    },
+  };
+}
+
+export const g9: Guard = {
+  id: 'G9',
+  name: 'Failure history',
+  appliesTo: (file) => file.status !== 'deleted',
+  skipReason(ctx) {
+    if (!historyService(ctx)) return 'no store configured: G9 reads the history of earlier runs (set DATABASE_URL for the App, or --db DIR for the CLI)';
+    if (!runIdentity(ctx)) return 'the repository name is unknown, so there is no history to look up';
+    return null;
+  },
+  async checkAll(files, ctx) {
+    const history = historyService(ctx)!;
+    const run = runIdentity(ctx)!;
+    const { threshold, windowDays, includeOwnPr } = ctx.config.history;
+    const lookup = new Set<string>();
+    for (const f of files) {
+      lookup.add(f.path);
+      if (f.status === 'renamed' && f.oldPath) lookup.add(f.oldPath);
+    }
+    const spots = await history.hotspots(run.repo, [...lookup], windowDays, threshold, {
+      headSha: ctx.patch.headSha,
+      ...(run.runId ? { runId: run.runId } : {}),
+      ...(!includeOwnPr && run.pr !== undefined ? { pr: run.pr } : {}),
+    });
+    const byPath = new Map(spots.map((s) => [s.path, s]));
+    const findings: GuardFinding[] = [];
+    for (const file of files) {
+      const own = byPath.get(file.path);
+      const old = file.status === 'renamed' && file.oldPath ? byPath.get(file.oldPath) : undefined;
+      const spot = own && old ? (old.runs > own.runs ? old : own) : (own ?? old);
+      if (spot) findings.push(hotspotFinding(file, spot, windowDays, threshold));
+    }
+    ctx.section('history', { windowDays, threshold, includeOwnPr, checked: files.length, hotspots: spots.map((s) => ({ path: s.path, runs: s.runs, failures: s.failures })) });
+    return findings;
+  },
+};
