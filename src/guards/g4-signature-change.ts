@@ -1,0 +1,47 @@
+import type { GuardContext, GuardFinding } from '../core/guard.js';
+import type { ChangedFile } from '../core/patch-set.js';
+import { languageOf } from '../repo/languages.js';
+import { publicSignatures, renderParams, type Param, type PublicSignature } from './g4-signatures.js';
+
+const sameParams = (a: Param[], b: Param[]) => a.length === b.length && a.every((p, i) => p.text === b[i]!.text);
+
+/** True when the new list only appends parameters callers may omit (old calls keep working). */
+function onlyAppendsOptional(before: Param[], after: Param[]): boolean {
+  if (after.length <= before.length || before.some((p) => p.text === '|')) return false;
+  return before.every((p, i) => p.text === after[i]!.text) && after.slice(before.length).every((p) => p.optional);
+}
+
+function finding(file: ChangedFile, was: PublicSignature, now: PublicSignature): GuardFinding {
+  const compatible = onlyAppendsOptional(was.params, now.params);
+  const before = renderParams(was.params);
+  const after = renderParams(now.params);
+  return {
+    category: 'signature-change',
+    severity: compatible ? 'nit' : 'risk',
+    path: file.path,
+    line: now.line,
+    message:
+      `The public ${was.key.includes('.') || was.key.includes('::') ? 'method' : 'function'} '${was.key}' changed its parameters: ` +
+      `${before} at base, ${after} at head (line ${now.line}).` +
+      (compatible ? ' The new parameters are optional, so existing calls still work.' : ' Existing callers may break.'),
+    remediation: compatible
+      ? `Confirm that '${was.key}' overrides and wrappers elsewhere accept the new optional parameters.`
+      : `Check every caller of '${was.key}' (in this repo and in code that depends on it) or keep the old signature, for example by adding new parameters with defaults.`,
+    evidence: { name: was.key, before, after },
+  };
+}
+
+/** G4 (b): public functions and methods whose parameter list differs between base and head. */
+export async function signatureChanges(file: ChangedFile, _ctx: GuardContext): Promise<GuardFinding[]> {
+  if (file.base.text === null || file.head.text === null) return [];
+  const lang = languageOf(file.path);
+  const baseLang = languageOf(file.oldPath ?? file.path);
+  if (!lang || lang !== baseLang || lang === 'java') return [];
+  const [base, head] = await Promise.all([publicSignatures(lang, file.base.text), publicSignatures(lang, file.head.text)]);
+  const out: GuardFinding[] = [];
+  for (const [key, was] of base) {
+    const now = head.get(key);
+    if (now && !sameParams(was.params, now.params)) out.push(finding(file, was, now));
+  }
+  return out;
+}
