@@ -57,7 +57,9 @@ export function groupByFile(findings: Finding[]): { path: string | undefined; fi
     list.push(f);
     groups.set(key, list);
   }
-  const keys = [...groups.keys()].sort((a, b) => (a === undefined ? -1 : b === undefined ? 1 : a < b ? -1 : a > b ? 1 : 0));
+  // Array#sort always moves undefined to the end, so whole-change findings are put first by hand.
+  const named = [...groups.keys()].filter((k): k is string => k !== undefined).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const keys: (string | undefined)[] = groups.has(undefined) ? [undefined, ...named] : named;
   return keys.map((path) => ({
     path,
     findings: groups.get(path)!.map((f, i) => ({ f, i })).sort((a, b) => (a.f.line ?? 0) - (b.f.line ?? 0) || a.i - b.i).map((x) => x.f),

@@ -1,0 +1,47 @@
+import { makeFinding, type Finding, type FindingInput } from '../../src/core/finding.js';
+import type { Report } from '../../src/core/report.js';
+import { decide } from '../../src/routing/decide.js';
+import type { DecideOptions } from '../../src/routing/types.js';
+
+/** Report objects built directly, for reporter tests where a repository would add nothing. */
+
+export const BASE_SHA = '1111111aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
+export const HEAD_SHA = '2222222bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
+
+export function f(over: Partial<FindingInput> = {}): Finding {
+  return makeFinding({
+    guard: 'G7',
+    category: 'toplevel-dropped',
+    severity: 'fail',
+    path: 'src/app.py',
+    line: 10,
+    message: 'def load_config was removed',
+    remediation: 'Restore load_config or update its callers.',
+    ...over,
+  });
+}
+
+export function buildReport(findings: Finding[], over: Partial<Report> = {}, decideOpts: DecideOptions = {}): Report {
+  return {
+    version: 1,
+    tool: { name: 'slopgate', version: '0.1.0' },
+    repo: 'acme/web',
+    base: { ref: 'main', sha: BASE_SHA },
+    head: { ref: 'feature', sha: HEAD_SHA },
+    commits: [HEAD_SHA],
+    files: [
+      { path: 'src/app.py', status: 'modified', additions: 3, deletions: 9 },
+      { path: 'README.md', status: 'modified', additions: 1, deletions: 1 },
+    ],
+    guards: [
+      { id: 'G7', name: 'dropped definitions', status: findings.length ? 'fail' : 'pass', files: 1, findings: findings.length, ms: 12 },
+      { id: 'G14', name: 'dead links', status: 'skipped', reason: 'no changed files in scope', files: 0, findings: 0, ms: 0 },
+    ],
+    findings,
+    sections: {},
+    decision: decide(findings, decideOpts),
+    createdAt: '2026-01-01T00:00:00.000Z',
+    durationMs: 42,
+    ...over,
+  };
+}

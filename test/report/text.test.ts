@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import type { Guard } from '../../src/core/guard.js';
+import { renderReport } from '../../src/report/index.js';
+import { renderText } from '../../src/report/text.js';
+import { gate } from '../helpers/gate.js';
+import { prRepo } from '../helpers/git-repo.js';
+import { buildReport, f } from './build-report.js';
+
+const ESC = '\u001b';
+
+/** A fake guard: flags every added line containing "TODO" and one whole-change finding. */
+const todoGuard: Guard = {
+  id: 'GT',
+  name: 'todo finder',
+  appliesTo: () => true,
+  checkFile: async (file) => {
+    const text = file.head.text ?? '';
+    return text
+      .split('\n')
+      .map((l, i) => ({ l, n: i + 1 }))
+      .filter(({ l }) => l.includes('TODO'))
+      .map(({ n }) => ({
+        category: 'todo-marker' as const,
+        severity: 'risk' as const,
+        path: file.path,
+        line: n,
+        message: `TODO left on line ${n}`,
+        remediation: 'Finish the work or open an issue for it.',
+        suggestion: { path: file.path, startLine: n, endLine: n, replacement: 'done()\n' },
+      }));
+  },
+  checkAll: () => [{ category: 'tests-removed', severity: 'fail', message: 'the PR deletes tests', remediation: 'Explain why the tests were removed.' }],
+};
+
+describe('report/text', () => {
+  it('puts the decision first and groups findings by file, then line, with commit, remediation and suggestion', async () => {
+    const repo = prRepo(
+      { 'b.py': 'x = 1\n', 'a.py': 'y = 2\n' },
+      { 'b.py': 'x = 1\n# TODO later\n# TODO again\n', 'a.py': 'y = 2\n# TODO here\n' },
+    );
+    const report = await gate(repo, [todoGuard]);
+    const out = renderReport('text', report, { color: false });
+    const lines = out.split('\n');
+    expect(lines[0]).toContain('main..pr');
+    expect(lines[1]).toMatch(/2 files changed · 1 commit/);
+    const decisionAt = out.indexOf('ASK_AUTHOR');
+    const findingsAt = out.indexOf('Findings (4)');
+    expect(decisionAt).toBeGreaterThan(0);
+    expect(decisionAt).toBeLessThan(findingsAt);
+    expect(out).toContain('next: answer the questions');
+    // whole change first, then a.py, then b.py with line 2 before line 3
+    const order = ['(whole change', 'a.py', 'b.py', 'line 2', 'line 3'].map((s) => out.indexOf(s, findingsAt));
+    expect(order.every((i) => i > 0)).toBe(true);
+    expect(order[0]!).toBeLessThan(order[1]!);
+    expect(order[1]!).toBeLessThan(order[2]!);
+    expect(out.indexOf('line 2', order[2]!)).toBeLessThan(out.indexOf('line 3', order[2]!));
+    expect(out).toContain(`commit ${report.commits[0]!.slice(0, 7)}`);
+    expect(out).toContain('→ Finish the work or open an issue for it.');
+    expect(out).toContain('+ done()');
+    expect(out).toMatch(/✖ FAIL GT · tests-removed/);
+    expect(out).toMatch(/▲ RISK GT · todo-marker · line 2/);
+    expect(out).not.toContain(ESC);
+  });
+
+  it('colours only when asked', () => {
+    const report = buildReport([f()]);
+    expect(renderText(report, { color: false })).not.toContain(ESC);
+    expect(renderText(report, { color: true })).toContain(`${ESC}[31m`);
+  });
+
+  it('a file name or message cannot smuggle terminal escape sequences through', () => {
+    const evil = f({ path: `src/${ESC}[2Jwipe.py`, message: `gone${ESC}]0;pwned\u0007 ${ESC}[31mred` });
+    const out = renderText(buildReport([evil]), { color: false });
+    expect(out).not.toContain(ESC);
+    expect(out).not.toContain('\u0007');
+    expect(out).toContain('src/wipe.py');
+  });
+
+  it('shows the guard table with status, files, findings, ms and the skip reason', () => {
+    const out = renderText(buildReport([f()]));
+    expect(out).toMatch(/fail\s+G7 dropped definitions\s+1\s+1\s+12/);
+    expect(out).toMatch(/skipped\s+G14 dead links\s+0\s+0\s+0\s+no changed files in scope/);
+  });
+
+  it('renders Ψ and tests sections when present, and survives shapes it does not know', () => {
+    const report = buildReport([f({ category: 'test-regression', guard: 'G8' })], {
+      sections: {
+        psi: { psi: 0.41, threshold: 0.5, weakestFile: 'docs/x.md', files: [{ path: 'docs/x.md', psi: 0.41, gamma: 0.5, omega: 0.09 }] },
+        tests: { runner: 'pytest', regressions: [{ id: 'tests/test_a.py::test_load' }], baseline: { cached: true }, odd: null, flaky: [] },
+      },
+    });
+    const out = renderText(report);
+    expect(out).toContain('Ψ-lite 0.41 (threshold 0.50) · weakest file docs/x.md');
+    expect(out).toMatch(/Ψ 0\.41 {2}Γ 0\.50 {2}Ω 0\.09 {2}docs\/x\.md/);
+    expect(out).toContain('Tests 1 regression');
+    expect(out).toContain('tests/test_a.py::test_load');
+    expect(out).toContain('runner: pytest');
+    expect(out).toContain('flaky: 0');
+    for (const tests of ['a string', 42, [], { regressions: 'many' }, { status: 'skipped', reason: 'no runner found' }]) {
+      expect(() => renderText(buildReport([], { sections: { tests, psi: 'nonsense' } }))).not.toThrow();
+    }
+    expect(renderText(buildReport([], { sections: { tests: { status: 'skipped', reason: 'no runner found' } } }))).toContain('Tests skipped (no runner found)');
+  });
+
+  it('a PASS report says so and lists no findings section', () => {
+    const out = renderText(buildReport([]));
+    expect(out).toContain('PASS (success) — every guard passed');
+    expect(out).not.toContain('Findings (');
+  });
+});
