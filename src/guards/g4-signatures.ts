@@ -19,7 +19,7 @@ export interface PublicSignature {
 const squash = (s: string) => s.replace(/\s+/g, ' ').replace(/\(\s+/g, '(').replace(/\s+\)/g, ')').trim();
 
 const OPTIONAL_TYPES: Partial<Record<LangId, Set<string>>> = {
-  python: new Set(['default_parameter', 'typed_default_parameter', 'list_splat_pattern', 'dictionary_splat_pattern']),
+  python: new Set(['default_parameter', 'typed_default_parameter', 'list_splat_pattern', 'dictionary_splat_pattern', 'keyword_separator', 'positional_separator']),
   javascript: new Set(['assignment_pattern', 'rest_pattern', 'optional_parameter']),
   typescript: new Set(['optional_parameter']),
   tsx: new Set(['optional_parameter']),
