@@ -13,7 +13,7 @@ export type SymlinkReader = (path: string) => Promise<string | null>;
 const MAX_HOPS = 40; // the Linux limit for nested symlinks
 
 function isAbsoluteTarget(target: string): boolean {
-  return target.startsWith('/') || target.startsWith('\\') || /^[A-Za-z]:/.test(target) || target.startsWith('~');
+  return target.startsWith('/') || target.startsWith('\\') || /^[A-Za-z]:/.test(target);
 }
 
 /**

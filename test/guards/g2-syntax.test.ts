@@ -123,6 +123,27 @@ describe('G2 changed files still parse', () => {
     expect(findings[0]!.message).toContain('missing `;`');
   });
 
+  it('passes extensionless rc files written in YAML or commented JSON, and a workflow with ${{ }} expressions', async () => {
+    const { findings, report } = await g2Run(
+      { 'README.md': 'x\n' },
+      {
+        '.eslintrc': 'root: true\nextends:\n  - eslint:recommended\n',
+        '.prettierrc': '{\n  // house style\n  "semi": false,\n}\n',
+        '.github/workflows/ci.yml': 'on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ github.sha }}\n',
+      },
+    );
+    expect(report.guards.find((g) => g.id === 'G2')!.files).toBe(3);
+    expect(findings).toEqual([]);
+  });
+
+  it('skips Flow-typed JavaScript, which the JavaScript grammar cannot read, but checks plain JavaScript', async () => {
+    const { findings } = await g2Run(
+      { 'README.md': 'x\n' },
+      { 'src/flow.js': '// @flow\nexport function f(x: number): string {\n  return String(x);\n}\n', 'src/plain.js': 'export function g(x {\n  return x;\n}\n' },
+    );
+    expect(findings.map((f) => f.path)).toEqual(['src/plain.js']);
+  });
+
   it('reports a file that was already broken at base as risk, not as this PR breaking it', async () => {
     const { findings, report } = await g2Run(
       { 'config/app.json': '{\n  "a": 1,\n  "b": 2,\n}\n' },
