@@ -33,6 +33,12 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    imports: z
+      .object({
+        allow: z.array(z.string().min(1)).default([]).describe('G4: package names treated as declared (e.g. ones installed by tox, CI or the system image)'),
+      })
+      .strict()
+      .prefault({}),
     limits: z
       .object({
         maxFileBytes: z.number().int().min(1).default(2 * 1024 * 1024).describe('G1: files above this size are flagged; text above it is not read'),

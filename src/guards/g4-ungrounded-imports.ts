@@ -29,6 +29,11 @@ function importKey(lang: LangId, spec: string): string {
   }
 }
 
+/** `imports.allow` entries compare case-insensitively with `-`, `_` and `.` runs treated alike. */
+function allowKey(name: string): string {
+  return name.toLowerCase().replace(/[-_.]+/g, '-');
+}
+
 function envFor(ctx: GuardContext): Promise<ResolveEnv> {
   return ctx.memo('g4:resolve-env', async () => resolveEnv(await fingerprintFor(ctx), await localModulesAt(ctx.head)));
 }
@@ -67,13 +72,14 @@ export async function ungroundedImports(file: ChangedFile, ctx: GuardContext): P
   const before = new Set(baseRefs.map((r) => importKey(lang, r.spec)));
   const rustNames = lang === 'rust' ? rustFileNames(file.head.text, headRefs.map((r) => r.spec)) : new Set<string>();
 
+  const allowed = new Set(ctx.config.imports.allow.map(allowKey));
   const out: GuardFinding[] = [];
   const reported = new Set<string>();
   for (const ref of headRefs) {
     const key = importKey(lang, ref.spec);
     if (before.has(key) || reported.has(key)) continue;
     const res = resolveImport(lang, ref.spec, env, rustNames);
-    if (res.kind !== 'ungrounded') continue;
+    if (res.kind !== 'ungrounded' || allowed.has(allowKey(res.pkg))) continue;
     reported.add(key);
     out.push(finding(file, ref, res.ecosystem, res.pkg, manifestFor(res.ecosystem, file.path, env.fp.manifests)));
   }

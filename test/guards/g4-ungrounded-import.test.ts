@@ -7,7 +7,11 @@ const pkg = (deps: Record<string, string> = {}, extra: Record<string, unknown> =
   JSON.stringify({ name: 'app', version: '1.0.0', ...extra, dependencies: deps }, null, 2) + '\n';
 
 async function importFindings(base: Record<string, FileContent>, ...commits: Record<string, FileContent>[]) {
-  const report = await gate(prRepo(base, ...commits), [g4]);
+  return importFindingsWith({}, base, ...commits);
+}
+
+async function importFindingsWith(config: object, base: Record<string, FileContent>, ...commits: Record<string, FileContent>[]) {
+  const report = await gate(prRepo(base, ...commits), [g4], { config });
   return findingsOf(report, 'G4').filter((f) => f.category === 'ungrounded-import');
 }
 
@@ -154,5 +158,14 @@ describe('G4 ungrounded-import', () => {
     );
     expect(findings.map((f) => f.evidence?.package)).toEqual(['pandas']);
     expect(findings[0]!.remediation).toContain('pyproject.toml');
+  });
+
+  it('treats packages listed in imports.allow as declared (installed by tox or the image)', async () => {
+    const findings = await importFindingsWith(
+      { imports: { allow: ['Typing_Extensions'] } },
+      { 'requirements.txt': 'flask\n', 'app.py': '' },
+      { 'app.py': 'import typing_extensions\nimport attrs\n' },
+    );
+    expect(findings.map((f) => f.evidence?.package)).toEqual(['attrs']);
   });
 });
