@@ -12,7 +12,8 @@ const ZERO_WIDTH_SPACE = '\u200b';
 export function escapeMarkdown(text: string): string {
   return stripControl(text)
     .replace(/[\\`*_[\]<>|~&!#]/g, (c) => `\\${c}`)
-    .replace(/^(\s*)([-+=>]|\d+[.)])/gm, (_m, space: string, mark: string) => `${space}\\${mark}`)
+    .replace(/^(\s*)([-+=>])/gm, (_m, space: string, mark: string) => `${space}\\${mark}`)
+    .replace(/^(\s*\d+)([.)])/gm, (_m, lead: string, mark: string) => `${lead}\\${mark}`)
     .replace(/@(?=[A-Za-z0-9_-])/g, `@${ZERO_WIDTH_SPACE}`);
 }
 
