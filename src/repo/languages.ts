@@ -32,15 +32,17 @@ export function languageOf(path: string): LangId | null {
 const require = createRequire(import.meta.url);
 const wasmDir = join(dirname(require.resolve('tree-sitter-wasms/package.json')), 'out');
 
-let init: Promise<void> | null = null;
 const languages = new Map<LangId, Promise<Language>>();
 const parsers = new Map<LangId, Parser>();
+/** Grammar loads are chained: web-tree-sitter cannot instantiate two WASM modules at once. */
+let loadChain: Promise<unknown> | null = null;
 
 function loadLanguage(lang: LangId): Promise<Language> {
   let p = languages.get(lang);
   if (!p) {
-    init ??= Parser.init();
-    p = init.then(() => Language.load(join(wasmDir, `tree-sitter-${lang}.wasm`)));
+    const previous: Promise<unknown> = loadChain ?? Parser.init();
+    p = previous.catch(() => undefined).then(() => Language.load(join(wasmDir, `tree-sitter-${lang}.wasm`)));
+    loadChain = p;
     languages.set(lang, p);
   }
   return p;
