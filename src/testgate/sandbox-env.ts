@@ -1,0 +1,87 @@
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * The environment of a sandboxed test run, built from an allow-list. Nothing else of the app's
+ * environment reaches PR code: no tokens, keys, secrets, database URLs or proxy credentials.
+ */
+
+/** Passed through unchanged when the app has them. */
+const PASS_THROUGH = ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'GOFLAGS', 'GOROOT'];
+
+/** File paths of CA bundles (needed when setup downloads through a TLS-intercepting proxy). */
+const CA_PATHS = ['SSL_CERT_FILE', 'SSL_CERT_DIR', 'NODE_EXTRA_CA_CERTS', 'REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE', 'PIP_CERT'];
+
+/** Names that are never passed, whatever the caller asks for (defence in depth). */
+const FORBIDDEN = /(TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE|CREDENTIAL|COOKIE|SESSION|AUTH|_KEY$|^KEY$|_PAT$)|^(GITHUB_|GH_|GIT_|AWS_|AZURE_|GOOGLE_|GCP_|NPM_CONFIG__AUTH|DATABASE_URL$|REDIS_URL$|PG[A-Z]*$|APP_ID$|WEBHOOK|SLOPGATE_LLM|OPENAI|ANTHROPIC|HTTP_PROXY|HTTPS_PROXY|ALL_PROXY|GOPROXY$|GONOSUMDB|GOPRIVATE|PIP_INDEX_URL|PIP_EXTRA_INDEX_URL|CARGO_REGISTRIES_)/i;
+
+export interface SandboxEnvOptions {
+  /** Temp HOME of this run. */
+  home: string;
+  /** Temp TMPDIR of this run. */
+  tmp: string;
+  /** Per-repo cache directory (Go build cache, module cache, CARGO_HOME, npm/pip caches). */
+  cacheDir: string;
+  network: boolean;
+  /** Extra variables for the runner (e.g. SLOPGATE_OUT); still filtered. */
+  extra?: Record<string, string>;
+  /** The app's environment (defaults to process.env); only allow-listed names are read. */
+  from?: NodeJS.ProcessEnv;
+}
+
+export function isForbiddenEnvName(name: string): boolean {
+  return FORBIDDEN.test(name);
+}
+
+/** A toolchain home: the app's setting, else the conventional dir under the real home if it exists. */
+function toolchainHome(from: NodeJS.ProcessEnv, name: string, dir: string): string | undefined {
+  const set = from[name];
+  if (set && existsSync(set)) return set;
+  const fallback = join(homedir(), dir);
+  return existsSync(fallback) ? fallback : undefined;
+}
+
+export function sandboxEnv(opts: SandboxEnvOptions): Record<string, string> {
+  const from = opts.from ?? process.env;
+  const env: Record<string, string> = {};
+  for (const name of PASS_THROUGH) if (from[name]) env[name] = from[name]!;
+  for (const name of CA_PATHS) if (from[name] && existsSync(from[name]!)) env[name] = from[name]!;
+  env.PATH ??= '/usr/local/bin:/usr/bin:/bin';
+  env.LANG ??= 'C.UTF-8';
+  env.TZ ??= 'UTC';
+  Object.assign(env, {
+    HOME: opts.home,
+    TMPDIR: opts.tmp,
+    CI: 'true',
+    NO_COLOR: '1',
+    FORCE_COLOR: '0',
+    CARGO_TERM_COLOR: 'never',
+    PYTHONDONTWRITEBYTECODE: '1',
+    // Go: slopgate's own caches (never the app's), the local toolchain only.
+    GOCACHE: join(opts.cacheDir, 'go-build'),
+    GOPATH: join(opts.cacheDir, 'gopath'),
+    GOTOOLCHAIN: 'local',
+    // Cargo: a private CARGO_HOME, so ~/.cargo/credentials.toml is out of reach; rustup's
+    // toolchains are only read.
+    CARGO_HOME: join(opts.cacheDir, 'cargo-home'),
+    npm_config_cache: join(opts.cacheDir, 'npm'),
+    npm_config_update_notifier: 'false',
+    npm_config_fund: 'false',
+    npm_config_audit: 'false',
+    PIP_CACHE_DIR: join(opts.cacheDir, 'pip'),
+    PIP_DISABLE_PIP_VERSION_CHECK: '1',
+  });
+  if (!opts.network) {
+    env.GOPROXY = 'off';
+    env.npm_config_offline = 'true';
+    env.CARGO_NET_OFFLINE = 'true';
+  }
+  const rustup = toolchainHome(from, 'RUSTUP_HOME', '.rustup');
+  if (rustup) env.RUSTUP_HOME = rustup;
+  const pyenv = toolchainHome(from, 'PYENV_ROOT', '.pyenv');
+  if (pyenv) env.PYENV_ROOT = pyenv;
+  for (const [k, v] of Object.entries(opts.extra ?? {})) env[k] = v;
+  for (const name of Object.keys(env)) if (isForbiddenEnvName(name) && name !== 'GOPROXY') delete env[name];
+  return env;
+}

@@ -1,0 +1,137 @@
+import { createServer, type Server } from 'node:net';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSandboxed, type SandboxOptions } from '../../src/testgate/sandbox.js';
+import { overrideSandboxCapabilities, sandboxCapabilities } from '../../src/testgate/sandbox-probe.js';
+import { readdirSync, readFileSync } from 'node:fs';
+
+function processesWithArg(arg: string): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').includes(arg)) out.push(Number(name));
+    } catch {
+      // gone
+    }
+  }
+  return out;
+}
+
+let root: string;
+function opts(command: string, extra: Partial<SandboxOptions> = {}): SandboxOptions {
+  const run = mkdtempSync(join(root, 'run-'));
+  for (const d of ['home', 'tmp', 'cache', 'work']) mkdirSync(join(run, d));
+  return {
+    command,
+    cwd: join(run, 'work'),
+    home: join(run, 'home'),
+    tmp: join(run, 'tmp'),
+    cacheDir: join(run, 'cache'),
+    network: false,
+    timeoutMs: 20_000,
+    memoryMb: 1024,
+    maxProcesses: 64,
+    ...extra,
+  };
+}
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'slopgate-sandbox-'));
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('sandbox', () => {
+  it('a PR test cannot read the app environment: secrets, tokens and database URLs are not passed', async () => {
+    process.env.SLOPGATE_FAKE_SECRET = 'hunter2-secret-value';
+    process.env.GITHUB_TOKEN_FOR_TEST = 'ghs_fake';
+    process.env.DATABASE_URL ??= 'postgres://user:pw@db/x';
+    try {
+      const r = await runSandboxed(opts('env; echo HOME=$HOME; cat /proc/*/environ 2>/dev/null | tr "\\0" "\\n"'));
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).not.toContain('hunter2-secret-value');
+      expect(r.stdout).not.toContain('ghs_fake');
+      expect(r.stdout).not.toContain('postgres://');
+      expect(r.stdout).toMatch(/^CI=true$/m);
+      expect(r.stdout).toMatch(/HOME=.*\/home$/m);
+    } finally {
+      delete process.env.SLOPGATE_FAKE_SECRET;
+      delete process.env.GITHUB_TOKEN_FOR_TEST;
+    }
+  });
+
+  it('a PR test cannot reach a server the host started on 127.0.0.1 (no network)', async () => {
+    if (!sandboxCapabilities().netArgs) return; // documented: network isolation needs unshare
+    const server: Server = createServer((s) => s.end('hello-from-host\n'));
+    await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
+    const port = (server.address() as { port: number }).port;
+    const probe = `node -e "const s=require('net').connect(${port},'127.0.0.1');s.on('data',d=>{process.stdout.write(String(d));process.exit(0)});s.on('error',e=>{console.log('blocked',e.code);process.exit(3)})"`;
+    try {
+      const isolated = await runSandboxed(opts(probe));
+      expect(isolated.stdout).not.toContain('hello-from-host');
+      expect(isolated.exitCode).toBe(3);
+      expect(isolated.isolation.network).toBe('isolated');
+      const allowed = await runSandboxed(opts(probe, { network: true }));
+      expect(allowed.stdout).toContain('hello-from-host');
+    } finally {
+      server.close();
+    }
+  });
+
+  it('loopback still works inside the sandbox (tests that start their own local server pass)', async () => {
+    const r = await runSandboxed(
+      opts(`node -e "const n=require('net');const srv=n.createServer(s=>s.end('pong'));srv.listen(0,'127.0.0.1',()=>{n.connect(srv.address().port,'127.0.0.1').on('data',d=>{console.log(String(d));process.exit(0)})})"`),
+    );
+    expect(r.stdout).toContain('pong');
+    expect(r.exitCode).toBe(0);
+  });
+
+  it('a fork bomb is stopped by the process limit and leaves no process behind', async () => {
+    const o = opts('bomb() { bomb | bomb & }; bomb; sleep 30', { maxProcesses: 48, timeoutMs: 30_000 });
+    const r = await runSandboxed(o);
+    expect(r.killedBy).toBe('process-limit');
+    expect(r.exitCode).not.toBe(0);
+  });
+
+  it('without a pids cgroup the /proc watchdog still stops a fork bomb', async () => {
+    const caps = sandboxCapabilities();
+    overrideSandboxCapabilities({ ...caps, pidsCgroupRoot: null });
+    try {
+      const r = await runSandboxed(opts('bomb() { bomb | bomb & }; bomb; sleep 30', { maxProcesses: 48, timeoutMs: 30_000, pollMs: 20 }));
+      expect(r.killedBy).toBe('process-limit');
+      expect(r.isolation.processLimit).not.toBe('cgroup');
+    } finally {
+      overrideSandboxCapabilities(caps);
+    }
+  });
+
+  it('an infinite loop is killed at the wall-clock timeout, children included', async () => {
+    const r = await runSandboxed(opts('(while :; do :; done) & while :; do :; done', { timeoutMs: 1500 }));
+    expect(r.killedBy).toBe('timeout');
+    expect(r.exitCode).not.toBe(0);
+  });
+
+  it('a background process that ignores SIGTERM does not outlive the run', async () => {
+    const marker = `${process.pid}.${Date.now() % 100000}`;
+    const r = await runSandboxed(opts(`sh -c 'trap "" TERM; exec sleep 6${marker}' & echo started; exit 0`));
+    expect(r.stdout).toContain('started');
+    expect(r.exitCode).toBe(0);
+    expect(processesWithArg(`6${marker}`)).toEqual([]);
+  });
+
+  it('output is capped with an honest truncation marker', async () => {
+    const r = await runSandboxed(opts('yes abcdefgh | head -c 300000; echo; echo THE-END', { maxOutputBytes: 10_000 }));
+    expect(r.stdout.length).toBeLessThan(12_000);
+    expect(r.stdout).toMatch(/\[… \d+ bytes truncated\]/);
+    expect(r.stdout).toContain('THE-END');
+    expect(r.truncatedBytes).toBeGreaterThan(280_000);
+  });
+
+  it('the address-space limit stops a test that allocates without bound', async () => {
+    const r = await runSandboxed(opts(`python3 -c "x = bytearray(900 * 1024 * 1024); print('allocated')"`, { memoryMb: 256 }));
+    expect(r.stdout).not.toContain('allocated');
+    expect(r.exitCode).not.toBe(0);
+  });
+});
