@@ -1,0 +1,98 @@
+import type { Guard, GuardFinding } from '../core/guard.js';
+import { isAddedLine, type ChangedFile } from '../core/patch-set.js';
+import { omegaOf, psiOf, type OmegaComponents, type OmegaResult } from '../core/psi.js';
+import { gammaOf } from './psi-gamma.js';
+
+/**
+ * Ψ-lite: one score per changed file, Ψ = α·Γ − λ·Ω, from grounding Γ (psi-gamma.ts) and slop Ω
+ * (core/psi.ts). A file below `psi.threshold` gets a `low-psi` finding; the report's `psi` section
+ * holds every file's score and the minimum.
+ */
+export interface PsiFileScore {
+  path: string;
+  psi: number;
+  gamma: number;
+  omega: number;
+  components: OmegaComponents;
+  gammaEvidence: string[];
+}
+
+export interface PsiSection {
+  score: number;
+  weakestFile: string | null;
+  threshold: number;
+  alpha: number;
+  lambda: number;
+  files: PsiFileScore[];
+}
+
+const f2 = (x: number) => x.toFixed(2);
+
+const COMPONENT_LABELS: Record<keyof OmegaComponents, string> = {
+  literalNewlines: 'written-out \\n on code-block lines',
+  blankRuns: 'runs of 3+ blank lines',
+  trailingWhitespace: 'trailing whitespace',
+  fencedSource: 'source file wrapped in a Markdown fence',
+  nearEmpty: 'near-empty source file',
+};
+
+function describeSlop(om: OmegaResult): string[] {
+  const out: string[] = [];
+  for (const key of Object.keys(COMPONENT_LABELS) as Array<keyof OmegaComponents>) {
+    const v = om.components[key];
+    if (v <= 0) continue;
+    const lines = key in om.lines ? om.lines[key as keyof OmegaResult['lines']] : [];
+    const at = lines.length ? ` (line${lines.length === 1 ? '' : 's'} ${lines.slice(0, 5).join(', ')}${lines.length > 5 ? ', …' : ''})` : '';
+    out.push(`${COMPONENT_LABELS[key]} ${f2(v)}${at}`);
+  }
+  return out;
+}
+
+function firstEvidenceLine(om: OmegaResult): number | undefined {
+  const l = om.lines.literalNewlines[0] ?? om.lines.blankRuns[0] ?? om.lines.trailingWhitespace[0];
+  if (l !== undefined) return l;
+  return om.components.fencedSource > 0 || om.components.nearEmpty > 0 ? 1 : undefined;
+}
+
+export const psi: Guard = {
+  id: 'psi',
+  name: 'Ψ-lite quality score',
+  runsWithoutFiles: true,
+  appliesTo(file) {
+    return file.status !== 'deleted' && file.head.text !== null;
+  },
+  async checkAll(files, ctx) {
+    const { alpha, lambda, threshold } = ctx.config.psi;
+    const scores: PsiFileScore[] = [];
+    const findings: GuardFinding[] = [];
+    for (const file of files as ChangedFile[]) {
+      if (ctx.signal.aborted) break;
+      const { gamma, evidence } = await gammaOf(file, ctx);
+      const om = omegaOf({ path: file.path, text: file.head.text!, baseText: file.status === 'added' ? null : file.base.text, isAdded: (l) => isAddedLine(file, l) });
+      const score = psiOf(gamma, om.omega, { alpha, lambda });
+      scores.push({ path: file.path, psi: score, gamma, omega: om.omega, components: om.components, gammaEvidence: evidence });
+      if (score >= threshold) continue;
+      const slop = describeSlop(om);
+      const line = firstEvidenceLine(om);
+      findings.push({
+        category: 'low-psi',
+        severity: 'fail',
+        path: file.path,
+        ...(line !== undefined ? { line } : {}),
+        message:
+          `Ψ-lite of ${file.path} is ${f2(score)}, below the threshold ${f2(threshold)}: Ψ = α·Γ − λ·Ω = ${f2(alpha)}·${f2(gamma)} − ${f2(lambda)}·${f2(om.omega)}. ` +
+          `Grounding Γ = ${f2(gamma)}${evidence.length ? ` (${evidence.slice(0, 5).join('; ')})` : ''}; ` +
+          `slop Ω = ${f2(om.omega)}${slop.length ? ` (${slop.join('; ')})` : ''}.`,
+        remediation: `Raise the score of ${file.path}: ${[
+          ...(slop.length ? ['remove the slop listed (real line breaks instead of written-out \\n, no blank-line runs or trailing whitespace, plain source instead of a fenced or empty one)'] : []),
+          ...(gamma < 1 ? ['drop or ground the claims about frameworks/packages the repo does not use'] : []),
+        ].join(', and ') || 'review the file'}.`,
+        evidence: { psi: score, gamma, omega: om.omega, components: om.components, lines: om.lines, gammaEvidence: evidence, threshold },
+      });
+    }
+    const weakest = scores.reduce<PsiFileScore | null>((w, s) => (w === null || s.psi < w.psi ? s : w), null);
+    const section: PsiSection = { score: weakest?.psi ?? 1, weakestFile: weakest?.path ?? null, threshold, alpha, lambda, files: scores };
+    ctx.section('psi', section);
+    return findings;
+  },
+};
