@@ -1,0 +1,93 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ApplicationFunction, Probot } from 'probot';
+import type { Guard } from './core/guard.js';
+import type { GateOptions } from './core/pipeline.js';
+import type { Report } from './core/report.js';
+import type { Logger } from './core/trace.js';
+import { VERSION } from './core/version.js';
+import { GUARDS } from './guards/index.js';
+import type { JobQueue } from './queue/types.js';
+import type { Store } from './store/store.js';
+import type { GateJob } from './github/gate-job.js';
+import { registerHandlers } from './github/register-handlers.js';
+import { SlopgateRuntime } from './github/runtime.js';
+import { RepoMirrors, githubRemoteUrl, type RemoteUrlBuilder } from './workspace/repo-mirror.js';
+
+export interface SlopgateAppOptions {
+  /** The GitHub App id (default: APP_ID); identifies slopgate's own comments. */
+  appId?: number;
+  /** Mirrors and per-job snapshots live here (default: SLOPGATE_WORKDIR or <tmp>/slopgate). */
+  workDir?: string;
+  /** Clone URL per repository (default: github.com or GHE_HOST). */
+  remoteUrl?: RemoteUrlBuilder;
+  store?: Store;
+  guards?: Guard[];
+  /** A durable queue (default: in-process). */
+  queue?: JobQueue<GateJob>;
+  /** Jobs running at once with the in-process queue. */
+  concurrency?: number;
+  /** Show the Refine button and accept `/slopgate refine` (the refiner is not part of this build). */
+  refinerAvailable?: boolean;
+  /** Resolve stale review threads instead of minimising them (needs contents: write). */
+  resolveThreads?: boolean;
+  log?: Logger;
+  /** The pipeline (tests inject failures). */
+  gate?: (opts: GateOptions) => Promise<Report>;
+}
+
+export interface SlopgateApp {
+  /** The Probot application function. */
+  appFn: ApplicationFunction;
+  /** The runtime, once Probot has loaded the app. */
+  runtime(): SlopgateRuntime;
+}
+
+/** `GET /healthz`: 200 with the queue's state while the process can take work. */
+function healthHandler(getRuntime: () => SlopgateRuntime | undefined) {
+  return (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/healthz') return false;
+    const rt = getRuntime();
+    const queue = rt?.queue as Partial<{ size: { pending: number; running: number } }> | undefined;
+    res.writeHead(rt ? 200 : 503, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ ok: Boolean(rt), version: VERSION, queue: queue?.size ?? null }));
+    return true;
+  };
+}
+
+/** Builds the slopgate Probot app; everything the tests need to replace is an option. */
+export function createSlopgateApp(opts: SlopgateAppOptions = {}): SlopgateApp {
+  let runtime: SlopgateRuntime | undefined;
+  const appFn: ApplicationFunction = async (app: Probot, options) => {
+    const workDir = opts.workDir ?? process.env.SLOPGATE_WORKDIR ?? join(tmpdir(), 'slopgate');
+    const appId = opts.appId ?? Number(process.env.APP_ID ?? 0);
+    runtime = new SlopgateRuntime(
+      {
+        octokitFor: (id) => app.auth(id),
+        mirrors: new RepoMirrors({ root: join(workDir, 'mirrors'), remoteUrl: opts.remoteUrl ?? githubRemoteUrl() }),
+        scratchRoot: join(workDir, 'jobs'),
+        guards: opts.guards ?? GUARDS,
+        ...(opts.store ? { store: opts.store } : {}),
+        appId,
+        refinerAvailable: opts.refinerAvailable ?? false,
+        resolveThreads: opts.resolveThreads ?? process.env.SLOPGATE_RESOLVE_THREADS === 'true',
+        log: opts.log ?? app.log,
+        ...(opts.gate ? { gate: opts.gate } : {}),
+      },
+      { ...(opts.queue ? { queue: opts.queue } : {}), ...(opts.concurrency ? { concurrency: opts.concurrency } : {}) },
+    );
+    registerHandlers(app, runtime);
+    options?.addHandler?.(healthHandler(() => runtime));
+    await runtime.start();
+  };
+  return {
+    appFn,
+    runtime: () => {
+      if (!runtime) throw new Error('the slopgate app has not been loaded by Probot yet');
+      return runtime;
+    },
+  };
+}
+
+export default createSlopgateApp().appFn;

@@ -1,0 +1,119 @@
+import type { ProbotOctokit } from 'probot';
+
+export type GitHubClient = ProbotOctokit;
+
+/** The name of the one check run slopgate owns on every head commit. */
+export const CHECK_NAME = 'slopgate';
+
+/** GitHub's caps (checks API): 50 annotations per request, 65,535 characters per output field. */
+export const ANNOTATIONS_PER_REQUEST = 50;
+export const MAX_OUTPUT_CHARS = 65_535;
+/** We stop after this many annotations; the rest are counted in the summary. */
+export const MAX_ANNOTATIONS = 1_000;
+
+export type CheckConclusion = 'success' | 'failure' | 'neutral' | 'action_required' | 'cancelled' | 'skipped' | 'timed_out';
+
+export interface CheckAnnotation {
+  path: string;
+  start_line: number;
+  end_line: number;
+  annotation_level: 'notice' | 'warning' | 'failure';
+  message: string;
+  title?: string;
+  raw_details?: string;
+}
+
+/** A button on the check run (GitHub allows 3; label ≤ 20, description ≤ 40, identifier ≤ 20 chars). */
+export interface CheckAction {
+  label: string;
+  description: string;
+  identifier: string;
+}
+
+export const RERUN_ACTION: CheckAction = { label: 'Re-run', description: 'Gate this commit again', identifier: 'rerun' };
+export const REFINE_ACTION: CheckAction = { label: 'Refine', description: 'Ask the refiner to fix the findings', identifier: 'refine' };
+
+export interface RepoTarget {
+  owner: string;
+  repo: string;
+}
+
+export interface CheckRunOutcome {
+  conclusion: CheckConclusion;
+  title: string;
+  summary: string;
+  text?: string;
+  annotations?: CheckAnnotation[];
+  actions?: CheckAction[];
+}
+
+/** Cuts text to `max` characters, ending with an honest line saying how much was left out. */
+export function capText(text: string, max = MAX_OUTPUT_CHARS): string {
+  if (text.length <= max) return text;
+  const note = (n: number) => `\n\n… ${n} more characters not shown (GitHub limits this field to ${max} characters).`;
+  // A note about the whole length is never shorter than the note about the part cut, so this fits.
+  const keep = Math.max(0, max - note(text.length).length);
+  return (text.slice(0, keep) + note(text.length - keep)).slice(0, max);
+}
+
+/** Creates the `slopgate` check run `in_progress` on a commit; returns its id. */
+export async function startCheckRun(gh: GitHubClient, target: RepoTarget, headSha: string, externalId: string): Promise<number> {
+  const res = await gh.rest.checks.create({
+    ...target,
+    name: CHECK_NAME,
+    head_sha: headSha,
+    status: 'in_progress',
+    external_id: externalId,
+    started_at: new Date().toISOString(),
+    output: { title: 'Gating this pull request…', summary: 'slopgate is checking the changes. This run updates when it is done.' },
+  });
+  return res.data.id;
+}
+
+/**
+ * Completes a check run. Annotations go out in chunks of 50: every chunk but the last is sent while
+ * the run is still `in_progress`, the last one carries the conclusion, the text and the buttons.
+ * Returns the number of update requests made.
+ */
+export async function finishCheckRun(gh: GitHubClient, target: RepoTarget, checkRunId: number, outcome: CheckRunOutcome): Promise<number> {
+  const all = outcome.annotations ?? [];
+  const annotations = all.slice(0, MAX_ANNOTATIONS);
+  let summary = outcome.summary;
+  if (all.length > annotations.length) {
+    summary += `\n\n${all.length - annotations.length} more annotations were not attached (slopgate attaches at most ${MAX_ANNOTATIONS}).`;
+  }
+  const title = capText(outcome.title, 255);
+  summary = capText(summary);
+  const chunks: CheckAnnotation[][] = [];
+  for (let i = 0; i < annotations.length; i += ANNOTATIONS_PER_REQUEST) chunks.push(annotations.slice(i, i + ANNOTATIONS_PER_REQUEST));
+  if (chunks.length === 0) chunks.push([]);
+  let requests = 0;
+  for (let i = 0; i < chunks.length; i++) {
+    const last = i === chunks.length - 1;
+    const output: { title: string; summary: string; text?: string; annotations?: CheckAnnotation[] } = { title, summary };
+    if (chunks[i]!.length) output.annotations = chunks[i]!.map(capAnnotation);
+    if (last && outcome.text) output.text = capText(outcome.text);
+    await gh.rest.checks.update({
+      ...target,
+      check_run_id: checkRunId,
+      output,
+      ...(last
+        ? {
+            status: 'completed' as const,
+            conclusion: outcome.conclusion,
+            completed_at: new Date().toISOString(),
+            ...(outcome.actions?.length ? { actions: outcome.actions.slice(0, 3) } : {}),
+          }
+        : { status: 'in_progress' as const }),
+    });
+    requests++;
+  }
+  return requests;
+}
+
+function capAnnotation(a: CheckAnnotation): CheckAnnotation {
+  const out: CheckAnnotation = { ...a, message: capText(a.message, 60_000) };
+  if (a.title) out.title = capText(a.title, 255);
+  if (a.raw_details) out.raw_details = capText(a.raw_details, 60_000);
+  return out;
+}

@@ -1,0 +1,126 @@
+import { errorMessage } from '../core/errors.js';
+import type { GitHubClient, RepoTarget } from './check-run.js';
+import { HELP_TEXT, type Command } from './commands.js';
+import { lookUpFinding } from './explain-finding.js';
+import { canWrite, roleOf, type RepoRole } from './permissions.js';
+import type { SlopgateRuntime } from './runtime.js';
+import { allowMarker } from './sanctions.js';
+
+export type Reaction = 'eyes' | '+1' | 'confused';
+
+/** Where a command came from: a PR comment or a check-run button. */
+export interface CommandOrigin {
+  target: RepoTarget;
+  installationId: number;
+  number: number;
+  sender: string;
+  deliveryId: string;
+  /** The comment to react to (absent for buttons). */
+  commentId?: number;
+}
+
+const NEEDS_WRITE: ReadonlySet<Command['name']> = new Set(['refine', 'allow', 'reset']);
+
+export const REFINER_NOT_CONFIGURED =
+  'The refiner is not configured for this slopgate installation, so there is nothing to run. Fix the findings listed in the check run and push; slopgate gates the new head automatically.';
+
+async function react(gh: GitHubClient, o: CommandOrigin, content: Reaction): Promise<void> {
+  if (!o.commentId) return;
+  await gh.rest.reactions.createForIssueComment({ ...o.target, comment_id: o.commentId, content });
+}
+
+async function reply(gh: GitHubClient, o: CommandOrigin, body: string): Promise<void> {
+  await gh.rest.issues.createComment({ ...o.target, issue_number: o.number, body });
+}
+
+function refusal(command: Command['name'], user: string, role: RepoRole, authorMayRecheck: boolean): string {
+  const who = authorMayRecheck ? 'the PR author or someone with write access' : 'write access to this repository';
+  return `@${user}, \`/slopgate ${command}\` needs ${who}; your role here is \`${role}\`. Nothing was changed.`;
+}
+
+/**
+ * Carries out one command. Write-level commands (refine, allow, reset) check the sender's role with
+ * the collaborator-permission API; recheck is also open to the PR author. Every comment command gets
+ * a reaction: 👀 accepted, 👍 done, 😕 refused or not understood.
+ */
+export async function handleCommand(rt: SlopgateRuntime, gh: GitHubClient, origin: CommandOrigin, command: Command): Promise<void> {
+  const { target } = origin;
+  switch (command.name) {
+    case 'help':
+      await react(gh, origin, '+1');
+      await reply(gh, origin, HELP_TEXT);
+      return;
+    case 'unknown':
+      await react(gh, origin, 'confused');
+      await reply(gh, origin, `${command.problem}.\n\n${HELP_TEXT}`);
+      return;
+    case 'explain': {
+      const pr = (await gh.rest.pulls.get({ ...target, pull_number: origin.number })).data;
+      const found = await lookUpFinding(gh, target, origin.number, pr.head.sha, command.findingId, rt.deps.store);
+      await react(gh, origin, found ? '+1' : 'confused');
+      await reply(gh, origin, found ?? `No finding \`${command.findingId}\` in the recent slopgate runs of this PR. Finding ids are shown next to each finding in the check run.`);
+      return;
+    }
+    default:
+      break;
+  }
+  const pr = (await gh.rest.pulls.get({ ...target, pull_number: origin.number })).data;
+  const isAuthor = pr.user?.login === origin.sender;
+  if (NEEDS_WRITE.has(command.name) || !isAuthor) {
+    const role = await roleOf(gh, target, origin.sender);
+    if (!canWrite(role)) {
+      await react(gh, origin, 'confused');
+      await reply(gh, origin, refusal(command.name, origin.sender, role, command.name === 'recheck'));
+      return;
+    }
+  }
+  const gate = (trigger: 'recheck' | 'allow') =>
+    rt.requestGate(gh, {
+      installationId: origin.installationId,
+      owner: target.owner,
+      repo: target.repo,
+      number: origin.number,
+      headSha: pr.head.sha,
+      trigger,
+      deliveryId: origin.deliveryId,
+      requestedBy: origin.sender,
+    });
+  switch (command.name) {
+    case 'recheck':
+      await react(gh, origin, 'eyes');
+      gate('recheck');
+      return;
+    case 'refine':
+      await react(gh, origin, 'confused');
+      await reply(gh, origin, REFINER_NOT_CONFIGURED);
+      return;
+    case 'allow':
+      await react(gh, origin, '+1');
+      await reply(
+        gh,
+        origin,
+        `Sanctioned by @${origin.sender}: edits of \`${command.path}\` in this PR are allowed (G1). Re-gating the head now.\n\n${allowMarker(command.path)}`,
+      );
+      gate('allow');
+      return;
+    case 'reset': {
+      const store = rt.deps.store;
+      if (!store) {
+        await react(gh, origin, 'confused');
+        await reply(gh, origin, 'This slopgate installation keeps no store, so there is no round counter to reset (every run counts as round 1).');
+        return;
+      }
+      try {
+        await store.resetRound(`${target.owner}/${target.repo}`, origin.number);
+      } catch (err) {
+        rt.log.error({ err: errorMessage(err) }, 'round reset failed');
+        await react(gh, origin, 'confused');
+        await reply(gh, origin, 'The round counter could not be reset (the store did not answer). Try again later.');
+        return;
+      }
+      await react(gh, origin, '+1');
+      await reply(gh, origin, `Round counter reset by @${origin.sender}: the next run of this PR is round 1.`);
+      return;
+    }
+  }
+}

@@ -1,0 +1,36 @@
+import type { Store } from '../store/store.js';
+
+/**
+ * Remembers webhook delivery ids (`X-GitHub-Delivery`, the same on a redelivery) so each delivery is
+ * handled once: an in-memory LRU for this process, plus the store when there is one, which also
+ * covers several App processes behind one load balancer.
+ */
+export class DeliveryDedupe {
+  private readonly seen = new Map<string, true>();
+
+  constructor(
+    private readonly store?: Pick<Store, 'recordDelivery'>,
+    private readonly capacity = 10_000,
+  ) {}
+
+  /** True the first time an id is seen; false for a redelivery. */
+  async firstTime(id: string | undefined): Promise<boolean> {
+    if (!id) return true;
+    if (this.seen.has(id)) return false;
+    this.remember(id);
+    if (!this.store) return true;
+    try {
+      return await this.store.recordDelivery(id);
+    } catch {
+      return true; // the store is down: better to gate twice than not at all
+    }
+  }
+
+  private remember(id: string): void {
+    this.seen.set(id, true);
+    if (this.seen.size > this.capacity) {
+      const oldest = this.seen.keys().next().value;
+      if (oldest !== undefined) this.seen.delete(oldest);
+    }
+  }
+}

@@ -1,0 +1,90 @@
+import type { ConfigError } from '../config/load.js';
+import { RERUN_ACTION, type CheckRunOutcome } from './check-run.js';
+
+export type GateTrigger = 'pull_request' | 'recheck' | 'rerun' | 'allow';
+
+/** One unit of work: gate one head commit of one PR. Plain data, so a durable queue can carry it. */
+export interface GateJob {
+  /** Coalescing key: one live job per PR (`owner/repo#123`). */
+  key: string;
+  installationId: number;
+  owner: string;
+  repo: string;
+  number: number;
+  headSha: string;
+  /** The `slopgate` check run this job completes. */
+  checkRunId: number;
+  trigger: GateTrigger;
+  deliveryId: string;
+  /** Who asked (comment command or button), for the log. */
+  requestedBy?: string;
+}
+
+export function jobKey(owner: string, repo: string, number: number): string {
+  return `${owner}/${repo}#${number}`;
+}
+
+/** Identifies the PR on the check run, so a re-run request (even on a fork PR) maps back to it. */
+export function externalIdFor(number: number): string {
+  return `slopgate:pr:${number}`;
+}
+
+export function prNumberFromExternalId(externalId: string | null | undefined): number | null {
+  const m = /^slopgate:pr:(\d{1,9})$/.exec(externalId ?? '');
+  return m ? Number(m[1]) : null;
+}
+
+export function supersededOutcome(bySha: string | undefined): CheckRunOutcome {
+  const by = bySha ? bySha.slice(0, 7) : 'a newer run';
+  return {
+    conclusion: 'cancelled',
+    title: `Superseded by ${by}`,
+    summary: `This run was stopped because the pull request moved on (superseded by ${bySha ? `\`${by}\`` : 'a newer run'}). The newer run reports on its own commit.`,
+  };
+}
+
+export function skippedOutcome(reason: string): CheckRunOutcome {
+  return {
+    conclusion: 'neutral',
+    title: `Skipped: ${reason}`,
+    summary: `slopgate did not gate this commit: ${reason}.`,
+    actions: [RERUN_ACTION],
+  };
+}
+
+/** The repo's config is broken: the check fails, pointing at the file, line and what was expected. */
+export function configErrorOutcome(err: ConfigError, defaultBranch: string): CheckRunOutcome {
+  const where = `${err.file}${err.line ? ` line ${err.line}` : ''}`;
+  return {
+    conclusion: 'failure',
+    title: `Config error: ${where}`.slice(0, 250),
+    summary: [
+      `The slopgate config on the default branch (\`${defaultBranch}\`) is invalid, so this pull request was not gated.`,
+      '',
+      `- **File:** \`${err.file}\``,
+      `- **Line:** ${err.line ?? 'unknown'}${err.column ? `, column ${err.column}` : ''}`,
+      `- **Problem:** ${err.detail}`,
+      '',
+      'slopgate does not fall back to the defaults when the config is broken: a typo must not quietly switch a check off. ',
+      `Fix the file on \`${defaultBranch}\` (every key is documented in the README and in schemas/slopgate.schema.json), then re-run this check.`,
+    ].join('\n'),
+    actions: [RERUN_ACTION],
+  };
+}
+
+/** slopgate itself failed (clone, rate limit, crash): neutral, never a red mark on the code. */
+export function infrastructureOutcome(reason: string): CheckRunOutcome {
+  const first = reason.split('\n').find((l) => l.trim())?.trim() ?? 'unknown error';
+  return {
+    conclusion: 'neutral',
+    title: `slopgate could not finish: ${first}`.slice(0, 250),
+    summary: [
+      'slopgate failed before it could gate this commit. This says nothing about the code in the pull request.',
+      '',
+      `**Reason:** ${first.slice(0, 1000)}`,
+      '',
+      'Press **Re-run** (or comment `/slopgate recheck`) to try again. If it keeps failing, the App operator will find the details in the logs.',
+    ].join('\n'),
+    actions: [RERUN_ACTION],
+  };
+}

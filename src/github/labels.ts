@@ -1,0 +1,33 @@
+import type { Outcome } from '../routing/types.js';
+import type { GitHubClient, RepoTarget } from './check-run.js';
+
+export const STUCK_LABEL = 'slopgate:stuck';
+export const NEEDS_HUMAN_LABEL = 'slopgate:needs-human';
+/** Put on a PR by a maintainer: the PR's build-manifest edits are sanctioned (G1). */
+export const ALLOW_MANIFEST_LABEL = 'slopgate:allow-manifest';
+
+const DECISION_LABELS = [STUCK_LABEL, NEEDS_HUMAN_LABEL] as const;
+
+/** The decision labels a PR should carry for an outcome. */
+export function labelsFor(outcome: Outcome): string[] {
+  if (outcome === 'STUCK') return [STUCK_LABEL];
+  if (outcome === 'ESCALATE') return [NEEDS_HUMAN_LABEL];
+  return [];
+}
+
+/** Adds and removes slopgate's decision labels so they match the outcome; other labels are untouched. */
+export async function syncDecisionLabels(gh: GitHubClient, target: RepoTarget, issueNumber: number, current: string[], outcome: Outcome): Promise<{ added: string[]; removed: string[] }> {
+  const want = new Set(labelsFor(outcome));
+  const have = new Set(current);
+  const added = [...want].filter((l) => !have.has(l));
+  const removed = DECISION_LABELS.filter((l) => have.has(l) && !want.has(l));
+  if (added.length) await gh.rest.issues.addLabels({ ...target, issue_number: issueNumber, labels: added });
+  for (const name of removed) {
+    try {
+      await gh.rest.issues.removeLabel({ ...target, issue_number: issueNumber, name });
+    } catch (err) {
+      if ((err as { status?: number }).status !== 404) throw err;
+    }
+  }
+  return { added, removed };
+}

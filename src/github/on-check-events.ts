@@ -1,0 +1,54 @@
+import type { Probot } from 'probot';
+import { CHECK_NAME, type GitHubClient, type RepoTarget } from './check-run.js';
+import { handleCommand } from './command-handler.js';
+import { prNumberFromExternalId } from './gate-job.js';
+import type { SlopgateRuntime } from './runtime.js';
+
+/** The open PR whose head is `sha` (fork PRs come with an empty `pull_requests` list). */
+async function prForHead(gh: GitHubClient, target: RepoTarget, sha: string): Promise<number | null> {
+  const open = await gh.rest.pulls.list({ ...target, state: 'open', sort: 'updated', direction: 'desc', per_page: 100 });
+  return open.data.find((p) => p.head.sha === sha)?.number ?? null;
+}
+
+/**
+ * check_run.rerequested / check_suite.rerequested (GitHub's "Re-run" links) gate the PR again;
+ * check_run.requested_action runs the button's command (`rerun` → recheck, `refine` → refine) with
+ * the same permission checks as the comment commands.
+ */
+export function onCheckEvents(app: Probot, rt: SlopgateRuntime): void {
+  app.on(['check_run.rerequested', 'check_run.requested_action'], async (context) => {
+    const { payload } = context;
+    const run = payload.check_run;
+    if (run.name !== CHECK_NAME || !payload.installation) return;
+    if (run.app?.id && rt.deps.appId && run.app.id !== rt.deps.appId) return;
+    if (!(await rt.dedupe.firstTime(context.id))) return;
+    const target = { owner: payload.repository.owner.login, repo: payload.repository.name };
+    const number = prNumberFromExternalId(run.external_id) ?? run.pull_requests[0]?.number ?? (await prForHead(context.octokit, target, run.head_sha));
+    if (!number) {
+      context.log.info({ sha: run.head_sha }, 'no open pull request for this check run');
+      return;
+    }
+    const origin = { target, installationId: payload.installation.id, number, sender: payload.sender.login, deliveryId: context.id };
+    if (payload.action === 'requested_action') {
+      const id = payload.requested_action?.identifier;
+      const command = id === 'refine' ? ({ name: 'refine' } as const) : id === 'rerun' ? ({ name: 'recheck' } as const) : null;
+      if (command) rt.track(handleCommand(rt, context.octokit, origin, command));
+      return;
+    }
+    // Only people with write access see GitHub's own re-run link.
+    rt.track(handleCommand(rt, context.octokit, origin, { name: 'recheck' }));
+  });
+
+  app.on('check_suite.rerequested', async (context) => {
+    const { payload } = context;
+    if (!payload.installation) return;
+    if (!(await rt.dedupe.firstTime(context.id))) return;
+    const target = { owner: payload.repository.owner.login, repo: payload.repository.name };
+    const suite = payload.check_suite;
+    const number = suite.pull_requests[0]?.number ?? (await prForHead(context.octokit, target, suite.head_sha));
+    if (!number) return;
+    rt.track(
+      handleCommand(rt, context.octokit, { target, installationId: payload.installation.id, number, sender: payload.sender.login, deliveryId: context.id }, { name: 'recheck' }),
+    );
+  });
+}

@@ -1,0 +1,29 @@
+import type { Probot } from 'probot';
+import { handleCommand } from './command-handler.js';
+import { parseCommand } from './commands.js';
+import type { SlopgateRuntime } from './runtime.js';
+
+/**
+ * issue_comment.created on a pull request: `/slopgate …` commands. Comments on plain issues, edits,
+ * deletions and comments by bots (slopgate's own replies included) are ignored.
+ */
+export function onIssueComment(app: Probot, rt: SlopgateRuntime): void {
+  app.on('issue_comment.created', async (context) => {
+    const { payload } = context;
+    if (!payload.issue.pull_request || !payload.installation) return;
+    if (context.isBot || payload.comment.user?.type === 'Bot') return;
+    const command = parseCommand(payload.comment.body);
+    if (!command) return;
+    if (!(await rt.dedupe.firstTime(context.id))) return;
+    const origin = {
+      target: { owner: payload.repository.owner.login, repo: payload.repository.name },
+      installationId: payload.installation.id,
+      number: payload.issue.number,
+      sender: payload.comment.user?.login ?? payload.sender.login,
+      deliveryId: context.id,
+      commentId: payload.comment.id,
+    };
+    // Commands make a few API calls (permission, reaction, reply): off the webhook's response path.
+    rt.track(handleCommand(rt, context.octokit, origin, command));
+  });
+}

@@ -1,0 +1,115 @@
+import { git } from '../core/git.js';
+import { parseUnifiedZeroDiff, type LineRange } from '../core/diff-hunks.js';
+import { errorMessage } from '../core/errors.js';
+import type { Report } from '../core/report.js';
+import type { Logger } from '../core/trace.js';
+import type { SlopgateConfig } from '../config/schema.js';
+import { toAnnotations } from '../report/annotations.js';
+import { renderCheckRun } from '../report/markdown.js';
+import { finishCheckRun, MAX_OUTPUT_CHARS, REFINE_ACTION, RERUN_ACTION, type CheckAction, type CheckRunOutcome, type GitHubClient, type RepoTarget } from './check-run.js';
+import { syncDecisionLabels } from './labels.js';
+import { fitSection, renderBodySection, spliceBodySection, type QaState } from './pr-body.js';
+import { postReview } from './post-review.js';
+
+/** Added line ranges per head path, from the same merge-base → head diff the pipeline used. */
+export async function addedLines(repoDir: string, mergeBase: string, head: string): Promise<Map<string, LineRange[]>> {
+  const diff = await git(repoDir, ['-c', 'core.quotePath=false', 'diff', '-U0', '-M', '--no-ext-diff', '--no-textconv', '--no-color', '--src-prefix=a/', '--dst-prefix=b/', mergeBase, head]);
+  const out = new Map<string, LineRange[]>();
+  for (const f of parseUnifiedZeroDiff(diff)) if (f.newPath && f.added.length) out.set(f.newPath, f.added);
+  return out;
+}
+
+/** Q&A state for the PR body: the phase's own section when it ran or crashed, else "not run". */
+export function qaStateOf(report: Report): QaState {
+  const qa = report.sections?.qa as { status?: string; reason?: string; markdown?: string } | undefined;
+  if (qa?.status === 'crashed') return { status: 'crashed', reason: String(qa.reason ?? 'no reason recorded') };
+  if (qa?.status === 'ran' && typeof qa.markdown === 'string') return { status: 'ran', markdown: qa.markdown };
+  return { status: 'not-run', reason: typeof qa?.reason === 'string' ? qa.reason : 'the Q&A phase is not enabled for this repository' };
+}
+
+export function reportOutcome(report: Report, refinerAvailable: boolean, checkRunUrl?: string): CheckRunOutcome {
+  const out = renderCheckRun(report, { maxChars: MAX_OUTPUT_CHARS, ...(checkRunUrl ? { detailsUrl: checkRunUrl } : {}) });
+  const actions: CheckAction[] = [];
+  if (refinerAvailable && report.decision.blocking > 0) actions.push(REFINE_ACTION);
+  actions.push(RERUN_ACTION);
+  return {
+    conclusion: report.decision.conclusion,
+    title: out.title,
+    summary: out.summary,
+    ...(out.text ? { text: out.text } : {}),
+    annotations: toAnnotations(report),
+    actions,
+  };
+}
+
+export interface PublishInput {
+  target: RepoTarget;
+  pullNumber: number;
+  checkRunId: number;
+  checkRunUrl?: string;
+  report: Report;
+  config: SlopgateConfig;
+  added: Map<string, LineRange[]>;
+  labels: string[];
+  refinerAvailable: boolean;
+  resolveThreads: boolean;
+  log: Logger;
+}
+
+export interface PublishResult {
+  checkRunRequests: number;
+  commentsPosted: number;
+}
+
+/**
+ * Puts a report everywhere reviewers look. The check run goes first and must succeed (the caller's
+ * safety net handles a failure); review comments, the PR body and labels are best effort after it,
+ * each logged on failure, so one of them failing never turns a finished verdict into an error.
+ */
+export async function publishReport(gh: GitHubClient, input: PublishInput): Promise<PublishResult> {
+  const { target, report, log } = input;
+  const checkRunRequests = await finishCheckRun(gh, target, input.checkRunId, reportOutcome(report, input.refinerAvailable, input.checkRunUrl));
+  let commentsPosted = 0;
+  try {
+    const review = await postReview(gh, {
+      target,
+      pullNumber: input.pullNumber,
+      headSha: report.head.sha,
+      findings: report.findings,
+      added: input.added,
+      ...(input.checkRunUrl ? { checkRunUrl: input.checkRunUrl } : {}),
+      options: { budget: input.config.comments.budget, suggestions: input.config.comments.suggestions },
+      resolveThreads: input.resolveThreads,
+      log,
+    });
+    commentsPosted = review.posted;
+  } catch (err) {
+    log.warn({ err: errorMessage(err) }, 'review comments failed');
+  }
+  try {
+    await updatePrBody(gh, target, input.pullNumber, report, input.checkRunUrl);
+  } catch (err) {
+    log.warn({ err: errorMessage(err) }, 'PR body section not updated');
+  }
+  try {
+    await syncDecisionLabels(gh, target, input.pullNumber, input.labels, report.decision.outcome);
+  } catch (err) {
+    log.warn({ err: errorMessage(err) }, 'decision labels not updated');
+  }
+  return { checkRunRequests, commentsPosted };
+}
+
+/** Rewrites slopgate's section of the PR description; reads the body right before writing it. */
+export async function updatePrBody(gh: GitHubClient, target: RepoTarget, pullNumber: number, report: Report, checkRunUrl?: string): Promise<boolean> {
+  const fresh = (await gh.rest.pulls.get({ ...target, pull_number: pullNumber })).data;
+  const section = renderBodySection({
+    decision: report.decision,
+    headSha: report.head.sha,
+    ...(checkRunUrl ? { checkRunUrl } : {}),
+    qa: qaStateOf(report),
+  });
+  const body = spliceBodySection(fresh.body, fitSection(fresh.body, section));
+  if (body === (fresh.body ?? '')) return false;
+  await gh.rest.pulls.update({ ...target, pull_number: pullNumber, body });
+  return true;
+}

@@ -1,0 +1,142 @@
+import { errorMessage } from '../core/errors.js';
+import type { Logger } from '../core/trace.js';
+import { MemoryQueue } from '../queue/memory-queue.js';
+import type { JobQueue, QueueJob } from '../queue/types.js';
+import { finishCheckRun, startCheckRun, type GitHubClient } from './check-run.js';
+import { DeliveryDedupe } from './delivery-dedupe.js';
+import { externalIdFor, infrastructureOutcome, jobKey, supersededOutcome, type GateJob, type GateTrigger } from './gate-job.js';
+import { runGateJob, type JobDeps } from './run-gate-job.js';
+
+export interface GateRequest {
+  installationId: number;
+  owner: string;
+  repo: string;
+  number: number;
+  headSha: string;
+  trigger: GateTrigger;
+  deliveryId: string;
+  requestedBy?: string;
+}
+
+const REMEMBERED_JOBS = 5_000;
+
+/**
+ * The App's moving parts in one place: the job queue, delivery dedupe and background intake.
+ * Webhook handlers only record what to do and return; the check run is created right after, in the
+ * background, in arrival order per PR (so the newest push is queued last and wins).
+ */
+export class SlopgateRuntime {
+  readonly deps: JobDeps;
+  readonly queue: JobQueue<GateJob>;
+  readonly dedupe: DeliveryDedupe;
+  private readonly pending = new Set<Promise<unknown>>();
+  private readonly intakeTails = new Map<string, Promise<unknown>>();
+  /** Last head requested per PR, and head per queued job id (what superseded what). */
+  private readonly lastHead = new Map<string, string>();
+  private readonly jobHeads = new Map<string, string>();
+
+  constructor(deps: JobDeps, opts: { queue?: JobQueue<GateJob>; concurrency?: number } = {}) {
+    this.deps = { ...deps, headOfJob: (id) => this.jobHeads.get(id), onStaleHead: (job, actual) => this.onStaleHead(job, actual) };
+    this.dedupe = new DeliveryDedupe(deps.store);
+    this.queue = opts.queue ?? new MemoryQueue<GateJob>({ concurrency: opts.concurrency ?? 2, log: deps.log });
+  }
+
+  get log(): Logger {
+    return this.deps.log;
+  }
+
+  /** Starts taking jobs from the queue (the App process, or a `slopgate worker`). */
+  async start(): Promise<void> {
+    await this.queue.process((job, signal) => this.handle(job, signal));
+  }
+
+  /**
+   * One queue job: run it, or close out a job that will not run — superseded (check run cancelled)
+   * or abandoned after failures (check run neutral with a re-run button).
+   */
+  async handle(job: QueueJob<GateJob>, signal: AbortSignal): Promise<void> {
+    const gate = job.payload;
+    if (job.mode === 'run') {
+      await runGateJob(gate, this.deps, signal);
+      return;
+    }
+    const gh = await this.deps.octokitFor(gate.installationId);
+    const outcome =
+      job.mode === 'superseded'
+        ? supersededOutcome(job.supersededBy ? this.jobHeads.get(job.supersededBy) : undefined)
+        : infrastructureOutcome(job.previous?.message ?? `the job was abandoned (${job.previous?.reason ?? 'unknown reason'})`);
+    await finishCheckRun(gh, { owner: gate.owner, repo: gate.repo }, gate.checkRunId, outcome);
+  }
+
+  /** Creates the `in_progress` check run and queues the job, in the background, in order per PR. */
+  requestGate(gh: GitHubClient, req: GateRequest): void {
+    const key = jobKey(req.owner, req.repo, req.number);
+    this.lastHead.set(key, req.headSha);
+    const prev = this.intakeTails.get(key) ?? Promise.resolve();
+    const work = prev.then(() => this.intake(gh, req, key));
+    this.intakeTails.set(key, work);
+    this.track(
+      work.finally(() => {
+        if (this.intakeTails.get(key) === work) this.intakeTails.delete(key);
+      }),
+    );
+  }
+
+  /** Background work that tests and shutdown can wait for. */
+  track(p: Promise<unknown>): void {
+    const guarded = p.catch((err) => this.log.error({ err: errorMessage(err) }, 'background task failed'));
+    this.pending.add(guarded);
+    void guarded.finally(() => this.pending.delete(guarded));
+  }
+
+  /** Resolves when all intake and queued jobs are done (tests, graceful shutdown). */
+  async idle(): Promise<void> {
+    for (;;) {
+      while (this.pending.size) await Promise.all([...this.pending]);
+      const q = this.queue as Partial<{ onIdle(): Promise<void> }>;
+      if (q.onIdle) await q.onIdle();
+      if (!this.pending.size) return;
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.queue.stop({ graceMs: 10_000 });
+  }
+
+  /**
+   * A job found the PR at another head than it was queued for. Webhooks can arrive out of order, so
+   * when no job for that head was requested here, gate it now instead of leaving it ungated.
+   */
+  private async onStaleHead(job: GateJob, actualHead: string): Promise<void> {
+    if (this.lastHead.get(job.key) === actualHead) return;
+    const gh = await this.deps.octokitFor(job.installationId);
+    this.requestGate(gh, {
+      installationId: job.installationId,
+      owner: job.owner,
+      repo: job.repo,
+      number: job.number,
+      headSha: actualHead,
+      trigger: 'pull_request',
+      deliveryId: `${job.deliveryId}:stale`,
+    });
+  }
+
+  private async intake(gh: GitHubClient, req: GateRequest, key: string): Promise<void> {
+    const checkRunId = await startCheckRun(gh, { owner: req.owner, repo: req.repo }, req.headSha, externalIdFor(req.number));
+    const job: GateJob = {
+      key,
+      installationId: req.installationId,
+      owner: req.owner,
+      repo: req.repo,
+      number: req.number,
+      headSha: req.headSha,
+      checkRunId,
+      trigger: req.trigger,
+      deliveryId: req.deliveryId,
+      ...(req.requestedBy ? { requestedBy: req.requestedBy } : {}),
+    };
+    const { id } = await this.queue.enqueue({ key, payload: job });
+    this.jobHeads.set(id, req.headSha);
+    if (this.jobHeads.size > REMEMBERED_JOBS) this.jobHeads.delete(this.jobHeads.keys().next().value!);
+  }
+}

@@ -1,0 +1,82 @@
+import { execFile } from 'node:child_process';
+import { gitEnv } from '../core/git.js';
+
+/**
+ * Credentials for one git command. The installation token travels only in the child process's
+ * environment (as an `http.extraHeader` given through GIT_CONFIG_COUNT/KEY/VALUE), so it never lands
+ * in a git config file, a remote URL on disk, the process's argv or a log line.
+ */
+export interface GitCredentials {
+  token: string;
+}
+
+/** Environment that makes git send `Authorization: Basic x-access-token:<token>` to the remote. */
+export function authEnv(creds?: GitCredentials): Record<string, string> {
+  const env: Record<string, string> = {
+    // No credential helper of the host may answer for us (or store our token).
+    GIT_CONFIG_COUNT: '1',
+    GIT_CONFIG_KEY_0: 'credential.helper',
+    GIT_CONFIG_VALUE_0: '',
+    GIT_ASKPASS: '',
+    SSH_ASKPASS: '',
+  };
+  if (creds?.token) {
+    const basic = Buffer.from(`x-access-token:${creds.token}`).toString('base64');
+    env.GIT_CONFIG_COUNT = '2';
+    env.GIT_CONFIG_KEY_1 = 'http.extraHeader';
+    env.GIT_CONFIG_VALUE_1 = `Authorization: Basic ${basic}`;
+  }
+  return env;
+}
+
+/** Removes any trace of the token (raw or base64) from text that may reach a log or a check run. */
+export function redactToken(text: string, creds?: GitCredentials): string {
+  if (!creds?.token) return text;
+  const basic = Buffer.from(`x-access-token:${creds.token}`).toString('base64');
+  return text.split(creds.token).join('[token]').split(basic).join('[token]');
+}
+
+export class WorkspaceGitError extends Error {
+  constructor(
+    message: string,
+    readonly stderr: string,
+  ) {
+    super(message);
+    this.name = 'WorkspaceGitError';
+  }
+}
+
+export interface RunGitOptions {
+  creds?: GitCredentials;
+  input?: string;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+/** Runs git with the credentials in its environment only; errors never carry the token. */
+export function runGit(cwd: string, args: string[], opts: RunGitOptions = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      'git',
+      args,
+      {
+        cwd,
+        env: gitEnv({ ...authEnv(opts.creds), ...(opts.env ?? {}) }),
+        maxBuffer: 256 * 1024 * 1024,
+        timeout: opts.timeoutMs ?? 10 * 60_000,
+        killSignal: 'SIGKILL',
+      },
+      (err, stdout, stderr) => {
+        if (err) {
+          const clean = redactToken(String(stderr), opts.creds).trim();
+          const first = clean.split('\n').find((l) => /fatal|error/i.test(l)) ?? clean.split('\n')[0] ?? '';
+          const what = args[0] === '-c' ? args[2] : args[0];
+          reject(new WorkspaceGitError(`git ${what} failed: ${first || redactToken(err.message, opts.creds)}`, clean));
+          return;
+        }
+        resolve(stdout);
+      },
+    );
+    if (opts.input !== undefined) child.stdin?.end(opts.input);
+  });
+}

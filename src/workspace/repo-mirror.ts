@@ -1,0 +1,141 @@
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { runGit, type GitCredentials } from './git-auth.js';
+
+export interface RepoRef {
+  owner: string;
+  repo: string;
+}
+
+/** Builds the clone URL of a repository (injectable: tests point it at a local path). */
+export type RemoteUrlBuilder = (ref: RepoRef) => string;
+
+/** `https://github.com/o/r.git`, or the GitHub Enterprise host when GHE_HOST is set. Never carries a token. */
+export function githubRemoteUrl(env: NodeJS.ProcessEnv = process.env): RemoteUrlBuilder {
+  const host = env.GHE_HOST ? `${env.GHE_PROTOCOL || 'https'}://${env.GHE_HOST}` : 'https://github.com';
+  return ({ owner, repo }) => `${host}/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}.git`;
+}
+
+const NAME = /^[A-Za-z0-9._-]{1,100}$/;
+
+function checkName(kind: string, value: string): string {
+  if (!NAME.test(value) || value === '.' || value === '..') throw new Error(`refusing to use ${kind} name '${value}' as a directory`);
+  return value;
+}
+
+/** Serialises work per key inside this process (clone and fetch of one mirror never overlap). */
+class KeyedMutex {
+  private readonly tails = new Map<string, Promise<unknown>>();
+
+  run<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const prev = this.tails.get(key) ?? Promise.resolve();
+    const next = prev.then(fn, fn);
+    const tail = next.catch(() => undefined);
+    this.tails.set(key, tail);
+    void tail.then(() => {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    });
+    return next;
+  }
+}
+
+export interface MirrorOptions {
+  /** Directory holding one bare mirror per repository. */
+  root: string;
+  remoteUrl: RemoteUrlBuilder;
+  /** Per git command. */
+  timeoutMs?: number;
+}
+
+/**
+ * One bare, blobless mirror per repository (`git clone --bare --filter=blob:none`). Blobs arrive on
+ * demand: {@link prefetchBlobs} pulls exactly the ones a job needs, in one batched, authenticated fetch.
+ */
+export class RepoMirrors {
+  private readonly lock = new KeyedMutex();
+
+  constructor(readonly opts: MirrorOptions) {}
+
+  dirOf(ref: RepoRef): string {
+    return join(this.opts.root, checkName('owner', ref.owner), `${checkName('repository', ref.repo)}.git`);
+  }
+
+  /** Runs `fn` while holding this repository's lock. */
+  withLock<T>(ref: RepoRef, fn: (dir: string) => Promise<T>): Promise<T> {
+    const dir = this.dirOf(ref);
+    return this.lock.run(dir, () => fn(dir));
+  }
+
+  /** Clones the mirror when it is missing (into a temp dir, then renamed, so a crash leaves no half clone). */
+  async ensure(ref: RepoRef, creds?: GitCredentials): Promise<string> {
+    const dir = this.dirOf(ref);
+    if (await exists(join(dir, 'HEAD'))) return dir;
+    const parent = join(this.opts.root, ref.owner);
+    await mkdir(parent, { recursive: true });
+    const tmp = join(parent, `.${ref.repo}.${randomUUID()}.tmp`);
+    try {
+      await runGit(parent, ['clone', '--quiet', '--bare', '--filter=blob:none', '--no-tags', '--', this.opts.remoteUrl(ref), tmp], this.gitOpts(creds));
+      await rename(tmp, dir);
+    } catch (err) {
+      await rm(tmp, { recursive: true, force: true });
+      if (await exists(join(dir, 'HEAD'))) return dir; // another process won the race
+      throw err;
+    }
+    return dir;
+  }
+
+  /** Fetches refspecs into the mirror (forced, no tags); the mirror is cloned first when missing. */
+  async fetch(ref: RepoRef, refspecs: string[], creds?: GitCredentials): Promise<string> {
+    const dir = await this.ensure(ref, creds);
+    await runGit(dir, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--filter=blob:none', 'origin', ...refspecs], this.gitOpts(creds));
+    return dir;
+  }
+
+  /** Like {@link fetch} but returns false instead of throwing (for refs that may not exist, such as refs/pull/N/merge). */
+  async tryFetch(ref: RepoRef, refspecs: string[], creds?: GitCredentials): Promise<boolean> {
+    try {
+      await this.fetch(ref, refspecs, creds);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Downloads, in one request, every blob missing from the trees of `tips` and from the commits
+   * between `range.from` and `range.to`, so later reads of those revisions never need the network.
+   */
+  async prefetchBlobs(dir: string, tips: string[], range: { from: string; to: string } | null, creds?: GitCredentials): Promise<number> {
+    const lists = await Promise.all([
+      runGit(dir, ['rev-list', '--objects', '--missing=print', '--no-walk', ...tips], this.gitOpts()),
+      range ? runGit(dir, ['rev-list', '--objects', '--missing=print', range.to, `^${range.from}`], this.gitOpts()) : Promise.resolve(''),
+    ]);
+    const missing = new Set<string>();
+    for (const out of lists) for (const line of out.split('\n')) if (line.startsWith('?')) missing.add(line.slice(1).trim());
+    if (missing.size === 0) return 0;
+    await runGit(
+      dir,
+      ['-c', 'fetch.negotiationAlgorithm=noop', 'fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--recurse-submodules=no', '--filter=blob:none', '--stdin', 'origin'],
+      { ...this.gitOpts(creds), input: [...missing].join('\n') + '\n' },
+    );
+    return missing.size;
+  }
+
+  async remove(ref: RepoRef): Promise<void> {
+    await this.withLock(ref, (dir) => rm(dir, { recursive: true, force: true }));
+  }
+
+  private gitOpts(creds?: GitCredentials) {
+    return { ...(creds ? { creds } : {}), ...(this.opts.timeoutMs ? { timeoutMs: this.opts.timeoutMs } : {}) };
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
