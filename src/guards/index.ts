@@ -2,6 +2,8 @@ import type { Guard } from '../core/guard.js';
 import { g1 } from './g1-manifest-safety.js';
 import { g4 } from './g4-scope-rules.js';
 import { g10 } from './g10-config-schema.js';
+import { g11 } from './g11-ungrounded-frameworks.js';
+import { g14 } from './g14-dead-links.js';
 import { g9 } from './g9-history.js';
 import { g2 } from './g2-syntax.js';
 import { g7 } from './g7-dropped-definitions.js';
@@ -11,7 +13,7 @@ import { psi } from './psi.js';
  * The guard registry, in the fixed order the pipeline runs them. Every guard runs on every file it
  * applies to; the order only decides the order of the report's guard table.
  */
-export const GUARDS: Guard[] = [g1, g2, g4, g7, g10, g9, psi];
+export const GUARDS: Guard[] = [g1, g2, g4, g7, g10, g11, g14, g9, psi];
 
 export function guardById(id: string): Guard | undefined {
   return GUARDS.find((g) => g.id.toLowerCase() === id.toLowerCase());

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { g14 } from '../../src/guards/g14-dead-links.js';
+import { findingsOf, gate } from '../helpers/gate.js';
+import { prRepo, type FileContent } from '../helpers/git-repo.js';
+
+async function run(base: Record<string, FileContent>, pr: Record<string, FileContent>) {
+  const report = await gate(prRepo(base, pr), [g14]);
+  return { findings: findingsOf(report, 'G14'), links: report.sections.links as Record<string, unknown> | undefined };
+}
+
+const BASE = {
+  'README.md': '# Project\n\nIntro.\n',
+  'docs/usage.md': '# Usage\n\n## Options\n\nText.\n\n## Options\n',
+  'docs/img/logo.png': 'png',
+  'src/index.ts': 'export const x = 1;\n',
+};
+
+describe('G14 dead links', () => {
+  it('flags README links to docs pages that do not exist and passes the one that does', async () => {
+    const readme = '# Project\n\nIntro.\n\nSee [usage](docs/usage.md), [setup](docs/setup.md) and [API](docs/api/README.md).\n';
+    const { findings } = await run(BASE, { 'README.md': readme });
+    expect(findings.map((f) => f.evidence?.target)).toEqual(['docs/setup.md', 'docs/api/README.md']);
+    expect(findings[0]).toMatchObject({ category: 'dead-link', severity: 'risk', path: 'README.md', line: 5 });
+    expect(findings[0]!.message).toContain('`docs/setup.md`');
+  });
+
+  it('checks titled links [t](x "title") too', async () => {
+    const readme = '# Project\n\n[Guide](docs/guide.md "The guide")\n[Usage](docs/usage.md "How to use it")\n';
+    const { findings } = await run(BASE, { 'README.md': readme });
+    expect(findings).toHaveLength(1);
+    expect(findings[0]!.evidence?.target).toBe('docs/guide.md');
+  });
+
+  it('flags a missing image and accepts an image beside the doc', async () => {
+    const doc = '# Usage\n\n![logo](img/logo.png)\n![diagram](img/arch.svg)\n\n## Options\n\nText.\n\n## Options\n';
+    const { findings } = await run(BASE, { 'docs/usage.md': doc });
+    expect(findings).toHaveLength(1);
+    expect(findings[0]!.message).toContain('image `img/arch.svg`');
+    expect(findings[0]!.line).toBe(4);
+  });
+
+  it('checks anchors against GitHub heading slugs, incl. duplicates, and suggests the closest one', async () => {
+    const readme =
+      '# Project\n\n## Installation Guide\n\n- [install](#installation-guide)\n- [typo](#instalation-guide)\n' +
+      '- [options](docs/usage.md#options) and [second](docs/usage.md#options-1)\n- [missing](docs/usage.md#flags)\n- [line](src/index.ts#L1)\n';
+    const { findings } = await run(BASE, { 'README.md': readme });
+    expect(findings.map((f) => f.evidence?.anchor)).toEqual(['instalation-guide', 'flags']);
+    expect(findings[0]!.message).toContain('#installation-guide');
+    expect(findings[0]!.suggestion).toEqual({ path: 'README.md', startLine: 6, endLine: 6, replacement: '- [typo](#installation-guide)' });
+    expect(findings[1]!.message).toContain('docs/usage.md has no heading');
+  });
+
+  it('does not re-check links carried over from the base doc', async () => {
+    const base = { ...BASE, 'README.md': '# Project\n\nOld [broken](docs/old.md) link.\n' };
+    const pr = { 'README.md': '# Project\n\nNew intro line.\n\nOld [broken](docs/old.md) link.\n\nAgain: [broken](docs/old.md).\n' };
+    const { findings } = await run(base, pr);
+    expect(findings).toEqual([]);
+  });
+
+  it('ignores links inside fenced code, inline code and HTML comments', async () => {
+    const readme = '# Project\n\n```md\n[x](docs/nothing.md)\n```\n\nUse `[x](docs/nope.md)` syntax.\n<!-- [y](docs/hidden.md) -->\n';
+    expect((await run(BASE, { 'README.md': readme })).findings).toEqual([]);
+  });
+
+  it('resolves from the doc folder, from the repo root and with a leading slash; strips query and anchor', async () => {
+    const doc =
+      '# Sub\n\n[up](../usage.md) [root](/docs/usage.md) [rootish](docs/usage.md) [q](../img/logo.png?raw=true) [src](/src/index.ts?plain=1#L1) [dir](../../src/)\n';
+    expect((await run(BASE, { 'docs/guide/sub.md': doc })).findings).toEqual([]);
+  });
+
+  it('flags a relative link that climbs out of the repository', async () => {
+    const { findings } = await run(BASE, { 'README.md': '# Project\n\n[secrets](../../../etc/passwd)\n' });
+    expect(findings).toHaveLength(1);
+    expect(findings[0]!.message).toContain('outside the repository');
+  });
+
+  it('reads reference definitions, HTML img tags and RST links', async () => {
+    const readme = '# Project\n\nSee [the spec][spec].\n\n[spec]: docs/spec.md\n\n<img src="docs/img/banner.png" alt="b">\n';
+    const rst = 'Title\n=====\n\nRead `the guide <docs/guide.rst>`_ and `usage <docs/usage.md>`_.\n\n.. image:: docs/img/logo.png\n';
+    const { findings } = await run(BASE, { 'README.md': readme, 'index.rst': rst });
+    expect(findings.map((f) => `${f.path}:${f.evidence?.target}`).sort()).toEqual(['README.md:docs/img/banner.png', 'README.md:docs/spec.md', 'index.rst:docs/guide.rst']);
+  });
+
+  it('accepts docs-site spellings of pages (extension-less and .html for .md)', async () => {
+    const doc = '# Index\n\n[usage](usage) [usage page](usage.html) [file](../README.md)\n';
+    expect((await run(BASE, { 'docs/index.md': doc })).findings).toEqual([]);
+  });
+
+  it('skips mail, templated and scheme links and says external links were not checked offline', async () => {
+    const readme = '# Project\n\n[mail](mailto:a@b.c) [tpl]({{ site.url }}/x) <https://example.invalid/a> and https://example.invalid/b.\n';
+    const { findings, links } = await run(BASE, { 'README.md': readme });
+    expect(findings).toEqual([]);
+    expect(links).toMatchObject({ mode: 'offline', externalSkipped: 2 });
+  });
+
+  it('does not treat requirements.txt as a doc', async () => {
+    const report = await gate(prRepo(BASE, { 'requirements.txt': 'flask==3.0 # see [x](nope.md)\n' }), [g14]);
+    expect(report.guards.find((g) => g.id === 'G14')?.status).toBe('skipped');
+  });
+});
