@@ -34,6 +34,8 @@ export interface GateOptions {
   decide?: Omit<DecideOptions, 'strict' | 'round' | 'maxRounds'>;
 }
 
+const NO_FILES_IN_SCOPE = 'no changed files in scope';
+
 class GuardTimeout extends Error {
   constructor(ms: number) {
     super(`exceeded its time budget of ${ms} ms`);
@@ -203,7 +205,7 @@ export async function runGate(opts: GateOptions): Promise<Report> {
     status.files = mine.length;
     if (mine.length === 0 && !guard.runsWithoutFiles) {
       status.status = 'skipped';
-      status.reason = 'no changed files in scope';
+      status.reason = NO_FILES_IN_SCOPE;
       status.ms = Date.now() - t0;
       continue;
     }
@@ -232,8 +234,11 @@ export async function runGate(opts: GateOptions): Promise<Report> {
       message: f.message,
     });
   }
+  // Evidence = guards that were asked to look (a guard with no file in scope did look).
+  const evidence = statuses.filter((g) => g.status !== 'skipped' || g.reason === NO_FILES_IN_SCOPE).length;
   const decision = decide(findings, {
     ...opts.decide,
+    evidence,
     strict: config.strict,
     round: opts.round ?? 1,
     maxRounds: config.maxRounds,

@@ -116,3 +116,19 @@ describe('pipeline', () => {
     expect(seen).toEqual({ 'package.json': false, 'go.mod': false });
   });
 });
+
+describe('no-evidence rule', () => {
+  it('never reports PASS when every guard was switched off', async () => {
+    const repo = prRepo({ 'a.txt': 'a\n' }, { 'a.txt': 'b\n' });
+    const report = await gate(repo, [todoGuard], { config: { guards: { disable: ['T1'] } } });
+    expect(report.decision.outcome).toBe('STUCK');
+    expect(report.decision.reason).toMatch(/no evidence/);
+  });
+
+  it('passes a change no guard had a file for (e.g. an image-only PR)', async () => {
+    const repo = prRepo({}, { 'logo.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00]) });
+    const mdOnly: Guard = { id: 'T7', name: 'md only', appliesTo: (f) => f.path.endsWith('.md'), checkFile: () => [] };
+    const report = await gate(repo, [mdOnly]);
+    expect(report.decision.outcome).toBe('PASS');
+  });
+});
