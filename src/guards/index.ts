@@ -8,12 +8,13 @@ import { g9 } from './g9-history.js';
 import { g2 } from './g2-syntax.js';
 import { g7 } from './g7-dropped-definitions.js';
 import { psi } from './psi.js';
+import { g13 } from './g13-doc-preservation.js';
 
 /**
  * The guard registry, in the fixed order the pipeline runs them. Every guard runs on every file it
  * applies to; the order only decides the order of the report's guard table.
  */
-export const GUARDS: Guard[] = [g1, g2, g4, g7, g10, g11, g14, g9, psi];
+export const GUARDS: Guard[] = [g1, g2, g4, g7, g10, g11, g13, g14, g9, psi];
 
 export function guardById(id: string): Guard | undefined {
   return GUARDS.find((g) => g.id.toLowerCase() === id.toLowerCase());

@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import type { SlopgateConfigInput } from '../../src/config/schema.js';
+import { g13 } from '../../src/guards/g13-doc-preservation.js';
+import { findingsOf, gate } from '../helpers/gate.js';
+import { prRepo } from '../helpers/git-repo.js';
+
+const run = async (base: Record<string, string>, head: Record<string, string | null>, config?: SlopgateConfigInput) =>
+  findingsOf(await gate(prRepo(base, head), [g13], config ? { config } : {}), 'G13');
+
+const README = `# b2v
+
+Convert bag files to video.
+
+## Install
+
+\`\`\`bash
+cargo install b2v
+b2v --version
+\`\`\`
+
+## Usage
+
+\`\`\`bash
+b2v input.bag --topic /camera/image --out video.mp4
+b2v input.bag --list-topics
+\`\`\`
+
+## License
+
+MIT
+`;
+
+describe('G13 docs preserved', () => {
+  it('b2v PR #24: README code examples replaced by prose pointing to other docs fail', async () => {
+    const head = `# b2v
+
+Convert bag files to video.
+
+## Install
+
+See the installation guide in docs/guide/install.md for details.
+
+## Usage
+
+Refer to docs/guide/usage.md for the full command reference.
+
+## License
+
+MIT
+`;
+    const found = await run({ 'README.md': README }, { 'README.md': head });
+    expect(found).toHaveLength(1);
+    const f = found[0]!;
+    expect(f.category).toBe('doc-destroyed');
+    expect(f.severity).toBe('fail');
+    expect(f.message).toContain('keeps 0 of its');
+    expect(f.message).toContain('2 of 2 code blocks');
+    expect(f.message).toContain('bash block at base line 7: "cargo install b2v"');
+    expect(f.line).toBe(7);
+  });
+
+  it('b2v PR #27: a fenced line the PR added with literal \\n sequences fails, with a suggestion splitting it', async () => {
+    const head = README.replace('cargo install b2v\nb2v --version\n', 'cargo install b2v\\nb2v --version\\nb2v --help\n');
+    const found = await run({ 'README.md': README }, { 'README.md': head });
+    expect(found).toHaveLength(1);
+    const f = found[0]!;
+    expect(f.line).toBe(8);
+    expect(f.message).toContain('holds 2 written-out "\\n" sequences');
+    expect(f.suggestion).toEqual({ path: 'README.md', startLine: 8, endLine: 8, replacement: 'cargo install b2v\nb2v --version\nb2v --help' });
+  });
+
+  it('near-miss: a printf "a\\nb\\n" example already in the doc never counts when the doc is edited elsewhere', async () => {
+    const base = `${README}\n## Shell tips\n\n\`\`\`bash\nprintf "a\\nb\\n" | b2v --stdin\necho -e "x\\ny\\nz"\n\`\`\`\n`;
+    const head = base.replace('Convert bag files to video.', 'Convert ROS bag files to MP4 video.');
+    expect(await run({ 'README.md': base }, { 'README.md': head })).toEqual([]);
+  });
+
+  it('near-miss: a newly added example whose \\n escapes sit inside a quoted string passes', async () => {
+    const head = README.replace('b2v --version\n', `b2v --version\nprintf 'frame\\nframe\\n' | b2v --stdin\n`);
+    expect(await run({ 'README.md': README }, { 'README.md': head })).toEqual([]);
+  });
+
+  it('a doc cut to 20 % of its size fails the shrink check, unless docs.bulkShrink is false', async () => {
+    const long = `# Guide\n\n${Array.from({ length: 20 }, (_, i) => `Paragraph ${i + 1} explains one part of the tool in some detail.`).join('\n\n')}\n`;
+    const head = long.slice(0, Math.floor(long.length * 0.2));
+    const found = await run({ 'docs/guide.md': long }, { 'docs/guide.md': head });
+    expect(found).toHaveLength(1);
+    expect(found[0]!.message).toMatch(/shrank from \d+ to \d+ characters \(19 % kept, below the 30 % floor\)/);
+    expect(await run({ 'docs/guide.md': long }, { 'docs/guide.md': head }, { docs: { bulkShrink: false } })).toEqual([]);
+  });
+
+  it('a README edited normally (a section added, a sentence reworded) passes', async () => {
+    const head = README.replace('## License', '## Troubleshooting\n\nIf the topic is missing, list topics first:\n\n```bash\nb2v input.bag --list-topics\n```\n\n## License');
+    expect(await run({ 'README.md': README }, { 'README.md': head.replace('MIT', 'MIT, see LICENSE.') })).toEqual([]);
+  });
+
+  it('~~~ fences count as code: replacing them with prose fails', async () => {
+    const base = `# API\n\n~~~python\nfrom b2v import convert\nconvert("in.bag", "out.mp4", fps=30)\n~~~\n\nMore text.\n`;
+    const head = `# API\n\nCall the convert function with your input and output paths.\n\nMore text.\n`;
+    const found = await run({ 'docs/api.md': base }, { 'docs/api.md': head });
+    expect(found).toHaveLength(1);
+    expect(found[0]!.message).toContain('python block at base line 3');
+  });
+
+  it('info strings like c++ and indented closing fences inside list items are recognised', async () => {
+    const base = `# Build\n\n1. Compile:\n\n   \`\`\`c++\n   #include <iostream>\n   int main() { std::cout << "hi"; return 0; }\n   \`\`\`\n\n2. Run it.\n`;
+    const head = `# Build\n\n1. Compile the program with your compiler.\n\n2. Run it.\n`;
+    const found = await run({ 'BUILD.md': base }, { 'BUILD.md': head });
+    expect(found).toHaveLength(1);
+    expect(found[0]!.message).toContain('c++ block at base line 5');
+  });
+
+  it('reports every check, not only the first: code destroyed, a literal-\\n line and a bulk shrink in one doc', async () => {
+    const base = `${README}\n${'Background prose that explains the design decisions in depth. '.repeat(12)}\n`;
+    const head = `# b2v\n\n\`\`\`bash\ncargo install b2v\\nb2v -V\\n\n\`\`\`\n`;
+    const found = await run({ 'README.md': base }, { 'README.md': head });
+    const kinds = found.map((f) => (f.suggestion ? 'newline' : f.message.includes('shrank') ? 'shrink' : 'code'));
+    expect(kinds.sort()).toEqual(['code', 'newline', 'shrink']);
+  });
+
+  it('exactly 30 % of the fenced code kept passes (the floor is strict)', async () => {
+    const body = 'x'.repeat(99);
+    const base = `# T\n\n\`\`\`\n${body}\n\`\`\`\n`;
+    const head = `# T\n\n\`\`\`\n${'x'.repeat(30)}\n\`\`\`\n`;
+    const under = `# T\n\n\`\`\`\n${'x'.repeat(29)}\n\`\`\`\n`;
+    expect(await run({ 'a.md': base + 'y'.repeat(100) }, { 'a.md': head })).toEqual([]);
+    expect(await run({ 'a.md': base }, { 'a.md': under })).toHaveLength(1);
+  });
+
+  it('requirements.txt and LICENSE.txt are not docs: a shrink there is not G13’s business', async () => {
+    const reqs = Array.from({ length: 60 }, (_, i) => `package-${i}==1.0.${i}`).join('\n') + '\n';
+    const found = await run({ 'requirements.txt': reqs, 'LICENSE.txt': 'Apache License '.repeat(60) }, { 'requirements.txt': 'flask==3.0\n', 'LICENSE.txt': 'MIT License\n' });
+    expect(found).toEqual([]);
+  });
+
+  it('reStructuredText code-block directives and :: literal blocks count as code', async () => {
+    const base = `Usage\n=====\n\n.. code-block:: bash\n\n   b2v input.bag --out video.mp4\n   b2v input.bag --list-topics\n\nOr::\n\n   b2v --help\n`;
+    const head = `Usage\n=====\n\nRun the tool on a bag file.\n`;
+    const found = await run({ 'docs/usage.rst': base }, { 'docs/usage.rst': head });
+    expect(found).toHaveLength(1);
+    expect(found[0]!.message).toContain('2 of 2 code blocks');
+  });
+});
