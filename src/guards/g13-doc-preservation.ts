@@ -4,7 +4,7 @@ import { firstAddedLine, headLineForBaseLine } from '../core/line-map.js';
 import { countLiteralNewlines, expandLiteralNewlines } from '../core/literal-newlines.js';
 import { isAddedLine, type ChangedFile } from '../core/patch-set.js';
 import { splitLines } from '../core/text-content.js';
-import { isDocPath } from './g13-doc-scope.js';
+import { docKindOf } from './doc-files.js';
 
 /**
  * G13: edits of an existing doc that destroy it — fenced code cut below a floor, code lines the PR
@@ -107,7 +107,7 @@ export const g13: Guard = {
   appliesTo(file) {
     if (file.status !== 'modified' && file.status !== 'renamed') return false;
     if (file.base.text === null || file.head.text === null) return false;
-    return isDocPath(file.path) && isDocPath(file.oldPath ?? file.path);
+    return docKindOf(file.path) !== null && docKindOf(file.oldPath ?? file.path) !== null;
   },
   checkFile(file, ctx) {
     const baseBlocks = codeBlocksOf(file.oldPath ?? file.path, file.base.text!);
