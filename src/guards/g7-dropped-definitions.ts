@@ -46,7 +46,7 @@ function droppedFindings(file: ChangedFile, dropped: Vanished[], placeholders: P
     const n = list.length;
     const it = n === 1 ? 'it' : 'them';
     let message =
-      `${file.path} lost ${n === 1 ? 'a top-level definition' : `${n} top-level definitions`} that ${basePath} has on the base branch: ${joinAnd(where)}. ` +
+      `${file.path} lost ${n === 1 ? 'a top-level definition' : `${n} top-level definitions`} that ${basePath === file.path ? 'it has' : `${basePath} has`} on the base branch: ${joinAnd(where)}. ` +
       `No other file in this PR defines ${it} and ${file.path} does not import ${it} either.`;
     if (evidenceComments.length) {
       const q = evidenceComments.slice(0, 2).map((p) => `line ${p.line}: "${p.text}"`).join('; ');

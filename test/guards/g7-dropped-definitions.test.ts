@@ -203,4 +203,18 @@ def test_connect(tmp_path):
     expect(found[0]!.message).toContain('`c`');
     expect(found[0]!.message).toContain('"// ... existing helpers ..."');
   });
+
+  it('near-miss: a hand-written Rust `impl Default` replaced by #[derive(Default)] passes (trait impls are not tracked)', async () => {
+    const base = `pub struct Opts { pub verbose: bool }\n\nimpl Default for Opts {\n    fn default() -> Self { Opts { verbose: false } }\n}\n\npub fn run(o: &Opts) -> bool { o.verbose }\n`;
+    const head = `#[derive(Default)]\npub struct Opts { pub verbose: bool }\n\npub fn run(o: &Opts) -> bool { o.verbose }\n`;
+    expect(await run({ 'src/lib.rs': base }, { 'src/lib.rs': head })).toEqual([]);
+  });
+
+  it('a file renamed by the PR that also lost a function is checked against its old version', async () => {
+    const body = Array.from({ length: 12 }, (_, i) => `def f${i}(x):\n    return x + ${i}\n\n`).join('');
+    const found = await run({ 'app/utils.py': body }, { 'app/utils.py': null, 'app/helpers.py': body.replace('def f11(x):\n    return x + 11\n\n', '') });
+    expect(found).toHaveLength(1);
+    expect(found[0]!.path).toBe('app/helpers.py');
+    expect(found[0]!.message).toContain('that app/utils.py has on the base branch: `f11` (function, base line 34)');
+  });
 });
