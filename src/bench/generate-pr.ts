@@ -10,11 +10,11 @@ function body(kind: Kind, i: number, version: number): string {
   const fns = Array.from({ length: 12 }, (_, k) => k);
   switch (kind) {
     case 'py':
-      return fns.map((k) => `def f${i}_${k}(a, b=${version}):\n    """Add things."""\n    return a + b + ${k}\n\n`).join('\n');
+      return fns.map((k) => `def f${i}_${k}(a, b=1):\n    """Add things."""\n    return a + b + ${k + version}\n\n`).join('\n');
     case 'ts':
-      return fns.map((k) => `export function f${i}_${k}(a: number, b = ${version}): number {\n  return a + b + ${k};\n}\n`).join('\n');
+      return fns.map((k) => `export function f${i}_${k}(a: number, b = 1): number {\n  return a + b + ${k + version};\n}\n`).join('\n');
     case 'js':
-      return fns.map((k) => `export function f${i}_${k}(a, b = ${version}) {\n  return a + b + ${k};\n}\n`).join('\n');
+      return fns.map((k) => `export function f${i}_${k}(a, b = 1) {\n  return a + b + ${k + version};\n}\n`).join('\n');
     case 'go':
       return `package p${i}\n\n` + fns.map((k) => `func F${i}_${k}(a int) int {\n\treturn a + ${version + k}\n}\n`).join('\n');
     case 'rs':

@@ -1,27 +1,56 @@
 import { rmSync } from 'node:fs';
+import { loadPatchSet } from '../core/patch-set.js';
 import { runGate } from '../core/pipeline.js';
+import { Revision } from '../core/revision.js';
 import { GUARDS } from '../guards/index.js';
+import { computeFingerprint } from '../repo/fingerprint.js';
+import { generateMonorepoPr } from './generate-monorepo.js';
 import { generateMixedPr } from './generate-pr.js';
 
-/** `npm run bench`: measures the gate on generated PRs and prints one line per measurement. */
+/**
+ * `npm run bench`: measures the gate on generated pull requests and prints one line per measurement.
+ * BENCH_ONLY=static,grounding,tests picks parts; BENCH_FILES sets the PR size.
+ */
+const STATIC_SKIP = { G8: 'bench measures static guards only', G9: 'no store in the bench' };
+
+const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
+
 async function staticGuards(files: number): Promise<void> {
   const dir = generateMixedPr(files);
   try {
-    const rssBefore = process.resourceUsage().maxRSS;
     const t0 = performance.now();
-    const report = await runGate({
-      repoDir: dir,
-      base: 'main',
-      head: 'pr',
-      guards: GUARDS,
-      skip: { G8: 'bench measures static guards only', G9: 'no store in the bench' },
-    });
+    const report = await runGate({ repoDir: dir, base: 'main', head: 'pr', guards: GUARDS, skip: STATIC_SKIP });
     const ms = performance.now() - t0;
-    const peakMb = process.resourceUsage().maxRSS / 1024;
     const slow = [...report.guards].sort((a, b) => b.ms - a.ms).slice(0, 4).map((g) => `${g.id} ${g.ms} ms`).join(', ');
     console.log(
-      `static guards, ${report.files.length}-file mixed-language PR: ${ms.toFixed(0)} ms wall, peak RSS ${peakMb.toFixed(0)} MB ` +
-        `(before the run ${(rssBefore / 1024).toFixed(0)} MB); ${report.findings.length} findings; slowest: ${slow}`,
+      `static guards, ${report.files.length}-file mixed-language PR: ${ms.toFixed(0)} ms wall, peak RSS ${mb(process.resourceUsage().maxRSS)}; ` +
+        `${report.findings.length} findings; slowest: ${slow}`,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function grounding(changed: number): Promise<void> {
+  const dir = generateMonorepoPr(400, changed);
+  try {
+    const patch = await loadPatchSet(dir, 'main', 'pr');
+    const rev = new Revision(dir, patch.baseSha);
+    const files = (await rev.paths()).length;
+    let t0 = performance.now();
+    const fp = await computeFingerprint(rev, patch.baseTree);
+    const cold = performance.now() - t0;
+    t0 = performance.now();
+    await computeFingerprint(new Revision(dir, patch.baseSha), patch.baseTree);
+    const warm = performance.now() - t0;
+    console.log(`fingerprint of a ${files}-file monorepo with ${fp.manifests.length} manifests: cold ${cold.toFixed(0)} ms, cached ${warm.toFixed(1)} ms`);
+    t0 = performance.now();
+    const report = await runGate({ repoDir: dir, base: 'main', head: 'pr', guards: GUARDS, skip: STATIC_SKIP });
+    const ms = performance.now() - t0;
+    const grounding = report.guards.filter((g) => ['G4', 'G10', 'G11', 'G12', 'G14', 'psi'].includes(g.id)).map((g) => `${g.id} ${g.ms} ms`).join(', ');
+    console.log(
+      `grounding guards, ${report.files.length} changed docs and configs in that monorepo: ${ms.toFixed(0)} ms wall for the whole gate ` +
+        `(${grounding}), peak RSS ${mb(process.resourceUsage().maxRSS)}; ${report.findings.length} findings`,
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -29,8 +58,10 @@ async function staticGuards(files: number): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  const only = (process.env.BENCH_ONLY ?? 'static,grounding,tests').split(',');
   const files = Number(process.env.BENCH_FILES ?? 1000);
-  await staticGuards(files);
+  if (only.includes('static')) await staticGuards(files);
+  if (only.includes('grounding')) await grounding(files);
 }
 
 main().catch((err: unknown) => {

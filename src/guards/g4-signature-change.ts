@@ -11,8 +11,16 @@ function onlyAppendsOptional(before: Param[], after: Param[]): boolean {
   return before.every((p, i) => p.text === after[i]!.text) && after.slice(before.length).every((p) => p.optional);
 }
 
+/** The parameter text without its default value (`b = 1` → `b`, `b: number = 1` → `b: number`). */
+const withoutDefault = (p: Param) => p.text.replace(/\s*=[^=].*$/s, '').trim();
+
+/** True when only default values changed: same parameters, same order, same optionality. */
+function onlyDefaultsChanged(before: Param[], after: Param[]): boolean {
+  return before.length === after.length && before.every((p, i) => p.optional === after[i]!.optional && withoutDefault(p) === withoutDefault(after[i]!));
+}
+
 function finding(file: ChangedFile, was: PublicSignature, now: PublicSignature): GuardFinding {
-  const compatible = onlyAppendsOptional(was.params, now.params);
+  const compatible = onlyAppendsOptional(was.params, now.params) || onlyDefaultsChanged(was.params, now.params);
   const before = renderParams(was.params);
   const after = renderParams(now.params);
   return {
@@ -23,9 +31,9 @@ function finding(file: ChangedFile, was: PublicSignature, now: PublicSignature):
     message:
       `The public ${was.key.includes('.') || was.key.includes('::') ? 'method' : 'function'} '${was.key}' changed its parameters: ` +
       `${before} at base, ${after} at head (line ${now.line}).` +
-      (compatible ? ' The new parameters are optional, so existing calls still work.' : ' Existing callers may break.'),
+      (compatible ? ' Existing calls still work (only optional parameters or default values changed).' : ' Existing callers may break.'),
     remediation: compatible
-      ? `Confirm that '${was.key}' overrides and wrappers elsewhere accept the new optional parameters.`
+      ? `Confirm that callers relying on the defaults of '${was.key}', and overrides or wrappers elsewhere, still behave as intended.`
       : `Check every caller of '${was.key}' (in this repo and in code that depends on it) or keep the old signature, for example by adding new parameters with defaults.`,
     evidence: { name: was.key, before, after },
   };

@@ -116,3 +116,13 @@ describe('G4 signature-change', () => {
     expect(findings.map((f) => [f.path, f.evidence?.name])).toEqual([['new_name.py', 'handler']]);
   });
 });
+
+describe('G4 signature-change: default values', () => {
+  it('treats a changed default value as a nit, not a breaking change', async () => {
+    const repo = prRepo({ 'pyproject.toml': '[project]\nname = "x"\n', 'lib/api.py': 'def fetch(url, retries=3):\n    return url\n' }, { 'lib/api.py': 'def fetch(url, retries=5):\n    return url\n' });
+    const report = await gate(repo, [g4]);
+    const f = report.findings.filter((x) => x.category === 'signature-change');
+    expect(f).toHaveLength(1);
+    expect(f[0]!.severity).toBe('nit');
+  });
+});
