@@ -1,0 +1,48 @@
+import { InputError } from '../core/errors.js';
+import { createLogger, type Logger } from '../core/trace.js';
+import { queueOptionsFromEnv } from './create-queue.js';
+import { registeredJobHandler } from './handlers.js';
+import { PgQueue, type PgQueueOptions } from './pg-queue.js';
+import type { JobHandler } from './types.js';
+
+export interface WorkerOptions extends Partial<Omit<PgQueueOptions, 'log'>> {
+  /** Defaults to the registered handler ({@link registerJobHandler}). */
+  handler?: JobHandler<any>;
+  log?: Logger;
+  /** Stops the worker when aborted (besides SIGINT / SIGTERM). */
+  signal?: AbortSignal;
+  /** Time running jobs get to finish on shutdown before they are interrupted and retried elsewhere (default 30 s). */
+  graceMs?: number;
+}
+
+/**
+ * `slopgate worker`: takes jobs from the shared PostgreSQL queue until SIGINT/SIGTERM. Start as many
+ * as you like, on as many machines as you like, all pointing at the same `DATABASE_URL`.
+ * Resolves with the process exit code.
+ */
+export async function runWorker(opts: WorkerOptions = {}): Promise<number> {
+  const env = queueOptionsFromEnv();
+  const url = opts.url ?? env.databaseUrl;
+  if (!url) {
+    throw new InputError('slopgate worker needs a shared PostgreSQL database', 'set DATABASE_URL=postgres://user:pass@host:5432/db (the same one the App uses)');
+  }
+  const handler = opts.handler ?? registeredJobHandler();
+  if (!handler) throw new InputError('no job handler is registered in this build', 'the App registers its gate handler with registerJobHandler() before runWorker() is called');
+  const log = opts.log ?? createLogger({ level: process.env.LOG_LEVEL ?? 'info' });
+  const { handler: _h, log: _l, signal, graceMs, ...tuning } = opts;
+  const queue = new PgQueue({ ...env.durable, ...(env.concurrency ? { concurrency: env.concurrency } : {}), ...tuning, url, log });
+
+  const stopped = new Promise<void>((resolve) => {
+    const onSignal = () => resolve();
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    signal?.addEventListener('abort', onSignal, { once: true });
+    if (signal?.aborted) resolve();
+  });
+  await queue.process(handler);
+  log.info({ worker: queue.workerId }, 'slopgate worker started');
+  await stopped;
+  log.info({ worker: queue.workerId }, 'slopgate worker stopping');
+  await queue.stop({ graceMs: graceMs ?? 30_000 });
+  return 0;
+}
