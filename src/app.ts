@@ -78,7 +78,11 @@ export function createSlopgateApp(opts: SlopgateAppOptions = {}): SlopgateApp {
       { ...(opts.queue ? { queue: opts.queue } : {}), ...(opts.concurrency ? { concurrency: opts.concurrency } : {}) },
     );
     registerHandlers(app, runtime);
-    options?.addHandler?.(healthHandler(() => runtime));
+    try {
+      options?.addHandler?.(healthHandler(() => runtime));
+    } catch {
+      // Loaded without an HTTP server (probot.load in tests, serverless adapters): no health endpoint.
+    }
     await runtime.start();
   };
   return {
