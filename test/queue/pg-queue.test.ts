@@ -101,7 +101,7 @@ describe('durable queue: two worker processes on one PostgreSQL', () => {
   });
 
   it('three pushes to one PR in a row: only the newest runs to the end, the others are closed out, none is retried', async () => {
-    const ids = [];
+    const ids: string[] = [];
     for (const tag of ['push 1', 'push 2', 'push 3']) ids.push((await producer.enqueue({ key: 'acme/app#7', payload: { tag, sleepMs: 1500 } })).id);
     await waitFor('the newest push to finish', async () => (await results(`tag = 'push 3' AND event = 'done'`)).length > 0);
     await waitFor('all three jobs to be completed', async () => (await jobStates(ids)).every((j) => j.state === 'completed'));
