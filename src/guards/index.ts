@@ -1,13 +1,13 @@
 import type { Guard } from '../core/guard.js';
 import { g1 } from './g1-manifest-safety.js';
+import { g2 } from './g2-syntax.js';
 import { g4 } from './g4-scope-rules.js';
+import { g7 } from './g7-dropped-definitions.js';
 import { g10 } from './g10-config-schema.js';
 import { g11 } from './g11-ungrounded-frameworks.js';
 import { g12 } from './g12-config-packages.js';
 import { g14 } from './g14-dead-links.js';
 import { g9 } from './g9-history.js';
-import { g2 } from './g2-syntax.js';
-import { g7 } from './g7-dropped-definitions.js';
 import { psi } from './psi.js';
 import { g13 } from './g13-doc-preservation.js';
 
