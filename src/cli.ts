@@ -18,6 +18,7 @@ Usage:
                  [--config FILE] [--only G1,G2] [--strict] [--output FILE] [--trace FILE]
   slopgate demo  [--format …] [--keep]
   slopgate schema
+  slopgate worker [--concurrency N]
   slopgate --version | --help
 
 check   compares the merge-base of --base (default: the default branch) and --head (default: HEAD)
@@ -25,6 +26,7 @@ check   compares the merge-base of --base (default: the default branch) and --he
         Exit code: 0 PASS/ADVISE, 1 blocking decision, 2 usage, config or git errors.
 demo    builds a small repository whose PR reproduces real slop and gates it.
 schema  prints the JSON Schema of .github/slopgate.yml.
+worker  takes gate jobs from the shared PostgreSQL queue (needs DATABASE_URL) until stopped.
 `;
 
 async function loadConfig(repoDir: string, file: string | undefined): Promise<SlopgateConfig> {
@@ -122,6 +124,13 @@ export async function main(argv: string[]): Promise<number> {
       const { values } = parseArgs({ args: rest, options: { format: { type: 'string', short: 'f' }, keep: { type: 'boolean', default: false } }, strict: true });
       const { runDemo } = await import('./demo/run-demo.js');
       return runDemo({ format: parseFormat(values.format), keep: values.keep! }, write);
+    }
+    case 'worker': {
+      const { values } = parseArgs({ args: rest, options: { concurrency: { type: 'string' } }, strict: true });
+      const concurrency = values.concurrency === undefined ? undefined : Number(values.concurrency);
+      if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1)) throw new InputError(`--concurrency must be a positive integer, got '${values.concurrency}'`);
+      const { runWorker } = await import('./queue/worker.js');
+      return runWorker(concurrency ? { concurrency } : {});
     }
     case 'schema': {
       const { configJsonSchema } = await import('./config/json-schema.js');
