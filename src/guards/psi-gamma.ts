@@ -1,5 +1,10 @@
 import type { ChangedFile } from '../core/patch-set.js';
 import type { GuardContext } from '../core/guard.js';
+import { fingerprintFor } from '../repo/fingerprint.js';
+import { docKindOf } from './doc-files.js';
+import { frameworkClaims, isGroundedFramework } from './g11-framework-claims.js';
+import { configToolOf } from './g12-config-references.js';
+import { addedReferences, hasPackageJson, isGroundedPackage } from './g12-config-packages.js';
 
 /** Γ of one file: the fraction of its framework/package claims that the repo grounds (1.0 = all). */
 export interface GammaResult {
@@ -8,10 +13,30 @@ export interface GammaResult {
   evidence: string[];
 }
 
+function fraction(claims: Map<string, boolean>): GammaResult {
+  if (claims.size === 0) return { gamma: 1, evidence: [] };
+  const grounded = [...claims.values()].filter(Boolean).length;
+  const evidence = [...claims].map(([name, ok]) => `${name}: ${ok ? 'grounded' : 'ungrounded'}`);
+  return { gamma: grounded / claims.size, evidence };
+}
+
 /**
- * Grounding fraction for Ψ-lite. Until the grounding guards (G11/G12) exist every file is fully
- * grounded; they replace this with the evidence they collect.
+ * Grounding fraction for Ψ-lite, from the same evidence G11 and G12 use (PR-added text only):
+ * a doc scores grounded/total over the distinct frameworks it newly mentions; a JS/TS config file
+ * scores grounded/total over the distinct npm packages it newly references (1.0 without a
+ * package.json); every other file, and a repo without manifests, scores 1.0.
  */
-export async function gammaOf(_file: ChangedFile, _ctx: GuardContext): Promise<GammaResult> {
-  return { gamma: 1, evidence: [] };
+export async function gammaOf(file: ChangedFile, ctx: GuardContext): Promise<GammaResult> {
+  if (file.status === 'deleted' || file.head.text === null) return { gamma: 1, evidence: [] };
+  const isDoc = docKindOf(file.path) !== null;
+  const isConfig = configToolOf(file.path) !== null;
+  if (!isDoc && !isConfig) return { gamma: 1, evidence: [] };
+  const fp = await fingerprintFor(ctx);
+  const claims = new Map<string, boolean>();
+  if (isDoc && fp.manifests.length > 0) {
+    for (const claim of frameworkClaims(file, fp)) claims.set(claim.id, isGroundedFramework(claim.id, fp));
+  } else if (isConfig && hasPackageJson(fp)) {
+    for (const ref of await addedReferences(file)) claims.set(ref.name, isGroundedPackage(ref.name, fp));
+  }
+  return fraction(claims);
 }
