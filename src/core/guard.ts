@@ -49,4 +49,14 @@ export interface Guard {
   skipReason?(ctx: GuardContext): string | null | Promise<string | null>;
   /** Runs even when no changed file applies (e.g. history, tests). */
   runsWithoutFiles?: boolean;
+  /** Time budget of this guard when it needs more than `guards.timeoutMs` (e.g. G8 runs test suites). */
+  budgetMs?(ctx: GuardContext): number;
+}
+
+/** Thrown by a guard's check to report the guard as skipped at run time, with the reason. */
+export class GuardSkip extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'GuardSkip';
+  }
 }

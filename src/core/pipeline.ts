@@ -5,7 +5,7 @@ import { mergeFindings } from '../routing/merge.js';
 import type { DecideOptions } from '../routing/types.js';
 import { errorMessage } from './errors.js';
 import type { Finding } from './finding.js';
-import type { Guard, GuardContext, GuardFinding, GuardServices } from './guard.js';
+import { GuardSkip, type Guard, type GuardContext, type GuardFinding, type GuardServices } from './guard.js';
 import { attributeLines, isAddedLine, loadPatchSet, type ChangedFile, type PatchSet } from './patch-set.js';
 import { REPORT_VERSION, type ChangedFileSummary, type GuardStatus, type Report } from './report.js';
 import { Revision } from './revision.js';
@@ -62,9 +62,10 @@ function guardErrorFinding(guard: Guard, err: unknown, path?: string): GuardFind
   };
 }
 
-async function runOneGuard(guard: Guard, files: ChangedFile[], ctx: GuardContext, budgetMs: number, controller: AbortController): Promise<{ findings: GuardFinding[]; errors: number }> {
+async function runOneGuard(guard: Guard, files: ChangedFile[], ctx: GuardContext, budgetMs: number, controller: AbortController): Promise<{ findings: GuardFinding[]; errors: number; skipped?: string }> {
   const findings: GuardFinding[] = [];
   let errors = 0;
+  let skipped: string | undefined;
   const work = (async () => {
     if (guard.checkFile) {
       for (const file of files) {
@@ -90,13 +91,16 @@ async function runOneGuard(guard: Guard, files: ChangedFile[], ctx: GuardContext
   try {
     await Promise.race([work, timeout]);
   } catch (err) {
-    errors++;
-    findings.push(guardErrorFinding(guard, err));
+    if (err instanceof GuardSkip) skipped = err.reason;
+    else {
+      errors++;
+      findings.push(guardErrorFinding(guard, err));
+    }
   } finally {
     clearTimeout(timer);
   }
   work.catch(() => undefined); // a timed-out guard may still reject later
-  return { findings, errors };
+  return { findings, errors, ...(skipped ? { skipped } : {}) };
 }
 
 /** Attributes findings on added lines to the PR commit that last touched the line. */
@@ -209,12 +213,15 @@ export async function runGate(opts: GateOptions): Promise<Report> {
       status.ms = Date.now() - t0;
       continue;
     }
-    const { findings, errors } = await runOneGuard(guard, mine, ctx, config.guards.timeoutMs, controller);
+    const { findings, errors, skipped } = await runOneGuard(guard, mine, ctx, guard.budgetMs?.(ctx) ?? config.guards.timeoutMs, controller);
     for (const f of findings) f.guard ??= guard.id;
     raw.push(...findings);
     status.findings = findings.length;
     status.ms = Date.now() - t0;
-    if (errors > 0) {
+    if (skipped !== undefined && findings.length === 0) {
+      status.status = 'skipped';
+      status.reason = skipped;
+    } else if (errors > 0) {
       status.status = 'error';
       status.reason = findings.find((f) => f.category === 'guard-error')?.message;
     } else if (findings.length > 0) status.status = 'fail';
