@@ -16,6 +16,7 @@ const USAGE = `slopgate ${VERSION} — gate a change against the ways LLM-writte
 Usage:
   slopgate check [--repo DIR] [--base REF] [--head REF] [--format text|json|markdown|sarif]
                  [--config FILE] [--only G1,G2] [--strict] [--output FILE] [--trace FILE]
+                 [--db DIR|postgres://…]
   slopgate demo  [--format …] [--keep]
   slopgate schema
   slopgate worker [--concurrency N]
@@ -24,6 +25,7 @@ Usage:
 check   compares the merge-base of --base (default: the default branch) and --head (default: HEAD)
         with --head, runs every guard and prints one decision.
         Exit code: 0 PASS/ADVISE, 1 blocking decision, 2 usage, config or git errors.
+        --db keeps runs in a database (G9 history, cached test baselines); without it nothing is stored.
 demo    builds a small repository whose PR reproduces real slop and gates it.
 schema  prints the JSON Schema of .github/slopgate.yml.
 worker  takes gate jobs from the shared PostgreSQL queue (needs DATABASE_URL) until stopped.
@@ -44,6 +46,7 @@ export interface CheckArgs {
   strict: boolean;
   output?: string;
   trace?: string;
+  db?: string;
 }
 
 /** Runs `slopgate check`; returns the exit code. */
@@ -53,15 +56,24 @@ export async function runCheck(args: CheckArgs, write: (s: string) => void): Pro
   if (args.strict) config.strict = true;
   const base = args.base ?? (await defaultBranch(repoDir));
   const log = createLogger(args.trace ? { level: 'info', destination: resolve(args.trace) } : {});
-  const report = await runGate({
-    repoDir,
-    base,
-    head: args.head,
-    config,
-    guards: GUARDS,
-    ...(args.only ? { only: args.only } : {}),
-    log,
-  });
+  const store = args.db ? await (await import('./store/open-store.js')).openStore(/^postgres(ql)?:\/\//i.test(args.db) ? { url: args.db } : { dataDir: resolve(args.db) }) : undefined;
+  const services = store ? (await import('./store/services.js')).storeServices(store, { repo: repoDir }) : undefined;
+  let report: Awaited<ReturnType<typeof runGate>>;
+  try {
+    report = await runGate({
+      repoDir,
+      ...(services ? { services } : {}),
+      base,
+      head: args.head,
+      config,
+      guards: GUARDS,
+      ...(args.only ? { only: args.only } : {}),
+      log,
+    });
+    if (store) await store.saveRun(report, { trigger: 'cli' });
+  } finally {
+    await store?.close();
+  }
   const out = renderReport(args.format, report, { color: args.format === 'text' && !args.output && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR });
   if (args.output) {
     const { writeFile } = await import('node:fs/promises');
@@ -101,6 +113,7 @@ export async function main(argv: string[]): Promise<number> {
           strict: { type: 'boolean', default: false },
           output: { type: 'string', short: 'o' },
           trace: { type: 'string' },
+          db: { type: 'string' },
         },
         strict: true,
         allowPositionals: false,
@@ -116,6 +129,7 @@ export async function main(argv: string[]): Promise<number> {
           ...(values.only ? { only: values.only.split(',').map((s) => s.trim()).filter(Boolean) } : {}),
           ...(values.output ? { output: values.output } : {}),
           ...(values.trace ? { trace: values.trace } : {}),
+          ...(values.db ? { db: values.db } : {}),
         },
         write,
       );

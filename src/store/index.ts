@@ -8,3 +8,4 @@ export { getRound, advanceRound, resetRound, setMaxRoundsOverride, type RoundSta
 export { appendDecision, listDecisions, exportDecisions, type DecisionEntry, type DecisionRecord, type DecisionFilter } from './decisions.js';
 export { findHotspots, storeHistory, type Hotspot, type HistoryProvider, type HistoryExclusions, type RunIdentity } from './history.js';
 export { StoreBaselineCache, looksLikeSuiteResult } from './baseline-store.js';
+export { storeServices } from './services.js';
