@@ -52,13 +52,13 @@ export function schemaProblems(text: string, target: SchemaTarget): { problems: 
 
 function messageFor(path: string, problem: SchemaProblem, target: SchemaTarget, others: number): string {
   const where = formatPath(problem.path);
-  const found = problem.actual === null ? 'it is missing' : `found ${problem.actual}`;
-  const what =
-    problem.keyword === 'additionalProperties'
-      ? `unknown key \`${where}\`: the ${target.schema} schema expects ${problem.expected}`
-      : `\`${where}\`: expected ${problem.expected}; ${found}`;
+  const schema = BUNDLED_SCHEMAS[target.schema];
   const more = others > 0 ? ` (${others} more schema problem${others === 1 ? '' : 's'} in this file)` : '';
-  return `${path} does not match the ${BUNDLED_SCHEMAS[target.schema]} schema at ${what}${more}.`;
+  if (problem.keyword === 'additionalProperties') {
+    return `${path} has an unknown key \`${where}\`: ${schema} expects ${problem.expected}${more}.`;
+  }
+  const found = problem.actual === null ? 'it is missing' : `found ${problem.actual}`;
+  return `${path} does not match ${schema} at \`${where}\`: expected ${problem.expected}; ${found}${more}.`;
 }
 
 function remediationFor(path: string, problem: SchemaProblem): string {

@@ -64,7 +64,7 @@ describe('G10 config schema', () => {
     const cfg = 'strict: true\nlinks:\n  online: true\n  retries: 3\n';
     const [f] = await g10Findings({ 'README.md': 'x\n' }, { '.github/slopgate.yml': cfg });
     expect(f).toMatchObject({ path: '.github/slopgate.yml', line: 4 });
-    expect(f!.message).toContain('unknown key `links.retries`');
+    expect(f!.message).toContain('has an unknown key `links.retries`');
     expect(f!.message).toContain('timeoutMs');
   });
 
