@@ -1,0 +1,33 @@
+import type { SuiteResult, TestOutcome, UnitStatus } from './types.js';
+
+/** The difference between the baseline (base) and the candidate (merge or head) suite runs. */
+export interface SuiteComparison {
+  /** Failing in the candidate and not failing at the base (passed, skipped or not there). */
+  newlyFailing: TestOutcome[];
+  /** Ids failing at the base and passing in the candidate. */
+  fixed: string[];
+  /** Tests of the base that are gone in the candidate (their unit still builds). */
+  removed: TestOutcome[];
+  /** Units that build / collect / load at the base and not in the candidate. */
+  brokenUnits: UnitStatus[];
+  /** The candidate produced no results at all while the base did. */
+  suiteBroken: boolean;
+}
+
+export function compareSuites(baseline: SuiteResult, candidate: SuiteResult): SuiteComparison {
+  if (candidate.status === 'no-results') {
+    return { newlyFailing: [], fixed: [], removed: [], brokenUnits: [], suiteBroken: baseline.status === 'ok' };
+  }
+  const baseTests = new Map(baseline.tests.map((t) => [t.id, t]));
+  const headTests = new Map(candidate.tests.map((t) => [t.id, t]));
+  const baseBroken = new Set(baseline.units.filter((u) => u.status === 'broken').map((u) => u.id));
+  const brokenUnits = candidate.units.filter((u) => u.status === 'broken' && !baseBroken.has(u.id));
+  const brokenGroups = new Set(candidate.units.filter((u) => u.status === 'broken').flatMap((u) => [u.id, u.group]));
+  const groupOf = new Map(baseline.units.map((u) => [u.id, u.group]));
+
+  const newlyFailing = candidate.tests.filter((t) => t.status === 'failed' && baseTests.get(t.id)?.status !== 'failed');
+  const fixed = baseline.tests.filter((t) => t.status === 'failed' && headTests.get(t.id)?.status === 'passed').map((t) => t.id);
+  // A test whose unit no longer builds is reported with the unit, not as removed.
+  const removed = baseline.tests.filter((t) => !headTests.has(t.id) && !brokenGroups.has(t.unit) && !brokenGroups.has(groupOf.get(t.unit) ?? t.unit));
+  return { newlyFailing, fixed, removed, brokenUnits, suiteBroken: false };
+}

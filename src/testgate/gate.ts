@@ -1,0 +1,147 @@
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Revision } from '../core/revision.js';
+import type { Logger } from '../core/trace.js';
+import type { BaselineCache } from './baseline-cache.js';
+import { baselineKey } from './baseline-key.js';
+import { compareSuites, type SuiteComparison } from './compare.js';
+import { detectRunner } from './runners/detect.js';
+import type { Runner } from './runners/runner.js';
+import { rerunPassing, runSuite, SuiteWorkspace, type SuiteLimits } from './run-suite.js';
+import type { SandboxIsolation } from './sandbox.js';
+import type { SuiteResult, TestOutcome } from './types.js';
+
+export interface TestGateConfig extends SuiteLimits {
+  command?: string;
+  reruns: number;
+}
+
+export interface TestGateOptions {
+  repoDir: string;
+  /** Repository name for the cache key. */
+  repo: string;
+  /** The base tree: decides the runner and is the baseline. */
+  base: Revision;
+  /** The commit whose tests are judged: the test-merge commit when there is one, else the head. */
+  candidateSha: string;
+  config: TestGateConfig;
+  cache: BaselineCache;
+  /** Where per-repo build caches live (default: `<tmp>/slopgate-cache/<repo hash>`). */
+  cacheDir?: string;
+  signal?: AbortSignal;
+  log?: Logger;
+}
+
+export interface RerunVerdict {
+  test: TestOutcome;
+  /** Runs in total (1 + re-runs) and on which re-run it passed, if it did. */
+  runs: number;
+  passedOnRerun?: number;
+}
+
+export interface TestGateResult {
+  runner?: Runner['id'];
+  command?: string;
+  skipped?: string;
+  baseline?: SuiteResult;
+  baselineCached?: boolean;
+  candidate?: SuiteResult;
+  comparison?: SuiteComparison;
+  /** Newly failing tests that failed on every run. */
+  regressions: RerunVerdict[];
+  /** Newly failing tests that passed on a re-run. */
+  flaky: RerunVerdict[];
+  /** The whole suite stopped producing results (and a re-run did not bring it back). */
+  suiteBroken: boolean;
+  isolation?: SandboxIsolation;
+}
+
+/** At most this many newly failing tests are re-run; the rest count as regressions unconfirmed. */
+const MAX_RERUN_TESTS = 100;
+
+export function defaultCacheDir(repo: string): string {
+  return join(tmpdir(), 'slopgate-cache', createHash('sha256').update(repo).digest('hex').slice(0, 16));
+}
+
+function cacheable(r: SuiteResult): boolean {
+  return r.status === 'ok' || (r.status === 'skipped' && !r.killedBy && r.skippedReason === 'no tests found');
+}
+
+function baselineSkip(r: SuiteResult): string {
+  if (r.status === 'no-results') {
+    return `the test command fails at the base without machine-readable results (exit ${r.exitCode}), so new failures cannot be told from old ones`;
+  }
+  return r.skippedReason === 'no tests found' ? 'no tests found at the base' : `at the base, ${r.skippedReason ?? 'the suite did not run'}`;
+}
+
+/** Re-runs newly failing tests up to `reruns` times; a test that passes once is flaky. */
+async function separateFlakes(ws: SuiteWorkspace, runner: Runner, failing: TestOutcome[], reruns: number): Promise<{ regressions: RerunVerdict[]; flaky: RerunVerdict[] }> {
+  const flaky: RerunVerdict[] = [];
+  let pending = failing.slice(0, MAX_RERUN_TESTS);
+  const unconfirmed = failing.slice(MAX_RERUN_TESTS).map((test) => ({ test, runs: 1 }));
+  if (!runner.rerun) return { regressions: [...pending.map((test) => ({ test, runs: 1 })), ...unconfirmed], flaky };
+  for (let round = 1; round <= reruns && pending.length; round++) {
+    const passed = await rerunPassing(ws, runner, pending);
+    for (const test of pending) if (passed.has(test.id)) flaky.push({ test, runs: round + 1, passedOnRerun: round });
+    pending = pending.filter((t) => !passed.has(t.id));
+  }
+  const runs = 1 + reruns;
+  return { regressions: [...pending.map((test) => ({ test, runs })), ...unconfirmed], flaky };
+}
+
+/**
+ * The test-regression gate: baseline at the base (cached by base tree, command and lockfiles),
+ * candidate at the merge/head commit, both in the sandbox and in parallel on a cache miss; newly
+ * failing tests are re-run to separate flakes from regressions.
+ */
+export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult> {
+  const empty = { regressions: [], flaky: [], suiteBroken: false };
+  const detection = await detectRunner(opts.base, opts.config.command);
+  if ('skipped' in detection) return { ...empty, skipped: detection.skipped };
+  const runner = detection.runner;
+  const info = { runner: runner.id, command: runner.command };
+  const cacheDir = opts.cacheDir ?? defaultCacheDir(opts.repo);
+  const key = await baselineKey(opts.repo, opts.base, opts.config.setup ? `${runner.command} [setup: ${opts.config.setup}]` : runner.command);
+
+  let cached: SuiteResult | null = null;
+  try {
+    cached = await opts.cache.get(key);
+  } catch (err) {
+    opts.log?.warn({ err: String(err) }, 'baseline cache read failed; running the baseline');
+  }
+  const candidateWs = await SuiteWorkspace.create(opts.repoDir, opts.candidateSha, cacheDir, opts.config, opts.signal);
+  try {
+    const baselineRun = cached
+      ? Promise.resolve(cached)
+      : (async () => {
+          const ws = await SuiteWorkspace.create(opts.repoDir, opts.base.sha, cacheDir, opts.config, opts.signal);
+          try {
+            return await runSuite(ws, runner, opts.config);
+          } finally {
+            await ws.dispose();
+          }
+        })();
+    const [baseline, candidate] = await Promise.all([baselineRun, runSuite(candidateWs, runner, opts.config)]);
+    if (!cached && cacheable(baseline)) {
+      await opts.cache.put(key, baseline).catch((err: unknown) => opts.log?.warn({ err: String(err) }, 'baseline cache write failed'));
+    }
+    const common = { ...empty, ...info, baseline, baselineCached: cached !== null, candidate, ...(candidateWs.isolation ? { isolation: candidateWs.isolation } : {}) };
+    if (baseline.status !== 'ok') return { ...common, skipped: baselineSkip(baseline) };
+    if (candidate.status === 'skipped') return { ...common, skipped: `with this change, ${candidate.skippedReason ?? 'the suite did not run'}` };
+    const comparison = compareSuites(baseline, candidate);
+    if (comparison.suiteBroken) {
+      // Exit-code-only runners can re-run the whole suite; a pass means the failure was a flake.
+      const suite: TestOutcome = { id: `${runner.id}:(suite)`, status: 'failed', unit: `${runner.id}:(suite)` };
+      if (candidate.units.length === 0 && baseline.units.some((u) => u.kind === 'suite')) {
+        const { flaky } = await separateFlakes(candidateWs, runner, [suite], opts.config.reruns);
+        if (flaky.length) return { ...common, comparison: { ...comparison, suiteBroken: false }, flaky };
+      }
+      return { ...common, comparison, suiteBroken: true };
+    }
+    const { regressions, flaky } = await separateFlakes(candidateWs, runner, comparison.newlyFailing, opts.config.reruns);
+    return { ...common, comparison, regressions, flaky };
+  } finally {
+    await candidateWs.dispose();
+  }
+}

@@ -1,0 +1,66 @@
+import type { Revision } from '../core/revision.js';
+import type { TestOutcome } from './types.js';
+
+export interface TestLocation {
+  path: string;
+  line?: number;
+}
+
+function lineOf(text: string, re: RegExp): number | undefined {
+  const m = re.exec(text);
+  if (!m) return undefined;
+  return text.slice(0, m.index).split('\n').length + (m[0].startsWith('\n') ? 1 : 0);
+}
+
+const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The test's name as it appears in source, and a pattern for its definition. */
+function definitionPattern(t: TestOutcome): { name: string; re: RegExp } | null {
+  if (t.id.startsWith('py:')) {
+    const name = t.id.split('::').pop()!.replace(/\[.*$/, '');
+    return { name, re: new RegExp(`^[ \\t]*(?:async[ \\t]+)?def[ \\t]+${esc(name)}[ \\t]*\\(`, 'm') };
+  }
+  if (t.id.startsWith('go:')) {
+    const name = t.id.slice(t.unit.length + 1).split('/')[0]!;
+    return { name, re: new RegExp(`^func[ \\t]+${esc(name)}[ \\t]*\\(`, 'm') };
+  }
+  if (t.id.startsWith('rust:') && !t.id.startsWith('rust:doc:')) {
+    const name = t.id.split('::').pop()!;
+    return { name, re: new RegExp(`\\bfn[ \\t]+${esc(name)}[ \\t]*(?:<[^>]*>)?\\(`) };
+  }
+  if (t.id.startsWith('js:')) {
+    const name = t.id.split(' > ').pop()!;
+    return { name, re: new RegExp(`\\b(?:it|test|specify)(?:\\.\\w+)*[ \\t]*\\([ \\t]*(['"\`])${esc(name)}\\1`) };
+  }
+  return null;
+}
+
+/**
+ * Where a test is defined in a tree: its file and the line of its definition (`def test_x`,
+ * `func TestX`, `fn x`, `test('x'`), searched in the file the runner named (for Go: the package's
+ * `_test.go` files; for Rust: the target file, then other `.rs` files beside it). Falls back to the
+ * runner's line, or to the file alone.
+ */
+export async function locateTest(rev: Revision, t: TestOutcome): Promise<TestLocation | null> {
+  const pattern = definitionPattern(t);
+  const paths = await rev.paths();
+  let candidates: string[] = [];
+  if (t.id.startsWith('go:') && t.file) {
+    const dir = t.file === '.' ? '' : `${t.file}/`;
+    candidates = paths.filter((p) => p.startsWith(dir) && p.endsWith('_test.go') && !p.slice(dir.length).includes('/'));
+  } else if (t.file && t.id.startsWith('rust:')) {
+    const top = t.file.includes('/') ? t.file.slice(0, t.file.indexOf('/') + 1) : '';
+    candidates = [t.file, ...paths.filter((p) => p !== t.file && p.endsWith('.rs') && p.startsWith(top))];
+  } else if (t.file) candidates = [t.file];
+  candidates = candidates.filter((p) => paths.includes(p));
+  if (pattern) {
+    for (const path of candidates.slice(0, 200)) {
+      const text = await rev.readText(path);
+      const line = text ? lineOf(text, pattern.re) : undefined;
+      if (line) return { path, line };
+    }
+  }
+  const first = candidates[0];
+  if (!first) return null;
+  return t.line && first === t.file ? { path: first, line: t.line } : { path: first };
+}

@@ -1,0 +1,136 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { exportTree } from './export-tree.js';
+import type { Runner, RunContext, RunnerOutput } from './runners/runner.js';
+import { runSandboxed, type SandboxIsolation, type SandboxResult } from './sandbox.js';
+import { tailOf } from './capped-output.js';
+import type { SuiteResult, TestOutcome } from './types.js';
+
+export interface SuiteLimits {
+  setup?: string;
+  network: boolean;
+  timeoutSec: number;
+  memoryMb: number;
+  maxProcesses: number;
+}
+
+/** One exported tree with its private HOME, TMPDIR and report dir, removed by {@link dispose}. */
+export class SuiteWorkspace {
+  isolation: SandboxIsolation | undefined;
+  private constructor(
+    readonly root: string,
+    readonly sha: string,
+    private readonly cacheDir: string,
+    private readonly limits: SuiteLimits,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  get workdir(): string {
+    return join(this.root, 'work');
+  }
+
+  static async create(repoDir: string, sha: string, cacheDir: string, limits: SuiteLimits, signal?: AbortSignal): Promise<SuiteWorkspace> {
+    const root = await mkdtemp(join(tmpdir(), 'slopgate-suite-'));
+    const ws = new SuiteWorkspace(root, sha, cacheDir, limits, signal);
+    try {
+      await Promise.all(['work', 'home', 'tmp', 'out'].map((d) => mkdir(join(root, d))));
+      await mkdir(cacheDir, { recursive: true });
+      await exportTree(repoDir, sha, ws.workdir);
+    } catch (err) {
+      await ws.dispose();
+      throw err;
+    }
+    return ws;
+  }
+
+  /** A run context whose commands share one deadline of `tests.timeoutSec`. */
+  context(): RunContext {
+    const deadline = Date.now() + this.limits.timeoutSec * 1000;
+    const outDir = join(this.root, 'out');
+    return {
+      workdir: this.workdir,
+      outDir,
+      exec: (command) => this.exec(command, Math.max(1000, deadline - Date.now())),
+    };
+  }
+
+  async exec(command: string, timeoutMs: number): Promise<SandboxResult> {
+    const r = await runSandboxed({
+      command,
+      cwd: this.workdir,
+      home: join(this.root, 'home'),
+      tmp: join(this.root, 'tmp'),
+      cacheDir: this.cacheDir,
+      network: this.limits.network,
+      timeoutMs,
+      memoryMb: this.limits.memoryMb,
+      maxProcesses: this.limits.maxProcesses,
+      extraEnv: { SLOPGATE_OUT: join(this.root, 'out') },
+      ...(this.signal ? { signal: this.signal } : {}),
+    });
+    this.isolation = r.isolation;
+    return r;
+  }
+
+  async dispose(): Promise<void> {
+    await rm(this.root, { recursive: true, force: true, maxRetries: 3 });
+  }
+}
+
+const KILLED: Record<string, (limits: SuiteLimits) => string> = {
+  timeout: (l) => `did not finish within tests.timeoutSec (${l.timeoutSec} s)`,
+  'process-limit': (l) => `was stopped at the process limit (${l.maxProcesses} processes)`,
+  aborted: () => 'was cancelled',
+};
+
+/** Turns a runner's output into a {@link SuiteResult} with an honest status. */
+export function toSuiteResult(runner: Runner, sha: string, out: RunnerOutput, durationMs: number, limits: SuiteLimits): SuiteResult {
+  const base: SuiteResult = { runner: runner.id, command: runner.command, status: 'ok', exitCode: out.exitCode, tests: out.tests, units: out.units, durationMs, outputTail: out.outputTail, sha };
+  if (out.killedBy) return { ...base, status: 'skipped', killedBy: out.killedBy, skippedReason: `the test run ${KILLED[out.killedBy]!(limits)}` };
+  if (out.missingToolchain) return { ...base, status: 'skipped', skippedReason: out.missingToolchain };
+  if (out.exitCodeOnly) {
+    if (out.exitCode === 0) return { ...base, units: [{ id: `${runner.id}:(suite)`, kind: 'suite', group: `${runner.id}:(suite)`, status: 'ok' }] };
+    return { ...base, status: 'no-results' };
+  }
+  const anything = out.tests.length > 0 || out.units.some((u) => u.status === 'broken');
+  if (anything) return base;
+  if (out.noTests || out.exitCode === 0) return { ...base, status: 'skipped', skippedReason: 'no tests found' };
+  return { ...base, status: 'no-results' };
+}
+
+/** Runs `tests.setup` (if any) and the suite in a workspace. */
+export async function runSuite(ws: SuiteWorkspace, runner: Runner, limits: SuiteLimits): Promise<SuiteResult> {
+  const started = Date.now();
+  if (limits.setup) {
+    const s = await ws.exec(limits.setup, limits.timeoutSec * 1000);
+    if (s.killedBy || s.exitCode !== 0) {
+      const why = s.killedBy ? KILLED[s.killedBy]!(limits) : `exited with code ${s.exitCode}`;
+      return {
+        runner: runner.id,
+        command: runner.command,
+        status: 'skipped',
+        skippedReason: `the setup command (tests.setup) ${why}`,
+        exitCode: s.exitCode,
+        ...(s.killedBy ? { killedBy: s.killedBy } : {}),
+        tests: [],
+        units: [],
+        durationMs: Date.now() - started,
+        outputTail: tailOf(`${s.stdout}\n${s.stderr}`.trim()),
+        sha: ws.sha,
+      };
+    }
+  }
+  const out = await runner.run(ws.context());
+  return toSuiteResult(runner, ws.sha, out, Date.now() - started, limits);
+}
+
+/** Re-runs some tests; returns the ids that passed this time. */
+export async function rerunPassing(ws: SuiteWorkspace, runner: Runner, tests: TestOutcome[]): Promise<Set<string>> {
+  if (!runner.rerun || tests.length === 0) return new Set();
+  const out = await runner.rerun(ws.context(), tests);
+  if (out.killedBy) return new Set();
+  const wanted = new Set(tests.map((t) => t.id));
+  if (out.exitCodeOnly) return out.exitCode === 0 ? wanted : new Set();
+  return new Set(out.tests.filter((t) => wanted.has(t.id) && t.status === 'passed').map((t) => t.id));
+}

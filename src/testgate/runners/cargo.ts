@@ -1,0 +1,120 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { tailOf } from '../capped-output.js';
+import type { TestOutcome, UnitStatus } from '../types.js';
+import { cargoTestCommands, parseCargoBuild, rustUnitId } from './cargo-build.js';
+import { missingToolchain, shortMessage, shq, type RunContext, type Runner, type RunnerOutput } from './runner.js';
+
+/**
+ * cargo test in two steps: `cargo build --tests --keep-going` with JSON messages finds the targets
+ * that do not compile (cargo test itself stops at the first one), then `cargo test --no-fail-fast`
+ * runs the targets that built. libtest's human lines (`test x ... ok|FAILED|ignored`) are parsed per
+ * target. Ids: `rust:<target source>::<test path>` (e.g. `rust:src/lib.rs::tests::adds`); doc tests
+ * `rust:doc:<file> - <item>` without the line number, which moves with every edit above it.
+ */
+export const CARGO_COMMAND = 'cargo test --no-fail-fast';
+const BUILD = 'cargo build --tests --keep-going --message-format=json > "$SLOPGATE_OUT/cargo-build.jsonl" 2> "$SLOPGATE_OUT/cargo-build.err"';
+
+export function parseLibtestOutput(text: string, pkgOfUnit: (unit: string) => string = () => 'crate'): { tests: TestOutcome[]; units: UnitStatus[] } {
+  const tests = new Map<string, TestOutcome>();
+  const units = new Map<string, UnitStatus>();
+  const messages = new Map<string, string>();
+  let unit = 'rust:unknown';
+  let unitFile: string | undefined;
+  let doc = false;
+  let capture: string | null = null;
+  for (const raw of text.split('\n')) {
+    const line = raw.replace(/\r$/, '');
+    const running = /^\s*Running (?:unittests )?(\S+)(?: \((\S+)\))?/.exec(line);
+    if (running) {
+      const src = running[2] ? running[1]! : running[1]!.replace(/^.*\/deps\//, 'bin:').replace(/-[0-9a-f]{8,}$/, '');
+      unit = rustUnitId(src);
+      unitFile = running[2] ? src : undefined;
+      doc = false;
+      units.set(unit, { id: unit, kind: 'target', group: `rust-pkg:${pkgOfUnit(unit)}`, status: 'ok', ...(unitFile ? { file: unitFile } : {}) });
+      continue;
+    }
+    const docTests = /^\s*Doc-tests (\S+)/.exec(line);
+    if (docTests) {
+      unit = `rust:doc:${docTests[1]}`;
+      unitFile = undefined;
+      doc = true;
+      units.set(unit, { id: unit, kind: 'target', group: `rust-pkg:${docTests[1]!.replace(/_/g, '-')}`, status: 'ok' });
+      continue;
+    }
+    const header = /^---- (.+?) stdout ----$/.exec(line);
+    if (header) {
+      capture = `${unit}\0${header[1]}`;
+      continue;
+    }
+    if (capture !== null) {
+      if (/^(failures:|test result:|---- )/.test(line)) capture = null;
+      else {
+        messages.set(capture, (messages.get(capture) ?? '') + line + '\n');
+        continue;
+      }
+    }
+    const t = /^test (.+?) \.\.\. (ok|FAILED|ignored)\b/.exec(line);
+    if (!t) continue;
+    const rawName = t[1]!;
+    const name = doc ? rawName.replace(/ \(line \d+\)$/, '') : rawName;
+    const id = doc ? `rust:doc:${name}` : `${unit}::${name}`;
+    const status = t[2] === 'ok' ? 'passed' : t[2] === 'FAILED' ? 'failed' : 'skipped';
+    const outcome: TestOutcome = { id, status, unit, ...(doc ? { file: name.split(' - ')[0]! } : unitFile ? { file: unitFile } : {}) };
+    tests.set(id, outcome);
+    if (status === 'failed') (outcome as TestOutcome & { key?: string }).key = `${unit}\0${rawName}`;
+  }
+  for (const t of tests.values()) {
+    const withKey = t as TestOutcome & { key?: string };
+    if (withKey.key) {
+      const msg = shortMessage(messages.get(withKey.key));
+      if (msg) t.message = msg;
+      delete withKey.key;
+    }
+  }
+  return { tests: [...tests.values()], units: [...units.values()] };
+}
+
+async function readOr(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+async function runCargo(ctx: RunContext, filters: string[]): Promise<RunnerOutput> {
+  const b = await ctx.exec(BUILD);
+  const missing = missingToolchain(b, 'cargo');
+  const base: RunnerOutput = { tests: [], units: [], exitCode: b.exitCode, outputTail: tailOf((await readOr(join(ctx.outDir, 'cargo-build.err'))).trim()), ...(b.killedBy ? { killedBy: b.killedBy } : {}) };
+  if (missing) return { ...base, missingToolchain: missing };
+  if (b.killedBy) return base;
+  const build = parseCargoBuild(await readOr(join(ctx.outDir, 'cargo-build.jsonl')), ctx.workdir);
+  const extra = filters.length ? ` -- ${filters.map(shq).join(' ')}` : '';
+  const cmds = build.broken.length === 0 ? [`${CARGO_COMMAND}${extra}`] : cargoTestCommands(build, extra);
+  if (cmds.length === 0) return { ...base, units: build.broken };
+  const script = `: > "$SLOPGATE_OUT/cargo-test.txt"; status=0; ${cmds.map((c) => `${c} >> "$SLOPGATE_OUT/cargo-test.txt" 2>&1 || status=$?`).join('; ')}; exit $status`;
+  const r = await ctx.exec(script);
+  const text = await readOr(join(ctx.outDir, 'cargo-test.txt'));
+  const pkgOf = new Map(build.built.map((t) => [rustUnitId(t.src), t.pkg]));
+  const parsed = parseLibtestOutput(text, (u) => pkgOf.get(u) ?? 'crate');
+  const units = [...parsed.units.filter((u) => !build.broken.some((x) => x.id === u.id)), ...build.broken];
+  const noTests = parsed.tests.length === 0 && build.broken.length === 0 && /running 0 tests/.test(text);
+  return {
+    tests: parsed.tests,
+    units,
+    exitCode: r.exitCode,
+    outputTail: tailOf(text.trim()),
+    ...(r.killedBy ? { killedBy: r.killedBy } : {}),
+    ...(noTests ? { noTests } : {}),
+  };
+}
+
+export function cargoRunner(): Runner {
+  return {
+    id: 'cargo',
+    command: CARGO_COMMAND,
+    run: (ctx) => runCargo(ctx, []),
+    rerun: (ctx, tests) => runCargo(ctx, [...new Set(tests.map((t) => (t.id.startsWith('rust:doc:') ? t.id.slice('rust:doc:'.length) : t.id.slice(t.unit.length + 2))))]),
+  };
+}

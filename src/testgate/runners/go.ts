@@ -1,0 +1,134 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { tailOf } from '../capped-output.js';
+import type { TestOutcome, UnitStatus } from '../types.js';
+import { escapeRegExp, missingToolchain, shortMessage, shq, type RunContext, type Runner, type RunnerOutput } from './runner.js';
+
+/**
+ * `go test -json` (test2json events). A package that does not build is a broken unit.
+ * Ids: `go:<import path>.<TestName>` (subtests keep Go's `/` form).
+ */
+const BASE = 'go test -count=1 -json ./... > "$SLOPGATE_OUT/go.jsonl"';
+
+interface GoEvent {
+  Action: string;
+  Package?: string;
+  Test?: string;
+  Output?: string;
+  FailedBuild?: string;
+  ImportPath?: string;
+}
+
+/** Directory of a package relative to the module root ('.' for the root package). */
+export function packageDir(modulePath: string, pkg: string): string {
+  if (pkg === modulePath) return '.';
+  return pkg.startsWith(modulePath + '/') ? pkg.slice(modulePath.length + 1) : pkg;
+}
+
+/** Compile errors from stderr, keyed by package: blocks that start with `# <pkg>`. */
+function buildErrors(stderr: string): Map<string, string> {
+  const out = new Map<string, string>();
+  let current: string | null = null;
+  for (const line of stderr.split('\n')) {
+    const m = /^# (\S+)/.exec(line);
+    if (m) {
+      current = m[1]!;
+      continue;
+    }
+    if (current && line.trim()) out.set(current, ((out.get(current) ?? '') + line + '\n').slice(0, 2000));
+  }
+  return out;
+}
+
+export function parseGoTestJson(stdout: string, stderr: string, modulePath: string): { tests: TestOutcome[]; units: UnitStatus[] } {
+  const tests = new Map<string, TestOutcome>();
+  const units = new Map<string, UnitStatus>();
+  const output = new Map<string, string>();
+  const failedTestsIn = new Map<string, number>();
+  const errors = buildErrors(stderr);
+  const unit = (pkg: string, status: UnitStatus['status'], message?: string) => {
+    const id = `go:${pkg}`;
+    const prev = units.get(id);
+    if (prev?.status === 'broken') return;
+    const u: UnitStatus = { id, kind: 'package', group: id, status, file: packageDir(modulePath, pkg) };
+    if (message) u.message = message;
+    units.set(id, u);
+  };
+  for (const line of stdout.split('\n')) {
+    if (!line.startsWith('{')) {
+      const m = /^FAIL\s+(\S+)\s+\[(build failed|setup failed)\]/.exec(line);
+      if (m) unit(m[1]!, 'broken', shortMessage(errors.get(m[1]!) ?? errors.get(`${m[1]} [${m[1]}.test]`), 12) ?? m[2]);
+      continue;
+    }
+    let ev: GoEvent;
+    try {
+      ev = JSON.parse(line) as GoEvent;
+    } catch {
+      continue;
+    }
+    const pkg = ev.Package ?? ev.ImportPath;
+    if (!pkg) continue;
+    if (ev.Action === 'build-output' && ev.Output) {
+      const key = ev.ImportPath ?? pkg;
+      errors.set(key.split(' ')[0]!, (errors.get(key.split(' ')[0]!) ?? '') + ev.Output);
+      continue;
+    }
+    if (!ev.Test) {
+      if (ev.Action === 'fail') {
+        const broken = ev.FailedBuild !== undefined || !failedTestsIn.get(pkg);
+        if (broken) unit(pkg, 'broken', shortMessage(errors.get(ev.FailedBuild ?? pkg) ?? output.get(pkg), 12) ?? 'package failed without a failing test (build, init or TestMain failure)');
+        else unit(pkg, 'ok');
+      } else if (ev.Action === 'pass' || ev.Action === 'skip') unit(pkg, 'ok');
+      else if (ev.Action === 'output' && ev.Output) output.set(pkg, ((output.get(pkg) ?? '') + ev.Output).slice(-2000));
+      continue;
+    }
+    const id = `go:${pkg}.${ev.Test}`;
+    if (ev.Action === 'output' && ev.Output) {
+      if (!/^(=== (RUN|PAUSE|CONT)|--- (PASS|FAIL|SKIP))/.test(ev.Output.trim())) output.set(id, ((output.get(id) ?? '') + ev.Output).slice(0, 2000));
+      continue;
+    }
+    const status = ev.Action === 'pass' ? 'passed' : ev.Action === 'fail' ? 'failed' : ev.Action === 'skip' ? 'skipped' : null;
+    if (!status) continue;
+    if (status === 'failed') failedTestsIn.set(pkg, (failedTestsIn.get(pkg) ?? 0) + 1);
+    const t: TestOutcome = { id, status, unit: `go:${pkg}`, file: packageDir(modulePath, pkg) };
+    const msg = status === 'failed' ? shortMessage(output.get(id)) : undefined;
+    if (msg) t.message = msg;
+    tests.set(id, t);
+  }
+  return { tests: [...tests.values()], units: [...units.values()] };
+}
+
+/** `module` line of go.mod. */
+export function goModulePath(goMod: string): string {
+  return /^\s*module\s+("?)([^\s"]+)\1/m.exec(goMod)?.[2] ?? '';
+}
+
+async function runGo(ctx: RunContext, command: string, modulePath: string): Promise<RunnerOutput> {
+  const r = await ctx.exec(command);
+  let stdout = '';
+  try {
+    stdout = await readFile(join(ctx.outDir, 'go.jsonl'), 'utf8');
+  } catch {
+    // no report
+  }
+  const out: RunnerOutput = { tests: [], units: [], exitCode: r.exitCode, outputTail: tailOf(r.stderr.trim() || r.stdout.trim()), ...(r.killedBy ? { killedBy: r.killedBy } : {}) };
+  const missing = missingToolchain(r, 'go');
+  if (missing) return { ...out, missingToolchain: missing };
+  const parsed = parseGoTestJson(stdout, r.stderr, modulePath);
+  const noTests = parsed.tests.length === 0 && parsed.units.every((u) => u.status === 'ok') && /no test files|no packages to test/.test(stdout + r.stderr);
+  return { ...out, ...parsed, ...(noTests ? { noTests } : {}) };
+}
+
+export function goRunner(modulePath: string): Runner {
+  return {
+    id: 'go',
+    command: BASE,
+    run: (ctx) => runGo(ctx, BASE, modulePath),
+    rerun: (ctx, tests) => {
+      const pkgs = [...new Set(tests.map((t) => t.unit.replace(/^go:/, '')))];
+      const names = [...new Set(tests.map((t) => t.id.slice(`go:${t.unit.replace(/^go:/, '')}.`.length).split('/')[0]!))];
+      const run = `^(${names.map(escapeRegExp).join('|')})$`;
+      return runGo(ctx, `go test -count=1 -json -run ${shq(run)} ${pkgs.map(shq).join(' ')} > "$SLOPGATE_OUT/go.jsonl"`, modulePath);
+    },
+  };
+}

@@ -1,0 +1,102 @@
+import { isAbsolute, relative } from 'node:path';
+import type { TestOutcome, UnitStatus } from '../types.js';
+import { shortMessage } from './runner.js';
+
+/** Stable JS test id: `js:<file> > <describe…> > <test>`. */
+export function jsTestId(file: string, path: string[]): string {
+  return ['js:' + file, ...path].join(' > ');
+}
+
+function relFile(workdir: string, file: string | undefined): string {
+  if (!file) return '(unknown file)';
+  const f = file.startsWith('file://') ? new URL(file).pathname : file;
+  return isAbsolute(f) ? relative(workdir, f) : f;
+}
+
+interface NodeLine {
+  event: 'pass' | 'fail' | 'stderr' | 'stdout';
+  name?: string;
+  nesting?: number;
+  ancestors?: string[];
+  file?: string;
+  line?: number;
+  type?: string;
+  skip?: boolean;
+  failureType?: string;
+  message?: string;
+}
+
+/** Parses the JSON lines of slopgate's `node --test` reporter. */
+export function parseNodeTestLines(text: string, workdir: string): { tests: TestOutcome[]; units: UnitStatus[] } {
+  const tests = new Map<string, TestOutcome>();
+  const units = new Map<string, UnitStatus>();
+  const stderr = new Map<string, string>();
+  const lines: NodeLine[] = [];
+  for (const l of text.split('\n')) {
+    if (!l.startsWith('{')) continue;
+    try {
+      lines.push(JSON.parse(l) as NodeLine);
+    } catch {
+      // a torn line
+    }
+  }
+  for (const l of lines) if (l.event === 'stderr' && l.file) stderr.set(l.file, (stderr.get(l.file) ?? '') + (l.message ?? ''));
+  for (const l of lines) {
+    if (l.event !== 'pass' && l.event !== 'fail') continue;
+    if (l.type === 'suite') continue;
+    const file = relFile(workdir, l.file);
+    const unit = `js:${file}`;
+    if (!units.has(unit)) units.set(unit, { id: unit, kind: 'file', group: unit, status: 'ok', file });
+    // A whole file that failed as one "test" named after itself: it did not load (syntax error, …).
+    if (l.nesting === 0 && l.file && (l.name === l.file || relFile(workdir, l.name) === file) && l.event === 'fail') {
+      units.set(unit, { id: unit, kind: 'file', group: unit, status: 'broken', file, message: shortMessage(stderr.get(l.file) ?? l.message, 12) ?? 'the test file failed to load' });
+      continue;
+    }
+    const id = jsTestId(file, [...(l.ancestors ?? []), l.name ?? '']);
+    const status = l.skip ? 'skipped' : l.event === 'pass' ? 'passed' : 'failed';
+    const t: TestOutcome = { id, status, unit, file };
+    if (l.line) t.line = l.line;
+    const msg = status === 'failed' ? shortMessage(l.message) : undefined;
+    if (msg) t.message = msg;
+    tests.set(id, t);
+  }
+  return { tests: [...tests.values()], units: [...units.values()] };
+}
+
+interface JestAssertion {
+  ancestorTitles?: string[];
+  title?: string;
+  status?: string;
+  failureMessages?: string[];
+  location?: { line?: number } | null;
+}
+interface JestFile {
+  name?: string;
+  status?: string;
+  message?: string;
+  failureMessage?: string;
+  assertionResults?: JestAssertion[];
+}
+
+/** Parses the JSON report of jest (`--json`) or vitest (`--reporter=json`), which share a shape. */
+export function parseJestJson(json: string, workdir: string): { tests: TestOutcome[]; units: UnitStatus[] } {
+  const doc = JSON.parse(json) as { testResults?: JestFile[] };
+  const tests: TestOutcome[] = [];
+  const units: UnitStatus[] = [];
+  for (const f of doc.testResults ?? []) {
+    const file = relFile(workdir, f.name);
+    const unit = `js:${file}`;
+    const assertions = f.assertionResults ?? [];
+    const loadFailed = f.status === 'failed' && assertions.length === 0;
+    units.push({ id: unit, kind: 'file', group: unit, status: loadFailed ? 'broken' : 'ok', file, ...(loadFailed ? { message: shortMessage(f.message || f.failureMessage, 12) ?? 'the test file failed to load' } : {}) });
+    for (const a of assertions) {
+      const status = a.status === 'passed' ? 'passed' : a.status === 'failed' ? 'failed' : 'skipped';
+      const t: TestOutcome = { id: jsTestId(file, [...(a.ancestorTitles ?? []), a.title ?? '']), status, unit, file };
+      if (a.location?.line) t.line = a.location.line;
+      const msg = status === 'failed' ? shortMessage((a.failureMessages ?? []).join('\n')) : undefined;
+      if (msg) t.message = msg;
+      tests.push(t);
+    }
+  }
+  return { tests, units };
+}

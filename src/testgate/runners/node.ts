@@ -1,0 +1,103 @@
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { tailOf } from '../capped-output.js';
+import type { RunnerId, TestOutcome } from '../types.js';
+import { parseJestJson, parseNodeTestLines } from './node-results.js';
+import { NODE_TEST_REPORTER } from './node-test-reporter.js';
+import { escapeRegExp, missingToolchain, shq, type RunContext, type Runner, type RunnerOutput } from './runner.js';
+
+/**
+ * Node test runners: `node --test` (with slopgate's JSON-lines reporter), vitest and jest (their JSON
+ * reports), and plain `npm test` (exit code only). vitest and jest must be installed in the tree
+ * (`node_modules`), which normally needs `tests.setup: npm ci`.
+ */
+const NODE_REPORTER_ARGS = '--test-reporter="$SLOPGATE_OUT/reporter.mjs" --test-reporter-destination="$SLOPGATE_OUT/node-test.jsonl"';
+
+async function readOr(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+function baseOutput(r: Awaited<ReturnType<RunContext['exec']>>): RunnerOutput {
+  return { tests: [], units: [], exitCode: r.exitCode, outputTail: tailOf(`${r.stdout}\n${r.stderr}`.trim()), ...(r.killedBy ? { killedBy: r.killedBy } : {}) };
+}
+
+/** Extra arguments of a `node --test …` script (files, flags), or null when the script is more than that. */
+export function nodeTestScriptArgs(script: string): string | null {
+  const m = /^\s*node\s+((?:--?[\w-]+(?:=\S+)?\s+)*)--test(\s+[^;&|<>`$]*)?$/.exec(script);
+  if (!m) return null;
+  return `${m[1] ?? ''}${m[2] ?? ''}`.trim().replace(/--test-reporter(-destination)?(=\S+|\s+\S+)/g, '').trim();
+}
+
+export function nodeTestRunner(scriptArgs: string): Runner {
+  const command = `node --test ${NODE_REPORTER_ARGS}${scriptArgs ? ' ' + scriptArgs : ''}`;
+  const run = async (ctx: RunContext, cmd: string): Promise<RunnerOutput> => {
+    await writeFile(join(ctx.outDir, 'reporter.mjs'), NODE_TEST_REPORTER);
+    const r = await ctx.exec(cmd);
+    const out = baseOutput(r);
+    const missing = missingToolchain(r, 'node');
+    if (missing) return { ...out, missingToolchain: missing };
+    const text = await readOr(join(ctx.outDir, 'node-test.jsonl'));
+    if (text === null) return out;
+    const parsed = parseNodeTestLines(text, ctx.workdir);
+    return { ...out, ...parsed, ...(parsed.tests.length === 0 && parsed.units.length === 0 ? { noTests: true } : {}) };
+  };
+  return {
+    id: 'node-test',
+    command,
+    run: (ctx) => run(ctx, command),
+    // node --test selects by file; the other tests of those files come along and are ignored.
+    rerun: (ctx, tests) => run(ctx, `node --test ${NODE_REPORTER_ARGS} ${[...new Set(tests.map((t) => t.file ?? ''))].filter(Boolean).map(shq).join(' ')}`),
+  };
+}
+
+function jestLike(id: 'vitest' | 'jest'): Runner {
+  const bin = `./node_modules/.bin/${id}`;
+  const args = id === 'vitest' ? 'run --reporter=json --outputFile="$SLOPGATE_OUT/report.json"' : '--ci --json --outputFile="$SLOPGATE_OUT/report.json"';
+  const command = `${bin} ${args}`;
+  const run = async (ctx: RunContext, cmd: string): Promise<RunnerOutput> => {
+    if (!existsSync(join(ctx.workdir, bin))) {
+      return { tests: [], units: [], exitCode: null, outputTail: '', missingToolchain: `${id} is not installed in the tree (${bin} is missing; set tests.setup, e.g. "npm ci", and allow the network or a warm npm cache)` };
+    }
+    const r = await ctx.exec(cmd);
+    const out = baseOutput(r);
+    const json = await readOr(join(ctx.outDir, 'report.json'));
+    if (json === null) return out;
+    try {
+      const parsed = parseJestJson(json, ctx.workdir);
+      return { ...out, ...parsed, ...(parsed.tests.length === 0 && parsed.units.length === 0 ? { noTests: true } : {}) };
+    } catch {
+      return out;
+    }
+  };
+  return {
+    id,
+    command,
+    run: (ctx) => run(ctx, command),
+    rerun: (ctx, tests: TestOutcome[]) => {
+      const files = [...new Set(tests.map((t) => t.file ?? ''))].filter(Boolean);
+      const titles = [...new Set(tests.map((t) => t.id.split(' > ').slice(1).pop() ?? ''))].filter(Boolean);
+      const pattern = titles.map(escapeRegExp).join('|');
+      return run(ctx, `${command} ${files.map(shq).join(' ')}${pattern ? ` -t ${shq(pattern)}` : ''}`);
+    },
+  };
+}
+
+export const vitestRunner = (): Runner => jestLike('vitest');
+export const jestRunner = (): Runner => jestLike('jest');
+
+/** `npm test` or any other command without per-test output: the exit code is the only signal. */
+export function exitCodeRunner(id: RunnerId, command: string): Runner {
+  const run = async (ctx: RunContext): Promise<RunnerOutput> => {
+    const r = await ctx.exec(command);
+    const out = baseOutput(r);
+    const missing = missingToolchain(r, command.split(/\s+/)[0] ?? command);
+    if (missing) return { ...out, missingToolchain: missing };
+    return { ...out, exitCodeOnly: true };
+  };
+  return { id, command, run, rerun: (ctx) => run(ctx) };
+}

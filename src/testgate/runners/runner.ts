@@ -1,0 +1,69 @@
+import type { KilledBy, SandboxResult } from '../sandbox.js';
+import type { RunnerId, TestOutcome, UnitStatus } from '../types.js';
+
+/** Where one suite run happens: the exported tree, a private output dir, and the sandbox. */
+export interface RunContext {
+  /** The exported tree (cwd of every command). */
+  workdir: string;
+  /** Private directory for report files; the commands see it as `$SLOPGATE_OUT`. */
+  outDir: string;
+  /** Runs a shell command in the sandbox (cwd = workdir) within what is left of the time budget. */
+  exec(command: string): Promise<SandboxResult>;
+}
+
+/** What a runner made of one run (or re-run) of the suite. */
+export interface RunnerOutput {
+  tests: TestOutcome[];
+  units: UnitStatus[];
+  exitCode: number | null;
+  killedBy?: KilledBy;
+  /** Evidence: the end of the relevant output. */
+  outputTail: string;
+  /** The runner found no tests at all (e.g. pytest exit code 5). */
+  noTests?: boolean;
+  /** The toolchain is missing; the reason says which. */
+  missingToolchain?: string;
+  /** True for runners that only know the exit code (no per-test output). */
+  exitCodeOnly?: boolean;
+}
+
+export interface Runner {
+  id: RunnerId;
+  /** The command as shown in reports and used in the cache key (with `$SLOPGATE_OUT`, no temp paths). */
+  command: string;
+  /** Runs the whole suite. */
+  run(ctx: RunContext): Promise<RunnerOutput>;
+  /** Re-runs only the given tests (or the smallest unit that contains them). */
+  rerun?(ctx: RunContext, tests: TestOutcome[]): Promise<RunnerOutput>;
+}
+
+/** Single-quotes a word for /bin/sh. */
+export function shq(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Escapes a string for use inside a regular expression. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A command that was not found (exit 127), or a known "not installed" message, as a reason. */
+export function missingToolchain(result: SandboxResult, tool: string, patterns: RegExp[] = []): string | undefined {
+  const text = `${result.stdout}\n${result.stderr}`;
+  if (result.exitCode === 127 || patterns.some((p) => p.test(text))) {
+    return `${tool} is not available in the sandbox (${firstLine(text.match(/[^\n]*(not found|No module named)[^\n]*/)?.[0] ?? `exit ${result.exitCode}`)})`;
+  }
+  return undefined;
+}
+
+export function firstLine(text: string): string {
+  return (text.trim().split('\n')[0] ?? '').slice(0, 200);
+}
+
+/** The first `maxLines` lines of a message, each trimmed on the right. */
+export function shortMessage(text: string | undefined, maxLines = 6, maxChars = 600): string | undefined {
+  if (!text) return undefined;
+  const lines = text.replace(/\r/g, '').split('\n').map((l) => l.trimEnd()).filter((l, i, a) => l || (i > 0 && a[i - 1]));
+  const out = lines.slice(0, maxLines).join('\n').trim();
+  return out ? out.slice(0, maxChars) : undefined;
+}
