@@ -80,6 +80,7 @@ export const configSchema = z
         timeoutSec: z.number().int().min(10).max(7200).default(900).describe('wall-clock budget of one suite run'),
         reruns: z.number().int().min(0).max(10).default(2).describe('re-runs of newly failing tests to detect flakes'),
         memoryMb: z.number().int().min(128).max(65_536).default(4096).describe('address-space limit of the test process'),
+        maxProcesses: z.number().int().min(16).max(100_000).default(512).describe('G8: process-count limit of one test run; reaching it stops the run (fork bombs)'),
       })
       .strict()
       .prefault({}),
