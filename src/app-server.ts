@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from 'probot';
@@ -13,6 +14,7 @@ import { openStore, storeOptionsFromEnv } from './store/open-store.js';
  */
 async function main(): Promise<void> {
   const workDir = process.env.SLOPGATE_WORKDIR ?? join(tmpdir(), 'slopgate');
+  await mkdir(workDir, { recursive: true });
   // DATABASE_URL: a shared PostgreSQL; otherwise an embedded PGlite database in the work dir.
   const store = await openStore(storeOptionsFromEnv(process.env, join(workDir, 'db')));
   const concurrency = Number(process.env.SLOPGATE_CONCURRENCY) || undefined;
