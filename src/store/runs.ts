@@ -35,23 +35,41 @@ export function isGuardFailure(f: Finding): f is Finding & { path: string } {
   return f.severity === 'fail' && Boolean(f.path) && !NOT_A_CODE_FAILURE.has(f.category);
 }
 
+/** Rows per INSERT … SELECT unnest(…) statement: few round trips even for thousands of findings. */
+const BATCH = 500;
+
+function chunks<T>(items: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += BATCH) out.push(items.slice(i, i + BATCH));
+  return out;
+}
+
 async function insertFindings(tx: Queryable, runId: string, findings: Finding[]): Promise<void> {
-  // One statement per finding keeps the SQL identical on both adapters; the transaction makes it atomic.
-  for (const f of findings) {
+  for (const part of chunks(findings)) {
     await tx.query(
       `INSERT INTO findings (run_id, finding_id, guard, category, severity, path, line, message)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (run_id, finding_id) DO NOTHING`,
-      [runId, f.id, f.guard, f.category, f.severity, f.path ?? null, f.line ?? null, f.message],
+       SELECT $1::uuid, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[])
+       ON CONFLICT (run_id, finding_id) DO NOTHING`,
+      [
+        runId,
+        part.map((f) => f.id),
+        part.map((f) => f.guard),
+        part.map((f) => f.category),
+        part.map((f) => f.severity),
+        part.map((f) => f.path ?? null),
+        part.map((f) => f.line ?? null),
+        part.map((f) => f.message),
+      ],
     );
   }
 }
 
 async function insertGuardFailures(tx: Queryable, runId: string, repo: string, meta: RunMeta, headSha: string, at: Date, findings: Finding[]): Promise<void> {
-  for (const f of findings.filter(isGuardFailure)) {
+  for (const part of chunks(findings.filter(isGuardFailure))) {
     await tx.query(
       `INSERT INTO guard_failures (repo, path, guard, category, run_id, pr, head_sha, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [repo, f.path, f.guard, f.category, runId, meta.pr ?? null, headSha, at],
+       SELECT $1, p, g, c, $5::uuid, $6::int, $7, $8 FROM unnest($2::text[], $3::text[], $4::text[]) AS u (p, g, c)`,
+      [repo, part.map((f) => f.path), part.map((f) => f.guard), part.map((f) => f.category), runId, meta.pr ?? null, headSha, at],
     );
   }
 }

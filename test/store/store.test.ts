@@ -40,6 +40,22 @@ describe.each(BACKENDS.map((b) => [b().name, b] as const))('store on %s', (_name
     expect(failures).toEqual([{ path: 'src/db.ts', guard: 'G7' }]);
   });
 
+  it('stores every finding of a 1,200-finding run (several batches), with and without path and line', async () => {
+    const findings = Array.from({ length: 1200 }, (_, i) =>
+      i % 3 === 0
+        ? { guard: 'G8', category: 'test-regression' as const, severity: 'fail' as const, message: `test ${i} fails` }
+        : { guard: 'G2', category: 'syntax-invalid' as const, severity: 'fail' as const, path: `src/f${i}.ts`, line: i, message: `bad syntax ${i}` },
+    );
+    const id = await store.saveRun(makeReport({ repo: 'acme/big', findings }), { trigger: 'cli' });
+    const { rows } = await store.db.query<{ total: number; pathless: number; failures: number }>(
+      `SELECT (SELECT count(*)::int FROM findings WHERE run_id = $1) AS total,
+              (SELECT count(*)::int FROM findings WHERE run_id = $1 AND path IS NULL AND line IS NULL) AS pathless,
+              (SELECT count(*)::int FROM guard_failures WHERE run_id = $1) AS failures`,
+      [id],
+    );
+    expect(rows[0]).toEqual({ total: 1200, pathless: 400, failures: 800 });
+  });
+
   it('rolls the whole run back when one insert fails, leaving no orphan findings', async () => {
     const report = makeReport({ repo: 'acme/rollback', findings: [{ guard: 'G7', category: 'toplevel-dropped', severity: 'fail', path: 'a.py', message: 'f() removed' }] });
     const id = await store.saveRun(report, { trigger: 'cli' });
