@@ -43,7 +43,7 @@ describe.each(BACKENDS.map((b) => [b().name, b] as const))('store on %s', (_name
   it('stores every finding of a 1,200-finding run (several batches), with and without path and line', async () => {
     const findings = Array.from({ length: 1200 }, (_, i) =>
       i % 3 === 0
-        ? { guard: 'G8', category: 'test-regression' as const, severity: 'fail' as const, message: `test ${i} fails` }
+        ? { guard: 'G8', category: 'test-regression' as const, severity: 'fail' as const, message: `test ${i} fails`, remediation: `fix test ${i}` }
         : { guard: 'G2', category: 'syntax-invalid' as const, severity: 'fail' as const, path: `src/f${i}.ts`, line: i, message: `bad syntax ${i}` },
     );
     const id = await store.saveRun(makeReport({ repo: 'acme/big', findings }), { trigger: 'cli' });
