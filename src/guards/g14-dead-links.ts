@@ -1,6 +1,6 @@
 import type { Guard, GuardContext, GuardFinding } from '../core/guard.js';
 import type { ChangedFile } from '../core/patch-set.js';
-import { sharedLinkChecker, type LinkChecker } from '../repo/link-checker.js';
+import { sharedLinkChecker, type LinkChecker, type LinkVerdict } from '../repo/link-checker.js';
 import { docKindOf, isAdded, isChangedDoc, textLines } from './doc-files.js';
 import { extractLinks, type DocLink } from './g14-link-extract.js';
 import { checkAnchor, resolveLocalTarget, type AnchorProblem } from './g14-local-targets.js';
@@ -92,10 +92,16 @@ async function checkLocal(file: ChangedFile, link: DocLink, target: { path: stri
 async function checkExternal(urls: Map<string, { file: ChangedFile; link: DocLink }[]>, checker: LinkChecker, ctx: GuardContext) {
   const findings: GuardFinding[] = [];
   const counts = { ok: 0, dead: 0, unknown: 0, skipped: 0 };
+  // Stay well inside the guard's time budget: URLs not answered by then count as unknown, so a slow
+  // network degrades to "not checked" instead of a guard timeout.
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<LinkVerdict>((resolve) => {
+    timer = setTimeout(() => resolve({ status: 'unknown', reason: 'not checked within the time budget' }), Math.floor(ctx.config.guards.timeoutMs * 0.8));
+  });
   await Promise.all(
     [...urls].map(async ([url, uses]) => {
       if (ctx.signal.aborted) return;
-      const verdict = await checker.check(url);
+      const verdict = await Promise.race([checker.check(url), deadline]);
       counts[verdict.status]++;
       if (verdict.status !== 'dead') return;
       for (const { file, link } of uses) {
@@ -111,6 +117,7 @@ async function checkExternal(urls: Map<string, { file: ChangedFile; link: DocLin
       }
     }),
   );
+  clearTimeout(timer);
   return { findings, counts };
 }
 
