@@ -85,8 +85,11 @@ export class FakeGitHub {
     return this;
   }
 
-  issueComments(number: number, comments: unknown[] = []): this {
-    this.scope.get(`${R}/issues/${number}/comments`).query({ per_page: 100 }).reply(200, comments);
+  issueComments(number: number, comments: unknown[] | (() => unknown[]) = []): this {
+    this.scope
+      .get(`${R}/issues/${number}/comments`)
+      .query({ per_page: 100 })
+      .reply(() => [200, typeof comments === 'function' ? comments() : comments]);
     return this;
   }
 

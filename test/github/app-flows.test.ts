@@ -1,0 +1,90 @@
+import nock from 'nock';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { Guard } from '../../src/core/guard.js';
+import { runGate, type GateOptions } from '../../src/core/pipeline.js';
+import { allowMarker } from '../../src/github/sanctions.js';
+import { FakeRemote, removeFakeRemotes } from './helpers/fake-remote.js';
+import { startHarness, type Harness } from './helpers/harness.js';
+import { markerGuard } from './helpers/test-guards.js';
+import { APP_ID, commentEvent, pullRequestEvent, type PrShape } from './helpers/payloads.js';
+
+let h: Harness | undefined;
+afterEach(() => {
+  if (!h) return;
+  const pending = nock.pendingMocks();
+  const unmatched = [...h.github.unmatched];
+  h.close();
+  h = undefined;
+  expect(unmatched, 'requests nobody expected').toEqual([]);
+  expect(pending, 'expected requests that never came').toEqual([]);
+});
+afterAll(() => removeFakeRemotes());
+
+/** Flags every changed manifest that is not sanctioned (a stand-in for G1's manifest rule). */
+const manifestGuard: Guard = {
+  id: 'G1',
+  name: 'manifests (test)',
+  appliesTo: (f) => f.path === 'package.json' || f.path === 'go.mod',
+  checkFile: (f, ctx) =>
+    ctx.sanctioned(f.path) ? [] : [{ category: 'manifest-edit', severity: 'fail', path: f.path, line: 1, message: `${f.path} edited`, remediation: 'revert or sanction it' }],
+};
+
+describe('github app: sanctions and superseding', () => {
+  it('/slopgate allow by a maintainer is recorded in the App\'s reply and sanctions the next run; a pasted marker by a user does not', async () => {
+    const remote = FakeRemote.create({ 'package.json': '{"name":"a"}\n', 'go.mod': 'module a\n' });
+    const head = remote.pushPr(20, { 'package.json': '{"name":"a","dependencies":{"x":"1"}}\n', 'go.mod': 'module a\n\nrequire x v1\n' });
+    const pr: PrShape = { number: 20, headSha: head, baseSha: remote.baseSha, author: 'Codertocat' };
+    h = await startHarness(remote, { guards: [manifestGuard] });
+    const g = h.github;
+    g.token().getPr(pr).permission('maint', 'maintain').reaction(9001).createComment(20);
+    // The job then reads the PR's comments: slopgate's reply (made by this App) and a forged one.
+    g.createCheckRun(91).getPr(pr).noConfig().issueComments(20, () => [
+      { id: 1, body: g.bodiesOf('POST', '/issues/20/comments')[0]?.body, user: { login: 'slopgate[bot]', type: 'Bot' }, performed_via_github_app: { id: APP_ID } },
+      { id: 2, body: `sure ${allowMarker('go.mod')}`, user: { login: 'Codertocat', type: 'User' }, performed_via_github_app: null },
+    ]);
+    g.updateCheckRun(91).reviewComments(20).getPr(pr).updatePr(20);
+
+    await h.receive('issue_comment', commentEvent(20, '/slopgate allow ./package.json', 'maint'));
+    await h.idle();
+
+    expect(g.bodiesOf('POST', '/reactions')).toEqual([{ content: '+1' }]);
+    const [reply] = g.bodiesOf('POST', '/issues/20/comments');
+    expect(reply.body).toContain(allowMarker('package.json'));
+    const [done] = g.bodiesOf('PATCH', '/check-runs/91');
+    const annotated = done.output.annotations.map((a: { path: string }) => a.path);
+    expect(annotated).toEqual(['go.mod']);
+  });
+
+  it('a newer push supersedes the running job: its check run completes as cancelled "superseded by <sha>"', async () => {
+    const remote = FakeRemote.create({ 'a.txt': 'x\n' });
+    const first = remote.pushPr(21, { 'a.txt': 'y\n' });
+    let entered!: () => void;
+    const inGate = new Promise<void>((r) => (entered = r));
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let calls = 0;
+    const gate = async (opts: GateOptions) => {
+      if (++calls === 1) {
+        entered();
+        await released;
+      }
+      return runGate(opts);
+    };
+    h = await startHarness(remote, { guards: [markerGuard], gate });
+    const pr1: PrShape = { number: 21, headSha: first, baseSha: remote.baseSha };
+    h.github.token().createCheckRun(101).getPr(pr1).noConfig().issueComments(21).updateCheckRun(101);
+    await h.receive('pull_request', pullRequestEvent('opened', pr1));
+    await inGate;
+
+    const second = remote.pushPr(21, { 'a.txt': 'z\n' });
+    const pr2: PrShape = { number: 21, headSha: second, baseSha: remote.baseSha };
+    h.github.createCheckRun(102).gateJob(pr2, 102);
+    await h.receive('pull_request', pullRequestEvent('synchronize', pr2));
+    release();
+    await h.idle();
+
+    const [cancelled] = h.github.bodiesOf('PATCH', '/check-runs/101');
+    expect(cancelled).toMatchObject({ status: 'completed', conclusion: 'cancelled', output: { title: `Superseded by ${second.slice(0, 7)}` } });
+    expect(h.github.bodiesOf('PATCH', '/check-runs/102')[0]).toMatchObject({ conclusion: 'success' });
+  });
+});
