@@ -7,6 +7,7 @@ import { g10 } from './g10-config-schema.js';
 import { g11 } from './g11-ungrounded-frameworks.js';
 import { g12 } from './g12-config-packages.js';
 import { g14 } from './g14-dead-links.js';
+import { g8 } from './g8-tests.js';
 import { g9 } from './g9-history.js';
 import { psi } from './psi.js';
 import { g13 } from './g13-doc-preservation.js';
@@ -15,7 +16,7 @@ import { g13 } from './g13-doc-preservation.js';
  * The guard registry, in the fixed order the pipeline runs them. Every guard runs on every file it
  * applies to; the order only decides the order of the report's guard table.
  */
-export const GUARDS: Guard[] = [g1, g2, g4, g7, g10, g11, g12, g13, g14, g9, psi];
+export const GUARDS: Guard[] = [g1, g2, g4, g7, g10, g11, g12, g13, g14, g8, g9, psi];
 
 export function guardById(id: string): Guard | undefined {
   return GUARDS.find((g) => g.id.toLowerCase() === id.toLowerCase());

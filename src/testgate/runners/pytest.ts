@@ -19,6 +19,13 @@ function moduleFileOf(dotted: string): string {
   return dotted.replace(/\./g, '/') + '.py';
 }
 
+/** The `E   …` lines of a collection error (the actual exception), else its first lines. */
+function collectionError(text: string): string {
+  const body = text.replace(/^collection failure\n?/, '');
+  const e = body.split('\n').filter((l) => /^E\s/.test(l)).map((l) => l.replace(/^E\s+/, ''));
+  return shortMessage(e.length ? e.join('\n') : body, 12) ?? 'collection failed';
+}
+
 /** Turns pytest's JUnit XML into outcomes and per-module collection status. */
 export function parsePytestJunit(xml: string): { tests: TestOutcome[]; units: UnitStatus[] } {
   const tests = new Map<string, TestOutcome>();
@@ -27,7 +34,7 @@ export function parsePytestJunit(xml: string): { tests: TestOutcome[]; units: Un
     if (!c.classname && c.errorMessage !== undefined) {
       // A module that could not be collected: <testcase classname="" name="tests.test_db" file=…>
       const file = c.file ?? moduleFileOf(c.name);
-      units.set(`py:${file}`, { id: `py:${file}`, kind: 'module', group: `py:${file}`, status: 'broken', file, message: shortMessage(c.errorMessage, 12) ?? 'collection failed' });
+      units.set(`py:${file}`, { id: `py:${file}`, kind: 'module', group: `py:${file}`, status: 'broken', file, message: collectionError(c.errorMessage) });
       continue;
     }
     const modulePath = c.file ? c.file.replace(/\.py$/, '').replace(/\//g, '.') : '';

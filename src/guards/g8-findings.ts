@@ -1,0 +1,121 @@
+import type { GuardContext, GuardFinding } from '../core/guard.js';
+import { locateTest } from '../testgate/locate-test.js';
+import type { RerunVerdict, TestGateResult } from '../testgate/gate.js';
+import type { TestOutcome, UnitStatus } from '../testgate/types.js';
+
+/** Turns the test gate's result into G8 findings pointing at test files and definition lines. */
+
+const short = (sha: string | undefined) => (sha ?? '').slice(0, 7);
+
+function firstLine(text: string | undefined): string {
+  const line = (text ?? '').split('\n').find((l) => l.trim()) ?? '';
+  return line.trim().slice(0, 240);
+}
+
+/** Human name of a test: its id without the language prefix. */
+export function testName(id: string): string {
+  return id.replace(/^(py|go|rust|js|junit):/, '');
+}
+
+async function where(ctx: GuardContext, t: TestOutcome): Promise<{ path?: string; line?: number }> {
+  const loc = (await locateTest(ctx.head, t)) ?? (await locateTest(ctx.base, t));
+  if (!loc) return {};
+  return { path: loc.path, ...(loc.line ? { line: loc.line } : {}) };
+}
+
+function unitLabel(u: UnitStatus): string {
+  const name = u.file ?? u.id.replace(/^\w+:/, '');
+  switch (u.kind) {
+    case 'module':
+      return `test module \`${name}\` can no longer be collected`;
+    case 'package':
+      return `Go package \`${u.id.replace(/^go:/, '')}\` no longer builds`;
+    case 'target':
+      return `Rust target \`${name}\` no longer compiles`;
+    case 'file':
+      return `test file \`${name}\` no longer loads`;
+    default:
+      return `the test suite no longer runs`;
+  }
+}
+
+async function regressionFinding(ctx: GuardContext, res: TestGateResult, v: RerunVerdict): Promise<GuardFinding> {
+  const t = v.test;
+  const name = testName(t.id);
+  const atBase = res.baseline?.tests.find((b) => b.id === t.id);
+  const before = atBase ? `passes at the base (${short(res.baseline?.sha)})` : 'is new or did not run at the base';
+  const runs = v.runs > 1 ? ` on all ${v.runs} runs` : '';
+  const why = firstLine(t.message);
+  return {
+    category: 'test-regression',
+    severity: 'fail',
+    ...(await where(ctx, t)),
+    message: `Test \`${name}\` ${before} but fails with this change${runs}${why ? `: ${why}` : '.'}`,
+    remediation: `Make \`${name}\` pass again: compare the code it exercises with the base and restore the behaviour it checks (attributes, SQL strings and helpers copied verbatim), or, if the new behaviour is intended, update the test in this PR and say why.`,
+    evidence: { test: t.id, runner: res.runner, runs: v.runs, ...(t.message ? { output: t.message } : {}) },
+  };
+}
+
+function brokenUnitFinding(res: TestGateResult, u: UnitStatus): GuardFinding {
+  return {
+    category: 'build-broken',
+    severity: 'fail',
+    ...(u.file && u.file !== '.' ? { path: u.file } : {}),
+    message: `The ${unitLabel(u)} with this change (it did at the base ${short(res.baseline?.sha)})${u.message ? `: ${firstLine(u.message)}` : '.'}`,
+    remediation: `Fix the build of \`${u.file ?? u.id}\` so its tests run again; the first error is quoted in the evidence.`,
+    evidence: { unit: u.id, runner: res.runner, ...(u.message ? { output: u.message } : {}) },
+  };
+}
+
+function suiteBrokenFinding(res: TestGateResult): GuardFinding {
+  const c = res.candidate;
+  return {
+    category: 'build-broken',
+    severity: 'fail',
+    message: `The test command \`${res.command}\` ran at the base but with this change it exits with code ${c?.exitCode ?? '?'} without producing any test results: ${firstLine(c?.outputTail.split('\n').slice(-5).join('\n'))}`,
+    remediation: `Run \`${res.command}\` locally on this branch and fix what stops the suite from starting (imports, configuration, build); the end of its output is in the evidence.`,
+    evidence: { runner: res.runner, exitCode: c?.exitCode ?? null, output: c?.outputTail.slice(-2000) ?? '' },
+  };
+}
+
+function removedFindings(res: TestGateResult): GuardFinding[] {
+  const byFile = new Map<string, TestOutcome[]>();
+  for (const t of res.comparison?.removed ?? []) {
+    const key = t.file ?? t.unit;
+    byFile.set(key, [...(byFile.get(key) ?? []), t]);
+  }
+  return [...byFile].map(([file, tests]) => {
+    const names = tests.slice(0, 8).map((t) => `\`${testName(t.id)}\``);
+    const more = tests.length > 8 ? ` and ${tests.length - 8} more` : '';
+    return {
+      category: 'tests-removed',
+      severity: 'risk',
+      ...(file.includes(':') ? {} : { path: file }),
+      message: `${tests.length === 1 ? 'A test that exists' : `${tests.length} tests that exist`} at the base ${tests.length === 1 ? 'is' : 'are'} gone with this change: ${names.join(', ')}${more}.`,
+      remediation: `If removing tests from \`${file}\` is intended, say why in the PR description (a reviewer must agree); otherwise restore them.`,
+      evidence: { tests: tests.map((t) => t.id) },
+    } satisfies GuardFinding;
+  });
+}
+
+async function flakyFinding(ctx: GuardContext, v: RerunVerdict): Promise<GuardFinding> {
+  const name = testName(v.test.id);
+  return {
+    category: 'flaky-test',
+    severity: 'nit',
+    ...(await where(ctx, v.test)),
+    message: `Test \`${name}\` failed on the first run with this change but passed on re-run ${v.passedOnRerun}${firstLine(v.test.message) ? ` (first failure: ${firstLine(v.test.message)})` : ''}.`,
+    remediation: `\`${name}\` is not deterministic: look for shared state, ordering, time or leftover files between runs, and make it repeatable.`,
+    evidence: { test: v.test.id, passedOnRerun: v.passedOnRerun },
+  };
+}
+
+export async function testGateFindings(res: TestGateResult, ctx: GuardContext): Promise<GuardFinding[]> {
+  const out: GuardFinding[] = [];
+  if (res.suiteBroken) out.push(suiteBrokenFinding(res));
+  for (const u of res.comparison?.brokenUnits ?? []) out.push(brokenUnitFinding(res, u));
+  for (const v of res.regressions) out.push(await regressionFinding(ctx, res, v));
+  out.push(...removedFindings(res));
+  for (const v of res.flaky) out.push(await flakyFinding(ctx, v));
+  return out;
+}

@@ -1,0 +1,84 @@
+import { GuardSkip, type Guard, type GuardContext, type GuardFinding } from '../core/guard.js';
+import { git } from '../core/git.js';
+import { sharedMemoryBaselineCache, type BaselineCache } from '../testgate/baseline-cache.js';
+import { runTestGate, type TestGateResult } from '../testgate/gate.js';
+import { testGateFindings } from './g8-findings.js';
+import { failingCount, type SuiteResult } from '../testgate/types.js';
+
+/** Host options for G8 (`ctx.services.tests`). */
+export interface TestServiceOptions {
+  /** false: skip G8 for this run (the CLI's `--no-tests`). */
+  enabled?: boolean;
+  /** The test-merge commit (GitHub's `refs/pull/N/merge`), judged instead of the head when given. */
+  mergeRef?: string;
+  /** Repository name for the baseline cache key (default: the repository directory). */
+  repo?: string;
+  /** Directory for per-repo build caches of the sandbox. */
+  cacheDir?: string;
+}
+
+function services(ctx: GuardContext): { tests: TestServiceOptions; cache: BaselineCache } {
+  return {
+    tests: (ctx.services.tests as TestServiceOptions | undefined) ?? {},
+    cache: (ctx.services.baselineCache as BaselineCache | undefined) ?? sharedMemoryBaselineCache(),
+  };
+}
+
+function side(r: SuiteResult | undefined) {
+  if (!r) return undefined;
+  return { sha: r.sha, status: r.status, failing: failingCount(r), total: r.tests.length, durationMs: r.durationMs, ...(r.skippedReason ? { skipped: r.skippedReason } : {}) };
+}
+
+/** The `tests` report section. */
+export function testsSection(res: TestGateResult) {
+  const c = res.comparison;
+  return {
+    ...(res.runner ? { runner: res.runner, command: res.command } : {}),
+    ...(res.baseline ? { baseline: { ...side(res.baseline), cached: Boolean(res.baselineCached) } } : {}),
+    ...(res.candidate ? { candidate: side(res.candidate) } : {}),
+    regressions: res.regressions.map((r) => r.test.id),
+    brokenUnits: c ? c.brokenUnits.map((u) => u.id) : [],
+    suiteBroken: res.suiteBroken,
+    fixed: c?.fixed ?? [],
+    removed: c ? c.removed.map((t) => t.id) : [],
+    flaky: res.flaky.map((r) => r.test.id),
+    ...(res.skipped ? { skipped: res.skipped } : {}),
+    ...(res.isolation ? { sandbox: res.isolation } : {}),
+  };
+}
+
+export const g8: Guard = {
+  id: 'G8',
+  name: 'test regressions',
+  runsWithoutFiles: true,
+  appliesTo: () => true,
+  skipReason(ctx) {
+    if (!ctx.config.tests.enabled) return 'disabled in config (tests.enabled: false)';
+    if (services(ctx).tests.enabled === false) return 'disabled for this run (--no-tests)';
+    return null;
+  },
+  budgetMs(ctx) {
+    const t = ctx.config.tests;
+    const perRun = t.timeoutSec * 1000 * (t.setup ? 2 : 1);
+    return perRun * (1 + t.reruns) + 60_000;
+  },
+  async checkAll(_files, ctx): Promise<GuardFinding[]> {
+    const { tests, cache } = services(ctx);
+    const candidateSha = tests.mergeRef ? (await git(ctx.base.repoDir, ['rev-parse', '--verify', `${tests.mergeRef}^{commit}`])).trim() : ctx.head.sha;
+    const t = ctx.config.tests;
+    const res = await runTestGate({
+      repoDir: ctx.base.repoDir,
+      repo: tests.repo ?? ctx.patch.repoDir,
+      base: ctx.base,
+      candidateSha,
+      config: { reruns: t.reruns, network: t.network, timeoutSec: t.timeoutSec, memoryMb: t.memoryMb, maxProcesses: t.maxProcesses, ...(t.command ? { command: t.command } : {}), ...(t.setup ? { setup: t.setup } : {}) },
+      cache,
+      ...(tests.cacheDir ? { cacheDir: tests.cacheDir } : {}),
+      signal: ctx.signal,
+      log: ctx.log,
+    });
+    ctx.section('tests', testsSection(res));
+    if (res.skipped) throw new GuardSkip(res.skipped);
+    return testGateFindings(res, ctx);
+  },
+};

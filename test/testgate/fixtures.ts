@@ -1,0 +1,59 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { configSchema, type SlopgateConfigInput } from '../../src/config/schema.js';
+import { runGate } from '../../src/core/pipeline.js';
+import type { Report } from '../../src/core/report.js';
+import { g8 } from '../../src/guards/g8-tests.js';
+import { MemoryBaselineCache, type BaselineCache } from '../../src/testgate/baseline-cache.js';
+import type { TestRepo } from '../helpers/git-repo.js';
+
+/** A per-file build cache dir for the sandbox (Go/Cargo caches), removed by the caller. */
+export function sandboxCacheDir(): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'slopgate-g8-cache-'));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface G8Options {
+  cache?: BaselineCache;
+  cacheDir: string;
+  head?: string;
+  tests?: NonNullable<SlopgateConfigInput['tests']>;
+  mergeRef?: string;
+}
+
+/** Runs the real pipeline with G8 only, main → pr (or `head`). */
+export function gateTests(repo: TestRepo, opts: G8Options): Promise<Report> {
+  return runGate({
+    repoDir: repo.dir,
+    base: 'main',
+    head: opts.head ?? 'pr',
+    guards: [g8],
+    config: configSchema.parse({ tests: { timeoutSec: 120, ...opts.tests } }),
+    services: {
+      baselineCache: opts.cache ?? new MemoryBaselineCache(),
+      tests: { cacheDir: opts.cacheDir, repo: 'fixture', ...(opts.mergeRef ? { mergeRef: opts.mergeRef } : {}) },
+    },
+  });
+}
+
+export function g8Status(report: Report) {
+  return report.guards.find((g) => g.id === 'G8')!;
+}
+
+export interface TestsSection {
+  runner?: string;
+  command?: string;
+  baseline?: { failing: number; total: number; cached: boolean; durationMs: number };
+  candidate?: { failing: number; total: number; durationMs: number };
+  regressions: string[];
+  brokenUnits: string[];
+  fixed: string[];
+  removed: string[];
+  flaky: string[];
+  skipped?: string;
+}
+
+export function testsSection(report: Report): TestsSection {
+  return report.sections.tests as TestsSection;
+}
