@@ -120,7 +120,10 @@ export class PgQueue<P = unknown> implements JobQueue<P> {
       await this.withSetupLock(() => this.boss.createQueue(this.dead, { name: this.dead, policy: 'standard', retryLimit: 1, retryDelay: this.o.retryDelaySec }));
       await this.withSetupLock(() => this.boss.createQueue(this.o.queueName, { name: this.o.queueName, policy: 'standard', deadLetter: this.dead, ...retry }));
       await this.boss.updateQueue(this.o.queueName, { name: this.o.queueName, policy: 'standard', deadLetter: this.dead, ...retry });
-    })();
+    })().catch((err: unknown) => {
+      this.started = undefined; // let the next call try again (e.g. the database was still starting)
+      throw err;
+    });
     return this.started;
   }
 
