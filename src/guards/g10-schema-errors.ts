@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import type { PathSegment } from './g10-config-documents.js';
+import { editDistance } from '../core/edit-distance.js';
 
 /** One schema violation, reduced to what a PR author needs. */
 export interface SchemaProblem {
@@ -52,16 +53,6 @@ function shorten(value: unknown, max = 80): string {
 function listValues(values: unknown[], max = 12): string {
   const shown = values.slice(0, max).map((v) => shorten(v, 40));
   return values.length > max ? `${shown.join(', ')}, … (${values.length} allowed values)` : shown.join(', ');
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = row;
-  }
-  return prev[b.length]!;
 }
 
 /** The allowed string closest to `value` when it is plausibly a typo of it (at most 2 edits, or a third of its length). */

@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import type { GuardContext } from '../core/guard.js';
 import { markdownAnchors } from './g14-heading-anchors.js';
+import { editDistance } from '../core/edit-distance.js';
 
 interface HeadTree {
   files: Set<string>;
@@ -80,16 +81,6 @@ export interface AnchorProblem {
   closest?: string;
 }
 
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = row;
-  }
-  return prev[b.length]!;
-}
-
 /**
  * Checks `#fragment` against the anchors of a Markdown file at head. Non-Markdown targets, GitHub
  * line anchors (`#L10`, `#L10-L20`) and empty fragments are not checked.
@@ -104,7 +95,7 @@ export async function checkAnchor(file: string, fragment: string, ctx: GuardCont
   let closest: string | undefined;
   let best = Infinity;
   for (const anchor of anchors) {
-    const d = distance(wanted, anchor);
+    const d = editDistance(wanted, anchor);
     if (d < best) {
       best = d;
       closest = anchor;
