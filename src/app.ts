@@ -67,6 +67,7 @@ export function createSlopgateApp(opts: SlopgateAppOptions = {}): SlopgateApp {
         octokitFor: (id) => app.auth(id),
         mirrors: new RepoMirrors({ root: join(workDir, 'mirrors'), remoteUrl: opts.remoteUrl ?? githubRemoteUrl() }),
         scratchRoot: join(workDir, 'jobs'),
+        cacheDir: join(workDir, 'cache'),
         guards: opts.guards ?? GUARDS,
         ...(opts.store ? { store: opts.store } : {}),
         appId,

@@ -7,6 +7,7 @@ import { runGate, type GateOptions } from '../core/pipeline.js';
 import type { Report } from '../core/report.js';
 import type { Logger } from '../core/trace.js';
 import { ROUND_ADVANCING } from '../routing/decide.js';
+import { StoreBaselineCache } from '../store/baseline-store.js';
 import type { Store } from '../store/store.js';
 import { preparePrRevisions, type PrRevisions } from '../workspace/pr-workspace.js';
 import type { RepoMirrors } from '../workspace/repo-mirror.js';
@@ -23,6 +24,8 @@ export interface JobDeps {
   mirrors: RepoMirrors;
   /** Where per-job snapshots go (default: the OS temp dir). */
   scratchRoot?: string;
+  /** Build caches of the test sandbox, per repository. */
+  cacheDir?: string;
   guards: Guard[];
   store?: Store;
   appId: number;
@@ -110,7 +113,8 @@ export async function runGateJob(job: GateJob, deps: JobDeps, signal: AbortSigna
       baseSha: pr.base.sha,
       headSha: job.headSha,
       withMerge: pr.mergeable === true,
-      snapshots: config.tests.enabled,
+      // G8 checks revisions out of the mirror itself (its own sandbox); every blob it needs is local now.
+      snapshots: false,
       ...(auth.token ? { creds: { token: auth.token } } : {}),
       scratchRoot: deps.scratchRoot ?? join(tmpdir(), 'slopgate-jobs'),
     });
@@ -129,7 +133,11 @@ export async function runGateJob(job: GateJob, deps: JobDeps, signal: AbortSigna
       sanctions,
       round,
       decide: { refinerEnabled: deps.refinerAvailable },
-      services: { workspace: { base: revisions.dirs?.base, head: revisions.dirs?.head, merge: revisions.dirs?.merge, mergeSha: revisions.mergeSha } },
+      services: {
+        tests: { repo: fullName, ...(revisions.mergeSha ? { mergeRef: revisions.mergeSha } : {}), ...(deps.cacheDir ? { cacheDir: deps.cacheDir } : {}) },
+        run: { repo: fullName, pr: job.number },
+        ...(deps.store ? { history: deps.store, baselineCache: new StoreBaselineCache(deps.store.db) } : {}),
+      },
       log,
     });
     checkpoint();

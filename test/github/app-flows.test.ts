@@ -2,6 +2,7 @@ import nock from 'nock';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Guard } from '../../src/core/guard.js';
 import { runGate, type GateOptions } from '../../src/core/pipeline.js';
+import { GUARDS } from '../../src/guards/index.js';
 import { allowMarker } from '../../src/github/sanctions.js';
 import { FakeRemote, removeFakeRemotes } from './helpers/fake-remote.js';
 import { startHarness, type Harness } from './helpers/harness.js';
@@ -28,6 +29,28 @@ const manifestGuard: Guard = {
   checkFile: (f, ctx) =>
     ctx.sanctioned(f.path) ? [] : [{ category: 'manifest-edit', severity: 'fail', path: f.path, line: 1, message: `${f.path} edited`, remediation: 'revert or sanction it' }],
 };
+
+describe('github app: the real guard registry on a bare blobless mirror', () => {
+  it('a PR that breaks a JSON file fails through G2, with the comment on the broken added line', async () => {
+    const remote = FakeRemote.create({ 'README.md': '# demo\n', 'config/settings.json': '{\n  "a": 1\n}\n' });
+    const head = remote.pushPr(30, { 'config/settings.json': '{\n  "a": 1,\n  "b": 2\n  "c": 3\n}\n' });
+    const pr: PrShape = { number: 30, headSha: head, baseSha: remote.baseSha };
+    h = await startHarness(remote, { guards: GUARDS });
+    h.github.token().createCheckRun(301).gateJob(pr, 301, { review: true });
+
+    await h.receive('pull_request', pullRequestEvent('opened', pr));
+    await h.idle();
+
+    const [done] = h.github.bodiesOf('PATCH', '/check-runs/301');
+    expect(done.conclusion).toBe('failure');
+    expect(done.output.summary).not.toContain('guard-error');
+    const g2 = done.output.annotations.filter((a: { title: string }) => a.title.startsWith('G2'));
+    expect(g2).toHaveLength(1);
+    expect(g2[0].path).toBe('config/settings.json');
+    const [review] = h.github.bodiesOf('POST', '/pulls/30/reviews');
+    expect(review.comments).toEqual([expect.objectContaining({ path: 'config/settings.json', line: g2[0].start_line, side: 'RIGHT' })]);
+  });
+});
 
 describe('github app: sanctions and superseding', () => {
   it('/slopgate allow by a maintainer is recorded in the App\'s reply and sanctions the next run; a pasted marker by a user does not', async () => {
