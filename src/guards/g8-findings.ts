@@ -7,9 +7,11 @@ import type { TestOutcome, UnitStatus } from '../testgate/types.js';
 
 const short = (sha: string | undefined) => (sha ?? '').slice(0, 7);
 
+/** The most telling line of an error: the first that names an error, else the first non-empty one. */
 function firstLine(text: string | undefined): string {
-  const line = (text ?? '').split('\n').find((l) => l.trim()) ?? '';
-  return line.trim().slice(0, 240);
+  const lines = (text ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
+  const telling = lines.find((l) => /(\w*Error\b|\berror(\[\w+\])?:|^undefined:|: undefined:|\bassert|\bpanicked\b|\bexpected\b)/i.test(l));
+  return (telling ?? lines[0] ?? '').slice(0, 240);
 }
 
 /** Human name of a test: its id without the language prefix. */

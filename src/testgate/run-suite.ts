@@ -99,6 +99,17 @@ export function toSuiteResult(runner: Runner, sha: string, out: RunnerOutput, du
   return { ...base, status: 'no-results' };
 }
 
+/** Removes the sandbox's temp paths from messages: `<tmp>/work/x.py` becomes `x.py`. */
+function scrubPaths(out: RunnerOutput, ws: SuiteWorkspace): RunnerOutput {
+  const scrub = (text: string) => text.split(`${ws.workdir}/`).join('').split(ws.root).join('<sandbox>');
+  return {
+    ...out,
+    outputTail: scrub(out.outputTail),
+    tests: out.tests.map((t) => (t.message ? { ...t, message: scrub(t.message) } : t)),
+    units: out.units.map((u) => (u.message ? { ...u, message: scrub(u.message) } : u)),
+  };
+}
+
 /** Runs `tests.setup` (if any) and the suite in a workspace. */
 export async function runSuite(ws: SuiteWorkspace, runner: Runner, limits: SuiteLimits): Promise<SuiteResult> {
   const started = Date.now();
@@ -121,7 +132,7 @@ export async function runSuite(ws: SuiteWorkspace, runner: Runner, limits: Suite
       };
     }
   }
-  const out = await runner.run(ws.context());
+  const out = scrubPaths(await runner.run(ws.context()), ws);
   return toSuiteResult(runner, ws.sha, out, Date.now() - started, limits);
 }
 

@@ -1,0 +1,88 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { prRepo } from '../helpers/git-repo.js';
+import { g8Status, gateTests, sandboxCacheDir, testsSection } from './fixtures.js';
+
+const cache = sandboxCacheDir();
+afterAll(() => cache.remove());
+
+const RENDER = `'use strict';
+const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+
+function escapeHtml(text) {
+  return String(text).replace(/[&<>"]/g, (c) => ESCAPES[c]);
+}
+
+function renderComment(author, body) {
+  return '<p><b>' + escapeHtml(author) + '</b>: ' + escapeHtml(body) + '</p>';
+}
+
+module.exports = { renderComment };
+`;
+
+const RENDER_TEST = `'use strict';
+const test = require('node:test');
+const assert = require('node:assert');
+const { renderComment } = require('../src/render.js');
+
+test.describe('renderComment', () => {
+  test('renders plain text', () => {
+    assert.strictEqual(renderComment('ada', 'hi'), '<p><b>ada</b>: hi</p>');
+  });
+
+  test('escapes markup in the body', () => {
+    assert.strictEqual(renderComment('eve', '<script>x</script>'), '<p><b>eve</b>: &lt;script&gt;x&lt;/script&gt;</p>');
+  });
+});
+`;
+
+const JS = {
+  'package.json': JSON.stringify({ name: 'comments', version: '1.0.0', scripts: { test: 'node --test' } }, null, 2) + '\n',
+  'src/render.js': RENDER,
+  'test/render.test.js': RENDER_TEST,
+};
+
+describe('G8 on node --test repositories', () => {
+  it('a renderer that stopped escaping fails the escaping test, with suite > name ids', async () => {
+    const repo = prRepo(JS, { 'src/render.js': RENDER.replace("' + escapeHtml(body) + '", "' + body + '") });
+    const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 1 } });
+    const s = testsSection(report);
+    expect(s.runner).toBe('node-test');
+    expect(s.regressions).toEqual(['js:test/render.test.js > renderComment > escapes markup in the body']);
+    expect(report.findings).toHaveLength(1);
+    expect(report.findings[0]).toMatchObject({ category: 'test-regression', path: 'test/render.test.js', line: 11 });
+    expect(s.baseline).toMatchObject({ total: 2, failing: 0 });
+  });
+
+  it('a test file that no longer loads is build-broken for that file', async () => {
+    const repo = prRepo(JS, { 'test/render.test.js': RENDER_TEST.replace("test('renders plain text', () => {", "test('renders plain text', () => {{") });
+    const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
+    expect(report.findings.map((f) => [f.category, f.path])).toEqual([['build-broken', 'test/render.test.js']]);
+    expect(report.findings[0]!.message).toMatch(/no longer loads.*SyntaxError|SyntaxError/);
+  });
+
+  it('judges the test-merge commit when the host provides one', async () => {
+    const repo = prRepo(JS, { 'README.md': 'docs only\n' });
+    // main moved on after the PR branched: the merge result carries main's broken renderer
+    repo.git('checkout', '-q', 'main');
+    repo.write({ 'src/render.js': RENDER.replace("' + escapeHtml(body) + '", "' + body + '") }).commit('main breaks escaping');
+    repo.git('checkout', '-q', '-b', 'merge', 'pr');
+    repo.git('merge', '-q', '--no-edit', 'main');
+    const viaHead = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
+    expect(testsSection(viaHead).regressions).toEqual([]);
+    const viaMerge = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 }, mergeRef: 'merge' });
+    // base (merge-base) passes; the merge commit fails
+    expect(testsSection(viaMerge).regressions).toEqual(['js:test/render.test.js > renderComment > escapes markup in the body']);
+  });
+
+  it('an npm test script without per-test output is judged by its exit code, and a repo without any test setup is skipped', async () => {
+    const pkg = (script: string) => JSON.stringify({ name: 'x', version: '1.0.0', scripts: { test: script } });
+    const repo = prRepo({ 'package.json': pkg('sh check.sh'), 'check.sh': 'exit 0\n' }, { 'check.sh': 'echo broken; exit 1\n' });
+    const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 1 } });
+    expect(report.findings.map((f) => f.category)).toEqual(['build-broken']);
+    expect(report.findings[0]!.message).toContain('npm test --silent');
+    const none = prRepo({ 'README.md': 'hi\n' }, { 'README.md': 'hello\n' });
+    const skipped = await gateTests(none, { cacheDir: cache.dir });
+    expect(g8Status(skipped).status).toBe('skipped');
+    expect(g8Status(skipped).reason).toMatch(/no supported test setup/);
+  });
+});
