@@ -15,7 +15,7 @@ const USAGE = `slopgate ${VERSION} — gate a change against the ways LLM-writte
 
 Usage:
   slopgate check [--repo DIR] [--base REF] [--head REF] [--format text|json|markdown|sarif]
-                 [--config FILE] [--only G1,G2] [--strict] [--output FILE] [--trace FILE]
+                 [--config FILE] [--only G1,G2] [--strict] [--no-tests] [--output FILE] [--trace FILE]
                  [--db DIR|postgres://…]
   slopgate demo  [--format …] [--keep]
   slopgate schema
@@ -44,6 +44,8 @@ export interface CheckArgs {
   config?: string;
   only?: string[];
   strict: boolean;
+  /** Skip the test-regression gate (G8). */
+  noTests?: boolean;
   output?: string;
   trace?: string;
   db?: string;
@@ -62,7 +64,7 @@ export async function runCheck(args: CheckArgs, write: (s: string) => void): Pro
   try {
     report = await runGate({
       repoDir,
-      ...(services ? { services } : {}),
+      services: { ...services, ...(args.noTests ? { tests: { enabled: false } } : {}) },
       base,
       head: args.head,
       config,
@@ -111,6 +113,7 @@ export async function main(argv: string[]): Promise<number> {
           config: { type: 'string', short: 'c' },
           only: { type: 'string' },
           strict: { type: 'boolean', default: false },
+          'no-tests': { type: 'boolean', default: false },
           output: { type: 'string', short: 'o' },
           trace: { type: 'string' },
           db: { type: 'string' },
@@ -124,6 +127,7 @@ export async function main(argv: string[]): Promise<number> {
           head: values.head!,
           format: parseFormat(values.format),
           strict: values.strict!,
+          noTests: values['no-tests']!,
           ...(values.base ? { base: values.base } : {}),
           ...(values.config ? { config: values.config } : {}),
           ...(values.only ? { only: values.only.split(',').map((s) => s.trim()).filter(Boolean) } : {}),

@@ -19,7 +19,7 @@ export interface TestServiceOptions {
 
 function services(ctx: GuardContext): { tests: TestServiceOptions; cache: BaselineCache } {
   return {
-    tests: (ctx.services.tests as TestServiceOptions | undefined) ?? {},
+    tests: { repo: (ctx.services.run as { repo?: string } | undefined)?.repo, ...(ctx.services.tests as TestServiceOptions | undefined) },
     cache: (ctx.services.baselineCache as BaselineCache | undefined) ?? sharedMemoryBaselineCache(),
   };
 }

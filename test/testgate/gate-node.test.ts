@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { prRepo } from '../helpers/git-repo.js';
+import { runCheck } from '../../src/cli.js';
 import { g8Status, gateTests, sandboxCacheDir, testsSection } from './fixtures.js';
 
 const cache = sandboxCacheDir();
@@ -84,5 +85,18 @@ describe('G8 on node --test repositories', () => {
     const skipped = await gateTests(none, { cacheDir: cache.dir });
     expect(g8Status(skipped).status).toBe('skipped');
     expect(g8Status(skipped).reason).toMatch(/no supported test setup/);
+  });
+
+  it('`slopgate check` runs G8 by default and `--no-tests` skips it', async () => {
+    const repo = prRepo(JS, { 'src/render.js': RENDER.replace("' + escapeHtml(body) + '", "' + body + '") });
+    const run = async (noTests: boolean) => {
+      let out = '';
+      await runCheck({ repo: repo.dir, base: 'main', head: 'pr', format: 'json', strict: false, noTests, only: ['G8'] }, (s) => (out += s));
+      return JSON.parse(out) as { guards: { id: string; status: string; reason?: string }[]; findings: { category: string }[] };
+    };
+    const skipped = await run(true);
+    expect(skipped.guards.find((g) => g.id === 'G8')).toMatchObject({ status: 'skipped', reason: 'disabled for this run (--no-tests)' });
+    const ran = await run(false);
+    expect(ran.findings.map((f) => f.category)).toEqual(['test-regression']);
   });
 });
