@@ -76,7 +76,7 @@ export function parseGoTestJson(stdout: string, stderr: string, modulePath: stri
     if (!ev.Test) {
       if (ev.Action === 'fail') {
         const broken = ev.FailedBuild !== undefined || !failedTestsIn.get(pkg);
-        if (broken) unit(pkg, 'broken', shortMessage(errors.get(ev.FailedBuild ?? pkg) ?? output.get(pkg), 12) ?? 'package failed without a failing test (build, init or TestMain failure)');
+        if (broken) unit(pkg, 'broken', shortMessage(errors.get((ev.FailedBuild ?? pkg).split(' ')[0]!) ?? output.get(pkg), 12) ?? 'package failed without a failing test (build, init or TestMain failure)');
         else unit(pkg, 'ok');
       } else if (ev.Action === 'pass' || ev.Action === 'skip') unit(pkg, 'ok');
       else if (ev.Action === 'output' && ev.Output) output.set(pkg, ((output.get(pkg) ?? '') + ev.Output).slice(-2000));

@@ -30,7 +30,7 @@ function baseOutput(r: Awaited<ReturnType<RunContext['exec']>>): RunnerOutput {
 export function nodeTestScriptArgs(script: string): string | null {
   const m = /^\s*node\s+((?:--?[\w-]+(?:=\S+)?\s+)*)--test(\s+[^;&|<>`$]*)?$/.exec(script);
   if (!m) return null;
-  return `${m[1] ?? ''}${m[2] ?? ''}`.trim().replace(/--test-reporter(-destination)?(=\S+|\s+\S+)/g, '').trim();
+  return `${m[1] ?? ''}${m[2] ?? ''}`.replace(/--test-reporter(-destination)?(=\S+|\s+\S+)/g, '').replace(/\s+/g, ' ').trim();
 }
 
 export function nodeTestRunner(scriptArgs: string): Runner {
