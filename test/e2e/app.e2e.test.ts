@@ -180,6 +180,36 @@ describe('slopgate App end to end', () => {
     expect(env.gh.requests.filter((r) => r.kind === 'rest' && r.path.startsWith('/repos/contributor/'))).toEqual([]);
   }, 120_000);
 
+  it('60 findings: annotations go out at most 50 per request, review comments stop at the budget of 25', async () => {
+    const links = Array.from({ length: 60 }, (_, i) => `- see [part ${i}](docs/part-${i}.md)`).join('\n');
+    const src = prRepo({ 'README.md': '# guide\n\nhello\n' }, { 'README.md': `# guide\n\nhello\n\n${links}\n` });
+    const repo = publishRepo(env.gh, 'acme', 'links', src.dir);
+    const pull = openPull(env.gh, { repo, sourceDir: src.dir, headRef: 'pr' });
+    await env.deliver('pull_request', prOpened(pull));
+    const run = await env.completedRun(pull);
+    expect(run.annotations.length).toBeGreaterThanOrEqual(60);
+    const updates = run.history.slice(1);
+    expect(updates.filter((u) => u.output?.annotations?.length).length).toBeGreaterThanOrEqual(2);
+    expect(updates.every((u) => (u.output?.annotations?.length ?? 0) <= 50)).toBe(true);
+    // Only the last update completes the run.
+    expect(updates.slice(0, -1).every((u) => u.status === 'in_progress' && !u.conclusion)).toBe(true);
+    const review = await waitFor(() => env.gh.state.reviews.find((r) => r.repo === repo), 30_000);
+    expect(review.commentIds).toHaveLength(25);
+    expect(review.body).toMatch(/comment budget: 25/);
+  }, 120_000);
+
+  it('a 3,000-file PR is gated as a whole, not cut short', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 3000; i++) files[`pkg/mod${String(i).padStart(4, '0')}.py`] = `def f${i}(x):\n    return x + ${i}\n`;
+    const src = prRepo({ 'README.md': '# big\n' }, files);
+    const repo = publishRepo(env.gh, 'acme', 'big', src.dir);
+    const pull = openPull(env.gh, { repo, sourceDir: src.dir, headRef: 'pr' });
+    await env.deliver('pull_request', prOpened(pull));
+    const run = await env.completedRun(pull);
+    expect(run.conclusion).toBe('success');
+    expect(run.output.summary).toMatch(/3,000 files/);
+  }, 120_000);
+
   it('a write-level command by a read-only user is refused after asking the permission API', async () => {
     const { repo, pull } = demo;
     repo.collaborators.set('visitor', 'read');
@@ -196,6 +226,24 @@ describe('slopgate App end to end', () => {
     await env.idle();
     expect(env.runsOn(repo, pull.headSha)).toHaveLength(runsBefore);
     expect(reply.body).not.toMatch(/slopgate:allow:/);
+  }, 120_000);
+
+  it('the same command by a maintainer with write access is accepted and the re-gate drops the sanctioned manifest finding', async () => {
+    const { repo, pull } = demo;
+    repo.collaborators.set('maintainer', 'write');
+    const manifestNotes = (run: { annotations: { path: string; message: string }[] }) =>
+      run.annotations.filter((a) => a.path === 'pyproject.toml' && /build manifest/.test(a.message)).length;
+    const previous = env.runsOn(repo, pull.headSha);
+    expect(manifestNotes(previous[previous.length - 1]!)).toBe(1);
+    const comment = { id: env.gh.state.id(), body: '/slopgate allow pyproject.toml', user: env.gh.state.user('maintainer') };
+    env.gh.state.issueComments.push({ id: comment.id, repo, issue: pull.number, user: comment.user, body: comment.body, viaApp: null });
+    await env.deliver('issue_comment', issueCommentPayload(env.gh.state, pull, comment, env.installationId));
+    await waitFor(() => (env.runsOn(repo, pull.headSha).length > previous.length ? true : undefined), 30_000);
+    const run = await env.completedRun(pull);
+    expect(run.id).not.toBe(previous[previous.length - 1]!.id);
+    expect(manifestNotes(run)).toBe(0);
+    expect(run.conclusion).toBe('failure'); // the broken TOML still blocks
+    expect(env.gh.state.reactions.filter((r) => r.commentId === comment.id).map((r) => r.content)).toEqual(['+1']);
   }, 120_000);
 
   it('a failure inside the job (the git remote breaks) completes the check run neutral, never failure', async () => {
