@@ -1,0 +1,102 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { configSchema } from '../config/schema.js';
+import { runGate } from '../core/pipeline.js';
+import { g8 } from '../guards/g8-tests.js';
+import { MemoryBaselineCache } from '../testgate/baseline-cache.js';
+
+/**
+ * Gate time of G8 on a fixture PR (a `node --test` suite doing real CPU work), with a cold and a warm
+ * baseline cache, against one plain run of the same suite outside the gate and its sandbox.
+ * Target (DESIGN §12): warm ≤ 1.15 × one plain suite run.
+ */
+export interface TestGateBenchResult {
+  tests: number;
+  plainMs: number;
+  coldMs: number;
+  warmMs: number;
+  warmRatio: number;
+  coldRatio: number;
+}
+
+function write(dir: string, files: Record<string, string>): void {
+  for (const [p, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, p)), { recursive: true });
+    writeFileSync(join(dir, p), text);
+  }
+}
+
+function testFile(index: number, perFile: number): string {
+  const cases = Array.from({ length: perFile }, (_, i) => `test('primes below ${20_000 + i * 50} (${index}.${i})', () => {\n  assert.ok(countPrimes(${20_000 + i * 50}) > 2000);\n});`).join('\n\n');
+  return `'use strict';\nconst test = require('node:test');\nconst assert = require('node:assert');\nconst { countPrimes } = require('../src/primes.js');\n\n${cases}\n`;
+}
+
+const PRIMES = `'use strict';\nfunction countPrimes(n) {\n  let count = 0;\n  for (let k = 2; k < n; k++) {\n    let prime = true;\n    for (let d = 2; d * d <= k; d++) if (k % d === 0) { prime = false; break; }\n    if (prime) count++;\n  }\n  return count;\n}\nmodule.exports = { countPrimes };\n`;
+
+/** Builds the fixture: main with the suite, pr with a harmless source change. */
+export function buildTestGateFixture(files = 8, perFile = 25): string {
+  const dir = mkdtempSync(join(tmpdir(), 'slopgate-bench-tests-'));
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
+  git('init', '-q', '-b', 'main');
+  git('config', 'user.email', 'bench@example.com');
+  git('config', 'user.name', 'bench');
+  const suite: Record<string, string> = { 'package.json': JSON.stringify({ name: 'bench', version: '1.0.0', scripts: { test: 'node --test' } }), 'src/primes.js': PRIMES };
+  for (let i = 0; i < files; i++) suite[`test/primes-${i}.test.js`] = testFile(i, perFile);
+  write(dir, suite);
+  git('add', '-A');
+  git('commit', '-q', '-m', 'base');
+  git('checkout', '-q', '-b', 'pr');
+  write(dir, { 'src/primes.js': PRIMES.replace('let count = 0;', 'let count = 0; // counts primes below n') });
+  git('commit', '-q', '-am', 'comment');
+  return dir;
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+export async function benchTestGate(opts: { rounds?: number; files?: number; perFile?: number } = {}): Promise<TestGateBenchResult> {
+  const rounds = opts.rounds ?? 3;
+  const dir = buildTestGateFixture(opts.files, opts.perFile);
+  const cacheDir = mkdtempSync(join(tmpdir(), 'slopgate-bench-cache-'));
+  try {
+    const config = configSchema.parse({ tests: { reruns: 0 } });
+    const gate = (cache: MemoryBaselineCache) =>
+      runGate({ repoDir: dir, base: 'main', head: 'pr', guards: [g8], config, services: { baselineCache: cache, tests: { cacheDir, repo: 'bench' } } });
+    const plain: number[] = [];
+    let tests = 0;
+    for (let i = 0; i < rounds; i++) {
+      const t0 = performance.now();
+      const r = spawnSync('node', ['--test'], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+      plain.push(performance.now() - t0);
+      tests = Number(/# tests (\d+)/.exec(r.stdout)?.[1] ?? 0);
+    }
+    const cold: number[] = [];
+    const warm: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+      const cache = new MemoryBaselineCache();
+      let t0 = performance.now();
+      const first = await gate(cache);
+      cold.push(performance.now() - t0);
+      if (first.findings.length || first.guards[0]?.status !== 'pass') throw new Error(`bench fixture did not pass G8: ${JSON.stringify(first.guards[0])}`);
+      t0 = performance.now();
+      await gate(cache);
+      warm.push(performance.now() - t0);
+    }
+    const plainMs = median(plain);
+    const res = { tests, plainMs, coldMs: median(cold), warmMs: median(warm), warmRatio: median(warm) / plainMs, coldRatio: median(cold) / plainMs };
+    return res;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
+}
+
+/** One line for `npm run bench`. */
+export async function testGateBenchLine(): Promise<string> {
+  const r = await benchTestGate();
+  return `test gate (G8), ${r.tests}-test node --test suite: plain run ${r.plainMs.toFixed(0)} ms; gate cold ${r.coldMs.toFixed(0)} ms (${r.coldRatio.toFixed(2)}×), warm ${r.warmMs.toFixed(0)} ms (${r.warmRatio.toFixed(2)}×, target ≤ 1.15×)`;
+}
