@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDemoRepo } from '../../src/demo/demo-repo.js';
 import { prRepo, TestRepo } from '../helpers/git-repo.js';
@@ -16,6 +17,7 @@ import { issueCommentPayload, pullRequestPayload } from './harness/webhooks.js';
 
 const START = '<!-- slopgate:start -->';
 let env: E2eEnv;
+const scratch: string[] = [];
 
 const CLEAN_BASE = {
   'calc/__init__.py': '',
@@ -59,6 +61,7 @@ afterEach(() => {
 
 afterAll(async () => {
   await env?.stop();
+  for (const d of scratch) rmSync(d, { recursive: true, force: true });
 });
 
 describe('slopgate App end to end', () => {
@@ -89,6 +92,7 @@ describe('slopgate App end to end', () => {
 
   it('the demo slop PR: failure, annotations, one review on added lines only, PR body section', async () => {
     const dir = buildDemoRepo();
+    scratch.push(dir);
     const repo = publishRepo(env.gh, 'acme', 'inventory', dir);
     const pull = openPull(env.gh, { repo, sourceDir: dir, headRef: 'slop-pr', title: 'Refactor db, bump metadata, polish README' });
     demo = { repo, pull, dir };
