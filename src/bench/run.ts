@@ -6,6 +6,7 @@ import { GUARDS } from '../guards/index.js';
 import { computeFingerprint } from '../repo/fingerprint.js';
 import { generateMonorepoPr } from './generate-monorepo.js';
 import { generateMixedPr } from './generate-pr.js';
+import { testGateBenchLine } from './testgate-bench.js';
 
 /**
  * `npm run bench`: measures the gate on generated pull requests and prints one line per measurement.
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
   const files = Number(process.env.BENCH_FILES ?? 1000);
   if (only.includes('static')) await staticGuards(files);
   if (only.includes('grounding')) await grounding(files);
+  if (only.includes('tests')) console.log(await testGateBenchLine());
 }
 
 main().catch((err: unknown) => {

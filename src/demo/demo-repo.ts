@@ -15,6 +15,7 @@ dependencies = []
 [tool.pytest.ini_options]
 testpaths = ["tests"]
 `,
+  'ruff.toml': 'line-length = 100\ntarget-version = "py39"\n',
   'inventory/__init__.py': '',
   'inventory/db.py': `import sqlite3
 
@@ -51,6 +52,13 @@ def test_missing_item_is_none():
     conn = connect()
     init_schema(conn)
     assert get_item(conn, 99) is None
+`,
+  'tests/test_connect.py': `from inventory.db import connect
+
+
+def test_rows_can_be_read_by_column_name():
+    row = connect().execute("SELECT 1 AS qty").fetchone()
+    assert row["qty"] == 1
 `,
   'README.md': `# inventory
 
@@ -100,10 +108,10 @@ def get_item(conn, item_id):
     },
   },
   {
-    message: 'Bump project metadata',
+    message: 'Bump version and lint settings',
     files: {
       'pyproject.toml': `[project]
-name = inventory
+name = "inventory"
 version = "0.4.0"
 requires-python = ">=3.9"
 dependencies = []
@@ -111,12 +119,20 @@ dependencies = []
 [tool.pytest.ini_options]
 testpaths = ["tests"]
 `,
+      'ruff.toml': 'line-length = 100\ntarget-version = py310\n',
     },
   },
   {
     message: 'Polish README',
     files: {
-      'README.md': `# inventory
+      'tests/test_connect.py': `from inventory.db import connect
+
+
+def test_rows_can_be_read_by_column_name():
+    row = connect().execute("SELECT 1 AS qty").fetchone()
+    assert row["qty"] == 1
+`,
+  'README.md': `# inventory
 
 A tiny SQLite-backed inventory library with a modern React and Redux dashboard.
 
