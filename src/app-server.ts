@@ -4,23 +4,51 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from 'probot';
 import { createSlopgateApp } from './app.js';
-import { errorMessage } from './core/errors.js';
+import { InputError, errorMessage } from './core/errors.js';
+import { createLogger } from './core/trace.js';
+import { serverDeploymentFromEnv } from './github/deployment-env.js';
+import type { GateJob } from './github/gate-job.js';
+import { PgQueue } from './queue/pg-queue.js';
 import { openStore, storeOptionsFromEnv } from './store/open-store.js';
 
 /**
  * `npm start`: the slopgate GitHub App as a long-running server (Probot's `run`). Reads APP_ID,
  * PRIVATE_KEY or PRIVATE_KEY_PATH, WEBHOOK_SECRET, PORT, HOST, LOG_LEVEL, GHE_HOST/GHE_PROTOCOL
- * (Probot) and DATABASE_URL, SLOPGATE_WORKDIR, SLOPGATE_CONCURRENCY (slopgate).
+ * (Probot) and DATABASE_URL, SLOPGATE_ROLE, SLOPGATE_WORKDIR, SLOPGATE_CONCURRENCY and the
+ * SLOPGATE_QUEUE_* settings (slopgate).
+ *
+ * With DATABASE_URL the jobs go into the durable PostgreSQL queue, shared with `slopgate worker`
+ * processes; SLOPGATE_ROLE=web makes this process only answer webhooks and queue jobs.
  */
 async function main(): Promise<void> {
+  const deployment = serverDeploymentFromEnv(process.env);
   const workDir = process.env.SLOPGATE_WORKDIR ?? join(tmpdir(), 'slopgate');
   await mkdir(workDir, { recursive: true });
   // DATABASE_URL: a shared PostgreSQL; otherwise an embedded PGlite database in the work dir.
   const store = await openStore(storeOptionsFromEnv(process.env, join(workDir, 'db')));
-  const concurrency = Number(process.env.SLOPGATE_CONCURRENCY) || undefined;
-  const slopgate = createSlopgateApp({ workDir, store, ...(concurrency ? { concurrency } : {}) });
+  const { databaseUrl, concurrency, durable } = deployment.queue;
+  let queue: PgQueue<GateJob> | undefined;
+  if (databaseUrl) {
+    queue = new PgQueue<GateJob>({ url: databaseUrl, ...durable, ...(concurrency ? { concurrency } : {}), log: createLogger({ level: process.env.LOG_LEVEL ?? 'info' }) });
+    await queue.start(); // a wrong DATABASE_URL fails here, not on the first webhook
+  }
+  const slopgate = createSlopgateApp({
+    workDir,
+    store,
+    ...(queue ? { queue } : {}),
+    ...(concurrency ? { concurrency } : {}),
+    processJobs: deployment.role !== 'web',
+  });
   const server = await run(slopgate.appFn);
+  console.info(
+    deployment.role === 'web'
+      ? 'slopgate: web tier: webhooks are queued in PostgreSQL for `slopgate worker` processes'
+      : `slopgate: answering webhooks and running gate jobs (${queue ? 'shared PostgreSQL queue' : 'in-process queue'})`,
+  );
+  let stopping = false;
   const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
     console.info(`${signal}: stopping slopgate (running jobs get 10 s to finish)`);
     try {
       await slopgate.runtime().stop();
@@ -31,9 +59,11 @@ async function main(): Promise<void> {
     }
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
 }
 
 main().catch((err) => {
   console.error(`slopgate could not start: ${errorMessage(err)}`);
-  process.exit(1);
+  if (err instanceof InputError && err.hint) console.error(`  hint: ${err.hint}`);
+  process.exit(err instanceof InputError ? 2 : 1);
 });

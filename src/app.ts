@@ -28,6 +28,11 @@ export interface SlopgateAppOptions {
   queue?: JobQueue<GateJob>;
   /** Jobs running at once with the in-process queue. */
   concurrency?: number;
+  /**
+   * Take jobs from the queue in this process (default true). False on a web tier: webhooks are
+   * acknowledged and queued here, and `slopgate worker` processes sharing the durable queue run them.
+   */
+  processJobs?: boolean;
   /** Show the Refine button and accept `/slopgate refine` (the refiner is not part of this build). */
   refinerAvailable?: boolean;
   /** Resolve stale review threads instead of minimising them (needs contents: write). */
@@ -56,35 +61,44 @@ function healthHandler(getRuntime: () => SlopgateRuntime | undefined) {
   };
 }
 
+/**
+ * The runtime the App and `slopgate worker` share: installation Octokits from Probot (`app.auth`),
+ * mirrors and scratch space under the work dir, the guards, the store and the queue.
+ */
+export function createSlopgateRuntime(app: Probot, opts: SlopgateAppOptions = {}): SlopgateRuntime {
+  const workDir = opts.workDir ?? process.env.SLOPGATE_WORKDIR ?? join(tmpdir(), 'slopgate');
+  const appId = opts.appId ?? Number(process.env.APP_ID ?? 0);
+  return new SlopgateRuntime(
+    {
+      octokitFor: (id) => app.auth(id),
+      mirrors: new RepoMirrors({ root: join(workDir, 'mirrors'), remoteUrl: opts.remoteUrl ?? githubRemoteUrl() }),
+      scratchRoot: join(workDir, 'jobs'),
+      cacheDir: join(workDir, 'cache'),
+      guards: opts.guards ?? GUARDS,
+      ...(opts.store ? { store: opts.store } : {}),
+      appId,
+      refinerAvailable: opts.refinerAvailable ?? false,
+      resolveThreads: opts.resolveThreads ?? process.env.SLOPGATE_RESOLVE_THREADS === 'true',
+      log: opts.log ?? app.log,
+      ...(opts.gate ? { gate: opts.gate } : {}),
+    },
+    { ...(opts.queue ? { queue: opts.queue } : {}), ...(opts.concurrency ? { concurrency: opts.concurrency } : {}) },
+  );
+}
+
 /** Builds the slopgate Probot app; everything the tests need to replace is an option. */
 export function createSlopgateApp(opts: SlopgateAppOptions = {}): SlopgateApp {
   let runtime: SlopgateRuntime | undefined;
   const appFn: ApplicationFunction = async (app: Probot, options) => {
-    const workDir = opts.workDir ?? process.env.SLOPGATE_WORKDIR ?? join(tmpdir(), 'slopgate');
-    const appId = opts.appId ?? Number(process.env.APP_ID ?? 0);
-    runtime = new SlopgateRuntime(
-      {
-        octokitFor: (id) => app.auth(id),
-        mirrors: new RepoMirrors({ root: join(workDir, 'mirrors'), remoteUrl: opts.remoteUrl ?? githubRemoteUrl() }),
-        scratchRoot: join(workDir, 'jobs'),
-        cacheDir: join(workDir, 'cache'),
-        guards: opts.guards ?? GUARDS,
-        ...(opts.store ? { store: opts.store } : {}),
-        appId,
-        refinerAvailable: opts.refinerAvailable ?? false,
-        resolveThreads: opts.resolveThreads ?? process.env.SLOPGATE_RESOLVE_THREADS === 'true',
-        log: opts.log ?? app.log,
-        ...(opts.gate ? { gate: opts.gate } : {}),
-      },
-      { ...(opts.queue ? { queue: opts.queue } : {}), ...(opts.concurrency ? { concurrency: opts.concurrency } : {}) },
-    );
+    runtime = createSlopgateRuntime(app, opts);
     registerHandlers(app, runtime);
     try {
       options?.addHandler?.(healthHandler(() => runtime));
     } catch {
       // Loaded without an HTTP server (probot.load in tests, serverless adapters): no health endpoint.
     }
-    await runtime.start();
+    // A web tier only queues: `slopgate worker` processes elsewhere take the jobs from PostgreSQL.
+    if (opts.processJobs !== false) await runtime.start();
   };
   return {
     appFn,

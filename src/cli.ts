@@ -28,7 +28,8 @@ check   compares the merge-base of --base (default: the default branch) and --he
         --db keeps runs in a database (G9 history, cached test baselines); without it nothing is stored.
 demo    builds a small repository whose PR reproduces real slop and gates it.
 schema  prints the JSON Schema of .github/slopgate.yml.
-worker  takes gate jobs from the shared PostgreSQL queue (needs DATABASE_URL) until stopped.
+worker  takes gate jobs from the shared PostgreSQL queue (needs DATABASE_URL, APP_ID and
+        PRIVATE_KEY or PRIVATE_KEY_PATH, as the App server) until stopped.
 `;
 
 async function loadConfig(repoDir: string, file: string | undefined): Promise<SlopgateConfig> {
@@ -147,8 +148,8 @@ export async function main(argv: string[]): Promise<number> {
       const { values } = parseArgs({ args: rest, options: { concurrency: { type: 'string' } }, strict: true });
       const concurrency = values.concurrency === undefined ? undefined : Number(values.concurrency);
       if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1)) throw new InputError(`--concurrency must be a positive integer, got '${values.concurrency}'`);
-      const { runWorker } = await import('./queue/worker.js');
-      return runWorker(concurrency ? { concurrency } : {});
+      const { runGateWorker } = await import('./github/worker-entry.js');
+      return runGateWorker(concurrency ? { concurrency } : {});
     }
     case 'schema': {
       const { configJsonSchema } = await import('./config/json-schema.js');

@@ -70,6 +70,11 @@ export async function startCheckRun(gh: GitHubClient, target: RepoTarget, headSh
   return res.data.id;
 }
 
+/** Puts an existing check run back to `in_progress` with a new title and summary (a retried job). */
+export async function reopenCheckRun(gh: GitHubClient, target: RepoTarget, checkRunId: number, output: { title: string; summary: string }): Promise<void> {
+  await gh.rest.checks.update({ ...target, check_run_id: checkRunId, status: 'in_progress', output: { title: capText(output.title, 255), summary: capText(output.summary) } });
+}
+
 /**
  * Completes a check run. Annotations go out in chunks of 50: every chunk but the last is sent while
  * the run is still `in_progress`, the last one carries the conclusion, the text and the buttons.

@@ -2,8 +2,9 @@ import type { Store } from '../store/store.js';
 
 /**
  * Remembers webhook delivery ids (`X-GitHub-Delivery`, the same on a redelivery) so each delivery is
- * handled once: an in-memory LRU for this process, plus the store when there is one, which also
- * covers several App processes behind one load balancer.
+ * handled once: an in-memory LRU for this process (checked while the webhook is answered), plus the
+ * store when there is one (checked in the background), which also covers several App processes
+ * behind one load balancer.
  */
 export class DeliveryDedupe {
   private readonly seen = new Map<string, true>();
@@ -15,10 +16,23 @@ export class DeliveryDedupe {
 
   /** True the first time an id is seen; false for a redelivery. */
   async firstTime(id: string | undefined): Promise<boolean> {
+    return this.firstInProcess(id) && (await this.claimInStore(id));
+  }
+
+  /** In memory only (no I/O): true the first time this process sees `id`. */
+  firstInProcess(id: string | undefined): boolean {
     if (!id) return true;
     if (this.seen.has(id)) return false;
     this.remember(id);
-    if (!this.store) return true;
+    return true;
+  }
+
+  /**
+   * The store's verdict, shared by every App process: true unless another process recorded `id`
+   * first (the primary key decides a race). Without a store, or when it is down, true.
+   */
+  async claimInStore(id: string | undefined): Promise<boolean> {
+    if (!id || !this.store) return true;
     try {
       return await this.store.recordDelivery(id);
     } catch {

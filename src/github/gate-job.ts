@@ -88,3 +88,48 @@ export function infrastructureOutcome(reason: string): CheckRunOutcome {
     actions: [RERUN_ACTION],
   };
 }
+
+/** Why the queue gave up on a job whose worker went away, in the words of the check run's title. */
+const LOST_TITLES: Partial<Record<string, string>> = {
+  'worker-lost': 'slopgate lost the worker running this job; Re-run to try again',
+  shutdown: 'slopgate shut down before it finished this job; Re-run to try again',
+  expired: 'slopgate gave up on this job: it ran past its time limit; Re-run to try again',
+};
+
+/**
+ * A job the queue gave up on (retries used up, or the process stopped before it ran). When its worker
+ * went away the check run says so; a job that kept failing reports its last error. Neutral either
+ * way, with a Re-run button: none of this is about the code.
+ */
+export function abandonedOutcome(previous: { reason: string; message?: string } | undefined): CheckRunOutcome {
+  const title = previous ? LOST_TITLES[previous.reason] : undefined;
+  if (!title) return infrastructureOutcome(previous?.message ?? `the job was abandoned (${previous?.reason ?? 'unknown reason'})`);
+  const detail = previous?.message?.split('\n')[0]?.trim();
+  return {
+    conclusion: 'neutral',
+    title,
+    summary: [
+      'slopgate could not finish gating this commit: the process running the job stopped (crashed, was shut down or lost its connection) and no retry was left. This says nothing about the code in the pull request.',
+      ...(detail ? ['', `**Last known state:** ${detail.slice(0, 1000)}`] : []),
+      '',
+      'Press **Re-run** (or comment `/slopgate recheck`) to gate it again.',
+    ].join('\n'),
+    actions: [RERUN_ACTION],
+  };
+}
+
+/** The check run's output while a retried job runs again (the same check run, back to in progress). */
+export function retryingOutput(previous: { reason: string }, attempt: number, maxAttempts: number): { title: string; summary: string } {
+  const why =
+    previous.reason === 'worker-lost'
+      ? 'slopgate lost the worker that was running it'
+      : previous.reason === 'shutdown'
+        ? 'the worker running it shut down'
+        : previous.reason === 'expired'
+          ? 'the previous attempt ran past its time limit'
+          : 'the previous attempt failed';
+  return {
+    title: `Gating again (attempt ${attempt} of ${maxAttempts}): ${why}`.slice(0, 250),
+    summary: `The previous attempt at this commit did not finish because ${why}. Another worker picked the job up and is gating the commit again; this run updates when it is done.`,
+  };
+}

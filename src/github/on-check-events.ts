@@ -21,34 +21,41 @@ export function onCheckEvents(app: Probot, rt: SlopgateRuntime): void {
     const run = payload.check_run;
     if (run.name !== CHECK_NAME || !payload.installation) return;
     if (run.app?.id && rt.deps.appId && run.app.id !== rt.deps.appId) return;
-    if (!(await rt.dedupe.firstTime(context.id))) return;
-    const target = { owner: payload.repository.owner.login, repo: payload.repository.name };
-    const number = prNumberFromExternalId(run.external_id) ?? run.pull_requests[0]?.number ?? (await prForHead(context.octokit, target, run.head_sha));
-    if (!number) {
-      context.log.info({ sha: run.head_sha }, 'no open pull request for this check run');
-      return;
-    }
-    const origin = { target, installationId: payload.installation.id, number, sender: payload.sender.login, deliveryId: context.id };
-    if (payload.action === 'requested_action') {
-      const id = payload.requested_action?.identifier;
-      const command = id === 'refine' ? ({ name: 'refine' } as const) : id === 'rerun' ? ({ name: 'recheck' } as const) : null;
-      if (command) rt.track(handleCommand(rt, context.octokit, origin, command));
-      return;
-    }
-    // Only people with write access see GitHub's own re-run link.
-    rt.track(handleCommand(rt, context.octokit, origin, { name: 'recheck' }));
+    if (!rt.acceptDelivery(context.id)) return;
+    const installationId = payload.installation.id;
+    const id = payload.action === 'requested_action' ? payload.requested_action?.identifier : 'rerun';
+    // Only people with write access see GitHub's own re-run link; the buttons map to commands.
+    const command = id === 'refine' ? ({ name: 'refine' } as const) : id === 'rerun' ? ({ name: 'recheck' } as const) : null;
+    if (!command) return;
+    // Answered at once: the store's dedupe, the PR lookup and the command run in the background.
+    rt.track(
+      (async () => {
+        if (!(await rt.claimDelivery(context.id))) return;
+        const target = { owner: payload.repository.owner.login, repo: payload.repository.name };
+        const number = prNumberFromExternalId(run.external_id) ?? run.pull_requests[0]?.number ?? (await prForHead(context.octokit, target, run.head_sha));
+        if (!number) {
+          context.log.info({ sha: run.head_sha }, 'no open pull request for this check run');
+          return;
+        }
+        await handleCommand(rt, context.octokit, { target, installationId, number, sender: payload.sender.login, deliveryId: context.id }, command);
+      })(),
+    );
   });
 
   app.on('check_suite.rerequested', async (context) => {
     const { payload } = context;
     if (!payload.installation) return;
-    if (!(await rt.dedupe.firstTime(context.id))) return;
-    const target = { owner: payload.repository.owner.login, repo: payload.repository.name };
-    const suite = payload.check_suite;
-    const number = suite.pull_requests[0]?.number ?? (await prForHead(context.octokit, target, suite.head_sha));
-    if (!number) return;
+    if (!rt.acceptDelivery(context.id)) return;
+    const installationId = payload.installation.id;
     rt.track(
-      handleCommand(rt, context.octokit, { target, installationId: payload.installation.id, number, sender: payload.sender.login, deliveryId: context.id }, { name: 'recheck' }),
+      (async () => {
+        if (!(await rt.claimDelivery(context.id))) return;
+        const target = { owner: payload.repository.owner.login, repo: payload.repository.name };
+        const suite = payload.check_suite;
+        const number = suite.pull_requests[0]?.number ?? (await prForHead(context.octokit, target, suite.head_sha));
+        if (!number) return;
+        await handleCommand(rt, context.octokit, { target, installationId, number, sender: payload.sender.login, deliveryId: context.id }, { name: 'recheck' });
+      })(),
     );
   });
 }

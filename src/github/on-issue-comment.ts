@@ -14,7 +14,7 @@ export function onIssueComment(app: Probot, rt: SlopgateRuntime): void {
     if (context.isBot || payload.comment.user?.type === 'Bot') return;
     const command = parseCommand(payload.comment.body);
     if (!command) return;
-    if (!(await rt.dedupe.firstTime(context.id))) return;
+    if (!rt.acceptDelivery(context.id)) return;
     const origin = {
       target: { owner: payload.repository.owner.login, repo: payload.repository.name },
       installationId: payload.installation.id,
@@ -23,7 +23,11 @@ export function onIssueComment(app: Probot, rt: SlopgateRuntime): void {
       deliveryId: context.id,
       commentId: payload.comment.id,
     };
-    // Commands make a few API calls (permission, reaction, reply): off the webhook's response path.
-    rt.track(handleCommand(rt, context.octokit, origin, command));
+    // The store's dedupe and the command's API calls (permission, reaction, reply) run off the webhook's response path.
+    rt.track(
+      (async () => {
+        if (await rt.claimDelivery(context.id)) await handleCommand(rt, context.octokit, origin, command);
+      })(),
+    );
   });
 }

@@ -16,20 +16,25 @@ export function onPullRequest(app: Probot, rt: SlopgateRuntime): void {
       const { payload } = context;
       if ((payload.action === 'labeled' || payload.action === 'unlabeled') && payload.label?.name !== ALLOW_MANIFEST_LABEL) return;
       if (!payload.installation) return;
-      if (!(await rt.dedupe.firstTime(context.id))) {
+      if (!rt.acceptDelivery(context.id)) {
         context.log.info({ delivery: context.id }, 'redelivery ignored');
         return;
       }
-      rt.requestGate(context.octokit, {
-        installationId: payload.installation.id,
-        owner: payload.repository.owner.login,
-        repo: payload.repository.name,
-        number: payload.pull_request.number,
-        headSha: payload.pull_request.head.sha,
-        // Only a new head is a new round; reopening, leaving draft or a label change re-gates the same one.
-        trigger: payload.action === 'opened' || payload.action === 'synchronize' ? 'pull_request' : 'recheck',
-        deliveryId: context.id,
-      });
+      // Answered at once: the store's dedupe, the check run and the job follow in the background.
+      rt.requestGate(
+        context.octokit,
+        {
+          installationId: payload.installation.id,
+          owner: payload.repository.owner.login,
+          repo: payload.repository.name,
+          number: payload.pull_request.number,
+          headSha: payload.pull_request.head.sha,
+          // Only a new head is a new round; reopening, leaving draft or a label change re-gates the same one.
+          trigger: payload.action === 'opened' || payload.action === 'synchronize' ? 'pull_request' : 'recheck',
+          deliveryId: context.id,
+        },
+        { claimDelivery: true },
+      );
     },
   );
 }

@@ -45,7 +45,7 @@ export interface JobDeps {
 export type JobResult = 'reported' | 'skipped' | 'superseded' | 'config-error' | 'infrastructure-error';
 
 /** The head that replaced a superseded job: from the runtime's memory, else the PR's current head. */
-async function supersedingHead(deps: JobDeps, gh: GitHubClient, job: GateJob, newerJobId: string): Promise<string | undefined> {
+export async function supersedingHead(deps: JobDeps, gh: GitHubClient, job: GateJob, newerJobId: string): Promise<string | undefined> {
   const known = deps.headOfJob?.(newerJobId);
   if (known) return known;
   try {
@@ -160,6 +160,9 @@ export async function runGateJob(job: GateJob, deps: JobDeps, signal: AbortSigna
     log.info({ outcome: report.decision.outcome, findings: report.findings.length }, 'gate job reported');
     return 'reported';
   } catch (err) {
+    // Not even an installation token: nothing can be reported now. The queue retries the job or
+    // closes it out as abandoned, which completes the check run once GitHub answers again.
+    if (!gh) throw err;
     if (completed) {
       log.warn({ err: errorMessage(err) }, 'after-report step failed');
       return 'reported';

@@ -2,10 +2,10 @@ import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/trace.js';
 import { MemoryQueue } from '../queue/memory-queue.js';
 import type { JobQueue, QueueJob } from '../queue/types.js';
-import { finishCheckRun, startCheckRun, type GitHubClient } from './check-run.js';
+import { finishCheckRun, reopenCheckRun, startCheckRun, type GitHubClient } from './check-run.js';
 import { DeliveryDedupe } from './delivery-dedupe.js';
-import { externalIdFor, infrastructureOutcome, jobKey, supersededOutcome, type GateJob, type GateTrigger } from './gate-job.js';
-import { runGateJob, type JobDeps } from './run-gate-job.js';
+import { abandonedOutcome, externalIdFor, jobKey, retryingOutput, supersededOutcome, type GateJob, type GateTrigger } from './gate-job.js';
+import { runGateJob, supersedingHead, type JobDeps } from './run-gate-job.js';
 
 export interface GateRequest {
   installationId: number;
@@ -52,28 +52,54 @@ export class SlopgateRuntime {
 
   /**
    * One queue job: run it, or close out a job that will not run — superseded (check run cancelled)
-   * or abandoned after failures (check run neutral with a re-run button).
+   * or abandoned (check run neutral with a re-run button). The payload carries everything needed to
+   * reach its check run (installation, owner, repo, check run id), so any worker can do this.
    */
   async handle(job: QueueJob<GateJob>, signal: AbortSignal): Promise<void> {
     const gate = job.payload;
     if (job.mode === 'run') {
+      // A retry (e.g. its worker died mid-job) re-gates into the same check run, never a new one.
+      if (job.previous) await this.announceRetry(job);
       await runGateJob(gate, this.deps, signal);
       return;
     }
     const gh = await this.deps.octokitFor(gate.installationId);
     const outcome =
       job.mode === 'superseded'
-        ? supersededOutcome(job.supersededBy ? this.jobHeads.get(job.supersededBy) : undefined)
-        : infrastructureOutcome(job.previous?.message ?? `the job was abandoned (${job.previous?.reason ?? 'unknown reason'})`);
+        ? supersededOutcome(job.supersededBy ? await supersedingHead(this.deps, gh, gate, job.supersededBy) : undefined)
+        : abandonedOutcome(job.previous);
     await finishCheckRun(gh, { owner: gate.owner, repo: gate.repo }, gate.checkRunId, outcome);
   }
 
-  /** Creates the `in_progress` check run and queues the job, in the background, in order per PR. */
-  requestGate(gh: GitHubClient, req: GateRequest): void {
+  /**
+   * Webhook intake, step one: false when this process has already seen the delivery. Synchronous and
+   * without I/O, so the webhook is answered without waiting on the database; the store's verdict
+   * (other App processes) is taken in the background before anything is queued.
+   */
+  acceptDelivery(deliveryId: string | undefined): boolean {
+    return this.dedupe.firstInProcess(deliveryId);
+  }
+
+  /** Webhook intake, step two (background): false when another App process already took the delivery. */
+  async claimDelivery(deliveryId: string | undefined): Promise<boolean> {
+    const first = await this.dedupe.claimInStore(deliveryId);
+    if (!first) this.log.info({ delivery: deliveryId }, 'redelivery ignored (another slopgate process took it)');
+    return first;
+  }
+
+  /**
+   * Creates the `in_progress` check run and queues the job, in the background, in order per PR.
+   * `claimDelivery`: first claim `req.deliveryId` in the store (a webhook not claimed yet), inside the
+   * per-PR order, so two pushes are still queued in the order they arrived.
+   */
+  requestGate(gh: GitHubClient, req: GateRequest, opts: { claimDelivery?: boolean } = {}): void {
     const key = jobKey(req.owner, req.repo, req.number);
     this.lastHead.set(key, req.headSha);
     const prev = this.intakeTails.get(key) ?? Promise.resolve();
-    const work = prev.then(() => this.intake(gh, req, key));
+    const work = prev.then(async () => {
+      if (opts.claimDelivery && !(await this.claimDelivery(req.deliveryId))) return;
+      await this.intake(gh, req, key);
+    });
     this.intakeTails.set(key, work);
     this.track(
       work.finally(() => {
@@ -101,6 +127,17 @@ export class SlopgateRuntime {
 
   async stop(): Promise<void> {
     await this.queue.stop({ graceMs: 10_000 });
+  }
+
+  /** Puts the job's check run back to in progress, saying why it runs again (best effort). */
+  private async announceRetry(job: QueueJob<GateJob>): Promise<void> {
+    const gate = job.payload;
+    try {
+      const gh = await this.deps.octokitFor(gate.installationId);
+      await reopenCheckRun(gh, { owner: gate.owner, repo: gate.repo }, gate.checkRunId, retryingOutput(job.previous!, job.attempt, job.maxAttempts));
+    } catch (err) {
+      this.log.warn({ job: gate.key, err: errorMessage(err) }, 'could not mark the check run as retrying');
+    }
   }
 
   /**

@@ -1,21 +1,6 @@
 import type { GitHubClient, RepoTarget } from './check-run.js';
+import { MANIFEST_GLOBS } from '../guards/g1-path-rules.js';
 import { ALLOW_MANIFEST_LABEL } from './labels.js';
-
-/** Build manifests (DESIGN §5, G1) a `slopgate:allow-manifest` label sanctions, anywhere in the tree. */
-export const MANIFEST_GLOBS = [
-  'go.mod',
-  'Cargo.toml',
-  'pyproject.toml',
-  'setup.py',
-  'setup.cfg',
-  'requirements*.txt',
-  'package.json',
-  'Gemfile',
-  'composer.json',
-  'build.gradle',
-  'build.gradle.kts',
-  'pom.xml',
-].flatMap((name) => [name, `**/${name}`]);
 
 const ALLOW_MARKER_RE = /<!-- slopgate:allow:([A-Za-z0-9_-]+) -->/g;
 
@@ -30,8 +15,9 @@ export function allowedPathsIn(body: string | null | undefined): string[] {
   return out;
 }
 
+/** The `slopgate:allow-manifest` label sanctions every build manifest G1 knows (G1's own list). */
 export function labelSanctions(labels: string[]): string[] {
-  return labels.includes(ALLOW_MANIFEST_LABEL) ? MANIFEST_GLOBS : [];
+  return labels.includes(ALLOW_MANIFEST_LABEL) ? [...MANIFEST_GLOBS] : [];
 }
 
 /**

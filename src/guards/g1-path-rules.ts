@@ -22,6 +22,20 @@ const MANIFESTS = new Set([
   'pom.xml',
 ]);
 
+/** Basename glob of pip requirements files (`requirements.txt`, `requirements-dev.txt`, …). */
+const REQUIREMENTS_GLOB = 'requirements*.txt';
+
+/** A glob that matches `name` in any letter case (`go.mod` → `[gG][oO].[mM][oO][dD]`). */
+function anyCase(name: string): string {
+  return name.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`);
+}
+
+/**
+ * The build manifests of G1 as picomatch globs (any depth, any letter case): exactly the paths
+ * {@link isManifest} accepts. The `slopgate:allow-manifest` label sanctions these.
+ */
+export const MANIFEST_GLOBS: readonly string[] = [...MANIFESTS, REQUIREMENTS_GLOB].map((name) => `**/${anyCase(name)}`);
+
 /** Lockfile basename (lower-cased) → the manifest basenames (lower-cased) whose edit explains it. */
 const LOCKFILE_MANIFESTS: Record<string, string[]> = {
   'package-lock.json': ['package.json'],

@@ -13,6 +13,8 @@ export interface WorkerOptions extends Partial<Omit<PgQueueOptions, 'log'>> {
   signal?: AbortSignal;
   /** Time running jobs get to finish on shutdown before they are interrupted and retried elsewhere (default 30 s). */
   graceMs?: number;
+  /** A durable queue built by the caller (who may also enqueue into it); default: one from the options and DATABASE_URL. */
+  queue?: PgQueue<any>;
 }
 
 /**
@@ -23,14 +25,14 @@ export interface WorkerOptions extends Partial<Omit<PgQueueOptions, 'log'>> {
 export async function runWorker(opts: WorkerOptions = {}): Promise<number> {
   const env = queueOptionsFromEnv();
   const url = opts.url ?? env.databaseUrl;
-  if (!url) {
+  if (!url && !opts.queue) {
     throw new InputError('slopgate worker needs a shared PostgreSQL database', 'set DATABASE_URL=postgres://user:pass@host:5432/db (the same one the App uses)');
   }
   const handler = opts.handler ?? registeredJobHandler();
   if (!handler) throw new InputError('no job handler is registered in this build', 'the App registers its gate handler with registerJobHandler() before runWorker() is called');
   const log = opts.log ?? createLogger({ level: process.env.LOG_LEVEL ?? 'info' });
-  const { handler: _h, log: _l, signal, graceMs, ...tuning } = opts;
-  const queue = new PgQueue({ ...env.durable, ...(env.concurrency ? { concurrency: env.concurrency } : {}), ...tuning, url, log });
+  const { handler: _h, log: _l, signal, graceMs, queue: given, ...tuning } = opts;
+  const queue = given ?? new PgQueue({ ...env.durable, ...(env.concurrency ? { concurrency: env.concurrency } : {}), ...tuning, url: url!, log });
 
   const stopped = new Promise<void>((resolve) => {
     const onSignal = () => resolve();
