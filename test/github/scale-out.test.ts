@@ -87,7 +87,7 @@ function startWorker(remote: FakeRemote, schema: string, retryLimit: number): vo
   const workDir = mkdtempSync(join(tmpdir(), 'slopgate-worker-'));
   dirs.push(workDir);
   const stop = new AbortController();
-  const env = { DATABASE_URL: PG_URL, APP_ID: String(APP_ID), PRIVATE_KEY: testPrivateKey(), LOG_LEVEL: 'silent', SLOPGATE_WORKDIR: workDir };
+  const env = { DATABASE_URL: PG_URL, APP_ID: String(APP_ID), PRIVATE_KEY: testPrivateKey(), LOG_LEVEL: 'silent' as const, SLOPGATE_WORKDIR: workDir };
   const done = runGateWorker({
     env,
     store: workerStore,
