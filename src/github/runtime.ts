@@ -95,7 +95,8 @@ export class SlopgateRuntime {
   requestGate(gh: GitHubClient, req: GateRequest, opts: { claimDelivery?: boolean } = {}): void {
     const key = jobKey(req.owner, req.repo, req.number);
     this.lastHead.set(key, req.headSha);
-    const prev = this.intakeTails.get(key) ?? Promise.resolve();
+    // A failed intake (GitHub down for a moment) must not swallow the next push of the same PR.
+    const prev = (this.intakeTails.get(key) ?? Promise.resolve()).catch(() => undefined);
     const work = prev.then(async () => {
       if (opts.claimDelivery && !(await this.claimDelivery(req.deliveryId))) return;
       await this.intake(gh, req, key);
