@@ -102,7 +102,7 @@ describe('slopgate App end to end', () => {
     expect(run.conclusion).toBe('failure');
     expect(run.output.title).toMatch(/blocking/);
     const annotated = new Set(run.annotations.map((a: { path: string }) => a.path));
-    expect([...annotated].sort()).toEqual(expect.arrayContaining(['README.md', 'inventory/db.py', 'pyproject.toml']));
+    expect([...annotated].sort()).toEqual(expect.arrayContaining(['README.md', 'inventory/db.py', 'ruff.toml']));
     expect(run.annotations.some((a: { annotation_level: string }) => a.annotation_level === 'failure')).toBe(true);
 
     const review = await waitFor(() => env.gh.state.reviews.find((r) => r.repo === repo), 30_000);
@@ -117,7 +117,7 @@ describe('slopgate App end to end', () => {
       expect(c.body).toMatch(/<!-- slopgate:finding:[A-Za-z0-9_-]+ -->/);
     }
     // The TOML fix is offered as a suggestion on the broken line.
-    expect(comments.some((c) => c.path === 'pyproject.toml' && /```suggestion\nname = "inventory"\n```/.test(c.body))).toBe(true);
+    expect(comments.some((c) => c.path === 'ruff.toml' && /```suggestion\ntarget-version = "py310"\n```/.test(c.body))).toBe(true);
     await waitFor(() => (markerCount(pull.body) === 1 ? true : undefined), 20_000);
     expect(pull.body).toMatch(/<!-- slopgate:start -->[\s\S]*\*\*(REFINE|STUCK|ESCALATE)\*\*[\s\S]*<!-- slopgate:end -->/);
     expect(pull.body!.startsWith('The author wrote this description.')).toBe(true);
