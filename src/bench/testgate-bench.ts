@@ -6,6 +6,7 @@ import { configSchema } from '../config/schema.js';
 import { runGate } from '../core/pipeline.js';
 import { g8 } from '../guards/g8-tests.js';
 import { MemoryBaselineCache } from '../testgate/baseline-cache.js';
+import { sandboxEnv } from '../testgate/sandbox-env.js';
 
 /**
  * Gate time of G8 on a fixture PR (a `node --test` suite doing real CPU work), with a cold and a warm
@@ -59,29 +60,34 @@ function median(values: number[]): number {
 }
 
 export async function benchTestGate(opts: { rounds?: number; files?: number; perFile?: number } = {}): Promise<TestGateBenchResult> {
-  const rounds = opts.rounds ?? 3;
+  const rounds = opts.rounds ?? 5;
   const dir = buildTestGateFixture(opts.files, opts.perFile);
   const cacheDir = mkdtempSync(join(tmpdir(), 'slopgate-bench-cache-'));
   try {
     const config = configSchema.parse({ tests: { reruns: 0 } });
     const gate = (cache: MemoryBaselineCache) =>
       runGate({ repoDir: dir, base: 'main', head: 'pr', guards: [g8], config, services: { baselineCache: cache, tests: { cacheDir, repo: 'bench' } } });
+    // Cold runs first (each with an empty cache); then plain and warm runs alternate, so that load
+    // from other processes hits both alike.
     const plain: number[] = [];
-    let tests = 0;
-    for (let i = 0; i < rounds; i++) {
-      const t0 = performance.now();
-      const r = spawnSync('node', ['--test'], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
-      plain.push(performance.now() - t0);
-      tests = Number(/# tests (\d+)/.exec(r.stdout)?.[1] ?? 0);
-    }
     const cold: number[] = [];
     const warm: number[] = [];
+    const cache = new MemoryBaselineCache();
     for (let i = 0; i < rounds; i++) {
-      const cache = new MemoryBaselineCache();
-      let t0 = performance.now();
-      const first = await gate(cache);
+      const fresh = new MemoryBaselineCache();
+      const t0 = performance.now();
+      const first = await gate(i === 0 ? cache : fresh);
       cold.push(performance.now() - t0);
       if (first.findings.length || first.guards[0]?.status !== 'pass') throw new Error(`bench fixture did not pass G8: ${JSON.stringify(first.guards[0])}`);
+    }
+    // The plain run gets the same environment the sandbox builds, so only the gate and the sandbox differ.
+    const plainEnv = sandboxEnv({ home: cacheDir, tmp: tmpdir(), cacheDir, network: false });
+    let tests = 0;
+    for (let i = 0; i < rounds; i++) {
+      let t0 = performance.now();
+      const r = spawnSync('node', ['--test'], { cwd: dir, encoding: 'utf8', env: plainEnv });
+      plain.push(performance.now() - t0);
+      tests = Number(/# tests (\d+)/.exec(r.stdout)?.[1] ?? 0);
       t0 = performance.now();
       await gate(cache);
       warm.push(performance.now() - t0);

@@ -46,7 +46,9 @@ export function sandboxEnv(opts: SandboxEnvOptions): Record<string, string> {
   const from = opts.from ?? process.env;
   const env: Record<string, string> = {};
   for (const name of PASS_THROUGH) if (from[name]) env[name] = from[name]!;
-  for (const name of CA_PATHS) if (from[name] && existsSync(from[name]!)) env[name] = from[name]!;
+  // CA bundles only matter with network; without it they would only slow every process start
+  // (NODE_EXTRA_CA_CERTS is parsed by each node process).
+  if (opts.network) for (const name of CA_PATHS) if (from[name] && existsSync(from[name]!)) env[name] = from[name]!;
   env.PATH ??= '/usr/local/bin:/usr/bin:/bin';
   env.LANG ??= 'C.UTF-8';
   env.TZ ??= 'UTC';
