@@ -5,6 +5,7 @@ import PgBoss from 'pg-boss';
 import { errorMessage } from '../core/errors.js';
 import { silentLogger, type Logger } from '../core/trace.js';
 import { checkSchemaName } from '../store/db.js';
+import { withPgTransaction } from '../store/pg-db.js';
 import { queueSql, queueTablesSql } from './pg-queue-schema.js';
 import { settlesWithin, sleep } from './sleep.js';
 import { LeaseLostError, ShutdownError, SupersededError, type EnqueueRequest, type JobHandler, type JobQueue, type PreviousAttempt, type QueueJob } from './types.js';
@@ -178,19 +179,8 @@ export class PgQueue<P = unknown> implements JobQueue<P> {
     }
   }
 
-  private async inTransaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      const result = await fn(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+  private inTransaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return withPgTransaction(this.pool, fn);
   }
 
   private async fetchLoop(queue: string): Promise<void> {

@@ -13,6 +13,22 @@ function wrap(conn: pg.Pool | pg.PoolClient): Queryable {
   };
 }
 
+/** Runs `fn` inside BEGIN/COMMIT on one pooled connection; rolls back and rethrows on error. */
+export async function withPgTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
 export interface PgOptions {
   url: string;
   /** Tables live in this schema (search_path) instead of `public`; created when missing. */
@@ -37,20 +53,7 @@ export async function openPostgres(opts: PgOptions): Promise<Db> {
     dialect: 'postgres',
     query: base.query,
     exec: base.exec,
-    async transaction(fn) {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const result = await fn(wrap(client));
-        await client.query('COMMIT');
-        return result;
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
-      }
-    },
+    transaction: (fn) => withPgTransaction(pool, (client) => fn(wrap(client))),
     close: () => pool.end(),
   };
   if (schema) await db.exec(`CREATE SCHEMA IF NOT EXISTS ${schema}`).catch(ignoreDuplicateSchema);
