@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmdirSync, existsSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmdirSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** What isolation this machine offers; probed once per process. */
@@ -42,6 +42,25 @@ function probeUnshare(): Pick<SandboxCapabilities, 'netArgs' | 'pidArgs' | 'user
   return { netArgs: null, pidArgs: null, userArgs: [] };
 }
 
+/** Empty per-run cgroups left by slopgate processes that died before cleaning up. */
+function removeStaleCgroups(root: string): void {
+  let names: string[] = [];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = /^slopgate-(?:probe-)?(\d+)(?:-\d+)?$/.exec(name);
+    if (!m || existsSync(`/proc/${m[1]}`)) continue;
+    try {
+      rmdirSync(join(root, name)); // fails (and stays) while processes are still inside
+    } catch {
+      // not empty or not ours to remove
+    }
+  }
+}
+
 /** A pids cgroup we may create children in: cgroup v1 `pids` hierarchy, or v2 with pids enabled. */
 function probePidsCgroup(): string | null {
   const candidates = ['/sys/fs/cgroup/pids'];
@@ -51,6 +70,7 @@ function probePidsCgroup(): string | null {
     // not cgroup v2 at the root
   }
   for (const root of candidates) {
+    removeStaleCgroups(root);
     const dir = join(root, `slopgate-probe-${process.pid}`);
     try {
       mkdirSync(dir);
