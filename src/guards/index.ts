@@ -18,6 +18,3 @@ import { g13 } from './g13-doc-preservation.js';
  */
 export const GUARDS: Guard[] = [g1, g2, g4, g7, g10, g11, g12, g13, g14, g8, g9, psi];
 
-export function guardById(id: string): Guard | undefined {
-  return GUARDS.find((g) => g.id.toLowerCase() === id.toLowerCase());
-}

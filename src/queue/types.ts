@@ -90,8 +90,3 @@ export class LeaseLostError extends Error {
 export function supersededBy(signal: AbortSignal): string | undefined {
   return signal.aborted && signal.reason instanceof SupersededError ? signal.reason.by : undefined;
 }
-
-/** Builds the coalescing key of a pull request. */
-export function prKey(repo: string, pr: number): string {
-  return `${repo}#${pr}`;
-}

@@ -165,7 +165,3 @@ export function fingerprintFor(ctx: GuardContext): Promise<RepoFingerprint> {
   });
 }
 
-/** Clears the per-process cache (tests). */
-export function clearFingerprintCache(): void {
-  cache.clear();
-}

@@ -66,13 +66,6 @@ export function groupByFile(findings: Finding[]): { path: string | undefined; fi
   }));
 }
 
-/** `path:line` or `path:line-end`, or the given fallback for whole-change findings. */
-export function locationOf(f: Pick<Finding, 'path' | 'line' | 'endLine'>, whole = '(whole change)'): string {
-  if (!f.path) return whole;
-  if (!f.line) return f.path;
-  return f.endLine && f.endLine > f.line ? `${f.path}:${f.line}-${f.endLine}` : `${f.path}:${f.line}`;
-}
-
 /**
  * A PR path made safe to hand to GitHub as a repository-relative path: forward slashes, no leading
  * `./` or `/`, no `..` escaping the root. Returns undefined when nothing sensible is left.
