@@ -4,8 +4,9 @@ import { decide } from '../routing/decide.js';
 import { mergeFindings } from '../routing/merge.js';
 import type { DecideOptions } from '../routing/types.js';
 import { errorMessage } from './errors.js';
+import { guardErrorFinding, runOneGuard } from './guard-runner.js';
 import type { Finding } from './finding.js';
-import { GuardSkip, type Guard, type GuardContext, type GuardFinding, type GuardServices } from './guard.js';
+import type { Guard, GuardContext, GuardFinding, GuardServices } from './guard.js';
 import { attributeLines, isAddedLine, loadPatchSet, type ChangedFile, type PatchSet } from './patch-set.js';
 import { REPORT_VERSION, type ChangedFileSummary, type GuardStatus, type Report } from './report.js';
 import { Revision } from './revision.js';
@@ -36,71 +37,12 @@ export interface GateOptions {
 
 const NO_FILES_IN_SCOPE = 'no changed files in scope';
 
-class GuardTimeout extends Error {
-  constructor(ms: number) {
-    super(`exceeded its time budget of ${ms} ms`);
-  }
-}
-
 function summarise(file: ChangedFile): ChangedFileSummary {
   const count = (ranges: { start: number; end: number }[]) => ranges.reduce((n, r) => n + r.end - r.start + 1, 0);
   const s: ChangedFileSummary = { path: file.path, status: file.status, additions: count(file.added), deletions: count(file.removed) };
   if (file.oldPath) s.oldPath = file.oldPath;
   if (file.head.text === null && file.head.reason && file.head.reason !== 'absent') s.unreadable = NO_TEXT_REASON_LABEL[file.head.reason];
   return s;
-}
-
-function guardErrorFinding(guard: Guard, err: unknown, path?: string): GuardFinding {
-  const timedOut = err instanceof GuardTimeout;
-  return {
-    guard: guard.id,
-    category: 'guard-error',
-    severity: 'fail',
-    ...(path ? { path } : {}),
-    message: `${guard.id} (${guard.name}) ${timedOut ? '' : 'crashed: '}${errorMessage(err)}${path ? ` while checking ${path}` : ''}`,
-    remediation: `${guard.id} could not finish, so this part of the PR is unchecked; re-run the gate, and report the error if it repeats.`,
-  };
-}
-
-async function runOneGuard(guard: Guard, files: ChangedFile[], ctx: GuardContext, budgetMs: number, controller: AbortController): Promise<{ findings: GuardFinding[]; errors: number; skipped?: string }> {
-  const findings: GuardFinding[] = [];
-  let errors = 0;
-  let skipped: string | undefined;
-  const work = (async () => {
-    if (guard.checkFile) {
-      for (const file of files) {
-        if (controller.signal.aborted) throw new GuardTimeout(budgetMs);
-        try {
-          findings.push(...(await guard.checkFile(file, ctx)));
-        } catch (err) {
-          if (err instanceof GuardTimeout || controller.signal.aborted) throw new GuardTimeout(budgetMs);
-          errors++;
-          findings.push(guardErrorFinding(guard, err, file.path));
-        }
-      }
-    }
-    if (guard.checkAll) findings.push(...(await guard.checkAll(files, ctx)));
-  })();
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      reject(new GuardTimeout(budgetMs));
-    }, budgetMs);
-  });
-  try {
-    await Promise.race([work, timeout]);
-  } catch (err) {
-    if (err instanceof GuardSkip) skipped = err.reason;
-    else {
-      errors++;
-      findings.push(guardErrorFinding(guard, err));
-    }
-  } finally {
-    clearTimeout(timer);
-  }
-  work.catch(() => undefined); // a timed-out guard may still reject later
-  return { findings, errors, ...(skipped ? { skipped } : {}) };
 }
 
 /** Attributes findings on added lines to the PR commit that last touched the line. */

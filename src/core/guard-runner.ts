@@ -1,0 +1,68 @@
+import { errorMessage } from './errors.js';
+import { GuardSkip, type Guard, type GuardContext, type GuardFinding } from './guard.js';
+import type { ChangedFile } from './patch-set.js';
+
+class GuardTimeout extends Error {
+  constructor(ms: number) {
+    super(`exceeded its time budget of ${ms} ms`);
+  }
+}
+
+export function guardErrorFinding(guard: Guard, err: unknown, path?: string): GuardFinding {
+  const timedOut = err instanceof GuardTimeout;
+  return {
+    guard: guard.id,
+    category: 'guard-error',
+    severity: 'fail',
+    ...(path ? { path } : {}),
+    message: `${guard.id} (${guard.name}) ${timedOut ? '' : 'crashed: '}${errorMessage(err)}${path ? ` while checking ${path}` : ''}`,
+    remediation: `${guard.id} could not finish, so this part of the PR is unchecked; re-run the gate, and report the error if it repeats.`,
+  };
+}
+
+/**
+ * Runs one guard on its files within `budgetMs`: a crash on one file becomes a `guard-error` finding
+ * for that file and the next file is checked; running out of time stops the guard with one
+ * `guard-error`; a `GuardSkip` reports the guard as skipped.
+ */
+export async function runOneGuard(guard: Guard, files: ChangedFile[], ctx: GuardContext, budgetMs: number, controller: AbortController): Promise<{ findings: GuardFinding[]; errors: number; skipped?: string }> {
+  const findings: GuardFinding[] = [];
+  let errors = 0;
+  let skipped: string | undefined;
+  const work = (async () => {
+    if (guard.checkFile) {
+      for (const file of files) {
+        if (controller.signal.aborted) throw new GuardTimeout(budgetMs);
+        try {
+          findings.push(...(await guard.checkFile(file, ctx)));
+        } catch (err) {
+          if (err instanceof GuardSkip) throw err;
+          if (err instanceof GuardTimeout || controller.signal.aborted) throw new GuardTimeout(budgetMs);
+          errors++;
+          findings.push(guardErrorFinding(guard, err, file.path));
+        }
+      }
+    }
+    if (guard.checkAll) findings.push(...(await guard.checkAll(files, ctx)));
+  })();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new GuardTimeout(budgetMs));
+    }, budgetMs);
+  });
+  try {
+    await Promise.race([work, timeout]);
+  } catch (err) {
+    if (err instanceof GuardSkip) skipped = err.reason;
+    else {
+      errors++;
+      findings.push(guardErrorFinding(guard, err));
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  work.catch(() => undefined); // a timed-out guard may still reject later
+  return { findings, errors, ...(skipped ? { skipped } : {}) };
+}
