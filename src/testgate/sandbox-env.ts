@@ -24,6 +24,12 @@ export interface SandboxEnvOptions {
   /** Per-repo cache directory (Go build cache, module cache, CARGO_HOME, npm/pip caches). */
   cacheDir: string;
   network: boolean;
+  /**
+   * The run has an address-space limit (RLIMIT_AS). Node then needs `--disable-wasm-trap-handler`:
+   * V8 otherwise reserves ~10 GB of address space per WebAssembly memory, so any wasm (undici's
+   * HTTP parser behind `fetch`, vite's and vitest's module lexers) dies with "Out of memory".
+   */
+  addressSpaceLimit?: boolean;
   /** Extra variables for the runner (e.g. SLOPGATE_OUT); still filtered. */
   extra?: Record<string, string>;
   /** The app's environment (defaults to process.env); only allow-listed names are read. */
@@ -40,6 +46,11 @@ function toolchainHome(from: NodeJS.ProcessEnv, name: string, dir: string): stri
   if (set && existsSync(set)) return set;
   const fallback = join(homedir(), dir);
   return existsSync(fallback) ? fallback : undefined;
+}
+
+/** Node options that let WebAssembly run under an address-space limit (Node ≥ 20.15 / 22.2). */
+export function nodeOptionsForAddressLimit(): string | undefined {
+  return process.allowedNodeEnvironmentFlags.has('--disable-wasm-trap-handler') ? '--disable-wasm-trap-handler' : undefined;
 }
 
 export function sandboxEnv(opts: SandboxEnvOptions): Record<string, string> {
@@ -79,6 +90,8 @@ export function sandboxEnv(opts: SandboxEnvOptions): Record<string, string> {
     env.npm_config_offline = 'true';
     env.CARGO_NET_OFFLINE = 'true';
   }
+  const nodeOptions = opts.addressSpaceLimit ? nodeOptionsForAddressLimit() : undefined;
+  if (nodeOptions) env.NODE_OPTIONS = nodeOptions;
   const rustup = toolchainHome(from, 'RUSTUP_HOME', '.rustup');
   if (rustup) env.RUSTUP_HOME = rustup;
   const pyenv = toolchainHome(from, 'PYENV_ROOT', '.pyenv');

@@ -93,7 +93,7 @@ export async function runSandboxed(opts: SandboxOptions): Promise<SandboxResult>
   const stdout = new CappedOutput(cap);
   const stderr = new CappedOutput(cap);
   const started = Date.now();
-  const env = sandboxEnv({ home: opts.home, tmp: opts.tmp, cacheDir: opts.cacheDir, network: opts.network, extra: opts.extraEnv ?? {} });
+  const env = sandboxEnv({ home: opts.home, tmp: opts.tmp, cacheDir: opts.cacheDir, network: opts.network, addressSpaceLimit: caps.prlimit, extra: opts.extraEnv ?? {} });
 
   return new Promise<SandboxResult>((resolve) => {
     let killedBy: KilledBy | undefined;

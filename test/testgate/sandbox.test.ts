@@ -136,4 +136,12 @@ describe('sandbox', () => {
     expect(r.stdout).not.toContain('allocated');
     expect(r.exitCode).not.toBe(0);
   });
+
+  it('Node code that uses WebAssembly (fetch, vitest) still runs under the address-space limit', async () => {
+    // V8 reserves ~10 GB per wasm memory unless the trap handler is off; without that, undici's
+    // wasm HTTP parser behind fetch died with "Cannot allocate Wasm memory".
+    const r = await runSandboxed(opts(`node -e "fetch('http://127.0.0.1:5999').then(() => {}, (e) => console.log('fetch failed:', e.cause && e.cause.code))"`));
+    expect(r.stderr).not.toContain('Cannot allocate Wasm memory');
+    expect(r.stdout).toContain('fetch failed: ECONNREFUSED');
+  });
 });
