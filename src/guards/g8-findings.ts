@@ -35,7 +35,7 @@ function unitLabel(u: UnitStatus): string {
     case 'target':
       return `Rust target \`${name}\` no longer compiles`;
     case 'file':
-      return `test file \`${name}\` no longer loads`;
+      return `test file \`${name}\` no longer runs`;
     default:
       return `the test suite no longer runs`;
   }

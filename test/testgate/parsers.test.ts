@@ -29,6 +29,25 @@ describe('runner output parsers', () => {
     expect(r.units.find((u) => u.id === 'js:test/b.test.ts')).toMatchObject({ status: 'broken', message: 'SyntaxError: Unexpected token (3:1)' });
   });
 
+  it('vitest 4 JSON: a file whose hook failed (tests "skipped", none failed) is broken; parse errors lose colour codes and the "Transform failed" lead', () => {
+    const frame = '\u001b[31m[PARSE_ERROR] \u001b[0mUnexpected token\n   \u001b[38;5;246m╭\u001b[0m\u001b[38;5;246m─\u001b[0m\u001b[38;5;246m[\u001b[0m test/c.test.ts:7:4 \u001b[38;5;246m]\u001b[0m\n';
+    const json = JSON.stringify({
+      testResults: [
+        { name: '/w/test/hook.test.ts', status: 'failed', message: 'cannot connect', assertionResults: [{ ancestorTitles: ['db'], title: 'reads', status: 'skipped', failureMessages: [] }] },
+        { name: '/w/test/skip.test.ts', status: 'failed', message: '', assertionResults: [{ ancestorTitles: [], title: 'later', status: 'skipped', failureMessages: [] }, { ancestorTitles: [], title: 'fails', status: 'failed', failureMessages: ['\u001b[31mAssertionError\u001b[39m: expected 1 to be 2'] }] },
+        { name: '/w/test/c.test.ts', status: 'failed', message: `Transform failed with 1 error:\n\n${frame}`, assertionResults: [] },
+      ],
+    });
+    const r = parseJestJson(json, '/w');
+    expect(r.units.map((u) => [u.id, u.status, u.message])).toEqual([
+      ['js:test/hook.test.ts', 'broken', 'a hook (beforeAll/afterAll) or code outside the tests failed: cannot connect'],
+      ['js:test/skip.test.ts', 'ok', undefined],
+      ['js:test/c.test.ts', 'broken', expect.stringMatching(/^\[PARSE_ERROR\] Unexpected token \(test\/c\.test\.ts:7:4\)$/m)],
+    ]);
+    expect(r.units[2]!.message).not.toContain('\u001b');
+    expect(r.tests.find((t) => t.id === 'js:test/skip.test.ts > fails')!.message).toBe('AssertionError: expected 1 to be 2');
+  });
+
   it('go test -json: build-fail events of newer Go mark the package broken; a package failing without a failing test is broken too', () => {
     const lines = [
       { Action: 'build-output', ImportPath: 'example.com/m/a [example.com/m/a.test]', Output: 'a/a.go:3:9: undefined: x\n' },

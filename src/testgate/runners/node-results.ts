@@ -78,7 +78,26 @@ interface JestFile {
   assertionResults?: JestAssertion[];
 }
 
-/** Parses the JSON report of jest (`--json`) or vitest (`--reporter=json`), which share a shape. */
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
+
+/**
+ * A file-level error as vitest/vite and jest print it, made readable: no colour codes (vite's parser
+ * colours its frames whatever NO_COLOR says), no "Transform failed with 1 error:" lead line, and the
+ * `╭─[ file:line:col ]` frame header joined to the error it belongs to.
+ */
+export function fileError(text: string | undefined): string | undefined {
+  if (!text) return undefined;
+  const plain = text.replace(ANSI, '').replace(/^\s*Transform failed with \d+ errors?:\s*\n/, '');
+  return shortMessage(plain.replace(/^(\s*\S[^\n]*?)\s*\n\s*╭─\[\s*([^\]\s]+)\s*\]/, '$1 ($2)'), 12);
+}
+
+/**
+ * Parses the JSON report of jest (`--json`) or vitest (`--reporter=json`), which share a shape.
+ * A file that failed with no test results did not load; a file that failed although none of its tests
+ * did had a hook (`beforeAll`, `afterAll`) or other code outside the tests fail — vitest then reports
+ * the tests as skipped, so the file is the unit that broke.
+ */
 export function parseJestJson(json: string, workdir: string): { tests: TestOutcome[]; units: UnitStatus[] } {
   const doc = JSON.parse(json) as { testResults?: JestFile[] };
   const tests: TestOutcome[] = [];
@@ -87,13 +106,20 @@ export function parseJestJson(json: string, workdir: string): { tests: TestOutco
     const file = relFile(workdir, f.name);
     const unit = `js:${file}`;
     const assertions = f.assertionResults ?? [];
-    const loadFailed = f.status === 'failed' && assertions.length === 0;
-    units.push({ id: unit, kind: 'file', group: unit, status: loadFailed ? 'broken' : 'ok', file, ...(loadFailed ? { message: shortMessage(f.message || f.failureMessage, 12) ?? 'the test file failed to load' } : {}) });
+    const error = fileError(f.message || f.failureMessage);
+    if (f.status === 'failed' && assertions.length === 0) {
+      units.push({ id: unit, kind: 'file', group: unit, status: 'broken', file, message: error ?? 'the test file failed to load' });
+    } else if (f.status === 'failed' && !assertions.some((a) => a.status === 'failed')) {
+      const why = 'a hook (beforeAll/afterAll) or code outside the tests failed';
+      units.push({ id: unit, kind: 'file', group: unit, status: 'broken', file, message: error ? `${why}: ${error}` : why });
+    } else {
+      units.push({ id: unit, kind: 'file', group: unit, status: 'ok', file });
+    }
     for (const a of assertions) {
       const status = a.status === 'passed' ? 'passed' : a.status === 'failed' ? 'failed' : 'skipped';
       const t: TestOutcome = { id: jsTestId(file, [...(a.ancestorTitles ?? []), a.title ?? '']), status, unit, file };
       if (a.location?.line) t.line = a.location.line;
-      const msg = status === 'failed' ? shortMessage((a.failureMessages ?? []).join('\n')) : undefined;
+      const msg = status === 'failed' ? shortMessage((a.failureMessages ?? []).join('\n').replace(ANSI, '')) : undefined;
       if (msg) t.message = msg;
       tests.push(t);
     }
