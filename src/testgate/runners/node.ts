@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tailOf } from '../capped-output.js';
 import type { RunnerId, TestOutcome } from '../types.js';
@@ -57,12 +57,15 @@ export function nodeTestRunner(scriptArgs: string): Runner {
 
 function jestLike(id: 'vitest' | 'jest'): Runner {
   const bin = `./node_modules/.bin/${id}`;
-  const args = id === 'vitest' ? 'run --reporter=json --outputFile="$SLOPGATE_OUT/report.json"' : '--ci --json --outputFile="$SLOPGATE_OUT/report.json"';
+  // Both report where each test is defined only when asked to (the line of `it(` / `test(`).
+  const args = id === 'vitest' ? 'run --includeTaskLocation --reporter=json --outputFile="$SLOPGATE_OUT/report.json"' : '--ci --json --testLocationInResults --outputFile="$SLOPGATE_OUT/report.json"';
   const command = `${bin} ${args}`;
   const run = async (ctx: RunContext, cmd: string): Promise<RunnerOutput> => {
     if (!existsSync(join(ctx.workdir, bin))) {
       return { tests: [], units: [], exitCode: null, outputTail: '', missingToolchain: `${id} is not installed in the tree (${bin} is missing; set tests.setup, e.g. "npm ci", and allow the network or a warm npm cache)` };
     }
+    // A re-run must not read the previous run's report if it dies before writing its own.
+    await rm(join(ctx.outDir, 'report.json'), { force: true });
     const r = await ctx.exec(cmd);
     const out = baseOutput(r);
     const json = await readOr(join(ctx.outDir, 'report.json'));
