@@ -1,23 +1,17 @@
-import nock from 'nock';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Guard } from '../../src/core/guard.js';
 import { runGate, type GateOptions } from '../../src/core/pipeline.js';
 import { GUARDS } from '../../src/guards/index.js';
 import { allowMarker } from '../../src/github/sanctions.js';
 import { FakeRemote, removeFakeRemotes } from './helpers/fake-remote.js';
-import { startHarness, type Harness } from './helpers/harness.js';
+import { closeStrict, startHarness, type Harness } from './helpers/harness.js';
 import { markerGuard } from './helpers/test-guards.js';
 import { APP_ID, commentEvent, pullRequestEvent, type PrShape } from './helpers/payloads.js';
 
 let h: Harness | undefined;
 afterEach(() => {
-  if (!h) return;
-  const pending = nock.pendingMocks();
-  const unmatched = [...h.github.unmatched];
-  h.close();
+  closeStrict(h);
   h = undefined;
-  expect(unmatched, 'requests nobody expected').toEqual([]);
-  expect(pending, 'expected requests that never came').toEqual([]);
 });
 afterAll(() => removeFakeRemotes());
 

@@ -1,21 +1,15 @@
-import nock from 'nock';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { REFINER_NOT_CONFIGURED } from '../../src/github/command-handler.js';
 import { API } from './helpers/fake-github.js';
 import { FakeRemote, removeFakeRemotes } from './helpers/fake-remote.js';
-import { startHarness, type Harness } from './helpers/harness.js';
+import { closeStrict, startHarness, type Harness } from './helpers/harness.js';
 import { APP_ID, INSTALLATION_ID, OWNER, REPO, example, pullRequest, type PrShape } from './helpers/payloads.js';
 import { markerGuard } from './helpers/test-guards.js';
 
 let h: Harness | undefined;
 afterEach(() => {
-  if (!h) return;
-  const pending = nock.pendingMocks();
-  const unmatched = [...h.github.unmatched];
-  h.close();
+  closeStrict(h);
   h = undefined;
-  expect(unmatched, 'requests nobody expected').toEqual([]);
-  expect(pending, 'expected requests that never came').toEqual([]);
 });
 afterAll(() => removeFakeRemotes());
 

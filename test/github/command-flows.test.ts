@@ -1,10 +1,9 @@
-import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HELP_TEXT } from '../../src/github/commands.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { FakeRemote, removeFakeRemotes } from './helpers/fake-remote.js';
-import { startHarness, type Harness } from './helpers/harness.js';
+import { closeStrict, startHarness, type Harness } from './helpers/harness.js';
 import { OWNER, REPO, commentEvent, example, pullRequestEvent, type PrShape } from './helpers/payloads.js';
 import { markerGuard } from './helpers/test-guards.js';
 
@@ -15,13 +14,8 @@ beforeAll(async () => {
   store = await openStore();
 });
 afterEach(() => {
-  if (!h) return;
-  const pending = nock.pendingMocks();
-  const unmatched = [...h.github.unmatched];
-  h.close();
+  closeStrict(h);
   h = undefined;
-  expect(unmatched, 'requests nobody expected').toEqual([]);
-  expect(pending, 'expected requests that never came').toEqual([]);
 });
 afterAll(async () => {
   await store?.close();

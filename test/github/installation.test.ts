@@ -1,21 +1,15 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import nock from 'nock';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { FakeRemote, removeFakeRemotes } from './helpers/fake-remote.js';
-import { startHarness, type Harness } from './helpers/harness.js';
+import { closeStrict, startHarness, type Harness } from './helpers/harness.js';
 import { INSTALLATION_ID, OWNER, REPO, example, pullRequestEvent, type PrShape } from './helpers/payloads.js';
 import { markerGuard } from './helpers/test-guards.js';
 
 let h: Harness | undefined;
 afterEach(() => {
-  if (!h) return;
-  const pending = nock.pendingMocks();
-  const unmatched = [...h.github.unmatched];
-  h.close();
+  closeStrict(h);
   h = undefined;
-  expect(unmatched, 'requests nobody expected').toEqual([]);
-  expect(pending, 'expected requests that never came').toEqual([]);
 });
 afterAll(() => removeFakeRemotes());
 

@@ -1,21 +1,15 @@
-import nock from 'nock';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { runGate, type GateOptions } from '../../src/core/pipeline.js';
 import { g1 } from '../../src/guards/g1-manifest-safety.js';
 import { FakeRemote, removeFakeRemotes } from './helpers/fake-remote.js';
-import { startHarness, type Harness } from './helpers/harness.js';
+import { closeStrict, startHarness, type Harness } from './helpers/harness.js';
 import { pullRequestEvent, type PrShape } from './helpers/payloads.js';
 import { markerGuard } from './helpers/test-guards.js';
 
 let h: Harness | undefined;
 afterEach(() => {
-  if (!h) return;
-  const pending = nock.pendingMocks();
-  const unmatched = [...h.github.unmatched];
-  h.close();
+  closeStrict(h);
   h = undefined;
-  expect(unmatched, 'requests nobody expected').toEqual([]);
-  expect(pending, 'expected requests that never came').toEqual([]);
 });
 afterAll(() => removeFakeRemotes());
 

@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import nock from 'nock';
 import pg from 'pg';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +14,7 @@ import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { PG_URL, dropSchema, uniqueSchema } from '../store/backends.js';
 import { FakeRemote, removeFakeRemotes } from './helpers/fake-remote.js';
-import { startHarness, testPrivateKey, type Harness } from './helpers/harness.js';
+import { closeStrict, startHarness, testPrivateKey, type Harness } from './helpers/harness.js';
 import { APP_ID, pullRequestEvent, type PrShape } from './helpers/payloads.js';
 import { markerGuard } from './helpers/test-guards.js';
 
@@ -56,13 +55,8 @@ afterEach(async () => {
   for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   await webQueue?.stop({ graceMs: 0 });
   webQueue = undefined;
-  if (!h) return;
-  const pending = nock.pendingMocks();
-  const unmatched = [...h.github.unmatched];
-  h.close();
+  closeStrict(h);
   h = undefined;
-  expect(unmatched, 'requests nobody expected').toEqual([]);
-  expect(pending, 'expected requests that never came').toEqual([]);
 });
 
 afterAll(async () => {

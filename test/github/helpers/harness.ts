@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nock from 'nock';
 import { pino } from 'pino';
+import { expect } from 'vitest';
 import { Probot, ProbotOctokit } from 'probot';
 import { createSlopgateApp, type SlopgateApp, type SlopgateAppOptions } from '../../../src/app.js';
 import { APP_ID } from './payloads.js';
@@ -66,4 +67,17 @@ export async function startHarness(remote: FakeRemote | null, opts: Partial<Slop
       rmSync(workDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Closes a test's harness and fails the test when GitHub saw a request nobody expected or an
+ * expected request never came (nock strict mode for the whole file).
+ */
+export function closeStrict(h: Harness | undefined): void {
+  if (!h) return;
+  const pending = nock.pendingMocks();
+  const unmatched = [...h.github.unmatched];
+  h.close();
+  expect(unmatched, 'requests nobody expected').toEqual([]);
+  expect(pending, 'expected requests that never came').toEqual([]);
 }
