@@ -3,7 +3,7 @@ import { git } from '../core/git.js';
 import { sharedMemoryBaselineCache, type BaselineCache } from '../testgate/baseline-cache.js';
 import { runTestGate, type TestGateResult } from '../testgate/gate.js';
 import { testGateFindings } from './g8-findings.js';
-import { failingCount, type SuiteResult } from '../testgate/types.js';
+import type { SuiteResult } from '../testgate/types.js';
 
 /** Host options for G8 (`ctx.services.tests`). */
 export interface TestServiceOptions {
@@ -26,7 +26,15 @@ function services(ctx: GuardContext): { tests: TestServiceOptions; cache: Baseli
 
 function side(r: SuiteResult | undefined) {
   if (!r) return undefined;
-  return { sha: r.sha, status: r.status, failing: failingCount(r), total: r.tests.length, durationMs: r.durationMs, ...(r.skippedReason ? { skipped: r.skippedReason } : {}) };
+  return {
+    sha: r.sha,
+    status: r.status,
+    failing: r.tests.filter((t) => t.status === 'failed').length,
+    broken: r.units.filter((u) => u.status === 'broken').length,
+    total: r.tests.length,
+    durationMs: r.durationMs,
+    ...(r.skippedReason ? { skipped: r.skippedReason } : {}),
+  };
 }
 
 /** The `tests` report section. */

@@ -110,7 +110,7 @@ function testsSection(report: Report): string {
     for (const name of tests.regressed.slice(0, 20)) lines.push(`- ${escapeCell(name)}`);
     if (tests.regressed.length > 20) lines.push(`- … ${plural(tests.regressed.length - 20, 'more regression')}`);
   }
-  if (tests.details.length) lines.push('', tests.details.map(([k, v]) => `${escapeCell(k)}: ${escapeCell(firstLine(v, 200))}`).join(' · '));
+  if (tests.details.length) lines.push('', ...tests.details.map(([k, v]) => `- ${escapeCell(k)}: ${escapeCell(firstLine(v, 200))}`));
   return lines.join('\n') + '\n';
 }
 

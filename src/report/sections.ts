@@ -87,6 +87,54 @@ export interface TestsView {
   regressed: string[];
 }
 
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** "0 failing of 3 tests · 1 unit broken · 1.0 s · 6eb3c9d · from the cache" for one side of the gate. */
+function describeSide(side: Record<string, unknown>): string {
+  const parts: string[] = [];
+  const failing = num(side.failing);
+  const total = num(side.total);
+  if (failing !== undefined) parts.push(`${failing} failing${total !== undefined ? ` of ${total} test${total === 1 ? '' : 's'}` : ''}`);
+  const broken = num(side.broken);
+  if (broken) parts.push(`${broken} unit${broken === 1 ? '' : 's'} broken`);
+  const skipped = str(side.skipped);
+  if (skipped) parts.push(`skipped: ${skipped}`);
+  const ms = num(side.durationMs);
+  if (ms !== undefined) parts.push(seconds(ms));
+  const sha = str(side.sha);
+  if (sha) parts.push(sha.slice(0, 7));
+  if (side.cached === true) parts.push('from the cache');
+  else if (side.cached === false) parts.push('ran now');
+  return parts.join(' · ');
+}
+
+function describeValue(key: string, value: unknown): string | undefined {
+  if (typeof value === 'string' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (Array.isArray(value)) {
+    const names = value.map(itemName).filter((n): n is string => Boolean(n));
+    if (value.length === 0) return '0';
+    return names.length === value.length && names.length <= 5 ? names.join(', ') : String(value.length);
+  }
+  if (!isObject(value)) return undefined;
+  if (key === 'baseline' || key === 'candidate') return describeSide(value);
+  const flags = Object.entries(value)
+    .filter(([, v]) => v !== false && v !== undefined && v !== null)
+    .map(([k, v]) => (v === true ? k : `${k} ${String(v)}`));
+  return flags.join(' · ');
+}
+
+/** Label/value pairs of the tests section, in its own order (regressions are listed separately). */
+function testDetails(section: Record<string, unknown>): [string, string][] {
+  const details: [string, string][] = [];
+  for (const [key, value] of Object.entries(section)) {
+    if (key === 'regressions') continue;
+    const text = describeValue(key, value);
+    if (text !== undefined && text !== '') details.push([key, text]);
+  }
+  return details;
+}
+
 function itemName(v: unknown): string | undefined {
   if (typeof v === 'string') return v;
   if (isObject(v)) return str(v.id) ?? str(v.name) ?? str(v.test) ?? str(v.title);
@@ -107,17 +155,7 @@ export function readTests(report: Report): TestsView | null {
   const s = isObject(section) ? section : { value: section };
   const regressions = countOf(s.regressions) ?? countOf(s.regressed) ?? fromFindings;
   const regressed = (Array.isArray(s.regressions) ? s.regressions : []).map(itemName).filter((n): n is string => Boolean(n));
-  const details: [string, string][] = [];
-  for (const [key, value] of Object.entries(s)) {
-    if (key === 'regressions') continue;
-    if (typeof value === 'string' || typeof value === 'boolean') details.push([key, String(value)]);
-    else if (typeof value === 'number' && Number.isFinite(value)) details.push([key, String(value)]);
-    else if (Array.isArray(value)) details.push([key, String(value.length)]);
-    else if (isObject(value)) {
-      const n = Object.keys(value).length;
-      details.push([key, `${n} entr${n === 1 ? 'y' : 'ies'}`]);
-    }
-  }
+  const details = testDetails(s);
   const status = str(s.status);
   const reason = str(s.reason) ?? str(s.skipReason);
   let headline: string;

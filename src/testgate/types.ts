@@ -71,7 +71,3 @@ export interface SuiteResult {
   sha: string;
 }
 
-/** Counts for reports. */
-export function failingCount(result: SuiteResult): number {
-  return result.tests.filter((t) => t.status === 'failed').length + result.units.filter((u) => u.status === 'broken').length;
-}

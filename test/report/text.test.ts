@@ -102,6 +102,24 @@ describe('report/text', () => {
     expect(renderText(buildReport([], { sections: { tests: { status: 'skipped', reason: 'no runner found' } } }))).toContain('Tests skipped (no runner found)');
   });
 
+  it('describes both sides of the test gate the way G8 writes them', () => {
+    const tests = {
+      runner: 'pytest',
+      baseline: { sha: '6eb3c9dfd4db', status: 'ok', failing: 0, broken: 0, total: 3, durationMs: 1041, cached: true },
+      candidate: { sha: '4b086fd7df44', status: 'ok', failing: 1, broken: 1, total: 1, durationMs: 1118 },
+      regressions: ['py:tests/test_connect.py::test_rows'],
+      brokenUnits: ['py:tests/test_db.py'],
+      fixed: [],
+      sandbox: { network: 'isolated', pidNamespace: true, memoryLimit: false },
+    };
+    const out = renderText(buildReport([], { sections: { tests } }));
+    expect(out).toContain('baseline: 0 failing of 3 tests · 1.0 s · 6eb3c9d · from the cache');
+    expect(out).toContain('candidate: 1 failing of 1 test · 1 unit broken · 1.1 s · 4b086fd');
+    expect(out).toContain('brokenUnits: py:tests/test_db.py');
+    expect(out).toContain('sandbox: network isolated · pidNamespace');
+    expect(out).not.toContain('memoryLimit');
+  });
+
   it('a PASS report says so and lists no findings section', () => {
     const out = renderText(buildReport([]));
     expect(out).toContain('PASS (success) — every guard passed');
