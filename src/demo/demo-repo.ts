@@ -5,16 +5,18 @@ import { dirname, join } from 'node:path';
 
 type Files = Record<string, string | null>;
 
-const BASE: Files = {
-  'pyproject.toml': `[project]
+const pyproject = (version: string) => `[project]
 name = "inventory"
-version = "0.3.0"
+version = "${version}"
 requires-python = ">=3.9"
 dependencies = []
 
 [tool.pytest.ini_options]
 testpaths = ["tests"]
-`,
+`;
+
+const BASE: Files = {
+  'pyproject.toml': pyproject('0.3.0'),
   'ruff.toml': 'line-length = 100\ntarget-version = "py39"\n',
   'inventory/__init__.py': '',
   'inventory/db.py': `import sqlite3
@@ -110,15 +112,7 @@ def get_item(conn, item_id):
   {
     message: 'Bump version and lint settings',
     files: {
-      'pyproject.toml': `[project]
-name = "inventory"
-version = "0.4.0"
-requires-python = ">=3.9"
-dependencies = []
-
-[tool.pytest.ini_options]
-testpaths = ["tests"]
-`,
+      'pyproject.toml': pyproject('0.4.0'),
       'ruff.toml': 'line-length = 100\ntarget-version = py310\n',
     },
   },
