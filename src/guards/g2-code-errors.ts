@@ -1,6 +1,7 @@
 import type { Node, Tree } from 'web-tree-sitter';
-import { withTree, type LangId } from '../repo/languages.js';
+import { blankOut, withTree, type LangId } from '../repo/languages.js';
 import type { SyntaxProblem } from './g2-config-parsers.js';
+import { checkScript, isScriptLang } from './g2-typescript-errors.js';
 
 const OPENER: Record<string, string> = { '}': '{', ')': '(', ']': '[' };
 
@@ -101,7 +102,50 @@ function locate(tree: Tree, lang: LangId, text: string): SyntaxProblem | null {
   return describe(node, lang, lines);
 }
 
-/** Parses source code with tree-sitter; null when it parses cleanly. */
+/**
+ * Python: the offsets of comments that sit alone on their line. tree-sitter-python's indentation
+ * scanner trips over such a comment at a shallower indent than the block around it (valid Python:
+ * comments do not take part in indentation), e.g. a `# note` at column 0 between a decorator and its
+ * `def` inside a class.
+ */
+function ownLineComments(tree: Tree, text: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  const visit = (node: Node): void => {
+    if (node.type === 'comment') {
+      const lineStart = text.lastIndexOf('\n', node.startIndex - 1) + 1;
+      if (/^[ \t\f]*$/.test(text.slice(lineStart, node.startIndex))) spans.push([node.startIndex, node.endIndex]);
+      return;
+    }
+    for (const child of node.children) if (child) visit(child);
+  };
+  visit(tree.rootNode);
+  return spans;
+}
+
+function withoutSpans(text: string, spans: Array<[number, number]>): string {
+  let out = '';
+  let at = 0;
+  for (const [from, to] of spans) {
+    out += text.slice(at, from) + blankOut(text.slice(from, to));
+    at = to;
+  }
+  return out + text.slice(at);
+}
+
+async function checkTreeSitter(lang: LangId, text: string): Promise<SyntaxProblem | null> {
+  const first = await withTree(lang, text, (tree) => ({ problem: locate(tree, lang, text), comments: lang === 'python' && tree.rootNode.hasError ? ownLineComments(tree, text) : [] }));
+  if (!first.problem || first.comments.length === 0) return first.problem;
+  // Python only: parse again with own-line comments blanked (same offsets). If that parses, the
+  // error was the grammar's, not the file's.
+  const blanked = withoutSpans(text, first.comments);
+  const second = await withTree(lang, blanked, (tree) => locate(tree, lang, blanked));
+  return second ? first.problem : null;
+}
+
+/**
+ * Parses source code; null when it parses cleanly. JavaScript and TypeScript go through the
+ * TypeScript compiler's parser, the other languages through their tree-sitter grammar.
+ */
 export function checkCode(lang: LangId, text: string): Promise<SyntaxProblem | null> {
-  return withTree(lang, text, (tree) => locate(tree, lang, text));
+  return isScriptLang(lang) ? checkScript(lang, text) : checkTreeSitter(lang, text);
 }

@@ -2,7 +2,11 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Language, Parser, type Node, type Tree } from 'web-tree-sitter';
 
-/** Code languages slopgate parses with tree-sitter (WASM grammars from `tree-sitter-wasms`). */
+/**
+ * Code languages slopgate parses with tree-sitter. The WASM grammars come from `@vscode/tree-sitter-wasm`
+ * (the grammars VS Code ships, rebuilt from each grammar's current release, ABI 15), loaded by
+ * `web-tree-sitter`.
+ */
 export type LangId = 'python' | 'javascript' | 'typescript' | 'tsx' | 'go' | 'rust' | 'java';
 
 const EXTENSIONS: Record<string, LangId> = {
@@ -30,7 +34,7 @@ export function languageOf(path: string): LangId | null {
 }
 
 const require = createRequire(import.meta.url);
-const wasmDir = join(dirname(require.resolve('tree-sitter-wasms/package.json')), 'out');
+const wasmDir = join(dirname(require.resolve('@vscode/tree-sitter-wasm/package.json')), 'wasm');
 
 const languages = new Map<LangId, Promise<Language>>();
 const parsers = new Map<LangId, Parser>();
@@ -59,13 +63,35 @@ async function parserFor(lang: LangId): Promise<Parser> {
   return parser;
 }
 
+/** A Rust frontmatter block (cargo script): a fence of 3+ dashes, optional infostring, closed by the same fence. */
+const RUST_FRONTMATTER = /^((?:#!(?!\[)[^\n]*\n)?(?:[ \t]*\r?\n)*)(-{3,})([^\n]*\n(?:[\s\S]*?\n)?)\2[ \t]*(?=\r?\n|$)/;
+
+/** Same length, every character but line breaks turned into a space: positions stay where they were. */
+export const blankOut = (s: string): string => s.replace(/[^\r\n]/g, ' ');
+
+/**
+ * What the grammar is given instead of `text`: the same length and line structure, with the few
+ * valid constructs the grammars do not know rewritten into ones they do:
+ * - NUL characters (valid inside Java/Rust/JS string literals) end the input for tree-sitter → space;
+ * - Rust: `str![...]` (snapbox's macro) lexes `str` as the primitive type → a plain macro name;
+ * - Rust: a cargo-script frontmatter block at the top of the file → blank lines.
+ */
+export function grammarInput(lang: LangId, text: string): string {
+  let out = text.includes('\0') ? text.replace(/\0/g, ' ') : text;
+  if (lang === 'rust') {
+    out = out.replace(/(?<![\w#$])str!(?=\s*[[({])/g, 'st_!');
+    out = out.replace(RUST_FRONTMATTER, (_all, lead: string, fence: string, body: string) => lead + blankOut(fence + body + fence));
+  }
+  return out;
+}
+
 /**
  * Parses `text` and hands the tree to `fn`; the tree is freed afterwards (WASM memory is not
  * garbage-collected), so never keep nodes beyond the callback.
  */
 export async function withTree<T>(lang: LangId, text: string, fn: (tree: Tree) => T): Promise<T> {
   const parser = await parserFor(lang);
-  const tree = parser.parse(text);
+  const tree = parser.parse(grammarInput(lang, text));
   if (!tree) throw new Error(`tree-sitter could not parse ${lang} source`);
   try {
     return fn(tree);
