@@ -6,11 +6,13 @@ import { GUARDS } from '../guards/index.js';
 import { computeFingerprint } from '../repo/fingerprint.js';
 import { generateMonorepoPr } from './generate-monorepo.js';
 import { generateMixedPr } from './generate-pr.js';
+import { parseCorpusBench } from './parse-corpus.js';
 import { testGateBenchLine } from './testgate-bench.js';
 
 /**
  * `npm run bench`: measures the gate on generated pull requests and prints one line per measurement.
- * BENCH_ONLY=static,grounding,tests picks parts; BENCH_FILES sets the PR size.
+ * BENCH_ONLY=static,grounding,tests,parse picks parts; BENCH_FILES sets the PR size; the parse part reads
+ * the real-repository corpus from PARSE_CORPUS_DIR or the first argument (skipped when absent).
  */
 const STATIC_SKIP = { G8: 'bench measures static guards only', G9: 'no store in the bench' };
 
@@ -59,11 +61,15 @@ async function grounding(changed: number): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const only = (process.env.BENCH_ONLY ?? 'static,grounding,tests').split(',');
+  const only = (process.env.BENCH_ONLY ?? 'static,grounding,tests,parse').split(',');
   const files = Number(process.env.BENCH_FILES ?? 1000);
   if (only.includes('static')) await staticGuards(files);
   if (only.includes('grounding')) await grounding(files);
   if (only.includes('tests')) console.log(await testGateBenchLine());
+  if (only.includes('parse')) {
+    const falseErrors = await parseCorpusBench(process.argv[2] ?? process.env.PARSE_CORPUS_DIR);
+    if (falseErrors > 0) process.exitCode = 1;
+  }
 }
 
 main().catch((err: unknown) => {
