@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstSyntaxError, languageOf, withTree, type LangId } from '../../src/repo/languages.js';
+import { firstSyntaxError, grammarInput, languageOf, withTree, type LangId } from '../../src/repo/languages.js';
 
 describe('tree-sitter languages', () => {
   it('maps file extensions to grammars', () => {
@@ -29,5 +29,22 @@ describe('tree-sitter languages', () => {
     const err = await withTree('python', 'def ok():\n    pass\n\ndef broken(\n    pass\n', (t) => firstSyntaxError(t));
     expect(err).not.toBeNull();
     expect(err!.line).toBeGreaterThanOrEqual(4);
+  });
+
+  it('rewrites what the grammars misread without moving any position', async () => {
+    const rust = '#!/usr/bin/env cargo\n---cargo\n[dependencies]\n---\nfn t() { let s = str!["a"]; let n = "x\u0000"; }\n';
+    const input = grammarInput('rust', rust);
+    expect(input).toHaveLength(rust.length);
+    expect(input.split('\n').map((l) => l.length)).toEqual(rust.split('\n').map((l) => l.length));
+    expect(input).not.toContain('---');
+    expect(input).not.toContain('str!');
+    expect(input).not.toContain('\u0000');
+    expect(input.startsWith('#!/usr/bin/env cargo\n')).toBe(true);
+    // An unclosed fence is not a frontmatter: left for the parser to reject.
+    expect(grammarInput('rust', '---\nfn main() {}\n')).toBe('---\nfn main() {}\n');
+    // Only Rust gets the Rust rewrites.
+    expect(grammarInput('python', 'x = "str![1]"\n')).toBe('x = "str![1]"\n');
+    const error = await withTree('rust', rust, (t) => firstSyntaxError(t));
+    expect(error).toBeNull();
   });
 });
