@@ -218,19 +218,30 @@ function commentText(p: PlaceholderComment): string {
   return p.text.replace(/^\s*(?:#+|\/\/+|\/\*+|\*)\s?/, '');
 }
 
+/**
+ * Modules nobody outside the repository imports: Python modules under a `_private` package or file
+ * (`pkg/_internal/x.py`), `__main__.py`; Go `internal/` packages and `package main`.
+ */
+function privateModule(file: ChangedFile, family: string): boolean {
+  const parts = file.path.split('/');
+  if (family === 'python') return parts.some((p) => /^_/.test(p) && p !== '__init__.py' && p !== '__init__.pyi');
+  if (family === 'go') return parts.includes('internal') || /^\s*package\s+main\b/m.test(file.head.text ?? '');
+  return false;
+}
+
 function findingsFor(l: FileLoss, judged: Judged[]): GuardFinding[] {
   const { file } = l;
   const headLines = splitLines(file.head.text ?? '').length;
-  const testFile = isTestPath(file.path);
+  const notApi = isTestPath(file.path) || privateModule(file, l.family);
   const fail: Judged[] = [];
   const publicRemoved: Judged[] = [];
   const out: GuardFinding[] = [];
   for (const j of judged) {
     const broken = j.refs.length > 0 || j.placeholders.length > 0;
     if (j.v.fate.kind === 'renamed') {
-      if (broken || (j.v.def.isPublic && !testFile)) out.push(renamedFinding(file, j, headLines));
+      if (broken || (j.v.def.isPublic && !notApi)) out.push(renamedFinding(file, j, headLines));
     } else if (broken) fail.push(j);
-    else if (j.v.fate.kind === 'dropped' && j.v.def.isPublic && !testFile) publicRemoved.push(j);
+    else if (j.v.fate.kind === 'dropped' && j.v.def.isPublic && !notApi) publicRemoved.push(j);
   }
   if (fail.length) out.unshift(...failFindings(file, fail, l.headHasError));
   if (publicRemoved.length) out.push(publicRemovalFinding(file, publicRemoved));

@@ -65,10 +65,41 @@ function firstLine(s: string): string {
   return s.split('\n')[0]!.trim().slice(0, 160);
 }
 
-/** Hits of a name as usable occurrences: outside comments and strings. */
-function* uses(hits: readonly HeadHit[], name: string, family: string): Generator<{ hit: HeadHit; idx: number; before: string; after: string }> {
+/** Multi-line strings and block comments: Python docstrings, JS template literals, C-style block comments, Go raw strings. */
+const MULTILINE: Record<string, RegExp> = {
+  python: /"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'/g,
+  js: /\/\*[\s\S]*?\*\/|`(?:\\[\s\S]|[^\\`])*`/g,
+  go: /\/\*[\s\S]*?\*\/|`[^`]*`/g,
+  rust: /\/\*[\s\S]*?\*\//g,
+  java: /\/\*[\s\S]*?\*\/|"""[\s\S]*?"""/g,
+};
+
+const maskCache = new Map<string, Set<number>>();
+
+/** 1-based lines that a multi-line string or comment of `text` touches (memoised per text). */
+function maskedLines(text: string, family: string): Set<number> {
+  const cached = maskCache.get(text);
+  if (cached) return cached;
+  const out = new Set<number>();
+  const re = MULTILINE[family];
+  if (re) {
+    for (const m of text.matchAll(new RegExp(re.source, 'g'))) {
+      if (!m[0].includes('\n')) continue;
+      const first = lineOf(text, m.index!);
+      const last = first + (m[0].match(/\n/g)?.length ?? 0);
+      for (let l = first; l <= last; l++) out.add(l);
+    }
+  }
+  if (maskCache.size > 500) maskCache.clear();
+  maskCache.set(text, out);
+  return out;
+}
+
+/** Hits of a name as usable occurrences: outside comments and strings (`text`, when known, masks multi-line ones). */
+function* uses(hits: readonly HeadHit[], name: string, family: string, text?: string): Generator<{ hit: HeadHit; idx: number; before: string; after: string }> {
+  const masked = text === undefined ? null : maskedLines(text, family);
   for (const hit of hits) {
-    if (isComment(family, hit.text)) continue;
+    if (isComment(family, hit.text) || masked?.has(hit.line)) continue;
     for (const idx of occurrences(hit.text, name)) {
       if (inString(hit.text, idx, family)) continue;
       yield { hit, idx, before: hit.text.slice(0, idx), after: hit.text.slice(idx + name.length) };
@@ -147,7 +178,7 @@ function python(s: Subject, hits: readonly HeadHit[], textOf: TextOf): Reference
   for (const [path, lines] of byPath) {
     if (path === s.path) {
       if (shadowed) continue;
-      for (const u of uses(lines, n, 'python')) {
+      for (const u of uses(lines, n, 'python', textOf(path) ?? (path === s.path ? s.headText : undefined))) {
         if (/\.\s*$/.test(u.before) || /\b(?:def|class)\s+$/.test(u.before) || /^\s*=(?!=)/.test(u.after)) continue;
         if (/^\s*(?:from|import)\b/.test(u.hit.text)) continue;
         refs.push(ref(u.hit, 'bare'));
@@ -166,7 +197,7 @@ function python(s: Subject, hits: readonly HeadHit[], textOf: TextOf): Reference
     }
     const importsStem = text === undefined || new RegExp(`\\bimport\\b[^\\n]*\\b${esc(stem)}\\b`).test(text);
     if (!importsStem) continue;
-    for (const u of uses(lines, n, 'python')) {
+    for (const u of uses(lines, n, 'python', textOf(path) ?? (path === s.path ? s.headText : undefined))) {
       if (new RegExp(`(?<![\\w.])${esc(stem)}\\s*\\.\\s*$`).test(u.before) && !/^\s*=(?!=)/.test(u.after)) {
         refs.push(ref(u.hit, 'qualified'));
         break;
@@ -212,7 +243,7 @@ function js(s: Subject, hits: readonly HeadHit[], textOf: TextOf): ReferenceVerd
   for (const [path, lines] of groupByPath(hits)) {
     if (path === s.path) {
       if (shadowed) continue;
-      for (const u of uses(lines, n, 'js')) {
+      for (const u of uses(lines, n, 'js', textOf(path) ?? (path === s.path ? s.headText : undefined))) {
         if (/(?:\.|\?\.)\s*$/.test(u.before) || /\b(?:function\*?|class|const|let|var|interface|type|enum|namespace)\s+$/.test(u.before)) continue;
         if (/^\s*\??:(?!:)/.test(u.after) && !/\?[^:]*$/.test(u.before)) continue; // an object key or a parameter name
         if (/^\s*(?:import|export)\b[^(]*\bfrom\b/.test(u.hit.text)) continue;
@@ -270,7 +301,7 @@ function go(s: Subject, hits: readonly HeadHit[], textOf: TextOf): ReferenceVerd
     if (declared) return { refs };
     for (const [p, lines] of grouped) {
       if (!samePackage(p)) continue;
-      for (const u of uses(lines, n, 'go')) if (/\.\s*$/.test(u.before)) {
+      for (const u of uses(lines, n, 'go', textOf(p))) if (/\.\s*$/.test(u.before)) {
         refs.push(ref(u.hit, 'member'));
         break;
       }
@@ -282,7 +313,7 @@ function go(s: Subject, hits: readonly HeadHit[], textOf: TextOf): ReferenceVerd
     const text = textOf(p);
     if (samePackage(p)) {
       if (lower && text !== undefined && goShadows(text, n)) continue;
-      for (const u of uses(lines, n, 'go')) {
+      for (const u of uses(lines, n, 'go', textOf(p))) {
         if (/\.\s*$/.test(u.before) || /\b(?:func|type)\s+$|\bfunc\s*\([^)]*\)\s*$/.test(u.before)) continue;
         if (/^\s*:(?!=)/.test(u.after)) continue; // a composite-literal key or a label
         if (/^\s*\w/.test(u.hit.text.slice(0, u.idx)) && /^\s*$/.test(u.before) && /^\s+[\w*[\]]/.test(u.after)) continue; // a field declaration
@@ -292,7 +323,7 @@ function go(s: Subject, hits: readonly HeadHit[], textOf: TextOf): ReferenceVerd
       continue;
     }
     if (lower || (text !== undefined && !new RegExp(`"(?:[^"\\n]*/)?${esc(posix.basename(dir))}"`).test(text))) continue;
-    for (const u of uses(lines, n, 'go')) {
+    for (const u of uses(lines, n, 'go', textOf(p))) {
       if (new RegExp(`(?<![\\w.])${esc(pkg)}\\.$`).test(u.before)) {
         refs.push(ref(u.hit, 'qualified'));
         break;
@@ -332,7 +363,7 @@ function rust(s: Subject, hits: readonly HeadHit[], textOf: TextOf): ReferenceVe
     const text = textOf(path);
     if (path === s.path) {
       if (isMember) {
-        for (const u of uses(lines, n, 'rust')) {
+        for (const u of uses(lines, n, 'rust', textOf(path) ?? (path === s.path ? s.headText : undefined))) {
           const qualified = container && new RegExp(`(?<![\\w])(?:${esc(container)}|Self)\\s*(?:<[^>]*>)?\\s*::\\s*$`).test(u.before);
           if (qualified || (!declaredElsewhere && /\bself\s*\.\s*$/.test(u.before) && /^\s*\(/.test(u.after))) {
             refs.push(ref(u.hit, qualified ? 'qualified' : 'member'));
@@ -342,7 +373,7 @@ function rust(s: Subject, hits: readonly HeadHit[], textOf: TextOf): ReferenceVe
         continue;
       }
       if (rustShadows(s.headText, n)) continue;
-      for (const u of uses(lines, n, 'rust')) {
+      for (const u of uses(lines, n, 'rust', textOf(path) ?? (path === s.path ? s.headText : undefined))) {
         if (/(?:\.|::)\s*$/.test(u.before) && !/\b(?:self|Self|crate|super)\s*::\s*$/.test(u.before)) continue;
         if (/\b(?:fn|struct|enum|trait|type|const|static|mod|union|macro_rules!|let|let\s+mut)\s+$/.test(u.before)) continue;
         if (/^\s*:(?!:)/.test(u.after)) continue; // a field or a named argument
@@ -354,7 +385,7 @@ function rust(s: Subject, hits: readonly HeadHit[], textOf: TextOf): ReferenceVe
     }
     if (isMember) {
       if (!container) continue;
-      for (const u of uses(lines, n, 'rust')) if (new RegExp(`(?<![\\w])${esc(container)}\\s*(?:<[^>]*>)?\\s*::\\s*$`).test(u.before)) {
+      for (const u of uses(lines, n, 'rust', textOf(path) ?? (path === s.path ? s.headText : undefined))) if (new RegExp(`(?<![\\w])${esc(container)}\\s*(?:<[^>]*>)?\\s*::\\s*$`).test(u.before)) {
         refs.push(ref(u.hit, 'qualified'));
         break;
       }
@@ -369,7 +400,7 @@ function rust(s: Subject, hits: readonly HeadHit[], textOf: TextOf): ReferenceVe
         else if (m[1]) servedBy ??= ref(hit, 'import');
       }
     }
-    for (const u of uses(lines, n, 'rust')) {
+    for (const u of uses(lines, n, 'rust', textOf(path) ?? (path === s.path ? s.headText : undefined))) {
       if (mod !== 'crate' && new RegExp(`(?<![\\w])${esc(mod)}\\s*::\\s*$`).test(u.before) && !/^\s*(?:pub(?:\([^)]*\))?\s+)?use\b/.test(u.hit.text)) {
         refs.push(ref(u.hit, 'qualified'));
         break;
@@ -383,15 +414,15 @@ function rust(s: Subject, hits: readonly HeadHit[], textOf: TextOf): ReferenceVe
 
 const JAVA_NOT_A_TYPE = /\b(?:return|new|throw|else|case|yield|await|assert)\s+$/;
 
-function java(s: Subject, hits: readonly HeadHit[]): ReferenceVerdict {
+function java(s: Subject, hits: readonly HeadHit[], textOf: TextOf): ReferenceVerdict {
   const n = s.def.simpleName;
   const refs: Reference[] = [];
   const grouped = groupByPath(hits);
   if (s.def.kind !== 'method') {
     const typeDecl = new RegExp(`\\b(?:class|interface|enum|record|@interface)\\s+${esc(n)}\\b`);
     if ([...grouped].some(([, lines]) => lines.some((h) => !isComment('java', h.text) && typeDecl.test(h.text)))) return { refs };
-    for (const [, lines] of grouped) {
-      for (const u of uses(lines, n, 'java')) {
+    for (const [path, lines] of grouped) {
+      for (const u of uses(lines, n, 'java', textOf(path))) {
         refs.push(ref(u.hit, /^\s*import\b/.test(u.hit.text) ? 'import' : 'bare'));
         break;
       }
@@ -402,9 +433,9 @@ function java(s: Subject, hits: readonly HeadHit[]): ReferenceVerdict {
   // an override is served by the superclass: give up when the class extends or implements anything
   if (new RegExp(`\\b(?:class|enum|record)\\s+${esc(container)}\\b[^{]*\\b(?:extends|implements)\\b`).test(s.headText)) return { refs };
   const declaration = (h: HeadHit, idx: number) => /[\w>\]]\s+$/.test(h.text.slice(0, idx)) && !JAVA_NOT_A_TYPE.test(h.text.slice(0, idx));
-  const declared = [...grouped].some(([, lines]) => [...uses(lines, n, 'java')].some((u) => /^\s*\(/.test(u.after) && declaration(u.hit, u.idx)));
+  const declared = [...grouped].some(([path, lines]) => [...uses(lines, n, 'java', textOf(path))].some((u) => /^\s*\(/.test(u.after) && declaration(u.hit, u.idx)));
   for (const [path, lines] of grouped) {
-    for (const u of uses(lines, n, 'java')) {
+    for (const u of uses(lines, n, 'java', textOf(path))) {
       if (!/^\s*\(/.test(u.after)) continue;
       const qualified = new RegExp(`(?<![\\w])${esc(container)}\\s*\\.\\s*$`).test(u.before);
       const local = path === s.path && !declared && !declaration(u.hit, u.idx) && (/\bthis\s*\.\s*$/.test(u.before) || !/\.\s*$/.test(u.before));
@@ -451,7 +482,7 @@ export function referencesOf(s: Subject, hits: readonly HeadHit[], textOf: TextO
     case 'rust':
       return rust(s, hits, textOf);
     case 'java':
-      return java(s, hits);
+      return java(s, hits, textOf);
     default:
       return { refs: [] };
   }
