@@ -1,6 +1,7 @@
 import type { Guard, GuardFinding } from '../core/guard.js';
 import { languageOf } from '../repo/languages.js';
 import { isSkippedPath } from '../repo/manifests/index.js';
+import { missingSymbols } from './g4-missing-symbols.js';
 import { signatureChanges } from './g4-signature-change.js';
 import { ungroundedImports } from './g4-ungrounded-imports.js';
 
@@ -8,7 +9,8 @@ const CHECKED = new Set(['python', 'javascript', 'typescript', 'tsx', 'go', 'rus
 
 /**
  * G4: the worker prompt's scope rules made deterministic for a PR — new imports must be grounded
- * in the repository's manifests (a), public signatures should not change silently (b). The file
+ * in the repository's manifests, and names imported from the repository's own modules must exist
+ * there (a); public signatures should not change silently (b). The file
  * fence (c) lives in g4-file-fence.ts and is used by the refiner.
  */
 export const g4: Guard = {
@@ -19,6 +21,6 @@ export const g4: Guard = {
     return !!lang && CHECKED.has(lang) && file.status !== 'deleted' && file.head.text !== null && !isSkippedPath(file.path);
   },
   async checkFile(file, ctx): Promise<GuardFinding[]> {
-    return [...(await ungroundedImports(file, ctx)), ...(await signatureChanges(file, ctx))];
+    return [...(await ungroundedImports(file, ctx)), ...(await missingSymbols(file, ctx)), ...(await signatureChanges(file, ctx))];
   },
 };

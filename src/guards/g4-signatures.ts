@@ -53,17 +53,32 @@ function unwrapDecorated(n: Node): Node {
   return n.type === 'decorated_definition' ? (n.childForFieldName('definition') ?? n) : n;
 }
 
+/**
+ * Decorators whose functions are not call signatures callers depend on: `@overload` stubs (the
+ * implementation carries the contract) and property accessors (`@property`, `@x.setter`, …).
+ */
+const NOT_A_CALL_SIGNATURE = /^@\s*(?:(?:typing|typing_extensions|t)\.)?overload\b|^@\s*(?:\w+\.)*(?:cached_)?property\b|^@\s*[\w.]+\.(?:setter|getter|deleter)\b/;
+
+function skipped(n: Node): boolean {
+  if (n.type !== 'decorated_definition') return false;
+  return n.namedChildren.some((c) => c?.type === 'decorator' && NOT_A_CALL_SIGNATURE.test(c.text));
+}
+
+/** pytest/unittest test functions and test classes: nobody calls them with arguments. */
+const isTestName = (name: string) => /^test/.test(name) || /^Test/.test(name);
+
 function pythonSignatures(root: Node, out: Map<string, PublicSignature>): void {
   for (const top of root.namedChildren) {
     const def = top && unwrapDecorated(top);
-    if (!def) continue;
+    if (!def || skipped(top!)) continue;
     const name = def.childForFieldName('name')?.text ?? '';
+    if (isTestName(name)) continue;
     if (def.type === 'function_definition' && !name.startsWith('_')) add(out, name, 'python', def);
     if (def.type === 'class_definition' && !name.startsWith('_')) {
       for (const member of def.childForFieldName('body')?.namedChildren ?? []) {
         const m = member && unwrapDecorated(member);
         const mName = m?.childForFieldName('name')?.text ?? '';
-        if (m?.type === 'function_definition' && isPublicPy(mName)) add(out, `${name}.${mName}`, 'python', m);
+        if (m?.type === 'function_definition' && isPublicPy(mName) && !skipped(member!) && !isTestName(mName)) add(out, `${name}.${mName}`, 'python', m);
       }
     }
   }
@@ -89,7 +104,9 @@ function jsDeclaration(lang: LangId, decl: Node, out: Map<string, PublicSignatur
       if (member?.type !== 'method_definition') continue;
       const mName = member.childForFieldName('name');
       const hidden = member.namedChildren.some((c) => c?.type === 'accessibility_modifier' && c.text !== 'public');
-      if (!mName || hidden || mName.type === 'private_property_identifier') continue;
+      // `get x()` / `set x(v)` are property accessors, not call signatures
+      const accessor = member.children.some((c) => c?.type === 'get' || c?.type === 'set');
+      if (!mName || hidden || accessor || mName.type === 'private_property_identifier') continue;
       add(out, `${name}.${mName.text}`, lang, member);
     }
   }

@@ -7,6 +7,7 @@ import { extractImports, type ImportRef } from './g4-import-extract.js';
 import { localModulesAt } from './g4-local-modules.js';
 import { ecosystemOf, npmPackageName, resolveEnv, resolveImport, rustFileNames, type ResolveEnv } from './g4-import-resolve.js';
 import { manifestFor } from './g4-manifest-hint.js';
+import { importedAtBase } from './g4-base-imports.js';
 
 const ECOSYSTEM_WORDS: Partial<Record<Ecosystem, { manifest: string; stdlib: string }>> = {
   python: { manifest: 'Python manifest (pyproject.toml, requirements*.txt, setup.cfg, setup.py, Pipfile)', stdlib: 'the Python standard library' },
@@ -56,8 +57,10 @@ function finding(file: ChangedFile, ref: ImportRef, ecosystem: Ecosystem, pkg: s
 
 /**
  * G4 (a): imports the PR adds to a source file (present at head, absent from the file at base)
- * whose package is not declared by any manifest (base ∪ PR), not the language's standard library
- * and not a module of the repository. Languages whose ecosystem has no manifest at all are skipped.
+ * whose package is not declared by any manifest (base ∪ PR), not the language's standard library,
+ * not a module of the repository, and not imported by any other source file at base (then the
+ * repository already relies on it: a `TYPE_CHECKING`/`import type` import, a dev or transitive
+ * dependency). Languages whose ecosystem has no manifest at all are skipped.
  */
 export async function ungroundedImports(file: ChangedFile, ctx: GuardContext): Promise<GuardFinding[]> {
   const lang = languageOf(file.path);
@@ -80,6 +83,8 @@ export async function ungroundedImports(file: ChangedFile, ctx: GuardContext): P
     if (before.has(key) || reported.has(key)) continue;
     const res = resolveImport(lang, ref.spec, env, rustNames);
     if (res.kind !== 'ungrounded' || allowed.has(allowKey(res.pkg))) continue;
+    // already imported somewhere at base (a type-only import under TYPE_CHECKING, a transitive or dev dependency)
+    if (await importedAtBase(ctx, res.ecosystem, res.pkg)) continue;
     reported.add(key);
     out.push(finding(file, ref, res.ecosystem, res.pkg, manifestFor(res.ecosystem, file.path, env.fp.manifests)));
   }

@@ -11,10 +11,11 @@ import { g8 } from './g8-tests.js';
 import { g9 } from './g9-history.js';
 import { psi } from './psi.js';
 import { g13 } from './g13-doc-preservation.js';
+import { g15 } from './weak-assertions.js';
 
 /**
  * The guard registry, in the fixed order the pipeline runs them. Every guard runs on every file it
  * applies to; the order only decides the order of the report's guard table.
  */
-export const GUARDS: Guard[] = [g1, g2, g4, g7, g10, g11, g12, g13, g14, g8, g9, psi];
+export const GUARDS: Guard[] = [g1, g2, g4, g7, g10, g11, g12, g13, g14, g15, g8, g9, psi];
 

@@ -20,7 +20,8 @@ const GENERIC = [
   /\bexisting (?:code|helpers?|functions?|methods?|implementation|logic|tests?|fixtures?|definitions?|classes|imports?)\b/i,
   /\b(?:same as (?:before|above|original)|omitted for brevity|for brevity|code omitted|truncated)\b/i,
   /\b(?:previous|original|other) (?:code|implementation|functions?|methods?|helpers?)\b.*\b(?:here|unchanged|same|omitted|go(?:es)? here)\b/i,
-  /^(?:\.\.\.|…)|(?:\.\.\.|…)$/,
+  // starts with an ellipsis (`// ... existing code ...`, `# ...`); a sentence that trails off does not count
+  /^(?:\.\.\.|…)/,
 ];
 
 /** Weaker words that count only when the comment also names a definition that is gone. */

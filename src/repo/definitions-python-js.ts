@@ -5,19 +5,21 @@ import { field, named } from './tree-nodes.js';
 /** Python: module-level def/async def/class (decorated too), also inside top-level if/try/with. */
 const PY_SCOPE_BLOCKS = new Set(['if_statement', 'elif_clause', 'else_clause', 'try_statement', 'except_clause', 'finally_clause', 'with_statement', 'block', 'for_statement', 'while_statement']);
 
+const isPublicPy = (name: Node | null | undefined) => !!name && (!name.text.startsWith('_') || /^__\w+__$/.test(name.text));
+
 export function pythonCollector(root: Node, sink: DefinitionSink): void {
   const visit = (node: Node) => {
     for (const child of named(node)) {
       switch (child.type) {
         case 'function_definition':
-          sink.def(child, field(child, 'name'), 'function');
+          sink.def(child, field(child, 'name'), 'function', undefined, isPublicPy(field(child, 'name')));
           break;
         case 'class_definition':
-          sink.def(child, field(child, 'name'), 'class');
+          sink.def(child, field(child, 'name'), 'class', undefined, isPublicPy(field(child, 'name')));
           break;
         case 'decorated_definition': {
           const inner = field(child, 'definition');
-          if (inner) sink.def(child, field(inner, 'name'), inner.type === 'class_definition' ? 'class' : 'function');
+          if (inner) sink.def(child, field(inner, 'name'), inner.type === 'class_definition' ? 'class' : 'function', undefined, isPublicPy(field(inner, 'name')));
           break;
         }
         case 'import_statement':
@@ -55,14 +57,15 @@ function bindPythonImports(stmt: Node, sink: DefinitionSink): void {
 const FUNCTION_VALUES = new Set(['arrow_function', 'function_expression', 'function', 'generator_function']);
 const ANONYMOUS_DEFAULTS = new Set([...FUNCTION_VALUES, 'class']);
 
-function jsStatement(node: Node, sink: DefinitionSink, exported: boolean): void {
+function jsStatement(node: Node, sink: DefinitionSink, exported: boolean, laterExports: ReadonlySet<string>): void {
+  const pub = (name: Node | null) => exported || (!!name && laterExports.has(name.text));
   switch (node.type) {
     case 'export_statement': {
       const decl = field(node, 'declaration');
-      if (decl) return jsStatement(decl, sink, true);
+      if (decl) return jsStatement(decl, sink, true, laterExports);
       for (const c of named(node)) {
-        if (ANONYMOUS_DEFAULTS.has(c.type) && !field(c, 'name')) sink.def(c, 'default', c.type === 'class' ? 'class' : 'function');
-        else if (c.type === 'function_declaration' || c.type === 'class_declaration') jsStatement(c, sink, true);
+        if (ANONYMOUS_DEFAULTS.has(c.type) && !field(c, 'name')) sink.def(c, 'default', c.type === 'class' ? 'class' : 'function', undefined, true);
+        else if (c.type === 'function_declaration' || c.type === 'class_declaration') jsStatement(c, sink, true, laterExports);
         else if (c.type === 'export_clause' && field(node, 'source'))
           for (const s of named(c)) sink.bind((field(s, 'alias') ?? field(s, 'name'))?.text);
       }
@@ -70,16 +73,16 @@ function jsStatement(node: Node, sink: DefinitionSink, exported: boolean): void 
     }
     case 'function_declaration':
     case 'generator_function_declaration':
-      return sink.def(node, field(node, 'name'), 'function');
+      return sink.def(node, field(node, 'name'), 'function', undefined, pub(field(node, 'name')));
     case 'class_declaration':
     case 'abstract_class_declaration':
-      return sink.def(node, field(node, 'name'), 'class');
+      return sink.def(node, field(node, 'name'), 'class', undefined, pub(field(node, 'name')));
     case 'interface_declaration':
     case 'type_alias_declaration':
     case 'enum_declaration':
-      return sink.def(node, field(node, 'name'), 'type');
+      return sink.def(node, field(node, 'name'), 'type', undefined, pub(field(node, 'name')));
     case 'ambient_declaration':
-      for (const c of named(node)) jsStatement(c, sink, exported);
+      for (const c of named(node)) jsStatement(c, sink, exported, laterExports);
       return;
     case 'lexical_declaration':
     case 'variable_declaration':
@@ -89,7 +92,7 @@ function jsStatement(node: Node, sink: DefinitionSink, exported: boolean): void 
         if (name?.type !== 'identifier') continue;
         const value = field(d, 'value');
         const isFunction = !!value && FUNCTION_VALUES.has(value.type);
-        if (exported || isFunction) sink.def(d, name, isFunction ? 'function' : 'constant');
+        if (exported || isFunction || laterExports.has(name.text)) sink.def(d, name, isFunction ? 'function' : 'constant', undefined, pub(name));
         else sink.bind(name.text);
       }
       return;
@@ -98,7 +101,7 @@ function jsStatement(node: Node, sink: DefinitionSink, exported: boolean): void 
       const left = e?.type === 'assignment_expression' ? field(e, 'left') : null;
       // CommonJS: exports.x = … / module.exports.x = …
       if (left?.type === 'member_expression' && /^(module\.)?exports$/.test(field(left, 'object')?.text ?? ''))
-        sink.def(node, field(left, 'property'), 'variable');
+        sink.def(node, field(left, 'property'), 'variable', undefined, true);
       return;
     }
     case 'import_statement':
@@ -115,6 +118,17 @@ function jsStatement(node: Node, sink: DefinitionSink, exported: boolean): void 
   }
 }
 
+/** Local names a module exports through a clause without a source (`export { a, b as c }`). */
+function laterExportsOf(root: Node): Set<string> {
+  const out = new Set<string>();
+  for (const child of named(root)) {
+    if (child.type !== 'export_statement' || field(child, 'source')) continue;
+    for (const c of named(child)) if (c.type === 'export_clause') for (const s of named(c)) if (field(s, 'name')) out.add(field(s, 'name')!.text);
+  }
+  return out;
+}
+
 export const jsCollector: Collector = (root, sink) => {
-  for (const child of named(root)) jsStatement(child, sink, false);
+  const later = laterExportsOf(root);
+  for (const child of named(root)) jsStatement(child, sink, false, later);
 };

@@ -19,6 +19,11 @@ export interface Definition {
   endLine: number;
   /** The definition's text with its own name replaced and whitespace collapsed (rename detection). */
   shape: string;
+  /**
+   * Visible outside its module: Python names without a leading `_` (dunders count), exported JS/TS
+   * bindings, capitalised Go names, `pub` Rust items, `public`/`protected` Java members.
+   */
+  isPublic: boolean;
 }
 
 export interface DefinitionIndex {
@@ -34,8 +39,11 @@ export interface DefinitionIndex {
 
 /** What a collector reports while walking the tree. */
 export interface DefinitionSink {
-  /** `span` covers the whole definition (decorators included); `name` is its name node or text. */
-  def(span: Node, name: Node | string | null, kind: DefinitionKind, container?: string): void;
+  /**
+   * `span` covers the whole definition (decorators included); `name` is its name node or text.
+   * `isPublic` is the collector's verdict on visibility (see {@link Definition.isPublic}).
+   */
+  def(span: Node, name: Node | string | null, kind: DefinitionKind, container: string | undefined, isPublic: boolean): void;
   bind(name: string | null | undefined): void;
 }
 
@@ -77,7 +85,7 @@ export async function topLevelDefinitions(lang: LangId, text: string): Promise<D
     const definitions: Definition[] = [];
     const bound = new Set<string>();
     const sink: DefinitionSink = {
-      def(span, nameNode, kind, container) {
+      def(span, nameNode, kind, container, isPublic) {
         const simpleName = typeof nameNode === 'string' ? nameNode : nameNode?.text;
         if (!simpleName) return;
         definitions.push({
@@ -88,6 +96,7 @@ export async function topLevelDefinitions(lang: LangId, text: string): Promise<D
           line: span.startPosition.row + 1,
           endLine: span.endPosition.row + 1,
           shape: shapeOf(span.text, simpleName),
+          isPublic,
         });
       },
       bind(name) {

@@ -126,3 +126,68 @@ describe('G4 signature-change: default values', () => {
     expect(f[0]!.severity).toBe('nit');
   });
 });
+
+describe('G4 signature-change: not call signatures', () => {
+  it('ignores @overload stubs, @property getters/setters and JS get/set accessors; still flags the implementation', async () => {
+    const base = `from typing import overload
+
+
+class Box:
+    @property
+    def size(self):
+        return self._size
+
+    @size.setter
+    def size(self, value):
+        self._size = value
+
+
+@overload
+def parse(x: int) -> int: ...
+@overload
+def parse(x: str) -> str: ...
+def parse(x):
+    return x
+`;
+    const head = `from typing import overload
+
+
+class Box:
+    @property
+    def size(self) -> int:
+        return self._size
+
+    @size.setter
+    def size(self, value: int) -> None:
+        self._size = int(value)
+
+
+@overload
+def parse(x: int, strict: bool) -> int: ...
+@overload
+def parse(x: str, strict: bool) -> str: ...
+def parse(x, strict):
+    return x
+`;
+    const js = (v: string) => `export class Box {\n  get size() {\n    return 1;\n  }\n  set size(${v}) {}\n}\n`;
+    const found = await signatureFindings({ 'app/box.py': base, 'web/box.js': js('v') }, { 'app/box.py': head, 'web/box.js': js('value') });
+    expect(found.map((f) => f.evidence?.name)).toEqual(['parse']);
+    expect(found[0]!.message).toContain('(x) at base, (x, strict) at head');
+  });
+
+  it('ignores test functions: test files, test_* functions and Test* classes', async () => {
+    const found = await signatureFindings(
+      {
+        'tests/test_api.py': `def test_get(client):\n    assert client\n\n\ndef make_user(name):\n    return name\n`,
+        'app/checks.py': `def test_connection(host):\n    return host\n\n\nclass TestHelper:\n    def run(self, a):\n        return a\n`,
+        'pkg/api_test.go': `package pkg\n\nfunc TestGet(t *testing.T) {}\n\nfunc Helper(a int) int { return a }\n`,
+      },
+      {
+        'tests/test_api.py': `def test_get(client, db):\n    assert client\n\n\ndef make_user(name, admin):\n    return name\n`,
+        'app/checks.py': `def test_connection(host, port):\n    return host\n\n\nclass TestHelper:\n    def run(self, a, b):\n        return a\n`,
+        'pkg/api_test.go': `package pkg\n\nfunc TestGet(t *testing.T, x int) {}\n\nfunc Helper(a, b int) int { return a }\n`,
+      },
+    );
+    expect(found).toEqual([]);
+  });
+});

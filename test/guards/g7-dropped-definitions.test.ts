@@ -59,7 +59,7 @@ def find_user(conn, name):
     expect(f.evidence).toMatchObject({ dropped: [{ name: 'init_schema', baseLine: 10 }, { name: 'seed', baseLine: 15 }] });
   });
 
-  it('rung-3 O1: a pytest fixture and a sibling test dropped from tests/test_db.py fail, anchored where they were', async () => {
+  it('rung-3 O1: a pytest fixture still requested by a test fails; a removed test is left to G8', async () => {
     const base = `import pytest
 from app.db import get_conn
 
@@ -80,42 +80,64 @@ def test_find_known_user(db):
 from app.db import get_conn
 
 
-def test_connect(tmp_path):
-    assert get_conn(tmp_path / "t.db") is not None
+def test_connect(db):
+    assert db is not None
 `;
     const found = await run({ 'tests/test_db.py': base }, { 'tests/test_db.py': head });
     expect(found).toHaveLength(1);
+    expect(found[0]!.severity).toBe('fail');
     expect(found[0]!.message).toContain('`db` (function, base line 5)');
-    expect(found[0]!.message).toContain('`test_find_known_user`');
-    expect(found[0]!.message).not.toContain('stands in for');
+    expect(found[0]!.message).toContain('tests/test_db.py:5');
+    expect(found[0]!.message).not.toContain('test_find_known_user');
     expect(found[0]!.line).toBeGreaterThanOrEqual(1);
     expect(found[0]!.line).toBeLessThanOrEqual(6);
   });
 
-  it('a JS export removed from a module fails; keeping the others passes them', async () => {
+  it('a fixture and a test removed together with every use pass (the removed test is G8’s tests-removed)', async () => {
+    const base = `import pytest\nfrom app.db import get_conn\n\n\n@pytest.fixture\ndef db(tmp_path):\n    return get_conn(tmp_path / "t.db")\n\n\ndef test_connect(db):\n    assert db is not None\n\n\ndef test_find_known_user(db):\n    assert db.execute("select 1").fetchone()[0] == 1\n`;
+    const head = `import pytest\nfrom app.db import get_conn\n\n\ndef test_connect(tmp_path):\n    assert get_conn(tmp_path / "t.db") is not None\n`;
+    expect(await run({ 'tests/test_db.py': base }, { 'tests/test_db.py': head })).toEqual([]);
+  });
+
+  it('a JS export removed while another module still imports it fails, citing the import', async () => {
     const base = `export function slugify(s) {\n  return s.toLowerCase().replace(/\\s+/g, '-');\n}\n\nexport const MAX_LEN = 80;\n\nexport default function render(x) {\n  return String(x);\n}\n`;
     const head = `export function slugify(s) {\n  return s.trim().toLowerCase().replace(/\\s+/g, '-');\n}\n\nexport default function render(x) {\n  return String(x);\n}\n`;
-    const found = await run({ 'src/text.js': base }, { 'src/text.js': head });
+    const user = `import {\n  slugify,\n  MAX_LEN,\n} from '../text.js';\n\nexport const short = (s) => slugify(s).slice(0, MAX_LEN);\n`;
+    const found = await run({ 'src/text.js': base, 'src/ui/title.js': user }, { 'src/text.js': head });
     expect(found).toHaveLength(1);
+    expect(found[0]!.severity).toBe('fail');
     expect(found[0]!.message).toContain('`MAX_LEN` (constant, base line 5)');
+    expect(found[0]!.message).toContain('src/ui/title.js:1');
     expect(found[0]!.message).not.toContain('`slugify`');
   });
 
-  it('a Go func dropped from a package fails; a changed method body passes', async () => {
+  it('a JS export removed with every use is a risk (public API), not a fail', async () => {
+    const base = `export function slugify(s) {\n  return s.toLowerCase();\n}\n\nexport const MAX_LEN = 80;\n`;
+    const head = `export function slugify(s) {\n  return s.toLowerCase();\n}\n`;
+    const found = await run({ 'src/text.js': base }, { 'src/text.js': head });
+    expect(found).toHaveLength(1);
+    expect(found[0]!.severity).toBe('risk');
+    expect(found[0]!.message).toContain('no longer defines the public `MAX_LEN`');
+  });
+
+  it('a Go func dropped while another package still calls it fails; a changed method body passes', async () => {
     const base = `package store\n\ntype Store struct{ items []string }\n\nfunc (s *Store) Add(x string) { s.items = append(s.items, x) }\n\nfunc (s *Store) Len() int { return len(s.items) }\n\nfunc New() *Store { return &Store{} }\n`;
     const head = `package store\n\ntype Store struct{ items []string }\n\nfunc (s *Store) Add(x string) {\n\tif x != "" {\n\t\ts.items = append(s.items, x)\n\t}\n}\n\nfunc (s *Store) Len() int { return len(s.items) }\n`;
-    const found = await run({ 'store/store.go': base }, { 'store/store.go': head });
+    const main = `package main\n\nimport "example.com/app/store"\n\nfunc main() { s := store.New(); s.Add("x") }\n`;
+    const found = await run({ 'store/store.go': base, 'cmd/app/main.go': main }, { 'store/store.go': head });
     expect(found).toHaveLength(1);
+    expect(found[0]!.severity).toBe('fail');
     expect(found[0]!.message).toContain('`New` (function, base line 9)');
+    expect(found[0]!.message).toContain('cmd/app/main.go:5');
     expect(found[0]!.message).not.toContain('Store.Add');
   });
 
-  it('a Rust fn and an inherent impl method dropped fail as `parse` and `Config::validate`', async () => {
+  it('a pub Rust fn and an inherent pub impl method removed with all uses are risks named `parse` and `Config::validate`', async () => {
     const base = `pub struct Config { pub name: String }\n\nimpl Config {\n    pub fn validate(&self) -> bool { !self.name.is_empty() }\n    pub fn name(&self) -> &str { &self.name }\n}\n\npub fn parse(s: &str) -> Config { Config { name: s.to_string() } }\n`;
     const head = `pub struct Config { pub name: String }\n\nimpl Config {\n    pub fn name(&self) -> &str { &self.name }\n}\n`;
     const found = await run({ 'src/config.rs': base }, { 'src/config.rs': head });
     const text = found.map((f) => f.message).join('\n');
-    expect(found.every((f) => f.severity === 'fail')).toBe(true);
+    expect(found.every((f) => f.severity === 'risk')).toBe(true); // pub, and nothing in the crate uses them
     expect(text).toContain('`Config::validate` (method, base line 4)');
     expect(text).toContain('`parse` (function, base line 8)');
   });
@@ -131,7 +153,8 @@ def test_connect(tmp_path):
   it('a whole Java class removed from a file is one name, not the class plus each of its methods', async () => {
     const base = `package app;\n\nclass A { void a() {} }\n\nclass Helper {\n    void one() {}\n    void two() {}\n}\n`;
     const head = `package app;\n\nclass A { void a() {} }\n`;
-    const found = await run({ 'src/A.java': base }, { 'src/A.java': head });
+    const user = `package app;\n\nclass B {\n    void b() { new Helper().one(); }\n}\n`;
+    const found = await run({ 'src/A.java': base, 'src/B.java': user }, { 'src/A.java': head });
     expect(found).toHaveLength(1);
     expect(found[0]!.evidence).toMatchObject({ dropped: [{ name: 'Helper' }] });
   });
@@ -180,7 +203,7 @@ def test_connect(tmp_path):
     const base = `def alpha():\n    return 1\n\n\ndef beta():\n    return 2\n\n\ndef gamma():\n    return 3\n`;
     // a broken edit in alpha (G2 reports the syntax error); gamma really is gone
     const head = `def alpha(:\n    return 1\n\n\ndef beta():\n    return 2\n`;
-    const found = await run({ 'm.py': base }, { 'm.py': head });
+    const found = await run({ 'm.py': base, 'main.py': 'from m import alpha, gamma\n' }, { 'm.py': head });
     expect(found).toHaveLength(1);
     expect(found[0]!.evidence).toMatchObject({ dropped: [{ name: 'gamma' }], headHasSyntaxError: true });
     expect(found[0]!.message).not.toContain('`alpha`');
@@ -212,9 +235,13 @@ def test_connect(tmp_path):
 
   it('a file renamed by the PR that also lost a function is checked against its old version', async () => {
     const body = Array.from({ length: 12 }, (_, i) => `def f${i}(x):\n    return x + ${i}\n\n`).join('');
-    const found = await run({ 'app/utils.py': body }, { 'app/utils.py': null, 'app/helpers.py': body.replace('def f11(x):\n    return x + 11\n\n', '') });
+    const found = await run(
+      { 'app/utils.py': body, 'app/main.py': 'from app.helpers import f1, f11\n' },
+      { 'app/utils.py': null, 'app/helpers.py': body.replace('def f11(x):\n    return x + 11\n\n', '') },
+    );
     expect(found).toHaveLength(1);
     expect(found[0]!.path).toBe('app/helpers.py');
     expect(found[0]!.message).toContain('that app/utils.py has on the base branch: `f11` (function, base line 34)');
+    expect(found[0]!.message).toContain('app/main.py:1');
   });
 });
