@@ -12,6 +12,22 @@ export function githubSlug(heading: string): string {
 }
 
 /**
+ * The heading id VitePress (markdown-it-anchor with @mdit-vue's slugify) and similar generators give:
+ * accents stripped, runs of spaces and punctuation turned into one hyphen, trimmed, lower-cased, and a
+ * leading digit prefixed with `_`.
+ */
+export function siteSlug(heading: string): string {
+  return renderedText(heading)
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[\u0000-\u001f]/g, '')
+    .replace(/[\s~`!@#$%^&*()\-_+=[\]{}|\\;:"'“”‘’<>,.?/]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .replace(/^(\d)/, '_$1')
+    .toLowerCase();
+}
+
+/**
  * Heading source → the text GitHub shows (links, images, code ticks, emphasis and HTML tags removed).
  * Every repetition is bounded, so a hostile heading costs linear time, not a rescan per bracket.
  */
@@ -67,7 +83,7 @@ export function customHeadingId(raw: string): { id: string; at: number } | null 
  * `{#custom-id}` heading attributes of docs generators, and `id`/`name` attributes of HTML tags.
  * Anchors are returned lower-cased; compare fragments lower-cased too.
  */
-export function markdownAnchors(path: string, text: string): Set<string> {
+export function markdownAnchors(path: string, text: string, opts: { siteSlugs?: boolean } = {}): Set<string> {
   const lines = text.split('\n').map((l) => l.replace(/\r$/, ''));
   const inCode = new Set<number>();
   for (const block of codeBlocksOf(path, text)) {
@@ -76,13 +92,21 @@ export function markdownAnchors(path: string, text: string): Set<string> {
   }
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
+  const siteSeen = new Map<string, number>();
   const addHeading = (raw: string) => {
     const custom = customHeadingId(raw);
     if (custom) anchors.add(custom.id.toLowerCase());
-    const slug = githubSlug(custom ? raw.slice(0, custom.at) : raw);
+    const heading = custom ? raw.slice(0, custom.at) : raw;
+    const slug = githubSlug(heading);
     const n = seen.get(slug) ?? 0;
     seen.set(slug, n + 1);
     anchors.add(n === 0 ? slug : `${slug}-${n}`);
+    if (opts.siteSlugs && !custom) {
+      const site = siteSlug(heading);
+      const k = siteSeen.get(site) ?? 0;
+      siteSeen.set(site, k + 1);
+      anchors.add(k === 0 ? site : `${site}-${k}`);
+    }
   };
   lines.forEach((line, i) => {
     if (inCode.has(i + 1)) return;
