@@ -5,6 +5,7 @@ import { hasFramework } from '../repo/fingerprint-query.js';
 import { frameworksOf } from '../repo/frameworks.js';
 import { docKindOf, isAdded, textLines, type DocKind } from './doc-files.js';
 import { blank, maskCodeSpans, maskComments } from './doc-masks.js';
+import { nameKey } from './g11-own-names.js';
 import { COMPILED_PATTERNS, type CompiledPattern } from './g11-framework-patterns.js';
 
 /** One mention of a framework in text the PR added. */
@@ -192,8 +193,13 @@ export function frameworkClaims(file: ChangedFile, fp: RepoFingerprint): Framewo
  * is that framework itself (one of its own packages, crates or Python projects). Never a loose
  * substring match (`gin` is not grounded by `eslint-plugin-x`).
  */
-export function isGroundedFramework(id: string, fp: RepoFingerprint): boolean {
+export function isGroundedFramework(id: string, fp: RepoFingerprint, extraOwn: Iterable<string> = []): boolean {
   if (hasFramework(fp, id)) return true;
-  const own = [...fp.localPackages, ...fp.rustCrates, ...(fp.pythonProjects ?? [])].map((n) => n.toLowerCase());
-  return own.some((n) => n === id || frameworksOf('npm', n).includes(id) || frameworksOf('rust', n).includes(id) || frameworksOf('python', n).includes(id));
+  const own = [...fp.localPackages, ...fp.rustCrates, ...(fp.pythonProjects ?? []), ...extraOwn].map((n) => n.toLowerCase());
+  if (fp.goModules.some((m) => frameworksOf('go', m).includes(id))) return true;
+  if (own.some((n) => n === id || frameworksOf('npm', n).includes(id) || frameworksOf('rust', n).includes(id) || frameworksOf('python', n).includes(id))) return true;
+  // The project's own name spelled like the framework ("Cobra" in spf13/cobra, "Next.js" in next.js).
+  const pattern = COMPILED_PATTERNS.find((p) => p.id === id);
+  const spellings = new Set([id, ...(pattern ? [...pattern.strong, ...(pattern.bare ?? [])] : [])].map(nameKey).filter(Boolean));
+  return own.some((n) => spellings.has(nameKey(n)) || spellings.has(nameKey(n.split('/').at(-1) ?? n)));
 }
