@@ -98,17 +98,20 @@ export function rstLiteralBlocks(text: string): CodeBlock[] {
       if (indentOf(l) <= base) break;
       body.push({ line: j + 1, text: l });
     }
-    while (body.length && body[body.length - 1]!.text === '') body.pop();
-    while (body.length && body[0]!.text === '') body.shift();
-    if (body.length) blocks.push({ openLine: i + 1, closeLine: null, info, body: dedent(body) });
+    let first = 0;
+    let end = body.length;
+    while (end > first && body[end - 1]!.text === '') end--;
+    while (first < end && body[first]!.text === '') first++;
+    if (end > first) blocks.push({ openLine: i + 1, closeLine: null, info, body: dedent(body.slice(first, end)) });
     i = Math.max(j, i + 1);
   }
   return blocks;
 }
 
 function dedent(body: CodeLine[]): CodeLine[] {
-  const widths = body.filter((b) => b.text.trim() !== '').map((b) => /^[ \t]*/.exec(b.text)![0].length);
-  const cut = widths.length ? Math.min(...widths) : 0;
+  let cut = Infinity;
+  for (const b of body) if (b.text.trim() !== '') cut = Math.min(cut, /^[ \t]*/.exec(b.text)![0].length);
+  if (cut === Infinity) cut = 0;
   return body.map((b) => ({ line: b.line, text: b.text.slice(Math.min(cut, /^[ \t]*/.exec(b.text)![0].length)) }));
 }
 

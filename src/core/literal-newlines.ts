@@ -54,8 +54,15 @@ export interface LiteralNewlineCount {
 export function countLiteralNewlines(line: string): LiteralNewlineCount {
   const all = literalNewlineOffsets(line);
   if (all.length === 0) return { total: 0, outsideStrings: 0, offsets: [] };
+  // Spans are sorted and disjoint, offsets ascending: one merge pass keeps this linear.
   const spans = stringSpans(line);
-  const offsets = all.filter((o) => !spans.some(([s, e]) => o > s && o < e));
+  const offsets: number[] = [];
+  let k = 0;
+  for (const o of all) {
+    while (k < spans.length && spans[k]![1] <= o) k++;
+    const span = spans[k];
+    if (!(span && o > span[0] && o < span[1])) offsets.push(o);
+  }
   return { total: all.length, outsideStrings: offsets.length, offsets };
 }
 

@@ -1,5 +1,5 @@
 import { findNodeAtLocation, parseTree, type Node as JsonNode, type ParseError } from 'jsonc-parser';
-import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document } from 'yaml';
+import { isMap, isNode, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type Document } from 'yaml';
 import { parse as parseToml } from 'smol-toml';
 
 /** How a config file is written. `json-or-yaml` is for extension-less rc files (`.prettierrc`, `.eslintrc`). */
@@ -10,6 +10,11 @@ export type PathSegment = string | number;
 /** A parsed config file: its data and a way to find the line of a key. */
 export interface ConfigDocument {
   data: unknown;
+  /**
+   * Paths whose value carries a YAML tag this reader cannot resolve (`!!python/name:…` and `!ENV` in
+   * mkdocs.yml, `!reference` in CI files): the tool computes that value, so it is not checked.
+   */
+  opaque?: PathSegment[][];
   /** 1-based line of the key at `path` (or of its closest existing ancestor); 1 when unknown. */
   lineOf(path: PathSegment[]): number;
 }
@@ -65,6 +70,7 @@ function parseYaml(text: string): ConfigDocument | null {
   const data = doc.toJS({ maxAliasCount: 1000 }) as unknown;
   return {
     data,
+    opaque: unresolvedTagPaths(doc.contents),
     lineOf(path) {
       for (let depth = path.length; depth > 0; depth--) {
         const parent = depth === 1 ? doc.contents : doc.getIn(path.slice(0, depth - 1), true);
@@ -81,6 +87,33 @@ function parseYaml(text: string): ConfigDocument | null {
       return 1;
     },
   };
+}
+
+/** Tags the YAML 1.2 core schema resolves; any other tag is the reading tool's business. */
+const CORE_TAGS = /^tag:yaml\.org,2002:(?:str|int|float|bool|null|map|seq|binary|timestamp|set|omap|pairs|merge)$/;
+
+/** Paths of nodes with a tag outside the core schema (depth-first; bounded by the document size). */
+function unresolvedTagPaths(root: unknown): PathSegment[][] {
+  const out: PathSegment[][] = [];
+  const walk = (node: unknown, path: PathSegment[]) => {
+    if (!isNode(node)) return;
+    const tag = (node as { tag?: string }).tag;
+    if (tag && !CORE_TAGS.test(tag)) {
+      out.push(path);
+      return;
+    }
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        if (!isPair(pair)) continue;
+        const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+        walk(pair.value, [...path, key]);
+      }
+    } else if (isSeq(node)) {
+      node.items.forEach((item, i) => walk(item, [...path, i]));
+    }
+  };
+  walk(root, []);
+  return out;
 }
 
 /** TOML values as plain JSON data (dates become ISO strings, big integers numbers). */

@@ -1,7 +1,7 @@
 import type { ChangedFile } from '../core/patch-set.js';
 import type { Guard, GuardFinding } from '../core/guard.js';
-import { parseConfigDocument, type ConfigFormat } from './g10-config-documents.js';
-import { BUNDLED_SCHEMAS, validatorFor, type SchemaName } from './g10-schema-registry.js';
+import { parseConfigDocument, type ConfigFormat, type PathSegment } from './g10-config-documents.js';
+import { BUNDLED_SCHEMAS, validateBundled, type SchemaName } from './g10-schema-registry.js';
 import { formatPath, problemsFrom, type SchemaProblem } from './g10-schema-errors.js';
 
 /** Which bundled schema checks a file, and how the file is parsed. */
@@ -11,31 +11,87 @@ export interface SchemaTarget {
 }
 
 /** Folders whose files are not the repo's own configs (vendored code, test fixtures). */
-const FOREIGN_DIR = /(^|\/)(node_modules|vendor|third_party|fixtures|__fixtures__|testdata)\//;
+const FOREIGN_DIR = /(^|\/)(node_modules|vendor|third_party|fixtures|__fixtures__|testdata|test-data)\//;
 
-/**
- * The config files G10 validates. Root and nested copies count (monorepo packages have real
- * package.json/tsconfig/Cargo.toml files), except under vendored or fixture folders. Workflows are
- * only the direct children of `.github/workflows/` (GitHub ignores deeper files).
- */
-export function schemaTargetOf(path: string): SchemaTarget | null {
-  const slash = path.lastIndexOf('/');
-  const base = path.slice(slash + 1);
+/** Basename → target, for configs recognised at any depth. */
+const BY_BASENAME: Record<string, SchemaTarget> = {
+  'package.json': { schema: 'package', format: 'json' },
+  'jsconfig.json': { schema: 'jsconfig', format: 'jsonc' },
+  '.eslintrc': { schema: 'eslintrc', format: 'json-or-yaml' },
+  '.eslintrc.json': { schema: 'eslintrc', format: 'jsonc' },
+  '.eslintrc.yml': { schema: 'eslintrc', format: 'yaml' },
+  '.eslintrc.yaml': { schema: 'eslintrc', format: 'yaml' },
+  '.prettierrc': { schema: 'prettierrc', format: 'json-or-yaml' },
+  '.prettierrc.json': { schema: 'prettierrc', format: 'jsonc' },
+  '.prettierrc.yml': { schema: 'prettierrc', format: 'yaml' },
+  '.prettierrc.yaml': { schema: 'prettierrc', format: 'yaml' },
+  'Cargo.toml': { schema: 'cargo', format: 'toml' },
+  'rust-toolchain.toml': { schema: 'rust-toolchain', format: 'toml' },
+  'pyproject.toml': { schema: 'pyproject', format: 'toml' },
+  'ruff.toml': { schema: 'ruff', format: 'toml' },
+  '.ruff.toml': { schema: 'ruff', format: 'toml' },
+  'uv.toml': { schema: 'uv', format: 'toml' },
+  'ty.toml': { schema: 'ty', format: 'toml' },
+  'hatch.toml': { schema: 'hatch', format: 'toml' },
+  '.pre-commit-config.yaml': { schema: 'pre-commit-config', format: 'yaml' },
+  '.pre-commit-config.yml': { schema: 'pre-commit-config', format: 'yaml' },
+  '.pre-commit-hooks.yaml': { schema: 'pre-commit-hooks', format: 'yaml' },
+  '.pre-commit-hooks.yml': { schema: 'pre-commit-hooks', format: 'yaml' },
+  'action.yml': { schema: 'github-action', format: 'yaml' },
+  'action.yaml': { schema: 'github-action', format: 'yaml' },
+  'mkdocs.yml': { schema: 'mkdocs', format: 'yaml' },
+  'mkdocs.yaml': { schema: 'mkdocs', format: 'yaml' },
+  '.babelrc': { schema: 'babelrc', format: 'jsonc' },
+  '.babelrc.json': { schema: 'babelrc', format: 'jsonc' },
+  'babel.config.json': { schema: 'babelrc', format: 'jsonc' },
+  '.stylelintrc': { schema: 'stylelintrc', format: 'json-or-yaml' },
+  '.stylelintrc.json': { schema: 'stylelintrc', format: 'jsonc' },
+  '.stylelintrc.yml': { schema: 'stylelintrc', format: 'yaml' },
+  '.stylelintrc.yaml': { schema: 'stylelintrc', format: 'yaml' },
+  'jest.config.json': { schema: 'jest', format: 'json' },
+  'lerna.json': { schema: 'lerna', format: 'json' },
+  'ava.config.json': { schema: 'ava', format: 'json' },
+  '.jscpd.json': { schema: 'jscpd', format: 'json' },
+  'nodemon.json': { schema: 'nodemon', format: 'json' },
+  '.releaserc': { schema: 'semantic-release', format: 'json-or-yaml' },
+  '.releaserc.json': { schema: 'semantic-release', format: 'json' },
+  '.releaserc.yml': { schema: 'semantic-release', format: 'yaml' },
+  '.releaserc.yaml': { schema: 'semantic-release', format: 'yaml' },
+};
+
+/** Configs whose place in the repository matters (renovate's own search list, GitHub's folders). */
+function byLocation(path: string): SchemaTarget | null {
   if (/^\.github\/workflows\/[^/]+\.ya?ml$/.test(path)) return { schema: 'github-workflow', format: 'yaml' };
   if (/^\.github\/dependabot\.ya?ml$/.test(path)) return { schema: 'dependabot', format: 'yaml' };
   if (/^\.github\/slopgate\.ya?ml$/.test(path)) return { schema: 'slopgate', format: 'yaml' };
   if (path === '.github/slopgate.toml') return { schema: 'slopgate', format: 'toml' };
-  if (FOREIGN_DIR.test(path)) return null;
-  if (base === 'package.json') return { schema: 'package', format: 'json' };
-  if (/^(tsconfig|jsconfig)(\..+)?\.json$/.test(base)) return { schema: 'tsconfig', format: 'jsonc' };
-  if (base === '.eslintrc') return { schema: 'eslintrc', format: 'json-or-yaml' };
-  if (base === '.eslintrc.json') return { schema: 'eslintrc', format: 'jsonc' };
-  if (/^\.eslintrc\.ya?ml$/.test(base)) return { schema: 'eslintrc', format: 'yaml' };
-  if (base === '.prettierrc') return { schema: 'prettierrc', format: 'json-or-yaml' };
-  if (base === '.prettierrc.json') return { schema: 'prettierrc', format: 'jsonc' };
-  if (/^\.prettierrc\.ya?ml$/.test(base)) return { schema: 'prettierrc', format: 'yaml' };
-  if (base === 'Cargo.toml') return { schema: 'cargo', format: 'toml' };
+  if (/^\.github\/ISSUE_TEMPLATE\/[^/]+\.ya?ml$/.test(path) && !/\/config\.ya?ml$/.test(path)) return { schema: 'github-issue-forms', format: 'yaml' };
+  if (/^\.github\/funding\.ya?ml$/i.test(path)) return { schema: 'github-funding', format: 'yaml' };
+  if (/^(?:\.github\/|\.gitlab\/)?renovate\.json$/.test(path) || /^\.renovaterc(?:\.json)?$/.test(path)) return { schema: 'renovate', format: 'jsonc' };
   return null;
+}
+
+/**
+ * The config files G10 validates and the schema of each. Root and nested copies count (monorepo
+ * packages have real package.json/pyproject/Cargo.toml files), except under vendored, fixture or
+ * example folders. Workflows are only the direct children of `.github/workflows/` (GitHub ignores
+ * deeper files). `.json5` configs are not read (no JSON5 parser is bundled).
+ */
+export function schemaTargetOf(path: string): SchemaTarget | null {
+  const located = byLocation(path);
+  if (located) return located;
+  if (FOREIGN_DIR.test(path)) return null;
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const known = BY_BASENAME[base];
+  if (known) return known;
+  if (/^tsconfig(\..+)?\.json$/.test(base)) return { schema: 'tsconfig', format: 'jsonc' };
+  if (/^jsconfig\..+\.json$/.test(base)) return { schema: 'jsconfig', format: 'jsonc' };
+  return null;
+}
+
+/** True when `inner` is `outer` or lies below it. */
+function under(inner: PathSegment[], outer: PathSegment[]): boolean {
+  return outer.length <= inner.length && outer.every((seg, i) => String(seg) === String(inner[i]));
 }
 
 /** Problems of one text against its schema; null when the text does not parse (G2 reports that). */
@@ -44,9 +100,9 @@ export function schemaProblems(text: string, target: SchemaTarget): { problems: 
   if (!doc) return null;
   // An empty YAML file is null: nothing to validate (and nothing wrong with the schema's shape).
   if (doc.data === null || doc.data === undefined) return { problems: [], lineOf: () => 1 };
-  const validate = validatorFor(target.schema);
-  const ok = validate(doc.data);
-  const problems = ok ? [] : problemsFrom(validate.errors ?? [], doc.data);
+  const errors = validateBundled(target.schema, doc.data);
+  const opaque = doc.opaque ?? [];
+  const problems = (errors.length === 0 ? [] : problemsFrom(errors, doc.data)).filter((p) => !opaque.some((o) => under(p.path, o)));
   return { problems, lineOf: (p) => doc.lineOf(p.path) };
 }
 

@@ -4,6 +4,8 @@ import type { Ecosystem, RepoFingerprint } from '../repo/fingerprint-types.js';
 import { hasFramework } from '../repo/fingerprint-query.js';
 import { frameworksOf } from '../repo/frameworks.js';
 import { docKindOf, isAdded, textLines, type DocKind } from './doc-files.js';
+import { blank, maskCodeSpans, maskComments } from './doc-masks.js';
+import { nameKey } from './g11-own-names.js';
 import { COMPILED_PATTERNS, type CompiledPattern } from './g11-framework-patterns.js';
 
 /** One mention of a framework in text the PR added. */
@@ -22,9 +24,9 @@ export interface FrameworkClaim {
 
 /** Inline code, URLs, link destinations, HTML tags/comments blanked (same length). */
 function maskProse(line: string, kind: DocKind): string {
-  const blank = (s: string) => ' '.repeat(s.length);
-  let out = line.replace(/<!--.*?-->|<[^>\n]+>/g, blank).replace(/\]\([^)]*\)/g, blank).replace(/\bhttps?:\/\/\S+/g, blank);
-  out = kind === 'rst' ? out.replace(/``[^`]+``|`[^`<]*<[^>]+>`_+/g, blank) : out.replace(/(`+)[^`]*?\1/g, blank);
+  // Bounded repetitions and one-pass masks: a hostile line costs linear time.
+  let out = maskComments(line).replace(/<[^<>\n]{1,2000}>/g, blank).replace(/\]\([^()\n]{0,2000}\)/g, blank).replace(/\bhttps?:\/\/\S+/g, blank);
+  out = kind === 'rst' ? out.replace(/``[^`]+``|`[^`<]*<[^>`]+>`_+/g, blank) : maskCodeSpans(out);
   return out.replace(/^\s*\[[^\]]+\]:\s.*$/, blank); // reference definitions
 }
 
@@ -46,25 +48,40 @@ const NON_CLAIM =
 /** What follows a name used as an English verb at the start of a sentence ("React to changes", "React quickly"). */
 const VERB_USE = /^[ \t]+(?:to|quickly|fast|immediately|accordingly|appropriately|promptly|swiftly|differently|calmly|well|badly|only|when|if)\b/;
 
+/**
+ * How far back from a mention its context is read. Every context rule looks at the few words before
+ * the name; the window keeps a line with thousands of mentions linear instead of quadratic.
+ */
+const CONTEXT_WINDOW = 240;
+
+/** Up to {@link CONTEXT_WINDOW} characters of the line before position `at`. */
+function windowBefore(line: string, at: number): string {
+  return line.slice(Math.max(0, at - CONTEXT_WINDOW), at);
+}
+
 /** The clause before position `at`: back to the last sentence or clause boundary. */
 function clauseBefore(line: string, at: number): string {
-  const before = line.slice(0, at);
+  const before = windowBefore(line, at);
   const cut = Math.max(...[...'.;:!?,()[]|—–'].map((c) => before.lastIndexOf(c)));
   return before.slice(cut + 1);
 }
 
 function atSentenceStart(line: string, at: number): boolean {
-  const before = line.slice(0, at).replace(/[ \t*_"'“‘(]+$/, '');
-  return before === '' || /(?:[.!?:|]|^[ \t]*(?:[-*+>]|\d+[.)]|#+))$/.test(before);
+  let end = at;
+  while (end > 0 && ' \t*_"\'“‘('.includes(line[end - 1]!)) end--;
+  if (end === 0) return true;
+  const before = line.slice(Math.max(0, end - CONTEXT_WINDOW), end);
+  const whole = end <= CONTEXT_WINDOW;
+  return /[.!?:|]$/.test(before) || (whole && /^[ \t]*(?:[-*+>]|\d+[.)]|#+)$/.test(before));
 }
 
 /** True when a bare name (Express, Next …) is used as a framework name here. */
 function bareInContext(line: string, at: number, word: string): boolean {
-  const after = line.slice(at + word.length);
+  const after = line.slice(at + word.length, at + word.length + CONTEXT_WINDOW);
   if (UI_FOLLOWER.test(after)) return false;
   if (FRAMEWORK_NOUN.test(after)) return true;
   if (atSentenceStart(line, at)) return false;
-  const before = line.slice(0, at).replace(LIST_TAIL, '');
+  const before = windowBefore(line, at).replace(LIST_TAIL, '');
   return INTRODUCER.test(before);
 }
 
@@ -76,7 +93,7 @@ function proseClaims(line: string, lineNo: number, kind: DocKind): FrameworkClai
     for (const m of text.matchAll(re)) {
       const at = m.index!;
       if (bare && !bareInContext(text, at, m[0])) continue;
-      if (p.verb && atSentenceStart(text, at) && VERB_USE.test(text.slice(at + m[0].length))) continue;
+      if (p.verb && atSentenceStart(text, at) && VERB_USE.test(text.slice(at + m[0].length, at + m[0].length + CONTEXT_WINDOW))) continue;
       if (NON_CLAIM.test(clauseBefore(text, at))) continue;
       out.push({ id: p.id, name: p.name, literal: m[0], line: lineNo, inCode: false });
     }
@@ -176,8 +193,13 @@ export function frameworkClaims(file: ChangedFile, fp: RepoFingerprint): Framewo
  * is that framework itself (one of its own packages, crates or Python projects). Never a loose
  * substring match (`gin` is not grounded by `eslint-plugin-x`).
  */
-export function isGroundedFramework(id: string, fp: RepoFingerprint): boolean {
+export function isGroundedFramework(id: string, fp: RepoFingerprint, extraOwn: Iterable<string> = []): boolean {
   if (hasFramework(fp, id)) return true;
-  const own = [...fp.localPackages, ...fp.rustCrates, ...(fp.pythonProjects ?? [])].map((n) => n.toLowerCase());
-  return own.some((n) => n === id || frameworksOf('npm', n).includes(id) || frameworksOf('rust', n).includes(id) || frameworksOf('python', n).includes(id));
+  const own = [...fp.localPackages, ...fp.rustCrates, ...(fp.pythonProjects ?? []), ...extraOwn].map((n) => n.toLowerCase());
+  if (fp.goModules.some((m) => frameworksOf('go', m).includes(id))) return true;
+  if (own.some((n) => n === id || frameworksOf('npm', n).includes(id) || frameworksOf('rust', n).includes(id) || frameworksOf('python', n).includes(id))) return true;
+  // The project's own name spelled like the framework ("Cobra" in spf13/cobra, "Next.js" in next.js).
+  const pattern = COMPILED_PATTERNS.find((p) => p.id === id);
+  const spellings = new Set([id, ...(pattern ? [...pattern.strong, ...(pattern.bare ?? [])] : [])].map(nameKey).filter(Boolean));
+  return own.some((n) => spellings.has(nameKey(n)) || spellings.has(nameKey(n.split('/').at(-1) ?? n)));
 }

@@ -3,6 +3,7 @@ import type { ChangedFile } from '../core/patch-set.js';
 import { fingerprintFor } from '../repo/fingerprint.js';
 import type { RepoFingerprint } from '../repo/fingerprint-types.js';
 import { isChangedDoc } from './doc-files.js';
+import { ownNames } from './g11-own-names.js';
 import { frameworkClaims, isGroundedFramework, type FrameworkClaim } from './g11-framework-claims.js';
 
 /** A short sample of what the repo does declare, for the message. */
@@ -40,9 +41,10 @@ export const g11: Guard = {
     const fp = await fingerprintFor(ctx);
     // A repo without any manifest (docs only, or a language we do not read) grounds nothing: stay quiet.
     if (fp.manifests.length === 0) return [];
+    const own = await ownNames(ctx, fp);
     const byId = new Map<string, FrameworkClaim[]>();
     for (const claim of frameworkClaims(file, fp)) {
-      if (isGroundedFramework(claim.id, fp)) continue;
+      if (isGroundedFramework(claim.id, fp, own)) continue;
       byId.set(claim.id, [...(byId.get(claim.id) ?? []), claim]);
     }
     return [...byId.values()].map((claims) => findingFor(file, claims, fp));

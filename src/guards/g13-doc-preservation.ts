@@ -5,6 +5,7 @@ import { countLiteralNewlines, expandLiteralNewlines } from '../core/literal-new
 import { isAddedLine, type ChangedFile } from '../core/patch-set.js';
 import { splitLines } from '../core/text-content.js';
 import { docKindOf } from './doc-files.js';
+import { landingOf, movedBlocks, movedText, type Landing } from './g13-moved-content.js';
 
 /**
  * G13: edits of an existing doc that destroy it — fenced code cut below a floor, code lines the PR
@@ -28,13 +29,18 @@ function anchorOf(file: ChangedFile, baseLine: number | undefined): number {
   return firstAddedLine(file.added) ?? 1;
 }
 
-function codeBlockLoss(file: ChangedFile, baseBlocks: CodeBlock[], headBlocks: CodeBlock[], ctx: GuardContext): GuardFinding[] {
+function codeBlockLoss(file: ChangedFile, baseBlocks: CodeBlock[], headBlocks: CodeBlock[], ctx: GuardContext, landing: Landing): GuardFinding[] {
   const { codeBlockFloor, codeBlockMinChars } = ctx.config.docs;
   const o = codeChars(baseBlocks);
   const n = codeChars(headBlocks);
   if (o === 0 || o < codeBlockMinChars || n >= codeBlockFloor * o) return [];
   const kept = new Set(headBlocks.map(blockKey));
-  const lost = baseBlocks.filter((b) => blockKey(b) !== '' && !kept.has(blockKey(b)));
+  const gone = baseBlocks.filter((b) => blockKey(b) !== '' && !kept.has(blockKey(b)));
+  // Blocks that landed in another doc of this PR moved; they count as kept.
+  const moved = movedBlocks(file, gone, landing);
+  const movedSet = new Set(moved.map((m) => m.block));
+  if (n + codeChars(moved.map((m) => m.block)) >= codeBlockFloor * o) return [];
+  const lost = gone.filter((b) => !movedSet.has(b));
   const first = lost[0];
   const example = first ? ` The first one gone is the ${blockName(first)} at base line ${first.openLine}: "${snippet(first.body.find((l) => l.text.trim())?.text ?? '')}".` : '';
   return [
@@ -83,11 +89,13 @@ function literalNewlineLines(file: ChangedFile, baseBlocks: CodeBlock[], headBlo
   }));
 }
 
-function bulkShrink(file: ChangedFile, ctx: GuardContext): GuardFinding[] {
+function bulkShrink(file: ChangedFile, ctx: GuardContext, landing: Landing): GuardFinding[] {
   const { bulkShrink: enabled, shrinkFloor, shrinkMinChars } = ctx.config.docs;
   const o = file.base.text!.length;
   const n = file.head.text!.length;
   if (!enabled || o === 0 || o < shrinkMinChars || n >= shrinkFloor * o) return [];
+  // Text that reappears in another doc of this PR moved there (a README split into docs/ pages).
+  if (n + movedText(file, landing).chars >= shrinkFloor * o) return [];
   return [
     {
       category: 'doc-destroyed',
@@ -109,9 +117,10 @@ export const g13: Guard = {
     if (file.base.text === null || file.head.text === null) return false;
     return docKindOf(file.path) !== null && docKindOf(file.oldPath ?? file.path) !== null;
   },
-  checkFile(file, ctx) {
+  async checkFile(file, ctx) {
     const baseBlocks = codeBlocksOf(file.oldPath ?? file.path, file.base.text!);
     const headBlocks = codeBlocksOf(file.path, file.head.text!);
-    return [...codeBlockLoss(file, baseBlocks, headBlocks, ctx), ...literalNewlineLines(file, baseBlocks, headBlocks), ...bulkShrink(file, ctx)];
+    const landing = await landingOf(ctx);
+    return [...codeBlockLoss(file, baseBlocks, headBlocks, ctx, landing), ...literalNewlineLines(file, baseBlocks, headBlocks), ...bulkShrink(file, ctx, landing)];
   },
 };

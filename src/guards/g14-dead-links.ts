@@ -72,6 +72,7 @@ async function checkLocal(file: ChangedFile, link: DocLink, target: { path: stri
     const problem = await checkAnchor(resolved.found, target.fragment, ctx);
     return problem ? anchorFinding(file, link, problem) : null;
   }
+  if (resolved.fromRoot) return rootOnlyFinding(file, link, resolved.fromRoot, resolved.tried[0] ?? target.path);
   const escapes = resolved.tried.length === 0;
   return {
     category: 'dead-link',
@@ -86,6 +87,33 @@ async function checkLocal(file: ChangedFile, link: DocLink, target: { path: stri
       : `Fix the target of the ${noun(link)} \`${target.path}\`, add the missing file in this PR, or remove the ${noun(link)}.`,
     evidence: { target: link.target, tried: resolved.tried, kind: link.kind },
   };
+}
+
+/**
+ * A relative link whose target exists only when read from the repository root: GitHub resolves it
+ * against the doc's folder, so every reader gets a 404. The fix (the path relative to the doc) is a
+ * suggestion when the target is written once on its line.
+ */
+function rootOnlyFinding(file: ChangedFile, link: DocLink, fromRoot: { path: string; fix: string }, githubPath: string): GuardFinding {
+  const raw = link.target.trim();
+  const cut = raw.search(/[?#]/);
+  const fixed = `${fromRoot.fix}${cut < 0 ? '' : raw.slice(cut)}`;
+  const finding: GuardFinding = {
+    category: 'dead-link',
+    severity: 'risk',
+    path: file.path,
+    line: link.line,
+    message:
+      `The ${noun(link)} \`${raw}\` added on line ${link.line} resolves to \`${githubPath}\` on GitHub (relative links are read from the doc's folder), which does not exist; ` +
+      `\`${fromRoot.path}\` exists only from the repository root, so readers of ${file.path} get a 404.`,
+    remediation: `Link to \`${fixed}\` (the path from ${file.path}'s folder) or to \`/${fromRoot.path}\` (from the repository root).`,
+    evidence: { target: link.target, resolvesTo: githubPath, existsAt: fromRoot.path, fix: fixed, kind: link.kind },
+  };
+  const lineText = textLines(file.head.text!)[link.line - 1] ?? '';
+  if (lineText.split(raw).length === 2) {
+    finding.suggestion = { path: file.path, startLine: link.line, endLine: link.line, replacement: lineText.replace(raw, fixed) };
+  }
+  return finding;
 }
 
 /** Online check of the added external URLs (only NXDOMAIN and a definitive 404/410 are dead). */

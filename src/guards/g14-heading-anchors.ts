@@ -11,31 +11,79 @@ export function githubSlug(heading: string): string {
     .replace(/ /g, '-');
 }
 
-/** Heading source → the text GitHub shows (links, images, code ticks, emphasis and HTML tags removed). */
+/**
+ * The heading id VitePress (markdown-it-anchor with @mdit-vue's slugify) and similar generators give:
+ * accents stripped, runs of spaces and punctuation turned into one hyphen, trimmed, lower-cased, and a
+ * leading digit prefixed with `_`.
+ */
+export function siteSlug(heading: string): string {
+  return renderedText(heading)
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[\u0000-\u001f]/g, '')
+    .replace(/[\s~`!@#$%^&*()\-_+=[\]{}|\\;:"'“”‘’<>,.?/]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .replace(/^(\d)/, '_$1')
+    .toLowerCase();
+}
+
+/**
+ * Heading source → the text GitHub shows (links, images, code ticks, emphasis and HTML tags removed).
+ * Every repetition is bounded, so a hostile heading costs linear time, not a rescan per bracket.
+ */
 function renderedText(source: string): string {
   return source
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]*)\]\[[^\]]*\]/g, '$1')
-    .replace(/<[^>]+>/g, '')
+    .replace(/!\[([^\]\n]{0,500})\]\([^)\n]{0,2000}\)/g, '$1')
+    .replace(/\[([^\]\n]{0,500})\]\([^)\n]{0,2000}\)/g, '$1')
+    .replace(/\[([^\]\n]{0,500})\]\[[^\]\n]{0,500}\]/g, '$1')
+    .replace(/<[^<>\n]{1,2000}>/g, '')
     .replace(/`+/g, '')
-    .replace(/(\*\*|__)(.+?)\1/g, '$2')
-    .replace(/(^|\W)[*_](\S(?:.*?\S)?)[*_](?=\W|$)/g, '$1$2')
-    .replace(/~~(.+?)~~/g, '$1')
+    .replace(/(\*\*|__)([^\n]{1,500}?)\1/g, '$2')
+    .replace(/(^|\W)[*_](\S(?:[^\n]{0,500}?\S)?)[*_](?=\W|$)/g, '$1$2')
+    .replace(/~~([^\n]{1,500}?)~~/g, '$1')
     .trim();
 }
 
-const ATX = /^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/;
 const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
-const CUSTOM_ID = /[ \t]*\{#([\w.:-]+)[^}]*\}[ \t]*$/;
-const HTML_ID = /<[a-z][^>]*?\s(?:id|name)\s*=\s*["']([^"']+)["']/gi;
+const HTML_ID = /<[a-z][^<>]{0,1000}?\s(?:id|name)\s*=\s*["']([^"'<>\n]{1,500})["']/gi;
+
+/** The text of an ATX heading (`## Title ##` → `Title`), or null; parsed by hand to stay linear. */
+export function atxHeading(line: string): string | null {
+  let i = 0;
+  while (i < 3 && line[i] === ' ') i++;
+  let hashes = 0;
+  while (line[i + hashes] === '#') hashes++;
+  if (hashes < 1 || hashes > 6) return null;
+  i += hashes;
+  if (i < line.length && line[i] !== ' ' && line[i] !== '\t') return null;
+  let end = line.length;
+  while (end > i && (line[end - 1] === ' ' || line[end - 1] === '\t')) end--;
+  // an optional closing sequence of #s, preceded by a space
+  let k = end;
+  while (k > i && line[k - 1] === '#') k--;
+  if (k < end && (k === i || line[k - 1] === ' ' || line[k - 1] === '\t')) {
+    end = k;
+    while (end > i && (line[end - 1] === ' ' || line[end - 1] === '\t')) end--;
+  }
+  return line.slice(i, end).trim();
+}
+
+/** A trailing `{#custom-id …}` attribute of a heading: the id and where the attribute starts, or null. */
+export function customHeadingId(raw: string): { id: string; at: number } | null {
+  const text = raw.trimEnd();
+  if (!text.endsWith('}')) return null;
+  const at = text.lastIndexOf('{#');
+  if (at < 0) return null;
+  const m = /^\{#([\w.:-]+)[^}]*\}$/.exec(text.slice(at));
+  return m ? { id: m[1]!, at } : null;
+}
 
 /**
  * Every anchor a Markdown file offers: heading slugs (duplicates get -1, -2 … as on GitHub),
  * `{#custom-id}` heading attributes of docs generators, and `id`/`name` attributes of HTML tags.
  * Anchors are returned lower-cased; compare fragments lower-cased too.
  */
-export function markdownAnchors(path: string, text: string): Set<string> {
+export function markdownAnchors(path: string, text: string, opts: { siteSlugs?: boolean } = {}): Set<string> {
   const lines = text.split('\n').map((l) => l.replace(/\r$/, ''));
   const inCode = new Set<number>();
   for (const block of codeBlocksOf(path, text)) {
@@ -44,21 +92,29 @@ export function markdownAnchors(path: string, text: string): Set<string> {
   }
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
+  const siteSeen = new Map<string, number>();
   const addHeading = (raw: string) => {
-    const custom = CUSTOM_ID.exec(raw);
-    if (custom) anchors.add(custom[1]!.toLowerCase());
-    const slug = githubSlug(custom ? raw.slice(0, custom.index) : raw);
+    const custom = customHeadingId(raw);
+    if (custom) anchors.add(custom.id.toLowerCase());
+    const heading = custom ? raw.slice(0, custom.at) : raw;
+    const slug = githubSlug(heading);
     const n = seen.get(slug) ?? 0;
     seen.set(slug, n + 1);
     anchors.add(n === 0 ? slug : `${slug}-${n}`);
+    if (opts.siteSlugs && !custom) {
+      const site = siteSlug(heading);
+      const k = siteSeen.get(site) ?? 0;
+      siteSeen.set(site, k + 1);
+      anchors.add(k === 0 ? site : `${site}-${k}`);
+    }
   };
   lines.forEach((line, i) => {
     if (inCode.has(i + 1)) return;
     for (const m of line.matchAll(HTML_ID)) anchors.add(m[1]!.toLowerCase());
-    const atx = ATX.exec(line);
-    if (atx) return addHeading(atx[2]!);
+    const atx = atxHeading(line);
+    if (atx !== null) return addHeading(atx);
     const prev = lines[i - 1];
-    if (i > 0 && SETEXT.test(line) && prev !== undefined && prev.trim() !== '' && !inCode.has(i) && !ATX.test(prev) && !/^\s*[-*+]\s/.test(prev)) {
+    if (i > 0 && SETEXT.test(line) && prev !== undefined && prev.trim() !== '' && !inCode.has(i) && atxHeading(prev) === null && !/^\s*[-*+]\s/.test(prev)) {
       addHeading(prev.trim());
     }
   });

@@ -1,5 +1,6 @@
 import { codeBlocksOf } from '../core/fenced-blocks.js';
 import type { DocKind } from './doc-files.js';
+import { blank, maskCodeSpans, maskComments } from './doc-masks.js';
 
 /** A link target written in a doc. */
 export interface DocLink {
@@ -22,11 +23,9 @@ function maskCode(path: string, text: string, kind: DocKind): string {
       for (let l = block.openLine; l <= last; l++) lines[l - 1] = ' '.repeat(lines[l - 1]?.length ?? 0);
     }
   }
-  let masked = lines.join('\n');
-  const blank = (s: string) => s.replace(/[^\n]/g, ' ');
-  masked = masked.replace(/<!--[\s\S]*?-->/g, blank);
+  let masked = maskComments(lines.join('\n'));
   if (kind === 'rst') masked = masked.replace(/``[^`\n]+``/g, blank);
-  else if (kind === 'markdown') masked = masked.replace(/(`+)(?!`)[\s\S]*?[^`]\1(?!`)/g, (m) => (m.includes('\n\n') ? m : blank(m)));
+  else if (kind === 'markdown') masked = maskCodeSpans(masked);
   return masked;
 }
 
@@ -47,24 +46,56 @@ function lineOfOffset(starts: number[], offset: number): number {
   return lo + 1;
 }
 
-/** The `[` that opens the bracket closed at `close`, within the same paragraph; -1 when none. */
-function openingBracket(text: string, close: number): number {
-  let depth = 0;
-  for (let i = close - 1; i >= 0; i--) {
-    const ch = text[i];
-    if (ch === '\n' && text[i - 1] === '\n') return -1;
-    if (text[i - 1] === '\\') continue;
-    if (ch === ']') depth++;
-    else if (ch === '[') {
-      if (depth === 0) return i;
-      depth--;
+/**
+ * For every `]`, the `[` it closes within the same paragraph (-1 when none), in one forward pass with
+ * a stack (escaped brackets do not count; a blank line empties the stack).
+ */
+export function bracketPairs(text: string): Map<number, number> {
+  const pairs = new Map<number, number>();
+  const stack: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 92 /* \\ */) {
+      i++;
+      continue;
     }
+    if (ch === 10 && text.charCodeAt(i + 1) === 10) stack.length = 0;
+    else if (ch === 91 /* [ */) stack.push(i);
+    else if (ch === 93 /* ] */) pairs.set(i, stack.length ? stack.pop()! : -1);
   }
-  return -1;
+  return pairs;
 }
 
+/**
+ * `text.indexOf(ch, from)` answered from a sorted list of the character's positions (built once per
+ * character), so looking for a closer that never comes costs a binary search, not a rescan of the text.
+ */
+class CharIndex {
+  private readonly positions = new Map<string, number[]>();
+  constructor(private readonly text: string) {}
+  indexOf(ch: string, from: number): number {
+    let list = this.positions.get(ch);
+    if (!list) {
+      list = [];
+      for (let i = this.text.indexOf(ch); i >= 0; i = this.text.indexOf(ch, i + 1)) list.push(i);
+      this.positions.set(ch, list);
+    }
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid]! < from) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < list.length ? list[lo]! : -1;
+  }
+}
+
+/** Deepest parenthesis nesting read inside a link destination (cmark's limit as well). */
+const MAX_PAREN_DEPTH = 32;
+
 /** Parses `(dest "title")` starting at the `(`; returns the destination and its offset, or null. */
-function inlineDestination(text: string, open: number): { target: string; at: number } | null {
+function inlineDestination(text: string, open: number, find: CharIndex): { target: string; at: number } | null {
   let i = open + 1;
   while (text[i] === ' ' || text[i] === '\t') i++;
   if (text[i] === '\n') i++;
@@ -72,8 +103,9 @@ function inlineDestination(text: string, open: number): { target: string; at: nu
   const at = i;
   let target: string;
   if (text[i] === '<') {
-    const end = text.indexOf('>', i);
-    if (end < 0 || text.slice(i, end).includes('\n')) return null;
+    const end = find.indexOf('>', i);
+    const newline = find.indexOf('\n', i);
+    if (end < 0 || (newline >= 0 && newline < end)) return null;
     target = text.slice(i + 1, end);
     i = end + 1;
   } else {
@@ -85,8 +117,8 @@ function inlineDestination(text: string, open: number): { target: string; at: nu
         i++;
         continue;
       }
-      if (/\s/.test(ch)) break;
-      if (ch === '(') depth++;
+      if (ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r' || ch === '\f' || ch === '\v') break;
+      if (ch === '(' && ++depth > MAX_PAREN_DEPTH) return null;
       else if (ch === ')') {
         if (depth === 0) break;
         depth--;
@@ -98,7 +130,7 @@ function inlineDestination(text: string, open: number): { target: string; at: nu
   const quote = text[i];
   if (quote === '"' || quote === "'" || quote === '(') {
     const closer = quote === '(' ? ')' : quote;
-    const end = text.indexOf(closer, i + 1);
+    const end = find.indexOf(closer, i + 1);
     if (end < 0) return null;
     i = end + 1;
     while (/[ \t\n]/.test(text[i] ?? '')) i++;
@@ -110,16 +142,27 @@ function inlineDestination(text: string, open: number): { target: string; at: nu
 const REFERENCE_DEF = /^ {0,3}\[((?:[^\]\\\n]|\\.)+)\]:[ \t]*(<[^>\n]*>|\S+)/gm;
 const AUTOLINK = /<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*)>/g;
 const BARE_URL = /\bhttps?:\/\/[^\s<>"'`\]\[]+/g;
-const HTML_ATTR = /<(?:a|img|source|video|audio)\b[^>]*?\s(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)')/gi;
+// Bounded attribute scan: a tag that never closes cannot make every later `<a` rescan the rest of the text.
+const HTML_ATTR = /<(?:a|img|source|video|audio)\b[^<>]{0,1000}?\s(?:href|src)\s*=\s*(?:"([^"<>\n]{0,4000})"|'([^'<>\n]{0,4000})')/gi;
 const RST_INLINE = /`[^`<]*<([^>`\n]+)>`__?/g;
 const RST_DIRECTIVE = /^[ \t]*\.\.[ \t]+(?:image|figure)::[ \t]*(\S+)/gm;
 const RST_TARGET = /^[ \t]*\.\.[ \t]+_[^:\n]+:[ \t]+(\S+)[ \t]*$/gm;
 
-/** A bare URL without the punctuation that ends the sentence around it. */
-function trimUrl(url: string): string {
-  let out = url.replace(/[.,;:!?*_~]+$/, '');
-  while (out.endsWith(')') && (out.match(/\(/g)?.length ?? 0) < (out.match(/\)/g)?.length ?? 0)) out = out.slice(0, -1);
-  return out;
+/** A bare URL without the punctuation that ends the sentence around it (one pass, from the end). */
+export function trimUrl(url: string): string {
+  let end = url.length;
+  while (end > 0 && '.,;:!?*_~'.includes(url[end - 1]!)) end--;
+  let open = 0;
+  let close = 0;
+  for (let i = 0; i < end; i++) {
+    if (url.charCodeAt(i) === 40) open++;
+    else if (url.charCodeAt(i) === 41) close++;
+  }
+  while (end > 0 && url[end - 1] === ')' && open < close) {
+    end--;
+    close--;
+  }
+  return url.slice(0, end);
 }
 
 /** Every link target written in a doc, outside code. */
@@ -127,18 +170,20 @@ export function extractLinks(path: string, text: string, kind: DocKind): DocLink
   const masked = maskCode(path, text, kind);
   const starts = lineStarts(masked);
   const out: DocLink[] = [];
-  const covered: [number, number][] = [];
+  const covered = new Uint8Array(masked.length + 1);
   /** `offset` is where the target starts in the text. */
   const add = (target: string, offset: number, k: DocLink['kind']) => {
     if (!target) return;
     out.push({ target, line: lineOfOffset(starts, offset), kind: k });
-    covered.push([offset, offset + target.length]);
+    covered.fill(1, offset, Math.min(masked.length, offset + target.length));
   };
   if (kind === 'markdown') {
+    const pairs = bracketPairs(masked);
+    const find = new CharIndex(masked);
     for (let close = masked.indexOf(']('); close >= 0; close = masked.indexOf('](', close + 1)) {
-      const open = openingBracket(masked, close);
+      const open = pairs.get(close) ?? -1;
       if (open < 0) continue;
-      const dest = inlineDestination(masked, close + 1);
+      const dest = inlineDestination(masked, close + 1, find);
       if (dest) add(dest.target, dest.at, masked[open - 1] === '!' ? 'image' : 'link');
     }
     for (const m of masked.matchAll(REFERENCE_DEF)) {
@@ -158,7 +203,7 @@ export function extractLinks(path: string, text: string, kind: DocKind): DocLink
   }
   // Bare URLs (GFM autolink literals, plain-text docs) that are not part of a target found above.
   for (const m of masked.matchAll(BARE_URL)) {
-    if (covered.some(([a, b]) => m.index! >= a && m.index! < b)) continue;
+    if (covered[m.index!] === 1) continue;
     add(trimUrl(m[0]), m.index!, 'url');
   }
   return out;

@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import type { GuardContext } from '../core/guard.js';
+import { docSites, sitesOf, siteCandidates } from './g14-doc-sites.js';
 import { markdownAnchors } from './g14-heading-anchors.js';
 import { editDistance } from '../core/edit-distance.js';
 
@@ -34,42 +35,51 @@ function decode(path: string): string {
 }
 
 /**
- * Repo-relative candidates for a link target: beside the doc, then from the repo root (a leading
- * `/` means the repo root only). Candidates that climb out of the repository are dropped.
+ * Where GitHub looks for a relative link target: against the doc's folder, or from the repository
+ * root for a leading `/`. Null when the path climbs out of the repository.
  */
-export function candidatesFor(docPath: string, target: string): string[] {
+export function githubPathFor(docPath: string, target: string): string | null {
   const path = decode(target).replace(/\\/g, '/');
-  const raw = path.startsWith('/') ? [path.replace(/^\/+/, '')] : [posix.join(posix.dirname(docPath), path), path];
-  const out: string[] = [];
-  for (const candidate of raw) {
-    const norm = posix.normalize(candidate).replace(/\/+$/, '');
-    if (norm === '..' || norm.startsWith('../') || posix.isAbsolute(norm)) continue;
-    const clean = norm === '.' ? '' : norm;
-    if (!out.includes(clean)) out.push(clean);
-  }
-  return out;
+  const joined = path.startsWith('/') ? path.replace(/^\/+/, '') : posix.join(posix.dirname(docPath), path);
+  const norm = posix.normalize(joined).replace(/\/+$/, '');
+  if (norm === '..' || norm.startsWith('../') || posix.isAbsolute(norm)) return null;
+  return norm === '.' ? '' : norm;
+}
+
+export interface LocalResolution {
+  /** The repo path the link reaches (GitHub's reading, or a docs site's), or null. */
+  found: string | null;
+  /** The paths looked at, for the message (GitHub's reading first). */
+  tried: string[];
+  /** When only the repository root has the target: the path to link instead (relative to the doc). */
+  fromRoot?: { path: string; fix: string };
+}
+
+function exists(tree: HeadTree, path: string): boolean {
+  return tree.files.has(path) || tree.dirs.has(path) || tree.submodules.some((s) => path.startsWith(`${s}/`));
 }
 
 /**
- * Other spellings of a doc target that docs generators accept (MkDocs, Docusaurus, Sphinx): an
- * extension-less page, `page.html` for `page.md`/`page.rst`, and a folder's README/index page.
+ * Where a local link target lives at head. GitHub's reading decides; a docs site (mkdocs, VitePress,
+ * Docusaurus, Sphinx) that serves the doc adds the forms it resolves. A target that exists only when
+ * read from the repository root (the usual mistake of a link moved into `docs/`) is not found, and
+ * `fromRoot` carries the relative path that works.
  */
-function docsSiteForms(path: string): string[] {
-  const stem = path.replace(/\.html?$/i, '');
-  const forms = [`${stem}.md`, `${stem}.mdx`, `${stem}.rst`];
-  return /\.html?$/i.test(path) || !/\.[A-Za-z0-9]+$/.test(path) ? forms : [];
-}
-
-/** Where a local link target lives at head, with the paths that were tried. */
-export async function resolveLocalTarget(docPath: string, target: string, ctx: GuardContext): Promise<{ found: string | null; tried: string[] }> {
+export async function resolveLocalTarget(docPath: string, target: string, ctx: GuardContext): Promise<LocalResolution> {
   const tree = await headTree(ctx);
-  const tried = candidatesFor(docPath, target);
-  for (const candidate of tried) {
-    if (tree.files.has(candidate) || tree.dirs.has(candidate)) return { found: candidate, tried };
-    if (tree.submodules.some((s) => candidate.startsWith(`${s}/`))) return { found: candidate, tried };
+  const github = githubPathFor(docPath, target);
+  const tried = github === null ? [] : [github];
+  if (github !== null && exists(tree, github)) return { found: github, tried };
+  const path = decode(target).replace(/\\/g, '/');
+  for (const site of sitesOf(docPath, await docSites(ctx))) {
+    for (const candidate of siteCandidates(docPath, path, site)) if (exists(tree, candidate) && candidate !== '') return { found: candidate, tried };
   }
-  for (const candidate of tried) {
-    for (const form of docsSiteForms(candidate)) if (tree.files.has(form)) return { found: form, tried };
+  if (github !== null && !path.startsWith('/')) {
+    const fromRoot = posix.normalize(path).replace(/\/+$/, '');
+    if (fromRoot !== '.' && !fromRoot.startsWith('../') && fromRoot !== github && exists(tree, fromRoot)) {
+      const rel = posix.relative(posix.dirname(docPath) === '.' ? '' : posix.dirname(docPath), fromRoot) || '.';
+      return { found: null, tried, fromRoot: { path: fromRoot, fix: path.endsWith('/') ? `${rel}/` : rel } };
+    }
   }
   return { found: null, tried };
 }
@@ -90,7 +100,9 @@ export async function checkAnchor(file: string, fragment: string, ctx: GuardCont
   if (!wanted || /^l\d+(-l\d+)?$/.test(wanted) || !/\.(md|mdx|markdown)$/i.test(file)) return null;
   const source = text ?? (await ctx.head.readText(file));
   if (source === null) return null;
-  const anchors = await ctx.memo(`g14:anchors:${file}`, async () => markdownAnchors(file, source));
+  // Inside a docs site the generator's own heading ids count too (VitePress slugs differ from GitHub's).
+  const siteSlugs = sitesOf(file, await docSites(ctx)).some((s) => s.kind === 'vitepress' || s.kind === 'mkdocs');
+  const anchors = await ctx.memo(`g14:anchors:${file}`, async () => markdownAnchors(file, source, { siteSlugs }));
   if (anchors.has(wanted)) return null;
   let closest: string | undefined;
   let best = Infinity;

@@ -3,6 +3,7 @@ import type { GuardContext } from '../core/guard.js';
 import { fingerprintFor } from '../repo/fingerprint.js';
 import { docKindOf } from './doc-files.js';
 import { frameworkClaims, isGroundedFramework } from './g11-framework-claims.js';
+import { ownNames } from './g11-own-names.js';
 import { configToolOf } from './g12-config-references.js';
 import { addedReferences, hasPackageJson, isGroundedPackage } from './g12-config-packages.js';
 
@@ -11,13 +12,15 @@ export interface GammaResult {
   gamma: number;
   /** Claims counted, for the report (e.g. ['react: ungrounded', 'clap: grounded']). */
   evidence: string[];
+  /** How many distinct claims the repository does not ground. */
+  ungrounded?: number;
 }
 
 function fraction(claims: Map<string, boolean>): GammaResult {
-  if (claims.size === 0) return { gamma: 1, evidence: [] };
+  if (claims.size === 0) return { gamma: 1, evidence: [], ungrounded: 0 };
   const grounded = [...claims.values()].filter(Boolean).length;
   const evidence = [...claims].map(([name, ok]) => `${name}: ${ok ? 'grounded' : 'ungrounded'}`);
-  return { gamma: grounded / claims.size, evidence };
+  return { gamma: grounded / claims.size, evidence, ungrounded: claims.size - grounded };
 }
 
 /**
@@ -34,7 +37,8 @@ export async function gammaOf(file: ChangedFile, ctx: GuardContext): Promise<Gam
   const fp = await fingerprintFor(ctx);
   const claims = new Map<string, boolean>();
   if (isDoc && fp.manifests.length > 0) {
-    for (const claim of frameworkClaims(file, fp)) claims.set(claim.id, isGroundedFramework(claim.id, fp));
+    const own = await ownNames(ctx, fp);
+    for (const claim of frameworkClaims(file, fp)) claims.set(claim.id, isGroundedFramework(claim.id, fp, own));
   } else if (isConfig && hasPackageJson(fp)) {
     for (const ref of await addedReferences(file)) claims.set(ref.name, isGroundedPackage(ref.name, fp));
   }

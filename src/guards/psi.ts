@@ -54,6 +54,27 @@ function firstEvidenceLine(om: OmegaResult): number | undefined {
   return om.components.fencedSource > 0 || om.components.nearEmpty > 0 ? 1 : undefined;
 }
 
+/** Slop components that are direct evidence of a broken generation, not of careless formatting. */
+const STRONG_SLOP: Array<keyof OmegaComponents> = ['literalNewlines', 'fencedSource', 'nearEmpty'];
+
+/**
+ * How bad a score below the threshold is. Grounding alone never blocks: a name the repository does
+ * not declare may be a real dependency we cannot see, a comparison or the project's own name. `fail`
+ * needs slop evidence:
+ *   - slop alone sinks the file (α·1 − λ·Ω below the threshold, as if every claim were grounded), or
+ *   - strong slop (written-out \n in code, a fenced or emptied source file) next to an ungrounded claim, or
+ *   - any slop next to two or more ungrounded claims.
+ * Everything else below the threshold is a `risk`.
+ */
+export function psiSeverity(om: OmegaResult, ungrounded: number, w: { alpha: number; lambda: number; threshold: number }): { severity: 'fail' | 'risk'; why: string } {
+  if (w.alpha - w.lambda * om.omega < w.threshold) return { severity: 'fail', why: 'the slop alone puts it below the threshold' };
+  const strong = STRONG_SLOP.some((k) => om.components[k] > 0);
+  if (strong && ungrounded >= 1) return { severity: 'fail', why: 'broken-generation slop next to an ungrounded claim' };
+  if (om.omega > 0 && ungrounded >= 2) return { severity: 'fail', why: `slop next to ${ungrounded} ungrounded claims` };
+  if (om.omega === 0) return { severity: 'risk', why: 'only grounding is low (no slop): a risk, not a block' };
+  return { severity: 'risk', why: 'low grounding with minor slop: a risk, not a block' };
+}
+
 export const psi: Guard = {
   id: 'psi',
   name: 'Ψ-lite quality score',
@@ -67,27 +88,30 @@ export const psi: Guard = {
     const findings: GuardFinding[] = [];
     for (const file of files as ChangedFile[]) {
       if (ctx.signal.aborted) break;
-      const { gamma, evidence } = await gammaOf(file, ctx);
+      const gammaResult = await gammaOf(file, ctx);
+      const { gamma, evidence } = gammaResult;
+      const ungrounded = gammaResult.ungrounded ?? (gamma < 1 ? 1 : 0);
       const om = omegaOf({ path: file.path, text: file.head.text!, baseText: file.status === 'added' ? null : file.base.text, isAdded: (l) => isAddedLine(file, l) });
       const score = psiOf(gamma, om.omega, { alpha, lambda });
       scores.push({ path: file.path, psi: score, gamma, omega: om.omega, components: om.components, gammaEvidence: evidence });
       if (score >= threshold) continue;
       const slop = describeSlop(om);
       const line = firstEvidenceLine(om);
+      const verdict = psiSeverity(om, ungrounded, { alpha, lambda, threshold });
       findings.push({
         category: 'low-psi',
-        severity: 'fail',
+        severity: verdict.severity,
         path: file.path,
         ...(line !== undefined ? { line } : {}),
         message:
           `Ψ-lite of ${file.path} is ${f2(score)}, below the threshold ${f2(threshold)}: Ψ = α·Γ − λ·Ω = ${f2(alpha)}·${f2(gamma)} − ${f2(lambda)}·${f2(om.omega)}. ` +
           `Grounding Γ = ${f2(gamma)}${evidence.length ? ` (${evidence.slice(0, 5).join('; ')})` : ''}; ` +
-          `slop Ω = ${f2(om.omega)}${slop.length ? ` (${slop.join('; ')})` : ''}.`,
+          `slop Ω = ${f2(om.omega)}${slop.length ? ` (${slop.join('; ')})` : ''}. Severity ${verdict.severity}: ${verdict.why}.`,
         remediation: `Raise the score of ${file.path}: ${[
           ...(slop.length ? ['remove the slop listed (real line breaks instead of written-out \\n, no blank-line runs or trailing whitespace, plain source instead of a fenced or empty one)'] : []),
           ...(gamma < 1 ? ['drop or ground the claims about frameworks/packages the repo does not use'] : []),
         ].join(', and ') || 'review the file'}.`,
-        evidence: { psi: score, gamma, omega: om.omega, components: om.components, lines: om.lines, gammaEvidence: evidence, threshold },
+        evidence: { psi: score, gamma, ungrounded, omega: om.omega, components: om.components, lines: om.lines, gammaEvidence: evidence, threshold },
       });
     }
     const weakest = scores.reduce<PsiFileScore | null>((w, s) => (w === null || s.psi < w.psi ? s : w), null);

@@ -108,4 +108,125 @@ describe('G10 config schema', () => {
     expect(f!.message).toContain('env.node');
     expect(f!.line).toBe(3);
   });
+
+  describe('Python tool config and the other well-known configs', () => {
+    const PY = { 'README.md': 'x\n', 'src/pkg/__init__.py': '' };
+
+    it('a .ruff.toml that nests [tool.ruff] is an unknown key `tool` (ruff refuses the file)', async () => {
+      const ruff = '[tool.ruff]\nline-length = 100\n\n[tool.ruff.lint]\nselect = ["E", "F"]\n';
+      const [f, ...rest] = await g10Findings(PY, { '.ruff.toml': ruff });
+      expect(rest).toEqual([]);
+      expect(f).toMatchObject({ category: 'schema-invalid', severity: 'fail', path: '.ruff.toml', line: 1 });
+      expect(f!.message).toContain('unknown key `tool`');
+      expect(f!.evidence).toMatchObject({ schema: 'ruff.schema.json' });
+    });
+
+    it('`fixable = true` where ruff wants a list, inside pyproject [tool.ruff.lint]', async () => {
+      const pyproject = '[project]\nname = "pkg"\nversion = "0.1.0"\n\n[tool.ruff.lint]\nselect = ["E", "F", "I"]\nfixable = true\n';
+      const [f] = await g10Findings(PY, { 'pyproject.toml': pyproject });
+      expect(f).toMatchObject({ path: 'pyproject.toml', line: 7 });
+      expect(f!.message).toContain('tool.ruff.lint.fixable');
+      expect(f!.message).toContain('found boolean');
+    });
+
+    it('Poetry dependencies written as an array (PEP 621 style) under [tool.poetry]', async () => {
+      const pyproject = '[tool.poetry]\nname = "pkg"\nversion = "0.1.0"\ndescription = ""\nauthors = []\ndependencies = ["requests>=2", "click"]\n';
+      const [f] = await g10Findings(PY, { 'pyproject.toml': pyproject });
+      expect(f).toMatchObject({ path: 'pyproject.toml', line: 6 });
+      expect(f!.message).toContain('tool.poetry.dependencies');
+      expect(f!.message).toContain('found array');
+    });
+
+    it('valid pyproject with project, build-system, ruff, mypy, pytest, coverage and unknown tools passes', async () => {
+      const pyproject = [
+        '[build-system]',
+        'requires = ["hatchling"]',
+        'build-backend = "hatchling.build"',
+        '',
+        '[project]',
+        'name = "pkg"',
+        'dynamic = ["version"]',
+        'requires-python = ">=3.9"',
+        'dependencies = ["anyio>=4"]',
+        '',
+        '[project.optional-dependencies]',
+        'dev = ["pytest"]',
+        '',
+        '[tool.hatch.build.targets.wheel]',
+        'sources = ["src"]',
+        '',
+        '[tool.ruff.lint]',
+        'select = ["E", "F", "UP", "TCH", "PGH002"]',
+        'fixable = ["ALL"]',
+        '',
+        '[tool.mypy]',
+        'strict = true',
+        '',
+        '[tool.pytest.ini_options]',
+        'addopts = "-ra"',
+        'testpaths = ["tests"]',
+        '',
+        '[tool.coverage.run]',
+        'branch = true',
+        '',
+        '[tool.my-own-tool]',
+        'anything = 1',
+        '',
+      ].join('\n');
+      expect(await g10Findings(PY, { 'pyproject.toml': pyproject })).toEqual([]);
+    });
+
+    it('.pre-commit-config.yaml: an unquoted numeric rev fails, a valid config passes', async () => {
+      const good = 'repos:\n  - repo: https://github.com/astral-sh/ruff-pre-commit\n    rev: v0.6.0\n    hooks:\n      - id: ruff\n        args: [--fix]\n';
+      expect(await g10Findings(PY, { '.pre-commit-config.yaml': good })).toEqual([]);
+      const bad = 'repos:\n  - repo: https://github.com/psf/black\n    rev: 24.8\n    hooks:\n      - id: black\n';
+      const [f] = await g10Findings(PY, { '.pre-commit-config.yaml': bad });
+      expect(f).toMatchObject({ path: '.pre-commit-config.yaml', category: 'schema-invalid' });
+      expect([f!.evidence?.path, ...((f!.evidence?.others as string[]) ?? [])]).toContain('repos[0].rev');
+    });
+
+    it('mkdocs.yml with !!python/name and !ENV tags passes; an unknown theme key type fails', async () => {
+      const mk = [
+        'site_name: Pkg',
+        'theme:',
+        '  name: material',
+        'markdown_extensions:',
+        '  - pymdownx.superfences:',
+        '      custom_fences:',
+        '        - name: mermaid',
+        '          class: mermaid',
+        '          format: !!python/name:pymdownx.superfences.fence_code_format',
+        'copyright: !ENV [COPYRIGHT, "Pkg authors"]',
+        'nav:',
+        '  - Home: index.md',
+        '',
+      ].join('\n');
+      expect(await g10Findings(PY, { 'mkdocs.yml': mk })).toEqual([]);
+      const [f] = await g10Findings(PY, { 'mkdocs.yml': `${mk}strict: maybe\n` });
+      expect(f!.message).toContain('`strict`');
+    });
+
+    it('action.yml: a composite action step without `shell` fails; boolean input defaults pass', async () => {
+      const good = 'name: a\ndescription: b\ninputs:\n  fast:\n    description: c\n    default: false\nruns:\n  using: composite\n  steps:\n    - run: echo hi\n      shell: bash\n';
+      expect(await g10Findings(PY, { 'action.yml': good })).toEqual([]);
+      const [f] = await g10Findings(PY, { '.github/actions/setup/action.yml': good.replace('      shell: bash\n', '') });
+      expect(f).toMatchObject({ path: '.github/actions/setup/action.yml' });
+      expect(f!.message).toContain('shell');
+    });
+
+    it('workflow triggers may name a single branch as a string (GitHub accepts it)', async () => {
+      const wf = 'on:\n  push:\n    branches: main\n    tags: "*"\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ok\n';
+      expect(await g10Findings(PY, { '.github/workflows/ci.yml': wf })).toEqual([]);
+    });
+
+    it('rust-toolchain.toml, renovate.json and issue forms are checked; the issue-template config.yml is not a form', async () => {
+      const found = await g10Findings(PY, {
+        'rust-toolchain.toml': '[toolchain]\nchannel = "stable"\ncomponents = "clippy"\n',
+        '.github/ISSUE_TEMPLATE/config.yml': 'blank_issues_enabled: false\n',
+        '.github/ISSUE_TEMPLATE/bug.yml': 'name: Bug\ndescription: x\nbody:\n  - type: textarea\n    id: what\n    attributes:\n      label: What happened?\n',
+      });
+      expect(found.map((f) => f.path)).toEqual(['rust-toolchain.toml']);
+      expect(found[0]!.message).toContain('toolchain.components');
+    });
+  });
 });

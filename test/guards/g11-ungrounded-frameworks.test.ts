@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { g11 } from '../../src/guards/g11-ungrounded-frameworks.js';
+import { psi } from '../../src/guards/psi.js';
 import { findingsOf, gate } from '../helpers/gate.js';
 import { prRepo, type FileContent } from '../helpers/git-repo.js';
 
@@ -110,5 +111,41 @@ describe('G11 ungrounded frameworks', () => {
 
   it('stays quiet in a repository without any manifest', async () => {
     expect(await run({ 'README.md': '# notes\n' }, { 'react.md': '# Notes\n\nReact and Vue notes.\n' })).toEqual([]);
+  });
+});
+
+describe('G11 and Ψ: the repository own names are grounded', () => {
+  it('a Go module whose path is the framework (its own docs say "Fiber supports …") is grounded', async () => {
+    const base = { 'go.mod': 'module github.com/gofiber/fiber/v3\n\ngo 1.22\n', 'app.go': 'package fiber\n', 'README.md': '# Fiber\n' };
+    const doc = '# Routing\n\nFiber supports route groups. Built with Fiber, your handlers stay small.\n';
+    expect(await run(base, { 'docs/routing.md': doc })).toEqual([]);
+  });
+
+  it('the repository name from the origin remote grounds the project talking about itself', async () => {
+    const base = { 'pyproject.toml': '[project]\nname = "asgi-kit"\nversion = "1"\ndependencies = ["anyio"]\n', 'src/kit.py': 'x = 1\n', 'README.md': '# kit\n' };
+    const doc = '# Kit\n\nStarlette supports middleware; this project is Starlette at heart.\n';
+    const plain = prRepo(base, { 'docs/index.md': doc });
+    expect(findingsOf(await gate(plain, [g11]), 'G11').map((f) => f.evidence?.framework)).toEqual(['starlette']);
+    const named = prRepo(base, { 'docs/index.md': doc });
+    named.git('remote', 'add', 'origin', 'https://github.com/example/starlette.git');
+    expect(findingsOf(await gate(named, [g11]), 'G11')).toEqual([]);
+  });
+
+  it('workspace package names count, scoped or not', async () => {
+    const base = {
+      'package.json': JSON.stringify({ name: 'root', private: true, workspaces: ['packages/*'] }),
+      'packages/core/package.json': JSON.stringify({ name: '@acme/koa', version: '1.0.0' }),
+      'packages/core/index.js': 'module.exports = {};\n',
+    };
+    expect(await run(base, { 'docs/guide.md': '# Guide\n\nKoa middleware composes.\n' })).toEqual([]);
+  });
+
+  it('an ungrounded framework name alone makes Ψ a risk, never a fail', async () => {
+    const report = await gate(prRepo(RUST_CLI, { 'docs/ui.md': '# UI\n\nThe dashboard uses React and Vue.\n' }), [g11, psi]);
+    const low = findingsOf(report, 'psi');
+    expect(low).toHaveLength(1);
+    expect(low[0]).toMatchObject({ category: 'low-psi', severity: 'risk' });
+    expect(findingsOf(report, 'G11').every((f) => f.severity === 'risk')).toBe(true);
+    expect(report.decision.outcome).toBe('ADVISE');
   });
 });

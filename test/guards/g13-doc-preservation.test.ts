@@ -140,4 +140,55 @@ MIT
     expect(found).toHaveLength(1);
     expect(found[0]!.message).toContain('2 of 2 code blocks');
   });
+
+  describe('moved, not destroyed', () => {
+    const PROSE_README = `# tool
+
+${'Tool converts files between formats and keeps their metadata intact across runs. '.repeat(4)}
+
+## Install
+
+${'Install it with the package manager of your platform, then run the setup step once. '.repeat(4)}
+
+\`\`\`bash
+cargo install tool --locked
+tool --version
+\`\`\`
+
+## Usage
+
+${'Pass the input file and the output format; every option has a long and a short form. '.repeat(4)}
+
+\`\`\`bash
+tool convert input.bag --to mp4 --out video.mp4
+tool list input.bag
+\`\`\`
+`;
+    const STUB = '# tool\n\nSee [install](docs/install.md) and [usage](docs/usage.md).\n';
+    const section = (title: string) => PROSE_README.slice(PROSE_README.indexOf(`## ${title}`)).split(/\n(?=## )/)[0]!;
+
+    it('a README split into docs/ pages in the same PR passes (text and code blocks landed there)', async () => {
+      const found = await run({ 'README.md': PROSE_README }, { 'README.md': STUB, 'docs/install.md': section('Install'), 'docs/usage.md': section('Usage') });
+      expect(found).toEqual([]);
+    });
+
+    it('moving the code into an existing doc the PR edits passes too', async () => {
+      const base = { 'README.md': PROSE_README, 'docs/guide.md': '# Guide\n\nIntro.\n' };
+      const guide = `# Guide\n\nIntro.\n\n${section('Install')}\n${section('Usage')}`;
+      expect(await run(base, { 'README.md': STUB, 'docs/guide.md': guide })).toEqual([]);
+    });
+
+    it('the same cut with the content nowhere else in the PR still fails both checks', async () => {
+      const found = await run({ 'README.md': PROSE_README }, { 'README.md': STUB, 'docs/install.md': '# Install\n\nTBD.\n' });
+      expect(found.map((f) => f.message.includes('characters of fenced code') || f.message.includes('shrank'))).toEqual([true, true]);
+    });
+
+    it('only part of the code moved: the blocks that vanished are still reported', async () => {
+      const config = '\n## Config\n\n```toml\n' + Array.from({ length: 8 }, (_, i) => `option_${i} = "a value that matters ${i}"`).join('\n') + '\n```\n';
+      const found = await run({ 'README.md': PROSE_README + config }, { 'README.md': STUB, 'docs/install.md': section('Install') });
+      const code = found.find((f) => f.message.includes('fenced code'))!;
+      expect(code.message).toContain('2 of 3 code blocks');
+      expect(code.message).toContain('tool convert input.bag');
+    });
+  });
 });

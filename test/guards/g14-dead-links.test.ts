@@ -62,10 +62,25 @@ describe('G14 dead links', () => {
     expect((await run(BASE, { 'README.md': readme })).findings).toEqual([]);
   });
 
-  it('resolves from the doc folder, from the repo root and with a leading slash; strips query and anchor', async () => {
-    const doc =
-      '# Sub\n\n[up](../usage.md) [root](/docs/usage.md) [rootish](docs/usage.md) [q](../img/logo.png?raw=true) [src](/src/index.ts?plain=1#L1) [dir](../../src/)\n';
+  it('resolves from the doc folder and with a leading slash from the repo root; strips query and anchor', async () => {
+    const doc = '# Sub\n\n[up](../usage.md) [root](/docs/usage.md) [q](../img/logo.png?raw=true) [src](/src/index.ts?plain=1#L1) [dir](../../src/)\n';
     expect((await run(BASE, { 'docs/guide/sub.md': doc })).findings).toEqual([]);
+  });
+
+  it('flags a link that exists only from the repo root, as GitHub renders it, and suggests the relative fix', async () => {
+    const base = { ...BASE, LICENSE: 'MIT\n', 'docs/README.md': '# Docs\n' };
+    const doc = '# Docs\n\nSee the [license](LICENSE) and [usage](docs/usage.md#options).\n';
+    const { findings } = await run(base, { 'docs/README.md': doc });
+    expect(findings.map((f) => f.evidence?.fix)).toEqual(['../LICENSE', 'usage.md#options']);
+    expect(findings[0]).toMatchObject({ category: 'dead-link', severity: 'risk', path: 'docs/README.md', line: 3 });
+    expect(findings[0]!.message).toContain('resolves to `docs/LICENSE` on GitHub');
+    expect(findings[0]!.suggestion).toEqual({
+      path: 'docs/README.md',
+      startLine: 3,
+      endLine: 3,
+      replacement: 'See the [license](../LICENSE) and [usage](docs/usage.md#options).',
+    });
+    expect(findings[1]!.suggestion?.replacement).toBe('See the [license](LICENSE) and [usage](usage.md#options).');
   });
 
   it('flags a relative link that climbs out of the repository', async () => {
@@ -81,9 +96,50 @@ describe('G14 dead links', () => {
     expect(findings.map((f) => `${f.path}:${f.evidence?.target}`).sort()).toEqual(['README.md:docs/img/banner.png', 'README.md:docs/spec.md', 'index.rst:docs/guide.rst']);
   });
 
-  it('accepts docs-site spellings of pages (extension-less and .html for .md)', async () => {
+  it('accepts docs-site spellings of pages (extension-less and .html for .md) where mkdocs builds the docs', async () => {
     const doc = '# Index\n\n[usage](usage) [usage page](usage.html) [file](../README.md)\n';
-    expect((await run(BASE, { 'docs/index.md': doc })).findings).toEqual([]);
+    expect((await run(BASE, { 'docs/index.md': doc })).findings.map((f) => f.evidence?.target)).toEqual(['usage', 'usage.html']);
+    const mkdocs = 'site_name: x\nmarkdown_extensions:\n  - pymdownx.superfences:\n      custom_fences:\n        - name: mermaid\n          format: !!python/name:pymdownx.superfences.fence_code_format\n';
+    expect((await run({ ...BASE, 'mkdocs.yml': mkdocs }, { 'docs/index.md': doc })).findings).toEqual([]);
+  });
+
+  it('reads mkdocs docs_dir', async () => {
+    const base = { ...BASE, 'mkdocs.yml': 'site_name: x\ndocs_dir: site-src\n', 'site-src/guide.md': '# Guide\n\n## Setup\n' };
+    const doc = '# Home\n\n[guide](guide#setup) and [usage](usage)\n';
+    const { findings } = await run(base, { 'site-src/index.md': doc });
+    expect(findings.map((f) => f.evidence?.target)).toEqual(['usage']);
+  });
+
+  it('accepts valid VitePress links: no .md, absolute from the docs root, public/ assets, custom and VitePress heading ids', async () => {
+    const base = {
+      ...BASE,
+      'docs/.vitepress/config.ts': 'export default { title: "x" }\n',
+      'docs/guide/foo.md': '# Foo\n\n## Bar options {#bar}\n\n## Config.File & Paths\n\n## 2. Step\n',
+      'docs/public/logo.png': 'png',
+      'docs/guide/index.md': '# Guide\n',
+    };
+    const doc =
+      '# Home\n\n[a](/guide/foo#bar) [b](./guide/foo#config-file-paths) [c](/guide/foo.html) [d](/logo.png) [e](/guide/) [f](guide/foo.md#_2-step)\n' +
+      '[g](/guide/foo#configfile--paths) [dead](/guide/nope) [badanchor](/guide/foo#nope)\n';
+    const { findings } = await run(base, { 'docs/index.md': doc });
+    expect(findings.map((f) => f.evidence?.target)).toEqual(['/guide/nope', '/guide/foo#nope']);
+  });
+
+  it('accepts Docusaurus and Sphinx resolution under their site folders only', async () => {
+    const base = {
+      ...BASE,
+      'website/docusaurus.config.js': 'module.exports = {};\n',
+      'website/docs/intro.md': '# Intro\n',
+      'website/static/img/shot.png': 'png',
+      'manual/conf.py': 'project = "x"\n',
+      'manual/index.rst': 'Manual\n======\n',
+      'manual/install.rst': 'Install\n=======\n',
+    };
+    const docus = '# Other\n\n[intro](./intro) [shot](/img/shot.png) [page](/docs/intro)\n';
+    const sphinx = '# Notes\n\n[install](install.html) [root](/install)\n';
+    const outside = '# Readme\n\n[intro](website/docs/intro)\n';
+    const { findings } = await run(base, { 'website/docs/other.md': docus, 'manual/notes.md': sphinx, 'README.md': outside });
+    expect(findings.map((f) => `${f.path}:${f.evidence?.target}`)).toEqual(['README.md:website/docs/intro']);
   });
 
   it('skips mail, templated and scheme links and says external links were not checked offline', async () => {

@@ -52,7 +52,7 @@ describe('Ψ-lite guard', () => {
     expect(f.evidence).toMatchObject({ gamma: 0, omega: 0.2, components: { literalNewlines: 0.2 } });
   });
 
-  it('"Built on Clap. Also uses React." (Γ 0.5) passes at threshold 0.5 and fails at 0.9', async () => {
+  it('"Built on Clap. Also uses React." (Γ 0.5) passes at threshold 0.5; at 0.9 it is a risk, never a fail (no slop)', async () => {
     gammas.set('docs/stack.md', 0.5);
     const base = { 'docs/stack.md': 'Stack.\n' };
     const head = { 'docs/stack.md': 'Built on Clap. Also uses React.\n' };
@@ -60,6 +60,22 @@ describe('Ψ-lite guard', () => {
     const strict = await score(base, head, 0.9);
     expect(strict.section.score).toBe(0.5);
     expect(strict.findings).toHaveLength(1);
+    expect(strict.findings[0]!.severity).toBe('risk');
+    expect(strict.findings[0]!.message).toContain('only grounding is low');
+  });
+
+  it('an ungrounded name with only minor slop (trailing whitespace) is a risk; with two ungrounded names it fails', async () => {
+    gammas.set('docs/a.md', 0);
+    const base = { 'docs/a.md': 'A.\n', 'docs/b.md': 'B.\n' };
+    const one = await score(base, { 'docs/a.md': 'A uses Django. \nMore.\n' });
+    expect(one.findings.map((f) => f.severity)).toEqual(['risk']);
+    const { psiSeverity } = await import('../../src/guards/psi.js');
+    const om = { omega: 0.1, components: { literalNewlines: 0, blankRuns: 0, trailingWhitespace: 0.1, fencedSource: 0, nearEmpty: 0 }, lines: { literalNewlines: [], blankRuns: [], trailingWhitespace: [1] } };
+    const w = { alpha: 1, lambda: 1, threshold: 0.5 };
+    expect(psiSeverity(om, 1, w).severity).toBe('risk');
+    expect(psiSeverity(om, 2, w).severity).toBe('fail');
+    expect(psiSeverity({ ...om, omega: 0 }, 5, w).severity).toBe('risk');
+    expect(psiSeverity({ ...om, omega: 0.6 }, 0, w).severity).toBe('fail');
   });
 
   it('a .py the LLM wrapped in a ```python fence scores 0.4 and fails, pointing at line 1', async () => {
