@@ -185,8 +185,10 @@ export async function runGate(opts: GateOptions): Promise<Report> {
   }
   // Evidence = guards that were asked to look (a guard with no file in scope did look).
   const evidence = statuses.filter((g) => g.status !== 'skipped' || g.reason === NO_FILES_IN_SCOPE).length;
+  const testsNotRun = testsNotRunReason(statuses, sections);
   const decision = decide(findings, {
     ...opts.decide,
+    ...(testsNotRun ? { testsNotRun } : {}),
     evidence,
     strict: config.strict,
     round: opts.round ?? 1,
@@ -207,6 +209,17 @@ export async function runGate(opts: GateOptions): Promise<Report> {
     createdAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
   };
+}
+
+/** Why the test gate (G8) did not run the tests, when it was part of this run and did not. */
+function testsNotRunReason(statuses: GuardStatus[], sections: Record<string, unknown>): string | undefined {
+  const tests = sections.tests as { notRun?: unknown; skipped?: unknown } | undefined;
+  if (typeof tests?.notRun === 'string') return tests.notRun;
+  const g8 = statuses.find((s) => s.id === 'G8');
+  if (!g8) return undefined;
+  if (g8.status === 'skipped') return g8.reason ?? 'the test gate was skipped';
+  if (g8.status === 'error') return 'the test gate crashed or ran out of time';
+  return undefined;
 }
 
 function groupBySource(raw: GuardFinding[]) {
