@@ -16,6 +16,7 @@ import { SupersededError } from '../queue/types.js';
 import { configErrorOutcome, DEFAULT_INFRA_ERROR_MODE, infrastructureOutcome, skippedOutcome, supersededOutcome, type GateJob, type InfraErrorMode } from './gate-job.js';
 import { addedLines, publishReport } from './publish-report.js';
 import { loadRepoConfig } from './repo-config.js';
+import { neutralizeReport } from '../report/comment-escape.js';
 import { commentSanctions, labelSanctions } from './sanctions.js';
 
 export interface JobDeps {
@@ -29,6 +30,8 @@ export interface JobDeps {
   guards: Guard[];
   store?: Store;
   appId: number;
+  /** Key of the `/slopgate allow` marker MAC (see sanctions.ts). */
+  sanctionKey: Buffer;
   /** The LLM refiner is configured (shows the Refine button). */
   refinerAvailable: boolean;
   /** Resolve stale review threads (needs contents: write) instead of minimising them. */
@@ -123,7 +126,7 @@ export async function runGateJob(job: GateJob, deps: JobDeps, signal: AbortSigna
     });
     checkpoint();
     const labels = (pr.labels ?? []).map((l) => l.name);
-    const sanctions = [...labelSanctions(labels), ...(await commentSanctions(gh, target, job.number, deps.appId))];
+    const sanctions = [...labelSanctions(labels), ...(await commentSanctions(gh, target, job.number, deps.appId, deps.sanctionKey))];
     const fullName = `${job.owner}/${job.repo}`;
     const round = deps.store ? (await deps.store.getRound(fullName, job.number)).round : 1;
     const report = await (deps.gate ?? runGate)({
@@ -150,7 +153,8 @@ export async function runGateJob(job: GateJob, deps: JobDeps, signal: AbortSigna
       pullNumber: job.number,
       checkRunId: job.checkRunId,
       checkRunUrl: checkRunUrl(pr.base.repo.html_url, job.checkRunId),
-      report,
+      // Everything PR-controlled in what is echoed has its HTML comment delimiters neutralised.
+      report: neutralizeReport(report),
       config,
       added,
       labels,
