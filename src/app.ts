@@ -13,6 +13,7 @@ import type { Store } from './store/store.js';
 import type { GateJob } from './github/gate-job.js';
 import { registerHandlers } from './github/register-handlers.js';
 import { SlopgateRuntime } from './github/runtime.js';
+import { sanctionKeyFromEnv } from './github/sanctions.js';
 import { RepoMirrors, githubRemoteUrl, type RemoteUrlBuilder } from './workspace/repo-mirror.js';
 
 export interface SlopgateAppOptions {
@@ -40,6 +41,8 @@ export interface SlopgateAppOptions {
   log?: Logger;
   /** The pipeline (tests inject failures). */
   gate?: (opts: GateOptions) => Promise<Report>;
+  /** Key of the `/slopgate allow` marker MAC (default: derived from PRIVATE_KEY(_PATH) or WEBHOOK_SECRET). */
+  sanctionKey?: Buffer;
 }
 
 export interface SlopgateApp {
@@ -77,6 +80,7 @@ export function createSlopgateRuntime(app: Probot, opts: SlopgateAppOptions = {}
       guards: opts.guards ?? GUARDS,
       ...(opts.store ? { store: opts.store } : {}),
       appId,
+      sanctionKey: opts.sanctionKey ?? sanctionKeyFromEnv(),
       refinerAvailable: opts.refinerAvailable ?? false,
       resolveThreads: opts.resolveThreads ?? process.env.SLOPGATE_RESOLVE_THREADS === 'true',
       log: opts.log ?? app.log,

@@ -13,6 +13,10 @@ export const configSchema = z
     strict: z.boolean().default(false).describe('treat risk findings as blocking (risk → fail)'),
     maxRounds: z.number().int().min(1).max(100).default(3).describe('refine rounds per PR before the decision is STUCK'),
     drafts: z.enum(['skip', 'run']).default('skip').describe('gate draft pull requests or skip them'),
+    onInfraError: z
+      .enum(['action_required', 'neutral'])
+      .default('action_required')
+      .describe("check run conclusion when slopgate itself cannot finish (crash, clone failure, abandoned job): action_required blocks the merge until a Re-run succeeds; neutral lets it through (GitHub counts neutral as passing for required checks)"),
     ignore: z
       .object({
         paths: globList.default([]).describe('changed files matching these globs are not checked'),

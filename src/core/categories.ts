@@ -21,6 +21,7 @@ export const ROUTE_TABLE = {
   'test-regression': 'refine',
   'build-broken': 'refine',
   'tests-removed': 'ask-author',
+  'tests-not-run': 'refine',
   'flaky-test': 'refine',
   // G9
   'history-hotspot': 'escalate',

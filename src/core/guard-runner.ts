@@ -1,4 +1,5 @@
 import { errorMessage } from './errors.js';
+import { GuardBudgetExceeded, type GuardWorkerSession } from './guard-pool.js';
 import { GuardSkip, type Guard, type GuardContext, type GuardFinding } from './guard.js';
 import type { ChangedFile } from './patch-set.js';
 
@@ -9,7 +10,7 @@ class GuardTimeout extends Error {
 }
 
 export function guardErrorFinding(guard: Guard, err: unknown, path?: string): GuardFinding {
-  const timedOut = err instanceof GuardTimeout;
+  const timedOut = err instanceof GuardTimeout || err instanceof GuardBudgetExceeded;
   return {
     guard: guard.id,
     category: 'guard-error',
@@ -18,6 +19,26 @@ export function guardErrorFinding(guard: Guard, err: unknown, path?: string): Gu
     message: `${guard.id} (${guard.name}) ${timedOut ? '' : 'crashed: '}${errorMessage(err)}${path ? ` while checking ${path}` : ''}`,
     remediation: `${guard.id} could not finish, so this part of the PR is unchecked; re-run the gate, and report the error if it repeats.`,
   };
+}
+
+/**
+ * Runs one guard in a guard thread (see guard-pool.ts): the budget is enforced by terminating the
+ * thread, so even synchronous code that never yields (a catastrophic regular expression) is stopped.
+ */
+export async function runGuardInThread(
+  guard: Guard,
+  files: ChangedFile[],
+  session: GuardWorkerSession,
+  budgetMs: number,
+  section: (name: string, value: unknown) => void,
+): Promise<{ findings: GuardFinding[]; errors: number; skipped?: string }> {
+  try {
+    const r = await session.run(guard.id, guard.workerModule, files.map((f) => f.path), budgetMs);
+    for (const [name, value] of Object.entries(r.sections)) section(name, value);
+    return { findings: r.findings, errors: r.errors, ...(r.skipped !== undefined ? { skipped: r.skipped } : {}) };
+  } catch (err) {
+    return { findings: [guardErrorFinding(guard, err)], errors: 1 };
+  }
 }
 
 /**

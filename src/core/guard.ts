@@ -51,6 +51,11 @@ export interface Guard {
   runsWithoutFiles?: boolean;
   /** Time budget of this guard when it needs more than `guards.timeoutMs` (e.g. G8 runs test suites). */
   budgetMs?(ctx: GuardContext): number;
+  /**
+   * URL of a module exporting this guard, for guards outside the registry that should run in a guard
+   * thread (where the budget can stop synchronous code). Registry guards run there without it.
+   */
+  workerModule?: string;
 }
 
 /** Thrown by a guard's check to report the guard as skipped at run time, with the reason. */

@@ -4,7 +4,8 @@ import { decide } from '../routing/decide.js';
 import { mergeFindings } from '../routing/merge.js';
 import type { DecideOptions } from '../routing/types.js';
 import { errorMessage } from './errors.js';
-import { guardErrorFinding, runOneGuard } from './guard-runner.js';
+import { guardErrorFinding, runGuardInThread, runOneGuard } from './guard-runner.js';
+import { GuardWorkerSession } from './guard-pool.js';
 import type { Finding } from './finding.js';
 import type { Guard, GuardContext, GuardFinding, GuardServices } from './guard.js';
 import { attributeLines, isAddedLine, loadPatchSet, type ChangedFile, type PatchSet } from './patch-set.js';
@@ -33,6 +34,32 @@ export interface GateOptions {
   services?: GuardServices;
   round?: number;
   decide?: Omit<DecideOptions, 'strict' | 'round' | 'maxRounds'>;
+  /**
+   * Run static guards in guard threads, where their budget can stop synchronous code (default: on,
+   * unless SLOPGATE_GUARD_THREADS=0). G8 (its own sandbox and budget) and G9 (the store) always run
+   * in this thread, as does any guard outside the registry without a `workerModule`.
+   */
+  guardThreads?: boolean;
+}
+
+/** Guards that need this process: G8 drives the sandbox (which has its own hard limits), G9 reads the store. */
+const IN_PROCESS = new Set(['G8', 'G9']);
+
+function threadsWanted(opts: GateOptions): boolean {
+  return opts.guardThreads ?? process.env.SLOPGATE_GUARD_THREADS !== '0';
+}
+
+async function threadedGuards(opts: GateOptions): Promise<(g: Guard) => boolean> {
+  if (!threadsWanted(opts)) return () => false;
+  const { GUARDS } = await import('../guards/index.js');
+  const registry = new Set<Guard>(GUARDS);
+  const services = opts.services ?? {};
+  return (g) => {
+    if (g.workerModule) return true;
+    if (!registry.has(g) || IN_PROCESS.has(g.id)) return false;
+    // An injected link checker (tests, the App's shared cache) lives in this process.
+    return !(g.id === 'G14' && services.linkChecker !== undefined);
+  };
 }
 
 const NO_FILES_IN_SCOPE = 'no changed files in scope';
@@ -93,80 +120,87 @@ export async function runGate(opts: GateOptions): Promise<Report> {
 
   const statuses: GuardStatus[] = [];
   const raw: GuardFinding[] = [];
-  for (const guard of opts.guards) {
-    const t0 = Date.now();
-    const status: GuardStatus = { id: guard.id, name: guard.name, status: 'pass', files: 0, findings: 0, ms: 0 };
-    statuses.push(status);
-    const id = guard.id.toUpperCase();
-    const controller = new AbortController();
-    const ctx: GuardContext = {
-      patch,
-      config,
-      base,
-      head,
-      phase,
-      log,
-      signal: controller.signal,
-      sanctioned: (p) => sanctioned(p),
-      memo: <T>(key: string, compute: () => Promise<T>) => {
-        let v = memo.get(key);
-        if (!v) {
-          v = compute();
-          memo.set(key, v);
+  const threaded = await threadedGuards(opts);
+  const session = new GuardWorkerSession({ patch, config, phase, sanctions: sanctionGlobs, maxBytes: config.limits.maxFileBytes });
+  try {
+    for (const guard of opts.guards) {
+      const t0 = Date.now();
+      const status: GuardStatus = { id: guard.id, name: guard.name, status: 'pass', files: 0, findings: 0, ms: 0 };
+      statuses.push(status);
+      const id = guard.id.toUpperCase();
+      const controller = new AbortController();
+      const ctx: GuardContext = {
+        patch,
+        config,
+        base,
+        head,
+        phase,
+        log,
+        signal: controller.signal,
+        sanctioned: (p) => sanctioned(p),
+        memo: <T>(key: string, compute: () => Promise<T>) => {
+          let v = memo.get(key);
+          if (!v) {
+            v = compute();
+            memo.set(key, v);
+          }
+          return v as Promise<T>;
+        },
+        section: (name, value) => {
+          sections[name] = value;
+        },
+        services: opts.services ?? {},
+      };
+      let skip: string | null = null;
+      if (only && !only.includes(id)) skip = 'not selected (--only)';
+      else if (disabled.has(id)) skip = 'disabled in config (guards.disable)';
+      else if (opts.skip?.[guard.id]) skip = opts.skip[guard.id]!;
+      else {
+        try {
+          skip = (await guard.skipReason?.(ctx)) ?? null;
+        } catch (err) {
+          skip = null;
+          raw.push(guardErrorFinding(guard, err));
+          status.status = 'error';
+          status.reason = errorMessage(err);
+          continue;
         }
-        return v as Promise<T>;
-      },
-      section: (name, value) => {
-        sections[name] = value;
-      },
-      services: opts.services ?? {},
-    };
-    let skip: string | null = null;
-    if (only && !only.includes(id)) skip = 'not selected (--only)';
-    else if (disabled.has(id)) skip = 'disabled in config (guards.disable)';
-    else if (opts.skip?.[guard.id]) skip = opts.skip[guard.id]!;
-    else {
-      try {
-        skip = (await guard.skipReason?.(ctx)) ?? null;
-      } catch (err) {
-        skip = null;
-        raw.push(guardErrorFinding(guard, err));
-        status.status = 'error';
-        status.reason = errorMessage(err);
+      }
+      if (skip) {
+        status.status = 'skipped';
+        status.reason = skip;
         continue;
       }
-    }
-    if (skip) {
-      status.status = 'skipped';
-      status.reason = skip;
-      continue;
-    }
-    const mine = files.filter((f) => {
-      try {
-        return guard.appliesTo(f, ctx);
-      } catch {
-        return false;
+      const mine = files.filter((f) => {
+        try {
+          return guard.appliesTo(f, ctx);
+        } catch {
+          return false;
+        }
+      });
+      status.files = mine.length;
+      if (mine.length === 0 && !guard.runsWithoutFiles) {
+        status.status = 'skipped';
+        status.reason = NO_FILES_IN_SCOPE;
+        status.ms = Date.now() - t0;
+        continue;
       }
-    });
-    status.files = mine.length;
-    if (mine.length === 0 && !guard.runsWithoutFiles) {
-      status.status = 'skipped';
-      status.reason = NO_FILES_IN_SCOPE;
+      const budget = guard.budgetMs?.(ctx) ?? config.guards.timeoutMs;
+      const { findings, errors, skipped } = threaded(guard) ? await runGuardInThread(guard, mine, session, budget, ctx.section) : await runOneGuard(guard, mine, ctx, budget, controller);
+      for (const f of findings) f.guard ??= guard.id;
+      raw.push(...findings);
+      status.findings = findings.length;
       status.ms = Date.now() - t0;
-      continue;
+      if (skipped !== undefined && findings.length === 0) {
+        status.status = 'skipped';
+        status.reason = skipped;
+      } else if (errors > 0) {
+        status.status = 'error';
+        status.reason = findings.find((f) => f.category === 'guard-error')?.message;
+      } else if (findings.length > 0) status.status = 'fail';
     }
-    const { findings, errors, skipped } = await runOneGuard(guard, mine, ctx, guard.budgetMs?.(ctx) ?? config.guards.timeoutMs, controller);
-    for (const f of findings) f.guard ??= guard.id;
-    raw.push(...findings);
-    status.findings = findings.length;
-    status.ms = Date.now() - t0;
-    if (skipped !== undefined && findings.length === 0) {
-      status.status = 'skipped';
-      status.reason = skipped;
-    } else if (errors > 0) {
-      status.status = 'error';
-      status.reason = findings.find((f) => f.category === 'guard-error')?.message;
-    } else if (findings.length > 0) status.status = 'fail';
+  } finally {
+    session.close();
   }
 
   const findings = mergeFindings(groupBySource(raw));
@@ -185,8 +219,10 @@ export async function runGate(opts: GateOptions): Promise<Report> {
   }
   // Evidence = guards that were asked to look (a guard with no file in scope did look).
   const evidence = statuses.filter((g) => g.status !== 'skipped' || g.reason === NO_FILES_IN_SCOPE).length;
+  const testsNotRun = testsNotRunReason(statuses, sections);
   const decision = decide(findings, {
     ...opts.decide,
+    ...(testsNotRun ? { testsNotRun } : {}),
     evidence,
     strict: config.strict,
     round: opts.round ?? 1,
@@ -207,6 +243,17 @@ export async function runGate(opts: GateOptions): Promise<Report> {
     createdAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
   };
+}
+
+/** Why the test gate (G8) did not run the tests, when it was part of this run and did not. */
+function testsNotRunReason(statuses: GuardStatus[], sections: Record<string, unknown>): string | undefined {
+  const tests = sections.tests as { notRun?: unknown; skipped?: unknown } | undefined;
+  if (typeof tests?.notRun === 'string') return tests.notRun;
+  const g8 = statuses.find((s) => s.id === 'G8');
+  if (!g8) return undefined;
+  if (g8.status === 'skipped') return g8.reason ?? 'the test gate was skipped';
+  if (g8.status === 'error') return 'the test gate crashed or ran out of time';
+  return undefined;
 }
 
 function groupBySource(raw: GuardFinding[]) {

@@ -1,4 +1,5 @@
 import type { ProbotOctokit } from 'probot';
+import { neutralizeComments } from '../report/comment-escape.js';
 
 export type GitHubClient = ProbotOctokit;
 
@@ -72,7 +73,7 @@ export async function startCheckRun(gh: GitHubClient, target: RepoTarget, headSh
 
 /** Puts an existing check run back to `in_progress` with a new title and summary (a retried job). */
 export async function reopenCheckRun(gh: GitHubClient, target: RepoTarget, checkRunId: number, output: { title: string; summary: string }): Promise<void> {
-  await gh.rest.checks.update({ ...target, check_run_id: checkRunId, status: 'in_progress', output: { title: capText(output.title, 255), summary: capText(output.summary) } });
+  await gh.rest.checks.update({ ...target, check_run_id: checkRunId, status: 'in_progress', output: { title: capText(neutralizeComments(output.title), 255), summary: capText(neutralizeComments(output.summary)) } });
 }
 
 /**
@@ -83,11 +84,12 @@ export async function reopenCheckRun(gh: GitHubClient, target: RepoTarget, check
 export async function finishCheckRun(gh: GitHubClient, target: RepoTarget, checkRunId: number, outcome: CheckRunOutcome): Promise<number> {
   const all = outcome.annotations ?? [];
   const annotations = all.slice(0, MAX_ANNOTATIONS);
-  let summary = outcome.summary;
+  // A check run carries no marker of slopgate's own: every HTML comment delimiter in it came from the PR.
+  let summary = neutralizeComments(outcome.summary);
   if (all.length > annotations.length) {
     summary += `\n\n${all.length - annotations.length} more annotations were not attached (slopgate attaches at most ${MAX_ANNOTATIONS}).`;
   }
-  const title = capText(outcome.title, 255);
+  const title = capText(neutralizeComments(outcome.title), 255);
   summary = capText(summary);
   const chunks: CheckAnnotation[][] = [];
   for (let i = 0; i < annotations.length; i += ANNOTATIONS_PER_REQUEST) chunks.push(annotations.slice(i, i + ANNOTATIONS_PER_REQUEST));
@@ -97,7 +99,7 @@ export async function finishCheckRun(gh: GitHubClient, target: RepoTarget, check
     const last = i === chunks.length - 1;
     const output: { title: string; summary: string; text?: string; annotations?: CheckAnnotation[] } = { title, summary };
     if (chunks[i]!.length) output.annotations = chunks[i]!.map(capAnnotation);
-    if (last && outcome.text) output.text = capText(outcome.text);
+    if (last && outcome.text) output.text = capText(neutralizeComments(outcome.text));
     await gh.rest.checks.update({
       ...target,
       check_run_id: checkRunId,
@@ -117,8 +119,8 @@ export async function finishCheckRun(gh: GitHubClient, target: RepoTarget, check
 }
 
 function capAnnotation(a: CheckAnnotation): CheckAnnotation {
-  const out: CheckAnnotation = { ...a, message: capText(a.message, 60_000) };
-  if (a.title) out.title = capText(a.title, 255);
-  if (a.raw_details) out.raw_details = capText(a.raw_details, 60_000);
+  const out: CheckAnnotation = { ...a, message: capText(neutralizeComments(a.message), 60_000) };
+  if (a.title) out.title = capText(neutralizeComments(a.title), 255);
+  if (a.raw_details) out.raw_details = capText(neutralizeComments(a.raw_details), 60_000);
   return out;
 }

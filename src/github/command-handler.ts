@@ -5,6 +5,7 @@ import { lookUpFinding } from './explain-finding.js';
 import { canWrite, roleOf, type RepoRole } from './permissions.js';
 import type { SlopgateRuntime } from './runtime.js';
 import { allowMarker } from './sanctions.js';
+import { neutralizeComments } from '../report/comment-escape.js';
 
 export type Reaction = 'eyes' | '+1' | 'confused';
 
@@ -29,8 +30,12 @@ async function react(gh: GitHubClient, o: CommandOrigin, content: Reaction): Pro
   await gh.rest.reactions.createForIssueComment({ ...o.target, comment_id: o.commentId, content });
 }
 
-async function reply(gh: GitHubClient, o: CommandOrigin, body: string): Promise<void> {
-  await gh.rest.issues.createComment({ ...o.target, issue_number: o.number, body });
+/**
+ * Posts a reply. Its text may quote PR-controlled content (paths, messages, the command itself), so
+ * HTML comment delimiters in it are neutralised; only `marker`, built by slopgate, goes out verbatim.
+ */
+async function reply(gh: GitHubClient, o: CommandOrigin, body: string, marker = ''): Promise<void> {
+  await gh.rest.issues.createComment({ ...o.target, issue_number: o.number, body: neutralizeComments(body) + marker });
 }
 
 function refusal(command: Command['name'], user: string, role: RepoRole, authorMayRecheck: boolean): string {
@@ -99,7 +104,8 @@ export async function handleCommand(rt: SlopgateRuntime, gh: GitHubClient, origi
       await reply(
         gh,
         origin,
-        `Sanctioned by @${origin.sender}: edits of \`${command.path}\` in this PR are allowed (G1). Re-gating the head now.\n\n${allowMarker(command.path)}`,
+        `Sanctioned by @${origin.sender}: edits of \`${command.path}\` in this PR are allowed (G1). Re-gating the head now.\n\n`,
+        allowMarker(command.path, rt.deps.sanctionKey, { ...target, number: origin.number }),
       );
       gate('allow');
       return;

@@ -1,5 +1,6 @@
 import type { Finding } from '../core/finding.js';
 import type { Store } from '../store/store.js';
+import { neutralizeComments } from '../report/comment-escape.js';
 import { CHECK_NAME, type GitHubClient, type RepoTarget } from './check-run.js';
 
 function fenced(text: string): string {
@@ -22,7 +23,8 @@ export function explainFinding(f: Finding, headSha: string): string {
   if (f.confirmedBy.length > 1) lines.push('', `Raised by: ${f.confirmedBy.join(', ')}.`);
   if (f.suggestion) lines.push('', `Known fix for lines ${f.suggestion.startLine}–${f.suggestion.endLine} of \`${f.suggestion.path}\`:`, '', fenced(f.suggestion.replacement));
   if (f.evidence && Object.keys(f.evidence).length) lines.push('', '<details><summary>Evidence</summary>', '', fenced(JSON.stringify(f.evidence, null, 2).slice(0, 20_000)), '', '</details>');
-  return lines.join('\n');
+  // Path, message, evidence and suggestion come from the PR: none may plant a hidden marker.
+  return neutralizeComments(lines.join('\n'));
 }
 
 /** Cuts the block of one finding out of a check run's text (the reporter marks each with its id). */
@@ -48,7 +50,7 @@ export async function lookUpFinding(gh: GitHubClient, target: RepoTarget, pr: nu
   const runs = await gh.rest.checks.listForRef({ ...target, ref: headSha, check_name: CHECK_NAME, filter: 'latest', per_page: 10 });
   for (const run of runs.data.check_runs) {
     const block = findingBlockInText(run.output?.text ?? '', id);
-    if (block) return `From the slopgate check run on \`${headSha.slice(0, 7)}\`:\n\n${block}`;
+    if (block) return `From the slopgate check run on \`${headSha.slice(0, 7)}\`:\n\n${neutralizeComments(block)}`;
   }
   return null;
 }

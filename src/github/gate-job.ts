@@ -72,16 +72,33 @@ export function configErrorOutcome(err: ConfigError, defaultBranch: string): Che
   };
 }
 
-/** slopgate itself failed (clone, rate limit, crash): neutral, never a red mark on the code. */
-export function infrastructureOutcome(reason: string): CheckRunOutcome {
+/**
+ * What a check run concludes when slopgate itself cannot finish (config `onInfraError`). GitHub counts
+ * `neutral` as passing for a required check, so an outage would open the gate: the default is
+ * `action_required`, which blocks the merge until a Re-run succeeds.
+ */
+export type InfraErrorMode = 'action_required' | 'neutral';
+
+export const DEFAULT_INFRA_ERROR_MODE: InfraErrorMode = 'action_required';
+
+function infraNote(mode: InfraErrorMode): string {
+  return mode === 'action_required'
+    ? 'Until a run finishes, this check blocks the merge (`onInfraError: action_required`, the default); an operator can set `onInfraError: neutral` on the default branch to let such runs through instead.'
+    : 'This check concludes neutral (`onInfraError: neutral`), which GitHub counts as passing for a required check: the commit is not gated until a Re-run finishes.';
+}
+
+/** slopgate itself failed (clone, rate limit, crash): never a red mark on the code, and by default not a pass either. */
+export function infrastructureOutcome(reason: string, mode: InfraErrorMode = DEFAULT_INFRA_ERROR_MODE): CheckRunOutcome {
   const first = reason.split('\n').find((l) => l.trim())?.trim() ?? 'unknown error';
   return {
-    conclusion: 'neutral',
-    title: `slopgate could not finish: ${first}`.slice(0, 250),
+    conclusion: mode,
+    title: `Not about your code: slopgate could not finish (${first.slice(0, 150)}); Re-run to try again`.slice(0, 250),
     summary: [
       'slopgate failed before it could gate this commit. This says nothing about the code in the pull request.',
       '',
       `**Reason:** ${first.slice(0, 1000)}`,
+      '',
+      infraNote(mode),
       '',
       'Press **Re-run** (or comment `/slopgate recheck`) to try again. If it keeps failing, the App operator will find the details in the logs.',
     ].join('\n'),
@@ -98,19 +115,21 @@ const LOST_TITLES: Partial<Record<string, string>> = {
 
 /**
  * A job the queue gave up on (retries used up, or the process stopped before it ran). When its worker
- * went away the check run says so; a job that kept failing reports its last error. Neutral either
- * way, with a Re-run button: none of this is about the code.
+ * went away the check run says so; a job that kept failing reports its last error. `action_required`
+ * by default (the job's config is not read here), with a Re-run button: none of this is about the code.
  */
-export function abandonedOutcome(previous: { reason: string; message?: string } | undefined): CheckRunOutcome {
+export function abandonedOutcome(previous: { reason: string; message?: string } | undefined, mode: InfraErrorMode = DEFAULT_INFRA_ERROR_MODE): CheckRunOutcome {
   const title = previous ? LOST_TITLES[previous.reason] : undefined;
-  if (!title) return infrastructureOutcome(previous?.message ?? `the job was abandoned (${previous?.reason ?? 'unknown reason'})`);
+  if (!title) return infrastructureOutcome(previous?.message ?? `the job was abandoned (${previous?.reason ?? 'unknown reason'})`, mode);
   const detail = previous?.message?.split('\n')[0]?.trim();
   return {
-    conclusion: 'neutral',
-    title,
+    conclusion: mode,
+    title: `Not about your code: ${title}`,
     summary: [
       'slopgate could not finish gating this commit: the process running the job stopped (crashed, was shut down or lost its connection) and no retry was left. This says nothing about the code in the pull request.',
       ...(detail ? ['', `**Last known state:** ${detail.slice(0, 1000)}`] : []),
+      '',
+      infraNote(mode),
       '',
       'Press **Re-run** (or comment `/slopgate recheck`) to gate it again.',
     ].join('\n'),

@@ -13,9 +13,10 @@ import { preparePrRevisions, type PrRevisions } from '../workspace/pr-workspace.
 import type { RepoMirrors } from '../workspace/repo-mirror.js';
 import { finishCheckRun, type CheckRunOutcome, type GitHubClient } from './check-run.js';
 import { SupersededError } from '../queue/types.js';
-import { configErrorOutcome, infrastructureOutcome, skippedOutcome, supersededOutcome, type GateJob } from './gate-job.js';
+import { configErrorOutcome, DEFAULT_INFRA_ERROR_MODE, infrastructureOutcome, skippedOutcome, supersededOutcome, type GateJob, type InfraErrorMode } from './gate-job.js';
 import { addedLines, publishReport } from './publish-report.js';
 import { loadRepoConfig } from './repo-config.js';
+import { neutralizeReport } from '../report/comment-escape.js';
 import { commentSanctions, labelSanctions } from './sanctions.js';
 
 export interface JobDeps {
@@ -29,6 +30,8 @@ export interface JobDeps {
   guards: Guard[];
   store?: Store;
   appId: number;
+  /** Key of the `/slopgate allow` marker MAC (see sanctions.ts). */
+  sanctionKey: Buffer;
   /** The LLM refiner is configured (shows the Refine button). */
   refinerAvailable: boolean;
   /** Resolve stale review threads (needs contents: write) instead of minimising them. */
@@ -58,8 +61,8 @@ export async function supersedingHead(deps: JobDeps, gh: GitHubClient, job: Gate
 /**
  * Runs one gate job end to end: fresh PR state, config from the default branch, workspace, the real
  * pipeline, then the report on GitHub. Whatever happens, the check run is completed — superseded
- * (cancelled), skipped or config error, the verdict, or `neutral` when slopgate itself failed — and
- * the job's snapshots are removed.
+ * (cancelled), skipped or config error, the verdict, or `onInfraError` (`action_required` unless the
+ * default branch's config says `neutral`) when slopgate itself failed — and the job's snapshots are removed.
  */
 export async function runGateJob(job: GateJob, deps: JobDeps, signal: AbortSignal = new AbortController().signal): Promise<JobResult> {
   const target = { owner: job.owner, repo: job.repo };
@@ -69,6 +72,8 @@ export async function runGateJob(job: GateJob, deps: JobDeps, signal: AbortSigna
   let revisions: PrRevisions | null = null;
   /** Aborted for shutdown or a lost lease: the queue retries the job elsewhere, which completes the run. */
   let handedOff = false;
+  /** From the default branch's config once it is read; the safe default until then. */
+  let infraMode: InfraErrorMode = DEFAULT_INFRA_ERROR_MODE;
   const finish = async (outcome: CheckRunOutcome) => {
     await finishCheckRun(gh!, target, job.checkRunId, outcome);
     completed = true;
@@ -91,6 +96,7 @@ export async function runGateJob(job: GateJob, deps: JobDeps, signal: AbortSigna
     let config;
     try {
       config = (await loadRepoConfig(gh, target, defaultBranch)).config;
+      infraMode = config.onInfraError;
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
       await finish(configErrorOutcome(err, defaultBranch));
@@ -120,7 +126,7 @@ export async function runGateJob(job: GateJob, deps: JobDeps, signal: AbortSigna
     });
     checkpoint();
     const labels = (pr.labels ?? []).map((l) => l.name);
-    const sanctions = [...labelSanctions(labels), ...(await commentSanctions(gh, target, job.number, deps.appId))];
+    const sanctions = [...labelSanctions(labels), ...(await commentSanctions(gh, target, job.number, deps.appId, deps.sanctionKey))];
     const fullName = `${job.owner}/${job.repo}`;
     const round = deps.store ? (await deps.store.getRound(fullName, job.number)).round : 1;
     const report = await (deps.gate ?? runGate)({
@@ -147,7 +153,8 @@ export async function runGateJob(job: GateJob, deps: JobDeps, signal: AbortSigna
       pullNumber: job.number,
       checkRunId: job.checkRunId,
       checkRunUrl: checkRunUrl(pr.base.repo.html_url, job.checkRunId),
-      report,
+      // Everything PR-controlled in what is echoed has its HTML comment delimiters neutralised.
+      report: neutralizeReport(report),
       config,
       added,
       labels,
@@ -178,11 +185,11 @@ export async function runGateJob(job: GateJob, deps: JobDeps, signal: AbortSigna
       throw err;
     }
     log.error({ err: errorMessage(err) }, 'gate job failed');
-    await finish(infrastructureOutcome(errorMessage(err))).catch((e) => log.error({ err: errorMessage(e) }, 'could not complete the check run'));
+    await finish(infrastructureOutcome(errorMessage(err), infraMode)).catch((e) => log.error({ err: errorMessage(e) }, 'could not complete the check run'));
     return 'infrastructure-error';
   } finally {
     if (!completed && !handedOff && gh) {
-      await finishCheckRun(gh, target, job.checkRunId, infrastructureOutcome('the job stopped before it could report')).catch(() => undefined);
+      await finishCheckRun(gh, target, job.checkRunId, infrastructureOutcome('the job stopped before it could report', infraMode)).catch(() => undefined);
     }
     await revisions?.cleanup().catch(() => undefined);
   }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProbot, type Probot } from 'probot';
 import { createSlopgateRuntime, type SlopgateAppOptions } from '../app.js';
+import { sanctionKeyFromEnv } from './sanctions.js';
 import { InputError } from '../core/errors.js';
 import type { Logger } from '../core/trace.js';
 import { queueOptionsFromEnv } from '../queue/create-queue.js';
@@ -68,6 +69,7 @@ export async function runGateWorker(opts: GateWorkerOptions = {}): Promise<numbe
       ...opts.app,
       workDir,
       appId,
+      sanctionKey: opts.app?.sanctionKey ?? sanctionKeyFromEnv(env),
       store,
       queue,
       log,

@@ -51,6 +51,8 @@ export function testsSection(res: TestGateResult) {
     removed: c ? c.removed.map((t) => t.id) : [],
     flaky: res.flaky.map((r) => r.test.id),
     ...(res.skipped ? { skipped: res.skipped } : {}),
+    ...(res.notRun ? { notRun: res.notRun } : {}),
+    ...(res.configChanges?.length ? { configChanges: res.configChanges.map((ch) => `${ch.path}: ${ch.what}`) } : {}),
     ...(res.isolation ? { sandbox: res.isolation } : {}),
   };
 }

@@ -42,11 +42,12 @@ export function checkRunTitle(report: Report): string {
   const parts: string[] = [];
   if (d.blocking > 0) parts.push(`${d.blocking} blocking`);
   if (d.advisory > 0) parts.push(`${d.advisory} advisory`);
-  if (parts.length === 0) parts.push(d.outcome === 'PASS' ? 'all clear' : `${d.outcome.toLowerCase()}: ${reason}`);
+  const tests = readTests(report);
+  const untested = tests?.headline.startsWith('tests not run') ?? false;
+  if (parts.length === 0) parts.push(d.outcome === 'PASS' ? (untested ? 'no findings' : 'all clear') : `${d.outcome.toLowerCase()}: ${reason}`);
   const psi = report.sections?.psi === undefined ? null : readPsi(report.sections.psi);
   if (psi?.score !== undefined) parts.push(`Ψ ${formatNumber(psi.score)}`);
-  const tests = readTests(report);
-  if (tests) parts.push(`tests: ${firstLine(stripControl(tests.headline), 60)}`);
+  if (tests) parts.push(tests.headline.startsWith('tests not run') ? firstLine(stripControl(tests.headline), 120) : `tests: ${firstLine(stripControl(tests.headline), 60)}`);
   return clip(parts.join(' · '), 250);
 }
 

@@ -158,8 +158,11 @@ export function readTests(report: Report): TestsView | null {
   const details = testDetails(s);
   const status = str(s.status);
   const reason = str(s.reason) ?? str(s.skipReason);
+  const notRun = str(s.notRun) ?? (typeof s.skipped === 'string' ? s.skipped : undefined);
   let headline: string;
-  if (regressions > 0) headline = `${regressions} regression${regressions === 1 ? '' : 's'}`;
+  // A gate that did not run the tests never reads as "no regressions".
+  if (notRun) headline = `tests not run: ${notRun}`;
+  else if (regressions > 0) headline = `${regressions} regression${regressions === 1 ? '' : 's'}`;
   else if (status && /skip/i.test(status)) headline = reason ? `skipped (${reason})` : 'skipped';
   else if (s.skipped === true) headline = reason ? `skipped (${reason})` : 'skipped';
   else headline = status ?? 'no regressions';

@@ -71,7 +71,7 @@ export function decide(findings: Finding[], opts: DecideOptions = {}): Decision 
     ...base,
     outcome,
     conclusion: CONCLUSION_OF[outcome],
-    reason,
+    reason: opts.testsNotRun && outcome !== 'SKIPPED' ? `${reason}; tests not run: ${opts.testsNotRun}` : reason,
     next,
     tier,
     stuck: outcome === 'STUCK',
@@ -81,7 +81,7 @@ export function decide(findings: Finding[], opts: DecideOptions = {}): Decision 
   if (findings.length === 0 && opts.evidence === 0) {
     return make('STUCK', 2, 'no evidence: no guard or critic ran, so nothing was checked; refusing to report PASS', 'label-stuck');
   }
-  if (findings.length === 0) return make('PASS', 1, 'every guard passed', 'none');
+  if (findings.length === 0) return make('PASS', 1, opts.testsNotRun ? 'every guard that ran passed' : 'every guard passed', 'none');
   if (blocking.length === 0) {
     return make('ADVISE', 2, `${plural(advisory, 'advisory finding')} (${countBy(findings)}); nothing blocks`, 'annotate');
   }

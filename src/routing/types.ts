@@ -51,4 +51,9 @@ export interface DecideOptions {
    * empty result is STUCK, never PASS (the no-evidence guard).
    */
   evidence?: number;
+  /**
+   * The test gate did not run the tests (skipped, or stopped): why. Every decision reason then says
+   * "tests not run: <why>", so a pass never reads as "no regressions".
+   */
+  testsNotRun?: string;
 }

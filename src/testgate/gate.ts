@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Revision } from '../core/revision.js';
+import { Revision } from '../core/revision.js';
 import type { Logger } from '../core/trace.js';
 import type { BaselineCache } from './baseline-cache.js';
 import { baselineKey } from './baseline-key.js';
@@ -10,6 +10,8 @@ import { detectRunner } from './runners/detect.js';
 import type { Runner } from './runners/runner.js';
 import { rerunPassing, runSuite, SuiteWorkspace, type SuiteLimits } from './run-suite.js';
 import type { SandboxIsolation } from './sandbox.js';
+import { testConfigChanges, type TestConfigChange } from './test-config-changes.js';
+import { capSuiteMessages } from './message-cap.js';
 import type { SuiteResult, TestOutcome } from './types.js';
 
 export interface TestGateConfig extends SuiteLimits {
@@ -54,6 +56,20 @@ export interface TestGateResult {
   flaky: RerunVerdict[];
   /** The whole suite stopped producing results (and a re-run did not bring it back). */
   suiteBroken: boolean;
+  /**
+   * The base produced results and the candidate did not (killed at the time or process limit, setup
+   * failed, toolchain gone): why. The gate then fails closed — this is never a pass.
+   */
+  notRun?: string;
+  /** The candidate ran no test at all although the base ran some. */
+  noTestsAtHead?: boolean;
+  /** Files that decide which tests run and that this change edits (pytest.ini, conftest.py, …). */
+  configChanges?: TestConfigChange[];
+  /**
+   * The runner only knows the exit code and the change edits what that command runs (the
+   * package.json test script), so a passing exit code proves nothing.
+   */
+  unverifiableCommand?: boolean;
   isolation?: SandboxIsolation;
 }
 
@@ -66,6 +82,10 @@ export function defaultCacheDir(repo: string): string {
 
 function cacheable(r: SuiteResult): boolean {
   return r.status === 'ok' || (r.status === 'skipped' && !r.killedBy && r.skippedReason === 'no tests found');
+}
+
+function noTestsFound(r: SuiteResult): boolean {
+  return r.status === 'skipped' && !r.killedBy && r.skippedReason === 'no tests found';
 }
 
 function baselineSkip(r: SuiteResult): string {
@@ -122,14 +142,36 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
             await ws.dispose();
           }
         })();
-    const [baseline, candidate] = await Promise.all([baselineRun, runSuite(candidateWs, runner, opts.config)]);
+    const [baseline, candidate] = (await Promise.all([baselineRun, runSuite(candidateWs, runner, opts.config)])).map(capSuiteMessages) as [SuiteResult, SuiteResult];
+    const configChanges = await testConfigChanges(opts.base, new Revision(opts.repoDir, opts.candidateSha)).catch((err: unknown) => {
+      opts.log?.warn({ err: String(err) }, 'could not compare the test configuration of base and candidate');
+      return [] as TestConfigChange[];
+    });
     if (!cached && cacheable(baseline)) {
       await opts.cache.put(key, baseline).catch((err: unknown) => opts.log?.warn({ err: String(err) }, 'baseline cache write failed'));
     }
-    const common = { ...empty, ...info, baseline, baselineCached: cached !== null, candidate, ...(candidateWs.isolation ? { isolation: candidateWs.isolation } : {}) };
+    const common = {
+      ...empty,
+      ...info,
+      baseline,
+      baselineCached: cached !== null,
+      candidate,
+      ...(configChanges.length ? { configChanges } : {}),
+      ...(candidateWs.isolation ? { isolation: candidateWs.isolation } : {}),
+    };
     if (baseline.status !== 'ok') return { ...common, skipped: baselineSkip(baseline) };
-    if (candidate.status === 'skipped') return { ...common, skipped: `with this change, ${candidate.skippedReason ?? 'the suite did not run'}` };
+    // From here on the base produced results: whatever stops the candidate from producing them fails closed.
+    if (candidate.status === 'skipped' && !noTestsFound(candidate)) {
+      return { ...common, notRun: `with this change, ${candidate.skippedReason ?? 'the suite did not run'}` };
+    }
+    const baseRanTests = baseline.tests.length > 0;
+    if (noTestsFound(candidate)) {
+      // Nothing ran at the head: every test of the base counts as removed (the finding names why).
+      const comparison = compareSuites(baseline, { ...candidate, status: 'ok' });
+      return { ...common, comparison, noTestsAtHead: baseRanTests || baseline.units.length > 0 };
+    }
     const comparison = compareSuites(baseline, candidate);
+    const unverifiable = candidate.units.some((u) => u.kind === 'suite') && configChanges.some((c) => c.path === 'package.json');
     if (comparison.suiteBroken) {
       // Exit-code-only runners can re-run the whole suite; a pass means the failure was a flake.
       const suite: TestOutcome = { id: `${runner.id}:(suite)`, status: 'failed', unit: `${runner.id}:(suite)` };
@@ -140,7 +182,7 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
       return { ...common, comparison, suiteBroken: true };
     }
     const { regressions, flaky } = await separateFlakes(candidateWs, runner, comparison.newlyFailing, opts.config.reruns);
-    return { ...common, comparison, regressions, flaky };
+    return { ...common, comparison, regressions, flaky, ...(unverifiable ? { unverifiableCommand: true } : {}) };
   } finally {
     await candidateWs.dispose();
   }

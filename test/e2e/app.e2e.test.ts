@@ -250,15 +250,15 @@ describe('slopgate App end to end', () => {
     expect(env.gh.state.reactions.filter((r) => r.commentId === comment.id).map((r) => r.content)).toEqual(['+1']);
   }, 120_000);
 
-  it('a failure inside the job (the git remote breaks) completes the check run neutral, never failure', async () => {
+  it('a failure inside the job (the git remote breaks) completes the check run action_required, never failure and never a pass', async () => {
     const src = prRepo(CLEAN_BASE, CLEAN_CHANGE);
     const repo = publishRepo(env.gh, 'acme', 'flaky', src.dir);
     env.gh.brokenGit.add('acme/flaky');
     const pull = openPull(env.gh, { repo, sourceDir: src.dir, headRef: 'pr' });
     await env.deliver('pull_request', prOpened(pull));
     const run = await env.completedRun(pull);
-    expect(run.conclusion).toBe('neutral');
-    expect(run.output.title).toMatch(/could not finish/);
+    expect(run.conclusion).toBe('action_required');
+    expect(run.output.title).toMatch(/^Not about your code: slopgate could not finish/);
     expect(run.actions.map((a: { identifier: string }) => a.identifier)).toContain('rerun');
   }, 120_000);
 

@@ -4,9 +4,10 @@ import { runGate, type GateOptions } from '../../src/core/pipeline.js';
 import { GUARDS } from '../../src/guards/index.js';
 import { allowMarker } from '../../src/github/sanctions.js';
 import { FakeRemote, removeFakeRemotes } from './helpers/fake-remote.js';
-import { closeStrict, startHarness, type Harness } from './helpers/harness.js';
+import { closeStrict, SANCTION_KEY, startHarness, type Harness } from './helpers/harness.js';
+import { deriveSanctionKey } from '../../src/github/sanctions.js';
 import { markerGuard } from './helpers/test-guards.js';
-import { APP_ID, commentEvent, pullRequestEvent, type PrShape } from './helpers/payloads.js';
+import { APP_ID, OWNER, REPO, commentEvent, pullRequestEvent, type PrShape } from './helpers/payloads.js';
 
 let h: Harness | undefined;
 afterEach(() => {
@@ -51,13 +52,14 @@ describe('github app: sanctions and superseding', () => {
     const remote = FakeRemote.create({ 'package.json': '{"name":"a"}\n', 'go.mod': 'module a\n' });
     const head = remote.pushPr(20, { 'package.json': '{"name":"a","dependencies":{"x":"1"}}\n', 'go.mod': 'module a\n\nrequire x v1\n' });
     const pr: PrShape = { number: 20, headSha: head, baseSha: remote.baseSha, author: 'Codertocat' };
+    const scope = { owner: OWNER, repo: REPO, number: 20 };
     h = await startHarness(remote, { guards: [manifestGuard] });
     const g = h.github;
     g.token().getPr(pr).permission('maint', 'maintain').reaction(9001).createComment(20);
     // The job then reads the PR's comments: slopgate's reply (made by this App) and a forged one.
     g.createCheckRun(91).getPr(pr).noConfig().issueComments(20, () => [
       { id: 1, body: g.bodiesOf('POST', '/issues/20/comments')[0]?.body, user: { login: 'slopgate[bot]', type: 'Bot' }, performed_via_github_app: { id: APP_ID } },
-      { id: 2, body: `sure ${allowMarker('go.mod')}`, user: { login: 'Codertocat', type: 'User' }, performed_via_github_app: null },
+      { id: 2, body: `sure ${allowMarker('go.mod', SANCTION_KEY, scope)}`, user: { login: 'Codertocat', type: 'User' }, performed_via_github_app: null },
     ]);
     g.updateCheckRun(91).reviewComments(20).getPr(pr).updatePr(20);
 
@@ -66,7 +68,8 @@ describe('github app: sanctions and superseding', () => {
 
     expect(g.bodiesOf('POST', '/reactions')).toEqual([{ content: '+1' }]);
     const [reply] = g.bodiesOf('POST', '/issues/20/comments');
-    expect(reply.body).toContain(allowMarker('package.json'));
+    expect(reply.body).toContain(allowMarker('package.json', SANCTION_KEY, scope));
+    expect(reply.body).not.toContain(allowMarker('package.json', deriveSanctionKey('another secret'), scope));
     const [done] = g.bodiesOf('PATCH', '/check-runs/91');
     const annotated = done.output.annotations.map((a: { path: string }) => a.path);
     expect(annotated).toEqual(['go.mod']);

@@ -180,7 +180,7 @@ describe('github app: pull request events', () => {
     expect(h.github.bodiesOf('POST', '/check-runs')).toHaveLength(1);
   });
 
-  it('a crash inside the pipeline completes the check run neutral with a re-run button', async () => {
+  it('a crash inside the pipeline completes the check run action_required (not a pass), not about the code, with a re-run button', async () => {
     const remote = FakeRemote.create({ 'a.txt': 'x\n' });
     const head = remote.pushPr(7, { 'a.txt': 'y\n' });
     const pr: PrShape = { number: 7, headSha: head, baseSha: remote.baseSha };
@@ -196,9 +196,44 @@ describe('github app: pull request events', () => {
     await h.idle();
 
     const [done] = h.github.bodiesOf('PATCH', '/check-runs/61');
-    expect(done).toMatchObject({ status: 'completed', conclusion: 'neutral' });
-    expect(done.output.title).toBe('slopgate could not finish: pipeline exploded');
+    expect(done).toMatchObject({ status: 'completed', conclusion: 'action_required' });
+    expect(done.output.title).toBe('Not about your code: slopgate could not finish (pipeline exploded); Re-run to try again');
+    expect(done.output.summary).toContain('says nothing about the code');
     expect(done.actions).toEqual([{ label: 'Re-run', description: 'Gate this commit again', identifier: 'rerun' }]);
+  });
+
+  it('a clone failure completes the check run action_required by default: the outage does not open the gate', async () => {
+    const remote = FakeRemote.create({ 'a.txt': 'x\n' });
+    const head = remote.pushPr(17, { 'a.txt': 'y\n' });
+    const pr: PrShape = { number: 17, headSha: head, baseSha: remote.baseSha };
+    // The mirror's remote does not exist: the clone fails before anything is gated.
+    h = await startHarness(null, { guards: [markerGuard] });
+    h.github.token().createCheckRun(161).getPr(pr).noConfig().updateCheckRun(161);
+
+    await h.receive('pull_request', pullRequestEvent('opened', pr));
+    await h.idle();
+
+    const [done] = h.github.bodiesOf('PATCH', '/check-runs/161');
+    expect(done).toMatchObject({ status: 'completed', conclusion: 'action_required' });
+    expect(done.output.title).toMatch(/^Not about your code: slopgate could not finish \(.+\); Re-run to try again$/);
+    expect(done.output.summary).toContain('blocks the merge');
+    expect(done.actions).toEqual([{ label: 'Re-run', description: 'Gate this commit again', identifier: 'rerun' }]);
+  });
+
+  it('onInfraError: neutral on the default branch restores the lenient conclusion for a clone failure', async () => {
+    const remote = FakeRemote.create({ 'a.txt': 'x\n' });
+    const head = remote.pushPr(18, { 'a.txt': 'y\n' });
+    const pr: PrShape = { number: 18, headSha: head, baseSha: remote.baseSha };
+    h = await startHarness(null, { guards: [markerGuard] });
+    h.github.token().createCheckRun(171).getPr(pr).config('.github/slopgate.yml', 'onInfraError: neutral\n').updateCheckRun(171);
+
+    await h.receive('pull_request', pullRequestEvent('opened', pr));
+    await h.idle();
+
+    const [done] = h.github.bodiesOf('PATCH', '/check-runs/171');
+    expect(done).toMatchObject({ status: 'completed', conclusion: 'neutral' });
+    expect(done.output.title).toMatch(/^Not about your code/);
+    expect(done.output.summary).toContain('counts as passing');
   });
 
   it('a draft PR is skipped (neutral) when the config says drafts: skip, without touching git', async () => {

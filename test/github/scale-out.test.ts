@@ -194,7 +194,7 @@ describe('scale-out: a web tier queues in PostgreSQL, `slopgate worker` processe
     expect(h.github.bodiesOf('POST', '/check-runs')).toHaveLength(1);
   });
 
-  it('a job given up after its last worker died completes its check run neutral, saying the worker was lost, with a Re-run button', async () => {
+  it('a job given up after its last worker died completes its check run action_required, saying the worker was lost, with a Re-run button', async () => {
     const remote = FakeRemote.create({ 'a.txt': 'x\n' });
     const head = remote.pushPr(42, { 'a.txt': 'y\n' });
     const pr: PrShape = { number: 42, headSha: head, baseSha: remote.baseSha };
@@ -212,8 +212,8 @@ describe('scale-out: a web tier queues in PostgreSQL, `slopgate worker` processe
 
     expect(completedPatch(h, 421)).toMatchObject({
       status: 'completed',
-      conclusion: 'neutral',
-      output: { title: 'slopgate lost the worker running this job; Re-run to try again' },
+      conclusion: 'action_required',
+      output: { title: 'Not about your code: slopgate lost the worker running this job; Re-run to try again' },
       actions: [{ label: 'Re-run', description: 'Gate this commit again', identifier: 'rerun' }],
     });
     expect(completedPatch(h, 421).output.summary).toContain('says nothing about the code');

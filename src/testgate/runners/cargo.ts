@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readCappedText } from '../../core/safe-read.js';
 import { join } from 'node:path';
 import { tailOf } from '../capped-output.js';
 import type { TestOutcome, UnitStatus } from '../types.js';
@@ -77,7 +77,7 @@ export function parseLibtestOutput(text: string, pkgOfUnit: (unit: string) => st
 
 async function readOr(path: string): Promise<string> {
   try {
-    return await readFile(path, 'utf8');
+    return await readCappedText(path);
   } catch {
     return '';
   }

@@ -1,4 +1,5 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
+import { readJunitFile } from './junit-xml.js';
 import { join } from 'node:path';
 import { tailOf } from '../capped-output.js';
 import type { TestOutcome, UnitStatus } from '../types.js';
@@ -37,7 +38,7 @@ export function customRunner(command: string, goModulePath: string): Runner {
     const junit = { tests: [] as TestOutcome[], units: [] as UnitStatus[] };
     for (const f of xmlFiles) {
       try {
-        const part = fromJunit(await readFile(join(ctx.outDir, f), 'utf8'));
+        const part = fromJunit(await readJunitFile(join(ctx.outDir, f)));
         junit.tests.push(...part.tests);
         junit.units.push(...part.units);
       } catch {

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readCappedText } from '../../core/safe-read.js';
 import { join } from 'node:path';
 import { tailOf } from '../capped-output.js';
 import type { TestOutcome, UnitStatus } from '../types.js';
@@ -107,7 +107,7 @@ async function runGo(ctx: RunContext, command: string, modulePath: string): Prom
   const r = await ctx.exec(command);
   let stdout = '';
   try {
-    stdout = await readFile(join(ctx.outDir, 'go.jsonl'), 'utf8');
+    stdout = await readCappedText(join(ctx.outDir, 'go.jsonl'));
   } catch {
     // no report
   }

@@ -1,4 +1,5 @@
 import { XMLParser } from 'fast-xml-parser';
+import { readCappedText } from '../../core/safe-read.js';
 
 /** One `<testcase>` of a JUnit XML report, flattened. */
 export interface JunitCase {
@@ -38,6 +39,11 @@ function collectSuites(node: Node, out: Node[]): void {
     out.push(s);
     collectSuites(s, out);
   }
+}
+
+/** Reads a JUnit XML file a run wrote, safely (no symlink, no FIFO, size cap); throws when unsafe or absent. */
+export function readJunitFile(path: string): Promise<string> {
+  return readCappedText(path);
 }
 
 /** Parses JUnit XML (pytest, node, generic tools) into flat test cases. Throws on malformed XML. */

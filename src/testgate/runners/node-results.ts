@@ -1,6 +1,15 @@
 import { isAbsolute, relative } from 'node:path';
+import { readCappedTextOr } from '../../core/safe-read.js';
 import type { TestOutcome, UnitStatus } from '../types.js';
 import { shortMessage } from './runner.js';
+
+/**
+ * Reads a results file a test run wrote: never through a symlink, never a FIFO or device, at most
+ * 64 MiB. Null when it is missing or unsafe (the run then has no results, and the gate fails closed).
+ */
+export function readResultsFile(path: string): Promise<string | null> {
+  return readCappedTextOr(path);
+}
 
 /** Stable JS test id: `js:<file> > <describe…> > <test>`. */
 export function jsTestId(file: string, path: string[]): string {

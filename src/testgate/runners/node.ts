@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
+import { readResultsFile } from './node-results.js';
 import { join } from 'node:path';
 import { tailOf } from '../capped-output.js';
 import type { RunnerId, TestOutcome } from '../types.js';
@@ -14,13 +15,8 @@ import { escapeRegExp, missingToolchain, shq, type RunContext, type Runner, type
  */
 const NODE_REPORTER_ARGS = '--test-reporter="$SLOPGATE_OUT/reporter.mjs" --test-reporter-destination="$SLOPGATE_OUT/node-test.jsonl"';
 
-async function readOr(path: string): Promise<string | null> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch {
-    return null;
-  }
-}
+/** A results file the run wrote (not followed if a symlink, not read if not a regular file, capped). */
+const readOr = (path: string): Promise<string | null> => readResultsFile(path);
 
 function baseOutput(r: Awaited<ReturnType<RunContext['exec']>>): RunnerOutput {
   return { tests: [], units: [], exitCode: r.exitCode, outputTail: tailOf(`${r.stdout}\n${r.stderr}`.trim()), ...(r.killedBy ? { killedBy: r.killedBy } : {}) };

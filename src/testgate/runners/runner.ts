@@ -1,3 +1,4 @@
+import { headOf } from '../message-cap.js';
 import type { KilledBy, SandboxResult } from '../sandbox.js';
 import type { RunnerId, TestOutcome, UnitStatus } from '../types.js';
 
@@ -63,7 +64,8 @@ export function firstLine(text: string): string {
 /** The first `maxLines` lines of a message, each trimmed on the right. */
 export function shortMessage(text: string | undefined, maxLines = 6, maxChars = 600): string | undefined {
   if (!text) return undefined;
-  const lines = text.replace(/\r/g, '').split('\n').map((l) => l.trimEnd()).filter((l, i, a) => l || (i > 0 && a[i - 1]));
+  // A failure message can be megabytes long: only its head is split and kept.
+  const lines = headOf(text).replace(/\r/g, '').split('\n').map((l) => l.trimEnd()).filter((l, i, a) => l || (i > 0 && a[i - 1]));
   const out = lines.slice(0, maxLines).join('\n').trim();
   return out ? out.slice(0, maxChars) : undefined;
 }

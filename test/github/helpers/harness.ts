@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { expect } from 'vitest';
 import { Probot, ProbotOctokit } from 'probot';
 import { createSlopgateApp, type SlopgateApp, type SlopgateAppOptions } from '../../../src/app.js';
+import { deriveSanctionKey } from '../../../src/github/sanctions.js';
 import { APP_ID } from './payloads.js';
 import { FakeGitHub } from './fake-github.js';
 import type { FakeRemote } from './fake-remote.js';
@@ -35,6 +36,9 @@ export interface Harness {
   close(): void;
 }
 
+/** The key the harness's App signs `/slopgate allow` markers with (tests compute expected markers with it). */
+export const SANCTION_KEY = deriveSanctionKey('test-app-private-key');
+
 /** Probot with the slopgate app loaded, retries and throttling off, talking to a strict fake GitHub. */
 export async function startHarness(remote: FakeRemote | null, opts: Partial<SlopgateAppOptions> = {}): Promise<Harness> {
   nock.disableNetConnect();
@@ -50,6 +54,7 @@ export async function startHarness(remote: FakeRemote | null, opts: Partial<Slop
     workDir,
     remoteUrl: () => remote?.url ?? 'file:///nonexistent',
     log: pino({ level: 'silent' }),
+    sanctionKey: SANCTION_KEY,
     ...opts,
   });
   await probot.load(app.appFn);

@@ -1,0 +1,166 @@
+import { parentPort } from 'node:worker_threads';
+import picomatch from 'picomatch';
+import type { SlopgateConfig } from '../config/schema.js';
+import { GuardSkip, type Guard, type GuardContext, type GuardFinding } from './guard.js';
+import { guardErrorFinding } from './guard-runner.js';
+import type { PatchSet } from './patch-set.js';
+import { Revision } from './revision.js';
+import { silentLogger, type TracePhase } from './trace.js';
+
+/**
+ * The thread static guards run in. The pipeline sends one run's data (patch set, config, sanctions)
+ * and then one guard at a time; the thread answers with the guard's findings and report sections. A
+ * guard that overruns its budget is stopped by terminating this thread (synchronous code — a
+ * catastrophic regular expression, a parser stuck in a loop — cannot be interrupted any other way),
+ * and the pipeline starts a fresh one for the next guard.
+ */
+
+export interface InitRun {
+  type: 'init';
+  patch: PatchSet;
+  config: SlopgateConfig;
+  phase: TracePhase;
+  sanctions: string[];
+  maxBytes: number;
+}
+
+export interface RunGuard {
+  type: 'guard';
+  id: string;
+  /** Module that exports the guard (default: the guard registry). */
+  module?: string;
+  paths: string[];
+  budgetMs: number;
+}
+
+export interface GuardDone {
+  type: 'done';
+  findings: GuardFinding[];
+  errors: number;
+  skipped?: string;
+  sections: Record<string, unknown>;
+}
+
+export interface GuardStarted {
+  type: 'started';
+}
+
+export interface GuardFailed {
+  type: 'failed';
+  message: string;
+}
+
+interface RunState {
+  patch: PatchSet;
+  byPath: Map<string, PatchSet['files'][number]>;
+  config: SlopgateConfig;
+  phase: TracePhase;
+  base: Revision;
+  head: Revision;
+  sanctioned: (p: string) => boolean;
+  memo: Map<string, Promise<unknown>>;
+}
+
+let state: RunState | null = null;
+
+async function findGuard(id: string, module?: string): Promise<Guard> {
+  const exports = (module ? await import(module) : await import('../guards/index.js')) as Record<string, unknown>;
+  const candidates: unknown[] = module ? Object.values(exports) : ((exports.GUARDS as Guard[] | undefined) ?? []);
+  const guard = candidates.find((g): g is Guard => Boolean(g) && typeof g === 'object' && (g as Guard).id === id);
+  if (!guard) throw new Error(`guard ${id} not found in ${module ?? 'the guard registry'}`);
+  return guard;
+}
+
+async function runGuard(msg: RunGuard): Promise<GuardDone> {
+  if (!state) throw new Error('no run initialised');
+  const s = state;
+  const guard = await findGuard(msg.id, msg.module);
+  // The budget counts from here: starting the thread and loading modules are not the guard's time.
+  parentPort!.postMessage({ type: 'started' } satisfies GuardStarted);
+  const sections: Record<string, unknown> = {};
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), msg.budgetMs);
+  const ctx: GuardContext = {
+    patch: s.patch,
+    config: s.config,
+    base: s.base,
+    head: s.head,
+    phase: s.phase,
+    log: silentLogger,
+    signal: controller.signal,
+    sanctioned: s.sanctioned,
+    memo: <T>(key: string, compute: () => Promise<T>) => {
+      let v = s.memo.get(key);
+      if (!v) {
+        v = compute();
+        s.memo.set(key, v);
+      }
+      return v as Promise<T>;
+    },
+    section: (name, value) => {
+      sections[name] = value;
+    },
+    services: {},
+  };
+  const files = msg.paths.map((p) => s.byPath.get(p)).filter((f): f is NonNullable<typeof f> => Boolean(f));
+  const findings: GuardFinding[] = [];
+  let errors = 0;
+  try {
+    if (guard.checkFile) {
+      for (const file of files) {
+        try {
+          findings.push(...(await guard.checkFile(file, ctx)));
+        } catch (err) {
+          if (err instanceof GuardSkip) throw err;
+          errors++;
+          findings.push(guardErrorFinding(guard, err, file.path));
+        }
+      }
+    }
+    if (guard.checkAll) findings.push(...(await guard.checkAll(files, ctx)));
+  } catch (err) {
+    if (err instanceof GuardSkip) return { type: 'done', findings, errors, skipped: err.reason, sections };
+    errors++;
+    findings.push(guardErrorFinding(guard, err));
+  } finally {
+    clearTimeout(timer);
+  }
+  return { type: 'done', findings, errors, sections };
+}
+
+function init(msg: InitRun): void {
+  const globs = msg.sanctions;
+  const match = globs.length ? picomatch(globs, { dot: true }) : () => false;
+  state = {
+    patch: msg.patch,
+    byPath: new Map(msg.patch.files.map((f) => [f.path, f])),
+    config: msg.config,
+    phase: msg.phase,
+    base: new Revision(msg.patch.repoDir, msg.patch.baseSha, msg.maxBytes),
+    head: new Revision(msg.patch.repoDir, msg.patch.headSha, msg.maxBytes),
+    sanctioned: (p) => match(p),
+    memo: new Map(),
+  };
+}
+
+parentPort?.on('message', (msg: InitRun | RunGuard | { type: 'end' }) => {
+  if (msg.type === 'init') {
+    init(msg);
+    return;
+  }
+  if (msg.type === 'end') {
+    state = null;
+    return;
+  }
+  runGuard(msg).then(
+    (done) => {
+      try {
+        parentPort!.postMessage(done);
+      } catch (err) {
+        // A finding that cannot be cloned (a function in its evidence) is the guard's bug.
+        parentPort!.postMessage({ type: 'failed', message: `its findings could not be passed back (${err instanceof Error ? err.message : String(err)})` } satisfies GuardFailed);
+      }
+    },
+    (err: unknown) => parentPort!.postMessage({ type: 'failed', message: err instanceof Error ? err.message : String(err) } satisfies GuardFailed),
+  );
+});
