@@ -21,8 +21,15 @@ export interface SandboxEnvOptions {
   home: string;
   /** Temp TMPDIR of this run. */
   tmp: string;
-  /** Per-repo cache directory (Go build cache, module cache, CARGO_HOME, npm/pip caches). */
+  /**
+   * The run's own writable cache directory (Go build cache, GOPATH, CARGO_HOME, npm/pip caches). It
+   * belongs to one run and is discarded with it: no writable cache is shared between runs.
+   */
   cacheDir: string;
+  /** A read-only shared Go module cache (used as GOMODCACHE when the run has no network). */
+  goModCache?: string;
+  /** Toolchain locations found by the sandbox probe (RUSTUP_HOME, PYENV_ROOT, GOROOT). */
+  toolchainEnv?: Record<string, string>;
   network: boolean;
   /**
    * The run has an address-space limit (RLIMIT_AS). Node then needs `--disable-wasm-trap-handler`:
@@ -90,12 +97,16 @@ export function sandboxEnv(opts: SandboxEnvOptions): Record<string, string> {
     env.npm_config_offline = 'true';
     env.CARGO_NET_OFFLINE = 'true';
   }
+  if (opts.goModCache && !opts.network) env.GOMODCACHE = opts.goModCache;
   const nodeOptions = opts.addressSpaceLimit ? nodeOptionsForAddressLimit() : undefined;
   if (nodeOptions) env.NODE_OPTIONS = nodeOptions;
-  const rustup = toolchainHome(from, 'RUSTUP_HOME', '.rustup');
-  if (rustup) env.RUSTUP_HOME = rustup;
-  const pyenv = toolchainHome(from, 'PYENV_ROOT', '.pyenv');
-  if (pyenv) env.PYENV_ROOT = pyenv;
+  if (opts.toolchainEnv) Object.assign(env, opts.toolchainEnv);
+  else {
+    const rustup = toolchainHome(from, 'RUSTUP_HOME', '.rustup');
+    if (rustup) env.RUSTUP_HOME = rustup;
+    const pyenv = toolchainHome(from, 'PYENV_ROOT', '.pyenv');
+    if (pyenv) env.PYENV_ROOT = pyenv;
+  }
   for (const [k, v] of Object.entries(opts.extra ?? {})) env[k] = v;
   for (const name of Object.keys(env)) if (isForbiddenEnvName(name) && name !== 'GOPROXY') delete env[name];
   return env;
