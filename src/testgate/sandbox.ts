@@ -79,13 +79,24 @@ export interface SandboxResult {
 }
 
 /**
- * The reason the test gate must not run PR code on this machine, or null. With `best-effort` the
- * answer is always null (the runs then report `sandbox: none`).
+ * The isolation in force: `best-effort` only when the repository's config asks for it *and* the
+ * operator allows it in slopgate's own environment (SLOPGATE_TESTS_ISOLATION=best-effort). A
+ * repository alone can never lower the isolation of the machine that runs its PRs.
+ */
+export function effectiveIsolation(configured: 'required' | 'best-effort' = 'required', env: NodeJS.ProcessEnv = process.env): 'required' | 'best-effort' {
+  return configured === 'best-effort' && env.SLOPGATE_TESTS_ISOLATION === 'best-effort' ? 'best-effort' : 'required';
+}
+
+/**
+ * The reason the test gate must not run PR code on this machine, or null. With an effective
+ * `best-effort` the answer is always null (the runs then report `sandbox: none`).
  */
 export function sandboxRefusal(isolation: 'required' | 'best-effort' = 'required'): string | null {
-  if (isolation === 'best-effort') return null;
+  if (effectiveIsolation(isolation) === 'best-effort') return null;
   const why = sandboxCapabilities().unavailable;
-  return why ? `tests not run: the sandbox cannot be established (${why}); tests.isolation is required` : null;
+  if (!why) return null;
+  const ignored = isolation === 'best-effort' ? '; tests.isolation: best-effort is ignored unless the operator sets SLOPGATE_TESTS_ISOLATION=best-effort' : '';
+  return `tests not run: the sandbox cannot be established (${why})${ignored}`;
 }
 
 interface Plan {
