@@ -7,6 +7,7 @@ import { exportTree } from './export-tree.js';
 import type { Runner, RunContext, RunnerOutput } from './runners/runner.js';
 import { runSandboxed, sandboxRefusal, type SandboxIsolation, type SandboxResult } from './sandbox.js';
 import { sandboxCapabilities } from './sandbox-probe.js';
+import { seedGoCache } from './sandbox-go-seed.js';
 import { tailOf } from './capped-output.js';
 import type { SuiteResult, TestOutcome } from './types.js';
 
@@ -65,6 +66,7 @@ export class SuiteWorkspace {
       }
       await Promise.all(['work', 'home', 'tmp', 'out', 'cache'].map((d) => mkdir(join(root, d))));
       await exportTree(repoDir, sha, ws.workdir);
+      if (!sandboxRefusal(limits.isolation)) await seedGoCache(ws.workdir, join(ws.cacheDir, 'go-build'), limits);
     } catch (err) {
       await ws.dispose();
       throw err;

@@ -187,6 +187,19 @@ export interface FsLayoutOptions {
   toolchains: ToolchainMounts;
   /** Where the run's private cargo home is (a read-only registry is mounted into it). */
   cargoHome?: string;
+  /** Extra read-only paths the operator shares with every run (SLOPGATE_SANDBOX_RO_PATHS). */
+  extraReadOnly?: string[];
+}
+
+/**
+ * Extra read-only paths from the operator's environment (colon-separated absolute paths), e.g. a
+ * shared node_modules or a toolchain outside PATH. Relative paths and / are ignored.
+ */
+export function operatorReadOnlyPaths(env: NodeJS.ProcessEnv = process.env): string[] {
+  return (env.SLOPGATE_SANDBOX_RO_PATHS ?? '')
+    .split(delimiter)
+    .filter((p) => p.startsWith('/') && p !== '/' && existsSync(p))
+    .map((p) => resolve(p));
 }
 
 export function fsArgs(o: FsLayoutOptions): string[] {
@@ -211,6 +224,7 @@ export function fsArgs(o: FsLayoutOptions): string[] {
     }
   }
   if (o.toolchains.goModCache) args.push('--ro-bind', o.toolchains.goModCache, o.toolchains.goModCache);
+  for (const p of o.extraReadOnly ?? []) args.push('--ro-bind', p, p);
   args.push('--proc', '/proc', '--dev', '/dev');
   args.push('--size', String(o.tmpBytes), '--tmpfs', '/tmp');
   args.push('--size', String(o.tmpBytes), '--tmpfs', '/dev/shm');

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { CappedOutput } from './capped-output.js';
 import { createProcessCounter, killQuietly, processesOfUid, type ProcessCounter } from './process-limit.js';
 import { RunCgroup } from './sandbox-cgroup.js';
-import { fsArgs, insideRun, SANDBOX_GID, SANDBOX_UID } from './sandbox-fs.js';
+import { fsArgs, insideRun, operatorReadOnlyPaths, SANDBOX_GID, SANDBOX_UID } from './sandbox-fs.js';
 import { namespaceArgs, sandboxCapabilities } from './sandbox-probe.js';
 import { sandboxEnv } from './sandbox-env.js';
 
@@ -136,6 +136,7 @@ function plan(opts: SandboxOptions, cgroup: RunCgroup | null, counter: ProcessCo
       tmpBytes: (opts.diskMb ?? 1024) * 1024 * 1024,
       toolchains: caps.toolchains,
       cargoHome: join(cacheDir, 'cargo-home'),
+      extraReadOnly: operatorReadOnlyPaths(),
     });
     for (const w of uniqueWritable.slice(1)) fs.push('--bind', w, w);
     seccompFd = openSync(caps.seccompFile!, 'r');
