@@ -22,6 +22,8 @@ export interface SandboxCapabilities {
   tmpfsMount: boolean;
   /** True when running as root (RLIMIT_NPROC does not apply to root). */
   root: boolean;
+  /** bash, used to close inherited file descriptors before bwrap starts (dash cannot name fds > 9). */
+  bash: string | null;
   toolchains: ToolchainMounts;
 }
 
@@ -108,6 +110,7 @@ export function sandboxCapabilities(): SandboxCapabilities {
     prlimit: works('prlimit', ['--version']),
     tmpfsMount: process.platform === 'linux' && probeTmpfsMount(),
     root: process.getuid?.() === 0,
+    bash: ['/bin/bash', '/usr/bin/bash'].find((p) => works(p, ['-c', 'true'])) ?? null,
     toolchains: findToolchains(),
   };
   return probed;

@@ -99,6 +99,13 @@ export function sandboxRefusal(isolation: 'required' | 'best-effort' = 'required
   return `tests not run: the sandbox cannot be established (${why})${ignored}`;
 }
 
+/** Joins cgroups ($0 = how many procs files follow), closes fds > 3 (bash only), then execs the rest. */
+const PRELUDE = [
+  'n=$0; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done',
+  'if [ -n "$BASH_VERSION" ]; then for f in /proc/$$/fd/*; do fd=${f##*/}; [ "$fd" -gt 3 ] 2>/dev/null && eval "exec $fd>&-"; done; fi',
+  'exec "$@"',
+].join('; ');
+
 interface Plan {
   argv: string[];
   env: Record<string, string>;
@@ -149,9 +156,11 @@ function plan(opts: SandboxOptions, cgroup: RunCgroup | null, counter: ProcessCo
     if (!cgroup?.hasPids && !caps.root) limits.push(`--nproc=${processesOfUid(process.getuid?.() ?? 0) + opts.maxProcesses}`);
     argv = ['prlimit', ...limits, '--', ...argv];
   }
-  // Join the run's cgroups before anything else runs, so that every descendant is in them.
+  // Before anything else runs: join the run's cgroups (so every descendant is in them) and close every
+  // inherited file descriptor but stdio and the seccomp filter's, so that no pipe or socket slopgate
+  // got from its own parent reaches the sandbox (bwrap passes unknown fds through).
   const procs = cgroup?.procsFiles ?? [];
-  if (procs.length) argv = ['/bin/sh', '-c', 'n=$0; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done; exec "$@"', String(procs.length), ...procs, ...argv];
+  argv = [caps.bash ?? '/bin/sh', '-c', PRELUDE, String(procs.length), ...procs, ...argv];
   return {
     argv,
     env,
@@ -241,6 +250,8 @@ export async function runSandboxed(opts: SandboxOptions): Promise<SandboxResult>
       opts.signal?.removeEventListener('abort', onAbort);
       killAll(); // leftovers never outlive the run
       const memoryLimitHit = cgroup?.memoryLimitHit() ?? false;
+      // The limit may be hit and the command end (a shell exits when fork fails) between two polls.
+      if (!killedBy && cgroup?.processLimitHit()) killedBy = 'process-limit';
       await cgroup?.dispose();
       resolvePromise({
         exitCode: exit?.code ?? null,
