@@ -59,6 +59,8 @@ export interface SandboxIsolation {
   seccomp: boolean;
   processLimit: 'cgroup' | 'rlimit+watchdog' | 'watchdog';
   memoryLimit: 'cgroup' | 'rlimit';
+  /** tmpfs: the run's tree is a size-capped tmpfs; per-file: only RLIMIT_FSIZE (slopgate is not root). */
+  disk: 'tmpfs' | 'per-file';
   /** Why the sandbox could not be used (best-effort runs only). */
   unavailable?: string;
 }
@@ -153,6 +155,8 @@ function plan(opts: SandboxOptions, cgroup: RunCgroup | null, counter: ProcessCo
   if (caps.prlimit) {
     const limits = ['--core=0'];
     if (!memoryByCgroup) limits.push(`--as=${opts.memoryMb * 1024 * 1024}`);
+    // Without a size-capped tmpfs for the tree (slopgate not root), at least no single file may exceed the cap.
+    if (!caps.tmpfsMount) limits.push(`--fsize=${(opts.diskMb ?? 1024) * 1024 * 1024}`);
     if (!cgroup?.hasPids && !caps.root) limits.push(`--nproc=${processesOfUid(process.getuid?.() ?? 0) + opts.maxProcesses}`);
     argv = ['prlimit', ...limits, '--', ...argv];
   }
@@ -172,6 +176,7 @@ function plan(opts: SandboxOptions, cgroup: RunCgroup | null, counter: ProcessCo
       seccomp: useBwrap,
       processLimit: cgroup?.hasPids ? 'cgroup' : counter.procsFile === null && caps.prlimit && !caps.root ? 'rlimit+watchdog' : 'watchdog',
       memoryLimit: memoryByCgroup ? 'cgroup' : 'rlimit',
+      disk: caps.tmpfsMount ? 'tmpfs' : 'per-file',
       ...(caps.unavailable ? { unavailable: caps.unavailable } : {}),
     },
   };
@@ -186,7 +191,7 @@ function refusedResult(reason: string): SandboxResult {
     truncatedBytes: 0,
     durationMs: 0,
     refused: reason,
-    isolation: { sandbox: 'none', network: 'not-isolated', pidNamespace: false, seccomp: false, processLimit: 'watchdog', memoryLimit: 'rlimit', unavailable: reason },
+    isolation: { sandbox: 'none', network: 'not-isolated', pidNamespace: false, seccomp: false, processLimit: 'watchdog', memoryLimit: 'rlimit', disk: 'per-file', unavailable: reason },
   };
 }
 
