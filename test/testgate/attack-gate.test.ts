@@ -175,6 +175,7 @@ describe('when the sandbox cannot be established (tests.isolation: required)', (
       expect(g8Status(report).status).toBe('skipped');
       expect(g8Status(report).reason).toContain('tests not run: the sandbox cannot be established (bwrap cannot create the sandbox: No permissions to create new namespace)');
       expect(existsSync(proof)).toBe(false);
+      expect(renderReport('text', report).split('\n')[0]).not.toContain('without isolation');
       // A repository asking for best-effort does not lower the isolation on its own.
       const asked = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0, isolation: 'best-effort' } });
       expect(g8Status(asked).reason).toContain('ignored unless the operator sets SLOPGATE_TESTS_ISOLATION=best-effort');
@@ -193,6 +194,9 @@ describe('when the sandbox cannot be established (tests.isolation: required)', (
       const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0, isolation: 'best-effort' } });
       expect(testsSection(report).regressions).toHaveLength(1);
       expect(report.sections.tests).toMatchObject({ sandbox: { sandbox: 'none', unavailable: expect.stringContaining('No permissions') } });
+      for (const format of ['text', 'markdown'] as const) {
+        expect(renderReport(format, report).split('\n')[0]).toContain('the tests ran without isolation (tests.isolation: best-effort)');
+      }
     } finally {
       delete process.env.SLOPGATE_TESTS_ISOLATION;
       overrideSandboxCapabilities(real);
