@@ -14,10 +14,11 @@ RUN npm run build
 
 # --- runtime ---
 FROM node:22-bookworm-slim
-# git for the mirrors; python3 + pytest and Go for the test gate; util-linux gives prlimit/unshare
-# for the sandbox; ca-certificates for HTTPS to GitHub; tini reaps test process groups.
+# git for the mirrors; python3 + pytest and Go for the test gate; bubblewrap is the test sandbox
+# (util-linux gives prlimit for its fallback limits); bash closes inherited fds before the sandbox
+# starts; ca-certificates for HTTPS to GitHub; tini reaps what is left.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends git ca-certificates python3 python3-pytest util-linux tini \
+ && apt-get install -y --no-install-recommends git ca-certificates python3 python3-pytest util-linux bubblewrap bash tini \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=golang:1.22-bookworm /usr/local/go /usr/local/go
 ENV PATH=/usr/local/go/bin:$PATH \
@@ -34,7 +35,12 @@ COPY --from=build /app/dist ./dist
 COPY schemas ./schemas
 COPY app.yml ./
 
-# Never run as root: the test gate executes code from pull requests.
+# Never run as root: the test gate executes code from pull requests, each run in a bubblewrap sandbox
+# (user, pid, net, mount, ipc, uts and cgroup namespaces). bwrap is not setuid here; it needs
+# unprivileged user namespaces and a fresh /proc, which Docker's defaults forbid. Run with
+#   docker run --security-opt seccomp=unconfined --security-opt systempaths=unconfined \
+#              [--security-opt apparmor=unconfined  on hosts whose AppArmor restricts user namespaces] ...
+# Without them G8 is skipped with the reason ("tests not run: the sandbox cannot be established ...").
 RUN useradd --create-home --uid 10001 slopgate \
  && mkdir -p /var/lib/slopgate \
  && chown slopgate:slopgate /var/lib/slopgate

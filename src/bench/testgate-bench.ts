@@ -7,6 +7,8 @@ import { runGate } from '../core/pipeline.js';
 import { g8 } from '../guards/g8-tests.js';
 import { MemoryBaselineCache } from '../testgate/baseline-cache.js';
 import { sandboxEnv } from '../testgate/sandbox-env.js';
+import { runSandboxed } from '../testgate/sandbox.js';
+import { sandboxCapabilities } from '../testgate/sandbox-probe.js';
 
 /**
  * Gate time of G8 on a fixture PR (a `node --test` suite doing real CPU work), with a cold and a warm
@@ -101,8 +103,42 @@ export async function benchTestGate(opts: { rounds?: number; files?: number; per
   }
 }
 
+export interface SandboxStartupResult {
+  /** Median wall time of `true` run directly through /bin/sh (ms). */
+  directMs: number;
+  /** Median wall time of `true` through runSandboxed (bwrap, cgroups, seccomp) (ms). */
+  sandboxMs: number;
+  runs: number;
+  sandbox: string;
+}
+
+/** The sandbox's start-up cost per run: `true` under the sandbox vs the same command spawned directly. */
+export async function benchSandboxStartup(runs = 15): Promise<SandboxStartupResult> {
+  const root = mkdtempSync(join(tmpdir(), 'slopgate-bench-sandbox-'));
+  try {
+    for (const d of ['work', 'home', 'tmp', 'cache']) mkdirSync(join(root, d));
+    const direct: number[] = [];
+    const boxed: number[] = [];
+    let sandbox = 'none';
+    for (let i = 0; i < runs; i++) {
+      let t0 = performance.now();
+      spawnSync('/bin/sh', ['-c', 'true'], { cwd: join(root, 'work') });
+      direct.push(performance.now() - t0);
+      t0 = performance.now();
+      const r = await runSandboxed({ command: 'true', cwd: join(root, 'work'), home: join(root, 'home'), tmp: join(root, 'tmp'), cacheDir: join(root, 'cache'), writable: [root], network: false, timeoutMs: 30_000, memoryMb: 1024, maxProcesses: 64, isolation: 'best-effort' });
+      boxed.push(performance.now() - t0);
+      sandbox = r.isolation.sandbox;
+    }
+    return { directMs: median(direct), sandboxMs: median(boxed), runs, sandbox };
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
 /** One line for `npm run bench`. */
 export async function testGateBenchLine(): Promise<string> {
+  const s = await benchSandboxStartup();
+  const startup = `sandbox start-up (${s.sandbox === 'bwrap' ? 'bwrap' : `no sandbox: ${sandboxCapabilities().unavailable ?? ''}`}), median of ${s.runs}: \`true\` ${s.sandboxMs.toFixed(0)} ms in the sandbox vs ${s.directMs.toFixed(1)} ms direct (+${(s.sandboxMs - s.directMs).toFixed(0)} ms per run)`;
   const r = await benchTestGate();
-  return `test gate (G8), ${r.tests}-test node --test suite: plain run ${r.plainMs.toFixed(0)} ms; gate cold ${r.coldMs.toFixed(0)} ms (${r.coldRatio.toFixed(2)}×), warm ${r.warmMs.toFixed(0)} ms (${r.warmRatio.toFixed(2)}×, target ≤ 1.15×)`;
+  return `${startup}\n` + `test gate (G8), ${r.tests}-test node --test suite: plain run ${r.plainMs.toFixed(0)} ms; gate cold ${r.coldMs.toFixed(0)} ms (${r.coldRatio.toFixed(2)}×), warm ${r.warmMs.toFixed(0)} ms (${r.warmRatio.toFixed(2)}×, target ≤ 1.15×)`;
 }

@@ -83,7 +83,12 @@ export const configSchema = z
         network: z.boolean().default(false).describe('allow network access inside the test sandbox'),
         timeoutSec: z.number().int().min(10).max(7200).default(900).describe('wall-clock budget of one suite run'),
         reruns: z.number().int().min(0).max(10).default(2).describe('re-runs of newly failing tests to detect flakes'),
-        memoryMb: z.number().int().min(128).max(65_536).default(4096).describe('address-space limit of the test process'),
+        memoryMb: z.number().int().min(128).max(65_536).default(4096).describe('memory limit of one test run (its cgroup; per process where no cgroup can be made)'),
+        diskMb: z.number().int().min(64).max(262_144).default(2048).describe("size cap of one test run's writable tree, and of its /tmp (a tmpfs each)"),
+        isolation: z
+          .enum(['required', 'best-effort'])
+          .default('required')
+          .describe('required: G8 is skipped when the bubblewrap sandbox cannot be established; best-effort (operators only): run the tests without it, and say so'),
         maxProcesses: z.number().int().min(16).max(100_000).default(512).describe('G8: process-count limit of one test run; reaching it stops the run (fork bombs)'),
       })
       .strict()

@@ -81,7 +81,7 @@ export const g8: Guard = {
       repo: tests.repo ?? ctx.patch.repoDir,
       base: ctx.base,
       candidateSha,
-      config: { reruns: t.reruns, network: t.network, timeoutSec: t.timeoutSec, memoryMb: t.memoryMb, maxProcesses: t.maxProcesses, ...(t.command ? { command: t.command } : {}), ...(t.setup ? { setup: t.setup } : {}) },
+      config: { reruns: t.reruns, network: t.network, timeoutSec: t.timeoutSec, memoryMb: t.memoryMb, maxProcesses: t.maxProcesses, isolation: t.isolation, diskMb: t.diskMb, ...(t.command ? { command: t.command } : {}), ...(t.setup ? { setup: t.setup } : {}) },
       cache,
       ...(tests.cacheDir ? { cacheDir: tests.cacheDir } : {}),
       signal: ctx.signal,

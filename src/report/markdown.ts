@@ -1,3 +1,4 @@
+import { isolationWarning } from './isolation-warning.js';
 import type { Finding, Severity } from '../core/finding.js';
 import type { Report } from '../core/report.js';
 import { clip, countBySeverity, firstLine, formatNumber, nextStepText, plural, shortSha, stripControl } from './format-helpers.js';
@@ -176,7 +177,8 @@ function moreLine(kind: 'summary' | 'text', max: number) {
 /** Title, summary and text of the check run, each within GitHub's limits. */
 export function renderCheckRun(report: Report, opts: CheckRunOptions = {}): CheckRunOutput {
   const max = Math.max(1, Math.floor(opts.maxChars ?? CHECK_RUN_OUTPUT_LIMIT));
-  const head = decisionSection(report, opts.detailsUrl) + guardSection(report) + psiSection(report) + testsSection(report) + findingsHead(report);
+  const warning = isolationWarning(report);
+  const head = (warning ? `> **${escapeMarkdown(warning)}**\n\n` : '') + decisionSection(report, opts.detailsUrl) + guardSection(report) + psiSection(report) + testsSection(report) + findingsHead(report);
   const summary = fitBlocks(head, report.findings.map(findingRow), moreLine('summary', max), max).text;
   const text = report.findings.length === 0 ? '' : fitBlocks('## Findings in detail\n\n', report.findings.map(findingDetail), moreLine('text', max), max).text;
   return { title: checkRunTitle(report), summary, text };
@@ -185,5 +187,6 @@ export function renderCheckRun(report: Report, opts: CheckRunOptions = {}): Chec
 /** The check run as one Markdown document (what `--format markdown` prints). */
 export function renderMarkdown(report: Report, opts: CheckRunOptions = {}): string {
   const out = renderCheckRun(report, opts);
-  return [`# slopgate: ${escapeMarkdown(out.title)}`, '', out.summary.trimEnd(), '', out.text.trimEnd()].join('\n').trimEnd() + '\n';
+  const warning = isolationWarning(report);
+  return [...(warning ? [`**${escapeMarkdown(warning)}**`, ''] : []), `# slopgate: ${escapeMarkdown(out.title)}`, '', out.summary.trimEnd(), '', out.text.trimEnd()].join('\n').trimEnd() + '\n';
 }

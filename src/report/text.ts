@@ -1,3 +1,4 @@
+import { isolationWarning } from './isolation-warning.js';
 import type { Finding, Severity } from '../core/finding.js';
 import type { Report } from '../core/report.js';
 import { countBySeverity, formatNumber, groupByFile, nextStepText, plural, shortSha, stripControl } from './format-helpers.js';
@@ -123,7 +124,8 @@ function testLines(report: Report, paint: Paint): string[] {
 
 export function renderText(report: Report, opts: { color?: boolean } = {}): string {
   const paint = painter(opts.color ?? false);
-  const blocks: string[][] = [header(report, paint), decisionLines(report, paint)];
+  const warning = isolationWarning(report);
+  const blocks: string[][] = [...(warning ? [[paint(ANSI.red, warning)]] : []), header(report, paint), decisionLines(report, paint)];
   if (report.findings.length > 0) {
     const lines: string[] = [paint(ANSI.bold, `Findings (${report.findings.length})`)];
     for (const group of groupByFile(report.findings)) {

@@ -9,7 +9,7 @@ import { compareSuites, type SuiteComparison } from './compare.js';
 import { detectRunner } from './runners/detect.js';
 import type { Runner } from './runners/runner.js';
 import { rerunPassing, runSuite, SuiteWorkspace, type SuiteLimits } from './run-suite.js';
-import type { SandboxIsolation } from './sandbox.js';
+import { sandboxRefusal, type SandboxIsolation } from './sandbox.js';
 import { testConfigChanges, type TestConfigChange } from './test-config-changes.js';
 import { capSuiteMessages } from './message-cap.js';
 import type { SuiteResult, TestOutcome } from './types.js';
@@ -120,6 +120,8 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
   const detection = await detectRunner(opts.base, opts.config.command);
   if ('skipped' in detection) return { ...empty, skipped: detection.skipped };
   const runner = detection.runner;
+  const refusal = sandboxRefusal(opts.config.isolation);
+  if (refusal) return { ...empty, runner: runner.id, command: runner.command, skipped: refusal };
   const info = { runner: runner.id, command: runner.command };
   const cacheDir = opts.cacheDir ?? defaultCacheDir(opts.repo);
   const key = await baselineKey(opts.repo, opts.base, opts.config.setup ? `${runner.command} [setup: ${opts.config.setup}]` : runner.command);
@@ -130,6 +132,7 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
   } catch (err) {
     opts.log?.warn({ err: String(err) }, 'baseline cache read failed; running the baseline');
   }
+  let baselineIsolated = false;
   const candidateWs = await SuiteWorkspace.create(opts.repoDir, opts.candidateSha, cacheDir, opts.config, opts.signal);
   try {
     const baselineRun = cached
@@ -137,7 +140,10 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
       : (async () => {
           const ws = await SuiteWorkspace.create(opts.repoDir, opts.base.sha, cacheDir, opts.config, opts.signal);
           try {
-            return await runSuite(ws, runner, opts.config);
+            const result = await runSuite(ws, runner, opts.config);
+            // Only a sandboxed run shared nothing writable with PR code; only such a baseline is kept.
+            baselineIsolated = ws.isolation?.sandbox === 'bwrap';
+            return result;
           } finally {
             await ws.dispose();
           }
@@ -147,7 +153,7 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
       opts.log?.warn({ err: String(err) }, 'could not compare the test configuration of base and candidate');
       return [] as TestConfigChange[];
     });
-    if (!cached && cacheable(baseline)) {
+    if (!cached && baselineIsolated && cacheable(baseline)) {
       await opts.cache.put(key, baseline).catch((err: unknown) => opts.log?.warn({ err: String(err) }, 'baseline cache write failed'));
     }
     const common = {

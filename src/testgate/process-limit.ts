@@ -1,118 +1,56 @@
-import { mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import type { RunCgroup } from './sandbox-cgroup.js';
 
 /**
- * Process-count limits for a sandboxed run. With a writable pids cgroup the kernel enforces the
- * limit (forks fail past it). Without one, the run's process group is counted from /proc. Either way
- * a watchdog ends the run once the limit is reached, so a fork bomb stops within one poll interval.
+ * Process counting for a sandboxed run. With a pids cgroup the kernel enforces the limit (forks fail
+ * past it) and the count comes from the cgroup. Without one, the run's processes are its outermost
+ * process and every descendant, found in /proc (inside a pid namespace, orphans and setsid daemons
+ * are re-parented to the namespace's init, which is itself a descendant). Either way a watchdog ends
+ * the run once the limit is reached, so a fork bomb stops within one poll interval.
  */
 export interface ProcessCounter {
-  /** Path to write the first process's pid into (cgroup.procs), if a cgroup is used. */
+  /** The cgroup.procs file counted, when a cgroup is used. */
   readonly procsFile: string | null;
-  count(pgid: number): number;
-  /** True once a fork failed because of the limit (cgroup only). */
-  limitHit(): boolean;
-  /** Pids still alive in the cgroup (to kill escapees that left the process group). */
-  members(): number[];
-  dispose(): void;
+  count(rootPid: number): number;
+  /** Pids of the run (to kill). */
+  members(rootPid: number): number[];
 }
 
-let seq = 0;
-
-export function createProcessCounter(cgroupRoot: string | null, maxProcesses: number): ProcessCounter {
-  if (cgroupRoot) {
-    const dir = join(cgroupRoot, `slopgate-${process.pid}-${++seq}`);
-    try {
-      mkdirSync(dir);
-      writeFileSync(join(dir, 'pids.max'), String(maxProcesses));
-      return new CgroupCounter(dir);
-    } catch {
-      try {
-        rmdirSync(dir);
-      } catch {
-        // never created
-      }
-    }
+export function createProcessCounter(cgroup: RunCgroup | null): ProcessCounter {
+  if (cgroup?.hasPids) {
+    return {
+      procsFile: cgroup.procsFiles[0] ?? null,
+      count: () => cgroup.processCount(),
+      members: () => cgroup.members(),
+    };
   }
-  return new ProcfsCounter();
+  return { procsFile: null, count: (pid) => descendantsOf(pid).length, members: (pid) => descendantsOf(pid) };
 }
 
-class CgroupCounter implements ProcessCounter {
-  constructor(private readonly dir: string) {}
-  get procsFile(): string {
-    return join(this.dir, 'cgroup.procs');
-  }
-  count(): number {
-    try {
-      return Number(readFileSync(join(this.dir, 'pids.current'), 'utf8').trim()) || 0;
-    } catch {
-      return 0;
-    }
-  }
-  limitHit(): boolean {
-    try {
-      const m = /^max (\d+)/m.exec(readFileSync(join(this.dir, 'pids.events'), 'utf8'));
-      return Number(m?.[1] ?? 0) > 0;
-    } catch {
-      return false;
-    }
-  }
-  members(): number[] {
-    try {
-      return readFileSync(this.procsFile, 'utf8').split('\n').filter(Boolean).map(Number);
-    } catch {
-      return [];
-    }
-  }
-  dispose(): void {
-    for (let i = 0; i < 20; i++) {
-      try {
-        rmdirSync(this.dir);
-        return;
-      } catch {
-        for (const pid of this.members()) killQuietly(pid, 'SIGKILL');
-        const until = Date.now() + 25;
-        while (Date.now() < until) {
-          // brief spin while the kernel reaps
-        }
-      }
-    }
-  }
-}
-
-class ProcfsCounter implements ProcessCounter {
-  readonly procsFile = null;
-  count(pgid: number): number {
-    return processesInGroup(pgid).length;
-  }
-  limitHit(): boolean {
-    return false;
-  }
-  members(): number[] {
-    return [];
-  }
-  dispose(): void {}
-}
-
-/** Pids whose process group is `pgid`, read from /proc (field 5 of /proc/<pid>/stat). */
-export function processesInGroup(pgid: number): number[] {
-  const out: number[] = [];
+/** `pid` and all its descendants, from the parent pids in /proc/<pid>/stat. */
+export function descendantsOf(pid: number): number[] {
+  const children = new Map<number, number[]>();
   let names: string[];
   try {
     names = readdirSync('/proc');
   } catch {
-    return out;
+    return [];
   }
   for (const name of names) {
     if (!/^\d+$/.test(name)) continue;
     try {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[2]) === pgid) out.push(Number(name));
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const list = children.get(ppid) ?? [];
+      list.push(Number(name));
+      children.set(ppid, list);
     } catch {
       // exited meanwhile
     }
   }
+  if (!names.includes(String(pid))) return [];
+  const out = [pid];
+  for (let i = 0; i < out.length; i++) out.push(...(children.get(out[i]!) ?? []));
   return out;
 }
 

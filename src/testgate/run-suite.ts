@@ -1,9 +1,13 @@
+import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportTree } from './export-tree.js';
 import type { Runner, RunContext, RunnerOutput } from './runners/runner.js';
-import { runSandboxed, type SandboxIsolation, type SandboxResult } from './sandbox.js';
+import { runSandboxed, sandboxRefusal, type SandboxIsolation, type SandboxResult } from './sandbox.js';
+import { sandboxCapabilities } from './sandbox-probe.js';
+import { seedGoCache } from './sandbox-go-seed.js';
 import { tailOf } from './capped-output.js';
 import type { SuiteResult, TestOutcome } from './types.js';
 
@@ -13,15 +17,27 @@ export interface SuiteLimits {
   timeoutSec: number;
   memoryMb: number;
   maxProcesses: number;
+  /** `required` (default): never run PR code without the sandbox. */
+  isolation?: 'required' | 'best-effort';
+  /** Size cap of the run's writable tree, and of its /tmp and /dev/shm (MiB each); default 2048. */
+  diskMb?: number;
 }
 
-/** One exported tree with its private HOME, TMPDIR and report dir, removed by {@link dispose}. */
+const run = promisify(execFile);
+const DEFAULT_DISK_MB = 2048;
+
+/**
+ * One exported tree with its private HOME, TMPDIR, caches and report dir, removed by {@link dispose}.
+ * Where slopgate may mount (root), the whole tree is a tmpfs capped at `diskMb`, so a run cannot fill
+ * the host's disk. Nothing in it is shared with another run: base and head each get their own, and
+ * the caches a run writes (Go build cache, CARGO_HOME, npm and pip caches) live inside it.
+ */
 export class SuiteWorkspace {
   isolation: SandboxIsolation | undefined;
+  private mounted = false;
   private constructor(
     readonly root: string,
     readonly sha: string,
-    private readonly cacheDir: string,
     private readonly limits: SuiteLimits,
     private readonly signal?: AbortSignal,
   ) {}
@@ -30,13 +46,27 @@ export class SuiteWorkspace {
     return join(this.root, 'work');
   }
 
-  static async create(repoDir: string, sha: string, cacheDir: string, limits: SuiteLimits, signal?: AbortSignal): Promise<SuiteWorkspace> {
+  /** The run's own writable caches (never shared). */
+  get cacheDir(): string {
+    return join(this.root, 'cache');
+  }
+
+  /**
+   * @param _sharedCacheDir no longer written: a cache shared between runs would let one PR's tests
+   *   poison another run. Kept so that callers need not change.
+   */
+  static async create(repoDir: string, sha: string, _sharedCacheDir: string, limits: SuiteLimits, signal?: AbortSignal): Promise<SuiteWorkspace> {
     const root = await mkdtemp(join(tmpdir(), 'slopgate-suite-'));
-    const ws = new SuiteWorkspace(root, sha, cacheDir, limits, signal);
+    const ws = new SuiteWorkspace(root, sha, limits, signal);
     try {
-      await Promise.all(['work', 'home', 'tmp', 'out'].map((d) => mkdir(join(root, d))));
-      await mkdir(cacheDir, { recursive: true });
+      if (sandboxCapabilities().tmpfsMount) {
+        const size = (limits.diskMb ?? DEFAULT_DISK_MB) * 1024 * 1024;
+        await run('mount', ['-t', 'tmpfs', '-o', `size=${size},mode=0700,nosuid,nodev`, 'slopgate-run', root]);
+        ws.mounted = true;
+      }
+      await Promise.all(['work', 'home', 'tmp', 'out', 'cache'].map((d) => mkdir(join(root, d))));
       await exportTree(repoDir, sha, ws.workdir);
+      if (!sandboxRefusal(limits.isolation)) await seedGoCache(ws.workdir, join(ws.cacheDir, 'go-build'), limits);
     } catch (err) {
       await ws.dispose();
       throw err;
@@ -62,7 +92,10 @@ export class SuiteWorkspace {
       home: join(this.root, 'home'),
       tmp: join(this.root, 'tmp'),
       cacheDir: this.cacheDir,
+      writable: [this.root],
       network: this.limits.network,
+      diskMb: this.limits.diskMb ?? DEFAULT_DISK_MB,
+      ...(this.limits.isolation ? { isolation: this.limits.isolation } : {}),
       timeoutMs,
       memoryMb: this.limits.memoryMb,
       maxProcesses: this.limits.maxProcesses,
@@ -74,6 +107,10 @@ export class SuiteWorkspace {
   }
 
   async dispose(): Promise<void> {
+    if (this.mounted) {
+      await run('umount', ['-l', this.root]).catch(() => undefined);
+      this.mounted = false;
+    }
     await rm(this.root, { recursive: true, force: true, maxRetries: 3 });
   }
 }
@@ -113,6 +150,10 @@ function scrubPaths(out: RunnerOutput, ws: SuiteWorkspace): RunnerOutput {
 /** Runs `tests.setup` (if any) and the suite in a workspace. */
 export async function runSuite(ws: SuiteWorkspace, runner: Runner, limits: SuiteLimits): Promise<SuiteResult> {
   const started = Date.now();
+  const refusal = sandboxRefusal(limits.isolation);
+  if (refusal) {
+    return { runner: runner.id, command: runner.command, status: 'skipped', skippedReason: refusal, exitCode: null, tests: [], units: [], durationMs: 0, outputTail: '', sha: ws.sha };
+  }
   if (limits.setup) {
     const s = await ws.exec(limits.setup, limits.timeoutSec * 1000);
     if (s.killedBy || s.exitCode !== 0) {

@@ -14,15 +14,22 @@ const PASS_THROUGH = ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'GOFLAGS', 'GO
 const CA_PATHS = ['SSL_CERT_FILE', 'SSL_CERT_DIR', 'NODE_EXTRA_CA_CERTS', 'REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE', 'PIP_CERT'];
 
 /** Names that are never passed, whatever the caller asks for (defence in depth). */
-const FORBIDDEN = /(TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE|CREDENTIAL|COOKIE|SESSION|AUTH|_KEY$|^KEY$|_PAT$)|^(GITHUB_|GH_|GIT_|AWS_|AZURE_|GOOGLE_|GCP_|NPM_CONFIG__AUTH|DATABASE_URL$|REDIS_URL$|PG[A-Z]*$|APP_ID$|WEBHOOK|SLOPGATE_LLM|OPENAI|ANTHROPIC|HTTP_PROXY|HTTPS_PROXY|ALL_PROXY|GOPROXY$|GONOSUMDB|GOPRIVATE|PIP_INDEX_URL|PIP_EXTRA_INDEX_URL|CARGO_REGISTRIES_)/i;
+const FORBIDDEN = /(TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE|CREDENTIAL|COOKIE|SESSION|AUTH|KEY|_PAT$)|^(GITHUB_|GH_|GIT_|AWS_|AZURE_|GOOGLE_|GCP_|NPM_CONFIG__AUTH|DATABASE_URL$|REDIS_URL$|PG[A-Z]*$|APP_ID$|WEBHOOK|SLOPGATE_LLM|OPENAI|ANTHROPIC|HTTP_PROXY|HTTPS_PROXY|ALL_PROXY|GOPROXY$|GONOSUMDB|GOPRIVATE|PIP_INDEX_URL|PIP_EXTRA_INDEX_URL|CARGO_REGISTRIES_)/i;
 
 export interface SandboxEnvOptions {
   /** Temp HOME of this run. */
   home: string;
   /** Temp TMPDIR of this run. */
   tmp: string;
-  /** Per-repo cache directory (Go build cache, module cache, CARGO_HOME, npm/pip caches). */
+  /**
+   * The run's own writable cache directory (Go build cache, GOPATH, CARGO_HOME, npm/pip caches). It
+   * belongs to one run and is discarded with it: no writable cache is shared between runs.
+   */
   cacheDir: string;
+  /** A read-only shared Go module cache (used as GOMODCACHE when the run has no network). */
+  goModCache?: string;
+  /** Toolchain locations found by the sandbox probe (RUSTUP_HOME, PYENV_ROOT, GOROOT). */
+  toolchainEnv?: Record<string, string>;
   network: boolean;
   /**
    * The run has an address-space limit (RLIMIT_AS). Node then needs `--disable-wasm-trap-handler`:
@@ -90,12 +97,16 @@ export function sandboxEnv(opts: SandboxEnvOptions): Record<string, string> {
     env.npm_config_offline = 'true';
     env.CARGO_NET_OFFLINE = 'true';
   }
+  if (opts.goModCache && !opts.network) env.GOMODCACHE = opts.goModCache;
   const nodeOptions = opts.addressSpaceLimit ? nodeOptionsForAddressLimit() : undefined;
   if (nodeOptions) env.NODE_OPTIONS = nodeOptions;
-  const rustup = toolchainHome(from, 'RUSTUP_HOME', '.rustup');
-  if (rustup) env.RUSTUP_HOME = rustup;
-  const pyenv = toolchainHome(from, 'PYENV_ROOT', '.pyenv');
-  if (pyenv) env.PYENV_ROOT = pyenv;
+  if (opts.toolchainEnv) Object.assign(env, opts.toolchainEnv);
+  else {
+    const rustup = toolchainHome(from, 'RUSTUP_HOME', '.rustup');
+    if (rustup) env.RUSTUP_HOME = rustup;
+    const pyenv = toolchainHome(from, 'PYENV_ROOT', '.pyenv');
+    if (pyenv) env.PYENV_ROOT = pyenv;
+  }
   for (const [k, v] of Object.entries(opts.extra ?? {})) env[k] = v;
   for (const name of Object.keys(env)) if (isForbiddenEnvName(name) && name !== 'GOPROXY') delete env[name];
   return env;

@@ -1,103 +1,122 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmdirSync, existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { probeCgroups, type CgroupSupport } from './sandbox-cgroup.js';
+import { findToolchains, type ToolchainMounts } from './sandbox-fs.js';
+import { buildSeccompFilter, seccompArch } from './sandbox-seccomp.js';
 
 /** What isolation this machine offers; probed once per process. */
 export interface SandboxCapabilities {
-  /** `unshare` arguments that give a private network namespace (empty when unavailable). */
-  netArgs: string[] | null;
-  /** `unshare` arguments for a private pid namespace with its own /proc (null when unavailable). */
-  pidArgs: string[] | null;
-  /** `--map-root-user` when namespaces need a user namespace (not running as root). */
-  userArgs: string[];
-  /** `prlimit` is installed. */
+  /** Absolute path of bwrap, or null. */
+  bwrap: string | null;
+  /** Why the bwrap sandbox cannot be established here (null: it works). */
+  unavailable: string | null;
+  /** The compiled seccomp filter's file (read through a fresh fd per run), or null. */
+  seccompFile: string | null;
+  /** Per-run cgroups (memory and/or pids), or null. */
+  cgroups: CgroupSupport | null;
+  /** `prlimit` is installed (core size 0; fallback address-space and process limits). */
   prlimit: boolean;
-  /** `ip` is installed (to bring up loopback inside a private network namespace). */
-  ip: boolean;
-  /** Directory under which per-run pids cgroups can be created, or null. */
-  pidsCgroupRoot: string | null;
+  /** slopgate may mount a size-capped tmpfs for each run's tree (root, or CAP_SYS_ADMIN). */
+  tmpfsMount: boolean;
   /** True when running as root (RLIMIT_NPROC does not apply to root). */
   root: boolean;
+  /** bash, used to close inherited file descriptors before bwrap starts (dash cannot name fds > 9). */
+  bash: string | null;
+  toolchains: ToolchainMounts;
 }
 
 let probed: SandboxCapabilities | undefined;
+let privateDir: string | undefined;
+
+/** A directory only this slopgate process writes (generated seccomp filter, mount probes). */
+export function sandboxPrivateDir(): string {
+  if (!privateDir) {
+    privateDir = mkdtempSync(join(tmpdir(), 'slopgate-sandbox-'));
+    const dir = privateDir;
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return privateDir;
+}
+
+function which(name: string): string | null {
+  for (const dir of (process.env.PATH ?? '/usr/bin:/bin').split(delimiter)) {
+    if (!dir) continue;
+    const r = spawnSync('test', ['-x', join(dir, name)]);
+    if (r.status === 0) return join(dir, name);
+  }
+  return null;
+}
 
 function works(cmd: string, args: string[]): boolean {
   try {
-    const r = spawnSync(cmd, args, { stdio: 'ignore', timeout: 5000, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } });
-    return r.status === 0;
+    return spawnSync(cmd, args, { stdio: 'ignore', timeout: 5000, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } }).status === 0;
   } catch {
     return false;
   }
 }
 
-const PID_NS = ['--pid', '--fork', '--kill-child', '--mount-proc'];
-
-function probeUnshare(): Pick<SandboxCapabilities, 'netArgs' | 'pidArgs' | 'userArgs'> {
-  for (const user of [[], ['--map-root-user']]) {
-    const net = works('unshare', [...user, '--net', '--', 'true']);
-    const pid = works('unshare', [...user, ...PID_NS, '--', 'true']);
-    if (net || pid) return { netArgs: net ? ['--net'] : null, pidArgs: pid ? PID_NS : null, userArgs: user };
-  }
-  return { netArgs: null, pidArgs: null, userArgs: [] };
+/** The arguments every sandbox gets (namespaces, identity, capabilities); see sandbox.ts. */
+export function namespaceArgs(network: boolean, uid: number, gid: number): string[] {
+  return ['--unshare-all', ...(network ? ['--share-net'] : []), '--uid', String(uid), '--gid', String(gid), '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--hostname', 'sandbox'];
 }
 
-/** Empty per-run cgroups left by slopgate processes that died before cleaning up. */
-function removeStaleCgroups(root: string): void {
-  let names: string[] = [];
+/**
+ * Starts `true` under bwrap with the same namespaces, seccomp filter and a minimal root. Any failure
+ * (bwrap missing, user namespaces refused by the kernel or a container's seccomp profile, no /proc
+ * mount allowed) is returned as the exact reason.
+ */
+function probeBwrap(bwrap: string | null, seccompFile: string | null): string | null {
+  if (!bwrap) return 'bubblewrap (bwrap) is not installed';
+  if (!seccompFile) return `no seccomp filter for this architecture (${process.arch})`;
+  const fd = openSync(seccompFile, 'r');
   try {
-    names = readdirSync(root);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const m = /^slopgate-(?:probe-)?(\d+)(?:-\d+)?$/.exec(name);
-    if (!m || existsSync(`/proc/${m[1]}`)) continue;
-    try {
-      rmdirSync(join(root, name)); // fails (and stays) while processes are still inside
-    } catch {
-      // not empty or not ours to remove
-    }
+    const r = spawnSync(
+      bwrap,
+      [...namespaceArgs(false, 1000, 1000), '--ro-bind', '/usr', '/usr', '--symlink', 'usr/bin', '/bin', '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64', '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--seccomp', '3', '--', '/bin/sh', '-c', 'test "$(id -u)" = 1000'],
+      { stdio: ['ignore', 'ignore', 'pipe', fd], timeout: 10_000, env: { PATH: '/usr/bin:/bin' }, encoding: 'utf8' },
+    );
+    if (r.error) return `bwrap cannot start: ${r.error.message}`;
+    if (r.status !== 0) return `bwrap cannot create the sandbox: ${(r.stderr ?? '').trim().split('\n')[0] || `exit ${r.status}`}`;
+    return null;
+  } finally {
+    closeSync(fd);
   }
 }
 
-/** A pids cgroup we may create children in: cgroup v1 `pids` hierarchy, or v2 with pids enabled. */
-function probePidsCgroup(): string | null {
-  const candidates = ['/sys/fs/cgroup/pids'];
-  try {
-    if (readFileSync('/sys/fs/cgroup/cgroup.controllers', 'utf8').split(/\s+/).includes('pids')) candidates.push('/sys/fs/cgroup');
-  } catch {
-    // not cgroup v2 at the root
-  }
-  for (const root of candidates) {
-    removeStaleCgroups(root);
-    const dir = join(root, `slopgate-probe-${process.pid}`);
-    try {
-      mkdirSync(dir);
-      const ok = existsSync(join(dir, 'pids.max')) && existsSync(join(dir, 'cgroup.procs'));
-      rmdirSync(dir);
-      if (ok) return root;
-    } catch {
-      // not writable
-    }
-  }
-  return null;
+function probeTmpfsMount(): boolean {
+  if (process.getuid?.() !== 0) return false;
+  const dir = join(sandboxPrivateDir(), 'mount-probe');
+  mkdirSync(dir, { recursive: true });
+  if (!works('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'slopgate-probe', dir])) return false;
+  return works('umount', [dir]);
 }
 
 export function sandboxCapabilities(): SandboxCapabilities {
   if (probed) return probed;
-  const root = process.getuid?.() === 0;
+  const arch = seccompArch();
+  let seccompFile: string | null = null;
+  if (arch) {
+    seccompFile = join(sandboxPrivateDir(), 'seccomp.bpf');
+    writeFileSync(seccompFile, buildSeccompFilter(arch), { mode: 0o600 });
+  }
+  const bwrap = process.platform === 'linux' ? which('bwrap') : null;
   probed = {
-    ...probeUnshare(),
+    bwrap,
+    unavailable: process.platform === 'linux' ? probeBwrap(bwrap, seccompFile) : `the sandbox needs Linux (this is ${process.platform})`,
+    seccompFile,
+    cgroups: probeCgroups(),
     prlimit: works('prlimit', ['--version']),
-    ip: works('ip', ['-V']),
-    pidsCgroupRoot: process.platform === 'linux' ? probePidsCgroup() : null,
-    root,
+    tmpfsMount: process.platform === 'linux' && probeTmpfsMount(),
+    root: process.getuid?.() === 0,
+    bash: ['/bin/bash', '/usr/bin/bash'].find((p) => works(p, ['-c', 'true'])) ?? null,
+    toolchains: findToolchains(),
   };
   return probed;
 }
 
-/** For tests: pretend some capability is missing. */
+/** For tests: pretend some capability is missing (undefined: probe again). */
 export function overrideSandboxCapabilities(caps: SandboxCapabilities | undefined): void {
   probed = caps;
 }

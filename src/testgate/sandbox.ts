@@ -1,44 +1,68 @@
 import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { CappedOutput } from './capped-output.js';
-import { createProcessCounter, killQuietly, processesOfUid } from './process-limit.js';
-import { sandboxCapabilities } from './sandbox-probe.js';
+import { createProcessCounter, killQuietly, processesOfUid, type ProcessCounter } from './process-limit.js';
+import { RunCgroup } from './sandbox-cgroup.js';
+import { fsArgs, insideRun, operatorReadOnlyPaths, SANDBOX_GID, SANDBOX_UID } from './sandbox-fs.js';
+import { namespaceArgs, sandboxCapabilities } from './sandbox-probe.js';
 import { sandboxEnv } from './sandbox-env.js';
 
 /**
- * Runs one untrusted shell command (a PR's test suite) in a sandbox:
- * - its own process group (and pid namespace with a private /proc when available), killed as a whole
- *   on timeout, abort, or when the process limit is reached;
- * - an allow-listed environment with a temp HOME (see sandbox-env.ts);
- * - no network (private network namespace with only loopback) unless `network` is true;
- * - address-space and core-size limits via prlimit; a process-count limit via a pids cgroup, or
- *   RLIMIT_NPROC plus a /proc watchdog;
+ * Runs one untrusted shell command (a PR's test suite) in a bubblewrap sandbox:
+ * - new user, mount, pid, ipc, uts, cgroup and network namespaces (network shared only with
+ *   `tests.network`), an unprivileged uid inside, every capability dropped, a new session (no
+ *   terminal to type into), a seccomp filter (sandbox-seccomp.ts), `--die-with-parent`;
+ * - a root made of read-only system dirs, toolchains and caches (sandbox-fs.ts), a fresh /proc, a
+ *   private /dev and size-capped /tmp and /dev/shm; the run's own tree is the only writable place;
+ * - an environment built from an allow-list (sandbox-env.ts) after `--clearenv`;
+ * - a cgroup per run with memory and process limits (sandbox-cgroup.ts); without one, per-process
+ *   RLIMIT_AS and RLIMIT_NPROC plus a watchdog;
+ * - wall time: on timeout, abort or the process limit the whole pid namespace is killed; when the
+ *   command ends, its namespace ends with it, so nothing (setsid daemons included) outlives the run;
  * - stdout and stderr capped, with a marker saying how much was cut.
+ * With `isolation: 'required'` (the default) a machine without a working bwrap runs nothing.
  */
 export interface SandboxOptions {
   command: string;
   cwd: string;
   home: string;
   tmp: string;
+  /** The run's own writable caches (discarded with the run). */
   cacheDir: string;
   network: boolean;
   timeoutMs: number;
+  /** Memory of the whole run (cgroup), or of each process where no cgroup can be made. */
   memoryMb: number;
   maxProcesses: number;
+  /** Size cap of /tmp and /dev/shm inside (MiB each); default 1024. */
+  diskMb?: number;
+  /** `required` (default): refuse to run without the sandbox. `best-effort`: run without it. */
+  isolation?: 'required' | 'best-effort';
+  /** Paths bound read-write (default: cwd, home, tmp and cacheDir). */
+  writable?: string[];
   /** Per stream; default 1 MiB. */
   maxOutputBytes?: number;
   extraEnv?: Record<string, string>;
   signal?: AbortSignal;
-  /** Poll interval of the process watchdog (ms). */
+  /** Poll interval of the limit watchdog (ms). */
   pollMs?: number;
 }
 
 export type KilledBy = 'timeout' | 'process-limit' | 'aborted';
 
 export interface SandboxIsolation {
+  /** `bwrap` when the command ran in the sandbox; `none` when it ran without (best-effort only). */
+  sandbox: 'bwrap' | 'none';
   network: 'isolated' | 'allowed' | 'not-isolated';
   pidNamespace: boolean;
+  seccomp: boolean;
   processLimit: 'cgroup' | 'rlimit+watchdog' | 'watchdog';
-  memoryLimit: boolean;
+  memoryLimit: 'cgroup' | 'rlimit';
+  /** tmpfs: the run's tree is a size-capped tmpfs; per-file: only RLIMIT_FSIZE (slopgate is not root). */
+  disk: 'tmpfs' | 'per-file';
+  /** Why the sandbox could not be used (best-effort runs only). */
+  unavailable?: string;
 }
 
 export interface SandboxResult {
@@ -49,90 +73,192 @@ export interface SandboxResult {
   truncatedBytes: number;
   durationMs: number;
   killedBy?: KilledBy;
+  /** The run's memory limit was reached (the kernel killed a process of the run). */
+  memoryLimitHit?: boolean;
+  /** Set when nothing ran: the sandbox is required and cannot be established here. */
+  refused?: string;
   isolation: SandboxIsolation;
 }
 
-const KILL_GRACE_MS = 2000;
+/**
+ * The isolation in force: `best-effort` only when the repository's config asks for it *and* the
+ * operator allows it in slopgate's own environment (SLOPGATE_TESTS_ISOLATION=best-effort). A
+ * repository alone can never lower the isolation of the machine that runs its PRs.
+ */
+export function effectiveIsolation(configured: 'required' | 'best-effort' = 'required', env: NodeJS.ProcessEnv = process.env): 'required' | 'best-effort' {
+  return configured === 'best-effort' && env.SLOPGATE_TESTS_ISOLATION === 'best-effort' ? 'best-effort' : 'required';
+}
 
-function buildArgv(opts: SandboxOptions, procsFile: string | null, nproc: number | null): { argv: string[]; isolation: SandboxIsolation } {
+/**
+ * The reason the test gate must not run PR code on this machine, or null. With an effective
+ * `best-effort` the answer is always null (the runs then report `sandbox: none`).
+ */
+export function sandboxRefusal(isolation: 'required' | 'best-effort' = 'required'): string | null {
+  if (effectiveIsolation(isolation) === 'best-effort') return null;
+  const why = sandboxCapabilities().unavailable;
+  if (!why) return null;
+  const ignored = isolation === 'best-effort' ? '; tests.isolation: best-effort is ignored unless the operator sets SLOPGATE_TESTS_ISOLATION=best-effort' : '';
+  return `tests not run: the sandbox cannot be established (${why})${ignored}`;
+}
+
+/** Joins cgroups ($0 = how many procs files follow), closes fds > 3 (bash only), then execs the rest. */
+const PRELUDE = [
+  'n=$0; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done',
+  'if [ -n "$BASH_VERSION" ]; then for f in /proc/$$/fd/*; do fd=${f##*/}; [ "$fd" -gt 3 ] 2>/dev/null && eval "exec $fd>&-"; done; fi',
+  'exec "$@"',
+].join('; ');
+
+interface Plan {
+  argv: string[];
+  env: Record<string, string>;
+  isolation: SandboxIsolation;
+  seccompFd: number | null;
+}
+
+function plan(opts: SandboxOptions, cgroup: RunCgroup | null, counter: ProcessCounter): Plan {
   const caps = sandboxCapabilities();
-  const isolateNet = !opts.network && caps.netArgs !== null;
-  // Inside a pid namespace the first process is init, which ignores SIGTERM; so the test command runs
-  // as its child (no exec) and gets SIGTERM like anywhere else.
-  const run = caps.pidArgs ? '/bin/sh -c "$1"' : 'exec /bin/sh -c "$1"';
-  const inner = isolateNet && caps.ip ? `ip link set lo up >/dev/null 2>&1; ${run}` : run;
-  let argv = ['/bin/sh', '-c', inner, 'sandbox', opts.command];
-  const nsArgs = [...(isolateNet ? caps.netArgs! : []), ...(caps.pidArgs ?? [])];
-  if (nsArgs.length) argv = ['unshare', ...caps.userArgs, ...nsArgs, '--', ...argv];
+  const useBwrap = caps.unavailable === null;
+  const memoryByCgroup = Boolean(cgroup?.hasMemory);
+  const writable = (opts.writable ?? [opts.cwd, opts.home, opts.tmp, opts.cacheDir]).map((p) => resolve(p));
+  const cacheDir = writable.some((w) => insideRun(opts.cacheDir, w)) ? opts.cacheDir : join(opts.home, '.cache', 'slopgate');
+  const env = sandboxEnv({
+    home: opts.home,
+    tmp: opts.tmp,
+    cacheDir,
+    network: opts.network,
+    addressSpaceLimit: !memoryByCgroup && caps.prlimit,
+    toolchainEnv: caps.toolchains.env,
+    ...(caps.toolchains.goModCache ? { goModCache: caps.toolchains.goModCache } : {}),
+    extra: opts.extraEnv ?? {},
+  });
+  if (caps.toolchains.path) env.PATH = caps.toolchains.path;
+  // Inside a pid namespace the first process is init, which ignores SIGTERM; the command runs as its
+  // child, so a test's own signal handling behaves as anywhere else.
+  let argv = ['/bin/sh', '-c', useBwrap ? '/bin/sh -c "$1"' : 'exec /bin/sh -c "$1"', 'sandbox', opts.command];
+  let seccompFd: number | null = null;
+  if (useBwrap) {
+    const uniqueWritable = [...new Set(writable)].filter((w) => !writable.some((o) => o !== w && insideRun(w, o)));
+    const fs = fsArgs({
+      runRoot: uniqueWritable[0]!,
+      home: opts.home,
+      network: opts.network,
+      tmpBytes: (opts.diskMb ?? 1024) * 1024 * 1024,
+      toolchains: caps.toolchains,
+      cargoHome: join(cacheDir, 'cargo-home'),
+      extraReadOnly: operatorReadOnlyPaths(),
+    });
+    for (const w of uniqueWritable.slice(1)) fs.push('--bind', w, w);
+    seccompFd = openSync(caps.seccompFile!, 'r');
+    const envArgs = Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v]);
+    argv = [caps.bwrap!, ...namespaceArgs(opts.network, SANDBOX_UID, SANDBOX_GID), ...fs, '--chdir', opts.cwd, '--clearenv', ...envArgs, '--seccomp', '3', '--', ...argv];
+  }
   if (caps.prlimit) {
-    const limits = [`--as=${opts.memoryMb * 1024 * 1024}`, '--core=0'];
-    if (nproc !== null) limits.push(`--nproc=${nproc}`);
+    const limits = ['--core=0'];
+    if (!memoryByCgroup) limits.push(`--as=${opts.memoryMb * 1024 * 1024}`);
+    // Without a size-capped tmpfs for the tree (slopgate not root), at least no single file may exceed the cap.
+    if (!caps.tmpfsMount) limits.push(`--fsize=${(opts.diskMb ?? 1024) * 1024 * 1024}`);
+    if (!cgroup?.hasPids && !caps.root) limits.push(`--nproc=${processesOfUid(process.getuid?.() ?? 0) + opts.maxProcesses}`);
     argv = ['prlimit', ...limits, '--', ...argv];
   }
-  // Join the pids cgroup before anything else runs, so every descendant is counted.
-  if (procsFile) argv = ['/bin/sh', '-c', 'echo $$ > "$0" && exec "$@"', procsFile, ...argv];
+  // Before anything else runs: join the run's cgroups (so every descendant is in them) and close every
+  // inherited file descriptor but stdio and the seccomp filter's, so that no pipe or socket slopgate
+  // got from its own parent reaches the sandbox (bwrap passes unknown fds through).
+  const procs = cgroup?.procsFiles ?? [];
+  argv = [caps.bash ?? '/bin/sh', '-c', PRELUDE, String(procs.length), ...procs, ...argv];
   return {
     argv,
+    env,
+    seccompFd,
     isolation: {
-      network: opts.network ? 'allowed' : isolateNet ? 'isolated' : 'not-isolated',
-      pidNamespace: caps.pidArgs !== null,
-      processLimit: procsFile ? 'cgroup' : nproc !== null ? 'rlimit+watchdog' : 'watchdog',
-      memoryLimit: caps.prlimit,
+      sandbox: useBwrap ? 'bwrap' : 'none',
+      network: opts.network ? 'allowed' : useBwrap ? 'isolated' : 'not-isolated',
+      pidNamespace: useBwrap,
+      seccomp: useBwrap,
+      processLimit: cgroup?.hasPids ? 'cgroup' : counter.procsFile === null && caps.prlimit && !caps.root ? 'rlimit+watchdog' : 'watchdog',
+      memoryLimit: memoryByCgroup ? 'cgroup' : 'rlimit',
+      disk: caps.tmpfsMount ? 'tmpfs' : 'per-file',
+      ...(caps.unavailable ? { unavailable: caps.unavailable } : {}),
     },
   };
 }
 
+function refusedResult(reason: string): SandboxResult {
+  return {
+    exitCode: null,
+    signal: null,
+    stdout: '',
+    stderr: '',
+    truncatedBytes: 0,
+    durationMs: 0,
+    refused: reason,
+    isolation: { sandbox: 'none', network: 'not-isolated', pidNamespace: false, seccomp: false, processLimit: 'watchdog', memoryLimit: 'rlimit', disk: 'per-file', unavailable: reason },
+  };
+}
+
 export async function runSandboxed(opts: SandboxOptions): Promise<SandboxResult> {
+  const refusal = sandboxRefusal(opts.isolation);
+  if (refusal) return refusedResult(refusal);
   const caps = sandboxCapabilities();
-  const counter = createProcessCounter(caps.pidsCgroupRoot, opts.maxProcesses);
-  // RLIMIT_NPROC counts every process of the user and does not apply to root at all.
-  const uid = process.getuid?.() ?? 0;
-  const nproc = !caps.root && !counter.procsFile && caps.prlimit ? processesOfUid(uid) + opts.maxProcesses : null;
-  const { argv, isolation } = buildArgv(opts, counter.procsFile, nproc);
+  for (const d of [opts.cacheDir]) mkdirSync(d, { recursive: true });
+  const cgroup = RunCgroup.create(caps.cgroups, { memoryBytes: opts.memoryMb * 1024 * 1024, maxProcesses: opts.maxProcesses });
+  const counter = createProcessCounter(cgroup);
+  const { argv, env, isolation, seccompFd } = plan(opts, cgroup, counter);
   const cap = opts.maxOutputBytes ?? 1024 * 1024;
   const stdout = new CappedOutput(cap);
   const stderr = new CappedOutput(cap);
   const started = Date.now();
-  const env = sandboxEnv({ home: opts.home, tmp: opts.tmp, cacheDir: opts.cacheDir, network: opts.network, addressSpaceLimit: caps.prlimit, extra: opts.extraEnv ?? {} });
 
-  return new Promise<SandboxResult>((resolve) => {
+  return new Promise<SandboxResult>((resolvePromise) => {
     let killedBy: KilledBy | undefined;
     let settled = false;
-    const child = spawn(argv[0]!, argv.slice(1), { cwd: opts.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    const pgid = child.pid ?? -1;
-    child.stdout.on('data', (c: Buffer) => stdout.push(c));
-    child.stderr.on('data', (c: Buffer) => stderr.push(c));
+    const child = spawn(argv[0]!, argv.slice(1), {
+      cwd: isolation.sandbox === 'bwrap' ? '/' : opts.cwd,
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe', seccompFd ?? 'ignore'],
+    });
+    if (seccompFd !== null) closeSync(seccompFd);
+    const pid = child.pid ?? -1;
+    child.stdout!.on('data', (c: Buffer) => stdout.push(c));
+    child.stderr!.on('data', (c: Buffer) => stderr.push(c));
 
-    const killAll = (signal: NodeJS.Signals) => {
-      if (pgid > 0) killQuietly(-pgid, signal);
-      for (const pid of counter.members()) killQuietly(pid, signal);
+    // Killing the outermost process ends the sandbox: bwrap's init dies with its parent
+    // (--die-with-parent), and when a pid namespace's init dies the kernel kills all of it.
+    const killAll = () => {
+      if (pid > 0) {
+        killQuietly(-pid, 'SIGKILL');
+        killQuietly(pid, 'SIGKILL');
+      }
+      for (const p of counter.members(pid)) killQuietly(p, 'SIGKILL');
+      cgroup?.killAll();
     };
-    let graceTimer: NodeJS.Timeout | undefined;
     const stop = (why: KilledBy) => {
       if (killedBy || settled) return;
       killedBy = why;
-      killAll(why === 'process-limit' ? 'SIGKILL' : 'SIGTERM');
-      graceTimer = setTimeout(() => killAll('SIGKILL'), why === 'process-limit' ? 0 : KILL_GRACE_MS);
+      killAll();
     };
     const timer = setTimeout(() => stop('timeout'), opts.timeoutMs);
     const watchdog = setInterval(() => {
-      if (pgid > 0 && (counter.limitHit() || counter.count(pgid) >= opts.maxProcesses)) stop('process-limit');
+      if (pid <= 0) return;
+      if (cgroup?.processLimitHit() || counter.count(pid) >= opts.maxProcesses + (isolation.sandbox === 'bwrap' ? 3 : 1)) stop('process-limit');
     }, opts.pollMs ?? 100);
     const onAbort = () => stop('aborted');
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     if (opts.signal?.aborted) stop('aborted');
 
     let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
-    const finish = () => {
+    const finish = async () => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      clearTimeout(graceTimer);
       clearInterval(watchdog);
       opts.signal?.removeEventListener('abort', onAbort);
-      killAll('SIGKILL'); // leftovers (background processes) never outlive the run
-      counter.dispose();
-      resolve({
+      killAll(); // leftovers never outlive the run
+      const memoryLimitHit = cgroup?.memoryLimitHit() ?? false;
+      // The limit may be hit and the command end (a shell exits when fork fails) between two polls.
+      if (!killedBy && cgroup?.processLimitHit()) killedBy = 'process-limit';
+      await cgroup?.dispose();
+      resolvePromise({
         exitCode: exit?.code ?? null,
         signal: exit?.signal ?? null,
         stdout: stdout.toString(),
@@ -140,20 +266,21 @@ export async function runSandboxed(opts: SandboxOptions): Promise<SandboxResult>
         truncatedBytes: stdout.truncatedBytes + stderr.truncatedBytes,
         durationMs: Date.now() - started,
         ...(killedBy ? { killedBy } : {}),
+        ...(memoryLimitHit ? { memoryLimitHit } : {}),
         isolation,
       });
     };
     child.on('error', (err) => {
       stderr.push(Buffer.from(`sandbox: cannot start: ${err.message}\n`));
       exit = { code: 127, signal: null };
-      finish();
+      void finish();
     });
     child.on('exit', (code, signal) => {
       exit = { code, signal };
-      // Background processes may hold the pipes open: kill the group, then give the pipes a moment.
-      killAll('SIGKILL');
-      setTimeout(finish, 500).unref();
+      // Background processes may hold the pipes open: kill them, then give the pipes a moment.
+      killAll();
+      setTimeout(() => void finish(), 500).unref();
     });
-    child.on('close', () => finish());
+    child.on('close', () => void finish());
   });
 }

@@ -46,8 +46,28 @@ export class WorkspaceGitError extends Error {
   }
 }
 
+/**
+ * The protocols git may use for a remote URL: only the URL's own (https, http or file), never
+ * `ext::` (which runs a command) or anything a config file could point at later.
+ */
+export function allowedProtocols(url: string): string {
+  const m = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url);
+  const scheme = m ? m[1]!.toLowerCase() : url.startsWith('/') ? 'file' : '';
+  if (scheme === 'https' || scheme === 'http' || scheme === 'file') return scheme;
+  throw new Error(`refusing remote URL with protocol '${scheme || url.split(':')[0]}': only https, http and file are used`);
+}
+
+/**
+ * Settings given on every git command line, which beat any config file: no hooks (a planted
+ * reference-transaction or post-checkout hook never runs), no fsmonitor command, no `ext::` transport,
+ * no credential helper.
+ */
+export const HARDENING_ARGS = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '-c', 'protocol.ext.allow=never', '-c', 'protocol.allow=user', '-c', 'credential.helper='];
+
 export interface RunGitOptions {
   creds?: GitCredentials;
+  /** The remote URL this command talks to: its protocol becomes the only one allowed. */
+  remoteUrl?: string;
   input?: string;
   env?: Record<string, string>;
   timeoutMs?: number;
@@ -56,12 +76,21 @@ export interface RunGitOptions {
 /** Runs git with the credentials in its environment only; errors never carry the token. */
 export function runGit(cwd: string, args: string[], opts: RunGitOptions = {}): Promise<string> {
   return new Promise((resolve, reject) => {
+    let protocols = 'file';
+    try {
+      if (opts.remoteUrl) protocols = allowedProtocols(opts.remoteUrl);
+    } catch (err) {
+      reject(new WorkspaceGitError((err as Error).message, ''));
+      return;
+    }
     const child = execFile(
       'git',
-      args,
+      [...HARDENING_ARGS, ...args],
       {
         cwd,
-        env: gitEnv({ ...authEnv(opts.creds), ...(opts.env ?? {}) }),
+        // GIT_ALLOW_PROTOCOL also holds for submodules and lazy fetches; GIT_PROTOCOL_FROM_USER=0
+        // keeps protocol.allow=user from allowing anything else.
+        env: gitEnv({ ...authEnv(opts.creds), GIT_ALLOW_PROTOCOL: protocols, GIT_PROTOCOL_FROM_USER: '0', GIT_CONFIG_NOSYSTEM: '1', ...(opts.env ?? {}) }),
         maxBuffer: 256 * 1024 * 1024,
         timeout: opts.timeoutMs ?? 10 * 60_000,
         killSignal: 'SIGKILL',
@@ -70,7 +99,7 @@ export function runGit(cwd: string, args: string[], opts: RunGitOptions = {}): P
         if (err) {
           const clean = redactToken(String(stderr), opts.creds).trim();
           const first = clean.split('\n').find((l) => /fatal|error/i.test(l)) ?? clean.split('\n')[0] ?? '';
-          const what = args[0] === '-c' ? args[2] : args[0];
+          const what = args.find((a, i) => !a.startsWith('-') && args[i - 1] !== '-c') ?? args[0];
           reject(new WorkspaceGitError(`git ${what} failed: ${first || redactToken(err.message, opts.creds)}`, clean));
           return;
         }

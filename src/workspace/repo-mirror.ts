@@ -1,5 +1,5 @@
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { runGit, type GitCredentials } from './git-auth.js';
 
@@ -49,6 +49,16 @@ export interface MirrorOptions {
 }
 
 /**
+ * The whole config of a mirror, written by slopgate before every command that talks to the remote.
+ * Nothing else's edits survive (a `remote.origin.url=ext::…`, hooks, helpers, an old GHE host): the
+ * URL is the one slopgate computes at that moment.
+ */
+export function mirrorConfig(url: string): string {
+  if (/[\n\r"\\]/.test(url)) throw new Error('refusing a remote URL with newlines, quotes or backslashes');
+  return ['[core]', '\trepositoryformatversion = 1', '\tfilemode = true', '\tbare = true', '[remote "origin"]', `\turl = ${url}`, '\tpromisor = true', '\tpartialclonefilter = blob:none', '[extensions]', '\tpartialclone = origin', ''].join('\n');
+}
+
+/**
  * One bare, blobless mirror per repository (`git clone --bare --filter=blob:none`). Blobs arrive on
  * demand: {@link prefetchBlobs} pulls exactly the ones a job needs, in one batched, authenticated fetch.
  */
@@ -75,7 +85,10 @@ export class RepoMirrors {
     await mkdir(parent, { recursive: true });
     const tmp = join(parent, `.${ref.repo}.${randomUUID()}.tmp`);
     try {
-      await runGit(parent, ['clone', '--quiet', '--bare', '--filter=blob:none', '--no-tags', '--', this.opts.remoteUrl(ref), tmp], this.gitOpts(creds));
+      const url = this.opts.remoteUrl(ref);
+      await runGit(parent, ['clone', '--quiet', '--bare', '--filter=blob:none', '--no-tags', '--', url, tmp], this.gitOpts(creds, url));
+      await writeFile(join(tmp, 'config'), mirrorConfig(url));
+      await rm(join(tmp, 'hooks'), { recursive: true, force: true });
       await rename(tmp, dir);
     } catch (err) {
       await rm(tmp, { recursive: true, force: true });
@@ -88,7 +101,8 @@ export class RepoMirrors {
   /** Fetches refspecs into the mirror (forced, no tags); the mirror is cloned first when missing. */
   async fetch(ref: RepoRef, refspecs: string[], creds?: GitCredentials): Promise<string> {
     const dir = await this.ensure(ref, creds);
-    await runGit(dir, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--filter=blob:none', 'origin', ...refspecs], this.gitOpts(creds));
+    const url = await this.resetConfig(dir, ref);
+    await runGit(dir, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--filter=blob:none', 'origin', ...refspecs], this.gitOpts(creds, url));
     return dir;
   }
 
@@ -114,10 +128,11 @@ export class RepoMirrors {
     const missing = new Set<string>();
     for (const out of lists) for (const line of out.split('\n')) if (line.startsWith('?')) missing.add(line.slice(1).trim());
     if (missing.size === 0) return 0;
+    const url = await this.resetConfig(dir, this.refOf(dir));
     await runGit(
       dir,
       ['-c', 'fetch.negotiationAlgorithm=noop', 'fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--recurse-submodules=no', '--filter=blob:none', '--stdin', 'origin'],
-      { ...this.gitOpts(creds), input: [...missing].join('\n') + '\n' },
+      { ...this.gitOpts(creds, url), input: [...missing].join('\n') + '\n' },
     );
     return missing.size;
   }
@@ -126,8 +141,25 @@ export class RepoMirrors {
     await this.withLock(ref, (dir) => rm(dir, { recursive: true, force: true }));
   }
 
-  private gitOpts(creds?: GitCredentials) {
-    return { ...(creds ? { creds } : {}), ...(this.opts.timeoutMs ? { timeoutMs: this.opts.timeoutMs } : {}) };
+  /** The repository a mirror dir belongs to (the inverse of {@link dirOf}). */
+  refOf(dir: string): RepoRef {
+    const parts = relative(this.opts.root, dir).split(sep);
+    const [owner, repoGit] = parts;
+    if (parts.length !== 2 || !owner || !repoGit?.endsWith('.git')) throw new Error(`not a mirror of ${this.opts.root}: ${dir}`);
+    const ref = { owner, repo: repoGit.slice(0, -4) };
+    if (this.dirOf(ref) !== join(this.opts.root, owner, repoGit)) throw new Error(`not a mirror of ${this.opts.root}: ${dir}`);
+    return ref;
+  }
+
+  /** Rewrites the mirror's config with the URL computed now; returns that URL. */
+  private async resetConfig(dir: string, ref: RepoRef): Promise<string> {
+    const url = this.opts.remoteUrl(ref);
+    await writeFile(join(dir, 'config'), mirrorConfig(url));
+    return url;
+  }
+
+  private gitOpts(creds?: GitCredentials, remoteUrl?: string) {
+    return { ...(creds ? { creds } : {}), ...(remoteUrl ? { remoteUrl } : {}), ...(this.opts.timeoutMs ? { timeoutMs: this.opts.timeoutMs } : {}) };
   }
 }
 

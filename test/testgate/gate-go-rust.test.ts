@@ -1,10 +1,13 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prRepo, TestRepo } from '../helpers/git-repo.js';
 import { MemoryBaselineCache } from '../../src/testgate/baseline-cache.js';
 import { gateTests, sandboxCacheDir, testsSection } from './fixtures.js';
+import { goCacheSeed } from '../../src/testgate/sandbox-go-seed.js';
 
 const cache = sandboxCacheDir();
 afterAll(() => cache.remove());
+// Every run starts from a private copy of slopgate's Go cache seed; build it once, outside the test budgets.
+beforeAll(() => goCacheSeed({ memoryMb: 4096, maxProcesses: 512 }), 300_000);
 
 const HANDLER = `package api
 

@@ -1,4 +1,5 @@
 import { existsSync, realpathSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryBaselineCache } from '../../src/testgate/baseline-cache.js';
@@ -13,6 +14,9 @@ import { gateTests, sandboxCacheDir, testsSection } from './fixtures.js';
  */
 
 const HOST_VITEST = realpathSync(fileURLToPath(new URL('../../node_modules/vitest', import.meta.url)));
+// The sandbox shows nothing of the host but system dirs and toolchains: share vitest's node_modules
+// read-only, as an operator would with SLOPGATE_SANDBOX_RO_PATHS.
+process.env.SLOPGATE_SANDBOX_RO_PATHS = dirname(HOST_VITEST);
 // A real node_modules dir (not a link to the host's), so vitest's cache lands in the throwaway tree.
 const SETUP = `mkdir -p node_modules/.bin && ln -s '${HOST_VITEST}' node_modules/vitest && ln -s ../vitest/vitest.mjs node_modules/.bin/vitest`;
 
