@@ -51,6 +51,7 @@ export function testsSection(res: TestGateResult) {
     removed: c ? c.removed.map((t) => t.id) : [],
     flaky: res.flaky.map((r) => r.test.id),
     ...(res.skipped ? { skipped: res.skipped } : {}),
+    ...(res.notes?.length ? { notes: res.notes } : {}),
     ...(res.isolation ? { sandbox: res.isolation } : {}),
   };
 }

@@ -10,6 +10,7 @@ import { detectRunner } from './runners/detect.js';
 import type { Runner } from './runners/runner.js';
 import { rerunPassing, runSuite, SuiteWorkspace, type SuiteLimits } from './run-suite.js';
 import type { SandboxIsolation } from './sandbox.js';
+import { suiteNotes } from './suite-notes.js';
 import type { SuiteResult, TestOutcome } from './types.js';
 
 export interface TestGateConfig extends SuiteLimits {
@@ -55,6 +56,8 @@ export interface TestGateResult {
   /** The whole suite stopped producing results (and a re-run did not bring it back). */
   suiteBroken: boolean;
   isolation?: SandboxIsolation;
+  /** How the suites ran and warnings about the base (see suite-notes.ts). */
+  notes?: string[];
 }
 
 /** At most this many newly failing tests are re-run; the rest count as regressions unconfirmed. */
@@ -126,7 +129,8 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
     if (!cached && cacheable(baseline)) {
       await opts.cache.put(key, baseline).catch((err: unknown) => opts.log?.warn({ err: String(err) }, 'baseline cache write failed'));
     }
-    const common = { ...empty, ...info, baseline, baselineCached: cached !== null, candidate, ...(candidateWs.isolation ? { isolation: candidateWs.isolation } : {}) };
+    const notes = suiteNotes(baseline, candidate);
+    const common = { ...empty, ...info, baseline, baselineCached: cached !== null, candidate, ...(candidateWs.isolation ? { isolation: candidateWs.isolation } : {}), ...(notes.length ? { notes } : {}) };
     if (baseline.status !== 'ok') return { ...common, skipped: baselineSkip(baseline) };
     if (candidate.status === 'skipped') return { ...common, skipped: `with this change, ${candidate.skippedReason ?? 'the suite did not run'}` };
     const comparison = compareSuites(baseline, candidate);
