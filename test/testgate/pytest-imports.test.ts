@@ -33,7 +33,7 @@ describe('G8 imports the code under test as CI does', () => {
     expect(s.command).toContain('python3 -P -m pytest');
     expect(s.command).toContain('$PWD/src');
     expect(s.notes?.join('\n')).toMatch(/`src` is first on the import path.*`shinyapp`/);
-  });
+  }, 240_000);
 
   it('a flat layout whose tests import an installed copy instead of the tree is skipped, naming the package and where it came from', async () => {
     const files = {
@@ -49,7 +49,7 @@ describe('G8 imports the code under test as CI does', () => {
     expect(g8.status).toBe('skipped');
     expect(g8.reason).toMatch(/pytest imported the project's own package `flatpkg` from \S*site-packages\/flatpkg\/__init__\.py, outside the repository/);
     expect(g8.reason).toMatch(/tests\.setup/);
-  });
+  }, 240_000);
 
   const CORE = {
     'pyproject.toml': '[project]\nname = "svc"\nversion = "0.1.0"\n\n[tool.pytest.ini_options]\npythonpath = ["."]\n',
@@ -66,7 +66,7 @@ describe('G8 imports the code under test as CI does', () => {
     expect(broken[0]).toMatchObject({ severity: 'fail', path: 'tests/test_core.py' });
     expect(broken[0]!.message).toContain("No module named 'core'");
     expect(report.decision.outcome).not.toBe('PASS');
-  });
+  }, 240_000);
 
   it('the CI command is taken from the workflow: `python -m pytest -m "not slow"` keeps the root on sys.path and skips slow tests', async () => {
     const workflow = `name: CI
@@ -97,7 +97,7 @@ jobs:
     expect(s.command).not.toMatch(/ -x /);
     expect(s.baseline).toMatchObject({ failing: 0, total: 1 });
     expect(s.notes?.join('\n')).toContain('test command taken from CI: `python -m pytest -m "not slow" --cov=core -x tests` (.github/workflows/ci.yml)');
-  });
+  }, 240_000);
 
   it('every test module failing on a dependency the sandbox lacks is a skip that names it and how to provide it', async () => {
     const base = {
@@ -114,5 +114,5 @@ jobs:
     expect(g8.status).toBe('skipped');
     expect(g8.reason).toMatch(/^at the base, every test module fails to import `pendulum` \(ModuleNotFoundError\), which is not part of the repository/);
     expect(g8.reason).toMatch(/tests\.setup.*tests\.network: true/);
-  });
+  }, 240_000);
 });
