@@ -96,7 +96,7 @@ export function parsePlainTestCommand(line: string): PlainTestCommand | null {
 /** Joins `\`-continued lines and drops comments and blank lines. */
 function scriptLines(script: string): string[] {
   return script
-    .replace(/\\\r?\n\s*/g, ' ')
+    .replace(/[ \t]*\\\r?\n\s*/g, ' ')
     .split(/\r?\n/)
     .map((l) => l.trim())
     .filter((l) => l && !l.startsWith('#'));
