@@ -15,6 +15,11 @@ export interface PythonProject {
    * src layout). Never `.`: the repository root is only on the path when pytest's config says so.
    */
   packageRoots: string[];
+  /**
+   * Repo-relative top-level package directories at the root (a flat layout), which an install makes
+   * importable without putting the whole root on the path.
+   */
+  flatPackages: string[];
   /** pytest's `pythonpath` ini setting (null when not configured). */
   pytestPythonpath: string[] | null;
   /** The project declares itself installable (pyproject `[project]`/`[build-system]`, setup.py, setup.cfg). */
@@ -116,8 +121,10 @@ export async function readPythonProject(base: Revision): Promise<PythonProject> 
     // Only when the tree has it: a distribution name is often not an import name.
     if (IDENT.test(n) && [...roots, ''].some((r) => paths.includes(`${r ? r + '/' : ''}${n}/__init__.py`) || paths.includes(`${r ? r + '/' : ''}${n}.py`))) packages.add(n);
   }
+  const flatPackages = [...packages].filter((n) => paths.includes(`${n}/__init__.py`)).sort();
   return {
     packages: [...packages].sort(),
+    flatPackages,
     packageRoots: roots.filter((r) => paths.some((p) => p.startsWith(`${r}/`))),
     pytestPythonpath: pytestPythonpath(texts.get('pytest.ini') ?? null, pyproject, texts.get('tox.ini') ?? null, setupCfg),
     installable,

@@ -105,14 +105,14 @@ describe('the Python project under test', () => {
       'tests/test_x.py': '',
       'docs/conf.py': '',
     });
-    expect(await readPythonProject(rev)).toEqual({ packages: ['shiny_app'], packageRoots: ['src'], pytestPythonpath: ['.'], installable: true });
+    expect(await readPythonProject(rev)).toEqual({ packages: ['shiny_app'], flatPackages: [], packageRoots: ['src'], pytestPythonpath: ['.'], installable: true });
   });
 
   it('setup.cfg package_dir and pytest.ini pythonpath; a flat layout has no install root', async () => {
     const cfg = await readPythonProject(revisionOf({ 'setup.cfg': '[metadata]\nname = lib\n\n[options]\npackage_dir =\n    = lib_src\npackages = find:\n', 'lib_src/mylib/__init__.py': '', 'pytest.ini': '[pytest]\npythonpath = lib_src helpers\n' }));
     expect(cfg).toMatchObject({ packages: ['mylib'], packageRoots: ['lib_src'], pytestPythonpath: ['lib_src', 'helpers'] });
     const flat = await readPythonProject(revisionOf({ 'pyproject.toml': '[tool.poetry]\nname = "core"\n', 'core/__init__.py': '', 'tests/test_core.py': '' }));
-    expect(flat).toMatchObject({ packages: ['core'], packageRoots: [], pytestPythonpath: null, installable: true });
+    expect(flat).toMatchObject({ packages: ['core'], flatPackages: ['core'], packageRoots: [], pytestPythonpath: null, installable: true });
   });
 
   it('the pytest command: safe path (-P) by default, src first on PYTHONPATH, CI options before the report flags', () => {
@@ -124,6 +124,8 @@ describe('the Python project under test', () => {
     expect(rerun).toMatch(/'tests\/test_a.py::test_b'$/);
     expect(rerun).not.toContain(' tests -p');
     expect(pytestCommand({ style: 'module' }, null)).toContain(' python3 -m pytest -p _slopgate_origins');
+    // A flat layout's packages are linked alone into a directory on the path, never the root.
+    expect(pytestCommand({ linkedPackages: ['core'] }, null)).toMatch(/^mkdir -p "\$SLOPGATE_OUT\/site" && ln -sfn "\$PWD\/core" "\$SLOPGATE_OUT\/site\/core" && PYTHONPATH="\$SLOPGATE_OUT\/site:\$SLOPGATE_OUT\/py" python3 -P -m pytest /);
   });
 });
 

@@ -35,9 +35,24 @@ describe('G8 imports the code under test as CI does', () => {
     expect(s.notes?.join('\n')).toMatch(/`src` is first on the import path.*`shinyapp`/);
   }, 240_000);
 
-  it('a flat layout whose tests import an installed copy instead of the tree is skipped, naming the package and where it came from', async () => {
+  it('an installable flat layout: its package is importable as an install makes it, so the tree’s code is tested, not the installed copy', async () => {
     const files = {
       'pyproject.toml': '[project]\nname = "flatpkg"\nversion = "1.0.0"\n',
+      'flatpkg/__init__.py': GREET,
+      'tests/test_flat.py': 'from flatpkg import greet\n\n\ndef test_greet():\n    assert greet("ada") == "hello, ada"\n',
+      'stale/flatpkg/__init__.py': GREET,
+    };
+    const repo = prRepo(files, { 'flatpkg/__init__.py': 'def greet(name):\n    return name\n' });
+    const report = await gateTests(repo, { cacheDir: cache.dir, tests: { setup: installStale('flatpkg'), reruns: 0 } });
+    const s = testsSection(report) as ReturnType<typeof testsSection> & { notes?: string[] };
+    expect(s.regressions).toEqual(['py:tests/test_flat.py::test_greet']);
+    expect(s.notes?.join('\n')).toMatch(/package `flatpkg` is importable as an install makes it \(the repository root itself is not on the import path\)/);
+  }, 240_000);
+
+  it('tests that import an installed copy instead of the tree are skipped, naming the package and where it came from', async () => {
+    // Not installable (no [project]), no pythonpath: nothing makes the tree's flatpkg importable.
+    const files = {
+      'pytest.ini': '[pytest]\n',
       'flatpkg/__init__.py': GREET,
       'tests/test_flat.py': 'from flatpkg import greet\n\n\ndef test_greet():\n    assert greet("ada") == "hello, ada"\n',
       'stale/flatpkg/__init__.py': GREET,

@@ -61,10 +61,15 @@ async function pythonRunner(base: Revision, ci: CiTestCommand[]): Promise<Runner
     const names = project.packages.length ? ` (${project.packages.slice(0, 5).map((p) => `\`${p}\``).join(', ')})` : '';
     notes.push(`\`${roots.join('`, `')}\` is first on the import path, as installing the project puts it, so the tests import this tree's code${names}, never a copy installed elsewhere`);
   }
+  // A flat layout that pytest's config does not put on the path is installed in CI: expose its
+  // packages alone. With a `pythonpath` setting the project relies on it, and nothing is added.
+  const linked = project.installable && project.pytestPythonpath === null && roots.length === 0 ? project.flatPackages : [];
+  if (linked.length) notes.push(`the project's package${linked.length === 1 ? '' : 's'} ${linked.slice(0, 5).map((p) => `\`${p}\``).join(', ')} ${linked.length === 1 ? 'is' : 'are'} importable as an install makes ${linked.length === 1 ? 'it' : 'them'} (the repository root itself is not on the import path)`);
   return pytestRunner({
     style: picked.cmd?.kind === 'python-m-pytest' ? 'module' : 'console',
     ...(picked.args ? { ci: picked.args } : {}),
     packageRoots: roots,
+    linkedPackages: linked,
     packages: project.packages,
     notes,
   });

@@ -19,7 +19,9 @@ import { missingToolchain, shortMessage, shq, type RunContext, type Runner, type
  *   make the repository's modules importable — a PR that drops `pythonpath = ["."]` breaks here as in
  *   CI. When the repository's CI runs `python -m pytest`, the gate does the same;
  * - in a src layout, `src/` goes first on the import path, as installing the project would put it,
- *   so a copy of the package installed outside the tree is never what gets tested;
+ *   so a copy of the package installed outside the tree is never what gets tested; in a flat layout
+ *   without a pytest `pythonpath`, the project's package directories alone are linked into a
+ *   directory on the path (the root itself never is, just as with an install);
  * - a small plugin records where the project's own packages were imported from; a package imported
  *   from outside the tree makes the run meaningless, and the run is skipped with that reason.
  */
@@ -38,6 +40,8 @@ export interface PytestOptions {
   ci?: MergedArgs;
   /** Repo-relative dirs an install would put on the import path (`src`). */
   packageRoots?: string[];
+  /** Flat-layout package dirs to expose alone (linked into `$SLOPGATE_OUT/site`), as an install would. */
+  linkedPackages?: string[];
   /** The project's own top-level import names (their import origin is checked). */
   packages?: string[];
   /** Notes about how the command was chosen (shown in the report). */
@@ -87,13 +91,15 @@ export function parsePytestJunit(xml: string): { tests: TestOutcome[]; units: Un
 /** Builds the shell command for one run; `targets` are node ids (re-runs) or the CI's own paths. */
 export function pytestCommand(opts: PytestOptions, targets: string[] | null, legacyPython = false): string {
   const env: string[] = [];
-  const path = [...(opts.packageRoots ?? []).map((r) => `$PWD/${r}`), '$SLOPGATE_OUT/py'];
+  const links = opts.linkedPackages ?? [];
+  const path = [...(opts.packageRoots ?? []).map((r) => `$PWD/${r}`), ...(links.length ? ['$SLOPGATE_OUT/site'] : []), '$SLOPGATE_OUT/py'];
+  const prelude = links.length ? `mkdir -p "$SLOPGATE_OUT/site" && ${links.map((p) => `ln -sfn "$PWD/${p}" "$SLOPGATE_OUT/site/${p}"`).join(' && ')} && ` : '';
   env.push(`PYTHONPATH="${path.join(':')}"`);
   if (opts.packages?.length) env.push(`SLOPGATE_PY_PACKAGES=${shq(opts.packages.join(','))}`);
   const python = opts.style === 'module' ? 'python3 -m pytest' : legacyPython ? ENTRY_POINT_NO_CWD : 'python3 -P -m pytest';
   const ci = opts.ci ? [...opts.ci.options, ...(targets ? [] : opts.ci.positional)].map((a) => (/^[\w./:=,@%+-]+$/.test(a) ? a : shq(a))) : [];
   const picked = (targets ?? []).map(shq);
-  return [...env, python, ...ci, `-p ${PY_ORIGINS_PLUGIN_NAME}`, REPORT_ARGS, ...picked].join(' ');
+  return prelude + [...env, python, ...ci, `-p ${PY_ORIGINS_PLUGIN_NAME}`, REPORT_ARGS, ...picked].join(' ');
 }
 
 /** Python before 3.11 rejects `-P`. */
