@@ -33,6 +33,7 @@ describe('G8 imports the code under test as CI does', () => {
     expect(s.command).toContain('python3 -P -m pytest');
     expect(s.command).toContain('$PWD/src');
     expect(s.notes?.join('\n')).toMatch(/`src` is first on the import path.*`shinyapp`/);
+    expect(s.notes?.join('\n')).toMatch(/another copy of `shinyapp` is installed outside the repository \(\S*site-packages\/shinyapp\/__init__\.py\); the tests imported this tree's/);
   }, 240_000);
 
   it('an installable flat layout: its package is importable as an install makes it, so the tree’s code is tested, not the installed copy', async () => {
@@ -47,6 +48,7 @@ describe('G8 imports the code under test as CI does', () => {
     const s = testsSection(report) as ReturnType<typeof testsSection> & { notes?: string[] };
     expect(s.regressions).toEqual(['py:tests/test_flat.py::test_greet']);
     expect(s.notes?.join('\n')).toMatch(/package `flatpkg` is importable as an install makes it \(the repository root itself is not on the import path\)/);
+    expect(s.notes?.join('\n')).toMatch(/another copy of `flatpkg` is installed outside the repository/);
   }, 240_000);
 
   it('tests that import an installed copy instead of the tree are skipped, naming the package and where it came from', async () => {

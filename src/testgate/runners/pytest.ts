@@ -131,6 +131,9 @@ async function runPytest(ctx: RunContext, opts: PytestOptions, targets: string[]
   for (const o of origins.filter((x) => !x.imported && x.file && !x.inTree)) {
     notes.push(`a copy of \`${o.name}\` is installed outside the repository (${o.file}); the tests did not import it`);
   }
+  for (const o of origins.filter((x) => x.inTree && x.outside)) {
+    notes.push(`another copy of \`${o.name}\` is installed outside the repository (${o.outside}); the tests imported this tree's`);
+  }
   const withNotes = (o: RunnerOutput): RunnerOutput => (notes.length ? { ...o, notes } : o);
 
   if (r.exitCode === NO_TESTS_COLLECTED) return withNotes({ ...out, noTests: true });

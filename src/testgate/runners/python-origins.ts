@@ -11,6 +11,7 @@ import { join } from 'node:path';
 export const PY_ORIGINS_PLUGIN_NAME = '_slopgate_origins';
 
 export const PY_ORIGINS_PLUGIN = `"""slopgate: records where the project's own packages were imported from."""
+import importlib.machinery
 import importlib.util
 import json
 import os
@@ -25,6 +26,10 @@ def _file_of(mod_or_spec):
     for p in list(paths or []):
         return p
     return None
+
+
+def _inside(path, root):
+    return (os.path.realpath(path) + os.sep).startswith(root + os.sep)
 
 
 def pytest_sessionfinish(session):
@@ -43,8 +48,15 @@ def pytest_sessionfinish(session):
             except Exception:
                 target = None
         f = _file_of(target) if target is not None else None
-        in_tree = bool(f) and (os.path.realpath(f) + os.sep).startswith(root + os.sep)
-        found.append({"name": name, "imported": imported, "file": f, "inTree": in_tree})
+        in_tree = bool(f) and _inside(f, root)
+        # A copy outside the tree that the import path would also reach (say, an older release in site-packages).
+        elsewhere = None
+        try:
+            spec = importlib.machinery.PathFinder.find_spec(name, [p for p in sys.path if p and not _inside(p, root)])
+            elsewhere = _file_of(spec) if spec is not None else None
+        except Exception:
+            elsewhere = None
+        found.append({"name": name, "imported": imported, "file": f, "inTree": in_tree, "outside": elsewhere if in_tree else None})
     with open(os.path.join(out_dir, "py-origins.json"), "w") as fh:
         json.dump(found, fh)
 `;
@@ -56,6 +68,8 @@ export interface PackageOrigin {
   /** The file it was (or would be) imported from; null when it cannot be found. */
   file: string | null;
   inTree: boolean;
+  /** Another copy, outside the tree, that the import path also reaches (when `file` is in the tree). */
+  outside: string | null;
 }
 
 export async function readOrigins(path: string): Promise<PackageOrigin[]> {
@@ -67,6 +81,7 @@ export async function readOrigins(path: string): Promise<PackageOrigin[]> {
       imported: o.imported === true,
       file: typeof o.file === 'string' ? o.file : null,
       inTree: o.inTree === true,
+      outside: typeof o.outside === 'string' ? o.outside : null,
     }));
   } catch {
     return [];
