@@ -3,7 +3,7 @@ import { Revision } from '../../src/core/revision.js';
 import { findCiTestCommands, makefileTestCommands, parsePlainTestCommand, plainWords, toxTestCommands, workflowTestCommands } from '../../src/testgate/ci-test-command.js';
 import { readPythonProject } from '../../src/testgate/python-project.js';
 import { cargoCiArgs, goCiArgs, pytestCiArgs } from '../../src/testgate/runners/ci-args.js';
-import { cargoMissingCrates, goMissingModules, pythonMissingModule } from '../../src/testgate/runners/missing-dependency.js';
+import { cargoMissingCrates, goMissingModules, goModuleOf, pythonMissingModule } from '../../src/testgate/runners/missing-dependency.js';
 import { pytestCommand } from '../../src/testgate/runners/pytest.js';
 import { baseFailingWarning } from '../../src/testgate/suite-notes.js';
 import type { SuiteResult } from '../../src/testgate/types.js';
@@ -137,6 +137,9 @@ describe('missing dependencies named from toolchain errors', () => {
     expect(goMissingModules('go: github.com/pkg/errors@v0.9.1: module lookup disabled by GOPROXY=off\n')).toEqual(['github.com/pkg/errors@v0.9.1']);
     expect(goMissingModules('a.go:3:2: cannot find module providing package golang.org/x/sync/errgroup: module lookup disabled by GOPROXY=off\n')).toEqual(['golang.org/x/sync/errgroup']);
     expect(goMissingModules('go: github.com/!burnt!sushi/toml@v1.3.2: Get "https://proxy.golang.org/github.com/!burnt!sushi/toml/@v/v1.3.2.mod": dial tcp: lookup proxy.golang.org on 127.0.0.53:53: no such host\n')).toEqual(['github.com/BurntSushi/toml@v1.3.2']);
+    expect(goModuleOf('golang.org/x/sys/unix', 'module m\n\ngo 1.21\n\nrequire golang.org/x/sys v0.28.0\n')).toBe('golang.org/x/sys@v0.28.0');
+    expect(goModuleOf('github.com/a/b/c', 'module m\n\nrequire (\n\tgithub.com/a/b v1.2.0 // indirect\n\tgithub.com/a/bc v0.1.0\n)\n')).toBe('github.com/a/b@v1.2.0');
+    expect(goModuleOf('github.com/z/y', 'module m\n')).toBe('github.com/z/y');
     // An ordinary compile error is not a missing dependency.
     expect(goMissingModules('# example.com/d/p\np/p.go:4:2: undefined: nam\n')).toEqual([]);
   });

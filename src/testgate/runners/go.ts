@@ -4,7 +4,7 @@ import { join, resolve, sep } from 'node:path';
 import { tailOf } from '../capped-output.js';
 import type { TestOutcome, UnitStatus } from '../types.js';
 import type { MergedArgs } from './ci-args.js';
-import { goMissingModules, goMissingReason } from './missing-dependency.js';
+import { goMissingModules, goMissingReason, goModuleOf } from './missing-dependency.js';
 import { escapeRegExp, missingToolchain, shortMessage, shq, type RunContext, type Runner, type RunnerOutput } from './runner.js';
 
 /**
@@ -155,7 +155,10 @@ async function runGo(ctx: RunContext, command: string, modulePath: string, notes
   // A module that cannot be downloaded in the sandbox breaks every package that imports it, at the
   // base as on the PR: the result would say nothing about the PR, so the run is skipped, naming it.
   const missingMods = goMissingModules(`${r.stderr}\n${buildOutputOf(stdout)}`, (f, l, c) => importAt(ctx.workdir, f, l, c));
-  if (missingMods.length) return { ...out, missingToolchain: goMissingReason(missingMods) };
+  if (missingMods.length) {
+    const goMod = await readFile(join(ctx.workdir, 'go.mod'), 'utf8').catch(() => '');
+    return { ...out, missingToolchain: goMissingReason([...new Set(missingMods.map((m) => goModuleOf(m, goMod)))]) };
+  }
   const parsed = parseGoTestJson(stdout, r.stderr, modulePath);
   if (notes.length) out.notes = notes;
   const noTests = parsed.tests.length === 0 && parsed.units.every((u) => u.status === 'ok') && /no test files|no packages to test/.test(stdout + r.stderr);

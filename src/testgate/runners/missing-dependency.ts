@@ -72,12 +72,25 @@ export function pythonMissingModule(message: string | undefined): string | null 
   return m ? m[1]!.split('.')[0]! : null;
 }
 
+/**
+ * Names the module (with its required version) for an import path or bare module, from go.mod's
+ * `require` lines: `golang.org/x/sys/unix` becomes `golang.org/x/sys@v0.28.0`.
+ */
+export function goModuleOf(name: string, goMod: string): string {
+  if (name.includes('@')) return name;
+  const requires = [...goMod.matchAll(/^\s*(?:require\s+)?([\w.~+-]+(?:\/[\w.~+-]+)*)\s+(v\S+)/gm)].map((m) => ({ path: m[1]!, version: m[2]! }));
+  const best = requires.filter((r) => name === r.path || name.startsWith(r.path + '/')).sort((a, b) => b.path.length - a.path.length)[0];
+  return best ? `${best.path}@${best.version}` : name;
+}
+
 export function goMissingReason(modules: string[]): string {
-  return `Go module${modules.length === 1 ? '' : 's'} ${list(modules)} could not be downloaded (the sandbox has no network or its module cache lacks ${modules.length === 1 ? 'it' : 'them'}): provide them with a warm module cache (run \`go mod download\` in tests.setup with tests.network: true, once per cache) or vendor them (\`go mod vendor\`)`;
+  const them = modules.length === 1 ? 'it' : 'them';
+  return `Go module${modules.length === 1 ? '' : 's'} ${list(modules)} could not be downloaded (the sandbox has no network or its module cache lacks ${them}): provide ${them} with a warm module cache (run \`go mod download\` in tests.setup with tests.network: true, once per cache) or vendor ${them} (\`go mod vendor\`)`;
 }
 
 export function cargoMissingReason(crates: string[]): string {
-  return `the crate${crates.length === 1 ? '' : 's'} ${list(crates)} could not be resolved (the sandbox has no network or cargo's registry cache lacks ${crates.length === 1 ? 'it' : 'them'}): provide them with a warm cache (run \`cargo fetch\` in tests.setup with tests.network: true) or vendor them (\`cargo vendor\`)`;
+  const them = crates.length === 1 ? 'it' : 'them';
+  return `the crate${crates.length === 1 ? '' : 's'} ${list(crates)} could not be resolved (the sandbox has no network or cargo's registry cache lacks ${them}): provide ${them} with a warm cache (run \`cargo fetch\` in tests.setup with tests.network: true) or vendor ${them} (\`cargo vendor\`)`;
 }
 
 export function pythonMissingReason(modules: string[]): string {
