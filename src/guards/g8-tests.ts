@@ -53,6 +53,7 @@ export function testsSection(res: TestGateResult) {
     ...(res.skipped ? { skipped: res.skipped } : {}),
     ...(res.notRun ? { notRun: res.notRun } : {}),
     ...(res.configChanges?.length ? { configChanges: res.configChanges.map((ch) => `${ch.path}: ${ch.what}`) } : {}),
+    ...(res.notes?.length ? { notes: res.notes } : {}),
     ...(res.isolation ? { sandbox: res.isolation } : {}),
   };
 }

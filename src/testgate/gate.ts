@@ -12,6 +12,7 @@ import { rerunPassing, runSuite, SuiteWorkspace, type SuiteLimits } from './run-
 import { sandboxRefusal, type SandboxIsolation } from './sandbox.js';
 import { testConfigChanges, type TestConfigChange } from './test-config-changes.js';
 import { capSuiteMessages } from './message-cap.js';
+import { suiteNotes } from './suite-notes.js';
 import type { SuiteResult, TestOutcome } from './types.js';
 
 export interface TestGateConfig extends SuiteLimits {
@@ -71,6 +72,8 @@ export interface TestGateResult {
    */
   unverifiableCommand?: boolean;
   isolation?: SandboxIsolation;
+  /** How the suites ran and warnings about the base (see suite-notes.ts). */
+  notes?: string[];
 }
 
 /** At most this many newly failing tests are re-run; the rest count as regressions unconfirmed. */
@@ -156,6 +159,7 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
     if (!cached && baselineIsolated && cacheable(baseline)) {
       await opts.cache.put(key, baseline).catch((err: unknown) => opts.log?.warn({ err: String(err) }, 'baseline cache write failed'));
     }
+    const notes = suiteNotes(baseline, candidate);
     const common = {
       ...empty,
       ...info,
@@ -164,6 +168,7 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
       candidate,
       ...(configChanges.length ? { configChanges } : {}),
       ...(candidateWs.isolation ? { isolation: candidateWs.isolation } : {}),
+      ...(notes.length ? { notes } : {}),
     };
     if (baseline.status !== 'ok') return { ...common, skipped: baselineSkip(baseline) };
     // From here on the base produced results: whatever stops the candidate from producing them fails closed.

@@ -123,7 +123,7 @@ const KILLED: Record<string, (limits: SuiteLimits) => string> = {
 
 /** Turns a runner's output into a {@link SuiteResult} with an honest status. */
 export function toSuiteResult(runner: Runner, sha: string, out: RunnerOutput, durationMs: number, limits: SuiteLimits): SuiteResult {
-  const base: SuiteResult = { runner: runner.id, command: runner.command, status: 'ok', exitCode: out.exitCode, tests: out.tests, units: out.units, durationMs, outputTail: out.outputTail, sha };
+  const base: SuiteResult = { runner: runner.id, command: runner.command, status: 'ok', exitCode: out.exitCode, tests: out.tests, units: out.units, durationMs, outputTail: out.outputTail, sha, ...(out.notes?.length ? { notes: out.notes } : {}) };
   if (out.killedBy) return { ...base, status: 'skipped', killedBy: out.killedBy, skippedReason: `the test run ${KILLED[out.killedBy]!(limits)}` };
   if (out.missingToolchain) return { ...base, status: 'skipped', skippedReason: out.missingToolchain };
   if (out.exitCodeOnly) {

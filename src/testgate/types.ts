@@ -69,5 +69,7 @@ export interface SuiteResult {
   outputTail: string;
   /** The commit the suite ran on. */
   sha: string;
+  /** What the reader should know about how the suite ran (command source, import path, missing deps). */
+  notes?: string[];
 }
 

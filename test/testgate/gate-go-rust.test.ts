@@ -128,3 +128,49 @@ describe('G8 on a Rust crate (one fixture, several PRs on one cached baseline)',
     expect(testsSection(report).candidate!.total).toBeGreaterThanOrEqual(2);
   });
 });
+
+describe('G8 names a dependency the offline sandbox cannot resolve', () => {
+  it('Go: a module missing from the (empty) module cache is a skip naming the module and how to provide it', async () => {
+    const files = {
+      'go.mod': 'module example.com/diffs\n\ngo 1.19\n\nrequire github.com/google/go-cmp v0.6.0\n',
+      'go.sum': 'github.com/google/go-cmp v0.6.0 h1:ofyhxvXcZhMsU5ulbFiLKl/XBFqE1GSq7atu8tAmTRI=\ngithub.com/google/go-cmp v0.6.0/go.mod h1:17dUlkBOakJ0+DkrSSNjCkIjxS6bF9zb3elmeNGIjoY=\n',
+      'diff/diff.go': 'package diff\n\nimport "github.com/google/go-cmp/cmp"\n\n// Of returns the difference between two values.\nfunc Of(a, b any) string { return cmp.Diff(a, b) }\n',
+      'diff/diff_test.go': 'package diff\n\nimport "testing"\n\nfunc TestSame(t *testing.T) {\n\tif Of(1, 1) != "" {\n\t\tt.Fatal("equal values differ")\n\t}\n}\n',
+    };
+    const repo = prRepo(files, { 'diff/diff.go': files['diff/diff.go'].replace('cmp.Diff(a, b)', 'cmp.Diff(b, a)') });
+    const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
+    expect(report.findings).toEqual([]);
+    const g8 = report.guards.find((g) => g.id === 'G8')!;
+    expect(g8.status).toBe('skipped');
+    expect(g8.reason).toMatch(/^at the base, Go module `github.com\/google\/go-cmp@v0.6.0` could not be downloaded/);
+    expect(g8.reason).toMatch(/go mod download.*tests\.setup.*tests\.network: true/);
+  }, 240_000);
+
+  it('cargo: a crate the offline registry cache lacks is a skip naming the crate', async () => {
+    const files = {
+      'Cargo.toml': '[package]\nname = "fmtnum"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\nitoa = "1"\n',
+      'src/lib.rs': 'pub fn show(n: u32) -> String {\n    itoa::Buffer::new().format(n).to_string()\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn shows() {\n        assert_eq!(super::show(7), "7");\n    }\n}\n',
+    };
+    const repo = prRepo(files, { 'src/lib.rs': files['src/lib.rs'].replace('"7"', '"8"') });
+    const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
+    expect(report.findings).toEqual([]);
+    const g8 = report.guards.find((g) => g.id === 'G8')!;
+    expect(g8.status).toBe('skipped');
+    expect(g8.reason).toMatch(/^at the base, the crate `itoa` could not be resolved/);
+    expect(g8.reason).toMatch(/cargo fetch.*tests\.network: true|cargo vendor/);
+  }, 240_000);
+
+  it('Go: build tags and -short from the CI workflow are merged into the gate’s command (-race and -v dropped)', async () => {
+    const files = {
+      ...GO,
+      '.github/workflows/go.yml': 'on: [pull_request]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/setup-go@v5\n      - run: go vet ./...\n      - run: go test -race -v -short -tags extra ./...\n',
+      'util/extra_test.go': '//go:build extra\n\npackage util\n\nimport "testing"\n\nfunc TestDoubleExtra(t *testing.T) {\n\tif Double(2) != 4 {\n\t\tt.Fatal("Double(2) != 4")\n\t}\n}\n',
+    };
+    const repo = prRepo(files, { 'util/util.go': 'package util\n\nfunc Double(x int) int { return x * 3 }\n' });
+    const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
+    const s = testsSection(report);
+    expect(s.command).toBe('go test -count=1 -json -short -tags extra ./... > "$SLOPGATE_OUT/go.jsonl"');
+    // The tagged test only exists with `-tags extra`.
+    expect(s.regressions).toEqual(['go:example.com/svc/util.TestDoubleExtra']);
+  }, 240_000);
+});

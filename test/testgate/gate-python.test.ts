@@ -136,6 +136,18 @@ def test_eventually():
     expect(testsSection(second).regressions).toEqual(['py:tests/test_db.py::test_row_factory']);
   });
 
+  it('many tests already failing at the base make a warning in the report, naming the most common error', async () => {
+    const cases = Array.from({ length: 12 }, (_, i) => `def test_query_${i}():\n    assert connect()\n`).join('\n\n');
+    const envTests = `import os\n\n\ndef connect():\n    return os.environ["SERVICE_DSN"]\n\n\n${cases}`;
+    const repo = prRepo({ ...BASE, 'tests/test_service.py': envTests }, { 'app/db.py': DB + '\n' });
+    const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
+    const s = testsSection(report) as ReturnType<typeof testsSection> & { notes?: string[] };
+    expect(s.baseline).toMatchObject({ failing: 12, total: 14 });
+    expect(report.findings).toEqual([]);
+    const warning = s.notes?.find((n) => n.includes('already fail'));
+    expect(warning).toMatch(/^12 of 14 tests already fail at the base: the sandbox probably lacks something CI has .*Most common error \(12×\): KeyError: 'SERVICE_DSN'/);
+  }, 240_000);
+
   it('the --no-tests service flag and tests.enabled: false skip G8 without running anything', async () => {
     const repo = prRepo(BASE, { 'app/db.py': DB.replace('    conn.row_factory = sqlite3.Row\n', '') });
     const off = await gateTests(repo, { cacheDir: cache.dir, tests: { enabled: false } });

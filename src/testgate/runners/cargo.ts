@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { tailOf } from '../capped-output.js';
 import type { TestOutcome, UnitStatus } from '../types.js';
 import { cargoTestCommands, parseCargoBuild, rustUnitId } from './cargo-build.js';
+import { cargoMissingCrates, cargoMissingReason } from './missing-dependency.js';
 import { missingToolchain, shortMessage, shq, type RunContext, type Runner, type RunnerOutput } from './runner.js';
 
 /**
@@ -13,7 +14,7 @@ import { missingToolchain, shortMessage, shq, type RunContext, type Runner, type
  * `rust:doc:<file> - <item>` without the line number, which moves with every edit above it.
  */
 export const CARGO_COMMAND = 'cargo test --no-fail-fast';
-const BUILD = 'cargo build --tests --keep-going --message-format=json > "$SLOPGATE_OUT/cargo-build.jsonl" 2> "$SLOPGATE_OUT/cargo-build.err"';
+const buildCommand = (opts: string) => `cargo build --tests --keep-going${opts} --message-format=json > "$SLOPGATE_OUT/cargo-build.jsonl" 2> "$SLOPGATE_OUT/cargo-build.err"`;
 
 export function parseLibtestOutput(text: string, pkgOfUnit: (unit: string) => string = () => 'crate'): { tests: TestOutcome[]; units: UnitStatus[] } {
   const tests = new Map<string, TestOutcome>();
@@ -83,16 +84,38 @@ async function readOr(path: string): Promise<string> {
   }
 }
 
-async function runCargo(ctx: RunContext, filters: string[]): Promise<RunnerOutput> {
-  const b = await ctx.exec(BUILD);
+/** CI options (features, --workspace, --locked) as one string with a leading space, or ''. */
+function optionString(options: string[]): string {
+  return options.length ? ' ' + options.map((o) => (/^[\w./:=,@%+-]+$/.test(o) ? o : shq(o))).join(' ') : '';
+}
+
+/** Options for commands that name their package (-p): workspace selection no longer applies. */
+function perPackage(options: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < options.length; i++) {
+    if (options[i] === '--exclude') i++;
+    else if (options[i] !== '--workspace' && !options[i]!.startsWith('--exclude=')) out.push(options[i]!);
+  }
+  return out;
+}
+
+async function runCargo(ctx: RunContext, filters: string[], options: string[], notes: string[]): Promise<RunnerOutput> {
+  const opts = optionString(options);
+  const b = await ctx.exec(buildCommand(opts));
   const missing = missingToolchain(b, 'cargo');
-  const base: RunnerOutput = { tests: [], units: [], exitCode: b.exitCode, outputTail: tailOf((await readOr(join(ctx.outDir, 'cargo-build.err'))).trim()), ...(b.killedBy ? { killedBy: b.killedBy } : {}) };
+  const buildErr = await readOr(join(ctx.outDir, 'cargo-build.err'));
+  const base: RunnerOutput = { tests: [], units: [], exitCode: b.exitCode, outputTail: tailOf(buildErr.trim()), ...(b.killedBy ? { killedBy: b.killedBy } : {}) };
   if (missing) return { ...base, missingToolchain: missing };
   if (b.killedBy) return base;
+  // Dependency resolution fails for the whole workspace before anything compiles.
+  const crates = b.exitCode !== 0 ? cargoMissingCrates(buildErr) : [];
+  if (crates.length) return { ...base, missingToolchain: cargoMissingReason(crates) };
+  if (notes.length) base.notes = notes;
   const build = parseCargoBuild(await readOr(join(ctx.outDir, 'cargo-build.jsonl')), ctx.workdir);
-  const extra = filters.length ? ` -- ${filters.map(shq).join(' ')}` : '';
-  const cmds = build.broken.length === 0 ? [`${CARGO_COMMAND}${extra}`] : cargoTestCommands(build, extra);
+  const extra = `${filters.length ? ` -- ${filters.map(shq).join(' ')}` : ''}`;
+  const cmds = build.broken.length === 0 ? [`${CARGO_COMMAND}${opts}${extra}`] : cargoTestCommands(build, `${optionString(perPackage(options))}${extra}`);
   if (cmds.length === 0) return { ...base, units: build.broken };
+  // cargo test may still stop at resolution (a dev-dependency the build did not need).
   const script = `: > "$SLOPGATE_OUT/cargo-test.txt"; status=0; ${cmds.map((c) => `${c} >> "$SLOPGATE_OUT/cargo-test.txt" 2>&1 || status=$?`).join('; ')}; exit $status`;
   const r = await ctx.exec(script);
   const text = await readOr(join(ctx.outDir, 'cargo-test.txt'));
@@ -100,7 +123,10 @@ async function runCargo(ctx: RunContext, filters: string[]): Promise<RunnerOutpu
   const parsed = parseLibtestOutput(text, (u) => pkgOf.get(u) ?? 'crate');
   const units = [...parsed.units.filter((u) => !build.broken.some((x) => x.id === u.id)), ...build.broken];
   const noTests = parsed.tests.length === 0 && build.broken.length === 0 && /running 0 tests/.test(text);
+  const lateCrates = parsed.tests.length === 0 && r.exitCode !== 0 ? cargoMissingCrates(text) : [];
+  if (lateCrates.length) return { ...base, exitCode: r.exitCode, outputTail: tailOf(text.trim()), missingToolchain: cargoMissingReason(lateCrates) };
   return {
+    ...(notes.length ? { notes } : {}),
     tests: parsed.tests,
     units,
     exitCode: r.exitCode,
@@ -110,11 +136,11 @@ async function runCargo(ctx: RunContext, filters: string[]): Promise<RunnerOutpu
   };
 }
 
-export function cargoRunner(): Runner {
+export function cargoRunner(options: string[] = [], notes: string[] = []): Runner {
   return {
     id: 'cargo',
-    command: CARGO_COMMAND,
-    run: (ctx) => runCargo(ctx, []),
-    rerun: (ctx, tests) => runCargo(ctx, [...new Set(tests.map((t) => (t.id.startsWith('rust:doc:') ? t.id.slice('rust:doc:'.length) : t.id.slice(t.unit.length + 2))))]),
+    command: `${CARGO_COMMAND}${optionString(options)}`,
+    run: (ctx) => runCargo(ctx, [], options, notes),
+    rerun: (ctx, tests) => runCargo(ctx, [...new Set(tests.map((t) => (t.id.startsWith('rust:doc:') ? t.id.slice('rust:doc:'.length) : t.id.slice(t.unit.length + 2))))], options, notes),
   };
 }

@@ -1,5 +1,8 @@
 import type { Revision } from '../../core/revision.js';
+import { findCiTestCommands, type CiTestCommand } from '../ci-test-command.js';
+import { readPythonProject } from '../python-project.js';
 import { cargoRunner } from './cargo.js';
+import { cargoCiArgs, goCiArgs, pytestCiArgs, type MergedArgs } from './ci-args.js';
 import { customRunner } from './custom.js';
 import { goModulePath, goRunner } from './go.js';
 import { exitCodeRunner, jestRunner, nodeTestRunner, nodeTestScriptArgs, vitestRunner } from './node.js';
@@ -12,7 +15,7 @@ const PYTEST_STRONG = ['pytest.ini', 'conftest.py', 'tox.ini'];
 const PYTHON_MARKERS = ['pyproject.toml', 'setup.cfg', 'setup.py', ...PYTEST_STRONG];
 const NPM_DEFAULT_TEST = /no test specified/;
 
-function nodeRunner(pkgText: string): Detection {
+function nodeRunner(pkgText: string, ci: CiTestCommand[]): Detection {
   let pkg: { scripts?: Record<string, string>; dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
   try {
     pkg = JSON.parse(pkgText) as typeof pkg;
@@ -25,13 +28,58 @@ function nodeRunner(pkgText: string): Detection {
   if (/\bjest\b/.test(script) || 'jest' in deps) return { runner: jestRunner() };
   if (/\bnode\b.*--test\b/.test(script)) return { runner: nodeTestRunner(nodeTestScriptArgs(script) ?? '') };
   if (script && !NPM_DEFAULT_TEST.test(script)) return { runner: exitCodeRunner('npm-test', 'npm test --silent') };
+  // No test script: CI may still call the runner directly.
+  const direct = ci.find((c) => c.kind === 'vitest' || c.kind === 'jest');
+  if (direct) return { runner: direct.kind === 'vitest' ? vitestRunner() : jestRunner() };
   return { skipped: 'package.json has no test script (and no vitest, jest or node --test setup)' };
+}
+
+/** A CI command line as quoted in notes (kept short). */
+function quoted(c: CiTestCommand): string {
+  const line = c.line.length > 160 ? `${c.line.slice(0, 157)}…` : c.line;
+  return `\`${line.replace(/`/g, "'")}\` (${c.source})`;
+}
+
+/** The first CI command of the given kinds whose arguments can be merged, with a note either way. */
+function pickCi(ci: CiTestCommand[], kinds: CiTestCommand['kind'][], mergeArgs: (args: string[]) => MergedArgs | null): { cmd?: CiTestCommand; args?: MergedArgs; notes: string[] } {
+  const candidates = ci.filter((c) => kinds.includes(c.kind));
+  for (const cmd of candidates) {
+    const args = mergeArgs(cmd.args);
+    if (args) return { cmd, args, notes: [`test command taken from CI: ${quoted(cmd)}`] };
+  }
+  return candidates.length ? { notes: [`the CI test command ${quoted(candidates[0]!)} has options the gate cannot merge safely; its default command ran instead`] } : { notes: [] };
+}
+
+async function pythonRunner(base: Revision, ci: CiTestCommand[]): Promise<Runner> {
+  const project = await readPythonProject(base);
+  const picked = pickCi(ci, ['pytest', 'python-m-pytest'], pytestCiArgs);
+  const notes = [...picked.notes];
+  const onPath = new Set((project.pytestPythonpath ?? []).map((p) => p.replace(/^\.\/+/, '').replace(/\/+$/, '')));
+  // An install (what CI does before running the tests) puts src/ on the path; the root never.
+  const roots = project.installable ? project.packageRoots.filter((r) => !onPath.has(r)) : [];
+  if (roots.length) {
+    const names = project.packages.length ? ` (${project.packages.slice(0, 5).map((p) => `\`${p}\``).join(', ')})` : '';
+    notes.push(`\`${roots.join('`, `')}\` is first on the import path, as installing the project puts it, so the tests import this tree's code${names}, never a copy installed elsewhere`);
+  }
+  // A flat layout that pytest's config does not put on the path is installed in CI: expose its
+  // packages alone. With a `pythonpath` setting the project relies on it, and nothing is added.
+  const linked = project.installable && project.pytestPythonpath === null && roots.length === 0 ? project.flatPackages : [];
+  if (linked.length) notes.push(`the project's package${linked.length === 1 ? '' : 's'} ${linked.slice(0, 5).map((p) => `\`${p}\``).join(', ')} ${linked.length === 1 ? 'is' : 'are'} importable as an install makes ${linked.length === 1 ? 'it' : 'them'} (the repository root itself is not on the import path)`);
+  return pytestRunner({
+    style: picked.cmd?.kind === 'python-m-pytest' ? 'module' : 'console',
+    ...(picked.args ? { ci: picked.args } : {}),
+    packageRoots: roots,
+    linkedPackages: linked,
+    packages: project.packages,
+    notes,
+  });
 }
 
 /**
  * Picks the runner from the BASE tree (so a PR cannot change which command judges it).
  * Order: tests.command from config; pytest (Python markers and Python files); go test (go.mod);
- * cargo test (Cargo.toml); Node (package.json).
+ * cargo test (Cargo.toml); Node (package.json). Within a runner, the repository's own CI test
+ * command (workflows, tox.ini, Makefile) supplies the arguments and, for pytest, how it is started.
  */
 export async function detectRunner(base: Revision, configured?: string): Promise<Detection> {
   const goMod = (await base.has('go.mod')) ? ((await base.readText('go.mod')) ?? '') : '';
@@ -39,10 +87,17 @@ export async function detectRunner(base: Revision, configured?: string): Promise
   const paths = await base.paths();
   const has = (p: string) => paths.includes(p);
   const hasPython = paths.some((p) => p.endsWith('.py'));
-  if (PYTEST_STRONG.some(has) || (PYTHON_MARKERS.some(has) && hasPython)) return { runner: pytestRunner() };
-  if (has('go.mod')) return { runner: goRunner(goModulePath(goMod)) };
-  if (has('Cargo.toml')) return { runner: cargoRunner() };
-  if (has('package.json')) return nodeRunner((await base.readText('package.json')) ?? '');
-  if (PYTHON_MARKERS.some(has)) return { runner: pytestRunner() };
+  const ci = await findCiTestCommands(base).catch(() => [] as CiTestCommand[]);
+  if (PYTEST_STRONG.some(has) || (PYTHON_MARKERS.some(has) && hasPython)) return { runner: await pythonRunner(base, ci) };
+  if (has('go.mod')) {
+    const picked = pickCi(ci, ['go'], goCiArgs);
+    return { runner: goRunner(goModulePath(goMod), picked.args, picked.notes) };
+  }
+  if (has('Cargo.toml')) {
+    const picked = pickCi(ci, ['cargo'], cargoCiArgs);
+    return { runner: cargoRunner(picked.args?.options ?? [], picked.notes) };
+  }
+  if (has('package.json')) return nodeRunner((await base.readText('package.json')) ?? '', ci);
+  if (PYTHON_MARKERS.some(has)) return { runner: await pythonRunner(base, ci) };
   return { skipped: 'no supported test setup found at the base (pytest, go test, cargo test, vitest, jest, node --test or npm test); set tests.command to run one' };
 }

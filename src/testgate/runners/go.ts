@@ -1,14 +1,50 @@
-import { readCappedText } from '../../core/safe-read.js';
-import { join } from 'node:path';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
+import { readCappedText, readCappedTextOr } from '../../core/safe-read.js';
 import { tailOf } from '../capped-output.js';
 import type { TestOutcome, UnitStatus } from '../types.js';
+import type { MergedArgs } from './ci-args.js';
+import { goMissingModules, goMissingReason, goModuleOf } from './missing-dependency.js';
 import { escapeRegExp, missingToolchain, shortMessage, shq, type RunContext, type Runner, type RunnerOutput } from './runner.js';
 
 /**
  * `go test -json` (test2json events). A package that does not build is a broken unit.
  * Ids: `go:<import path>.<TestName>` (subtests keep Go's `/` form).
  */
-const BASE = 'go test -count=1 -json ./... > "$SLOPGATE_OUT/go.jsonl"';
+const REPORT = '> "$SLOPGATE_OUT/go.jsonl"';
+
+const word = (a: string) => (/^[\w./:=,@%+-]+$/.test(a) ? a : shq(a));
+
+/** `go test` with the CI command's options (build tags, -short, -mod, …) and packages merged in. */
+export function goTestCommand(ci?: MergedArgs): string {
+  const opts = (ci?.options ?? []).map(word);
+  const pkgs = ci?.positional.length ? ci.positional.map(word) : ['./...'];
+  return ['go test -count=1 -json', ...opts, ...pkgs, REPORT].join(' ');
+}
+
+/** The quoted import path at a source position (Go 1.19 names only the position of a missing import). */
+function importAt(workdir: string, file: string, line: number, col: number): string | null {
+  const abs = resolve(workdir, file);
+  if (!abs.startsWith(resolve(workdir) + sep)) return null;
+  try {
+    const text = readSourceHead(abs).split('\n')[line - 1] ?? '';
+    return /^"([^"]+)"/.exec(text.slice(col - 1))?.[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The first 1 MiB of a regular file of the PR's tree, never following a symlink or blocking on a FIFO. */
+function readSourceHead(path: string): string {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    if (!fstatSync(fd).isFile()) return '';
+    const buf = Buffer.alloc(1 << 20);
+    return buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
 
 interface GoEvent {
   Action: string;
@@ -103,7 +139,21 @@ export function goModulePath(goMod: string): string {
   return /^\s*module\s+("?)([^\s"]+)\1/m.exec(goMod)?.[2] ?? '';
 }
 
-async function runGo(ctx: RunContext, command: string, modulePath: string): Promise<RunnerOutput> {
+/** The text of `build-output` events (Go ≥ 1.24 reports build errors there instead of on stderr). */
+function buildOutputOf(jsonl: string): string {
+  let text = '';
+  for (const line of jsonl.split('\n')) {
+    if (!line.includes('"build-output"')) continue;
+    try {
+      text += (JSON.parse(line) as GoEvent).Output ?? '';
+    } catch {
+      // not an event
+    }
+  }
+  return text;
+}
+
+async function runGo(ctx: RunContext, command: string, modulePath: string, notes: string[] = []): Promise<RunnerOutput> {
   const r = await ctx.exec(command);
   let stdout = '';
   try {
@@ -114,21 +164,43 @@ async function runGo(ctx: RunContext, command: string, modulePath: string): Prom
   const out: RunnerOutput = { tests: [], units: [], exitCode: r.exitCode, outputTail: tailOf(r.stderr.trim() || r.stdout.trim()), ...(r.killedBy ? { killedBy: r.killedBy } : {}) };
   const missing = missingToolchain(r, 'go');
   if (missing) return { ...out, missingToolchain: missing };
+  // A module that cannot be downloaded in the sandbox breaks every package that imports it, at the
+  // base as on the PR: the result would say nothing about the PR, so the run is skipped, naming it.
+  const missingMods = goMissingModules(`${r.stderr}\n${buildOutputOf(stdout)}`, (f, l, c) => importAt(ctx.workdir, f, l, c));
+  if (missingMods.length) {
+    const goMod = (await readCappedTextOr(join(ctx.workdir, 'go.mod'), 1 << 20).catch(() => null)) ?? '';
+    return { ...out, missingToolchain: goMissingReason([...new Set(missingMods.map((m) => goModuleOf(m, goMod)))]) };
+  }
   const parsed = parseGoTestJson(stdout, r.stderr, modulePath);
+  if (notes.length) out.notes = notes;
   const noTests = parsed.tests.length === 0 && parsed.units.every((u) => u.status === 'ok') && /no test files|no packages to test/.test(stdout + r.stderr);
   return { ...out, ...parsed, ...(noTests ? { noTests } : {}) };
 }
 
-export function goRunner(modulePath: string): Runner {
+/** Options of a CI command without test selection (-run/-skip), for re-runs that select by name. */
+function withoutSelection(ci?: MergedArgs): string[] {
+  const out: string[] = [];
+  const opts = ci?.options ?? [];
+  for (let i = 0; i < opts.length; i++) {
+    const o = opts[i]!;
+    if (/^-(run|skip)$/.test(o)) i++;
+    else if (!/^-(run|skip)=/.test(o)) out.push(o);
+  }
+  return out;
+}
+
+export function goRunner(modulePath: string, ci?: MergedArgs, notes: string[] = []): Runner {
+  const command = goTestCommand(ci);
   return {
     id: 'go',
-    command: BASE,
-    run: (ctx) => runGo(ctx, BASE, modulePath),
+    command,
+    run: (ctx) => runGo(ctx, command, modulePath, notes),
     rerun: (ctx, tests) => {
       const pkgs = [...new Set(tests.map((t) => t.unit.replace(/^go:/, '')))];
       const names = [...new Set(tests.map((t) => t.id.slice(`go:${t.unit.replace(/^go:/, '')}.`.length).split('/')[0]!))];
       const run = `^(${names.map(escapeRegExp).join('|')})$`;
-      return runGo(ctx, `go test -count=1 -json -run ${shq(run)} ${pkgs.map(shq).join(' ')} > "$SLOPGATE_OUT/go.jsonl"`, modulePath);
+      const opts = withoutSelection(ci).map(word);
+      return runGo(ctx, ['go test -count=1 -json', ...opts, `-run ${shq(run)}`, ...pkgs.map(shq), REPORT].join(' '), modulePath, notes);
     },
   };
 }

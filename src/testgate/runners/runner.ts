@@ -22,8 +22,14 @@ export interface RunnerOutput {
   outputTail: string;
   /** The runner found no tests at all (e.g. pytest exit code 5). */
   noTests?: boolean;
-  /** The toolchain is missing; the reason says which. */
+  /**
+   * The suite cannot give a meaningful result here: the toolchain is missing, a dependency cannot be
+   * resolved in the sandbox, or the tests imported the project from outside the tree. The reason
+   * names the cause and how to provide what is missing; the run counts as skipped.
+   */
   missingToolchain?: string;
+  /** What the reader should know about how the suite ran (where the command came from, import paths). */
+  notes?: string[];
   /** True for runners that only know the exit code (no per-test output). */
   exitCodeOnly?: boolean;
 }
