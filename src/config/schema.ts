@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { canonicalGuardId, knownGuardIdsText } from './guard-ids.js';
 
 /**
  * The schema of `.github/slopgate.yml` / `.github/slopgate.toml`. Every key is optional and has a
@@ -26,7 +27,10 @@ export const configSchema = z
       .prefault({}),
     guards: z
       .object({
-        disable: z.array(z.string()).default([]).describe("guard ids to turn off, e.g. ['G11', 'psi']"),
+        disable: z
+          .array(z.string().refine((id) => canonicalGuardId(id) !== undefined, { error: (iss) => `unknown guard id '${String(iss.input)}'; known ids: ${knownGuardIdsText()}` }))
+          .default([])
+          .describe("guard ids to turn off, e.g. ['G11', 'psi']"),
         timeoutMs: z.number().int().min(100).max(600_000).default(30_000).describe('time budget of one guard'),
       })
       .strict()

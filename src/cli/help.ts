@@ -1,0 +1,85 @@
+import { VERSION } from '../core/version.js';
+
+/** Help text of `slopgate --help` and of every subcommand's `--help`. */
+
+const CHECK = `Usage: slopgate check [options]
+
+Gates the change from the merge-base of --base with --head, runs every guard and prints one decision.
+
+Options:
+  --repo DIR            the repository (default: the current directory)
+  --base REF            base of the change (default: the default branch)
+  --head REF            tip of the change (default: HEAD)
+  -f, --format FORMAT   text | json | markdown | sarif (default: text)
+  -c, --config FILE     a slopgate config file (YAML or TOML); default: the embedded defaults
+  --only IDS            run only these guards, e.g. G1,G2
+  --skip IDS            do not run these guards, e.g. G11,psi
+  --strict              risk findings block too
+  --no-tests            skip the test-regression gate (G8)
+  --fail-level LEVEL    none | nit | risk | fail (default: fail) — see below
+  -o, --output FILE     write the report to FILE instead of stdout (the folder must exist)
+  --trace FILE          write the structured trace (JSON lines) to FILE
+  --db DIR|postgres://… keep runs in a database (G9 history, cached test baselines)
+  -h, --help            this help
+
+Exit code: 0 nothing reaches the fail level, 1 it does, 2 usage, config or git errors, 3 internal error.
+Fail levels: fail (default) exits 1 when the decision blocks or a finding is 'fail'; risk also on any
+'risk' finding; nit on any finding at all; none never exits 1 for findings (report only).
+`;
+
+const INIT = `Usage: slopgate init [--repo DIR] [--force]
+
+Writes .github/slopgate.yml with every setting at its default, each with a comment saying what it does,
+and a schema line that lets editors complete and check the file. An existing file is kept unless --force.
+
+Options:
+  --repo DIR   the repository (default: the current directory)
+  --force      overwrite an existing .github/slopgate.yml
+  -h, --help   this help
+`;
+
+const DEMO = `Usage: slopgate demo [--format text|json|markdown|sarif] [--keep]
+
+Builds a small repository whose pull request reproduces real LLM slop and gates it.
+
+Options:
+  -f, --format FORMAT   report format (default: text)
+  --keep                keep the demo repository and print where it is
+  -h, --help            this help
+`;
+
+const SCHEMA = `Usage: slopgate schema
+
+Prints the JSON Schema of .github/slopgate.yml (and .github/slopgate.toml).
+`;
+
+const WORKER = `Usage: slopgate worker [--concurrency N]
+
+Takes gate jobs from the shared PostgreSQL queue until stopped. Needs DATABASE_URL, APP_ID and
+PRIVATE_KEY or PRIVATE_KEY_PATH, the same as the App server.
+
+Options:
+  --concurrency N   gate jobs run at once (default: SLOPGATE_CONCURRENCY or 2)
+  -h, --help        this help
+`;
+
+export const COMMAND_HELP: Record<string, string> = { check: CHECK, init: INIT, demo: DEMO, schema: SCHEMA, worker: WORKER };
+
+export const USAGE = `slopgate ${VERSION} — gate a change against the ways LLM-written patches go wrong
+
+Usage:
+  slopgate check  [--base REF] [--head REF] [--format …] [--fail-level …] [options]
+  slopgate init   [--repo DIR] [--force]
+  slopgate demo   [--format …] [--keep]
+  slopgate schema
+  slopgate worker [--concurrency N]
+  slopgate --version | --help | <command> --help
+
+check   gates the change from the merge-base of --base with --head and prints one decision
+init    writes a commented .github/slopgate.yml with every setting at its default
+demo    builds a small repository whose PR reproduces real slop and gates it
+schema  prints the JSON Schema of .github/slopgate.yml
+worker  runs gate jobs from the shared PostgreSQL queue (the App's worker tier)
+
+Run 'slopgate <command> --help' for a command's options.
+`;

@@ -1,0 +1,108 @@
+import { parseArgs } from 'node:util';
+import { InputError } from '../core/errors.js';
+import { VERSION } from '../core/version.js';
+import { parseFormat, runCheck } from './check.js';
+import { parseFailLevel } from './fail-level.js';
+import { COMMAND_HELP, USAGE } from './help.js';
+import { runInit } from './init.js';
+
+const HELP = { help: { type: 'boolean', short: 'h', default: false } } as const;
+
+const list = (value: string | undefined) => (value === undefined ? undefined : value.split(',').map((s) => s.trim()).filter(Boolean));
+
+/** Runs one slopgate command line (without `node` and the script); returns the exit code. */
+export async function main(argv: string[], write: (s: string) => void = (s) => process.stdout.write(s)): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h') {
+    write(USAGE);
+    return command ? 0 : 2;
+  }
+  if (command === 'help') {
+    const topic = rest[0];
+    if (topic && !COMMAND_HELP[topic]) throw new InputError(`unknown command '${topic}'`, 'run slopgate --help');
+    write(topic ? COMMAND_HELP[topic]! : USAGE);
+    return 0;
+  }
+  if (command === '--version' || command === '-v') {
+    write(`${VERSION}\n`);
+    return 0;
+  }
+  const help = () => {
+    write(COMMAND_HELP[command]!);
+    return 0;
+  };
+  switch (command) {
+    case 'check': {
+      const { values } = parseArgs({
+        args: rest,
+        options: {
+          ...HELP,
+          repo: { type: 'string', default: '.' },
+          base: { type: 'string' },
+          head: { type: 'string', default: 'HEAD' },
+          format: { type: 'string', short: 'f' },
+          config: { type: 'string', short: 'c' },
+          only: { type: 'string' },
+          skip: { type: 'string' },
+          strict: { type: 'boolean', default: false },
+          'no-tests': { type: 'boolean', default: false },
+          'fail-level': { type: 'string' },
+          output: { type: 'string', short: 'o' },
+          trace: { type: 'string' },
+          db: { type: 'string' },
+        },
+        strict: true,
+        allowPositionals: false,
+      });
+      if (values.help) return help();
+      const only = list(values.only);
+      const skip = list(values.skip);
+      return runCheck(
+        {
+          repo: values.repo!,
+          head: values.head!,
+          format: parseFormat(values.format),
+          strict: values.strict!,
+          noTests: values['no-tests']!,
+          failLevel: parseFailLevel(values['fail-level']),
+          ...(values.base ? { base: values.base } : {}),
+          ...(values.config ? { config: values.config } : {}),
+          ...(only ? { only } : {}),
+          ...(skip ? { skip } : {}),
+          ...(values.output ? { output: values.output } : {}),
+          ...(values.trace ? { trace: values.trace } : {}),
+          ...(values.db ? { db: values.db } : {}),
+        },
+        write,
+      );
+    }
+    case 'init': {
+      const { values } = parseArgs({ args: rest, options: { ...HELP, repo: { type: 'string', default: '.' }, force: { type: 'boolean', default: false } }, strict: true });
+      if (values.help) return help();
+      return runInit({ repo: values.repo!, force: values.force! }, write);
+    }
+    case 'demo': {
+      const { values } = parseArgs({ args: rest, options: { ...HELP, format: { type: 'string', short: 'f' }, keep: { type: 'boolean', default: false } }, strict: true });
+      if (values.help) return help();
+      const { runDemo } = await import('../demo/run-demo.js');
+      return runDemo({ format: parseFormat(values.format), keep: values.keep! }, write);
+    }
+    case 'worker': {
+      const { values } = parseArgs({ args: rest, options: { ...HELP, concurrency: { type: 'string' } }, strict: true });
+      if (values.help) return help();
+      const concurrency = values.concurrency === undefined ? undefined : Number(values.concurrency);
+      if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1)) throw new InputError(`--concurrency must be a positive integer, got '${values.concurrency}'`);
+      const { runGateWorker } = await import('../github/worker-entry.js');
+      return runGateWorker(concurrency ? { concurrency } : {});
+    }
+    case 'schema': {
+      const { values } = parseArgs({ args: rest, options: { ...HELP }, strict: true });
+      if (values.help) return help();
+      const { configJsonSchema } = await import('../config/json-schema.js');
+      write(JSON.stringify(configJsonSchema(), null, 2) + '\n');
+      return 0;
+    }
+    default:
+      throw new InputError(`unknown command '${command}'`, 'run slopgate --help');
+  }
+}

@@ -1,0 +1,90 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, lstatSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sloppyPr } from '../helpers/sloppy-pr.js';
+
+/**
+ * The package as a user gets it: `npm pack` (whose prepack builds dist/), the tarball installed
+ * globally into a temporary prefix, and the installed `slopgate` command run on a real repository.
+ * npm installs the bin as a symlink into <prefix>/bin, which is what this test is about: the
+ * entry point must notice it is the main module when started through that link.
+ *
+ * The pack runs in a copy of the source tree so that this test never deletes or rebuilds the dist/
+ * that other suites (the App's end-to-end tests) may be using at the same time. Dependencies come
+ * from npm's cache (`--prefer-offline`): `npm ci` has put every one of them there.
+ */
+const ROOT = process.cwd();
+const PACKAGE_FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'app.yml', 'src', 'schemas'];
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+let work: string;
+let bin: string;
+let tarball: string;
+let packedFiles: string[];
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'slopgate-pack-'));
+  const src = join(work, 'src-copy');
+  mkdirSync(src);
+  for (const f of PACKAGE_FILES) cpSync(join(ROOT, f), join(src, f), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(src, 'node_modules'), 'dir');
+  const out = execFileSync(npm, ['pack', '--json', '--pack-destination', work], { cwd: src, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const packed = JSON.parse(out.slice(out.indexOf('['))) as { filename: string; files: { path: string }[] }[];
+  tarball = join(work, packed[0]!.filename);
+  packedFiles = packed[0]!.files.map((f) => f.path);
+  const prefix = join(work, 'prefix');
+  execFileSync(npm, ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: work, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  bin = join(prefix, 'bin', 'slopgate');
+}, 600_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+function slopgate(args: string[], cwd = work) {
+  return spawnSync(bin, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 300_000 });
+}
+
+describe('the installed package', () => {
+  it('ships the built entry points and schemas, not the sources or tests', () => {
+    expect(packedFiles).toContain('dist/cli.js');
+    expect(packedFiles).toContain('dist/app-server.js');
+    expect(packedFiles).toContain('schemas/slopgate.schema.json');
+    expect(packedFiles.filter((f) => f.startsWith('src/') || f.startsWith('test/') || f.endsWith('.map'))).toEqual([]);
+  });
+
+  it('is installed as a symlink to dist/cli.js and prints its version', () => {
+    expect(lstatSync(bin).isSymbolicLink()).toBe(true);
+    const r = slopgate(['--version']);
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(r.stdout.trim()).toBe(version);
+    expect(r.status).toBe(0);
+  });
+
+  it('answers --help for every command', () => {
+    for (const command of ['check', 'init', 'demo', 'schema', 'worker']) {
+      const r = slopgate([command, '--help']);
+      expect(r.status, `${command} --help: ${r.stderr}`).toBe(0);
+      expect(r.stdout).toMatch(new RegExp(`^Usage: slopgate ${command}`));
+    }
+  });
+
+  it('gates a sloppy pull request: prints the findings and exits 1', () => {
+    const repo = sloppyPr();
+    const r = slopgate(['check', '--base', 'main', '--head', 'pr', '--no-tests'], repo.dir);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/REFINE/);
+    expect(r.stdout).toMatch(/init_schema/);
+    expect(r.stdout).toMatch(/config\.json/);
+    expect(r.status).toBe(1);
+  });
+
+  it('finds its bundled schemas from the install location (G10 loads them)', () => {
+    const r = slopgate(['schema']);
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toHaveProperty('properties.tests');
+    expect(readdirSync(join(work, 'prefix', 'lib', 'node_modules', 'slopgate', 'schemas'))).toContain('NOTICE.md');
+  });
+});
