@@ -4,7 +4,8 @@ import { parseArgs } from 'node:util';
 import { gitMaybe } from '../core/git.js';
 import { GUARDS } from '../guards/index.js';
 import { mergedPrs, mirrorDir, mirrorRoot, type CorpusPr, type CorpusRepo, type CorpusSkip } from './real-prs-corpus.js';
-import { renderResults, runCorpus } from './real-prs.js';
+import { agentPrs, type AgentPr } from './agent-prs-corpus.js';
+import { renderByLabel, renderResults, runCorpus } from './real-prs.js';
 
 /**
  * `npm run bench:real` (run) and `npm run bench:real:corpus` (corpus).
@@ -19,6 +20,8 @@ interface ReposFile {
   perRepo: number;
   maxFiles: number;
   repos: CorpusRepo[];
+  /** Extra mirrors scanned only for agent-written PRs. */
+  agentRepos?: CorpusRepo[];
 }
 
 const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
@@ -91,14 +94,44 @@ async function run(argv: string[]): Promise<number> {
   mkdirSync(dirname(outPath), { recursive: true });
   writeFileSync(outPath, JSON.stringify(res, null, 1) + '\n');
   process.stdout.write(renderResults(res));
+  for (const label of ['fate', 'agent']) {
+    const table = renderByLabel(res, label);
+    if (table) process.stdout.write(`\n${table}`);
+  }
   console.log(`\nresults: ${values.out}`);
   return 0;
 }
 
+async function agents(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      repos: { type: 'string', default: 'bench/repos.json' },
+      out: { type: 'string', default: 'bench/agent-prs.json' },
+      mirrors: { type: 'string', default: mirrorRoot() },
+    },
+  });
+  const spec = readJson<ReposFile>(resolve(values.repos!));
+  const all: AgentPr[] = [];
+  for (const target of [...spec.repos, ...(spec.agentRepos ?? [])]) {
+    const dir = mirrorDir(values.mirrors!, target.repo);
+    if (!dir) {
+      console.error(`${target.repo}: no mirror under ${values.mirrors}`);
+      continue;
+    }
+    const got = await agentPrs(dir, target.repo, target.language, { maxFiles: spec.maxFiles });
+    if (got.length) console.error(`${target.repo}: ${got.length} agent PRs`);
+    all.push(...got);
+  }
+  writeFileSync(resolve(values.out!), JSON.stringify(all, null, 1) + '\n');
+  console.error(`wrote ${all.length} agent PRs to ${values.out}`);
+  return 0;
+}
+
 const [cmd, ...rest] = process.argv.slice(2);
-const job = cmd === 'corpus' ? corpus(rest) : cmd === 'run' || cmd === undefined ? run(rest) : null;
+const job = cmd === 'corpus' ? corpus(rest) : cmd === 'agents' ? agents(rest) : cmd === 'run' || cmd === undefined ? run(rest) : null;
 if (!job) {
-  console.error('usage: real-prs-cli.js [run|corpus] [options]');
+  console.error('usage: real-prs-cli.js [run|corpus|agents] [options]');
   process.exitCode = 2;
 } else {
   job.then(

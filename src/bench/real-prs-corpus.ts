@@ -97,6 +97,10 @@ export async function mergedPrs(
       skipped.push({ repo: target.repo, pr, head, reason: `${files} changed files (more than ${opts.maxFiles})` });
       continue;
     }
+    if (!(await blobsReadable(dir, base, head))) {
+      skipped.push({ repo: target.repo, pr, head, reason: 'the mirror lacks a blob of the diff (snapshots omit files of 4 MiB and more)' });
+      continue;
+    }
     prs.push({ repo: target.repo, pr, base, head, language: target.language, kind, title: subject, files });
   }
   return { prs, skipped };
@@ -107,4 +111,10 @@ async function changedFileCount(dir: string, base: string, head: string): Promis
   if (!mb) return null;
   const out = await git(dir, ['diff', '--name-only', '--no-renames', '-z', mb, head]);
   return out.split('\0').filter(Boolean).length;
+}
+
+/** False when the mirror cannot read every blob of the diff (a partial snapshot), which the gate would report as a git error. */
+async function blobsReadable(dir: string, base: string, head: string): Promise<boolean> {
+  const mb = (await gitMaybe(dir, ['merge-base', base, head]))?.trim();
+  return Boolean(mb && (await gitMaybe(dir, ['diff', '-M', '--numstat', mb, head])) !== null);
 }

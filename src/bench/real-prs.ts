@@ -41,6 +41,8 @@ export interface BenchPrResult {
   findings: BenchFinding[];
   error?: string;
   ms: number;
+  /** Extra facts of the corpus entry (agent PRs: which agent, merged/reverted/unmerged). */
+  labels?: Record<string, string>;
 }
 
 export interface BenchRepoRow {
@@ -83,7 +85,17 @@ export interface RunOptions {
 /** Gates one corpus PR on its mirror. Never throws: a crash becomes an `error` result. */
 export async function gateOne(dir: string, pr: CorpusPr, guards: Guard[]): Promise<BenchPrResult> {
   const t0 = Date.now();
-  const common = { repo: pr.repo, pr: pr.pr, language: pr.language, base: pr.base, head: pr.head, files: pr.files };
+  const extra = pr as CorpusPr & { agent?: string; fate?: string };
+  const labels = { ...(extra.agent ? { agent: extra.agent } : {}), ...(extra.fate ? { fate: extra.fate } : {}) };
+  const common = {
+    repo: pr.repo,
+    pr: pr.pr,
+    language: pr.language,
+    base: pr.base,
+    head: pr.head,
+    files: pr.files,
+    ...(Object.keys(labels).length ? { labels } : {}),
+  };
   try {
     const report = await runGate({
       repoDir: dir,
@@ -218,6 +230,25 @@ export function renderResults(res: BenchResults): string {
   out.push('', `## ADVISE PRs (${advise.length}): findings by guard and category`);
   for (const [key, e] of [...byCat].sort((a, b) => b[1].prs.size - a[1].prs.size || b[1].findings - a[1].findings)) {
     out.push(`  ${String(e.prs.size).padStart(3)} PRs ${String(e.findings).padStart(4)} findings  ${key}  e.g. ${[...e.prs].slice(0, 3).join(', ')}`);
+  }
+  return out.join('\n') + '\n';
+}
+
+/** Verdicts per label value (e.g. per agent-PR fate): what the gate blocks among PRs that were reverted or never merged. */
+export function renderByLabel(res: BenchResults, label: string): string {
+  const rows = new Map<string, Record<BenchVerdict, number>>();
+  for (const r of res.results) {
+    const key = r.labels?.[label];
+    if (!key) continue;
+    const row = rows.get(key) ?? { pass: 0, advise: 0, blocking: 0, error: 0 };
+    row[r.verdict]++;
+    rows.set(key, row);
+  }
+  if (rows.size === 0) return '';
+  const out = [`${label.padEnd(12)}  PRs  PASS ADVISE blocking error`];
+  for (const [key, v] of rows) {
+    const n = v.pass + v.advise + v.blocking + v.error;
+    out.push(`${key.padEnd(12)} ${String(n).padStart(4)} ${String(v.pass).padStart(5)} ${String(v.advise).padStart(6)} ${String(v.blocking).padStart(8)} ${String(v.error).padStart(5)}`);
   }
   return out.join('\n') + '\n';
 }
