@@ -1,0 +1,74 @@
+import { git, gitMaybe } from '../core/git.js';
+import type { CorpusPr } from './real-prs-corpus.js';
+
+/**
+ * Pull requests written by LLM agents, found in a mirror's `refs/pull/N/head` refs by the author of
+ * the PR's tip commit, with what became of them: merged into the default branch, later reverted, or
+ * never merged (closed, or still open; the mirror cannot tell which).
+ */
+export interface AgentPr extends CorpusPr {
+  agent: string;
+  fate: 'merged' | 'reverted' | 'unmerged';
+  /** The commit on the default branch that merged it, or the revert commit naming it. */
+  evidence?: string;
+}
+
+/** Tip-commit authors that are coding agents (not dependency bots, not humans with co-author trailers). */
+export const AGENT_AUTHORS: { agent: string; pattern: RegExp }[] = [
+  { agent: 'copilot-swe-agent', pattern: /^(copilot-swe-agent\[bot\]|Copilot) <198982749\+Copilot@users\.noreply\.github\.com>$/ },
+  { agent: 'devin', pattern: /devin-ai-integration\[bot\]|^Devin AI </ },
+  { agent: 'codex', pattern: /<codex@openai\.com>$/ },
+  { agent: 'claude', pattern: /^Claude <noreply@anthropic\.com>$/ },
+  { agent: 'sweep', pattern: /sweep-ai\[bot\]/ },
+  { agent: 'jules', pattern: /google-labs-jules\[bot\]/ },
+  { agent: 'codeflash', pattern: /codeflash-ai\[bot\]/ },
+];
+
+function agentOf(author: string): string | null {
+  return AGENT_AUTHORS.find((a) => a.pattern.test(author))?.agent ?? null;
+}
+
+export async function agentPrs(dir: string, repo: string, language: string, opts: { maxFiles: number }): Promise<AgentPr[]> {
+  const refs = await git(dir, ['for-each-ref', 'refs/pull/*/head', '--format=%(refname)%00%(objectname)%00%(authorname) %(authoremail)']);
+  const found: { pr: number; head: string; agent: string }[] = [];
+  for (const line of refs.split('\n')) {
+    const [ref, head, author] = line.split('\0');
+    if (!ref || !head || !author) continue;
+    const agent = agentOf(author);
+    const m = /^refs\/pull\/(\d+)\/head$/.exec(ref);
+    if (agent && m) found.push({ pr: Number(m[1]), head, agent });
+  }
+  if (found.length === 0) return [];
+  const mainLog = await git(dir, ['log', '--first-parent', '--format=%H%x00%s%x00%b%x01', 'HEAD']);
+  const entries = mainLog.split('\x01').map((e) => e.trim().split('\0') as [string, string, string]);
+  const out: AgentPr[] = [];
+  for (const f of found.sort((a, b) => b.pr - a.pr)) {
+    const base = (await gitMaybe(dir, ['merge-base', 'HEAD', f.head]))?.trim();
+    if (!base) continue;
+    const files = (await git(dir, ['diff', '--name-only', '-z', base, f.head])).split('\0').filter(Boolean).length;
+    if (files === 0 || files > opts.maxFiles) continue;
+    if ((await gitMaybe(dir, ['diff', '-M', '--numstat', base, f.head])) === null) continue;
+    const tag = `#${f.pr}`;
+    const mergedBy = entries.find(([, s]) => s?.endsWith(`(${tag})`) || s?.startsWith(`Merge pull request ${tag} `));
+    const isAncestor = (await gitMaybe(dir, ['merge-base', '--is-ancestor', f.head, 'HEAD'])) !== null;
+    const revert = entries.find(
+      ([, s, b]) => /^Revert\b/i.test(s ?? '') && (new RegExp(`${tag}\\b`).test(s ?? '') || (mergedBy && (b ?? '').includes(mergedBy[0].slice(0, 10)))),
+    );
+    const fate: AgentPr['fate'] = revert ? 'reverted' : mergedBy || isAncestor ? 'merged' : 'unmerged';
+    const title = (await git(dir, ['log', '-1', '--format=%s', f.head])).trim();
+    out.push({
+      repo,
+      pr: f.pr,
+      base,
+      head: f.head,
+      language,
+      kind: 'squash',
+      title,
+      files,
+      agent: f.agent,
+      fate,
+      ...(revert ? { evidence: `${revert[0].slice(0, 10)} ${revert[1]}` } : mergedBy ? { evidence: `${mergedBy[0].slice(0, 10)} ${mergedBy[1]}` } : {}),
+    });
+  }
+  return out;
+}
