@@ -17,7 +17,8 @@ while read -r repo commit; do
   if [ ! -d "$git_dir" ]; then echo "skip $repo: no mirror at $mirrors/$key" >&2; continue; fi
   out="$corpus/$key"
   rm -rf "$out" && mkdir -p "$out"
-  # Only source files: large data blobs may be missing from partial mirrors.
+  # Only source files: large data blobs may be missing from partial mirrors (git archive still
+  # prints "invalid object" for them even though they are not extracted; that is harmless).
   git --git-dir="$git_dir" ls-tree -r -z --name-only "$commit" | grep -zE "$exts" |
     xargs -0 -r git --git-dir="$git_dir" archive "$commit" -- | tar -x -i -C "$out"
   echo "$repo@${commit:0:12}: $(find "$out" -type f | wc -l) source files in $out"
