@@ -12,10 +12,11 @@ import { testCases, type TestCase } from './test-bodies.js';
  */
 
 /** What counts as checking something, per language (a call of a helper named assert*, check*, verify*, expect* included). */
-const HELPER = /(?<![\w$])_*(?:assert|check|verify|expect|ensure|validate)\w*\s*[!(]/i;
+const HELPER = /(?<![\w$])_*(?:assert|check|verify|expect|ensure|validate)\w*\s*(?:<[^;()]*>\s*)?[!(]/i;
 const CHECKS: Partial<Record<LangId, RegExp[]>> = {
   python: [/\bassert\b/, /\braises\s*\(/, /\bwarns\s*\(/, /\bself\.(?:assert\w*|fail\w*)\s*\(/, /\.assert_\w+\s*\(/, /\bpytest\.fail\b/, /\braise\s+AssertionError\b/, /\bdeprecated_call\s*\(/],
-  javascript: [/\bexpect\w*\s*[(.]/, /\bassert\w*\b/, /\.should\b/, /\bt\.(?:is|not|true|false|truthy|falsy|deepEqual|notDeepEqual|like|throws\w*|notThrows\w*|regex|snapshot|pass|fail|assert|plan)\s*\(/, /\bsinon\.assert\b/, /\.verify\s*\(/, /\bthrow\s+new\s+(?:Assertion)?Error\b/],
+  // `satisfies` and `@ts-expect-error` are type-level checks (type tests run under tsc or vitest --typecheck)
+  javascript: [/\bexpect\w*\s*[(.<]/, /\bsatisfies\b/, /\bassert\w*\b/, /\.should\b/, /\bt\.(?:is|not|true|false|truthy|falsy|deepEqual|notDeepEqual|like|throws\w*|notThrows\w*|regex|snapshot|pass|fail|assert|plan)\s*\(/, /\bsinon\.assert\b/, /\.verify\s*\(/, /\bthrow\s+new\s+(?:Assertion)?Error\b/],
   go: [/\.\s*(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\s*\(/, /\b(?:assert|require)\s*\.\s*\w+\s*\(/, /\.\s*(?:Require|Assert)\s*\(\s*\)/, /\bpanic\s*\(/],
   rust: [/\b\w*assert\w*!/, /\bpanic!/, /\bunreachable!/, /\btodo!/, /\.unwrap(?:_err)?\s*\(/, /\.expect(?:_err)?\s*\(/, /\?\s*[;)}\s]/, /\bprop_assert/],
 };
@@ -31,6 +32,7 @@ function code(body: string, lang: LangId): string {
 
 export function assertsSomething(test: TestCase, lang: LangId): boolean {
   if (test.empty) return false;
+  if ((lang === 'typescript' || lang === 'tsx') && /@ts-expect-error\b/.test(test.body)) return true;
   const body = code(test.body, lang);
   if ((CHECKS[lang] ?? []).some((re) => re.test(body)) || HELPER.test(body)) return true;
   // Go: a helper that receives the *testing.T can fail the test

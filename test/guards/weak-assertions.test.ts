@@ -92,6 +92,12 @@ describe('sum', () => {
   it('uses a helper', () => {
     expectSum(1, 2, 3);
   });
+  it('checks types (zod shape)', () => {
+    expectTypeOf<ReturnType<typeof sum>>().toEqualTypeOf<number>();
+  });
+  test('satisfies', () => {
+    sum(1, 2) satisfies number;
+  });
   it.todo('later');
 });
 `;
