@@ -12,6 +12,9 @@ function onlyAppendsOptional(before: Param[], after: Param[]): boolean {
   return before.every((p, i) => p.text === after[i]!.text) && after.slice(before.length).every((p) => p.optional);
 }
 
+/** The default value as written, or '' (`b: int = 1` → `1`). */
+const defaultOf = (p: Param) => (/=(?!=)\s*(.*)$/s.exec(p.text)?.[1] ?? '').trim();
+
 /** The parameter text without its default value (`b = 1` → `b`, `b: number = 1` → `b: number`). */
 const withoutDefault = (p: Param) => p.text.replace(/\s*=[^=].*$/s, '').trim();
 
@@ -40,6 +43,22 @@ function finding(file: ChangedFile, was: PublicSignature, now: PublicSignature):
   };
 }
 
+/**
+ * How a Python caller sees a parameter: its stars, its name and whether it has a default. Type
+ * annotations are invisible at run time (`x: typing.Any` → `x: Any` breaks no call).
+ */
+function pythonCallShape(p: Param): string {
+  const m = /^(\*{0,2})\s*([\w]+)?\s*(?::[^=]*)?(=.*)?$/s.exec(p.text.trim());
+  return m ? `${m[1]}${m[2] ?? ''}${m[3] ? '=' : ''}` : p.text;
+}
+
+/** Same names, stars and defaults in the same order: only annotations differ. */
+const onlyAnnotationsChanged = (a: Param[], b: Param[]) =>
+  a.length === b.length && a.every((p, i) => pythonCallShape(p) === pythonCallShape(b[i]!) && defaultOf(p) === defaultOf(b[i]!));
+
+/** Python modules under a `_private` package or file are not public API (`pkg/_utils.py`). */
+const privatePythonModule = (path: string) => path.split('/').some((part) => part.startsWith('_') && !/^__init__\.pyi?$/.test(part));
+
 /** G4 (b): public functions and methods whose parameter list differs between base and head. */
 export async function signatureChanges(file: ChangedFile, _ctx: GuardContext): Promise<GuardFinding[]> {
   if (file.base.text === null || file.head.text === null) return [];
@@ -47,11 +66,14 @@ export async function signatureChanges(file: ChangedFile, _ctx: GuardContext): P
   const baseLang = languageOf(file.oldPath ?? file.path);
   if (!lang || lang !== baseLang || lang === 'java') return [];
   if (isTestPath(file.path)) return []; // test functions are called by the runner, not by code that could break
+  if (lang === 'python' && privatePythonModule(file.path)) return [];
   const [base, head] = await Promise.all([publicSignatures(lang, file.base.text), publicSignatures(lang, file.head.text)]);
   const out: GuardFinding[] = [];
   for (const [key, was] of base) {
     const now = head.get(key);
-    if (now && !sameParams(was.params, now.params)) out.push(finding(file, was, now));
+    if (!now || sameParams(was.params, now.params)) continue;
+    if (lang === 'python' && onlyAnnotationsChanged(was.params, now.params)) continue; // no call breaks
+    out.push(finding(file, was, now));
   }
   return out;
 }

@@ -316,7 +316,7 @@ function go(s: Subject, hits: readonly HeadHit[], textOf: TextOf): ReferenceVerd
       for (const u of uses(lines, n, 'go', textOf(p))) {
         if (/\.\s*$/.test(u.before) || /\b(?:func|type)\s+$|\bfunc\s*\([^)]*\)\s*$/.test(u.before)) continue;
         if (/^\s*:(?!=)/.test(u.after)) continue; // a composite-literal key or a label
-        if (/^\s*\w/.test(u.hit.text.slice(0, u.idx)) && /^\s*$/.test(u.before) && /^\s+[\w*[\]]/.test(u.after)) continue; // a field declaration
+        if (/^\s*$/.test(u.before) && /^\s+[\w*[\]]/.test(u.after) && !/^\s+(?:=|:=)/.test(u.after)) continue; // a struct field declaration
         refs.push(ref(u.hit, 'bare'));
         break;
       }

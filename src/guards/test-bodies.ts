@@ -150,3 +150,34 @@ export async function testCases(lang: LangId, text: string): Promise<TestCase[]>
   });
   return out;
 }
+
+const FUNCTION_NODES: Record<string, Set<string>> = {
+  python: new Set(['function_definition']),
+  js: new Set(['function_declaration', 'generator_function_declaration', 'method_definition', 'variable_declarator']),
+  go: new Set(['function_declaration', 'method_declaration']),
+  rust: new Set(['function_item']),
+};
+
+/** Every named function of a source text (any depth) with its body, for finding assert helpers. */
+export async function namedFunctions(lang: LangId, text: string): Promise<Map<string, string>> {
+  const family = lang === 'javascript' || lang === 'typescript' || lang === 'tsx' ? 'js' : lang;
+  const kinds = FUNCTION_NODES[family];
+  const out = new Map<string, string>();
+  if (!kinds) return out;
+  await withTree(lang, text, (tree) => {
+    const walk = (node: Node) => {
+      if (kinds.has(node.type)) {
+        let body = field(node, 'body');
+        if (node.type === 'variable_declarator') {
+          const value = field(node, 'value');
+          body = value && JS_FUNCTIONS.has(value.type) ? field(value, 'body') : null;
+        }
+        const name = field(node, 'name')?.text;
+        if (name && body) out.set(name, (out.get(name) ?? '') + body.text);
+      }
+      for (const c of named(node)) walk(c);
+    };
+    walk(tree.rootNode);
+  });
+  return out;
+}

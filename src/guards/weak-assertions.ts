@@ -3,7 +3,7 @@ import { isAddedLine, type ChangedFile } from '../core/patch-set.js';
 import { languageOf, type LangId } from '../repo/languages.js';
 import { isSkippedPath } from '../repo/manifests/index.js';
 import { isTestPath } from './g7-tests.js';
-import { testCases, type TestCase } from './test-bodies.js';
+import { namedFunctions, testCases, type TestCase } from './test-bodies.js';
 
 /**
  * G15: tests this PR adds (or whose body it rewrites) that assert nothing. A test whose body is
@@ -12,10 +12,11 @@ import { testCases, type TestCase } from './test-bodies.js';
  */
 
 /** What counts as checking something, per language (a call of a helper named assert*, check*, verify*, expect* included). */
-const HELPER = /(?<![\w$])_*(?:assert|check|verify|expect|ensure|validate)\w*\s*[!(]/i;
+const HELPER = /(?<![\w$])_*(?:assert|check|verify|expect|ensure|validate)\w*\s*(?:<[^;()]*>\s*)?[!(]/i;
 const CHECKS: Partial<Record<LangId, RegExp[]>> = {
   python: [/\bassert\b/, /\braises\s*\(/, /\bwarns\s*\(/, /\bself\.(?:assert\w*|fail\w*)\s*\(/, /\.assert_\w+\s*\(/, /\bpytest\.fail\b/, /\braise\s+AssertionError\b/, /\bdeprecated_call\s*\(/],
-  javascript: [/\bexpect\w*\s*[(.]/, /\bassert\w*\b/, /\.should\b/, /\bt\.(?:is|not|true|false|truthy|falsy|deepEqual|notDeepEqual|like|throws\w*|notThrows\w*|regex|snapshot|pass|fail|assert|plan)\s*\(/, /\bsinon\.assert\b/, /\.verify\s*\(/, /\bthrow\s+new\s+(?:Assertion)?Error\b/],
+  // `satisfies` and `@ts-expect-error` are type-level checks (type tests run under tsc or vitest --typecheck)
+  javascript: [/\bexpect\w*\s*[(.<]/, /\bsatisfies\b/, /\bassert\w*\b/, /\.should\b/, /\bt\.(?:is|not|true|false|truthy|falsy|deepEqual|notDeepEqual|like|throws\w*|notThrows\w*|regex|snapshot|pass|fail|assert|plan)\s*\(/, /\bsinon\.assert\b/, /\.verify\s*\(/, /\bthrow\s+new\s+(?:Assertion)?Error\b/],
   go: [/\.\s*(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\s*\(/, /\b(?:assert|require)\s*\.\s*\w+\s*\(/, /\.\s*(?:Require|Assert)\s*\(\s*\)/, /\bpanic\s*\(/],
   rust: [/\b\w*assert\w*!/, /\bpanic!/, /\bunreachable!/, /\btodo!/, /\.unwrap(?:_err)?\s*\(/, /\.expect(?:_err)?\s*\(/, /\?\s*[;)}\s]/, /\bprop_assert/],
 };
@@ -29,13 +30,32 @@ function code(body: string, lang: LangId): string {
   return s.replace(/("""|''')[\s\S]*?\1/g, '""').replace(/"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g, '""');
 }
 
-export function assertsSomething(test: TestCase, lang: LangId): boolean {
-  if (test.empty) return false;
-  const body = code(test.body, lang);
+function bodyChecks(raw: string, lang: LangId, helpers: ReadonlySet<string>, tParam?: string): boolean {
+  if ((lang === 'typescript' || lang === 'tsx') && /@ts-expect-error\b/.test(raw)) return true;
+  const body = code(raw, lang);
   if ((CHECKS[lang] ?? []).some((re) => re.test(body)) || HELPER.test(body)) return true;
   // Go: a helper that receives the *testing.T can fail the test
-  if (lang === 'go' && test.tParam && new RegExp(`\\(\\s*${test.tParam}\\s*[,)]`).test(body)) return true;
+  if (lang === 'go' && tParam && new RegExp(`\\(\\s*${tParam}\\s*[,)]`).test(body)) return true;
+  for (const m of body.matchAll(/(?<![\w$.])([A-Za-z_$][\w$]*)\s*(?:<[^;()]*>\s*)?\(/g)) if (helpers.has(m[1]!)) return true;
   return false;
+}
+
+/** `test` checks something: itself, or through a helper of `helpers` (functions of the file that check). */
+export function assertsSomething(test: TestCase, lang: LangId, helpers: ReadonlySet<string> = new Set()): boolean {
+  if (test.empty) return false;
+  return bodyChecks(test.body, lang, helpers, test.tParam);
+}
+
+/** Functions of the file that check something themselves or through another such function (`differential(...)`). */
+async function checkingHelpers(lang: LangId, text: string): Promise<Set<string>> {
+  const functions = await namedFunctions(lang, text);
+  const helpers = new Set<string>();
+  for (let round = 0; round < 3; round++) {
+    const before = helpers.size;
+    for (const [name, body] of functions) if (!helpers.has(name) && bodyChecks(body, lang, helpers)) helpers.add(name);
+    if (helpers.size === before) break;
+  }
+  return helpers;
 }
 
 function isTestFile(path: string, lang: LangId): boolean {
@@ -52,9 +72,12 @@ async function checkFile(file: ChangedFile): Promise<GuardFinding[]> {
   const baseLang = languageOf(file.oldPath ?? file.path);
   const base = file.base.text !== null && baseLang === lang ? await testCases(lang, file.base.text) : [];
   const baseBodies = new Map(base.map((t) => [t.name, t.body.replace(/\s+/g, ' ')]));
+  let helpers: Set<string> | null = null;
   const out: GuardFinding[] = [];
   for (const t of head) {
     if (t.exempt || assertsSomething(t, lang)) continue;
+    helpers ??= await checkingHelpers(lang, file.head.text);
+    if (assertsSomething(t, lang, helpers)) continue;
     const was = baseBodies.get(t.name);
     if (was !== undefined && was === t.body.replace(/\s+/g, ' ')) continue; // not the PR's test
     let touched = false;

@@ -191,3 +191,19 @@ def parse(x, strict):
     expect(found).toEqual([]);
   });
 });
+
+describe('G4 signature-change: Python annotations and private modules', () => {
+  it('ignores annotation-only changes (typing.Any → Any) and private modules; still flags a renamed parameter', async () => {
+    const found = await signatureFindings(
+      {
+        'app/api.py': 'import typing\n\n\ndef get(obj: typing.Any, *args: typing.Any, key: str = "a") -> None:\n    pass\n\n\ndef put(obj, value):\n    pass\n',
+        'app/_utils.py': 'def helper(a):\n    return a\n',
+      },
+      {
+        'app/api.py': 'from typing import Any\n\n\ndef get(obj: Any, *args: Any, key: "str" = "a") -> None:\n    pass\n\n\ndef put(obj, new_value):\n    pass\n',
+        'app/_utils.py': 'def helper(a, b):\n    return a\n',
+      },
+    );
+    expect(found.map((f) => f.evidence?.name)).toEqual(['put']);
+  });
+});

@@ -78,7 +78,15 @@ class TestParse:
 import assert from 'node:assert';
 import { sum } from '../src/sum';
 
+function differential(a: number, b: number) {
+  same(sum(a, b), a + b);
+}
+const same = (x: number, y: number) => expect(x).toBe(y);
+
 describe('sum', () => {
+  it('goes through a checking helper of this file (zod shape)', () => {
+    differential(1, 2);
+  });
   it('adds', () => {
     sum(1, 2);
   });
@@ -92,11 +100,17 @@ describe('sum', () => {
   it('uses a helper', () => {
     expectSum(1, 2, 3);
   });
+  it('checks types (zod shape)', () => {
+    expectTypeOf<ReturnType<typeof sum>>().toEqualTypeOf<number>();
+  });
+  test('satisfies', () => {
+    sum(1, 2) satisfies number;
+  });
   it.todo('later');
 });
 `;
     const found = await run({ 'test/sum.test.ts': "import { it } from 'vitest';\n" }, { 'test/sum.test.ts': head });
-    expect(found.map((f) => [f.evidence?.test, f.line])).toEqual([['adds', 6], ['is empty', 9]]);
+    expect(found.map((f) => [f.evidence?.test, f.line])).toEqual([['adds', 14], ['is empty', 17]]);
   });
 
   it('flags Go tests without t.Error/Fatal, testify or a helper taking t; passes those with them', async () => {
