@@ -21,6 +21,8 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 function specOf(v: unknown): string {
   if (typeof v === 'string') return v;
+  // Poetry's multiple-constraint form: `foo = [{ version = "<2", python = "<3.9" }, { version = ">=2", python = ">=3.9" }]`
+  if (Array.isArray(v)) return v.map((item) => (isRecord(item) && typeof item.python === 'string' ? `${specOf(item)} (python ${item.python})` : specOf(item))).join(' | ');
   if (isRecord(v)) {
     if (typeof v.version === 'string') return v.version;
     if (typeof v.git === 'string') return `git ${v.git}`;
@@ -80,7 +82,9 @@ const readPyproject: Reader = (text) => {
   if (isRecord(doc['build-system'])) addRequirements(out, 'build-system.requires', doc['build-system'].requires);
   const poetry = isRecord(doc.tool) && isRecord(doc.tool.poetry) ? doc.tool.poetry : null;
   if (poetry) {
-    addTable(out, 'tool.poetry.dependencies', poetry.dependencies);
+    // An array here is the PEP 508 list written in the wrong place; read it anyway so the change is named.
+    if (Array.isArray(poetry.dependencies)) addRequirements(out, 'tool.poetry.dependencies', poetry.dependencies);
+    else addTable(out, 'tool.poetry.dependencies', poetry.dependencies);
     addTable(out, 'tool.poetry.dev-dependencies', poetry['dev-dependencies']);
     if (isRecord(poetry.group)) {
       for (const [g, body] of Object.entries(poetry.group)) if (isRecord(body)) addTable(out, `tool.poetry.group.${g}`, body.dependencies);

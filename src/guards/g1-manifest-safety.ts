@@ -3,6 +3,7 @@ import { readBlobs } from '../core/git.js';
 import type { Guard, GuardContext, GuardFinding } from '../core/guard.js';
 import type { ChangedFile } from '../core/patch-set.js';
 import { dependencyChanges, type DependencyChange } from './g1-dependency-diff.js';
+import { sectionChanges } from './g1-manifest-sections.js';
 import {
   gitInternalsSymlinkFinding,
   lockfileFinding,
@@ -14,6 +15,7 @@ import {
 } from './g1-messages.js';
 import { basenameLower, dirnameOf, isManifest, lockfileManifests, sensitiveReason } from './g1-path-rules.js';
 import { resolveSymlink, type SymlinkReader } from './g1-symlinks.js';
+import { actionsUsed, workflowConcerns } from './g1-workflow-risk.js';
 
 /** One path a sanction let through, for the report's `sanctions` section. */
 export interface SanctionRecord {
@@ -77,19 +79,26 @@ async function checkFile(file: ChangedFile, all: ChangedFile[], ctx: GuardContex
   const firstAdded = file.added[0]?.start;
   const at = (line: number | undefined) => (line !== undefined && file.status !== 'deleted' ? { line } : {});
   if (isManifest(file.path) || (file.oldPath && isManifest(file.oldPath))) {
-    const changes = file.status === 'modified' || file.status === 'added' ? dependencyChanges(file.path, file.base.text, file.head.text) : null;
+    const edited = file.status === 'modified' || file.status === 'added';
+    const changes = edited ? dependencyChanges(file.path, file.base.text, file.head.text) : null;
+    const sections = file.status === 'modified' ? sectionChanges(file.path, file.base.text, file.head.text) : null;
+    // Only tool configuration ([tool.ruff], Cargo [lints]/[profile], package.json `prettier` or a
+    // non-lifecycle script) changed: worth a note, not a risk.
+    const toolOnly = changes !== null && changes.length === 0 && sections !== null && sections.every((s) => s.impact === 'tool');
+    const evidence = { ...(changes?.length ? { dependencies: changes.slice(0, 50) } : {}), ...(sections?.length ? { sections: sections.slice(0, 50) } : {}) };
     out.push({
       category: 'manifest-edit',
-      severity: 'risk',
+      severity: toolOnly ? 'nit' : 'risk',
       path: file.path,
       ...at(manifestLine(file, changes)),
-      message: manifestMessage(file, changes),
+      message: manifestMessage(file, changes, sections),
       remediation: manifestRemediation(file.path),
-      ...(changes?.length ? { evidence: { dependencies: changes.slice(0, 50) } } : {}),
+      ...(Object.keys(evidence).length ? { evidence } : {}),
     });
   }
   const sensitive = sensitiveReason(file.path) ?? (file.oldPath ? sensitiveReason(file.oldPath) : null);
-  if (sensitive) out.push({ ...sensitiveFinding(file, sensitive), ...at(firstAdded) });
+  if (sensitive && isWorkflowYaml(file.path)) out.push(await workflowFinding(file, sensitive, ctx, at));
+  else if (sensitive) out.push({ ...sensitiveFinding(file, sensitive), ...at(firstAdded) });
   const lockManifests = lockfileUnexplained(file, all);
   if (lockManifests) out.push({ ...lockfileFinding(file, lockManifests), ...at(firstAdded) });
   const limit = ctx.config.limits.maxFileBytes;
@@ -102,6 +111,42 @@ async function checkFile(file: ChangedFile, all: ChangedFile[], ctx: GuardContex
     else if (verdict.kind === 'git-internals') out.push(gitInternalsSymlinkFinding(file, target, verdict.resolved));
   }
   return out;
+}
+
+/** Workflow files and local action metadata: YAML whose effect G1 can read. */
+function isWorkflowYaml(path: string): boolean {
+  return /(^|\/)\.github\/workflows\/[^/]+\.ya?ml$/i.test(path) || /(^|\/)\.github\/actions\/(?:.+\/)?action\.ya?ml$/i.test(path);
+}
+
+/** `owner/repo` of every action used anywhere in the base tree's workflows and actions (once per run). */
+function baseActions(ctx: GuardContext): Promise<Set<string>> {
+  return ctx.memo('g1:base-actions', async () => {
+    const paths = [...(await ctx.base.entries()).keys()].filter((p) => isWorkflowYaml(p) || /(^|\/)action\.ya?ml$/.test(p));
+    return actionsUsed((await ctx.base.readTexts(paths.slice(0, 500))).values());
+  });
+}
+
+/** A workflow edit: `risk` for what widens its reach, `nit` for a routine change. */
+async function workflowFinding(file: ChangedFile, reason: string, ctx: GuardContext, at: (line: number | undefined) => { line?: number }): Promise<GuardFinding> {
+  const base = sensitiveFinding(file, reason);
+  if (file.status === 'deleted') return { ...base, severity: 'nit' };
+  if (file.head.text === null) return { ...base, ...at(file.added[0]?.start) };
+  const concerns = workflowConcerns(file.status === 'added' ? null : file.base.text, file.head.text, await baseActions(ctx));
+  if (concerns.length === 0) {
+    return {
+      ...base,
+      severity: 'nit',
+      ...at(file.added[0]?.start),
+      message: `${base.message} Nothing in the change widens what it can reach: no new \`pull_request_target\` trigger, write permission, secret, download piped into a shell or unpinned third-party action.`,
+    };
+  }
+  const listed = concerns.map((c) => c.what).join('; ');
+  return {
+    ...base,
+    ...at(concerns.find((c) => c.line !== undefined)?.line ?? file.added[0]?.start),
+    message: `${base.message} The change ${listed}.`,
+    evidence: { concerns: concerns.map((c) => c.what) },
+  };
 }
 
 /** Names the sanction that allowed `path`: the matching `manifests.allow` glob, else a label or command. */

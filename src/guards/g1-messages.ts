@@ -1,6 +1,7 @@
 import type { GuardFinding } from '../core/guard.js';
 import type { ChangedFile } from '../core/patch-set.js';
 import { describeChange, type DependencyChange } from './g1-dependency-diff.js';
+import { describeSection, type SectionChange } from './g1-manifest-sections.js';
 
 /** How a maintainer allows a G1 path; appended to every sanctionable remediation. */
 export function sanctionHint(path: string): string {
@@ -28,18 +29,21 @@ export function verbOf(file: ChangedFile): string {
 
 const MAX_LISTED = 8;
 
-export function manifestMessage(file: ChangedFile, changes: DependencyChange[] | null): string {
+export function manifestMessage(file: ChangedFile, changes: DependencyChange[] | null, sections: SectionChange[] | null = null): string {
   const where = `\`${file.path}\` is a build manifest and this PR ${verbOf(file) === 'edits' ? 'edits it' : `${verbOf(file)} it`}`;
   if (file.status === 'deleted') return `This PR deletes the build manifest \`${file.path}\`.`;
   if (file.status === 'renamed') return `This PR moves the build manifest \`${file.oldPath}\` to \`${file.path}\`.`;
-  if (changes && changes.length > 0) {
-    const listed = changes.slice(0, MAX_LISTED).map(describeChange).join('; ');
-    const more = changes.length > MAX_LISTED ? `; and ${changes.length - MAX_LISTED} more` : '';
-    return `${where}: it ${listed}${more}.`;
+  const phrases = [...(changes ?? []).map(describeChange), ...(sections ?? []).map(describeSection)];
+  if (phrases.length > 0) {
+    const listed = phrases.slice(0, MAX_LISTED).join('; ');
+    const more = phrases.length > MAX_LISTED ? `; and ${phrases.length - MAX_LISTED} more` : '';
+    const toolOnly = !changes?.length && sections?.length && sections.every((s) => s.impact === 'tool') ? ' Only tool configuration changed: no dependency, build or install setting.' : '';
+    return `${where}: it ${listed}${more}.${toolOnly}`;
   }
   const added = lineCount(file.added);
   const removed = lineCount(file.removed);
   const counts = `${added} line${added === 1 ? '' : 's'} added, ${removed} removed`;
+  if (changes && sections) return `${where} (${counts}); no dependency or section changed (formatting or comments only).`;
   if (changes) return `${where} (${counts}) without changing any dependency.`;
   return `${where} (${counts}).`;
 }

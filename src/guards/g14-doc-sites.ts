@@ -86,6 +86,11 @@ export function siteCandidates(docPath: string, target: string, site: DocSite): 
   const bases = target.startsWith('/')
     ? [site.root, ...site.assetRoots].map((r) => join(r, target.replace(/^\/+/, '')))
     : [join(dirOf(docPath), target)];
+  // MkDocs serves `guide/page.md` at `guide/page/` (directory URLs): raw HTML and images written
+  // relative to that URL are one level deeper than the file.
+  if (site.kind === 'mkdocs' && !target.startsWith('/') && !/(^|\/)(index|README)\.md$/i.test(docPath)) {
+    bases.push(join(docPath.replace(/\.(md|markdown)$/i, ''), target));
+  }
   const out: string[] = [];
   for (const b of bases) {
     const norm = posix.normalize(b);

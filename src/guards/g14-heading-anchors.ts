@@ -32,6 +32,15 @@ export function siteSlug(heading: string): string {
  * Every repetition is bounded, so a hostile heading costs linear time, not a rescan per bracket.
  */
 function renderedText(source: string): string {
+  // Code spans keep their text as written (`<VPTeamMembers>` is text, not a tag); the rest is rendered.
+  return source
+    .split(/(`+[^`]*`+)/)
+    .map((part, i) => (i % 2 === 1 ? part.replace(/`/g, '') : renderedProse(part)))
+    .join('')
+    .trim();
+}
+
+function renderedProse(source: string): string {
   return source
     .replace(/!\[([^\]\n]{0,500})\]\([^)\n]{0,2000}\)/g, '$1')
     .replace(/\[([^\]\n]{0,500})\]\([^)\n]{0,2000}\)/g, '$1')
@@ -40,15 +49,19 @@ function renderedText(source: string): string {
     .replace(/`+/g, '')
     .replace(/(\*\*|__)([^\n]{1,500}?)\1/g, '$2')
     .replace(/(^|\W)[*_](\S(?:[^\n]{0,500}?\S)?)[*_](?=\W|$)/g, '$1$2')
-    .replace(/~~([^\n]{1,500}?)~~/g, '$1')
-    .trim();
+    .replace(/~~([^\n]{1,500}?)~~/g, '$1');
 }
 
 const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
+const INLINE_ATTR_ID = /\{:?[ \t]{0,20}(?:[.\w-]{1,100}[ \t]{1,20}){0,10}#([\w.:-]{1,200})[^}\n]{0,500}\}/g;
 const HTML_ID = /<[a-z][^<>]{0,1000}?\s(?:id|name)\s*=\s*["']([^"'<>\n]{1,500})["']/gi;
 
 /** The text of an ATX heading (`## Title ##` → `Title`), or null; parsed by hand to stay linear. */
-export function atxHeading(line: string): string | null {
+export function atxHeading(raw: string): string | null {
+  // A heading inside a block quote (`> #### name`) gets an anchor too.
+  let q = 0;
+  while (q < raw.length && q < 64 && (raw[q] === '>' || raw[q] === ' ')) q++;
+  const line = raw.slice(0, q).includes('>') ? raw.slice(q) : raw;
   let i = 0;
   while (i < 3 && line[i] === ' ') i++;
   let hashes = 0;
@@ -72,9 +85,10 @@ export function atxHeading(line: string): string | null {
 export function customHeadingId(raw: string): { id: string; at: number } | null {
   const text = raw.trimEnd();
   if (!text.endsWith('}')) return null;
-  const at = text.lastIndexOf('{#');
+  const at = text.lastIndexOf('{');
   if (at < 0) return null;
-  const m = /^\{#([\w.:-]+)[^}]*\}$/.exec(text.slice(at));
+  // `{#id}`, and the attr_list forms `{ #id }`, `{: #id .class }` of Python-Markdown (MkDocs)
+  const m = /^\{:?[ \t]*(?:[.\w-]+[ \t]+)*#([\w.:-]+)[^}]*\}$/.exec(text.slice(at));
   return m ? { id: m[1]!, at } : null;
 }
 
@@ -111,6 +125,8 @@ export function markdownAnchors(path: string, text: string, opts: { siteSlugs?: 
   lines.forEach((line, i) => {
     if (inCode.has(i + 1)) return;
     for (const m of line.matchAll(HTML_ID)) anchors.add(m[1]!.toLowerCase());
+    // attr_list ids on inline elements (`**locale**{ #mkdocs-locale }`), as docs generators render them
+    if (line.includes('{')) for (const m of line.matchAll(INLINE_ATTR_ID)) anchors.add(m[1]!.toLowerCase());
     const atx = atxHeading(line);
     if (atx !== null) return addHeading(atx);
     const prev = lines[i - 1];

@@ -148,6 +148,18 @@ const RST_INLINE = /`[^`<]*<([^>`\n]+)>`__?/g;
 const RST_DIRECTIVE = /^[ \t]*\.\.[ \t]+(?:image|figure)::[ \t]*(\S+)/gm;
 const RST_TARGET = /^[ \t]*\.\.[ \t]+_[^:\n]+:[ \t]+(\S+)[ \t]*$/gm;
 
+/**
+ * True when the line starting at `at` continues a paragraph: the line before it has text and is
+ * neither a heading nor another reference definition (CommonMark: a definition cannot interrupt one).
+ */
+function continuesParagraph(text: string, at: number): boolean {
+  if (at === 0) return false;
+  const prevStart = text.lastIndexOf('\n', at - 2) + 1;
+  const prev = text.slice(prevStart, at - 1);
+  if (prev.trim() === '') return false;
+  return !/^ {0,3}(?:\[[^\]\n]+\]:|#{1,6}(?:[ \t]|$)|[-*_=]{3,}[ \t]*$)/.test(prev);
+}
+
 /** A bare URL without the punctuation that ends the sentence around it (one pass, from the end). */
 export function trimUrl(url: string): string {
   let end = url.length;
@@ -188,6 +200,7 @@ export function extractLinks(path: string, text: string, kind: DocKind): DocLink
     }
     for (const m of masked.matchAll(REFERENCE_DEF)) {
       if (m[1]!.startsWith('^')) continue; // footnote, not a link
+      if (continuesParagraph(masked, m.index!)) continue; // a definition cannot interrupt a paragraph
       add(m[2]!.replace(/^<|>$/g, ''), m.index! + m[0].length - m[2]!.length, 'reference');
     }
     for (const m of masked.matchAll(AUTOLINK)) add(m[1]!, m.index! + 1, 'autolink');

@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import { readBlobs } from '../core/git.js';
 import type { GuardContext } from '../core/guard.js';
 import { docSites, sitesOf, siteCandidates } from './g14-doc-sites.js';
 import { markdownAnchors } from './g14-heading-anchors.js';
@@ -71,8 +72,16 @@ export async function resolveLocalTarget(docPath: string, target: string, ctx: G
   const tried = github === null ? [] : [github];
   if (github !== null && exists(tree, github)) return { found: github, tried };
   const path = decode(target).replace(/\\/g, '/');
-  for (const site of sitesOf(docPath, await docSites(ctx))) {
+  const sites = await docSites(ctx);
+  for (const site of sitesOf(docPath, sites)) {
     for (const candidate of siteCandidates(docPath, path, site)) if (exists(tree, candidate) && candidate !== '') return { found: candidate, tried };
+  }
+  // An absolute link in a repository that builds docs sites is a site URL; translations built by a
+  // project's own tooling (not a config we can read) share the main site's root.
+  if (path.startsWith('/') && /\.(md|mdx|markdown|rst)$/i.test(docPath)) {
+    for (const site of sites) {
+      for (const candidate of siteCandidates(docPath, path, site)) if (exists(tree, candidate) && candidate !== '') return { found: candidate, tried };
+    }
   }
   if (github !== null && !path.startsWith('/')) {
     const fromRoot = posix.normalize(path).replace(/\/+$/, '');
@@ -82,6 +91,22 @@ export async function resolveLocalTarget(docPath: string, target: string, ctx: G
     }
   }
   return { found: null, tried };
+}
+
+/** The text of a head file, following symlinks inside the repository (a doc linked to ../README.md). */
+async function readFollowingLinks(path: string, ctx: GuardContext): Promise<string | null> {
+  const entries = await ctx.head.entries();
+  let current = path;
+  for (let hop = 0; hop < 8; hop++) {
+    const entry = entries.get(current);
+    if (!entry) return null;
+    if (entry.mode !== '120000') return ctx.head.readText(current);
+    const target = (await readBlobs(ctx.head.repoDir, [entry.oid], 4096)).get(entry.oid)?.content?.toString('utf8') ?? '';
+    const next = posix.normalize(posix.join(posix.dirname(current), target.trim()));
+    if (next.startsWith('../') || posix.isAbsolute(next)) return null;
+    current = next;
+  }
+  return null;
 }
 
 export interface AnchorProblem {
@@ -98,11 +123,25 @@ export interface AnchorProblem {
 export async function checkAnchor(file: string, fragment: string, ctx: GuardContext, text?: string): Promise<AnchorProblem | null> {
   const wanted = decode(fragment).toLowerCase();
   if (!wanted || /^l\d+(-l\d+)?$/.test(wanted) || !/\.(md|mdx|markdown)$/i.test(file)) return null;
-  const source = text ?? (await ctx.head.readText(file));
+  const source = text ?? (await readFollowingLinks(file, ctx));
   if (source === null) return null;
+  // Content generated at build time (mkdocstrings/mkdocs-click `::: x` blocks) has anchors we cannot see.
+  if (/^:::[ \t]+\S/m.test(source)) return null;
   // Inside a docs site the generator's own heading ids count too (VitePress slugs differ from GitHub's).
   const siteSlugs = sitesOf(file, await docSites(ctx)).some((s) => s.kind === 'vitepress' || s.kind === 'mkdocs');
-  const anchors = await ctx.memo(`g14:anchors:${file}`, async () => markdownAnchors(file, source, { siteSlugs }));
+  const anchors = await ctx.memo(`g14:anchors:${file}`, async () => {
+    const own = markdownAnchors(file, source, { siteSlugs });
+    // pymdownx.snippets `--8<-- "CONTRIBUTING.md"` pulls another file's headings into the page.
+    for (const m of source.matchAll(/^[ \t]*-{1,3}8<-{1,3}[ \t]+["']([^"'\n]+)["']/gm)) {
+      for (const candidate of [m[1]!, posix.join(posix.dirname(file), m[1]!)]) {
+        const included = await readFollowingLinks(posix.normalize(candidate), ctx);
+        if (included === null) continue;
+        for (const a of markdownAnchors(candidate, included, { siteSlugs })) own.add(a);
+        break;
+      }
+    }
+    return own;
+  });
   if (anchors.has(wanted)) return null;
   let closest: string | undefined;
   let best = Infinity;

@@ -38,11 +38,68 @@ describe('G1 manifests, sensitive paths, oversize files, escaping symlinks', () 
     expect(report.decision.outcome).not.toBe('ADVISE');
   });
 
-  it('says so when a Cargo.toml edit changes no dependency and counts the lines', async () => {
+  it('names the section a Cargo.toml edit changed when no dependency changed', async () => {
     const base = '[package]\nname = "x"\nversion = "0.1.0"\n\n[dependencies]\nserde = "1"\n';
     const repo = prRepo({ 'Cargo.toml': base }, { 'Cargo.toml': base.replace('0.1.0', '0.2.0') });
     const { findings } = await g1Findings(repo);
-    expect(findings[0]!.message).toMatch(/1 line added, 1 removed\) without changing any dependency/);
+    expect(findings[0]!.message).toContain('it changes [package]');
+    expect(findings[0]!.severity).toBe('risk');
+  });
+
+  describe('tool-config-only manifest edits are a nit and say what changed', () => {
+    const PYPROJECT = '[project]\nname = "pkg"\nversion = "1.0"\ndependencies = ["anyio>=4"]\n\n[tool.black]\nline-length = 100\n';
+
+    it('a PR that only adds [tool.ruff] tables', async () => {
+      const head = `${PYPROJECT}\n[tool.ruff]\nline-length = 100\n\n[tool.ruff.lint]\nselect = ["E", "F"]\n`;
+      const { findings, report } = await g1Findings(prRepo({ 'pyproject.toml': PYPROJECT }, { 'pyproject.toml': head }));
+      expect(findings).toHaveLength(1);
+      expect(findings[0]).toMatchObject({ category: 'manifest-edit', severity: 'nit' });
+      expect(findings[0]!.message).toContain('adds [tool.ruff]; adds [tool.ruff.lint]');
+      expect(findings[0]!.message).toContain('Only tool configuration changed');
+      expect(findings[0]!.message).not.toContain('without changing any dependency');
+      expect(report.decision.blocking).toBe(0);
+    });
+
+    it('a table renamed with the same content, and a removed one', async () => {
+      const head = PYPROJECT.replace('[tool.black]', '[tool.ruff.format]') + '';
+      const { findings } = await g1Findings(prRepo({ 'pyproject.toml': `${PYPROJECT}\n[tool.isort]\nprofile = "black"\n` }, { 'pyproject.toml': head }));
+      expect(findings[0]!.message).toContain('renames [tool.black] to [tool.ruff.format]');
+      expect(findings[0]!.message).toContain('removes [tool.isort]');
+      expect(findings[0]!.severity).toBe('nit');
+    });
+
+    it('package.json: prettier, jest and a test script are tool config; a postinstall script is not', async () => {
+      const base = pkg({ react: '^18.2.0' });
+      const tool = pkg({ react: '^18.2.0' }, { scripts: { test: 'vitest' }, prettier: { semi: false }, jest: { verbose: true } });
+      const nit = await g1Findings(prRepo({ 'package.json': base }, { 'package.json': tool }));
+      expect(nit.findings[0]!.severity).toBe('nit');
+      expect(nit.findings[0]!.message).toContain('adds `scripts.test`');
+      const lifecycle = pkg({ react: '^18.2.0' }, { scripts: { postinstall: 'node setup.js' } });
+      const risk = await g1Findings(prRepo({ 'package.json': base }, { 'package.json': lifecycle }));
+      expect(risk.findings[0]!.severity).toBe('risk');
+      expect(risk.findings[0]!.message).toContain('adds `scripts.postinstall`');
+    });
+
+    it('Cargo [lints] and [profile.release] edits are a nit; a dependency change stays a risk', async () => {
+      const base = '[package]\nname = "x"\nversion = "0.1.0"\n\n[dependencies]\nserde = "1"\n';
+      const lints = `${base}\n[lints.clippy]\npedantic = "warn"\n\n[profile.release]\nlto = true\n`;
+      expect((await g1Findings(prRepo({ 'Cargo.toml': base }, { 'Cargo.toml': lints }))).findings[0]!.severity).toBe('nit');
+      const dep = `${lints}`.replace('serde = "1"', 'serde = "1"\nanyhow = "1"');
+      const both = (await g1Findings(prRepo({ 'Cargo.toml': base }, { 'Cargo.toml': dep }))).findings[0]!;
+      expect(both.severity).toBe('risk');
+      expect(both.message).toContain('adds `anyhow` 1 (dependencies)');
+      expect(both.message).toContain('adds [lints.clippy]');
+    });
+
+    it('reads Poetry multiple-constraint arrays and array-written dependencies', async () => {
+      const base = '[tool.poetry]\nname = "p"\n\n[tool.poetry.dependencies]\npython = "^3.9"\nnumpy = [\n  { version = "<2", python = "<3.10" },\n  { version = ">=2", python = ">=3.10" },\n]\n';
+      const head = base.replace('version = ">=2"', 'version = ">=2.1"');
+      const { findings } = await g1Findings(prRepo({ 'pyproject.toml': base }, { 'pyproject.toml': head }));
+      expect(findings[0]!.message).toContain('changes `numpy` from <2 (python <3.10) | >=2 (python >=3.10) to <2 (python <3.10) | >=2.1 (python >=3.10)');
+      const arr = '[tool.poetry]\nname = "p"\ndependencies = ["requests>=2"]\n';
+      const added = await g1Findings(prRepo({ 'pyproject.toml': '[tool.poetry]\nname = "p"\n' }, { 'pyproject.toml': arr }));
+      expect(added.findings[0]!.message).toContain('adds `requests` >=2 (tool.poetry.dependencies)');
+    });
   });
 
   it('flags a lockfile edited alone but passes a lockfile edited together with its manifest', async () => {
@@ -86,6 +143,53 @@ describe('G1 manifests, sensitive paths, oversize files, escaping symlinks', () 
     const repo = prRepo({ '.env.example': 'DB_PASSWORD=\n' }, { '.env.example': 'DB_PASSWORD=\nDB_HOST=\n', 'svc/.env.local.sample': 'X=\n' });
     const { findings } = await g1Findings(repo);
     expect(findings).toEqual([]);
+  });
+
+  describe('workflow edits: risk for what widens their reach, nit otherwise', () => {
+    const CI = 'name: ci\non:\n  pull_request:\npermissions:\n  contents: read\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - uses: astral-sh/setup-uv@v3\n      - run: uv run pytest\n';
+
+    it('a routine edit (matrix, action bump, step name) is a nit', async () => {
+      const head = CI.replace('setup-uv@v3', 'setup-uv@v5').replace('      - run: uv run pytest\n', '      - name: Tests\n        run: uv run pytest -x\n');
+      const { findings, report } = await g1Findings(prRepo({ '.github/workflows/ci.yml': CI }, { '.github/workflows/ci.yml': head }));
+      expect(findings).toHaveLength(1);
+      expect(findings[0]).toMatchObject({ category: 'sensitive-path', severity: 'nit' });
+      expect(findings[0]!.message).toContain('Nothing in the change widens what it can reach');
+      expect(report.findings.filter((f) => f.severity !== 'nit')).toEqual([]);
+    });
+
+    it('pull_request_target, write permissions, new secrets, curl | sh and a new unpinned third-party action are risks', async () => {
+      const head = CI.replace('  pull_request:\n', '  pull_request:\n  pull_request_target:\n')
+        .replace('  contents: read\n', '  contents: write\n')
+        .replace('      - run: uv run pytest\n', '      - run: curl -sSL https://example.com/i.sh | bash\n      - uses: someone/deploy-action@main\n        with:\n          token: ${{ secrets.DEPLOY_TOKEN }}\n');
+      const { findings } = await g1Findings(prRepo({ '.github/workflows/ci.yml': CI }, { '.github/workflows/ci.yml': head }));
+      const f = findings[0]!;
+      expect(f.severity).toBe('risk');
+      expect(f.evidence?.concerns).toEqual([
+        expect.stringContaining('`pull_request_target` trigger'),
+        expect.stringContaining('grants `contents: write` for the whole workflow'),
+        expect.stringContaining('new secret `DEPLOY_TOKEN`'),
+        expect.stringContaining('pipes a download into a shell'),
+        expect.stringContaining('third-party action `someone/deploy-action` pinned to `main`'),
+      ]);
+      expect(f.line).toBe(4);
+    });
+
+    it('removing the permissions block is a risk; a new action pinned to a sha, or one used elsewhere at base, is not', async () => {
+      const other = 'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: codecov/codecov-action@v4\n';
+      const base = { '.github/workflows/ci.yml': CI, '.github/workflows/cov.yml': other };
+      const noPerms = CI.replace('permissions:\n  contents: read\n', '');
+      const removed = await g1Findings(prRepo(base, { '.github/workflows/ci.yml': noPerms }));
+      expect(removed.findings[0]!.severity).toBe('risk');
+      expect(removed.findings[0]!.message).toContain('removes the workflow-level `permissions` block');
+      const pinned = CI.replace('      - run: uv run pytest\n', `      - uses: other/tool@${'a'.repeat(40)}\n      - uses: codecov/codecov-action@v5\n      - run: uv run pytest\n`);
+      const ok = await g1Findings(prRepo(base, { '.github/workflows/ci.yml': pinned }));
+      expect(ok.findings[0]!.severity).toBe('nit');
+    });
+
+    it('.env, CODEOWNERS and .ssh keep their risk', async () => {
+      const { findings } = await g1Findings(prRepo({ 'README.md': 'x\n' }, { '.env': 'A=1\n', CODEOWNERS: '* @me\n', 'deploy/.ssh/config': 'Host x\n' }));
+      expect(findings.map((f) => f.severity)).toEqual(['risk', 'risk', 'risk']);
+    });
   });
 
   it('flags an edited workflow, a nested one and CODEOWNERS, but not an issue template', async () => {

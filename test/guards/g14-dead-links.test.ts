@@ -153,4 +153,35 @@ describe('G14 dead links', () => {
     const report = await gate(prRepo(BASE, { 'requirements.txt': 'flask==3.0 # see [x](nope.md)\n' }), [g14]);
     expect(report.guards.find((g) => g.id === 'G14')?.status).toBe('skipped');
   });
+
+  it('MkDocs sites as real projects write them: attr_list ids, headings in block quotes, snippet includes, generated pages, directory URLs', async () => {
+    const base = {
+      ...BASE,
+      'mkdocs.yml': 'site_name: x\nmarkdown_extensions:\n  - attr_list\n  - pymdownx.snippets\n',
+      'CONTRIBUTING.md': '# Contributing\n\n## Submitting pull requests\n',
+      'docs/about/contributing.md': '--8<-- "CONTRIBUTING.md"\n',
+      'docs/config.md': '# Config\n\n> #### custom_dir\n\n*   **`locale`**{ #theme-locale }: the locale.\n\n## Theme { #theme-options }\n',
+      'docs/cli.md': '# CLI\n\n::: mkdocs-click\n    :module: x\n',
+      'docs/img/shot.png': 'png',
+    };
+    const doc =
+      '# Guide\n\n[a](config.md#custom_dir) [b](config.md#theme-locale) [c](config.md#theme-options) [d](about/contributing.md#submitting-pull-requests)\n' +
+      '[e](cli.md#anything) <img src="../img/shot.png"> [f](config.md#nope)\n';
+    const { findings } = await run(base, { 'docs/guide.md': doc });
+    expect(findings.map((f) => f.evidence?.target)).toEqual(['config.md#nope']);
+  });
+
+  it('a bracketed phrase starting a paragraph line is not a reference definition', async () => {
+    const doc = '# Deploy\n\nIf you host the code on [GitHub], there are two\n[kinds of sites]: project sites and user sites.\n\n[GitHub]: https://github.com\n';
+    const { findings } = await run(BASE, { 'docs/deploy.md': doc });
+    expect(findings).toEqual([]);
+  });
+
+  it('anchors of a doc that is a symlink to another file are read from its target', async () => {
+    const repo = prRepo({ ...BASE, 'CHANGES.md': '# Changes\n\n## Version 2\n' }, {});
+    repo.symlink('docs/changes.md', '../CHANGES.md').commit('link');
+    repo.write({ 'docs/usage.md': '# Usage\n\nSee [v2](changes.md#version-2) and [v3](changes.md#version-3).\n\n## Options\n\nText.\n\n## Options\n' }).commit('doc');
+    const found = findingsOf(await gate(repo, [g14]), 'G14');
+    expect(found.map((f) => f.evidence?.anchor)).toEqual(['version-3']);
+  });
 });
