@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -103,6 +103,7 @@ export class SuiteWorkspace {
       ...(this.signal ? { signal: this.signal } : {}),
     });
     this.isolation = r.isolation;
+    await sweepOutputs(join(this.root, 'out'));
     return r;
   }
 
@@ -112,6 +113,27 @@ export class SuiteWorkspace {
       this.mounted = false;
     }
     await rm(this.root, { recursive: true, force: true, maxRetries: 3 });
+  }
+}
+
+/**
+ * Removes from the report dir everything that is not a regular file or a directory. The runners read
+ * their results from there once the sandbox is gone; a symlink planted by the PR's tests would point
+ * slopgate's own read at a host file (/root/.npmrc), and a FIFO would block it forever.
+ */
+export async function sweepOutputs(dir: string, depth = 0): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const p = join(dir, name);
+    const st = await lstat(p).catch(() => null);
+    if (!st) continue;
+    if (st.isDirectory() && depth < 4) await sweepOutputs(p, depth + 1);
+    else if (!st.isFile() || (st.isDirectory() && depth >= 4)) await rm(p, { recursive: true, force: true });
   }
 }
 

@@ -101,10 +101,14 @@ export function sandboxRefusal(isolation: 'required' | 'best-effort' = 'required
   return `tests not run: the sandbox cannot be established (${why})${ignored}`;
 }
 
-/** Joins cgroups ($0 = how many procs files follow), closes fds > 3 (bash only), then execs the rest. */
+/**
+ * Joins the run's cgroups ($1 = how many cgroup.procs files follow), closes every fd above $0 (bash
+ * only: dash cannot name fds above 9), then execs the rest.
+ */
 const PRELUDE = [
-  'n=$0; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done',
-  'if [ -n "$BASH_VERSION" ]; then for f in /proc/$$/fd/*; do fd=${f##*/}; [ "$fd" -gt 3 ] 2>/dev/null && eval "exec $fd>&-"; done; fi',
+  'keep=$0; n=$1; shift',
+  'while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done',
+  'if [ -n "$BASH_VERSION" ]; then for f in /proc/$$/fd/*; do fd=${f##*/}; [ "$fd" -gt "$keep" ] 2>/dev/null && eval "exec $fd>&-"; done; fi',
   'exec "$@"',
 ].join('; ');
 
@@ -132,9 +136,8 @@ function plan(opts: SandboxOptions, cgroup: RunCgroup | null, counter: ProcessCo
     extra: opts.extraEnv ?? {},
   });
   if (caps.toolchains.path) env.PATH = caps.toolchains.path;
-  // Inside a pid namespace the first process is init, which ignores SIGTERM; the command runs as its
-  // child, so a test's own signal handling behaves as anywhere else.
-  let argv = ['/bin/sh', '-c', useBwrap ? '/bin/sh -c "$1"' : 'exec /bin/sh -c "$1"', 'sandbox', opts.command];
+  // bwrap keeps its own init as pid 1 of the namespace, so the command is an ordinary process there.
+  let argv = ['/bin/sh', '-c', opts.command];
   let seccompFd: number | null = null;
   if (useBwrap) {
     const uniqueWritable = [...new Set(writable)].filter((w) => !writable.some((o) => o !== w && insideRun(w, o)));
@@ -164,7 +167,7 @@ function plan(opts: SandboxOptions, cgroup: RunCgroup | null, counter: ProcessCo
   // inherited file descriptor but stdio and the seccomp filter's, so that no pipe or socket slopgate
   // got from its own parent reaches the sandbox (bwrap passes unknown fds through).
   const procs = cgroup?.procsFiles ?? [];
-  argv = [caps.bash ?? '/bin/sh', '-c', PRELUDE, String(procs.length), ...procs, ...argv];
+  argv = [caps.bash ?? '/bin/sh', '-c', PRELUDE, seccompFd !== null ? '3' : '2', String(procs.length), ...procs, ...argv];
   return {
     argv,
     env,

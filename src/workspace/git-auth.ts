@@ -76,7 +76,9 @@ export interface RunGitOptions {
 /** Runs git with the credentials in its environment only; errors never carry the token. */
 export function runGit(cwd: string, args: string[], opts: RunGitOptions = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    let protocols = 'file';
+    // Commands without a remote of their own may still fetch lazily (partial clone): the mirror's
+    // protocols, never ext:: or ssh.
+    let protocols = 'https:http:file';
     try {
       if (opts.remoteUrl) protocols = allowedProtocols(opts.remoteUrl);
     } catch (err) {

@@ -199,6 +199,21 @@ describe.skipIf(why !== null)('sandbox attacks (real bwrap)', () => {
     if (cargoBin) expect(readFileSync(join(cargoBin, 'bin', 'cargo')).length).toBeGreaterThan(1000);
   });
 
+  it('results planted as a symlink to a host file or a FIFO are removed before slopgate reads them', async () => {
+    const repo = TestRepo.create();
+    const sha = repo.write({ 'a.txt': 'a\n' }).commit('a');
+    const ws = await SuiteWorkspace.create(repo.dir, sha, join(root, 'unused'), { network: false, timeoutSec: 60, memoryMb: 1024, maxProcesses: 64 });
+    try {
+      const r = await ws.exec(`ln -s ${secretFile} "$SLOPGATE_OUT/junit.xml" && mkfifo "$SLOPGATE_OUT/go.jsonl" && mkdir -p "$SLOPGATE_OUT/d" && ln -s /etc/passwd "$SLOPGATE_OUT/d/report.json" && echo ok > "$SLOPGATE_OUT/real.txt" && echo planted`, 30_000);
+      expect(r.stdout).toContain('planted');
+      const out = join(ws.root, 'out');
+      expect(readdirSync(out).sort()).toEqual(['d', 'real.txt']);
+      expect(readdirSync(join(out, 'd'))).toEqual([]);
+    } finally {
+      await ws.dispose();
+    }
+  });
+
   // Attacks the issue does not list.
   it('other ways out: fds, symlinks, the terminal, ptrace, namespaces, mounts, /sys, core dumps, keyrings', async () => {
     const py = [

@@ -1,0 +1,53 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { findToolchains, fsArgs, operatorReadOnlyPaths } from '../../src/testgate/sandbox-fs.js';
+import { effectiveIsolation } from '../../src/testgate/sandbox.js';
+import { isForbiddenEnvName } from '../../src/testgate/sandbox-env.js';
+
+const root = mkdtempSync(join(tmpdir(), 'slopgate-sandbox-fs-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('sandbox filesystem layout', () => {
+  it('mounts a toolchain found on PATH read-only, hides its credential files, and never a whole home', () => {
+    const tool = join(root, 'opt', 'mytool');
+    mkdirSync(join(tool, 'bin'), { recursive: true });
+    writeFileSync(join(tool, 'bin', 'cargo'), '#!/bin/sh\n');
+    chmodSync(join(tool, 'bin', 'cargo'), 0o755);
+    writeFileSync(join(tool, 'credentials.toml'), 'token = "secret"\n');
+    mkdirSync(join(tool, '.ssh'));
+    const found = findToolchains({ PATH: `${join(tool, 'bin')}:/usr/bin:/bin`, HOME: root });
+    expect(found.roots).toContain(tool);
+    expect(found.path).toBe(`${join(tool, 'bin')}:/usr/bin:/bin`);
+    const args = fsArgs({ runRoot: join(root, 'run'), home: join(root, 'run', 'home'), network: false, tmpBytes: 1 << 20, toolchains: found });
+    const joined = args.join(' ');
+    expect(joined).toContain(`--ro-bind ${tool} ${tool}`);
+    expect(joined).toContain(`--ro-bind /dev/null ${join(tool, 'credentials.toml')}`);
+    expect(joined).toContain(`--tmpfs ${join(tool, '.ssh')}`);
+    expect(joined).not.toMatch(/--ro-bind \/root /);
+    expect(joined).not.toContain('/etc/shadow');
+    expect(joined).not.toContain('/etc/resolv.conf');
+    for (const hostDir of ['/run', '/var', '/var/run', '/sys', '/root', '/home', '/work']) expect(args).not.toContain(hostDir);
+    // The run's tree is the last, read-write mount.
+    expect(args.slice(-3)).toEqual(['--bind', join(root, 'run'), join(root, 'run')]);
+  });
+
+  it('resolv.conf only with network; operator paths only when absolute and existing', () => {
+    const found = findToolchains({ PATH: '/usr/bin:/bin' });
+    const args = fsArgs({ runRoot: join(root, 'r2'), home: join(root, 'r2'), network: true, tmpBytes: 1 << 20, toolchains: found });
+    expect(args.join(' ')).toContain('/etc/resolv.conf');
+    expect(operatorReadOnlyPaths({ SLOPGATE_SANDBOX_RO_PATHS: `relative:/:${root}:/does/not/exist` })).toEqual([root]);
+  });
+
+  it('best-effort needs both the repository and the operator', () => {
+    expect(effectiveIsolation('best-effort', {})).toBe('required');
+    expect(effectiveIsolation('required', { SLOPGATE_TESTS_ISOLATION: 'best-effort' })).toBe('required');
+    expect(effectiveIsolation('best-effort', { SLOPGATE_TESTS_ISOLATION: 'best-effort' })).toBe('best-effort');
+  });
+
+  it('secret-looking variable names never pass', () => {
+    for (const name of ['PRIVATE_KEY', 'PRIVATE_KEY_PATH', 'WEBHOOK_SECRET', 'GITHUB_TOKEN', 'DATABASE_URL', 'SOME_API_KEY', 'KEYFILE', 'NPM_TOKEN']) expect(isForbiddenEnvName(name), name).toBe(true);
+    for (const name of ['PATH', 'LANG', 'GOFLAGS', 'HOME']) expect(isForbiddenEnvName(name), name).toBe(false);
+  });
+});
