@@ -62,7 +62,7 @@ describe('G8 on Go repositories', () => {
     expect(f.map((x) => [x.path, x.line])).toEqual([['api/greet_test.go', 9]]);
     expect(f[0]!.message).toContain('example.com/svc/api.TestGreet');
     expect(testsSection(report)).toMatchObject({ runner: 'go', regressions: ['go:example.com/svc/api.TestGreet'] });
-  });
+  }, 240_000);
 
   it('a package that no longer compiles is build-broken for that package, and its tests are not "removed"', async () => {
     const repo = prRepo(GO, { 'api/greet.go': HANDLER.replace('fmt.Fprintf(w, "hello, %s", name)', 'fmt.Fprintf(w, "hello, %s", nam)') });
@@ -70,7 +70,7 @@ describe('G8 on Go repositories', () => {
     expect(report.findings.map((f) => f.category)).toEqual(['build-broken']);
     expect(report.findings[0]).toMatchObject({ path: 'api', severity: 'fail' });
     expect(report.findings[0]!.message).toMatch(/Go package `example.com\/svc\/api` no longer builds.*undefined: nam/);
-  });
+  }, 240_000);
 });
 
 const LIB = `/// Sum of the first \`n\` positive integers.
@@ -117,7 +117,7 @@ describe('G8 on a Rust crate (one fixture, several PRs on one cached baseline)',
     expect(s.regressions.sort()).toEqual(['rust:src/lib.rs::tests::triangle_of_four', 'rust:tests/api.rs::triangle_of_one']);
     const unit = report.findings.find((f) => f.message.includes('triangle_of_four'))!;
     expect(unit).toMatchObject({ category: 'test-regression', path: 'src/lib.rs', line: 16 });
-  });
+  }, 240_000);
 
   it('an integration test that no longer compiles is build-broken for that target only', async () => {
     const report = await gateTests(repo, { cacheDir: cache.dir, cache: shared, head: 'broken', tests: { reruns: 0 } });
@@ -126,7 +126,7 @@ describe('G8 on a Rust crate (one fixture, several PRs on one cached baseline)',
     expect(report.findings[0]!.message).toMatch(/Rust target `tests\/api.rs` no longer compiles.*mismatched types/);
     // the lib's own tests still ran at head
     expect(testsSection(report).candidate!.total).toBeGreaterThanOrEqual(2);
-  });
+  }, 240_000);
 });
 
 describe('G8 names a dependency the offline sandbox cannot resolve', () => {

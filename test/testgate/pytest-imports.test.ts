@@ -129,7 +129,23 @@ jobs:
     expect(report.findings).toEqual([]);
     const g8 = g8Status(report);
     expect(g8.status).toBe('skipped');
-    expect(g8.reason).toMatch(/^at the base, every test module fails to import `pendulum` \(ModuleNotFoundError\), which is not part of the repository/);
+    expect(g8.reason).toMatch(/^at the base, every test module fails to import `pendulum` \(ModuleNotFoundError\), a declared dependency that is not part of the repository/);
     expect(g8.reason).toMatch(/tests\.setup.*tests\.network: true/);
+  }, 240_000);
+
+  it('an import of a module declared nowhere (hallucinated) that breaks every test module is build-broken, not a missing dependency', async () => {
+    const base = {
+      'pyproject.toml': '[project]\nname = "cal"\nversion = "0.1.0"\n',
+      'conftest.py': '',
+      'cal.py': 'import json\n\n\ndef dump(x):\n    return json.dumps(x)\n',
+      'tests/test_cal.py': 'from cal import dump\n\n\ndef test_dump():\n    assert dump(1) == "1"\n',
+      'tests/test_more.py': 'from cal import dump\n\n\ndef test_list():\n    assert dump([]) == "[]"\n',
+    };
+    const repo = prRepo(base, { 'cal.py': 'import json_helpers\n\n\ndef dump(x):\n    return json_helpers.dumps(x)\n' });
+    const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
+    expect(g8Status(report).status).toBe('fail');
+    const broken = report.findings.filter((f) => f.category === 'build-broken');
+    expect(broken.map((f) => f.path).sort()).toEqual(['tests/test_cal.py', 'tests/test_more.py']);
+    expect(broken[0]!.message).toContain("No module named 'json_helpers'");
   }, 240_000);
 });

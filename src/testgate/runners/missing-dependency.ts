@@ -94,5 +94,5 @@ export function cargoMissingReason(crates: string[]): string {
 }
 
 export function pythonMissingReason(modules: string[]): string {
-  return `every test module fails to import ${list(modules)} (ModuleNotFoundError), which is not part of the repository: the sandbox's Python lacks ${modules.length === 1 ? 'this dependency' : 'these dependencies'}; install the test dependencies in tests.setup (e.g. \`pip install --user -r requirements-dev.txt\` or \`pip install --user -e .[test]\`, with tests.network: true or a local wheel cache)`;
+  return `every test module fails to import ${list(modules)} (ModuleNotFoundError), a declared dependency that is not part of the repository: the sandbox's Python lacks ${modules.length === 1 ? 'this dependency' : 'these dependencies'}; install the test dependencies in tests.setup (e.g. \`pip install --user -r requirements-dev.txt\` or \`pip install --user -e .[test]\`, with tests.network: true or a local wheel cache)`;
 }

@@ -5,7 +5,7 @@ import type { TestOutcome, UnitStatus } from '../types.js';
 import type { MergedArgs } from './ci-args.js';
 import { parseJunitXml } from './junit-xml.js';
 import { pythonMissingModule, pythonMissingReason } from './missing-dependency.js';
-import { PY_ORIGINS_PLUGIN, PY_ORIGINS_PLUGIN_NAME, readOrigins, treeHasModule } from './python-origins.js';
+import { declaredDependency, PY_ORIGINS_PLUGIN, PY_ORIGINS_PLUGIN_NAME, readOrigins, treeHasModule } from './python-origins.js';
 import { missingToolchain, shortMessage, shq, type RunContext, type Runner, type RunnerOutput } from './runner.js';
 
 /**
@@ -143,14 +143,14 @@ async function runPytest(ctx: RunContext, opts: PytestOptions, targets: string[]
   } catch {
     return withNotes(out); // no report, or not parseable
   }
-  // Every test module fails to import something that is not part of the repository: a dependency
-  // the sandbox lacks, not something the PR broke.
+  // Every test module fails to import something that is not part of the repository but is declared
+  // as a dependency: the sandbox lacks it, the PR did not break it.
   const broken = parsed.units.filter((u) => u.status === 'broken');
   if (targets === null && parsed.tests.length === 0 && broken.length > 0) {
     const missingMods = broken.map((u) => pythonMissingModule(u.message));
     if (missingMods.every((m): m is string => m !== null)) {
       const external: string[] = [];
-      for (const m of new Set(missingMods)) if (!(await treeHasModule(ctx.workdir, m))) external.push(m);
+      for (const m of new Set(missingMods)) if (!(await treeHasModule(ctx.workdir, m)) && (await declaredDependency(ctx.workdir, m))) external.push(m);
       if (external.length === new Set(missingMods).size) return withNotes({ ...out, ...parsed, missingToolchain: pythonMissingReason(external) });
     }
   }

@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -114,6 +114,35 @@ export async function treeHasModule(root: string, name: string, depth = 4): Prom
       }
     }
     level = next.slice(0, 2000);
+  }
+  return false;
+}
+
+/** Files where a Python project declares (or its CI installs) dependencies. */
+async function dependencyFiles(root: string): Promise<string[]> {
+  const files = ['pyproject.toml', 'setup.cfg', 'setup.py', 'Pipfile', 'tox.ini', 'environment.yml', 'environment.yaml', 'noxfile.py'];
+  for (const dir of ['', 'requirements', '.github/workflows']) {
+    const names = await readdir(join(root, dir)).catch(() => [] as string[]);
+    for (const n of names) if (dir || /^requirements.*\.(txt|in)$/.test(n)) files.push(dir ? `${dir}/${n}` : n);
+  }
+  return files;
+}
+
+/**
+ * True when `name` appears in a dependency declaration of the tree (requirements, pyproject, setup.*,
+ * Pipfile, tox.ini, the CI workflows), with `-`/`_` treated alike: then "No module named 'name'" is a
+ * dependency the sandbox lacks. An import of something declared nowhere (a hallucinated module) is
+ * the PR's to fix, as CI would say.
+ */
+export async function declaredDependency(root: string, name: string): Promise<boolean> {
+  const norm = (t: string) => t.toLowerCase().replace(/[-_.]+/g, '_');
+  const wanted = norm(name);
+  for (const f of await dependencyFiles(root)) {
+    const path = join(root, f);
+    const info = await stat(path).catch(() => null);
+    if (!info?.isFile() || info.size > 1_000_000) continue;
+    const text = await readFile(path, 'utf8').catch(() => '');
+    if (norm(text).includes(wanted)) return true;
   }
   return false;
 }
