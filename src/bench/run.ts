@@ -5,6 +5,7 @@ import { Revision } from '../core/revision.js';
 import { GUARDS } from '../guards/index.js';
 import { computeFingerprint } from '../repo/fingerprint.js';
 import { generateMonorepoPr } from './generate-monorepo.js';
+import { idleMemoryLine } from './idle-memory.js';
 import { generateMixedPr } from './generate-pr.js';
 import { testGateBenchLine } from './testgate-bench.js';
 
@@ -59,11 +60,12 @@ async function grounding(changed: number): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const only = (process.env.BENCH_ONLY ?? 'static,grounding,tests').split(',');
+  const only = (process.env.BENCH_ONLY ?? 'static,grounding,tests,memory').split(',');
   const files = Number(process.env.BENCH_FILES ?? 1000);
   if (only.includes('static')) await staticGuards(files);
   if (only.includes('grounding')) await grounding(files);
   if (only.includes('tests')) console.log(await testGateBenchLine());
+  if (only.includes('memory')) console.log(await idleMemoryLine());
 }
 
 main().catch((err: unknown) => {
