@@ -1,12 +1,11 @@
 #!/usr/bin/env node
 import { mkdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from 'probot';
 import { createSlopgateApp } from './app.js';
 import { InputError, errorMessage } from './core/errors.js';
 import { createLogger } from './core/trace.js';
-import { serverDeploymentFromEnv } from './github/deployment-env.js';
+import { defaultWorkDir, requireWebhookSecret, serverDeploymentFromEnv } from './github/deployment-env.js';
 import type { GateJob } from './github/gate-job.js';
 import { PgQueue } from './queue/pg-queue.js';
 import { openStore, storeOptionsFromEnv } from './store/open-store.js';
@@ -14,18 +13,26 @@ import { openStore, storeOptionsFromEnv } from './store/open-store.js';
 /**
  * `npm start`: the slopgate GitHub App as a long-running server (Probot's `run`). Reads APP_ID,
  * PRIVATE_KEY or PRIVATE_KEY_PATH, WEBHOOK_SECRET, PORT, HOST, LOG_LEVEL, GHE_HOST/GHE_PROTOCOL
- * (Probot) and DATABASE_URL, SLOPGATE_ROLE, SLOPGATE_WORKDIR, SLOPGATE_CONCURRENCY and the
+ * (Probot) and DATABASE_URL, SLOPGATE_ROLE, SLOPGATE_WORKDIR (default: see defaultWorkDir), SLOPGATE_CONCURRENCY and the
  * SLOPGATE_QUEUE_* settings (slopgate).
  *
  * With DATABASE_URL the jobs go into the durable PostgreSQL queue, shared with `slopgate worker`
  * processes; SLOPGATE_ROLE=web makes this process only answer webhooks and queue jobs.
  */
 async function main(): Promise<void> {
+  requireWebhookSecret(process.env);
   const deployment = serverDeploymentFromEnv(process.env);
-  const workDir = process.env.SLOPGATE_WORKDIR ?? join(tmpdir(), 'slopgate');
-  await mkdir(workDir, { recursive: true });
-  // DATABASE_URL: a shared PostgreSQL; otherwise an embedded PGlite database in the work dir.
-  const store = await openStore(storeOptionsFromEnv(process.env, join(workDir, 'db')));
+  const workDir = defaultWorkDir(process.env);
+  try {
+    await mkdir(workDir, { recursive: true });
+  } catch (err) {
+    throw new InputError(`cannot create the work dir ${workDir}: ${errorMessage(err)}`, 'set SLOPGATE_WORKDIR to a folder this user can write');
+  }
+  // DATABASE_URL: a shared PostgreSQL, opened now so that a wrong URL fails at start. Otherwise an
+  // embedded PGlite database in the work dir, opened on first use: it needs several hundred MB of
+  // memory, which an idle App should not hold (see `npm run bench`).
+  const storeOptions = storeOptionsFromEnv(process.env, join(workDir, 'db'));
+  const store = await openStore({ ...storeOptions, lazy: !storeOptions.url });
   const { databaseUrl, concurrency, durable } = deployment.queue;
   let queue: PgQueue<GateJob> | undefined;
   if (databaseUrl) {

@@ -5,6 +5,7 @@ import { Revision } from '../core/revision.js';
 import { GUARDS } from '../guards/index.js';
 import { computeFingerprint } from '../repo/fingerprint.js';
 import { generateMonorepoPr } from './generate-monorepo.js';
+import { idleMemoryLine } from './idle-memory.js';
 import { generateMixedPr } from './generate-pr.js';
 import { parseCorpusBench } from './parse-corpus.js';
 import { testGateBenchLine } from './testgate-bench.js';
@@ -61,11 +62,12 @@ async function grounding(changed: number): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const only = (process.env.BENCH_ONLY ?? 'static,grounding,tests,parse').split(',');
+  const only = (process.env.BENCH_ONLY ?? 'static,grounding,tests,memory,parse').split(',');
   const files = Number(process.env.BENCH_FILES ?? 1000);
   if (only.includes('static')) await staticGuards(files);
   if (only.includes('grounding')) await grounding(files);
   if (only.includes('tests')) console.log(await testGateBenchLine());
+  if (only.includes('memory')) console.log(await idleMemoryLine());
   if (only.includes('parse')) {
     const falseErrors = await parseCorpusBench(process.argv[2] ?? process.env.PARSE_CORPUS_DIR);
     if (falseErrors > 0) process.exitCode = 1;

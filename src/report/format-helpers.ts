@@ -112,3 +112,19 @@ export function firstLine(text: string, max: number): string {
 export function formatNumber(n: number, digits = 2): string {
   return Number.isFinite(n) ? n.toFixed(digits) : String(n);
 }
+
+const XML_NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+
+/**
+ * Decodes the XML character references test reports leave in messages (`&#10;`, `&#x27;`, `&lt;`,
+ * `&amp;` …), once: `&amp;lt;` becomes `&lt;`, not `<`. Runs before any escaping, so a decoded `<`
+ * is escaped like any other. References to invalid code points stay as they are.
+ */
+export function decodeXmlEntities(text: string): string {
+  return text.replace(/&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|(lt|gt|amp|quot|apos));/g, (whole, dec: string | undefined, hex: string | undefined, name: string | undefined) => {
+    if (name) return XML_NAMED[name]!;
+    const code = dec !== undefined ? Number(dec) : parseInt(hex!, 16);
+    if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return whole;
+    return String.fromCodePoint(code);
+  });
+}

@@ -1,9 +1,9 @@
 import { isolationWarning } from './isolation-warning.js';
 import type { Finding, Severity } from '../core/finding.js';
 import type { Report } from '../core/report.js';
-import { clip, countBySeverity, firstLine, formatNumber, nextStepText, plural, shortSha, stripControl } from './format-helpers.js';
+import { clip, countBySeverity, decodeXmlEntities, firstLine, formatNumber, nextStepText, plural, shortSha, stripControl } from './format-helpers.js';
 import { fitBlocks } from './markdown-budget.js';
-import { codeBlock, escapeCell, escapeMarkdown, escapeParagraph } from './markdown-escape.js';
+import { codeBlock, escapeCell, escapeInline, escapeInlineParagraph, escapeMarkdown } from './markdown-escape.js';
 import { readPsi, readTests } from './sections.js';
 
 /** GitHub's limit for a check run's `output.summary` and `output.text`, in characters. */
@@ -69,7 +69,7 @@ function decisionSection(report: Report, detailsUrl?: string): string {
   const lines = [
     `## ${OUTCOME_ICON[d.outcome] ?? '❌'} ${d.outcome} · ${d.conclusion}`,
     '',
-    `**Why:** ${escapeMarkdown(stripControl(d.reason).replace(/\s+/g, ' '))}  `,
+    `**Why:** ${escapeInline(decodeXmlEntities(stripControl(d.reason)).replace(/\s+/g, ' '))}  `,
     `**Next:** ${nextStepText(d.next)}  `,
     `Round ${d.round} of ${d.maxRounds} · ${d.blocking} blocking · ${d.advisory} advisory · ` +
       `\`${shortSha(report.base.sha)}\`..\`${shortSha(report.head.sha)}\` · ${plural(report.files.length, 'file')} · ${plural(report.commits.length, 'commit')}`,
@@ -109,10 +109,10 @@ function testsSection(report: Report): string {
   const lines = ['', `### Tests: ${escapeMarkdown(tests.headline)}`];
   if (tests.regressed.length) {
     lines.push('');
-    for (const name of tests.regressed.slice(0, 20)) lines.push(`- ${escapeCell(name)}`);
+    for (const name of tests.regressed.slice(0, 20)) lines.push(`- ${escapeCell(decodeXmlEntities(name))}`);
     if (tests.regressed.length > 20) lines.push(`- … ${plural(tests.regressed.length - 20, 'more regression')}`);
   }
-  if (tests.details.length) lines.push('', ...tests.details.map(([k, v]) => `- ${escapeCell(k)}: ${escapeCell(firstLine(v, 200))}`));
+  if (tests.details.length) lines.push('', ...tests.details.map(([k, v]) => `- ${escapeCell(k)}: ${escapeInline(firstLine(decodeXmlEntities(v), 200), { cell: true })}`));
   return lines.join('\n') + '\n';
 }
 
@@ -123,7 +123,7 @@ function where(f: Finding): string {
 
 function findingRow(f: Finding): string {
   const icon = SEVERITY_ICON[f.severity] ?? '';
-  return `| ${icon} ${escapeCell(f.severity)} | ${escapeCell(f.guard)} | ${escapeCell(f.category)} | ${where(f)} | ${escapeCell(firstLine(f.message, 200))} |\n`;
+  return `| ${icon} ${escapeCell(f.severity)} | ${escapeCell(f.guard)} | ${escapeCell(f.category)} | ${where(f)} | ${escapeInline(firstLine(decodeXmlEntities(f.message), 200), { cell: true })} |\n`;
 }
 
 function findingsHead(report: Report): string {
@@ -150,9 +150,9 @@ function findingDetail(f: Finding): string {
   const parts = [
     `### ${icon} ${escapeMarkdown(f.severity)} · ${escapeMarkdown(f.category)} · ${place}`,
     '',
-    escapeParagraph(clip(f.message, 4000)),
+    escapeInlineParagraph(clip(decodeXmlEntities(f.message), 4000)),
   ];
-  if (f.remediation) parts.push('', `**What to do:** ${escapeParagraph(clip(f.remediation, 2000))}`);
+  if (f.remediation) parts.push('', `**What to do:** ${escapeInlineParagraph(clip(decodeXmlEntities(f.remediation), 2000))}`);
   const s = f.suggestion;
   if (s && typeof s.replacement === 'string') {
     const lines = s.replacement.replace(/\n$/, '').split('\n');

@@ -1,7 +1,7 @@
 import { isolationWarning } from './isolation-warning.js';
 import type { Finding, Severity } from '../core/finding.js';
 import type { Report } from '../core/report.js';
-import { countBySeverity, formatNumber, groupByFile, nextStepText, plural, shortSha, stripControl } from './format-helpers.js';
+import { countBySeverity, decodeXmlEntities, formatNumber, groupByFile, nextStepText, plural, shortSha, stripControl } from './format-helpers.js';
 import { readPsi, readTests } from './sections.js';
 
 /** The terminal report: decision first, then findings by file, then the guard table and sections. */
@@ -56,8 +56,8 @@ function findingLines(f: Finding, paint: Paint): string[] {
   const meta = [safe(f.guard), safe(f.category), f.path ? where : '', f.commit ? `commit ${shortSha(f.commit)}` : '']
     .filter(Boolean)
     .join(' · ');
-  const out = [`  ${paint(mark.color, mark.label)} ${meta}`, `      ${safe(f.message, '      ')}`];
-  if (f.remediation) out.push(`      ${paint(ANSI.cyan, '→')} ${safe(f.remediation, '        ')}`);
+  const out = [`  ${paint(mark.color, mark.label)} ${meta}`, `      ${safe(decodeXmlEntities(f.message), '      ')}`];
+  if (f.remediation) out.push(`      ${paint(ANSI.cyan, '→')} ${safe(decodeXmlEntities(f.remediation), '        ')}`);
   if (f.confirmedBy.length > 1) out.push(paint(ANSI.dim, `      confirmed by ${f.confirmedBy.map((c) => safe(c)).join(', ')}`));
   const s = f.suggestion;
   if (s && typeof s.replacement === 'string') {

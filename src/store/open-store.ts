@@ -13,6 +13,11 @@ export interface StoreOptions {
   schema?: string;
   /** Connection pool size for PostgreSQL (default 10). */
   poolSize?: number;
+  /**
+   * Open the database on its first query instead of now (the App's embedded PGlite: it costs several
+   * hundred MB of memory, which an App that has not received a pull request yet need not pay).
+   */
+  lazy?: boolean;
 }
 
 function isPostgresUrl(url: string): boolean {
@@ -42,7 +47,37 @@ export async function openDb(opts: StoreOptions = {}): Promise<Db> {
  * Migrations run before it is returned.
  */
 export async function openStore(opts: StoreOptions = {}): Promise<Store> {
-  return new Store(await openDb(opts));
+  return new Store(opts.lazy ? lazyDb(opts) : await openDb(opts));
+}
+
+/**
+ * A Db that opens (and migrates) the real one on its first query. Concurrent first callers share one
+ * open; a failed open is not remembered, so the next query tries again and reports its own error.
+ * Closing a Db that was never opened does nothing.
+ */
+export function lazyDb(opts: StoreOptions, open: (o: StoreOptions) => Promise<Db> = openDb): Db {
+  let opening: Promise<Db> | undefined;
+  let closed = false;
+  const db = (): Promise<Db> => {
+    if (closed) return Promise.reject(new Error('the store is closed'));
+    opening ??= open(opts).catch((err: unknown) => {
+      opening = undefined;
+      throw err;
+    });
+    return opening;
+  };
+  return {
+    dialect: opts.url ? 'postgres' : 'pglite',
+    query: async (sql, params) => (await db()).query(sql, params),
+    exec: async (sql) => (await db()).exec(sql),
+    transaction: async (fn) => (await db()).transaction(fn),
+    close: async () => {
+      closed = true;
+      const pending = opening;
+      opening = undefined;
+      if (pending) await (await pending.catch(() => undefined))?.close();
+    },
+  };
 }
 
 /** The store the environment asks for: `DATABASE_URL` if set, else PGlite in `dataDir` or memory. */
