@@ -38,10 +38,39 @@ export async function agentPrs(dir: string, repo: string, language: string, opts
     const m = /^refs\/pull\/(\d+)\/head$/.exec(ref);
     if (agent && m) found.push({ pr: Number(m[1]), head, agent });
   }
-  if (found.length === 0) return [];
-  const mainLog = await git(dir, ['log', '--first-parent', '--format=%H%x00%s%x00%b%x01', 'HEAD']);
-  const entries = mainLog.split('\x01').map((e) => e.trim().split('\0') as [string, string, string]);
+  const mainLog = await git(dir, ['log', '--first-parent', '--format=%H%x00%s%x00%b%x00%an %ae%x00%P%x01', 'HEAD']);
+  const entries = mainLog.split('\x01').map((e) => e.trim().split('\0') as [string, string, string, string, string]);
   const out: AgentPr[] = [];
+  // Squash merges on the default branch whose author, or a Co-authored-by trailer, is an agent and
+  // whose PR ref tip is not an agent commit (the maintainer pushed last): merged agent PRs.
+  const known = new Set(found.map((f) => f.pr));
+  for (const [sha, subject, body, author, parents] of entries.slice(0, 3000)) {
+    const m = /\(#(\d+)\)\s*$/.exec(subject ?? '');
+    if (!m || !sha || !parents || parents.includes(' ')) continue;
+    const pr = Number(m[1]);
+    if (known.has(pr)) continue;
+    const coAuthors = [...(body ?? '').matchAll(/^Co-authored-by:\s*(.+)$/gim)].map((c) => c[1]!.trim());
+    const agent = [author ?? '', ...coAuthors].map((a) => agentOf(a.replace(/^(.*) (\S+@\S+)$/, '$1 <$2>').replace(/<<(.*)>>/, '<$1>'))).find(Boolean);
+    if (!agent) continue;
+    known.add(pr);
+    const files = (await git(dir, ['diff', '--name-only', '-z', parents, sha])).split('\0').filter(Boolean).length;
+    if (files === 0 || files > opts.maxFiles) continue;
+    if ((await gitMaybe(dir, ['diff', '-M', '--numstat', parents, sha])) === null) continue;
+    const revert = entries.find(([, s, b]) => /^Revert\b/i.test(s ?? '') && ((b ?? '').includes(sha) || new RegExp(`#${pr}\\b`).test(s ?? '')));
+    out.push({
+      repo,
+      pr,
+      base: parents,
+      head: sha,
+      language,
+      kind: 'squash',
+      title: subject!,
+      files,
+      agent,
+      fate: revert ? 'reverted' : 'merged',
+      evidence: revert ? `${revert[0].slice(0, 10)} ${revert[1]}` : `${sha.slice(0, 10)} ${subject}`,
+    });
+  }
   for (const f of found.sort((a, b) => b.pr - a.pr)) {
     const base = (await gitMaybe(dir, ['merge-base', 'HEAD', f.head]))?.trim();
     if (!base) continue;
@@ -70,5 +99,5 @@ export async function agentPrs(dir: string, repo: string, language: string, opts
       ...(revert ? { evidence: `${revert[0].slice(0, 10)} ${revert[1]}` } : mergedBy ? { evidence: `${mergedBy[0].slice(0, 10)} ${mergedBy[1]}` } : {}),
     });
   }
-  return out;
+  return out.sort((a, b) => b.pr - a.pr);
 }

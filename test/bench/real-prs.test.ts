@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Guard } from '../../src/core/guard.js';
+import { agentPrs } from '../../src/bench/agent-prs-corpus.js';
 import { mergedPrs, mirrorDir } from '../../src/bench/real-prs-corpus.js';
 import { renderResults, runCorpus, verdictOf } from '../../src/bench/real-prs.js';
 import { TestRepo } from '../helpers/git-repo.js';
@@ -97,5 +98,31 @@ describe('real-PR corpus', () => {
     expect(verdictOf('PASS')).toBe('pass');
     expect(verdictOf('ADVISE')).toBe('advise');
     for (const o of ['REFINE', 'RESEARCH', 'ASK_AUTHOR', 'ESCALATE', 'STUCK'] as const) expect(verdictOf(o)).toBe('blocking');
+  });
+});
+
+describe('agent-written PRs', () => {
+  it('finds PR refs whose tip an agent wrote and squash merges co-authored by one, with their fate', async () => {
+    const repo = TestRepo.create();
+    repo.write({ 'README.md': '# demo\n' }).commit('initial');
+    const forkPoint = repo.git('rev-parse', 'HEAD').trim();
+    // An agent's PR that was never merged: only a refs/pull ref points at it.
+    repo.branch('agent');
+    repo.write({ 'spam.md': 'hello\n' });
+    repo.git('add', '-A');
+    repo.git('-c', 'user.name=Claude', '-c', 'user.email=noreply@anthropic.com', 'commit', '-q', '-m', 'docs: add spam');
+    repo.git('update-ref', 'refs/pull/7/head', 'HEAD');
+    repo.checkout('main');
+    // A squash merge co-authored by the Copilot agent, later reverted; and one by a human only.
+    const merged = repo.write({ 'a.txt': 'a\n' }).commit('fix: a (#8)\n\nCo-authored-by: copilot-swe-agent[bot] <198982749+Copilot@users.noreply.github.com>');
+    repo.write({ 'a.txt': null }).commit(`Revert "fix: a (#8)"\n\nThis reverts commit ${merged}.`);
+    repo.write({ 'b.txt': 'b\n' }).commit('fix: b (#9)');
+    const prs = await agentPrs(repo.dir, 'o/n', 'txt', { maxFiles: 300 });
+    expect(prs.map((p) => [p.pr, p.agent, p.fate])).toEqual([
+      [8, 'copilot-swe-agent', 'reverted'],
+      [7, 'claude', 'unmerged'],
+    ]);
+    expect(prs[1]!.base).toBe(forkPoint);
+    expect(prs[0]!.head).toBe(merged);
   });
 });
