@@ -35,6 +35,11 @@ function spawn(): Worker {
   return w;
 }
 
+/** Starts a thread ahead of need (it loads the guard registry while the caller does other work). */
+export function prewarmGuardThread(): void {
+  if (idle.length === 0) idle.push(spawn());
+}
+
 export interface GuardWorkResult {
   findings: GuardDone['findings'];
   errors: number;

@@ -63,8 +63,12 @@ interface RunState {
 
 let state: RunState | null = null;
 
+/** The registry starts loading with the thread, while the pipeline is still reading the patch set. */
+const registry = import('../guards/index.js');
+registry.catch(() => undefined);
+
 async function findGuard(id: string, module?: string): Promise<Guard> {
-  const exports = (module ? await import(module) : await import('../guards/index.js')) as Record<string, unknown>;
+  const exports = (module ? await import(module) : await registry) as Record<string, unknown>;
   const candidates: unknown[] = module ? Object.values(exports) : ((exports.GUARDS as Guard[] | undefined) ?? []);
   const guard = candidates.find((g): g is Guard => Boolean(g) && typeof g === 'object' && (g as Guard).id === id);
   if (!guard) throw new Error(`guard ${id} not found in ${module ?? 'the guard registry'}`);

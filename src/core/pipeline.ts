@@ -5,7 +5,7 @@ import { mergeFindings } from '../routing/merge.js';
 import type { DecideOptions } from '../routing/types.js';
 import { errorMessage } from './errors.js';
 import { guardErrorFinding, runGuardInThread, runOneGuard } from './guard-runner.js';
-import { GuardWorkerSession } from './guard-pool.js';
+import { GuardWorkerSession, prewarmGuardThread } from './guard-pool.js';
 import type { Finding } from './finding.js';
 import type { Guard, GuardContext, GuardFinding, GuardServices } from './guard.js';
 import { attributeLines, isAddedLine, loadPatchSet, type ChangedFile, type PatchSet } from './patch-set.js';
@@ -106,6 +106,8 @@ export async function runGate(opts: GateOptions): Promise<Report> {
   const config = opts.config ?? defaultConfig();
   const log = opts.log ?? silentLogger;
   const phase = opts.phase ?? 'pr';
+  // The guard thread loads its modules while the patch set is read.
+  if (threadsWanted(opts)) prewarmGuardThread();
   const patch = await loadPatchSet(opts.repoDir, opts.base, opts.head, { maxTextBytes: config.limits.maxFileBytes });
   const base = new Revision(opts.repoDir, patch.baseSha, config.limits.maxFileBytes);
   const head = new Revision(opts.repoDir, patch.headSha, config.limits.maxFileBytes);
