@@ -1,5 +1,4 @@
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { createProbot, type Probot } from 'probot';
 import { createSlopgateRuntime, type SlopgateAppOptions } from '../app.js';
 import { InputError } from '../core/errors.js';
