@@ -1,6 +1,4 @@
 import { mkdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createProbot, type Probot } from 'probot';
 import { createSlopgateRuntime, type SlopgateAppOptions } from '../app.js';
 import { sanctionKeyFromEnv } from './sanctions.js';
@@ -13,7 +11,7 @@ import { runWorker } from '../queue/worker.js';
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import { githubRemoteUrl } from '../workspace/repo-mirror.js';
-import { requireAppCredentials } from './deployment-env.js';
+import { defaultWorkDir, requireAppCredentials } from './deployment-env.js';
 import type { GateJob } from './gate-job.js';
 
 export interface GateWorkerOptions {
@@ -56,7 +54,7 @@ export async function runGateWorker(opts: GateWorkerOptions = {}): Promise<numbe
   if (!opts.probot) requireAppCredentials(env, 'slopgate worker');
   const probot = opts.probot ?? createProbot({ env });
   const log = opts.log ?? probot.log;
-  const workDir = opts.app?.workDir ?? env.SLOPGATE_WORKDIR ?? join(tmpdir(), 'slopgate');
+  const workDir = opts.app?.workDir ?? defaultWorkDir(env);
   await mkdir(workDir, { recursive: true });
   const concurrency = opts.concurrency ?? settings.concurrency;
   const queue = new PgQueue<GateJob>({ ...settings.durable, ...opts.durable, ...(concurrency ? { concurrency } : {}), url, log });

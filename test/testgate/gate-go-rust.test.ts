@@ -51,10 +51,11 @@ func TestGreetNeedsName(t *testing.T) {
 	}
 }
 `;
+import { needs } from '../helpers/toolchains.js';
 
 const GO = { 'go.mod': 'module example.com/svc\n\ngo 1.19\n', 'api/greet.go': HANDLER, 'api/greet_test.go': HANDLER_TEST, 'util/util.go': 'package util\n\nfunc Double(x int) int { return x * 2 }\n' };
 
-describe('G8 on Go repositories', () => {
+needs('go')('G8 on Go repositories', () => {
   it('a handler whose body changed fails its test: test-regression at `func TestGreet`', async () => {
     const repo = prRepo(GO, { 'api/greet.go': HANDLER.replace('"hello, %s", name', '"Hello %s!", name') });
     const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 1 } });
@@ -99,7 +100,7 @@ mod tests {
 }
 `;
 
-describe('G8 on a Rust crate (one fixture, several PRs on one cached baseline)', () => {
+needs('cargo')('G8 on a Rust crate (one fixture, several PRs on one cached baseline)', () => {
   const repo = TestRepo.create();
   repo.write({ 'Cargo.toml': '[package]\nname = "shapes"\nversion = "0.1.0"\nedition = "2021"\n', 'src/lib.rs': LIB, 'tests/api.rs': 'use shapes::triangle;\n\n#[test]\nfn triangle_of_one() {\n    assert_eq!(triangle(1), 1);\n}\n' }).commit('base');
   const branch = (name: string, files: Record<string, string>) => {

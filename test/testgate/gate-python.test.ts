@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { prRepo } from '../helpers/git-repo.js';
 import { MemoryBaselineCache } from '../../src/testgate/baseline-cache.js';
 import { g8Status, gateTests, sandboxCacheDir, testsSection } from './fixtures.js';
+import { needs } from '../helpers/toolchains.js';
 
 const cache = sandboxCacheDir();
 afterAll(() => cache.remove());
@@ -38,7 +39,7 @@ def test_schema_accepts_names():
 
 const BASE = { 'pyproject.toml': '[project]\nname = "app"\nversion = "0.1.0"\n', 'app/__init__.py': '', 'app/db.py': DB, 'tests/test_db.py': TESTS, 'tests/__init__.py': '' };
 
-describe('G8 on pytest repositories', () => {
+needs('pytest')('G8 on pytest repositories', () => {
   it('a dropped `conn.row_factory = sqlite3.Row` is a test regression at the test definition line', async () => {
     const repo = prRepo(BASE, { 'app/db.py': DB.replace('    conn.row_factory = sqlite3.Row\n', '') });
     const report = await gateTests(repo, { cacheDir: cache.dir });

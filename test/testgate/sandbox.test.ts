@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSandboxed, type SandboxOptions } from '../../src/testgate/sandbox.js';
 import { overrideSandboxCapabilities, sandboxCapabilities } from '../../src/testgate/sandbox-probe.js';
 import { readdirSync, readFileSync } from 'node:fs';
+import { needs } from '../helpers/toolchains.js';
 
 function processesWithArg(arg: string): number[] {
   const out: number[] = [];
@@ -43,7 +44,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-describe('sandbox', () => {
+needs('python3')('sandbox', () => {
   it('a PR test cannot read the app environment: secrets, tokens and database URLs are not passed', async () => {
     process.env.SLOPGATE_FAKE_SECRET = 'hunter2-secret-value';
     process.env.GITHUB_TOKEN_FOR_TEST = 'ghs_fake';
