@@ -56,7 +56,7 @@ function plural(n: number, word: string): string {
 
 /**
  * Routes merged findings to one bounded decision. Only blocking findings (fail, or risk when strict)
- * can fail the check; advisory-only results are ADVISE (neutral).
+ * can fail the check; results with a risk but nothing blocking are ADVISE (neutral), nits alone PASS.
  */
 export function decide(findings: Finding[], opts: DecideOptions = {}): Decision {
   const strict = opts.strict ?? false;
@@ -82,6 +82,11 @@ export function decide(findings: Finding[], opts: DecideOptions = {}): Decision 
     return make('STUCK', 2, 'no evidence: no guard or critic ran, so nothing was checked; refusing to report PASS', 'label-stuck');
   }
   if (findings.length === 0) return make('PASS', 1, opts.testsNotRun ? 'every guard that ran passed' : 'every guard passed', 'none');
+  // Nits alone (a tool-config table added, a routine workflow bump) are worth an annotation, not a
+  // neutral check: the PR passes and the nits are still shown.
+  if (blocking.length === 0 && findings.every((f) => f.severity === 'nit')) {
+    return make('PASS', 2, `${plural(advisory, 'nit')} (${countBy(findings)}); nothing to act on`, 'annotate');
+  }
   if (blocking.length === 0) {
     return make('ADVISE', 2, `${plural(advisory, 'advisory finding')} (${countBy(findings)}); nothing blocks`, 'annotate');
   }

@@ -46,7 +46,13 @@ describe('routing/decide: outcomes, conclusions and next actions', () => {
     const d = decide([risk, nit], { strict: true });
     expect(d).toMatchObject({ outcome: 'REFINE', conclusion: 'failure', blocking: 1, advisory: 1 });
     expect(d.buckets.refine).toEqual([risk.id]);
-    expect(decide([nit], { strict: true }).outcome).toBe('ADVISE');
+    expect(decide([nit], { strict: true }).outcome).toBe('PASS');
+  });
+
+  it('nits alone pass (annotated); a risk next to them is ADVISE', () => {
+    const nit = finding('style', 'nit');
+    expect(decide([nit])).toMatchObject({ outcome: 'PASS', conclusion: 'success', next: 'annotate', advisory: 1 });
+    expect(decide([nit, finding('dead-link', 'risk')])).toMatchObject({ outcome: 'ADVISE', conclusion: 'neutral' });
   });
 
   it('a fail finding in the refine bucket is REFINE; the next action depends on the refiner settings', () => {
