@@ -52,7 +52,7 @@ needs('pytest')('G8 on pytest repositories', () => {
     expect(s).toMatchObject({ runner: 'pytest', regressions: ['py:tests/test_db.py::test_row_factory'], removed: [], flaky: [] });
     expect(s.baseline).toMatchObject({ failing: 0, total: 2, cached: false });
     expect(s.candidate).toMatchObject({ failing: 1, total: 2 });
-  });
+  }, 240_000);
 
   it('a stray `>` inside the SQL DDL string breaks every test that touches the table', async () => {
     const repo = prRepo(BASE, { 'app/db.py': DB.replace('name TEXT NOT NULL)', 'name TEXT NOT NULL>)') });
@@ -60,7 +60,7 @@ needs('pytest')('G8 on pytest repositories', () => {
     expect(testsSection(report).regressions.sort()).toEqual(['py:tests/test_db.py::test_row_factory', 'py:tests/test_db.py::test_schema_accepts_names']);
     expect(report.findings.find((f) => f.category === 'test-regression')!.message).toMatch(/syntax error/i);
     expect(report.decision.outcome).not.toBe('PASS');
-  });
+  }, 240_000);
 
   it('a PR that fixes a failing test passes, and the fix is listed', async () => {
     const broken = DB.replace('    conn.row_factory = sqlite3.Row\n', '');
@@ -69,7 +69,7 @@ needs('pytest')('G8 on pytest repositories', () => {
     expect(report.findings).toEqual([]);
     expect(g8Status(report).status).toBe('pass');
     expect(testsSection(report).fixed).toEqual(['py:tests/test_db.py::test_row_factory']);
-  });
+  }, 240_000);
 
   it('a test that fails once and passes on re-run is flaky-test (nit), not a regression', async () => {
     const flaky = `import os
@@ -86,7 +86,7 @@ def test_eventually():
     expect(report.findings.map((f) => [f.category, f.severity])).toEqual([['flaky-test', 'nit']]);
     expect(report.findings[0]).toMatchObject({ path: 'tests/test_flaky.py', line: 4 });
     expect(testsSection(report).flaky).toEqual(['py:tests/test_flaky.py::test_eventually']);
-  });
+  }, 240_000);
 
   it('deleting a test is tests-removed (risk); an import error in a test module is build-broken', async () => {
     const repo = prRepo(BASE, {
@@ -105,14 +105,14 @@ def test_eventually():
     expect(b[0]!.message).toContain('not_a_real_module');
     // the module's test is reported with the unit, not as removed
     expect(broken.findings.some((f) => f.category === 'tests-removed')).toBe(false);
-  });
+  }, 240_000);
 
   it('a Python repo without tests is skipped with a reason, never a fake "unparsed failure" regression', async () => {
     const repo = prRepo({ 'pyproject.toml': '[project]\nname = "x"\n', 'x.py': 'X = 1\n' }, { 'x.py': 'X = 2\n' });
     const report = await gateTests(repo, { cacheDir: cache.dir });
     expect(report.findings).toEqual([]);
     expect(g8Status(report)).toMatchObject({ status: 'skipped', reason: 'no tests found at the base' });
-  });
+  }, 240_000);
 
   it('a command that fails without parseable results on both sides is skipped, not a regression', async () => {
     // The original embedded volatile output ("no tests ran in 0.57s") in a sentinel id, so every run differed.
@@ -121,7 +121,7 @@ def test_eventually():
     expect(report.findings).toEqual([]);
     expect(g8Status(report).status).toBe('skipped');
     expect(g8Status(report).reason).toMatch(/fails at the base without machine-readable results \(exit 3\)/);
-  });
+  }, 240_000);
 
   it('the second PR on the same base reuses the cached baseline', async () => {
     const shared = new MemoryBaselineCache();
@@ -135,7 +135,7 @@ def test_eventually():
     const second = await gateTests(a, { cacheDir: cache.dir, cache: shared, head: 'pr2', tests: { reruns: 0 } });
     expect(testsSection(second).baseline).toMatchObject({ cached: true, total: 2, failing: 0 });
     expect(testsSection(second).regressions).toEqual(['py:tests/test_db.py::test_row_factory']);
-  });
+  }, 240_000);
 
   it('many tests already failing at the base make a warning in the report, naming the most common error', async () => {
     const cases = Array.from({ length: 12 }, (_, i) => `def test_query_${i}():\n    assert connect()\n`).join('\n\n');
@@ -154,5 +154,5 @@ def test_eventually():
     const off = await gateTests(repo, { cacheDir: cache.dir, tests: { enabled: false } });
     expect(g8Status(off)).toMatchObject({ status: 'skipped', reason: 'disabled in config (tests.enabled: false)' });
     expect(off.findings).toEqual([]);
-  });
+  }, 240_000);
 });
