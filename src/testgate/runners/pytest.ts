@@ -1,9 +1,9 @@
-import { readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import { rm, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tailOf } from '../capped-output.js';
 import type { TestOutcome, UnitStatus } from '../types.js';
 import type { MergedArgs } from './ci-args.js';
-import { parseJunitXml } from './junit-xml.js';
+import { parseJunitXml, readJunitFile } from './junit-xml.js';
 import { pythonMissingModule, pythonMissingReason } from './missing-dependency.js';
 import { declaredDependency, PY_ORIGINS_PLUGIN, PY_ORIGINS_PLUGIN_NAME, readOrigins, treeHasModule } from './python-origins.js';
 import { missingToolchain, shortMessage, shq, type RunContext, type Runner, type RunnerOutput } from './runner.js';
@@ -139,7 +139,7 @@ async function runPytest(ctx: RunContext, opts: PytestOptions, targets: string[]
   if (r.exitCode === NO_TESTS_COLLECTED) return withNotes({ ...out, noTests: true });
   let parsed: { tests: TestOutcome[]; units: UnitStatus[] };
   try {
-    parsed = parsePytestJunit(await readFile(join(ctx.outDir, 'junit.xml'), 'utf8'));
+    parsed = parsePytestJunit(await readJunitFile(join(ctx.outDir, 'junit.xml')));
   } catch {
     return withNotes(out); // no report, or not parseable
   }

@@ -1,4 +1,5 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
+import { readCappedText, readCappedTextOr } from '../../core/safe-read.js';
 import { join } from 'node:path';
 
 /**
@@ -74,7 +75,7 @@ export interface PackageOrigin {
 
 export async function readOrigins(path: string): Promise<PackageOrigin[]> {
   try {
-    const data = JSON.parse(await readFile(path, 'utf8')) as unknown;
+    const data = JSON.parse(await readCappedText(path, 1 << 20)) as unknown;
     if (!Array.isArray(data)) return [];
     return data.filter((o): o is PackageOrigin => typeof o === 'object' && o !== null && typeof (o as PackageOrigin).name === 'string').map((o) => ({
       name: String(o.name),
@@ -139,9 +140,7 @@ export async function declaredDependency(root: string, name: string): Promise<bo
   const wanted = norm(name);
   for (const f of await dependencyFiles(root)) {
     const path = join(root, f);
-    const info = await stat(path).catch(() => null);
-    if (!info?.isFile() || info.size > 1_000_000) continue;
-    const text = await readFile(path, 'utf8').catch(() => '');
+    const text = (await readCappedTextOr(path, 1_000_000).catch(() => null)) ?? '';
     if (norm(text).includes(wanted)) return true;
   }
   return false;
