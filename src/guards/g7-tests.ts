@@ -10,9 +10,10 @@ import type { Definition } from '../repo/top-level-definitions.js';
 export function isTestPath(path: string): boolean {
   const lower = path.toLowerCase();
   const base = posix.basename(lower);
-  if (/(^|\/)(tests?|__tests__|spec|specs|testing|testdata|e2e)\//.test(lower)) return true;
+  if (/(^|\/)(tests?|__tests__|spec|specs|testdata|e2e)\//.test(lower)) return true;
   if (/(^|\/)src\/test\//.test(lower)) return true;
-  return /^test_.*\.py$|_test\.py$|^conftest\.py$|_test\.go$|\.(test|spec)\.[cm]?[jt]sx?$|tests?\.java$|it\.java$/.test(base);
+  if (/(?:Test|Tests|IT)\.java$/.test(posix.basename(path))) return true;
+  return /^test_.*\.py$|_test\.py$|^conftest\.py$|_test\.go$|\.(test|spec)\.[cm]?[jt]sx?$/.test(base);
 }
 
 /** Rust attributes that make a fn a test (`#[test]`, `#[tokio::test]`, `#[rstest]`, `#[test_case(..)]`). */
