@@ -76,11 +76,17 @@ export function classifyVanished(
   const headText = file.head.text ?? '';
   const others = candidates.filter((c) => c.family === family && c.path !== file.path);
   const fresh = candidates.filter((c) => c.family === family && c.fresh);
-  return withoutImpliedMembers(missing).map((def) => ({ def, fate: fateOf(def, head, headText, others, fresh) }));
+  return withoutImpliedMembers(missing).map((def) => ({ def, fate: fateOf(def, head, headText, others, fresh, family) }));
 }
 
-function fateOf(def: Definition, head: DefinitionIndex, headText: string, others: readonly Candidate[], fresh: readonly Candidate[]): Fate {
-  if (!def.container && head.bound.has(def.simpleName)) return { kind: 'rebound' };
+/** A Java method's unqualified calls resolve to a static import of the same name once the method is gone. */
+function reboundByImport(def: Definition, head: DefinitionIndex, family: string): boolean {
+  if (!head.bound.has(def.simpleName)) return false;
+  return !def.container || (family === 'java' && def.kind === 'method');
+}
+
+function fateOf(def: Definition, head: DefinitionIndex, headText: string, others: readonly Candidate[], fresh: readonly Candidate[], family: string): Fate {
+  if (reboundByImport(def, head, family)) return { kind: 'rebound' };
   const moved = others.find((c) => c.def.name === def.name);
   if (moved) return { kind: 'moved', path: moved.path };
   let best: { c: Candidate; s: number } | null = null;

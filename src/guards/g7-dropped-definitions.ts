@@ -4,7 +4,7 @@ import { headLineForBaseLine } from '../core/line-map.js';
 import { isAddedLine, type ChangedFile } from '../core/patch-set.js';
 import { splitLines } from '../core/text-content.js';
 import { languageOf } from '../repo/languages.js';
-import { languageFamily } from '../repo/top-level-definitions.js';
+import { languageFamily, type Definition } from '../repo/top-level-definitions.js';
 import { candidatesOf, classifyVanished, indexOf, type Vanished } from './g7-classify.js';
 import { searchHead, type HeadHit } from './g7-head-search.js';
 import { hitsFor, referencesOf, type Reference } from './g7-references.js';
@@ -168,12 +168,14 @@ async function lossOf(file: ChangedFile, ctx: GuardContext, candidates: Awaited<
   const all = classifyVanished(file, base, head, family, candidates);
   // a module-level __getattr__ (PEP 562) can still serve any top-level name of a Python module
   const dynamic = family === 'python' && head.definitions.some((d) => d.name === '__getattr__');
+  const otherRustHeads = family === 'rust' ? rustHeadsOf(ctx, file.path) : [];
   const vanished: Vanished[] = [];
   for (const v of all) {
     const skip =
       v.fate.kind === 'rebound' || v.fate.kind === 'uncertain' ? v.fate.kind
       : isTestDefinition(v.def, file.oldPath ?? file.path, family, file.base.text) ? 'a test (G8 reports removed tests)'
       : dynamic && !v.def.container ? 'served by the module __getattr__'
+      : family === 'rust' && !v.def.container && declaredInMacroBody(v.def, otherRustHeads) ? 'declared again inside a macro body of this PR'
       : v.fate.kind === 'moved' && family === 'go' && posix.dirname(v.fate.path) === posix.dirname(file.path) ? 'moved within its Go package'
       : null;
     if (skip) ctx.log.debug({ guard: 'G7', path: file.path, name: v.def.name, why: skip }, 'definition gone but accounted for');
@@ -256,6 +258,24 @@ function guardError(what: string, err: unknown, path?: string): GuardFinding {
     message: `${what}: ${err instanceof Error ? err.message : String(err)}`,
     remediation: 'G7 left this unchecked; re-run the gate, and report the error if it repeats.',
   };
+}
+
+/** Head texts of the PR's other changed Rust files that define macros (where items can be declared). */
+function rustHeadsOf(ctx: GuardContext, except: string): string[] {
+  return ctx.patch.files
+    .filter((f) => f.path !== except && f.path.endsWith('.rs') && f.head.text !== null && f.head.text.includes('macro_rules!'))
+    .map((f) => f.head.text ?? '');
+}
+
+/**
+ * Items a Rust PR moved into a `macro_rules!` body (expanded where the macro is invoked) are not
+ * top-level definitions of any file, so they look dropped; their declaration text is still there.
+ */
+function declaredInMacroBody(def: Definition, heads: readonly string[]): boolean {
+  const name = def.simpleName.replace(/[^\w]/g, '');
+  if (!name) return false;
+  const decl = new RegExp(`\\b(?:mod|fn|struct|enum|trait|type|const|static|union)\\s+${name}\\b|macro_rules!\\s*${name}\\b`);
+  return heads.some((text) => decl.test(text));
 }
 
 export const g7: Guard = {

@@ -219,4 +219,27 @@ describe('G7 names still served elsewhere', () => {
     expect(found.map((f) => f.severity)).toEqual(['fail']);
     expect(found[0]!.evidence).toMatchObject({ references: [{ path: 'lib/__init__.py', how: 'import' }] });
   });
+
+  // gson#3085: a private helper replaced by `import static java.lang.Math.toIntExact`; its calls now reach Math.
+  it('passes a Java method whose unqualified calls now resolve to a static import of the same name', async () => {
+    const base = `package app;\n\nclass Adapters {\n    private static int toIntExact(long v) {\n        return (int) v;\n    }\n\n    int read(long v) {\n        return toIntExact(v);\n    }\n}\n`;
+    const head = `package app;\n\nimport static java.lang.Math.toIntExact;\n\nclass Adapters {\n    int read(long v) {\n        return toIntExact(v);\n    }\n}\n`;
+    expect(await run({ 'src/main/java/app/Adapters.java': base }, { 'src/main/java/app/Adapters.java': head })).toEqual([]);
+  });
+
+  it('still fails a Java method removed while its calls remain and nothing imports the name', async () => {
+    const base = `package app;\n\nclass Adapters {\n    private static int clamp(long v) {\n        return (int) v;\n    }\n\n    int read(long v) {\n        return clamp(v);\n    }\n}\n`;
+    const head = `package app;\n\nclass Adapters {\n    int read(long v) {\n        return clamp(v);\n    }\n}\n`;
+    const found = await run({ 'src/main/java/app/Adapters.java': base }, { 'src/main/java/app/Adapters.java': head });
+    expect(found.map((f) => f.severity)).toEqual(['fail']);
+  });
+
+  // serde#2991: a module and a macro moved into a macro_rules! body of another crate, expanded where it is invoked.
+  it('passes Rust items the PR moved into a macro_rules! body of another changed file', async () => {
+    const base = `pub mod lib {\n    pub use core::fmt;\n}\n\nmacro_rules! tri {\n    ($e:expr) => { $e? };\n}\n\npub fn go() -> u8 { 1 }\n`;
+    const head = `core_crate::private_items!();\n\npub fn go() -> u8 { 1 }\n`;
+    const macros = `#[macro_export]\nmacro_rules! private_items {\n    () => {\n        pub mod lib {\n            pub use core::fmt;\n        }\n        macro_rules! tri {\n            ($e:expr) => { $e? };\n        }\n    };\n}\n`;
+    const user = `use crate::lib::*;\n\npub fn f() -> Result<(), ()> { tri!(Ok(())); Ok(()) }\n`;
+    expect(await run({ 'src/lib.rs': base, 'src/de.rs': user }, { 'src/lib.rs': head, 'core_crate/src/macros.rs': macros })).toEqual([]);
+  });
 });
