@@ -53,8 +53,11 @@ def pytest_sessionfinish(session):
         # A copy outside the tree that the import path would also reach (say, an older release in site-packages).
         elsewhere = None
         try:
-            spec = importlib.machinery.PathFinder.find_spec(name, [p for p in sys.path if p and not _inside(p, root)])
+            spec = importlib.machinery.PathFinder.find_spec(name, [p for p in sys.path if p and not _inside(p, root) and not _inside(p, os.path.realpath(out_dir))])
             elsewhere = _file_of(spec) if spec is not None else None
+            # slopgate's own links to the tree's packages are the tree, not another copy
+            if elsewhere and _inside(elsewhere, root):
+                elsewhere = None
         except Exception:
             elsewhere = None
         found.append({"name": name, "imported": imported, "file": f, "inTree": in_tree, "outside": elsewhere if in_tree else None})
