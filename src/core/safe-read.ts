@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 
 /**
@@ -69,5 +69,20 @@ export async function readCappedTextOr(path: string, maxBytes = RESULTS_FILE_CAP
   } catch (err) {
     if (err instanceof UnsafeFileError) onUnsafe?.(err);
     return null;
+  }
+}
+
+/**
+ * The first `maxBytes` of a regular file as UTF-8, synchronously, with the same flags (no symlink, no
+ * blocking on a FIFO); '' when it is not a regular file. For callbacks that cannot await.
+ */
+export function readHeadSync(path: string, maxBytes: number): string {
+  const fd = openSync(path, FLAGS);
+  try {
+    if (!fstatSync(fd).isFile()) return '';
+    const buf = Buffer.alloc(maxBytes);
+    return buf.subarray(0, readSync(fd, buf, 0, maxBytes, 0)).toString('utf8');
+  } finally {
+    closeSync(fd);
   }
 }

@@ -1,6 +1,5 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
-import { readCappedText, readCappedTextOr } from '../../core/safe-read.js';
+import { readCappedText, readCappedTextOr, readHeadSync } from '../../core/safe-read.js';
 import { tailOf } from '../capped-output.js';
 import type { TestOutcome, UnitStatus } from '../types.js';
 import type { MergedArgs } from './ci-args.js';
@@ -27,22 +26,10 @@ function importAt(workdir: string, file: string, line: number, col: number): str
   const abs = resolve(workdir, file);
   if (!abs.startsWith(resolve(workdir) + sep)) return null;
   try {
-    const text = readSourceHead(abs).split('\n')[line - 1] ?? '';
+    const text = readHeadSync(abs, 1 << 20).split('\n')[line - 1] ?? '';
     return /^"([^"]+)"/.exec(text.slice(col - 1))?.[1] ?? null;
   } catch {
     return null;
-  }
-}
-
-/** The first 1 MiB of a regular file of the PR's tree, never following a symlink or blocking on a FIFO. */
-function readSourceHead(path: string): string {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  try {
-    if (!fstatSync(fd).isFile()) return '';
-    const buf = Buffer.alloc(1 << 20);
-    return buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)).toString('utf8');
-  } finally {
-    closeSync(fd);
   }
 }
 
