@@ -33,7 +33,7 @@ export interface Delivery {
 export async function sendWebhook(url: string, secret: string, event: string, payload: Json, id: string = randomUUID()): Promise<Delivery> {
   const body = JSON.stringify(payload);
   const started = performance.now();
-  const res = await fetch(url, {
+  const res = await postRetryingStaleSocket(url, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
@@ -49,6 +49,20 @@ export async function sendWebhook(url: string, secret: string, event: string, pa
   });
   const responseBody = await res.text();
   return { id, event, status: res.status, ms: performance.now() - started, responseBody };
+}
+
+/**
+ * fetch keeps connections alive; when the server closes an idle one just as the next request goes out,
+ * undici fails with "other side closed" before the App read anything. GitHub would redeliver with the
+ * same delivery id (the App dedupes by it), so the harness sends it once more.
+ */
+async function postRetryingStaleSocket(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    if ((err as { cause?: { code?: string } }).cause?.code !== 'UND_ERR_SOCKET') throw err;
+    return fetch(url, init);
+  }
 }
 
 function installation(id: number): Json {
