@@ -20,6 +20,11 @@ export interface RecipeContext {
   readCurrent(path: string): Promise<string | null>;
   /** True when `path` exists in the current working state (any file type). */
   exists(path: string): Promise<boolean>;
+  /**
+   * Content of `path` at the PR head, before any fix. Optional: when given and the current content
+   * differs from it, recipes leave out `suggestion` (its lines would not be head lines).
+   */
+  readHead?(path: string): Promise<string | null>;
 }
 
 /** A known fix for one finding. */
@@ -37,6 +42,11 @@ export interface RecipeFix {
   suggestion?: { path: string; startLine: number; endLine: number; replacement: string };
   /** One line for the commit message and the report, e.g. "restored `parse_header` from the base". */
   summary: string;
+  /**
+   * Every file of the fix is byte for byte its merge-base content (a revert). The only way a recipe
+   * writes a build manifest: the G1 recipe undoes a collateral manifest edit this way.
+   */
+  restoresBase?: boolean;
 }
 
 export interface Recipe {
