@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { g7 } from '../../../src/guards/g7-dropped-definitions.js';
+import { g7RestoreDefinitions as recipe } from '../../../src/refiner/recipes/g7-restore-definitions.js';
+import { applyAndRerun, contextOf, fixOne, reproduce } from './harness.js';
+
+const DB_PY = `import sqlite3
+
+
+def get_conn(path):
+    conn = sqlite3.connect(path)
+    conn.row_factory = sqlite3.Row
+    return conn
+
+
+def init_schema(conn):
+    conn.execute("CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)")
+    conn.commit()
+
+
+def seed(conn):
+    conn.executemany("INSERT INTO users (name) VALUES (?)", [("ada",), ("bob",)])
+    conn.commit()
+
+
+def find_user(conn, name):
+    return conn.execute("SELECT * FROM users WHERE name = ?", (name,)).fetchone()
+`;
+
+const CLI_PY = 'from app.db import get_conn, init_schema, seed\n\n\ndef main():\n    conn = get_conn("x.db")\n    init_schema(conn)\n    seed(conn)\n';
+
+// The LLM rewrote the whole file for a change to find_user and left a comment where two helpers were.
+const HEAD_PY = `import sqlite3
+
+
+def get_conn(path):
+    conn = sqlite3.connect(path)
+    conn.row_factory = sqlite3.Row
+    return conn
+
+
+# init_schema and seed remain unchanged
+
+
+def find_user(conn, name):
+    row = conn.execute("SELECT * FROM users WHERE name = ?", (name,)).fetchone()
+    return dict(row) if row else None
+`;
+
+describe('recipe g7-restore-definitions', () => {
+  it('puts helpers dropped behind "# init_schema and seed remain unchanged" back in place of the comment', async () => {
+    const c = await reproduce(g7, { 'app/db.py': DB_PY, 'app/cli.py': CLI_PY }, { 'app/db.py': HEAD_PY });
+    expect(c.findings).toHaveLength(1);
+    const { fix } = await fixOne(c, recipe);
+    const expected = HEAD_PY.replace('# init_schema and seed remain unchanged\n', DB_PY.slice(DB_PY.indexOf('def init_schema'), DB_PY.indexOf('\n\n\ndef find_user') + 1));
+    expect(fix.files).toEqual([{ path: 'app/db.py', content: expected }]);
+    expect(fix.summary).toContain('`init_schema`, `seed`');
+    // one contiguous replacement: the comment line becomes the two helpers
+    expect(fix.suggestion).toMatchObject({ path: 'app/db.py', startLine: 10, endLine: 10 });
+    expect(await applyAndRerun(c, g7, fix)).toEqual([]);
+  });
+
+  it('re-inserts a dropped helper after its base neighbour when no comment stands in for it', async () => {
+    const head = DB_PY.replace(/def seed\(conn\):[\s\S]*?conn\.commit\(\)\n\n\n/, '');
+    const c = await reproduce(g7, { 'app/db.py': DB_PY, 'app/cli.py': CLI_PY }, { 'app/db.py': head });
+    expect(c.findings.map((f) => f.evidence?.dropped)).toEqual([[{ name: 'seed', kind: 'function', baseLine: 15, baseEndLine: 17 }]]);
+    const { fix } = await fixOne(c, recipe);
+    expect(fix.files[0]!.content).toBe(DB_PY);
+    expect(await applyAndRerun(c, g7, fix)).toEqual([]);
+  });
+
+  it('restores a dropped TypeScript function that another module still imports', async () => {
+    const base = 'export function parse(s: string): number {\n  return Number(s);\n}\n\n/** Formats a number. */\nexport function format(n: number): string {\n  return String(n);\n}\n\nexport function twice(n: number): number {\n  return n * 2;\n}\n';
+    const head = 'export function parse(s: string): number {\n  return Number.parseInt(s, 10);\n}\n\n// ... existing code ...\n\nexport function twice(n: number): number {\n  return n * 2;\n}\n';
+    const c = await reproduce(g7, { 'src/num.ts': base, 'src/main.ts': "import { format } from './num';\nconsole.log(format(1));\n" }, { 'src/num.ts': head });
+    expect(c.findings).toHaveLength(1);
+    const { fix } = await fixOne(c, recipe);
+    expect(fix.files[0]!.content).toBe(head.replace('// ... existing code ...\n', '/** Formats a number. */\nexport function format(n: number): string {\n  return String(n);\n}\n'));
+    expect(await applyAndRerun(c, g7, fix)).toEqual([]);
+  });
+
+  it('returns null when the current content already defines the names again (an earlier fix restored them)', async () => {
+    const c = await reproduce(g7, { 'app/db.py': DB_PY, 'app/cli.py': CLI_PY }, { 'app/db.py': HEAD_PY });
+    const finding = c.findings[0]!;
+    expect(recipe.handles(finding)).toBe(true);
+    expect(await recipe.fix(finding, contextOf(c.repo, { 'app/db.py': DB_PY }))).toBeNull();
+  });
+
+  it('returns null when neither base neighbour of the dropped helper is left to place it by', async () => {
+    const c = await reproduce(g7, { 'app/db.py': DB_PY, 'app/cli.py': CLI_PY }, { 'app/db.py': HEAD_PY });
+    // the current content lost every other definition too: no position matches the base
+    const bare = 'import sqlite3\n\n# init_schema and seed remain unchanged\n';
+    expect(await recipe.fix(c.findings[0]!, contextOf(c.repo, { 'app/db.py': bare }))).toBeNull();
+  });
+
+  it('does not handle the public-removal risk (nothing uses the definition any more)', async () => {
+    const head = DB_PY.replace(/def seed\(conn\):[\s\S]*?conn\.commit\(\)\n\n\n/, '');
+    const c = await reproduce(g7, { 'app/db.py': DB_PY }, { 'app/db.py': head });
+    expect(c.findings).toHaveLength(1);
+    expect(c.findings[0]!.severity).toBe('risk');
+    expect(recipe.handles(c.findings[0]!)).toBe(false);
+  });
+});
