@@ -6,7 +6,10 @@ import type { Finding } from '../core/finding.js';
  * and keeps them only when the same guards that gate a PR say the tree strictly improved.
  */
 
-/** The new full content of one repo-relative path (never a manifest, never outside the repository). */
+/**
+ * The new full content of one repo-relative path (never outside the repository; never a manifest,
+ * except the base content itself in a fix marked `restoresBase`).
+ */
 export interface FileContent {
   path: string;
   content: string;

@@ -21,8 +21,10 @@ async function split(finding: Finding, ctx: RecipeContext): Promise<RecipeFix | 
   for (const block of codeBlocksOf(path, current)) {
     for (const l of block.body) {
       if (before.has(l.text.trim()) || countLiteralNewlines(l.text).outsideStrings < 2) continue;
-      const cr = lines[l.line - 1]!.endsWith('\r') ? '\r' : '';
-      fixed.set(l.line - 1, expandLiteralNewlines(l.text).split('\n').join(`${cr}\n`) + cr);
+      // the raw line, not the block's text (reStructuredText bodies are dedented)
+      const raw = lines[l.line - 1]!;
+      const cr = raw.endsWith('\r') ? '\r' : '';
+      fixed.set(l.line - 1, expandLiteralNewlines(raw.slice(0, raw.length - cr.length)).split('\n').join(`${cr}\n`) + cr);
     }
   }
   if (fixed.size === 0) return null;

@@ -99,8 +99,10 @@ async function restore(finding: Finding, ctx: RecipeContext): Promise<RecipeFix 
     const gapFrom = curPrev ? curPrev.endLine : 0; // 0-based index of the first gap line
     const gapTo = curNext ? startOf(curNext, curLines, gapFrom) - 1 : curLines.length; // exclusive
     if (gapTo < gapFrom) return null; // the neighbours swapped places: no position matches the base
+    // a placeholder glued to the next definition is not its doc comment: search up to the definition itself
+    const searchTo = curNext ? curNext.line - 1 : curLines.length;
     let at = -1;
-    for (let k = gapFrom; k < gapTo; k++) {
+    for (let k = gapFrom; k < searchTo; k++) {
       if (!usedPlaceholders.has(k) && placeholders.has(curLines[k]!.trim().slice(0, 160))) {
         at = k;
         break;

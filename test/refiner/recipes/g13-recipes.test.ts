@@ -62,6 +62,15 @@ describe('recipe g13-literal-newlines', () => {
     expect(await applyAndRerun(c, g13, fix)).toEqual([]);
   });
 
+  it('keeps the indentation of a reStructuredText code-block line it splits', async () => {
+    const base = 'Usage\n=====\n\n.. code-block:: bash\n\n   b2v input.bag\n   b2v --help\n\nMore text.\n';
+    const head = base.replace('   b2v --help\n', '   b2v --help\\nb2v --version\\n\n');
+    const c = await reproduce(g13, { 'docs/usage.rst': base }, { 'docs/usage.rst': head });
+    const { fix } = await fixOne(c, g13LiteralNewlines, isNewline);
+    expect(fix.files[0]!.content).toBe(base.replace('   b2v --help\n', '   b2v --help\n   b2v --version\n'));
+    expect(await applyAndRerun(c, g13, fix)).toEqual([]);
+  });
+
   it('returns null on a doc whose only \\n escapes sit inside quoted strings', async () => {
     const head = README.replace('cargo install b2v\nb2v --version\n', 'cargo install b2v\\nb2v --version\\n\n');
     const c = await reproduce(g13, { 'README.md': README }, { 'README.md': head });
