@@ -41,7 +41,13 @@ function anchor(baseLines: readonly string[], cur: readonly string[], from: numb
 }
 
 /** `lines` with `block` (a base block) put back; null when no position is certain. */
-function putBack(path: string, baseLines: readonly string[], lines: string[], block: CodeBlock, baseKeys: ReadonlySet<string>): string[] | null {
+function putBack(
+  path: string,
+  baseLines: readonly string[],
+  lines: string[],
+  block: CodeBlock,
+  baseKeys: ReadonlySet<string>,
+): string[] | null {
   const open = block.openLine - 1;
   const end = lastLineOf(block) - 1;
   const text = baseLines.slice(open, end + 1);
@@ -52,7 +58,8 @@ function putBack(path: string, baseLines: readonly string[], lines: string[], bl
   const to = below ? below.cur : lines.length;
   if (!above && !below) return null;
   // a block the PR put where the base one stood (its body gutted or rewritten) is replaced
-  const standIns = codeBlocksOf(path, lines.join('\n')).filter((b) => b.openLine - 1 >= from && lastLineOf(b) - 1 < to && !baseKeys.has(blockKey(b)));
+  const inside = (b: CodeBlock) => b.openLine - 1 >= from && lastLineOf(b) - 1 < to;
+  const standIns = codeBlocksOf(path, lines.join('\n')).filter((b) => inside(b) && !baseKeys.has(blockKey(b)));
   if (standIns.length === 1) {
     const s = standIns[0]!;
     return [...lines.slice(0, s.openLine - 1), ...text, ...lines.slice(lastLineOf(s))];

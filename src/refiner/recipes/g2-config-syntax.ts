@@ -80,8 +80,16 @@ async function repair(finding: Finding, ctx: RecipeContext): Promise<RecipeFix |
     text = next;
     fixes++;
   }
-  const what = kind === 'toml' ? `quoted ${fixes} bare TOML string${fixes === 1 ? '' : 's'}` : `dropped ${fixes} trailing comma${fixes === 1 ? '' : 's'}`;
-  return fixOf(ctx, { recipe: 'g2-config-syntax', findingIds: [finding.id], path, before: current, after: text, summary: `${what} in ${path}` });
+  const s = fixes === 1 ? '' : 's';
+  const what = kind === 'toml' ? `quoted ${fixes} bare TOML string${s}` : `dropped ${fixes} trailing comma${s}`;
+  return fixOf(ctx, {
+    recipe: 'g2-config-syntax',
+    findingIds: [finding.id],
+    path,
+    before: current,
+    after: text,
+    summary: `${what} in ${path}`,
+  });
 }
 
 export const g2ConfigSyntax: Recipe = {

@@ -25,7 +25,8 @@ interface Statement {
 const named = (n: Node | null | undefined): n is Node => !!n;
 
 function span(node: Node, names: string[]): Statement {
-  return { startRow: node.startPosition.row, endRow: node.endPosition.row, startColumn: node.startPosition.column, endColumn: node.endPosition.column, names };
+  const { startPosition: start, endPosition: end } = node;
+  return { startRow: start.row, endRow: end.row, startColumn: start.column, endColumn: end.column, names };
 }
 
 function pythonStatement(n: Node): Statement | null {
@@ -175,7 +176,10 @@ async function removeImport(finding: Finding, ctx: RecipeContext): Promise<Recip
   const ref = refs.find((r) => r.line === finding.line) ?? (refs.length === 1 ? refs[0] : undefined);
   if (!ref) return null;
   const family = familyOf(lang);
-  const [stmt, hadError] = await withTree(lang, current, (t) => [statementAt(t.rootNode, family, ref.line - 1), t.rootNode.hasError] as const);
+  const [stmt, hadError] = await withTree(lang, current, (t) => {
+    const found: [Statement | null, boolean] = [statementAt(t.rootNode, family, ref.line - 1), t.rootNode.hasError];
+    return found;
+  });
   if (!stmt) return null;
   const lines = current.split('\n');
   // the statement must have its lines to itself

@@ -80,7 +80,8 @@ async function restore(finding: Finding, ctx: RecipeContext): Promise<RecipeFix 
 
   const baseLines = base.split('\n');
   const curLines = current.split('\n');
-  const placeholders = new Set(records(evidenceOf(finding), 'placeholderComments').map((p) => str(p, 'text')).filter((t): t is string => !!t));
+  const quoted = records(evidenceOf(finding), 'placeholderComments').map((p) => str(p, 'text'));
+  const placeholders = new Set(quoted.filter((t): t is string => !!t));
   const usedPlaceholders = new Set<number>();
   const edits: Edit[] = [];
   const groups = groupsOf(baseTop, missing);

@@ -43,7 +43,8 @@ describe('recipe g13-literal-newlines', () => {
     const { fix } = await fixOne(c, g13LiteralNewlines, isNewline);
     expect(fix.files[0]!.content).toBe(README.replace('b2v --version\n', 'b2v --version\nb2v --help\n'));
     expect(fix.files[0]!.content).toContain('printf "a\\nb\\n" | b2v --stdin');
-    expect(fix.suggestion).toEqual({ path: 'README.md', startLine: 8, endLine: 8, replacement: 'cargo install b2v\nb2v --version\nb2v --help' });
+    const replacement = 'cargo install b2v\nb2v --version\nb2v --help';
+    expect(fix.suggestion).toEqual({ path: 'README.md', startLine: 8, endLine: 8, replacement });
     expect(await applyAndRerun(c, g13, fix)).toEqual([]);
   });
 
@@ -123,8 +124,10 @@ That is all, and more words about the checks.
     expect(c.findings.filter(isDestroyed)).toHaveLength(1);
     const { fix } = await fixOne(c, g13RestoreBlocks, isDestroyed);
     const fixed = fix.files[0]!.content;
-    expect(fixed).toContain('```bash\npython -m venv .venv\n. .venv/bin/activate\npip install -e ".[dev]"\n```\n\nCreate a virtual environment');
-    expect(fixed).toContain('Then run the checks:\n\n```bash\npytest -q tests/\nruff check src/ tests/\nmypy src/\n```\n\nThat is all, and more');
+    const setup = '```bash\npython -m venv .venv\n. .venv/bin/activate\npip install -e ".[dev]"\n```';
+    const checks = '```bash\npytest -q tests/\nruff check src/ tests/\nmypy src/\n```';
+    expect(fixed).toContain(`Set up the project first.\n\n${setup}\n\nCreate a virtual environment`);
+    expect(fixed).toContain(`Then run the checks:\n\n${checks}\n\nThat is all, and more`);
     expect(fixed).not.toContain('same as before');
     expect(await applyAndRerun(c, g13, fix)).toEqual([]);
   });

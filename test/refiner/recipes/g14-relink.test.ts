@@ -20,7 +20,8 @@ describe('recipe g14-relink', () => {
     expect(c.findings[0]!.evidence).toMatchObject({ target: 'docs/Guide.md#install', candidates: ['docs/guide.md'] });
     const { fix } = await fixOne(c, recipe);
     expect(fix.files).toEqual([{ path: 'README.md', content: '# Project\n\nIntro. Read [the guide](docs/guide.md#install) first.\n' }]);
-    expect(fix.suggestion).toEqual({ path: 'README.md', startLine: 3, endLine: 3, replacement: 'Intro. Read [the guide](docs/guide.md#install) first.' });
+    const replacement = 'Intro. Read [the guide](docs/guide.md#install) first.';
+    expect(fix.suggestion).toEqual({ path: 'README.md', startLine: 3, endLine: 3, replacement });
     expect(await applyAndRerun(c, g14, fix)).toEqual([]);
   });
 

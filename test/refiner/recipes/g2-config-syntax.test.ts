@@ -7,7 +7,8 @@ const SETTINGS = '[server]\nhost = "127.0.0.1"\nport = 8080\n\n[storage]\nbacken
 
 describe('recipe g2-config-syntax', () => {
   it('quotes the unquoted TOML string an LLM wrote (and the second one behind it)', async () => {
-    const head = SETTINGS.replace('backend = "sqlite"', 'backend = postgres # switched').replace('path = "data/app.db"', 'path = data/app.db');
+    const head = SETTINGS.replace('backend = "sqlite"', 'backend = postgres # switched') // two bare strings
+      .replace('path = "data/app.db"', 'path = data/app.db');
     const c = await reproduce(g2, { 'config/settings.toml': SETTINGS }, { 'config/settings.toml': head });
     expect(c.findings).toHaveLength(1);
     const { fix } = await fixOne(c, recipe);

@@ -21,7 +21,8 @@ describe('recipe g4-remove-import', () => {
 
   it('deletes an unused TypeScript named import of an undeclared package', async () => {
     const head = "import { z } from 'zod';\nimport { debounce, throttle as t } from 'lodash-es';\n\nexport const schema = z.string();\n";
-    const c = await reproduce(g4, { 'package.json': pkg({ zod: '^3.22.0' }), 'src/schema.ts': "import { z } from 'zod';\n\nexport const schema = z.string();\n" }, { 'src/schema.ts': head });
+    const base = "import { z } from 'zod';\n\nexport const schema = z.string();\n";
+    const c = await reproduce(g4, { 'package.json': pkg({ zod: '^3.22.0' }), 'src/schema.ts': base }, { 'src/schema.ts': head });
     expect(c.findings.filter(isImport)).toHaveLength(1);
     const { fix } = await fixOne(c, recipe, isImport);
     expect(fix.files[0]!.content).toBe("import { z } from 'zod';\n\nexport const schema = z.string();\n");
@@ -37,7 +38,7 @@ describe('recipe g4-remove-import', () => {
   });
 
   it('returns null when a name it binds is only mentioned in __all__, and for an import kept for its side effect', async () => {
-    const head = 'import sqlite3\nfrom requests import Session\n\n__all__ = ["Session"]\n\n\ndef connect(path):\n    return sqlite3.connect(path)\n';
+    const head = DB.replace('import sqlite3\n', 'import sqlite3\nfrom requests import Session\n\n__all__ = ["Session"]\n');
     const c = await reproduce(g4, { 'requirements.txt': 'attrs>=23\n', 'app/db.py': DB }, { 'app/db.py': head });
     expect(await recipe.fix(c.findings.find(isImport)!, contextOf(c.repo))).toBeNull();
 

@@ -26,7 +26,14 @@ def find_user(conn, name):
     return conn.execute("SELECT * FROM users WHERE name = ?", (name,)).fetchone()
 `;
 
-const CLI_PY = 'from app.db import get_conn, init_schema, seed\n\n\ndef main():\n    conn = get_conn("x.db")\n    init_schema(conn)\n    seed(conn)\n';
+const CLI_PY = `from app.db import get_conn, init_schema, seed
+
+
+def main():
+    conn = get_conn("x.db")
+    init_schema(conn)
+    seed(conn)
+`;
 
 // The LLM rewrote the whole file for a change to find_user and left a comment where two helpers were.
 const HEAD_PY = `import sqlite3
@@ -51,7 +58,8 @@ describe('recipe g7-restore-definitions', () => {
     const c = await reproduce(g7, { 'app/db.py': DB_PY, 'app/cli.py': CLI_PY }, { 'app/db.py': HEAD_PY });
     expect(c.findings).toHaveLength(1);
     const { fix } = await fixOne(c, recipe);
-    const expected = HEAD_PY.replace('# init_schema and seed remain unchanged\n', DB_PY.slice(DB_PY.indexOf('def init_schema'), DB_PY.indexOf('\n\n\ndef find_user') + 1));
+    const helpers = DB_PY.slice(DB_PY.indexOf('def init_schema'), DB_PY.indexOf('\n\n\ndef find_user') + 1);
+    const expected = HEAD_PY.replace('# init_schema and seed remain unchanged\n', helpers);
     expect(fix.files).toEqual([{ path: 'app/db.py', content: expected }]);
     expect(fix.summary).toContain('`init_schema`, `seed`');
     // one contiguous replacement: the comment line becomes the two helpers
@@ -69,12 +77,15 @@ describe('recipe g7-restore-definitions', () => {
   });
 
   it('restores a dropped TypeScript function that another module still imports', async () => {
-    const base = 'export function parse(s: string): number {\n  return Number(s);\n}\n\n/** Formats a number. */\nexport function format(n: number): string {\n  return String(n);\n}\n\nexport function twice(n: number): number {\n  return n * 2;\n}\n';
-    const head = 'export function parse(s: string): number {\n  return Number.parseInt(s, 10);\n}\n\n// ... existing code ...\n\nexport function twice(n: number): number {\n  return n * 2;\n}\n';
-    const c = await reproduce(g7, { 'src/num.ts': base, 'src/main.ts': "import { format } from './num';\nconsole.log(format(1));\n" }, { 'src/num.ts': head });
+    const format = '/** Formats a number. */\nexport function format(n: number): string {\n  return String(n);\n}\n';
+    const twice = 'export function twice(n: number): number {\n  return n * 2;\n}\n';
+    const base = `export function parse(s: string): number {\n  return Number(s);\n}\n\n${format}\n${twice}`;
+    const head = `export function parse(s: string): number {\n  return Number.parseInt(s, 10);\n}\n\n// ... existing code ...\n\n${twice}`;
+    const main = "import { format } from './num';\nconsole.log(format(1));\n";
+    const c = await reproduce(g7, { 'src/num.ts': base, 'src/main.ts': main }, { 'src/num.ts': head });
     expect(c.findings).toHaveLength(1);
     const { fix } = await fixOne(c, recipe);
-    expect(fix.files[0]!.content).toBe(head.replace('// ... existing code ...\n', '/** Formats a number. */\nexport function format(n: number): string {\n  return String(n);\n}\n'));
+    expect(fix.files[0]!.content).toBe(head.replace('// ... existing code ...\n', format));
     expect(await applyAndRerun(c, g7, fix)).toEqual([]);
   });
 

@@ -35,7 +35,12 @@ export interface Case {
 }
 
 /** Base on main, the PR's files on `pr`, and the real guard's findings through the real pipeline. */
-export async function reproduce(guard: Guard, base: Record<string, FileContent>, pr: Record<string, FileContent>, config?: SlopgateConfigInput): Promise<Case> {
+export async function reproduce(
+  guard: Guard,
+  base: Record<string, FileContent>,
+  pr: Record<string, FileContent>,
+  config?: SlopgateConfigInput,
+): Promise<Case> {
   const repo = prRepo(base, pr);
   const report = await gate(repo, [guard], config ? { config } : {});
   return { repo, findings: findingsOf(report, guard.id) };
@@ -50,7 +55,11 @@ export async function applyAndRerun(c: Case, guard: Guard, fix: RecipeFix, confi
 }
 
 /** The one finding the recipe handles, its fix (asserted non-null) and, when given, the suggestion checked exact. */
-export async function fixOne(c: Case, recipe: Recipe, pick: (f: Finding) => boolean = () => true): Promise<{ finding: Finding; fix: RecipeFix }> {
+export async function fixOne(
+  c: Case,
+  recipe: Recipe,
+  pick: (f: Finding) => boolean = () => true,
+): Promise<{ finding: Finding; fix: RecipeFix }> {
   const mine = c.findings.filter((f) => pick(f) && recipe.handles(f));
   expect(mine.length).toBeGreaterThan(0);
   const finding = mine[0]!;

@@ -25,7 +25,8 @@ describe('lineSuggestion: one exact replacement of head lines', () => {
   });
 
   it('spans from the first to the last changed line when two places change', () => {
-    expect(roundTrip('1\n2\n3\n4\n5\n', '1\ntwo\n3\nfour\n5\n')).toEqual({ path: 'f.txt', startLine: 2, endLine: 4, replacement: 'two\n3\nfour' });
+    const s = roundTrip('1\n2\n3\n4\n5\n', '1\ntwo\n3\nfour\n5\n');
+    expect(s).toEqual({ path: 'f.txt', startLine: 2, endLine: 4, replacement: 'two\n3\nfour' });
   });
 
   it('keeps CRLF line ends inside the replacement', () => {
