@@ -29,6 +29,29 @@ describe('recipe g4-remove-import', () => {
     expect((await applyAndRerun(c, g4, fix)).filter(isImport)).toEqual([]);
   });
 
+  it('deletes an unused require of an undeclared package, and keeps one whose binding is used', async () => {
+    const base = "const path = require('path');\n\nmodule.exports = (p) => path.resolve(p);\n";
+    const head = "const path = require('path');\nconst chalk = require('chalk');\n\nmodule.exports = (p) => path.resolve(p);\n";
+    const c = await reproduce(g4, { 'package.json': pkg({}), 'lib/resolve.js': base }, { 'lib/resolve.js': head });
+    const { fix } = await fixOne(c, recipe, isImport);
+    expect(fix.files[0]!.content).toBe(base);
+
+    const used = head.replace('path.resolve(p)', 'chalk.green(path.resolve(p))');
+    const d = await reproduce(g4, { 'package.json': pkg({}), 'lib/resolve.js': base }, { 'lib/resolve.js': used });
+    expect(await recipe.fix(d.findings.find(isImport)!, contextOf(d.repo))).toBeNull();
+  });
+
+  it('deletes an unused Rust `use` of a crate Cargo.toml does not declare', async () => {
+    const cargo = '[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\nserde = "1"\n';
+    const base = 'use serde::Serialize;\n\n#[derive(Serialize)]\npub struct Point {\n    pub x: i32,\n}\n';
+    const head = base.replace('use serde::Serialize;\n', 'use serde::Serialize;\nuse reqwest::{Client, Url as U};\n');
+    const c = await reproduce(g4, { 'Cargo.toml': cargo, 'src/lib.rs': base }, { 'src/lib.rs': head });
+    expect(c.findings.filter(isImport)).toHaveLength(1);
+    const { fix } = await fixOne(c, recipe, isImport);
+    expect(fix.files[0]!.content).toBe(base);
+    expect((await applyAndRerun(c, g4, fix)).filter(isImport)).toEqual([]);
+  });
+
   it('returns null when the imported module is used (the code really needs the package)', async () => {
     const head = 'import psycopg2\n\n\ndef connect(path):\n    return psycopg2.connect(path)\n';
     const c = await reproduce(g4, { 'requirements.txt': 'attrs>=23\n', 'app/db.py': DB }, { 'app/db.py': head });
