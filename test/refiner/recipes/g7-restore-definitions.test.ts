@@ -98,6 +98,39 @@ describe('recipe g7-restore-definitions', () => {
     expect(await applyAndRerun(c, g7, fix)).toEqual([]);
   });
 
+  it('applies two findings of one file one after the other; the second, on changed content, has no suggestion', async () => {
+    const head = `import sqlite3
+
+
+def get_conn(path):
+    return sqlite3.connect(path)
+
+
+# init_schema remains unchanged
+
+
+def seed(conn):
+    conn.executemany("INSERT INTO users (name) VALUES (?)", [("ada",), ("bob",)])
+    conn.commit()
+
+
+# find_user is the same as before
+`;
+    const cli = `${CLI_PY}    find_user(conn, "ada")\n`.replace('seed\n', 'seed, find_user\n');
+    const c = await reproduce(g7, { 'app/db.py': DB_PY, 'app/cli.py': cli }, { 'app/db.py': head });
+    expect(c.findings).toHaveLength(2);
+    const first = await recipe.fix(c.findings[0]!, contextOf(c.repo));
+    expect(first?.suggestion).toBeDefined();
+    const second = await recipe.fix(c.findings[1]!, contextOf(c.repo, { 'app/db.py': first!.files[0]!.content }));
+    expect(second).not.toBeNull();
+    expect(second!.suggestion).toBeUndefined();
+    const fixed = second!.files[0]!.content;
+    expect(fixed).not.toMatch(/unchanged|same as before/);
+    expect(fixed.indexOf('def init_schema')).toBeLessThan(fixed.indexOf('def seed'));
+    expect(fixed.indexOf('def seed')).toBeLessThan(fixed.indexOf('def find_user'));
+    expect(await applyAndRerun(c, g7, second!)).toEqual([]);
+  });
+
   it('returns null when the current content already defines the names again (an earlier fix restored them)', async () => {
     const c = await reproduce(g7, { 'app/db.py': DB_PY, 'app/cli.py': CLI_PY }, { 'app/db.py': HEAD_PY });
     const finding = c.findings[0]!;
