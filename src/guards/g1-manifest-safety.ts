@@ -85,7 +85,15 @@ async function checkFile(file: ChangedFile, all: ChangedFile[], ctx: GuardContex
     // Only tool configuration ([tool.ruff], Cargo [lints]/[profile], package.json `prettier` or a
     // non-lifecycle script) changed: worth a note, not a risk.
     const toolOnly = changes !== null && changes.length === 0 && sections !== null && sections.every((s) => s.impact === 'tool');
-    const evidence = { ...(changes?.length ? { dependencies: changes.slice(0, 50) } : {}), ...(sections?.length ? { sections: sections.slice(0, 50) } : {}) };
+    // Collateral: an edit of an existing manifest that adds no dependency the PR's code could need
+    // (reformatting, bumped or dropped pins, touched tool settings); undoing it is a safe known fix.
+    const collateral = file.status === 'modified' && changes !== null && !changes.some((c) => c.kind === 'added');
+    const evidence = {
+      status: file.status,
+      collateral,
+      ...(changes?.length ? { dependencies: changes.slice(0, 50) } : {}),
+      ...(sections?.length ? { sections: sections.slice(0, 50) } : {}),
+    };
     out.push({
       category: 'manifest-edit',
       severity: toolOnly ? 'nit' : 'risk',
@@ -93,7 +101,7 @@ async function checkFile(file: ChangedFile, all: ChangedFile[], ctx: GuardContex
       ...at(manifestLine(file, changes)),
       message: manifestMessage(file, changes, sections),
       remediation: manifestRemediation(file.path),
-      ...(Object.keys(evidence).length ? { evidence } : {}),
+      evidence,
     });
   }
   const sensitive = sensitiveReason(file.path) ?? (file.oldPath ? sensitiveReason(file.oldPath) : null);

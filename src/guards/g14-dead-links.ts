@@ -1,5 +1,6 @@
 import type { Guard, GuardContext, GuardFinding } from '../core/guard.js';
 import type { ChangedFile } from '../core/patch-set.js';
+import { similarPaths } from '../repo/similar-paths.js';
 import { sharedLinkChecker, type LinkChecker, type LinkVerdict } from '../repo/link-checker.js';
 import { docKindOf, isAdded, isChangedDoc, textLines } from './doc-files.js';
 import { extractLinks, type DocLink } from './g14-link-extract.js';
@@ -74,6 +75,8 @@ async function checkLocal(file: ChangedFile, link: DocLink, target: { path: stri
   }
   if (resolved.fromRoot) return rootOnlyFinding(file, link, resolved.fromRoot, resolved.tried[0] ?? target.path);
   const escapes = resolved.tried.length === 0;
+  // Files the link most likely meant (case, extension or folder slip), for the refiner's relink recipe.
+  const candidates = escapes ? [] : similarPaths((await ctx.head.entries()).keys(), resolved.tried[0]!);
   return {
     category: 'dead-link',
     severity: 'risk',
@@ -85,7 +88,7 @@ async function checkLocal(file: ChangedFile, link: DocLink, target: { path: stri
     remediation: escapes
       ? `Link to a path inside the repository or to a full https:// URL instead of \`${target.path}\`.`
       : `Fix the target of the ${noun(link)} \`${target.path}\`, add the missing file in this PR, or remove the ${noun(link)}.`,
-    evidence: { target: link.target, tried: resolved.tried, kind: link.kind },
+    evidence: { target: link.target, tried: resolved.tried, kind: link.kind, ...(candidates.length ? { candidates } : {}) },
   };
 }
 

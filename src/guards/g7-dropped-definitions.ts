@@ -84,7 +84,8 @@ function failFindings(file: ChangedFile, judged: Judged[], headHasError: boolean
         `Restore ${listNames(names)} in ${file.path} exactly as on the base branch and change only what the task needs. ` +
         'If the deletion is intended, remove or update every use in the same PR.',
       evidence: {
-        dropped: list.map((j) => ({ name: j.v.def.name, kind: j.v.def.kind, baseLine: j.v.def.line })),
+        dropped: list.map((j) => ({ name: j.v.def.name, kind: j.v.def.kind, baseLine: j.v.def.line, baseEndLine: j.v.def.endLine })),
+        ...(basePath !== file.path ? { basePath } : {}),
         ...(refs.length ? { references: refs.slice(0, 10).map((r) => ({ path: r.path, line: r.line, how: r.how })) } : {}),
         ...(quoted.length ? { placeholderComments: quoted.map((p) => ({ line: p.line, text: p.text })) } : {}),
         headHasSyntaxError: headHasError,

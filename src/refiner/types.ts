@@ -6,7 +6,10 @@ import type { Finding } from '../core/finding.js';
  * and keeps them only when the same guards that gate a PR say the tree strictly improved.
  */
 
-/** The new full content of one repo-relative path (never a manifest, never outside the repository). */
+/**
+ * The new full content of one repo-relative path (never outside the repository; never a manifest,
+ * except the base content itself in a fix marked `restoresBase`).
+ */
 export interface FileContent {
   path: string;
   content: string;
@@ -20,6 +23,11 @@ export interface RecipeContext {
   readCurrent(path: string): Promise<string | null>;
   /** True when `path` exists in the current working state (any file type). */
   exists(path: string): Promise<boolean>;
+  /**
+   * Content of `path` at the PR head, before any fix. Optional: when given and the current content
+   * differs from it, recipes leave out `suggestion` (its lines would not be head lines).
+   */
+  readHead?(path: string): Promise<string | null>;
 }
 
 /** A known fix for one finding. */
@@ -37,6 +45,11 @@ export interface RecipeFix {
   suggestion?: { path: string; startLine: number; endLine: number; replacement: string };
   /** One line for the commit message and the report, e.g. "restored `parse_header` from the base". */
   summary: string;
+  /**
+   * Every file of the fix is byte for byte its merge-base content (a revert). The only way a recipe
+   * writes a build manifest: the G1 recipe undoes a collateral manifest edit this way.
+   */
+  restoresBase?: boolean;
 }
 
 export interface Recipe {
