@@ -1,11 +1,14 @@
-import { errorMessage } from '../core/errors.js';
-import type { GitHubClient, RepoTarget } from './check-run.js';
-import { HELP_TEXT, type Command } from './commands.js';
+import { errorMessage } from '../../core/errors.js';
+import type { RepoTarget } from '../../host/check-outcome.js';
+import type { GitHubClient } from './check-run.js';
+import { HELP_TEXT, type Command } from '../../host/commands.js';
 import { lookUpFinding } from './explain-finding.js';
-import { canWrite, roleOf, type RepoRole } from './permissions.js';
+import { canWrite } from '../../host/permissions.js';
+import type { RepoRole } from '../../host/review-host.js';
+import { roleOf } from './permissions.js';
 import type { SlopgateRuntime } from './runtime.js';
-import { allowMarker } from './sanctions.js';
-import { neutralizeComments } from '../report/comment-escape.js';
+import { allowMarker } from '../../host/sanctions.js';
+import { neutralizeComments } from '../../report/comment-escape.js';
 
 export type Reaction = 'eyes' | '+1' | 'confused';
 
