@@ -4,11 +4,13 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/trace.js';
 import type { FileContent } from '../helpers/git-repo.js';
-import { gatePr, type GatePrDeps } from '../../src/host/gate-pr.js';
+import { gatePr, skipOutcome, skipReasonFor, type GatePrDeps } from '../../src/host/gate-pr.js';
 import { externalIdFor, jobKey, type GateJob } from '../../src/host/gate-job.js';
-import { STUCK_LABEL } from '../../src/host/labels.js';
+import { ALLOW_MANIFEST_LABEL, STUCK_LABEL } from '../../src/host/labels.js';
+import { MANIFEST_GLOBS } from '../../src/guards/g1-path-rules.js';
 import { BODY_START } from '../../src/host/pr-body.js';
 import { SupersededError } from '../../src/queue/types.js';
+import { CONCLUSION_OF } from '../../src/routing/decide.js';
 import { openStore } from '../../src/store/open-store.js';
 import { Store } from '../../src/store/store.js';
 import { RepoMirrors } from '../../src/workspace/repo-mirror.js';
@@ -275,5 +277,15 @@ describe('gatePr over an in-memory host', () => {
     );
     expect(await gatePr(s.host, s.job, s.deps)).toBe('infrastructure-error');
     expect(seen).toEqual([['package.json']]);
+    s.host.pr.labels = [ALLOW_MANIFEST_LABEL];
+    const second = await s.host.startCheckRun(s.job.headSha, externalIdFor(7));
+    expect(await gatePr(s.host, { ...s.job, checkRunId: second }, s.deps)).toBe('infrastructure-error');
+    expect(seen[1]).toEqual([...MANIFEST_GLOBS, 'package.json']);
+  });
+
+  it('skips are routing decisions: the conclusion is SKIPPED\'s, and a closed PR wins over draft and author', () => {
+    const host = new FakePlatform({ owner: OWNER, repo: REPO }, { number: 1, headSha: 'h', baseSha: 'b', state: 'closed', draft: true });
+    expect(skipReasonFor(host.pr)).toBe('the pull request is closed');
+    expect(skipOutcome('draft')).toMatchObject({ conclusion: CONCLUSION_OF.SKIPPED, title: 'Skipped: draft' });
   });
 });
