@@ -15,7 +15,15 @@ import type { Store } from '../store/store.js';
 import { preparePrRevisions, type PrRevisions } from '../workspace/pr-workspace.js';
 import type { RepoMirrors } from '../workspace/repo-mirror.js';
 import type { CheckRunOutcome } from './check-outcome.js';
-import { configErrorOutcome, DEFAULT_INFRA_ERROR_MODE, infrastructureOutcome, skippedOutcome, supersededOutcome, type GateJob, type InfraErrorMode } from './gate-job.js';
+import {
+  configErrorOutcome,
+  DEFAULT_INFRA_ERROR_MODE,
+  infrastructureOutcome,
+  skippedOutcome,
+  supersededOutcome,
+  type GateJob,
+  type InfraErrorMode,
+} from './gate-job.js';
 import { addedLines, publishReport } from './publish-report.js';
 import { loadRepoConfig } from './repo-config.js';
 import type { PullRequestFacts, ReviewHost } from './review-host.js';
@@ -48,7 +56,12 @@ export interface GatePrDeps {
 export type JobResult = 'reported' | 'skipped' | 'superseded' | 'config-error' | 'infrastructure-error';
 
 /** The head that replaced a superseded job: from the runtime's memory, else the PR's current head. */
-export async function supersedingHead(host: ReviewHost, deps: Pick<GatePrDeps, 'headOfJob'>, job: GateJob, newerJobId: string): Promise<string | undefined> {
+export async function supersedingHead(
+  host: ReviewHost,
+  deps: Pick<GatePrDeps, 'headOfJob'>,
+  job: GateJob,
+  newerJobId: string,
+): Promise<string | undefined> {
   const known = deps.headOfJob?.(newerJobId);
   if (known) return known;
   try {
@@ -84,7 +97,12 @@ export function skipOutcome(reason: string): CheckRunOutcome {
  * itself failed — and the job's snapshots are removed. Aborted for shutdown or a lost lease, it throws
  * and leaves the check run to the queue's retry.
  */
-export async function gatePr(host: ReviewHost, job: GateJob, deps: GatePrDeps, signal: AbortSignal = new AbortController().signal): Promise<JobResult> {
+export async function gatePr(
+  host: ReviewHost,
+  job: GateJob,
+  deps: GatePrDeps,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<JobResult> {
   const log = deps.log.child({ job: job.key, head: job.headSha.slice(0, 12), delivery: job.deliveryId });
   let completed = false;
   let revisions: PrRevisions | null = null;
@@ -153,7 +171,11 @@ export async function gatePr(host: ReviewHost, job: GateJob, deps: GatePrDeps, s
       round,
       decide: { refinerEnabled: deps.refinerAvailable },
       services: {
-        tests: { repo: fullName, ...(revisions.mergeSha ? { mergeRef: revisions.mergeSha } : {}), ...(deps.cacheDir ? { cacheDir: deps.cacheDir } : {}) },
+        tests: {
+          repo: fullName,
+          ...(revisions.mergeSha ? { mergeRef: revisions.mergeSha } : {}),
+          ...(deps.cacheDir ? { cacheDir: deps.cacheDir } : {}),
+        },
         run: { repo: fullName, pr: job.number },
         ...(deps.store ? { history: deps.store, baselineCache: new StoreBaselineCache(deps.store.db) } : {}),
       },
@@ -194,11 +216,14 @@ export async function gatePr(host: ReviewHost, job: GateJob, deps: GatePrDeps, s
       throw err;
     }
     log.error({ err: errorMessage(err) }, 'gate job failed');
-    await finish(infrastructureOutcome(errorMessage(err), infraMode)).catch((e) => log.error({ err: errorMessage(e) }, 'could not complete the check run'));
+    await finish(infrastructureOutcome(errorMessage(err), infraMode)).catch((e) =>
+      log.error({ err: errorMessage(e) }, 'could not complete the check run'),
+    );
     return 'infrastructure-error';
   } finally {
     if (!completed && !handedOff) {
-      await host.completeCheckRun(job.checkRunId, infrastructureOutcome('the job stopped before it could report', infraMode)).catch(() => undefined);
+      const outcome = infrastructureOutcome('the job stopped before it could report', infraMode);
+      await host.completeCheckRun(job.checkRunId, outcome).catch(() => undefined);
     }
     await revisions?.cleanup().catch(() => undefined);
   }
@@ -210,7 +235,9 @@ async function remember(deps: GatePrDeps, job: GateJob, report: Report, log: Log
   try {
     await deps.store.saveRun(report, { repo, pr: job.number, trigger: job.trigger });
     // A new push with fixable findings is the next round; re-runs of the same head are not.
-    if (job.trigger === 'pull_request' && ROUND_ADVANCING.has(report.decision.outcome)) await deps.store.advanceRound(repo, job.number, report.decision.round);
+    if (job.trigger === 'pull_request' && ROUND_ADVANCING.has(report.decision.outcome)) {
+      await deps.store.advanceRound(repo, job.number, report.decision.round);
+    }
   } catch (err) {
     log.warn({ err: errorMessage(err) }, 'run not stored');
   }

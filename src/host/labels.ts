@@ -16,7 +16,12 @@ export function labelsFor(outcome: Outcome): string[] {
 }
 
 /** Adds and removes slopgate's decision labels so they match the outcome; other labels are untouched. */
-export async function syncDecisionLabels(host: ReviewHost, issueNumber: number, current: string[], outcome: Outcome): Promise<{ added: string[]; removed: string[] }> {
+export async function syncDecisionLabels(
+  host: ReviewHost,
+  issueNumber: number,
+  current: string[],
+  outcome: Outcome,
+): Promise<{ added: string[]; removed: string[] }> {
   const want = new Set(labelsFor(outcome));
   const have = new Set(current);
   const added = [...want].filter((l) => !have.has(l));

@@ -59,7 +59,8 @@ export async function postReview(host: ReviewHost, input: PostReviewInput): Prom
   let count = 0;
   if (plan.comments.length) {
     try {
-      await host.createReview(pullNumber, { commitSha: input.headSha, body: reviewBody(plan, input.options.budget, input.checkRunUrl), comments: plan.comments });
+      const body = reviewBody(plan, input.options.budget, input.checkRunUrl);
+      await host.createReview(pullNumber, { commitSha: input.headSha, body, comments: plan.comments });
       count = plan.comments.length;
     } catch (err) {
       log.warn({ err: errorMessage(err), comments: plan.comments.length }, 'review not posted; findings stay in the check run');

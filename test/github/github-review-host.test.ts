@@ -7,7 +7,11 @@ const API = 'https://api.github.com';
 const R = '/repos/acme/widgets';
 
 function host(): GitHubReviewHost {
-  const Octokit = ProbotOctokit.defaults((o: Record<string, unknown>) => ({ ...o, retry: { enabled: false }, throttle: { enabled: false } }));
+  const Octokit = ProbotOctokit.defaults((o: Record<string, unknown>) => ({
+    ...o,
+    retry: { enabled: false },
+    throttle: { enabled: false },
+  }));
   return new GitHubReviewHost(new Octokit({ auth: 'ghs_test' }), { owner: 'acme', repo: 'widgets' }, 42);
 }
 
@@ -58,7 +62,8 @@ describe('GitHubReviewHost.pushCommit (Git Data API)', () => {
 
   it('refuses the default branch before writing anything', async () => {
     const scope = nock(API).get(R).reply(200, { default_branch: 'trunk' });
-    await expect(host().pushCommit({ branch: 'trunk', parentSha: 'p', files: [{ path: 'a', content: 'b' }], message: 'm' })).rejects.toThrow(/default branch/);
+    const push = host().pushCommit({ branch: 'trunk', parentSha: 'p', files: [{ path: 'a', content: 'b' }], message: 'm' });
+    await expect(push).rejects.toThrow(/default branch/);
     expect(scope.isDone()).toBe(true);
   });
 });
@@ -106,9 +111,20 @@ describe('GitHubReviewHost reads', () => {
         maintainer_can_modify: true,
         labels: [{ name: 'x' }],
         head: { sha: 'h', ref: 'feature', repo: { full_name: 'dev/widgets' } },
-        base: { ref: 'main', sha: 'b', repo: { full_name: 'acme/widgets', default_branch: 'main', html_url: 'https://github.com/acme/widgets' } },
+        base: {
+          ref: 'main',
+          sha: 'b',
+          repo: { full_name: 'acme/widgets', default_branch: 'main', html_url: 'https://github.com/acme/widgets' },
+        },
       });
-    expect(await host().pullRequest(7)).toMatchObject({ author: 'dev', isFork: true, headRepoFullName: 'dev/widgets', labels: ['x'], mergeable: null, maintainerCanModify: true });
+    expect(await host().pullRequest(7)).toMatchObject({
+      author: 'dev',
+      isFork: true,
+      headRepoFullName: 'dev/widgets',
+      labels: ['x'],
+      mergeable: null,
+      maintainerCanModify: true,
+    });
   });
 
   it('only comments made by this App count as its own', async () => {

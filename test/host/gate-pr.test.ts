@@ -45,7 +45,14 @@ interface Setup {
  * A repository on a local bare remote with PR 7 on top of `main`, an in-memory host whose PR points at
  * that head, the `slopgate` check run already started, and job deps over a fresh mirror directory.
  */
-async function setup(prFiles: Record<string, FileContent>, opts: { config?: string; deps?: Partial<GatePrDeps>; trigger?: GateJob['trigger'] } = {}): Promise<Setup> {
+interface SetupOptions {
+  /** `.github/slopgate.yml` on the default branch. */
+  config?: string;
+  deps?: Partial<GatePrDeps>;
+  trigger?: GateJob['trigger'];
+}
+
+async function setup(prFiles: Record<string, FileContent>, opts: SetupOptions = {}): Promise<Setup> {
   const remote = FakeRemote.create({ 'README.md': 'widgets\n', 'src/app.js': 'export const x = 1;\n' });
   const head = remote.pushPr(7, prFiles);
   const host = new FakePlatform({ owner: OWNER, repo: REPO }, { number: 7, headSha: head, baseSha: remote.baseSha });
@@ -85,10 +92,11 @@ function completion(s: Setup) {
   return run.completions[0]!;
 }
 
-const TIMEOUT = 60_000;
+const TIMEOUT = 120_000;
+const b64 = (text: string) => Buffer.from(text).toString('base64url');
 
-describe('gatePr over an in-memory host', () => {
-  it('PASS: a clean PR gets a success check run, the PR body section, and no review or labels', { timeout: TIMEOUT }, async () => {
+describe('gatePr over an in-memory host', { timeout: TIMEOUT }, () => {
+  it('PASS: a clean PR gets a success check run, the PR body section, and no review or labels', async () => {
     const s = await setup({ 'src/app.js': 'export const x = 2;\n' });
     expect(await gatePr(s.host, s.job, s.deps)).toBe('reported');
     const out = completion(s);
@@ -105,7 +113,7 @@ describe('gatePr over an in-memory host', () => {
     expect(order.indexOf('completeCheckRun')).toBeLessThan(order.indexOf('updatePullRequestBody'));
   });
 
-  it('a blocking finding fails the check, comments on the added line and offers Refine when the refiner exists', { timeout: TIMEOUT }, async () => {
+  it('a blocking finding fails the check, comments on the added line and offers Refine when the refiner exists', async () => {
     const s = await setup({ 'src/app.js': 'export const x = 1;\nexport const y = 2; // SLOP\n' }, { deps: { refinerAvailable: true } });
     expect(await gatePr(s.host, s.job, s.deps)).toBe('reported');
     const out = completion(s);
@@ -118,7 +126,7 @@ describe('gatePr over an in-memory host', () => {
     expect(s.host.reviews[0]!.body).toContain(`${s.host.pr.repoHtmlUrl}/checks/${s.job.checkRunId}`);
   });
 
-  it('a closed PR is skipped through routing (neutral, tier-1 reason), before any config is read', { timeout: TIMEOUT }, async () => {
+  it('a closed PR is skipped through routing (neutral, tier-1 reason), before any config is read', async () => {
     const s = await setup({ 'src/app.js': 'SLOP\n' });
     s.host.pr.state = 'closed';
     expect(await gatePr(s.host, s.job, s.deps)).toBe('skipped');
@@ -129,7 +137,7 @@ describe('gatePr over an in-memory host', () => {
     expect(s.host.callsOf('cloneCredentials')).toHaveLength(0);
   });
 
-  it('a draft is skipped under the default `drafts: skip`, and gated with `drafts: run`', { timeout: TIMEOUT }, async () => {
+  it('a draft is skipped under the default `drafts: skip`, and gated with `drafts: run`', async () => {
     const s = await setup({ 'src/app.js': 'SLOP\n' });
     s.host.pr.draft = true;
     expect(await gatePr(s.host, s.job, s.deps)).toBe('skipped');
@@ -142,7 +150,7 @@ describe('gatePr over an in-memory host', () => {
     expect(completion(t).conclusion).toBe('failure');
   });
 
-  it('an author in ignore.authors is skipped; the config is read from the default branch', { timeout: TIMEOUT }, async () => {
+  it('an author in ignore.authors is skipped; the config is read from the default branch', async () => {
     const s = await setup({ 'src/app.js': 'SLOP\n' }, { config: 'ignore:\n  authors: [renovate-bot]\n' });
     s.host.pr.author = 'renovate-bot';
     // The same file on the PR head must not matter.
@@ -152,7 +160,7 @@ describe('gatePr over an in-memory host', () => {
     expect(s.host.callsOf('readFile')).toEqual([['.github/slopgate.yml', 'main']]);
   });
 
-  it('a PR that moved on cancels the run as superseded and hands the real head to the runtime', { timeout: TIMEOUT }, async () => {
+  it('a PR that moved on cancels the run as superseded and hands the real head to the runtime', async () => {
     const stale: string[] = [];
     const s = await setup({ 'src/app.js': 'SLOP\n' }, { deps: { onStaleHead: async (_job, head) => void stale.push(head) } });
     s.host.pr.headSha = 'f'.repeat(40);
@@ -161,7 +169,7 @@ describe('gatePr over an in-memory host', () => {
     expect(stale).toEqual(['f'.repeat(40)]);
   });
 
-  it('a broken config on the default branch fails the check with the file and the problem, and gates nothing', { timeout: TIMEOUT }, async () => {
+  it('a broken config on the default branch fails the check with the file and the problem, and gates nothing', async () => {
     const s = await setup({ 'src/app.js': 'SLOP\n' }, { config: 'maxRounds: lots\n' });
     expect(await gatePr(s.host, s.job, s.deps)).toBe('config-error');
     const out = completion(s);
@@ -171,7 +179,7 @@ describe('gatePr over an in-memory host', () => {
     expect(s.host.callsOf('cloneCredentials')).toHaveLength(0);
   });
 
-  it('slopgate failing itself is action_required by default, never a pass', { timeout: TIMEOUT }, async () => {
+  it('slopgate failing itself is action_required by default, never a pass', async () => {
     const s = await setup({ 'src/app.js': 'x\n' }, { deps: { gate: async () => Promise.reject(new Error('sandbox exploded')) } });
     expect(await gatePr(s.host, s.job, s.deps)).toBe('infrastructure-error');
     const out = completion(s);
@@ -180,20 +188,21 @@ describe('gatePr over an in-memory host', () => {
     expect(out.actions?.map((a) => a.identifier)).toEqual(['rerun']);
   });
 
-  it('slopgate failing itself is neutral when the default branch says `onInfraError: neutral`', { timeout: TIMEOUT }, async () => {
-    const s = await setup({ 'src/app.js': 'x\n' }, { config: 'onInfraError: neutral\n', deps: { gate: async () => Promise.reject(new Error('out of disk')) } });
+  it('slopgate failing itself is neutral when the default branch says `onInfraError: neutral`', async () => {
+    const gate = async () => Promise.reject(new Error('out of disk'));
+    const s = await setup({ 'src/app.js': 'x\n' }, { config: 'onInfraError: neutral\n', deps: { gate } });
     expect(await gatePr(s.host, s.job, s.deps)).toBe('infrastructure-error');
     expect(completion(s)).toMatchObject({ conclusion: 'neutral' });
   });
 
-  it('a host failure before the config is read still completes the run, with the safe default', { timeout: TIMEOUT }, async () => {
+  it('a host failure before the config is read still completes the run, with the safe default', async () => {
     const s = await setup({ 'src/app.js': 'x\n' }, { config: 'onInfraError: neutral\n' });
     s.host.failOn.set('listDirectory', new Error('502 from the host'));
     expect(await gatePr(s.host, s.job, s.deps)).toBe('infrastructure-error');
     expect(completion(s)).toMatchObject({ conclusion: 'action_required' });
   });
 
-  it('aborted for shutdown: the job throws and leaves the check run to the queue (handed off)', { timeout: TIMEOUT }, async () => {
+  it('aborted for shutdown: the job throws and leaves the check run to the queue (handed off)', async () => {
     const s = await setup({ 'src/app.js': 'x\n' });
     const ctl = new AbortController();
     ctl.abort(new Error('worker shutting down'));
@@ -202,7 +211,7 @@ describe('gatePr over an in-memory host', () => {
     expect(s.host.checkRuns.get(s.job.checkRunId)!.status).toBe('in_progress');
   });
 
-  it('aborted because a newer job arrived: cancelled, naming the newer head', { timeout: TIMEOUT }, async () => {
+  it('aborted because a newer job arrived: cancelled, naming the newer head', async () => {
     const newer = 'a'.repeat(40);
     const s = await setup({ 'src/app.js': 'x\n' }, { deps: { headOfJob: (id) => (id === 'job-2' ? newer : undefined) } });
     const ctl = new AbortController();
@@ -217,7 +226,7 @@ describe('gatePr over an in-memory host', () => {
       await store?.close();
     });
 
-    it('rounds come from the store: REFINE advances the round, and at maxRounds the PR is STUCK and labelled', { timeout: TIMEOUT * 2 }, async () => {
+    it('rounds come from the store: REFINE advances the round, and at maxRounds the PR is STUCK and labelled', async () => {
       store = await openStore();
       const s = await setup({ 'src/app.js': 'SLOP\n' }, { config: 'maxRounds: 2\n' });
       s.deps.store = store;
@@ -242,7 +251,7 @@ describe('gatePr over an in-memory host', () => {
       expect(runs.map((r) => r.report?.decision.outcome).sort()).toEqual(['REFINE', 'STUCK']);
     });
 
-    it('steps after the verdict failing (comments, body, labels, the store) never turn a finished report into an error', { timeout: TIMEOUT }, async () => {
+    it('steps after the verdict failing (comments, body, labels, the store) never turn a finished report into an error', async () => {
       store = await openStore();
       const s = await setup({ 'src/app.js': 'SLOP\n' }, { config: 'maxRounds: 1\n' });
       s.deps.store = new SaveFailsStore(store.db);
@@ -257,7 +266,7 @@ describe('gatePr over an in-memory host', () => {
     });
   });
 
-  it('sanctions: the allow-manifest label and signed markers in comments of this App reach the pipeline; others do not', { timeout: TIMEOUT }, async () => {
+  it('sanctions: the allow-manifest label and signed markers in comments of this App reach the pipeline; others do not', async () => {
     const seen: string[][] = [];
     const s = await setup({ 'src/app.js': 'x\n' }, {
       deps: {
@@ -273,7 +282,7 @@ describe('gatePr over an in-memory host', () => {
       { id: 1, body: `ok ${allowMarker('package.json', s.deps.sanctionKey, scope)}`, authorIsBot: true, byThisApp: true },
       { id: 2, body: `pasted ${allowMarker('Cargo.toml', s.deps.sanctionKey, scope)}`, authorIsBot: false, byThisApp: false },
       { id: 3, body: `other bot ${allowMarker('go.mod', s.deps.sanctionKey, scope)}`, authorIsBot: true, byThisApp: false },
-      { id: 4, body: `forged <!-- slopgate:allow:${Buffer.from('pom.xml').toString('base64url')}.${'A'.repeat(32)} -->`, authorIsBot: true, byThisApp: true },
+      { id: 4, body: `forged <!-- slopgate:allow:${b64('pom.xml')}.${'A'.repeat(32)} -->`, authorIsBot: true, byThisApp: true },
     );
     expect(await gatePr(s.host, s.job, s.deps)).toBe('infrastructure-error');
     expect(seen).toEqual([['package.json']]);

@@ -235,11 +235,17 @@ export class GitHubReviewHost implements ReviewHost {
     const parent = (await this.gh.rest.git.getCommit({ ...this.target, commit_sha: input.parentSha })).data;
     const tree = [];
     for (const f of input.files) {
-      const blob = await this.gh.rest.git.createBlob({ ...this.target, content: Buffer.from(f.content, 'utf8').toString('base64'), encoding: 'base64' });
+      const content = Buffer.from(f.content, 'utf8').toString('base64');
+      const blob = await this.gh.rest.git.createBlob({ ...this.target, content, encoding: 'base64' });
       tree.push({ path: f.path, mode: '100644' as const, type: 'blob' as const, sha: blob.data.sha });
     }
     const newTree = await this.gh.rest.git.createTree({ ...this.target, base_tree: parent.tree.sha, tree });
-    const commit = await this.gh.rest.git.createCommit({ ...this.target, message: input.message, tree: newTree.data.sha, parents: [input.parentSha] });
+    const commit = await this.gh.rest.git.createCommit({
+      ...this.target,
+      message: input.message,
+      tree: newTree.data.sha,
+      parents: [input.parentSha],
+    });
     // Not forced: when the branch moved past parentSha meanwhile, GitHub refuses the update (422).
     await this.gh.rest.git.updateRef({ ...this.target, ref: `heads/${input.branch}`, sha: commit.data.sha, force: false });
     return commit.data.sha;

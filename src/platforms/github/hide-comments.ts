@@ -15,13 +15,23 @@ export async function minimiseComments(gh: GitHubClient, stale: StaleComment[]):
   );
   const todo = state.nodes.filter((n): n is { id: string; isMinimized: boolean } => Boolean(n?.id) && !n!.isMinimized).map((n) => n.id);
   if (!todo.length) return 0;
-  const fields = todo.map((_, i) => `m${i}: minimizeComment(input: { subjectId: $id${i}, classifier: OUTDATED }) { minimizedComment { isMinimized } }`);
+  const fields = todo.map(
+    (_, i) => `m${i}: minimizeComment(input: { subjectId: $id${i}, classifier: OUTDATED }) { minimizedComment { isMinimized } }`,
+  );
   const vars = Object.fromEntries(todo.map((id, i) => [`id${i}`, id]));
   await gh.graphql(`mutation(${todo.map((_, i) => `$id${i}: ID!`).join(', ')}) { ${fields.join(' ')} }`, vars);
   return todo.length;
 }
 
-type Threads = { repository: { pullRequest: { reviewThreads: { nodes: { id: string; isResolved: boolean; comments: { nodes: { databaseId: number }[] } }[] } } } };
+interface Thread {
+  id: string;
+  isResolved: boolean;
+  comments: { nodes: { databaseId: number }[] };
+}
+
+interface Threads {
+  repository: { pullRequest: { reviewThreads: { nodes: Thread[] } } };
+}
 
 const THREADS_QUERY =
   'query($owner: String!, $repo: String!, $n: Int!) { repository(owner: $owner, name: $repo) { pullRequest(number: $n) ' +
@@ -31,7 +41,9 @@ const THREADS_QUERY =
 export async function resolveThreads(gh: GitHubClient, target: RepoTarget, pullNumber: number, stale: StaleComment[]): Promise<number> {
   const res = await gh.graphql<Threads>(THREADS_QUERY, { owner: target.owner, repo: target.repo, n: pullNumber });
   const wanted = new Set(stale.map((s) => s.id));
-  const threads = res.repository.pullRequest.reviewThreads.nodes.filter((t) => !t.isResolved && wanted.has(t.comments.nodes[0]?.databaseId ?? -1));
+  const threads = res.repository.pullRequest.reviewThreads.nodes.filter(
+    (t) => !t.isResolved && wanted.has(t.comments.nodes[0]?.databaseId ?? -1),
+  );
   if (!threads.length) return 0;
   const fields = threads.map((_, i) => `r${i}: resolveReviewThread(input: { threadId: $t${i} }) { thread { isResolved } }`);
   const vars = Object.fromEntries(threads.map((t, i) => [`t${i}`, t.id]));
