@@ -64,27 +64,14 @@ export interface PublishResult {
 /**
  * Puts a report everywhere reviewers look. The check run goes first and must succeed (the caller's
  * safety net handles a failure); review comments, the PR body and labels are best effort after it,
- * each logged on failure, so one of them failing never turns a finished verdict into an error.
+ * each logged on failure, so one of them failing never turns a finished verdict into an error. What the
+ * host's credentials cannot do (its capabilities: a read-only token) is left out, not attempted.
  */
 export async function publishReport(host: ReviewHost, input: PublishInput): Promise<PublishResult> {
   const { report, log } = input;
   const checkRunRequests = await host.completeCheckRun(input.checkRunId, reportOutcome(report, input.refinerAvailable, input.checkRunUrl));
-  let commentsPosted = 0;
-  try {
-    const review = await postReview(host, {
-      pullNumber: input.pullNumber,
-      headSha: report.head.sha,
-      findings: report.findings,
-      added: input.added,
-      ...(input.checkRunUrl ? { checkRunUrl: input.checkRunUrl } : {}),
-      options: { budget: input.config.comments.budget, suggestions: input.config.comments.suggestions },
-      resolveThreads: input.resolveThreads,
-      log,
-    });
-    commentsPosted = review.posted;
-  } catch (err) {
-    log.warn({ err: errorMessage(err) }, 'review comments failed');
-  }
+  const commentsPosted = host.capabilities.canComment ? await commentOn(host, input) : 0;
+  if (!host.capabilities.canEditPullRequest) return { checkRunRequests, commentsPosted };
   try {
     await updatePrBody(host, input.pullNumber, report, input.checkRunUrl);
   } catch (err) {
@@ -96,6 +83,27 @@ export async function publishReport(host: ReviewHost, input: PublishInput): Prom
     log.warn({ err: errorMessage(err) }, 'decision labels not updated');
   }
   return { checkRunRequests, commentsPosted };
+}
+
+/** The review comments of a report (best effort); returns how many were posted. */
+async function commentOn(host: ReviewHost, input: PublishInput): Promise<number> {
+  const { report, log } = input;
+  try {
+    const review = await postReview(host, {
+      pullNumber: input.pullNumber,
+      headSha: report.head.sha,
+      findings: report.findings,
+      added: input.added,
+      ...(input.checkRunUrl ? { checkRunUrl: input.checkRunUrl } : {}),
+      options: { budget: input.config.comments.budget, suggestions: input.config.comments.suggestions },
+      resolveThreads: input.resolveThreads,
+      log,
+    });
+    return review.posted;
+  } catch (err) {
+    log.warn({ err: errorMessage(err) }, 'review comments failed');
+    return 0;
+  }
 }
 
 /** Rewrites slopgate's section of the PR description; reads the body right before writing it. */

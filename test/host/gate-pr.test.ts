@@ -126,6 +126,16 @@ describe('gatePr over an in-memory host', { timeout: TIMEOUT }, () => {
     expect(s.host.reviews[0]!.body).toContain(`${s.host.pr.repoHtmlUrl}/checks/${s.job.checkRunId}`);
   });
 
+  it('a read-only host (no comment or PR edit rights) still gets the verdict on the check run, and nothing else is tried', async () => {
+    const s = await setup({ 'src/app.js': 'SLOP\n' }, { config: 'maxRounds: 1\n' });
+    s.host.capabilities = { canWriteChecks: true, canComment: false, canEditPullRequest: false, canPush: false };
+    expect(await gatePr(s.host, s.job, s.deps)).toBe('reported');
+    expect(completion(s).conclusion).toBe('failure');
+    for (const m of ['listReviewComments', 'createReview', 'updatePullRequestBody', 'addLabels'] as const) {
+      expect(s.host.callsOf(m)).toEqual([]);
+    }
+  });
+
   it('a closed PR is skipped through routing (neutral, tier-1 reason), before any config is read', async () => {
     const s = await setup({ 'src/app.js': 'SLOP\n' });
     s.host.pr.state = 'closed';

@@ -41,7 +41,7 @@ interface ApiPullRequest {
   base: { ref: string; sha: string; repo: { full_name?: string; default_branch: string; html_url: string } };
 }
 
-export function pullRequestFacts(pr: ApiPullRequest): PullRequestFacts {
+function pullRequestFacts(pr: ApiPullRequest): PullRequestFacts {
   const headRepo = pr.head.repo?.full_name ?? null;
   return {
     number: pr.number,
@@ -88,11 +88,6 @@ export class GitHubReviewHost implements ReviewHost {
   ) {
     this.target = { owner: target.owner, repo: target.repo };
     this.capabilities = capabilities;
-  }
-
-  /** The Octokit underneath, for the handlers that still speak GitHub directly (commands, check events). */
-  get octokit(): GitHubClient {
-    return this.gh;
   }
 
   async pullRequest(number: number): Promise<PullRequestFacts> {
