@@ -18,7 +18,7 @@ import { minimiseComments, resolveThreads } from './hide-comments.js';
 import { roleOf } from './permissions.js';
 
 /** An installation token may do everything the App's manifest grants. */
-export const APP_CAPABILITIES: HostCapabilities = { canWriteChecks: true, canComment: true, canEditPullRequest: true, canPush: true };
+const APP_CAPABILITIES: HostCapabilities = { canWriteChecks: true, canComment: true, canEditPullRequest: true, canPush: true };
 
 /** The HTTP status of an Octokit error, if it has one. */
 function statusOf(err: unknown): number | undefined {

@@ -3,7 +3,8 @@ import type { Logger } from '../../core/trace.js';
 import { MemoryQueue } from '../../queue/memory-queue.js';
 import type { JobQueue, QueueJob } from '../../queue/types.js';
 import { supersedingHead } from '../../host/gate-pr.js';
-import { startCheckRun, type GitHubClient } from './check-run.js';
+import type { GitHubClient } from './check-run.js';
+import { GitHubReviewHost } from './github-review-host.js';
 import { DeliveryDedupe } from './delivery-dedupe.js';
 import { abandonedOutcome, externalIdFor, jobKey, retryingOutput, supersededOutcome, type GateJob, type GateTrigger } from '../../host/gate-job.js';
 import { hostFor, runGateJob, type JobDeps } from './run-gate-job.js';
@@ -161,7 +162,8 @@ export class SlopgateRuntime {
   }
 
   private async intake(gh: GitHubClient, req: GateRequest, key: string): Promise<void> {
-    const checkRunId = await startCheckRun(gh, { owner: req.owner, repo: req.repo }, req.headSha, externalIdFor(req.number));
+    const host = new GitHubReviewHost(gh, { owner: req.owner, repo: req.repo }, this.deps.appId);
+    const checkRunId = await host.startCheckRun(req.headSha, externalIdFor(req.number));
     const job: GateJob = {
       key,
       installationId: req.installationId,
