@@ -5,8 +5,8 @@ import { run } from 'probot';
 import { createSlopgateApp } from './app.js';
 import { InputError, errorMessage } from './core/errors.js';
 import { createLogger } from './core/trace.js';
-import { defaultWorkDir, requireWebhookSecret, serverDeploymentFromEnv } from './github/deployment-env.js';
-import type { GateJob } from './github/gate-job.js';
+import { defaultWorkDir, requireWebhookSecret, serverDeploymentFromEnv } from './platforms/github/deployment-env.js';
+import type { GateJob } from './host/gate-job.js';
 import { PgQueue } from './queue/pg-queue.js';
 import { openStore, storeOptionsFromEnv } from './store/open-store.js';
 

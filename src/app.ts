@@ -10,10 +10,10 @@ import { VERSION } from './core/version.js';
 import { GUARDS } from './guards/index.js';
 import type { JobQueue } from './queue/types.js';
 import type { Store } from './store/store.js';
-import type { GateJob } from './github/gate-job.js';
-import { registerHandlers } from './github/register-handlers.js';
-import { SlopgateRuntime } from './github/runtime.js';
-import { sanctionKeyFromEnv } from './github/sanctions.js';
+import type { GateJob } from './host/gate-job.js';
+import { registerHandlers } from './platforms/github/register-handlers.js';
+import { SlopgateRuntime } from './platforms/github/runtime.js';
+import { sanctionKeyFromEnv } from './host/sanctions.js';
 import { RepoMirrors, githubRemoteUrl, type RemoteUrlBuilder } from './workspace/repo-mirror.js';
 
 export interface SlopgateAppOptions {

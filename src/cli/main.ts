@@ -92,7 +92,7 @@ export async function main(argv: string[], write: (s: string) => void = (s) => p
       if (values.help) return help();
       const concurrency = values.concurrency === undefined ? undefined : Number(values.concurrency);
       if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1)) throw new InputError(`--concurrency must be a positive integer, got '${values.concurrency}'`);
-      const { runGateWorker } = await import('../github/worker-entry.js');
+      const { runGateWorker } = await import('../platforms/github/worker-entry.js');
       return runGateWorker(concurrency ? { concurrency } : {});
     }
     case 'schema': {

@@ -2,10 +2,10 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Guard } from '../../src/core/guard.js';
 import { runGate, type GateOptions } from '../../src/core/pipeline.js';
 import { GUARDS } from '../../src/guards/index.js';
-import { allowMarker } from '../../src/github/sanctions.js';
+import { allowMarker } from '../../src/host/sanctions.js';
 import { FakeRemote, removeFakeRemotes } from './helpers/fake-remote.js';
 import { closeStrict, SANCTION_KEY, startHarness, type Harness } from './helpers/harness.js';
-import { deriveSanctionKey } from '../../src/github/sanctions.js';
+import { deriveSanctionKey } from '../../src/host/sanctions.js';
 import { markerGuard } from './helpers/test-guards.js';
 import { APP_ID, OWNER, REPO, commentEvent, pullRequestEvent, type PrShape } from './helpers/payloads.js';
 

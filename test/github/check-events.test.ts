@@ -1,5 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { REFINER_NOT_CONFIGURED } from '../../src/github/command-handler.js';
+import { REFINER_NOT_CONFIGURED } from '../../src/platforms/github/command-handler.js';
 import { API } from './helpers/fake-github.js';
 import { FakeRemote, removeFakeRemotes } from './helpers/fake-remote.js';
 import { closeStrict, startHarness, type Harness } from './helpers/harness.js';

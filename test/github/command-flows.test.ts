@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { HELP_TEXT } from '../../src/github/commands.js';
+import { HELP_TEXT } from '../../src/host/commands.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { FakeRemote, removeFakeRemotes } from './helpers/fake-remote.js';

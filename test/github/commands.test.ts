@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseAllowPath, parseCommand } from '../../src/github/commands.js';
-import { RERUN_ACTION, REFINE_ACTION, capText } from '../../src/github/check-run.js';
+import { normaliseAllowPath, parseCommand } from '../../src/host/commands.js';
+import { RERUN_ACTION, REFINE_ACTION, capText } from '../../src/host/check-outcome.js';
 
 describe('github/commands: parseCommand', () => {
   it('finds the command line anywhere in the comment', () => {

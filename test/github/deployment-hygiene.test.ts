@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { idleServerRssMb } from '../../src/bench/idle-memory.js';
-import { defaultWorkDir, requireWebhookSecret } from '../../src/github/deployment-env.js';
+import { defaultWorkDir, requireWebhookSecret } from '../../src/platforms/github/deployment-env.js';
 import type { Db } from '../../src/store/db.js';
 import { lazyDb } from '../../src/store/open-store.js';
 

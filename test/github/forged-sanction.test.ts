@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Guard } from '../../src/core/guard.js';
-import { allowedPathsIn, allowMarker, deriveSanctionKey } from '../../src/github/sanctions.js';
-import { explainFinding } from '../../src/github/explain-finding.js';
+import { allowedPathsIn, allowMarker, deriveSanctionKey } from '../../src/host/sanctions.js';
+import { explainFinding } from '../../src/platforms/github/explain-finding.js';
 import { neutralizeComments } from '../../src/report/comment-escape.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';

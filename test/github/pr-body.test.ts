@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BODY_END, BODY_START, renderBodySection, renderQaBlock, spliceBodySection } from '../../src/github/pr-body.js';
+import { BODY_END, BODY_START, renderBodySection, renderQaBlock, spliceBodySection } from '../../src/host/pr-body.js';
 
 const section = (tag: string) => `${BODY_START}\n${tag}\n${BODY_END}`;
 

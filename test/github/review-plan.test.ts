@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeFinding, type Finding } from '../../src/core/finding.js';
-import { findingIdOf, planReview, type PostedComment } from '../../src/github/review-plan.js';
+import { findingIdOf, planReview, type PostedComment } from '../../src/host/review-plan.js';
 
 const f = (path: string, line: number, extra: Partial<Finding> = {}): Finding =>
   makeFinding({ guard: 'G2', category: 'syntax-invalid', severity: 'fail', path, line, message: `broken at ${line}`, remediation: `fix line ${line}`, ...extra });

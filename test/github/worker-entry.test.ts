@@ -3,9 +3,9 @@ import { fileURLToPath } from 'node:url';
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/core/errors.js';
-import { serverDeploymentFromEnv } from '../../src/github/deployment-env.js';
-import { labelSanctions } from '../../src/github/sanctions.js';
-import { runGateWorker } from '../../src/github/worker-entry.js';
+import { serverDeploymentFromEnv } from '../../src/platforms/github/deployment-env.js';
+import { labelSanctions } from '../../src/host/sanctions.js';
+import { runGateWorker } from '../../src/platforms/github/worker-entry.js';
 import { isManifest } from '../../src/guards/g1-path-rules.js';
 import { createQueue } from '../../src/queue/create-queue.js';
 

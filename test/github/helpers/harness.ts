@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { expect } from 'vitest';
 import { Probot, ProbotOctokit } from 'probot';
 import { createSlopgateApp, type SlopgateApp, type SlopgateAppOptions } from '../../../src/app.js';
-import { deriveSanctionKey } from '../../../src/github/sanctions.js';
+import { deriveSanctionKey } from '../../../src/host/sanctions.js';
 import { APP_ID } from './payloads.js';
 import { FakeGitHub } from './fake-github.js';
 import type { FakeRemote } from './fake-remote.js';

@@ -6,10 +6,11 @@ import type { Logger } from '../core/trace.js';
 import type { SlopgateConfig } from '../config/schema.js';
 import { toAnnotations } from '../report/annotations.js';
 import { renderCheckRun } from '../report/markdown.js';
-import { finishCheckRun, MAX_OUTPUT_CHARS, REFINE_ACTION, RERUN_ACTION, type CheckAction, type CheckRunOutcome, type GitHubClient, type RepoTarget } from './check-run.js';
+import { MAX_OUTPUT_CHARS, REFINE_ACTION, RERUN_ACTION, type CheckAction, type CheckRunOutcome } from './check-outcome.js';
 import { syncDecisionLabels } from './labels.js';
 import { fitSection, renderBodySection, spliceBodySection, type QaState } from './pr-body.js';
 import { postReview } from './post-review.js';
+import type { ReviewHost } from './review-host.js';
 
 /** Added line ranges per head path, from the same merge-base → head diff the pipeline used. */
 export async function addedLines(repoDir: string, mergeBase: string, head: string): Promise<Map<string, LineRange[]>> {
@@ -43,7 +44,6 @@ export function reportOutcome(report: Report, refinerAvailable: boolean, checkRu
 }
 
 export interface PublishInput {
-  target: RepoTarget;
   pullNumber: number;
   checkRunId: number;
   checkRunUrl?: string;
@@ -64,15 +64,32 @@ export interface PublishResult {
 /**
  * Puts a report everywhere reviewers look. The check run goes first and must succeed (the caller's
  * safety net handles a failure); review comments, the PR body and labels are best effort after it,
- * each logged on failure, so one of them failing never turns a finished verdict into an error.
+ * each logged on failure, so one of them failing never turns a finished verdict into an error. What the
+ * host's credentials cannot do (its capabilities: a read-only token) is left out, not attempted.
  */
-export async function publishReport(gh: GitHubClient, input: PublishInput): Promise<PublishResult> {
-  const { target, report, log } = input;
-  const checkRunRequests = await finishCheckRun(gh, target, input.checkRunId, reportOutcome(report, input.refinerAvailable, input.checkRunUrl));
-  let commentsPosted = 0;
+export async function publishReport(host: ReviewHost, input: PublishInput): Promise<PublishResult> {
+  const { report, log } = input;
+  const checkRunRequests = await host.completeCheckRun(input.checkRunId, reportOutcome(report, input.refinerAvailable, input.checkRunUrl));
+  const commentsPosted = host.capabilities.canComment ? await commentOn(host, input) : 0;
+  if (!host.capabilities.canEditPullRequest) return { checkRunRequests, commentsPosted };
   try {
-    const review = await postReview(gh, {
-      target,
+    await updatePrBody(host, input.pullNumber, report, input.checkRunUrl);
+  } catch (err) {
+    log.warn({ err: errorMessage(err) }, 'PR body section not updated');
+  }
+  try {
+    await syncDecisionLabels(host, input.pullNumber, input.labels, report.decision.outcome);
+  } catch (err) {
+    log.warn({ err: errorMessage(err) }, 'decision labels not updated');
+  }
+  return { checkRunRequests, commentsPosted };
+}
+
+/** The review comments of a report (best effort); returns how many were posted. */
+async function commentOn(host: ReviewHost, input: PublishInput): Promise<number> {
+  const { report, log } = input;
+  try {
+    const review = await postReview(host, {
       pullNumber: input.pullNumber,
       headSha: report.head.sha,
       findings: report.findings,
@@ -82,26 +99,16 @@ export async function publishReport(gh: GitHubClient, input: PublishInput): Prom
       resolveThreads: input.resolveThreads,
       log,
     });
-    commentsPosted = review.posted;
+    return review.posted;
   } catch (err) {
     log.warn({ err: errorMessage(err) }, 'review comments failed');
+    return 0;
   }
-  try {
-    await updatePrBody(gh, target, input.pullNumber, report, input.checkRunUrl);
-  } catch (err) {
-    log.warn({ err: errorMessage(err) }, 'PR body section not updated');
-  }
-  try {
-    await syncDecisionLabels(gh, target, input.pullNumber, input.labels, report.decision.outcome);
-  } catch (err) {
-    log.warn({ err: errorMessage(err) }, 'decision labels not updated');
-  }
-  return { checkRunRequests, commentsPosted };
 }
 
 /** Rewrites slopgate's section of the PR description; reads the body right before writing it. */
-export async function updatePrBody(gh: GitHubClient, target: RepoTarget, pullNumber: number, report: Report, checkRunUrl?: string): Promise<boolean> {
-  const fresh = (await gh.rest.pulls.get({ ...target, pull_number: pullNumber })).data;
+export async function updatePrBody(host: ReviewHost, pullNumber: number, report: Report, checkRunUrl?: string): Promise<boolean> {
+  const fresh = await host.pullRequest(pullNumber);
   const section = renderBodySection({
     decision: report.decision,
     headSha: report.head.sha,
@@ -110,6 +117,6 @@ export async function updatePrBody(gh: GitHubClient, target: RepoTarget, pullNum
   });
   const body = spliceBodySection(fresh.body, fitSection(fresh.body, section));
   if (body === (fresh.body ?? '')) return false;
-  await gh.rest.pulls.update({ ...target, pull_number: pullNumber, body });
+  await host.updatePullRequestBody(pullNumber, body);
   return true;
 }

@@ -1,4 +1,4 @@
-import type { Store } from '../store/store.js';
+import type { Store } from '../../store/store.js';
 
 /**
  * Remembers webhook delivery ids (`X-GitHub-Delivery`, the same on a redelivery) so each delivery is

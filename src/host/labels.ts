@@ -1,5 +1,5 @@
 import type { Outcome } from '../routing/types.js';
-import type { GitHubClient, RepoTarget } from './check-run.js';
+import type { ReviewHost } from './review-host.js';
 
 export const STUCK_LABEL = 'slopgate:stuck';
 export const NEEDS_HUMAN_LABEL = 'slopgate:needs-human';
@@ -16,18 +16,17 @@ export function labelsFor(outcome: Outcome): string[] {
 }
 
 /** Adds and removes slopgate's decision labels so they match the outcome; other labels are untouched. */
-export async function syncDecisionLabels(gh: GitHubClient, target: RepoTarget, issueNumber: number, current: string[], outcome: Outcome): Promise<{ added: string[]; removed: string[] }> {
+export async function syncDecisionLabels(
+  host: ReviewHost,
+  issueNumber: number,
+  current: string[],
+  outcome: Outcome,
+): Promise<{ added: string[]; removed: string[] }> {
   const want = new Set(labelsFor(outcome));
   const have = new Set(current);
   const added = [...want].filter((l) => !have.has(l));
   const removed = DECISION_LABELS.filter((l) => have.has(l) && !want.has(l));
-  if (added.length) await gh.rest.issues.addLabels({ ...target, issue_number: issueNumber, labels: added });
-  for (const name of removed) {
-    try {
-      await gh.rest.issues.removeLabel({ ...target, issue_number: issueNumber, name });
-    } catch (err) {
-      if ((err as { status?: number }).status !== 404) throw err;
-    }
-  }
+  if (added.length) await host.addLabels(issueNumber, added);
+  for (const name of removed) await host.removeLabel(issueNumber, name);
   return { added, removed };
 }

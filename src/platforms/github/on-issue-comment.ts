@@ -1,6 +1,6 @@
 import type { Probot } from 'probot';
 import { handleCommand } from './command-handler.js';
-import { parseCommand } from './commands.js';
+import { parseCommand } from '../../host/commands.js';
 import type { SlopgateRuntime } from './runtime.js';
 
 /**

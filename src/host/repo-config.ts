@@ -1,6 +1,6 @@
 import { CONFIG_PATHS, ConfigError, parseConfigText } from '../config/load.js';
 import { defaultConfig, type SlopgateConfig } from '../config/schema.js';
-import type { GitHubClient, RepoTarget } from './check-run.js';
+import type { ReviewHost } from './review-host.js';
 
 export interface RepoConfig {
   config: SlopgateConfig;
@@ -16,15 +16,9 @@ const MAX_CONFIG_BYTES = 256 * 1024;
  * A broken file throws {@link ConfigError} (file, line, what was expected); there is no silent
  * fallback to defaults. Several config files at once is also an error: which one wins would be a guess.
  */
-export async function loadRepoConfig(gh: GitHubClient, target: RepoTarget, defaultBranch: string): Promise<RepoConfig> {
-  let listing: { name: string; path: string; type: string; size?: number }[];
-  try {
-    const res = await gh.rest.repos.getContent({ ...target, path: '.github', ref: defaultBranch });
-    listing = Array.isArray(res.data) ? res.data : [];
-  } catch (err) {
-    if ((err as { status?: number }).status === 404) return { config: defaultConfig(), file: null };
-    throw err;
-  }
+export async function loadRepoConfig(host: ReviewHost, defaultBranch: string): Promise<RepoConfig> {
+  const listing = await host.listDirectory('.github', defaultBranch);
+  if (!listing) return { config: defaultConfig(), file: null };
   const present = CONFIG_PATHS.filter((p) => listing.some((e) => e.path === p && e.type === 'file'));
   if (present.length === 0) return { config: defaultConfig(), file: null };
   if (present.length > 1) {
@@ -33,9 +27,7 @@ export async function loadRepoConfig(gh: GitHubClient, target: RepoTarget, defau
   const file = present[0]!;
   const size = listing.find((e) => e.path === file)?.size ?? 0;
   if (size > MAX_CONFIG_BYTES) throw new ConfigError(file, undefined, undefined, `the file is ${size} bytes; a slopgate config may be at most ${MAX_CONFIG_BYTES} bytes`);
-  const res = await gh.rest.repos.getContent({ ...target, path: file, ref: defaultBranch });
-  const data = res.data as { type?: string; content?: string; encoding?: string };
-  if (data.type !== 'file' || typeof data.content !== 'string') throw new ConfigError(file, undefined, undefined, 'expected a regular file');
-  const text = data.encoding === 'base64' ? Buffer.from(data.content, 'base64').toString('utf8') : data.content;
+  const text = await host.readFile(file, defaultBranch);
+  if (text === null) throw new ConfigError(file, undefined, undefined, 'expected a regular file');
   return { config: parseConfigText(text, file), file };
 }

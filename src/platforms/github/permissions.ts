@@ -1,9 +1,12 @@
-import type { GitHubClient, RepoTarget } from './check-run.js';
+import type { RepoRole } from '../../host/review-host.js';
+import type { RepoTarget } from '../../host/check-outcome.js';
+import type { GitHubClient } from './check-run.js';
 
-export type RepoRole = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none';
+const KNOWN: ReadonlySet<string> = new Set<RepoRole>(['admin', 'maintain', 'write', 'triage', 'read', 'none']);
 
-const KNOWN: ReadonlySet<RepoRole> = new Set(['admin', 'maintain', 'write', 'triage', 'read', 'none']);
-const WRITE_ROLES: ReadonlySet<RepoRole> = new Set(['admin', 'maintain', 'write']);
+function isRole(value: string | undefined): value is RepoRole {
+  return value !== undefined && KNOWN.has(value);
+}
 
 /**
  * A user's role on the repository, from the collaborator-permission API (authoritative, unlike a
@@ -14,15 +17,11 @@ export async function roleOf(gh: GitHubClient, target: RepoTarget, username: str
     const res = await gh.rest.repos.getCollaboratorPermissionLevel({ ...target, username });
     // Custom organisation roles have their own role_name; `permission` then holds the base level.
     for (const candidate of [res.data.role_name, res.data.permission]) {
-      if (candidate && KNOWN.has(candidate as RepoRole)) return candidate as RepoRole;
+      if (isRole(candidate)) return candidate;
     }
     return 'none';
   } catch (err) {
     if ((err as { status?: number }).status === 404) return 'none';
     throw err;
   }
-}
-
-export function canWrite(role: RepoRole): boolean {
-  return WRITE_ROLES.has(role);
 }

@@ -1,5 +1,5 @@
 import type { ConfigError } from '../config/load.js';
-import { RERUN_ACTION, type CheckRunOutcome } from './check-run.js';
+import { RERUN_ACTION, type CheckRunOutcome } from './check-outcome.js';
 
 export type GateTrigger = 'pull_request' | 'recheck' | 'rerun' | 'allow';
 

@@ -1,18 +1,18 @@
 import { mkdir } from 'node:fs/promises';
 import { createProbot, type Probot } from 'probot';
-import { createSlopgateRuntime, type SlopgateAppOptions } from '../app.js';
-import { sanctionKeyFromEnv } from './sanctions.js';
-import { InputError } from '../core/errors.js';
-import type { Logger } from '../core/trace.js';
-import { queueOptionsFromEnv } from '../queue/create-queue.js';
-import { registerJobHandler } from '../queue/handlers.js';
-import { PgQueue, type PgQueueOptions } from '../queue/pg-queue.js';
-import { runWorker } from '../queue/worker.js';
-import { openStore } from '../store/open-store.js';
-import type { Store } from '../store/store.js';
-import { githubRemoteUrl } from '../workspace/repo-mirror.js';
+import { createSlopgateRuntime, type SlopgateAppOptions } from '../../app.js';
+import { sanctionKeyFromEnv } from '../../host/sanctions.js';
+import { InputError } from '../../core/errors.js';
+import type { Logger } from '../../core/trace.js';
+import { queueOptionsFromEnv } from '../../queue/create-queue.js';
+import { registerJobHandler } from '../../queue/handlers.js';
+import { PgQueue, type PgQueueOptions } from '../../queue/pg-queue.js';
+import { runWorker } from '../../queue/worker.js';
+import { openStore } from '../../store/open-store.js';
+import type { Store } from '../../store/store.js';
+import { githubRemoteUrl } from '../../workspace/repo-mirror.js';
 import { defaultWorkDir, requireAppCredentials } from './deployment-env.js';
-import type { GateJob } from './gate-job.js';
+import type { GateJob } from '../../host/gate-job.js';
 
 export interface GateWorkerOptions {
   /** Where DATABASE_URL, APP_ID, PRIVATE_KEY(_PATH), GHE_HOST, SLOPGATE_* are read (default: process.env). */

@@ -1,5 +1,5 @@
 import type { Probot } from 'probot';
-import { errorMessage } from '../core/errors.js';
+import { errorMessage } from '../../core/errors.js';
 import { onCheckEvents } from './on-check-events.js';
 import { onIssueComment } from './on-issue-comment.js';
 import { onPullRequest } from './on-pull-request.js';

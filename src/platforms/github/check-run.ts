@@ -1,61 +1,16 @@
 import type { ProbotOctokit } from 'probot';
-import { neutralizeComments } from '../report/comment-escape.js';
+import { neutralizeComments } from '../../report/comment-escape.js';
+import {
+  ANNOTATIONS_PER_REQUEST,
+  capText,
+  CHECK_NAME,
+  MAX_ANNOTATIONS,
+  type CheckAnnotation,
+  type CheckRunOutcome,
+  type RepoTarget,
+} from '../../host/check-outcome.js';
 
 export type GitHubClient = ProbotOctokit;
-
-/** The name of the one check run slopgate owns on every head commit. */
-export const CHECK_NAME = 'slopgate';
-
-/** GitHub's caps (checks API): 50 annotations per request, 65,535 characters per output field. */
-export const ANNOTATIONS_PER_REQUEST = 50;
-export const MAX_OUTPUT_CHARS = 65_535;
-/** We stop after this many annotations; the rest are counted in the summary. */
-export const MAX_ANNOTATIONS = 1_000;
-
-export type CheckConclusion = 'success' | 'failure' | 'neutral' | 'action_required' | 'cancelled' | 'skipped' | 'timed_out';
-
-export interface CheckAnnotation {
-  path: string;
-  start_line: number;
-  end_line: number;
-  annotation_level: 'notice' | 'warning' | 'failure';
-  message: string;
-  title?: string;
-  raw_details?: string;
-}
-
-/** A button on the check run (GitHub allows 3; label ≤ 20, description ≤ 40, identifier ≤ 20 chars). */
-export interface CheckAction {
-  label: string;
-  description: string;
-  identifier: string;
-}
-
-export const RERUN_ACTION: CheckAction = { label: 'Re-run', description: 'Gate this commit again', identifier: 'rerun' };
-export const REFINE_ACTION: CheckAction = { label: 'Refine', description: 'Ask the refiner to fix the findings', identifier: 'refine' };
-
-export interface RepoTarget {
-  owner: string;
-  repo: string;
-}
-
-export interface CheckRunOutcome {
-  conclusion: CheckConclusion;
-  title: string;
-  summary: string;
-  text?: string;
-  annotations?: CheckAnnotation[];
-  actions?: CheckAction[];
-}
-
-/** Cuts text to `max` characters, ending with an honest line saying how much was left out. */
-export function capText(text: string, max = MAX_OUTPUT_CHARS): string {
-  if (text.length <= max) return text;
-  const note = (n: number) => `\n\n… ${n} more characters not shown (GitHub limits this field to ${max} characters).`;
-  // A note about the whole length is never shorter than the note about the part cut, so this fits.
-  const keep = Math.max(0, max - note(text.length).length);
-  return (text.slice(0, keep) + note(text.length - keep)).slice(0, max);
-}
 
 /** Creates the `slopgate` check run `in_progress` on a commit; returns its id. */
 export async function startCheckRun(gh: GitHubClient, target: RepoTarget, headSha: string, externalId: string): Promise<number> {

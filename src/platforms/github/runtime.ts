@@ -1,11 +1,13 @@
-import { errorMessage } from '../core/errors.js';
-import type { Logger } from '../core/trace.js';
-import { MemoryQueue } from '../queue/memory-queue.js';
-import type { JobQueue, QueueJob } from '../queue/types.js';
-import { finishCheckRun, reopenCheckRun, startCheckRun, type GitHubClient } from './check-run.js';
+import { errorMessage } from '../../core/errors.js';
+import type { Logger } from '../../core/trace.js';
+import { MemoryQueue } from '../../queue/memory-queue.js';
+import type { JobQueue, QueueJob } from '../../queue/types.js';
+import { supersedingHead } from '../../host/gate-pr.js';
+import type { GitHubClient } from './check-run.js';
+import { GitHubReviewHost } from './github-review-host.js';
 import { DeliveryDedupe } from './delivery-dedupe.js';
-import { abandonedOutcome, externalIdFor, jobKey, retryingOutput, supersededOutcome, type GateJob, type GateTrigger } from './gate-job.js';
-import { runGateJob, supersedingHead, type JobDeps } from './run-gate-job.js';
+import { abandonedOutcome, externalIdFor, jobKey, retryingOutput, supersededOutcome, type GateJob, type GateTrigger } from '../../host/gate-job.js';
+import { hostFor, runGateJob, type JobDeps } from './run-gate-job.js';
 
 export interface GateRequest {
   installationId: number;
@@ -63,12 +65,12 @@ export class SlopgateRuntime {
       await runGateJob(gate, this.deps, signal);
       return;
     }
-    const gh = await this.deps.octokitFor(gate.installationId);
+    const host = await hostFor(this.deps, gate);
     const outcome =
       job.mode === 'superseded'
-        ? supersededOutcome(job.supersededBy ? await supersedingHead(this.deps, gh, gate, job.supersededBy) : undefined)
+        ? supersededOutcome(job.supersededBy ? await supersedingHead(host, this.deps, gate, job.supersededBy) : undefined)
         : abandonedOutcome(job.previous);
-    await finishCheckRun(gh, { owner: gate.owner, repo: gate.repo }, gate.checkRunId, outcome);
+    await host.completeCheckRun(gate.checkRunId, outcome);
   }
 
   /**
@@ -134,8 +136,8 @@ export class SlopgateRuntime {
   private async announceRetry(job: QueueJob<GateJob>): Promise<void> {
     const gate = job.payload;
     try {
-      const gh = await this.deps.octokitFor(gate.installationId);
-      await reopenCheckRun(gh, { owner: gate.owner, repo: gate.repo }, gate.checkRunId, retryingOutput(job.previous!, job.attempt, job.maxAttempts));
+      const host = await hostFor(this.deps, gate);
+      await host.reopenCheckRun(gate.checkRunId, retryingOutput(job.previous!, job.attempt, job.maxAttempts));
     } catch (err) {
       this.log.warn({ job: gate.key, err: errorMessage(err) }, 'could not mark the check run as retrying');
     }
@@ -160,7 +162,8 @@ export class SlopgateRuntime {
   }
 
   private async intake(gh: GitHubClient, req: GateRequest, key: string): Promise<void> {
-    const checkRunId = await startCheckRun(gh, { owner: req.owner, repo: req.repo }, req.headSha, externalIdFor(req.number));
+    const host = new GitHubReviewHost(gh, { owner: req.owner, repo: req.repo }, this.deps.appId);
+    const checkRunId = await host.startCheckRun(req.headSha, externalIdFor(req.number));
     const job: GateJob = {
       key,
       installationId: req.installationId,

@@ -1,5 +1,5 @@
 import type { Probot } from 'probot';
-import { ALLOW_MANIFEST_LABEL } from './labels.js';
+import { ALLOW_MANIFEST_LABEL } from '../../host/labels.js';
 import type { SlopgateRuntime } from './runtime.js';
 
 const GATED_ACTIONS = ['opened', 'synchronize', 'reopened', 'ready_for_review'] as const;

@@ -1,7 +1,8 @@
-import type { Finding } from '../core/finding.js';
-import type { Store } from '../store/store.js';
-import { neutralizeComments } from '../report/comment-escape.js';
-import { CHECK_NAME, type GitHubClient, type RepoTarget } from './check-run.js';
+import type { Finding } from '../../core/finding.js';
+import type { Store } from '../../store/store.js';
+import { neutralizeComments } from '../../report/comment-escape.js';
+import { CHECK_NAME, type RepoTarget } from '../../host/check-outcome.js';
+import type { GitHubClient } from './check-run.js';
 
 function fenced(text: string): string {
   let fence = '```';

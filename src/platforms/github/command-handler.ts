@@ -1,13 +1,14 @@
-import { errorMessage } from '../core/errors.js';
-import type { GitHubClient, RepoTarget } from './check-run.js';
-import { HELP_TEXT, type Command } from './commands.js';
+import { errorMessage } from '../../core/errors.js';
+import type { RepoTarget } from '../../host/check-outcome.js';
+import type { GitHubClient } from './check-run.js';
+import { HELP_TEXT, type Command } from '../../host/commands.js';
 import { lookUpFinding } from './explain-finding.js';
-import { canWrite, roleOf, type RepoRole } from './permissions.js';
+import { canWrite } from '../../host/permissions.js';
+import type { Reaction, RepoRole, ReviewHost } from '../../host/review-host.js';
+import { GitHubReviewHost } from './github-review-host.js';
 import type { SlopgateRuntime } from './runtime.js';
-import { allowMarker } from './sanctions.js';
-import { neutralizeComments } from '../report/comment-escape.js';
-
-export type Reaction = 'eyes' | '+1' | 'confused';
+import { allowMarker } from '../../host/sanctions.js';
+import { neutralizeComments } from '../../report/comment-escape.js';
 
 /** Where a command came from: a PR comment or a check-run button. */
 export interface CommandOrigin {
@@ -25,17 +26,17 @@ const NEEDS_WRITE: ReadonlySet<Command['name']> = new Set(['refine', 'allow', 'r
 export const REFINER_NOT_CONFIGURED =
   'The refiner is not configured for this slopgate installation, so there is nothing to run. Fix the findings listed in the check run and push; slopgate gates the new head automatically.';
 
-async function react(gh: GitHubClient, o: CommandOrigin, content: Reaction): Promise<void> {
+async function react(host: ReviewHost, o: CommandOrigin, content: Reaction): Promise<void> {
   if (!o.commentId) return;
-  await gh.rest.reactions.createForIssueComment({ ...o.target, comment_id: o.commentId, content });
+  await host.addReaction(o.commentId, content);
 }
 
 /**
  * Posts a reply. Its text may quote PR-controlled content (paths, messages, the command itself), so
  * HTML comment delimiters in it are neutralised; only `marker`, built by slopgate, goes out verbatim.
  */
-async function reply(gh: GitHubClient, o: CommandOrigin, body: string, marker = ''): Promise<void> {
-  await gh.rest.issues.createComment({ ...o.target, issue_number: o.number, body: neutralizeComments(body) + marker });
+async function reply(host: ReviewHost, o: CommandOrigin, body: string, marker = ''): Promise<void> {
+  await host.postComment(o.number, neutralizeComments(body) + marker);
 }
 
 function refusal(command: Command['name'], user: string, role: RepoRole, authorMayRecheck: boolean): string {
@@ -50,32 +51,33 @@ function refusal(command: Command['name'], user: string, role: RepoRole, authorM
  */
 export async function handleCommand(rt: SlopgateRuntime, gh: GitHubClient, origin: CommandOrigin, command: Command): Promise<void> {
   const { target } = origin;
+  const host = new GitHubReviewHost(gh, target, rt.deps.appId);
   switch (command.name) {
     case 'help':
-      await react(gh, origin, '+1');
-      await reply(gh, origin, HELP_TEXT);
+      await react(host, origin, '+1');
+      await reply(host, origin, HELP_TEXT);
       return;
     case 'unknown':
-      await react(gh, origin, 'confused');
-      await reply(gh, origin, `${command.problem}.\n\n${HELP_TEXT}`);
+      await react(host, origin, 'confused');
+      await reply(host, origin, `${command.problem}.\n\n${HELP_TEXT}`);
       return;
     case 'explain': {
-      const pr = (await gh.rest.pulls.get({ ...target, pull_number: origin.number })).data;
-      const found = await lookUpFinding(gh, target, origin.number, pr.head.sha, command.findingId, rt.deps.store);
-      await react(gh, origin, found ? '+1' : 'confused');
-      await reply(gh, origin, found ?? `No finding \`${command.findingId}\` in the recent slopgate runs of this PR. Finding ids are shown next to each finding in the check run.`);
+      const pr = await host.pullRequest(origin.number);
+      const found = await lookUpFinding(gh, target, origin.number, pr.headSha, command.findingId, rt.deps.store);
+      await react(host, origin, found ? '+1' : 'confused');
+      await reply(host, origin, found ?? `No finding \`${command.findingId}\` in the recent slopgate runs of this PR. Finding ids are shown next to each finding in the check run.`);
       return;
     }
     default:
       break;
   }
-  const pr = (await gh.rest.pulls.get({ ...target, pull_number: origin.number })).data;
-  const isAuthor = pr.user?.login === origin.sender;
+  const pr = await host.pullRequest(origin.number);
+  const isAuthor = pr.author === origin.sender;
   if (NEEDS_WRITE.has(command.name) || !isAuthor) {
-    const role = await roleOf(gh, target, origin.sender);
+    const role = await host.permissionOf(origin.sender);
     if (!canWrite(role)) {
-      await react(gh, origin, 'confused');
-      await reply(gh, origin, refusal(command.name, origin.sender, role, command.name === 'recheck'));
+      await react(host, origin, 'confused');
+      await reply(host, origin, refusal(command.name, origin.sender, role, command.name === 'recheck'));
       return;
     }
   }
@@ -85,24 +87,24 @@ export async function handleCommand(rt: SlopgateRuntime, gh: GitHubClient, origi
       owner: target.owner,
       repo: target.repo,
       number: origin.number,
-      headSha: pr.head.sha,
+      headSha: pr.headSha,
       trigger,
       deliveryId: origin.deliveryId,
       requestedBy: origin.sender,
     });
   switch (command.name) {
     case 'recheck':
-      await react(gh, origin, 'eyes');
+      await react(host, origin, 'eyes');
       gate('recheck');
       return;
     case 'refine':
-      await react(gh, origin, 'confused');
-      await reply(gh, origin, REFINER_NOT_CONFIGURED);
+      await react(host, origin, 'confused');
+      await reply(host, origin, REFINER_NOT_CONFIGURED);
       return;
     case 'allow':
-      await react(gh, origin, '+1');
+      await react(host, origin, '+1');
       await reply(
-        gh,
+        host,
         origin,
         `Sanctioned by @${origin.sender}: edits of \`${command.path}\` in this PR are allowed (G1). Re-gating the head now.\n\n`,
         allowMarker(command.path, rt.deps.sanctionKey, { ...target, number: origin.number }),
@@ -112,20 +114,20 @@ export async function handleCommand(rt: SlopgateRuntime, gh: GitHubClient, origi
     case 'reset': {
       const store = rt.deps.store;
       if (!store) {
-        await react(gh, origin, 'confused');
-        await reply(gh, origin, 'This slopgate installation keeps no store, so there is no round counter to reset (every run counts as round 1).');
+        await react(host, origin, 'confused');
+        await reply(host, origin, 'This slopgate installation keeps no store, so there is no round counter to reset (every run counts as round 1).');
         return;
       }
       try {
         await store.resetRound(`${target.owner}/${target.repo}`, origin.number);
       } catch (err) {
         rt.log.error({ err: errorMessage(err) }, 'round reset failed');
-        await react(gh, origin, 'confused');
-        await reply(gh, origin, 'The round counter could not be reset (the store did not answer). Try again later.');
+        await react(host, origin, 'confused');
+        await reply(host, origin, 'The round counter could not be reset (the store did not answer). Try again later.');
         return;
       }
-      await react(gh, origin, '+1');
-      await reply(gh, origin, `Round counter reset by @${origin.sender}: the next run of this PR is round 1.`);
+      await react(host, origin, '+1');
+      await reply(host, origin, `Round counter reset by @${origin.sender}: the next run of this PR is round 1.`);
       return;
     }
   }

@@ -1,7 +1,7 @@
 import { homedir, tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import { InputError } from '../core/errors.js';
-import { queueOptionsFromEnv, type QueueOptions } from '../queue/create-queue.js';
+import { InputError } from '../../core/errors.js';
+import { queueOptionsFromEnv, type QueueOptions } from '../../queue/create-queue.js';
 
 /**
  * What an App server process does. `all` (default): answers webhooks and runs the gate jobs. `web`:

@@ -1,27 +1,36 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../config/load.js';
+import type { SlopgateConfig } from '../config/schema.js';
 import { errorMessage } from '../core/errors.js';
 import type { Guard } from '../core/guard.js';
 import { runGate, type GateOptions } from '../core/pipeline.js';
 import type { Report } from '../core/report.js';
 import type { Logger } from '../core/trace.js';
-import { ROUND_ADVANCING } from '../routing/decide.js';
+import { SupersededError } from '../queue/types.js';
+import { neutralizeReport } from '../report/comment-escape.js';
+import { decide, ROUND_ADVANCING } from '../routing/decide.js';
 import { StoreBaselineCache } from '../store/baseline-store.js';
 import type { Store } from '../store/store.js';
 import { preparePrRevisions, type PrRevisions } from '../workspace/pr-workspace.js';
 import type { RepoMirrors } from '../workspace/repo-mirror.js';
-import { finishCheckRun, type CheckRunOutcome, type GitHubClient } from './check-run.js';
-import { SupersededError } from '../queue/types.js';
-import { configErrorOutcome, DEFAULT_INFRA_ERROR_MODE, infrastructureOutcome, skippedOutcome, supersededOutcome, type GateJob, type InfraErrorMode } from './gate-job.js';
+import type { CheckRunOutcome } from './check-outcome.js';
+import {
+  configErrorOutcome,
+  DEFAULT_INFRA_ERROR_MODE,
+  infrastructureOutcome,
+  skippedOutcome,
+  supersededOutcome,
+  type GateJob,
+  type InfraErrorMode,
+} from './gate-job.js';
 import { addedLines, publishReport } from './publish-report.js';
 import { loadRepoConfig } from './repo-config.js';
-import { neutralizeReport } from '../report/comment-escape.js';
+import type { PullRequestFacts, ReviewHost } from './review-host.js';
 import { commentSanctions, labelSanctions } from './sanctions.js';
 
-export interface JobDeps {
-  /** An Octokit authenticated as the installation (re-minted tokens, never persisted). */
-  octokitFor(installationId: number): Promise<GitHubClient>;
+/** What the job policy needs besides the host: the workspace, the guards, the store and settings. */
+export interface GatePrDeps {
   mirrors: RepoMirrors;
   /** Where per-job snapshots go (default: the OS temp dir). */
   scratchRoot?: string;
@@ -29,15 +38,14 @@ export interface JobDeps {
   cacheDir?: string;
   guards: Guard[];
   store?: Store;
-  appId: number;
   /** Key of the `/slopgate allow` marker MAC (see sanctions.ts). */
   sanctionKey: Buffer;
   /** The LLM refiner is configured (shows the Refine button). */
   refinerAvailable: boolean;
-  /** Resolve stale review threads (needs contents: write) instead of minimising them. */
+  /** Resolve stale review threads instead of minimising them. */
   resolveThreads: boolean;
   log: Logger;
-  /** The head sha of a queued job (to say what superseded a run); unknown ids are looked up on GitHub. */
+  /** The head sha of a queued job (to say what superseded a run); unknown ids are looked up on the host. */
   headOfJob?(jobId: string): string | undefined;
   /** Called when the PR's head is not the job's head (the runtime may gate the real head). */
   onStaleHead?(job: GateJob, actualHead: string): Promise<void>;
@@ -48,26 +56,54 @@ export interface JobDeps {
 export type JobResult = 'reported' | 'skipped' | 'superseded' | 'config-error' | 'infrastructure-error';
 
 /** The head that replaced a superseded job: from the runtime's memory, else the PR's current head. */
-export async function supersedingHead(deps: JobDeps, gh: GitHubClient, job: GateJob, newerJobId: string): Promise<string | undefined> {
+export async function supersedingHead(
+  host: ReviewHost,
+  deps: Pick<GatePrDeps, 'headOfJob'>,
+  job: GateJob,
+  newerJobId: string,
+): Promise<string | undefined> {
   const known = deps.headOfJob?.(newerJobId);
   if (known) return known;
   try {
-    return (await gh.rest.pulls.get({ owner: job.owner, repo: job.repo, pull_number: job.number })).data.head.sha;
+    return (await host.pullRequest(job.number)).headSha;
   } catch {
     return undefined;
   }
 }
 
 /**
- * Runs one gate job end to end: fresh PR state, config from the default branch, workspace, the real
- * pipeline, then the report on GitHub. Whatever happens, the check run is completed — superseded
- * (cancelled), skipped or config error, the verdict, or `onInfraError` (`action_required` unless the
- * default branch's config says `neutral`) when slopgate itself failed — and the job's snapshots are removed.
+ * Why this PR is not gated at all, or undefined: the tier-1 skips. `config` is absent before the
+ * default branch's config is read (only a closed PR is skipped then).
  */
-export async function runGateJob(job: GateJob, deps: JobDeps, signal: AbortSignal = new AbortController().signal): Promise<JobResult> {
-  const target = { owner: job.owner, repo: job.repo };
+export function skipReasonFor(pr: PullRequestFacts, config?: SlopgateConfig): string | undefined {
+  if (pr.state !== 'open') return 'the pull request is closed';
+  if (!config) return undefined;
+  if (pr.draft && config.drafts === 'skip') return 'draft';
+  if (pr.author && config.ignore.authors.includes(pr.author)) return `author ${pr.author} is in ignore.authors`;
+  return undefined;
+}
+
+/** A skip is routing's SKIPPED decision (tier 1), told on the check run with a Re-run button. */
+export function skipOutcome(reason: string): CheckRunOutcome {
+  const decision = decide([], { skipReason: reason });
+  return { ...skippedOutcome(decision.reason), conclusion: decision.conclusion };
+}
+
+/**
+ * Runs one gate job end to end on any code host: fresh PR facts, config from the default branch, the
+ * tier-1 skips, workspace, sanctions and round, the real pipeline, then the report. Whatever happens,
+ * the check run is completed — superseded (cancelled), skipped or config error, the verdict, or
+ * `onInfraError` (`action_required` unless the default branch's config says `neutral`) when slopgate
+ * itself failed — and the job's snapshots are removed. Aborted for shutdown or a lost lease, it throws
+ * and leaves the check run to the queue's retry.
+ */
+export async function gatePr(
+  host: ReviewHost,
+  job: GateJob,
+  deps: GatePrDeps,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<JobResult> {
   const log = deps.log.child({ job: job.key, head: job.headSha.slice(0, 12), delivery: job.deliveryId });
-  let gh: GitHubClient | null = null;
   let completed = false;
   let revisions: PrRevisions | null = null;
   /** Aborted for shutdown or a lost lease: the queue retries the job elsewhere, which completes the run. */
@@ -75,58 +111,53 @@ export async function runGateJob(job: GateJob, deps: JobDeps, signal: AbortSigna
   /** From the default branch's config once it is read; the safe default until then. */
   let infraMode: InfraErrorMode = DEFAULT_INFRA_ERROR_MODE;
   const finish = async (outcome: CheckRunOutcome) => {
-    await finishCheckRun(gh!, target, job.checkRunId, outcome);
+    await host.completeCheckRun(job.checkRunId, outcome);
     completed = true;
   };
   const checkpoint = () => signal.throwIfAborted();
   try {
-    gh = await deps.octokitFor(job.installationId);
     checkpoint();
-    const pr = (await gh.rest.pulls.get({ ...target, pull_number: job.number })).data;
-    if (pr.state !== 'open') {
-      await finish(skippedOutcome('the pull request is closed'));
+    const pr = await host.pullRequest(job.number);
+    const closed = skipReasonFor(pr);
+    if (closed) {
+      await finish(skipOutcome(closed));
       return 'skipped';
     }
-    if (pr.head.sha !== job.headSha) {
-      await finish(supersededOutcome(pr.head.sha));
-      await deps.onStaleHead?.(job, pr.head.sha).catch((err) => log.warn({ err: errorMessage(err) }, 'could not gate the newer head'));
+    if (pr.headSha !== job.headSha) {
+      await finish(supersededOutcome(pr.headSha));
+      await deps.onStaleHead?.(job, pr.headSha).catch((err) => log.warn({ err: errorMessage(err) }, 'could not gate the newer head'));
       return 'superseded';
     }
-    const defaultBranch = pr.base.repo.default_branch;
-    let config;
+    let config: SlopgateConfig;
     try {
-      config = (await loadRepoConfig(gh, target, defaultBranch)).config;
+      config = (await loadRepoConfig(host, pr.defaultBranch)).config;
       infraMode = config.onInfraError;
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
-      await finish(configErrorOutcome(err, defaultBranch));
+      await finish(configErrorOutcome(err, pr.defaultBranch));
       return 'config-error';
     }
-    if (pr.draft && config.drafts === 'skip') {
-      await finish(skippedOutcome('draft'));
-      return 'skipped';
-    }
-    if (pr.user && config.ignore.authors.includes(pr.user.login)) {
-      await finish(skippedOutcome(`author ${pr.user.login} is in ignore.authors`));
+    const skip = skipReasonFor(pr, config);
+    if (skip) {
+      await finish(skipOutcome(skip));
       return 'skipped';
     }
     checkpoint();
-    const auth = (await gh.auth({ type: 'installation' })) as { token?: string };
+    const creds = await host.cloneCredentials();
     revisions = await preparePrRevisions(deps.mirrors, {
-      repo: target,
+      repo: host.target,
       number: job.number,
-      baseRef: pr.base.ref,
-      baseSha: pr.base.sha,
+      baseRef: pr.baseRef,
+      baseSha: pr.baseSha,
       headSha: job.headSha,
       withMerge: pr.mergeable === true,
       // G8 checks revisions out of the mirror itself (its own sandbox); every blob it needs is local now.
       snapshots: false,
-      ...(auth.token ? { creds: { token: auth.token } } : {}),
+      ...(creds.token ? { creds: { token: creds.token } } : {}),
       scratchRoot: deps.scratchRoot ?? join(tmpdir(), 'slopgate-jobs'),
     });
     checkpoint();
-    const labels = (pr.labels ?? []).map((l) => l.name);
-    const sanctions = [...labelSanctions(labels), ...(await commentSanctions(gh, target, job.number, deps.appId, deps.sanctionKey))];
+    const sanctions = [...labelSanctions(pr.labels), ...(await commentSanctions(host, job.number, deps.sanctionKey))];
     const fullName = `${job.owner}/${job.repo}`;
     const round = deps.store ? (await deps.store.getRound(fullName, job.number)).round : 1;
     const report = await (deps.gate ?? runGate)({
@@ -140,7 +171,11 @@ export async function runGateJob(job: GateJob, deps: JobDeps, signal: AbortSigna
       round,
       decide: { refinerEnabled: deps.refinerAvailable },
       services: {
-        tests: { repo: fullName, ...(revisions.mergeSha ? { mergeRef: revisions.mergeSha } : {}), ...(deps.cacheDir ? { cacheDir: deps.cacheDir } : {}) },
+        tests: {
+          repo: fullName,
+          ...(revisions.mergeSha ? { mergeRef: revisions.mergeSha } : {}),
+          ...(deps.cacheDir ? { cacheDir: deps.cacheDir } : {}),
+        },
         run: { repo: fullName, pr: job.number },
         ...(deps.store ? { history: deps.store, baselineCache: new StoreBaselineCache(deps.store.db) } : {}),
       },
@@ -148,16 +183,15 @@ export async function runGateJob(job: GateJob, deps: JobDeps, signal: AbortSigna
     });
     checkpoint();
     const added = await addedLines(revisions.mirrorDir, revisions.mergeBase, revisions.headSha);
-    await publishReport(gh, {
-      target,
+    await publishReport(host, {
       pullNumber: job.number,
       checkRunId: job.checkRunId,
-      checkRunUrl: checkRunUrl(pr.base.repo.html_url, job.checkRunId),
+      checkRunUrl: host.checkRunUrl(pr, job.checkRunId),
       // Everything PR-controlled in what is echoed has its HTML comment delimiters neutralised.
       report: neutralizeReport(report),
       config,
       added,
-      labels,
+      labels: pr.labels,
       refinerAvailable: deps.refinerAvailable,
       resolveThreads: deps.resolveThreads,
       log,
@@ -167,15 +201,12 @@ export async function runGateJob(job: GateJob, deps: JobDeps, signal: AbortSigna
     log.info({ outcome: report.decision.outcome, findings: report.findings.length }, 'gate job reported');
     return 'reported';
   } catch (err) {
-    // Not even an installation token: nothing can be reported now. The queue retries the job or
-    // closes it out as abandoned, which completes the check run once GitHub answers again.
-    if (!gh) throw err;
     if (completed) {
       log.warn({ err: errorMessage(err) }, 'after-report step failed');
       return 'reported';
     }
-    if (signal.aborted && signal.reason instanceof SupersededError && gh) {
-      const by = await supersedingHead(deps, gh, job, signal.reason.by);
+    if (signal.aborted && signal.reason instanceof SupersededError) {
+      const by = await supersedingHead(host, deps, job, signal.reason.by);
       await finish(supersededOutcome(by)).catch(() => undefined);
       return 'superseded';
     }
@@ -185,27 +216,28 @@ export async function runGateJob(job: GateJob, deps: JobDeps, signal: AbortSigna
       throw err;
     }
     log.error({ err: errorMessage(err) }, 'gate job failed');
-    await finish(infrastructureOutcome(errorMessage(err), infraMode)).catch((e) => log.error({ err: errorMessage(e) }, 'could not complete the check run'));
+    await finish(infrastructureOutcome(errorMessage(err), infraMode)).catch((e) =>
+      log.error({ err: errorMessage(e) }, 'could not complete the check run'),
+    );
     return 'infrastructure-error';
   } finally {
-    if (!completed && !handedOff && gh) {
-      await finishCheckRun(gh, target, job.checkRunId, infrastructureOutcome('the job stopped before it could report', infraMode)).catch(() => undefined);
+    if (!completed && !handedOff) {
+      const outcome = infrastructureOutcome('the job stopped before it could report', infraMode);
+      await host.completeCheckRun(job.checkRunId, outcome).catch(() => undefined);
     }
     await revisions?.cleanup().catch(() => undefined);
   }
 }
 
-function checkRunUrl(repoHtmlUrl: string, id: number): string {
-  return `${repoHtmlUrl}/runs/${id}`;
-}
-
-async function remember(deps: JobDeps, job: GateJob, report: Report, log: Logger): Promise<void> {
+async function remember(deps: GatePrDeps, job: GateJob, report: Report, log: Logger): Promise<void> {
   if (!deps.store) return;
   const repo = `${job.owner}/${job.repo}`;
   try {
     await deps.store.saveRun(report, { repo, pr: job.number, trigger: job.trigger });
     // A new push with fixable findings is the next round; re-runs of the same head are not.
-    if (job.trigger === 'pull_request' && ROUND_ADVANCING.has(report.decision.outcome)) await deps.store.advanceRound(repo, job.number, report.decision.round);
+    if (job.trigger === 'pull_request' && ROUND_ADVANCING.has(report.decision.outcome)) {
+      await deps.store.advanceRound(repo, job.number, report.decision.round);
+    }
   } catch (err) {
     log.warn({ err: errorMessage(err) }, 'run not stored');
   }

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { GitHubClient, RepoTarget } from './check-run.js';
+import type { ReviewHost } from './review-host.js';
 import { MANIFEST_GLOBS } from '../guards/g1-path-rules.js';
 import { ALLOW_MANIFEST_LABEL } from './labels.js';
 
@@ -74,15 +74,15 @@ export function labelSanctions(labels: string[]): string[] {
 
 /**
  * Paths sanctioned by `/slopgate allow` on this PR, read back from slopgate's own replies. Only
- * comments made by this App count (GitHub sets `performed_via_github_app`), and only markers whose
- * MAC verifies, so neither a pasted marker nor one the App was tricked into quoting is a sanction.
+ * comments this App wrote count (the host says which: on GitHub, `performed_via_github_app`), and only
+ * markers whose MAC verifies, so neither a pasted marker nor one the App was tricked into quoting is a sanction.
  */
-export async function commentSanctions(gh: GitHubClient, target: RepoTarget, issueNumber: number, appId: number, key: Buffer): Promise<string[]> {
-  const comments = await gh.paginate(gh.rest.issues.listComments, { ...target, issue_number: issueNumber, per_page: 100 });
+export async function commentSanctions(host: ReviewHost, issueNumber: number, key: Buffer): Promise<string[]> {
+  const comments = await host.listIssueComments(issueNumber);
   const out = new Set<string>();
-  const scope = { ...target, number: issueNumber };
+  const scope = { ...host.target, number: issueNumber };
   for (const c of comments) {
-    if (c.user?.type !== 'Bot' || c.performed_via_github_app?.id !== appId) continue;
+    if (!c.authorIsBot || !c.byThisApp) continue;
     for (const p of allowedPathsIn(c.body, key, scope)) out.add(p);
   }
   return [...out];

@@ -1,0 +1,78 @@
+import type { LineRange } from '../core/diff-hunks.js';
+import type { Finding } from '../core/finding.js';
+import type { Logger } from '../core/trace.js';
+import { errorMessage } from '../core/errors.js';
+import type { ReviewHost } from './review-host.js';
+import { findingIdOf, planReview, type PlanOptions, type PostedComment, type ReviewPlan } from './review-plan.js';
+
+export interface PostReviewInput {
+  pullNumber: number;
+  headSha: string;
+  findings: Finding[];
+  added: Map<string, LineRange[]>;
+  checkRunUrl?: string;
+  options: PlanOptions;
+  /** Resolve stale threads (needs contents: write) instead of minimising the comments. */
+  resolveThreads: boolean;
+  log: Logger;
+}
+
+export interface PostReviewResult {
+  plan: ReviewPlan;
+  posted: number;
+  cleaned: number;
+}
+
+/** Earlier slopgate comments on the PR (found by their hidden marker, written by a bot). */
+export async function listPostedComments(host: ReviewHost, pullNumber: number): Promise<PostedComment[]> {
+  const all = await host.listReviewComments(pullNumber);
+  const repliedByHuman = new Set<number>();
+  for (const c of all) {
+    if (c.inReplyTo && !c.authorIsBot) repliedByHuman.add(c.inReplyTo);
+  }
+  const posted: PostedComment[] = [];
+  for (const c of all) {
+    const findingId = findingIdOf(c.body);
+    if (!findingId || c.inReplyTo || !c.authorIsBot) continue;
+    posted.push({ id: c.id, nodeId: c.nodeId, findingId, path: c.path, line: c.line, humanReplied: repliedByHuman.has(c.id) });
+  }
+  return posted;
+}
+
+function reviewBody(plan: ReviewPlan, budget: number, checkRunUrl?: string): string {
+  const where = checkRunUrl ? `[the check run](${checkRunUrl})` : 'the slopgate check run';
+  const lines = [`slopgate left ${plan.comments.length} comment${plan.comments.length === 1 ? '' : 's'} on lines this PR added. Every finding, including those elsewhere, is in ${where}.`];
+  if (plan.overBudget.length) {
+    lines.push(`${plan.overBudget.length} more finding${plan.overBudget.length === 1 ? '' : 's'} on changed lines ${plan.overBudget.length === 1 ? 'is' : 'are'} only in ${where} (comment budget: ${budget} per run).`);
+  }
+  return lines.join('\n\n');
+}
+
+/**
+ * One review per run (event COMMENT) with the planned comments, then hides or resolves comments of
+ * findings that are gone. Errors are logged, never thrown: the check run already carries everything.
+ */
+export async function postReview(host: ReviewHost, input: PostReviewInput): Promise<PostReviewResult> {
+  const { pullNumber, log } = input;
+  const posted = await listPostedComments(host, pullNumber);
+  const plan = planReview(input.findings, input.added, posted, input.options);
+  let count = 0;
+  if (plan.comments.length) {
+    try {
+      const body = reviewBody(plan, input.options.budget, input.checkRunUrl);
+      await host.createReview(pullNumber, { commitSha: input.headSha, body, comments: plan.comments });
+      count = plan.comments.length;
+    } catch (err) {
+      log.warn({ err: errorMessage(err), comments: plan.comments.length }, 'review not posted; findings stay in the check run');
+    }
+  }
+  let cleaned = 0;
+  if (plan.stale.length) {
+    try {
+      cleaned = await host.hideStaleComments(pullNumber, plan.stale, input.resolveThreads ? 'resolve' : 'minimise');
+    } catch (err) {
+      log.warn({ err: errorMessage(err), stale: plan.stale.length }, 'could not hide comments of fixed findings');
+    }
+  }
+  return { plan, posted: count, cleaned };
+}
