@@ -65,3 +65,25 @@ export function qaSummaryLine(section: unknown): string | null {
   if (s.status === 'not-run') return `Q&A: skipped (${reason})`;
   return null;
 }
+
+/**
+ * The Q&A block of `--format markdown`, worded like the PR body's: a crash is loud, a run shows its
+ * answers, a skip says why. Reads whatever `sections.qa` holds; returns '' when there is none.
+ */
+export function qaBlockMarkdown(section: unknown): string {
+  if (typeof section !== 'object' || section === null) return '';
+  const s = section as Record<string, unknown>; // a report read back from JSON: checked field by field below
+  const reason = typeof s.reason === 'string' ? (stripControl(s.reason).split('\n').map((l) => l.trim()).find(Boolean) ?? '') : '';
+  if (s.status === 'crashed') {
+    return [
+      '### ⚠️ Q&A self-consistency phase CRASHED',
+      '',
+      `Reason: ${codeSpan(reason.slice(0, 500)) || 'no reason recorded'}`,
+      '',
+      '**Treat this PR as ungated** by the Q&A phase until it runs again: its questions were never asked or answered.',
+    ].join('\n');
+  }
+  if (s.status === 'ran' && typeof s.markdown === 'string') return ['### Q&A self-consistency', '', s.markdown].join('\n');
+  if (s.status === 'not-run') return ['### Q&A self-consistency', '', `Not run: ${escapeInline(reason || 'no reason recorded')}`].join('\n');
+  return '';
+}

@@ -4,7 +4,10 @@ import type { Finding } from '../core/finding.js';
 import type { Logger } from '../core/trace.js';
 import { LlmError, type ChatMessage, type JsonModel } from '../llm/port.js';
 import { DATA_RULE, dataBlock } from '../qa/data-block.js';
-import type { Forensics } from '../qa/forensics.js';
+import type { SlopgateConfig } from '../config/schema.js';
+import type { PatchSet } from '../core/patch-set.js';
+import { diffView } from '../qa/diff-view.js';
+import { forensicsOf, type Forensics } from '../qa/forensics.js';
 import { CONCLUSION_OF, isBlocking } from './decide.js';
 import type { DecideOptions, Decision, NextAction, Outcome } from './types.js';
 
@@ -154,4 +157,42 @@ export async function navigate(input: NavigatorInput): Promise<Decision> {
       reason: `${input.decision.reason}; navigator answer refused (${kind}), the table's ${point.fallback} stands`,
     };
   }
+}
+
+/** What a caller hands the gate to enable tier 3 (`GateOptions.navigator`). */
+export interface NavigatorGateOptions {
+  model?: JsonModel;
+  /** Ask the model even when `navigator.enabled` is false. */
+  force?: boolean;
+  title?: string;
+  body?: string;
+  signal?: AbortSignal;
+}
+
+export interface NavigatorStageInput {
+  decision: Decision;
+  findings: readonly Finding[];
+  patch: PatchSet;
+  sections: Record<string, unknown>;
+  config: SlopgateConfig;
+  log: Logger;
+  decide?: NavigatorInput['decide'];
+}
+
+/** The gate's tier-3 stage: the decision unchanged unless the navigator is on, has a model and a choice exists. */
+export async function runNavigatorStage(opts: NavigatorGateOptions | undefined, input: NavigatorStageInput): Promise<Decision> {
+  if (!opts?.model || (!opts.force && !input.config.navigator.enabled)) return input.decision;
+  if (!choicePoint(input.decision, input.findings, input.config.strict)) return input.decision;
+  return navigate({
+    decision: input.decision,
+    findings: input.findings,
+    strict: input.config.strict,
+    ...(input.decide ? { decide: input.decide } : {}),
+    forensics: forensicsOf({ findings: input.findings, sections: input.sections, round: input.decision.round, maxRounds: input.decision.maxRounds }),
+    diff: diffView(input.patch, input.config.qa.maxDiffChars).text,
+    pr: { title: opts.title ?? '', body: opts.body ?? '' },
+    model: opts.model,
+    log: input.log,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  });
 }
