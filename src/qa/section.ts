@@ -54,15 +54,15 @@ export function crashedSection(reason: string): QaSection {
   return { status: 'crashed', reason, handled: 0, gap: 0, uncertain: 0 };
 }
 
-/** The one Q&A line of the check-run summary, from whatever `sections.qa` holds. */
-export function qaSummaryLine(section: unknown): string | null {
+/** The one Q&A line of the check-run summary, from whatever `sections.qa` holds; `escape` applies to the reason. */
+export function qaSummaryLine(section: unknown, escape: (text: string) => string = (t) => t): string | null {
   if (typeof section !== 'object' || section === null) return null;
   const s = section as Record<string, unknown>; // a report read back from JSON: checked field by field below
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
   const reason = typeof s.reason === 'string' ? stripControl(s.reason).split('\n', 1)[0]!.slice(0, 160) : 'no reason recorded';
   if (s.status === 'ran') return `Q&A: ${num(s.handled)} handled / ${num(s.gap)} gap / ${num(s.uncertain)} uncertain`;
-  if (s.status === 'crashed') return `Q&A: crashed (${reason}) — treat this PR as ungated`;
-  if (s.status === 'not-run') return `Q&A: skipped (${reason})`;
+  if (s.status === 'crashed') return `Q&A: crashed (${escape(reason)}) — treat this PR as ungated`;
+  if (s.status === 'not-run') return `Q&A: skipped (${escape(reason)})`;
   return null;
 }
 

@@ -75,8 +75,8 @@ function decisionSection(report: Report, detailsUrl?: string): string {
     `Round ${d.round} of ${d.maxRounds} · ${d.blocking} blocking · ${d.advisory} advisory · ` +
       `\`${shortSha(report.base.sha)}\`..\`${shortSha(report.head.sha)}\` · ${plural(report.files.length, 'file')} · ${plural(report.commits.length, 'commit')}`,
   ];
-  const qa = qaSummaryLine(report.sections?.qa);
-  if (qa) lines.push('', escapeInline(qa));
+  const qa = qaSummaryLine(report.sections?.qa, (t) => escapeInline(t));
+  if (qa) lines.push('', qa);
   if (detailsUrl) lines.push('', `[Full report](${safeUrl(detailsUrl)})`);
   return lines.join('\n') + '\n';
 }

@@ -30,24 +30,25 @@ export interface ChoicePoint {
 /** Categories whose right route depends on what the author meant, not on what the code does. */
 const INTENT_DEPENDENT_ASK = new Set(['signature-change', 'tests-removed']);
 
-function stillReferenced(f: Finding): boolean {
-  const refs = f.evidence?.references;
-  return Array.isArray(refs) && refs.length > 0;
+/** G7's "public definition removed with every use" finding: the code cannot tell an API removal from an accident. */
+function publicRemoval(f: Finding): boolean {
+  return f.category === 'toplevel-dropped' && Array.isArray(f.evidence?.removedPublic);
 }
 
 /** Where the table leaves a real choice, or null (almost always). */
 export function choicePoint(decision: Decision, findings: readonly Finding[], strict: boolean): ChoicePoint | null {
   const blocking = findings.filter((f) => isBlocking(f, strict));
-  if (decision.outcome === 'REFINE') {
-    // A definition dropped with no use left in the repository: an intended API removal, or an accident?
-    const dropped = blocking.filter((f) => f.category === 'toplevel-dropped' && !stillReferenced(f));
+  if (decision.outcome === 'REFINE' || decision.outcome === 'ADVISE') {
+    const dropped = findings.filter(publicRemoval);
     if (dropped.length === 0) return null;
+    const advise = decision.outcome === 'ADVISE';
     return {
-      candidates: ['REFINE', 'ASK_AUTHOR'],
-      fallback: 'REFINE',
+      candidates: advise ? ['ADVISE', 'ASK_AUTHOR', 'REFINE'] : ['REFINE', 'ASK_AUTHOR'],
+      fallback: decision.outcome,
       question:
-        'Top-level definitions were removed and nothing in the repository uses them any more. If the evidence shows the removal ' +
-        'is intended (an API removal), answer ASK_AUTHOR so the author confirms it; if it looks accidental, answer REFINE so it is restored.',
+        'Public top-level definitions were removed together with every use in this repository; code outside it may still need them. ' +
+        (advise ? 'If the PR states the removal as its purpose, answer ADVISE. ' : '') +
+        'If the removal looks intended but is not stated, answer ASK_AUTHOR so the author confirms it; if it looks accidental, answer REFINE so it is restored.',
       findingIds: dropped.map((f) => f.id),
     };
   }
