@@ -211,7 +211,7 @@ export async function runGate(opts: GateOptions): Promise<Report> {
     session.close();
   }
 
-  const qa = await runQaStage(opts.qa, { patch, findings: raw, sections, config, round: opts.round ?? 1, log });
+  const qa = await runQaStage(opts.qa, { patch: { ...patch, files }, findings: raw, sections, config, round: opts.round ?? 1, log });
   if (qa.section) sections.qa = qa.section;
   raw.push(...qa.findings);
   const findings = mergeFindings(groupBySource(raw));
@@ -239,7 +239,8 @@ export async function runGate(opts: GateOptions): Promise<Report> {
     round: opts.round ?? 1,
     maxRounds: config.maxRounds,
   });
-  const decision = await runNavigatorStage(opts.navigator, { decision: tabled, findings, patch, sections, config, log, ...(opts.decide ? { decide: opts.decide } : {}) });
+  const navInput = { decision: tabled, findings, patch: { ...patch, files }, sections, config, log, decide: opts.decide };
+  const decision = await runNavigatorStage(opts.navigator, navInput);
   return {
     version: REPORT_VERSION,
     tool: { name: 'slopgate', version: VERSION },

@@ -33,7 +33,13 @@ export function qaFindings(result: QaResult): GuardFinding[] {
         severity: 'risk',
         message: `Q&A ${a.slot} question left a gap: ${why}${a.rationale}`.slice(0, 1000),
         remediation: REMEDIATION_OF[a.slot],
-        evidence: { slot: a.slot, question: q?.question ?? '', verdict: a.verdict, citation: a.evidence, ...(a.flipped ? { flipped: a.flipped } : {}) },
+        evidence: {
+          slot: a.slot,
+          question: q?.question ?? '',
+          verdict: a.verdict,
+          citation: a.evidence,
+          ...(a.flipped ? { flipped: a.flipped } : {}),
+        },
       };
     });
 }

@@ -24,7 +24,14 @@ function testCounts(section: unknown): Record<string, number | string> | null {
   return Object.keys(out).length ? out : null;
 }
 
-export function forensicsOf(input: { findings: readonly GuardFinding[]; sections: Record<string, unknown>; round: number; maxRounds: number }): Forensics {
+export interface ForensicsInput {
+  findings: readonly GuardFinding[];
+  sections: Record<string, unknown>;
+  round: number;
+  maxRounds: number;
+}
+
+export function forensicsOf(input: ForensicsInput): Forensics {
   const psi = input.sections.psi === undefined ? null : readPsi(input.sections.psi);
   return {
     findings: input.findings.slice(0, MAX_FINDINGS).map((f) => ({

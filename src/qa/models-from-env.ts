@@ -43,7 +43,9 @@ export type RoleModel = { model: JsonModel } | { reason: string };
 export function roleModel(env: Env, role: LlmRole, factory: ModelFactory | undefined): RoleModel {
   const prefix = ROLE_PREFIXES[role];
   const merged = roleEnv(env, role);
-  if (!merged[`${prefix}BASE_URL`]) return { reason: `no model configured for the ${role} (set ${prefix}BASE_URL or ${SHARED_PREFIX}BASE_URL)` };
+  if (!merged[`${prefix}BASE_URL`]) {
+    return { reason: `no model configured for the ${role} (set ${prefix}BASE_URL or ${SHARED_PREFIX}BASE_URL)` };
+  }
   if (!factory) return { reason: 'this build has no LLM client wired in' };
   try {
     return { model: factory(merged, prefix) };
@@ -53,7 +55,10 @@ export function roleModel(env: Env, role: LlmRole, factory: ModelFactory | undef
 }
 
 /** Both Q&A models, or the first reason one of them is missing. */
-export function qaModelsFromEnv(env: Env, factory: ModelFactory | undefined): { questioner: JsonModel; defender: JsonModel } | { reason: string } {
+export function qaModelsFromEnv(
+  env: Env,
+  factory: ModelFactory | undefined,
+): { questioner: JsonModel; defender: JsonModel } | { reason: string } {
   const questioner = roleModel(env, 'questioner', factory);
   if ('reason' in questioner) return questioner;
   const defender = roleModel(env, 'defender', factory);

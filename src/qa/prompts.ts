@@ -14,7 +14,8 @@ export const QUESTIONER_SYSTEM = [
   '- "scope": name one change in the diff that the stated goal did not need, and ask why it is there.',
   'Each question is 10 to 500 characters and specific to this diff. Diff lines are numbered: "+12" is head line 12, "-b7" base line 7.',
   DATA_RULE,
-  'Answer with JSON only: {"questions":[{"slot":"evidence","question":"…"},{"slot":"edge","question":"…"},{"slot":"scope","question":"…"}]}',
+  'Answer with JSON only: {"questions":[{"slot":"evidence","question":"…"},{"slot":"edge","question":"…"},' +
+    '{"slot":"scope","question":"…"}]}',
 ].join('\n');
 
 export const DEFENDER_SYSTEM = [
@@ -24,9 +25,11 @@ export const DEFENDER_SYSTEM = [
   '  A citation outside the changed lines is rejected and the answer counts as a gap.',
   '- "gap" admits the question found a real problem; "uncertain" means the evidence does not settle it.',
   'rationale: at most 400 characters, facts from the diff and the forensics, no promises.',
-  'You may propose revisedPatch: full new contents of at most a few changed files that close a gap, each change under ~15 lines; omit it otherwise.',
+  'You may propose revisedPatch: full new contents of at most a few changed files that close a gap, ' +
+    'each change under ~15 lines; omit it otherwise.',
   DATA_RULE,
-  'Answer with JSON only: {"answers":[{"slot":"evidence|edge|scope","verdict":"handled|gap|uncertain","evidence":"path:line or null","rationale":"…"}],"revisedPatch":[{"path":"…","content":"…"}]}',
+  'Answer with JSON only: {"answers":[{"slot":"evidence|edge|scope","verdict":"handled|gap|uncertain",' +
+    '"evidence":"path:line or null","rationale":"…"}],"revisedPatch":[{"path":"…","content":"…"}]}',
 ].join('\n');
 
 export interface PrText {
@@ -37,7 +40,10 @@ export interface PrText {
 export function questionerMessages(pr: PrText, diff: string): ChatMessage[] {
   return [
     { role: 'system', content: QUESTIONER_SYSTEM },
-    { role: 'user', content: `Ask your three questions about this pull request.\n${dataBlock({ title: pr.title, description: pr.body, diff })}` },
+    {
+      role: 'user',
+      content: `Ask your three questions about this pull request.\n${dataBlock({ title: pr.title, description: pr.body, diff })}`,
+    },
   ];
 }
 
@@ -46,7 +52,9 @@ export function defenderMessages(pr: PrText, diff: string, forensics: Forensics,
     { role: 'system', content: DEFENDER_SYSTEM },
     {
       role: 'user',
-      content: `Answer the three questions about this pull request.\n${dataBlock({ title: pr.title, description: pr.body, diff, forensics, questions })}`,
+      content:
+        'Answer the three questions about this pull request.\n' +
+        dataBlock({ title: pr.title, description: pr.body, diff, forensics, questions }),
     },
   ];
 }

@@ -84,6 +84,8 @@ export function qaBlockMarkdown(section: unknown): string {
     ].join('\n');
   }
   if (s.status === 'ran' && typeof s.markdown === 'string') return ['### Q&A self-consistency', '', s.markdown].join('\n');
-  if (s.status === 'not-run') return ['### Q&A self-consistency', '', `Not run: ${escapeInline(reason || 'no reason recorded')}`].join('\n');
+  if (s.status === 'not-run') {
+    return ['### Q&A self-consistency', '', `Not run: ${escapeInline(reason || 'no reason recorded')}`].join('\n');
+  }
   return '';
 }

@@ -40,12 +40,16 @@ export interface QaStageInput {
  * (one per gap, or one critic-error when the phase crashed). `undefined` options mean the caller did
  * not ask for Q&A; with `qa.enabled` the section then says why it did not run.
  */
-export async function runQaStage(opts: QaGateOptions | undefined, input: QaStageInput): Promise<{ section?: QaSection; findings: GuardFinding[] }> {
+export async function runQaStage(
+  opts: QaGateOptions | undefined,
+  input: QaStageInput,
+): Promise<{ section?: QaSection; findings: GuardFinding[] }> {
   if (!opts?.force && !input.config.qa.enabled) {
     return opts ? { section: notRunSection('disabled (qa.enabled is false)'), findings: [] } : { findings: [] };
   }
   if (!opts?.questioner || !opts.defender) {
-    return { section: notRunSection(opts?.noModelReason ?? 'no model configured (set SLOPGATE_LLM_BASE_URL and SLOPGATE_LLM_MODEL)'), findings: [] };
+    const reason = opts?.noModelReason ?? 'no model configured (set SLOPGATE_LLM_BASE_URL and SLOPGATE_LLM_MODEL)';
+    return { section: notRunSection(reason), findings: [] };
   }
   if (input.patch.files.length === 0) return { section: notRunSection('the PR changes no files'), findings: [] };
   try {
@@ -56,12 +60,13 @@ export async function runQaStage(opts: QaGateOptions | undefined, input: QaStage
         pr: { title: opts.title ?? '', body: opts.body ?? '' },
         diff: diff.text,
         files: input.patch.files,
-        forensics: forensicsOf({ findings: input.findings, sections: input.sections, round: input.round, maxRounds: input.config.maxRounds }),
+        forensics: forensicsOf({ ...input, maxRounds: input.config.maxRounds }),
         ...(opts.signal ? { signal: opts.signal } : {}),
       },
     );
     const section = ranSection(result);
-    input.log.info({ event: 'qa.answers', handled: section.handled, gap: section.gap, uncertain: section.uncertain, roundTrip: result.roundTrip }, 'qa.answers');
+    const { handled, gap, uncertain } = section;
+    input.log.info({ event: 'qa.answers', handled, gap, uncertain, roundTrip: result.roundTrip }, 'qa.answers');
     opts.onResult?.(result);
     return { section, findings: qaFindings(result) };
   } catch (err) {

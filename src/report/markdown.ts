@@ -193,7 +193,15 @@ export function renderMarkdown(report: Report, opts: CheckRunOptions = {}): stri
   const warning = isolationWarning(report);
   const qa = qaBlockMarkdown(report.sections?.qa);
   return (
-    [...(warning ? [`**${escapeMarkdown(warning)}**`, ''] : []), `# slopgate: ${escapeMarkdown(out.title)}`, '', out.summary.trimEnd(), '', ...(qa ? [qa, ''] : []), out.text.trimEnd()]
+    [
+      ...(warning ? [`**${escapeMarkdown(warning)}**`, ''] : []),
+      `# slopgate: ${escapeMarkdown(out.title)}`,
+      '',
+      out.summary.trimEnd(),
+      '',
+      ...(qa ? [qa, ''] : []),
+      out.text.trimEnd(),
+    ]
       .join('\n')
       .trimEnd() + '\n'
   );

@@ -88,7 +88,9 @@ export function normaliseDecisionRecord(raw: unknown): DecisionRecord {
     out.signature_matched = r.signature_matched;
   }
   if (r.routing_source !== undefined && r.routing_source !== null) {
-    if (typeof r.routing_source !== 'string' || !ROUTING_SOURCES.has(r.routing_source)) throw new DecisionRecordError(`routing_source must be one of ${[...ROUTING_SOURCES].join(', ')}`);
+    if (typeof r.routing_source !== 'string' || !ROUTING_SOURCES.has(r.routing_source)) {
+      throw new DecisionRecordError(`routing_source must be one of ${[...ROUTING_SOURCES].join(', ')}`);
+    }
     out.routing_source = r.routing_source as RoutingSource;
   }
   if (r.candidates !== undefined && r.candidates !== null) {

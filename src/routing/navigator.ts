@@ -48,7 +48,8 @@ export function choicePoint(decision: Decision, findings: readonly Finding[], st
       question:
         'Public top-level definitions were removed together with every use in this repository; code outside it may still need them. ' +
         (advise ? 'If the PR states the removal as its purpose, answer ADVISE. ' : '') +
-        'If the removal looks intended but is not stated, answer ASK_AUTHOR so the author confirms it; if it looks accidental, answer REFINE so it is restored.',
+        'If the removal looks intended but is not stated, answer ASK_AUTHOR so the author confirms it; ' +
+        'if it looks accidental, answer REFINE so it is restored.',
       findingIds: dropped.map((f) => f.id),
     };
   }
@@ -146,11 +147,14 @@ export async function navigate(input: NavigatorInput): Promise<Decision> {
       stuck: false,
       source: 'navigator',
       candidates,
-      reason: `${input.decision.reason}; navigator chose ${choice} from ${candidates.join(' or ')} (the table alone says ${point.fallback})`,
+      reason:
+        `${input.decision.reason}; navigator chose ${choice} from ${candidates.join(' or ')} ` +
+        `(the table alone says ${point.fallback})`,
     };
   } catch (err) {
     const kind = err instanceof LlmError ? err.kind : err instanceof Error ? err.name : 'error';
-    input.log.warn({ event: 'navigator.fallback', kind, message: err instanceof Error ? err.message.slice(0, 300) : String(err), candidates }, 'navigator.fallback');
+    const message = err instanceof Error ? err.message.slice(0, 300) : String(err);
+    input.log.warn({ event: 'navigator.fallback', kind, message, candidates }, 'navigator.fallback');
     return {
       ...input.decision,
       source: 'fallback',
@@ -189,7 +193,7 @@ export async function runNavigatorStage(opts: NavigatorGateOptions | undefined, 
     findings: input.findings,
     strict: input.config.strict,
     ...(input.decide ? { decide: input.decide } : {}),
-    forensics: forensicsOf({ findings: input.findings, sections: input.sections, round: input.decision.round, maxRounds: input.decision.maxRounds }),
+    forensics: forensicsOf({ ...input, round: input.decision.round, maxRounds: input.decision.maxRounds }),
     diff: diffView(input.patch, input.config.qa.maxDiffChars).text,
     pr: { title: opts.title ?? '', body: opts.body ?? '' },
     model: opts.model,
