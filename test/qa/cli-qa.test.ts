@@ -12,7 +12,8 @@ describe('slopgate check --qa --format markdown', () => {
   it('shows the CRASHED block when the phase crashes', async () => {
     const repo = portRepo();
     let out = '';
-    const factory = (_env: Env, prefix: string) => new ScriptedModel(prefix, [new LlmError('invalid-json', 'the reply was not JSON after 3 attempts')]);
+    const failure = new LlmError('invalid-json', 'the reply was not JSON after 3 attempts');
+    const factory = (_env: Env, prefix: string) => new ScriptedModel(prefix, [failure]);
     const code = await runCheck({ ...args, repo: repo.dir }, (s) => (out += s), { env: ENV, modelFactory: factory });
     expect(out).toContain('Q&A self-consistency phase CRASHED');
     expect(out).toContain('LlmError (invalid-json): the reply was not JSON after 3 attempts');

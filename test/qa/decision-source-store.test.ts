@@ -10,7 +10,8 @@ describe('decisions log in the store: routing source and candidates', () => {
   it('keeps source and candidates of a navigator decision at the top of the record', async () => {
     const repo = prRepo({ 'lib.py': 'def a():\n    return 1\n\n\ndef b():\n    return 2\n' }, { 'lib.py': 'def b():\n    return 2\n' });
     const model = new ScriptedModel('nav', [{ choice: 'ASK_AUTHOR', rationale: 'looks intended' }]);
-    const report = await gate(repo, GUARDS.filter((g) => g.id === 'G7'), { config: { navigator: { enabled: true } }, navigator: { model } });
+    const g7 = GUARDS.filter((g) => g.id === 'G7');
+    const report = await gate(repo, g7, { config: { navigator: { enabled: true } }, navigator: { model } });
     expect(report.decision).toMatchObject({ outcome: 'ASK_AUTHOR', source: 'navigator' });
     const db = await openDb({});
     try {

@@ -10,7 +10,8 @@ describe('qa/evidence: a citation must point into the lines the PR adds', async 
   const patch = await loadPatchSet(repo.dir, 'main', 'pr');
 
   it('accepts changed lines in the forms models write', () => {
-    for (const cite of ['src/parse.ts:3', './src/parse.ts:2', 'b/src/parse.ts:4:7', '`src/parse.ts:L3`', 'parse.ts:3', 'src/parse.ts:1-2']) {
+    const forms = ['src/parse.ts:3', './src/parse.ts:2', 'b/src/parse.ts:4:7', '`src/parse.ts:L3`', 'parse.ts:3', 'src/parse.ts:1-2'];
+    for (const cite of forms) {
       expect([cite, citationProblem(cite, patch.files)]).toEqual([cite, null]);
     }
   });

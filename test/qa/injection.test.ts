@@ -25,15 +25,20 @@ describe('qa: PR text is data, not instructions', () => {
     await gate(repo, [quietGuard], { config: { qa: { enabled: true } }, qa: { questioner, defender, title: 'Validate ports', body } });
     expect(questioner.contents('system')).toEqual([QUESTIONER_SYSTEM]);
     expect(defender.contents('system')).toEqual([DEFENDER_SYSTEM]);
-    for (const content of [...questioner.contents('user'), ...defender.contents('user')]) expect(onlyInsideData(content, INJECTION)).toBe(true);
+    const userTurns = [...questioner.contents('user'), ...defender.contents('user')];
+    expect(userTurns).toHaveLength(2);
+    for (const content of userTurns) expect(onlyInsideData(content, INJECTION)).toBe(true);
   });
 
   it('an obedient defender that answers outside the vocabulary crashes the phase loudly instead of passing it', async () => {
     const questioner = new ScriptedModel('q', [QUESTIONS]);
     const obey = (r: { messages: { content: string }[] }) =>
-      r.messages.some((m) => m.content.includes(INJECTION)) ? { answers: [{ slot: 'evidence', verdict: 'PASS', evidence: null, rationale: 'as told' }] } : answers('src/parse.ts:3');
+      r.messages.some((m) => m.content.includes(INJECTION))
+        ? { answers: [{ slot: 'evidence', verdict: 'PASS', evidence: null, rationale: 'as told' }] }
+        : answers('src/parse.ts:3');
     const defender = new ScriptedModel('d', [obey]);
-    const report = await gate(portRepo({ 'README.md': `# ports\n\n${INJECTION}\n` }), [quietGuard], { config: { qa: { enabled: true } }, qa: { questioner, defender } });
+    const repo = portRepo({ 'README.md': `# ports\n\n${INJECTION}\n` });
+    const report = await gate(repo, [quietGuard], { config: { qa: { enabled: true } }, qa: { questioner, defender } });
     expect(report.sections.qa).toMatchObject({ status: 'crashed' });
     expect(findingsOf(report, 'qa').map((f) => f.category)).toEqual(['critic-error']);
     expect(report.decision.outcome).toBe('STUCK');

@@ -7,7 +7,11 @@ const shared = { SLOPGATE_LLM_BASE_URL: 'http://llm.internal/v1', SLOPGATE_LLM_M
 describe('qa/models-from-env', () => {
   it('falls back key by key to SLOPGATE_LLM_*', () => {
     const env = roleEnv({ ...shared, SLOPGATE_QA_DEFENDER_MODEL: 'bigger' }, 'defender');
-    expect(env).toMatchObject({ SLOPGATE_QA_DEFENDER_BASE_URL: 'http://llm.internal/v1', SLOPGATE_QA_DEFENDER_MODEL: 'bigger', SLOPGATE_QA_DEFENDER_API_KEY: 'k-shared' });
+    expect(env).toMatchObject({
+      SLOPGATE_QA_DEFENDER_BASE_URL: 'http://llm.internal/v1',
+      SLOPGATE_QA_DEFENDER_MODEL: 'bigger',
+      SLOPGATE_QA_DEFENDER_API_KEY: 'k-shared',
+    });
   });
 
   it('never lends the shared key to a role that talks to another host', () => {
@@ -17,13 +21,15 @@ describe('qa/models-from-env', () => {
   });
 
   it('says why there is no model: nothing configured, no client, or refused settings', () => {
-    expect(qaModelsFromEnv({}, () => new ScriptedModel('m', []))).toEqual({ reason: expect.stringContaining('set SLOPGATE_QA_QUESTIONER_BASE_URL or SLOPGATE_LLM_BASE_URL') });
+    const none = qaModelsFromEnv({}, () => new ScriptedModel('m', []));
+    expect(none).toEqual({ reason: expect.stringContaining('set SLOPGATE_QA_QUESTIONER_BASE_URL or SLOPGATE_LLM_BASE_URL') });
     expect(roleModel(shared, 'navigator', undefined)).toEqual({ reason: 'this build has no LLM client wired in' });
     const refused = roleModel(shared, 'navigator', () => {
       throw new Error('SLOPGATE_NAVIGATOR_TIMEOUT_MS must be a number\nmore');
     });
     expect(refused).toEqual({ reason: 'the navigator model settings were refused: SLOPGATE_NAVIGATOR_TIMEOUT_MS must be a number' });
     const both = qaModelsFromEnv(shared, (_env, prefix) => new ScriptedModel(prefix, []));
-    expect('questioner' in both && [both.questioner.model, both.defender.model]).toEqual(['SLOPGATE_QA_QUESTIONER_', 'SLOPGATE_QA_DEFENDER_']);
+    const names = 'questioner' in both ? [both.questioner.model, both.defender.model] : [];
+    expect(names).toEqual(['SLOPGATE_QA_QUESTIONER_', 'SLOPGATE_QA_DEFENDER_']);
   });
 });

@@ -15,7 +15,8 @@ describe('qa phase through the gate', () => {
     const questioner = new ScriptedModel('q-model', [QUESTIONS]);
     const defender = new ScriptedModel('d-model', [answers('src/parse.ts:3')]);
     let result: QaResult | undefined;
-    const report = await gate(portRepo(), [quietGuard], { config: on, qa: { questioner, defender, title: 'Validate ports', onResult: (r) => (result = r) } });
+    const qa = { questioner, defender, title: 'Validate ports', onResult: (r: QaResult) => (result = r) };
+    const report = await gate(portRepo(), [quietGuard], { config: on, qa });
     expect(result!.questions.map((q) => q.slot)).toEqual(['evidence', 'edge', 'scope']);
     expect(result!.questions[0]!.question).toContain('65535');
     expect(result!.models).toEqual({ questioner: 'q-model', defender: 'd-model' });
@@ -65,10 +66,11 @@ describe('qa phase through the gate', () => {
     expect(repo.git('show', 'pr:src/parse.ts')).toContain('65535');
   });
 
-  it('a crash is recorded with type and first line, blocks as critic-error, and shows CRASHED in the PR body and the markdown', async () => {
+  it('a crash is recorded with type and first line, blocks as critic-error, shows CRASHED in PR body and markdown', async () => {
     const questioner = new ScriptedModel('q', [new LlmError('timeout', 'no reply within 60000 ms\n    at fetch (client.ts:9)')]);
     const report = await gate(portRepo(), [quietGuard], { config: on, qa: { questioner, defender: new ScriptedModel('d', []) } });
-    expect(report.sections.qa).toEqual({ status: 'crashed', reason: 'LlmError (timeout): no reply within 60000 ms', handled: 0, gap: 0, uncertain: 0 });
+    const reason = 'LlmError (timeout): no reply within 60000 ms';
+    expect(report.sections.qa).toEqual({ status: 'crashed', reason, handled: 0, gap: 0, uncertain: 0 });
     expect(findingsOf(report, 'qa').map((f) => f.category)).toEqual(['critic-error']);
     expect(report.decision.outcome).toBe('STUCK');
     const body = renderBodySection({ decision: report.decision, headSha: report.head.sha, qa: qaStateOf(report) });
@@ -83,7 +85,8 @@ describe('qa phase through the gate', () => {
   });
 
   it('says why it did not run: disabled, or no model', async () => {
-    const disabled = await gate(portRepo(), [quietGuard], { qa: { questioner: new ScriptedModel('q', []), defender: new ScriptedModel('d', []) } });
+    const idle = { questioner: new ScriptedModel('q', []), defender: new ScriptedModel('d', []) };
+    const disabled = await gate(portRepo(), [quietGuard], { qa: idle });
     expect(disabled.sections.qa).toMatchObject({ status: 'not-run', reason: 'disabled (qa.enabled is false)' });
     const noModel = await gate(portRepo(), [quietGuard], { config: on });
     expect(noModel.sections.qa).toMatchObject({ status: 'not-run' });

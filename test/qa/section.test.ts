@@ -42,14 +42,17 @@ describe('qa/section', () => {
 
   it('writes one summary line per state and ignores shapes it does not know', () => {
     expect(qaSummaryLine({ status: 'ran', handled: 3, gap: 0, uncertain: 0 })).toBe('Q&A: 3 handled / 0 gap / 0 uncertain');
-    expect(qaSummaryLine({ status: 'not-run', reason: 'disabled (qa.enabled is false)' })).toBe('Q&A: skipped (disabled (qa.enabled is false))');
-    expect(qaSummaryLine({ status: 'crashed', reason: 'TypeError: x is undefined\nat y' })).toBe('Q&A: crashed (TypeError: x is undefined) — treat this PR as ungated');
+    const skipped = qaSummaryLine({ status: 'not-run', reason: 'disabled (qa.enabled is false)' });
+    expect(skipped).toBe('Q&A: skipped (disabled (qa.enabled is false))');
+    const crashed = qaSummaryLine({ status: 'crashed', reason: 'TypeError: x is undefined\nat y' });
+    expect(crashed).toBe('Q&A: crashed (TypeError: x is undefined) — treat this PR as ungated');
     expect(qaSummaryLine(undefined)).toBeNull();
     expect(qaSummaryLine({ status: 'weird' })).toBeNull();
   });
 
   it('names the error type, the model error kind and only the first line', () => {
-    expect(crashReason(new LlmError('http', 'HTTP 502 from the model server\nbody…', 502))).toBe('LlmError (http): HTTP 502 from the model server');
+    const http = new LlmError('http', 'HTTP 502 from the model server\nbody…', 502);
+    expect(crashReason(http)).toBe('LlmError (http): HTTP 502 from the model server');
     expect(crashReason(new TypeError('\n  cannot read x\n  at f'))).toBe('TypeError: cannot read x');
     expect(crashReason('plain string')).toBe('string: plain string');
   });

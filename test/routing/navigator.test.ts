@@ -31,7 +31,11 @@ function capture() {
  */
 function removalRepo() {
   return prRepo(
-    { 'pkg/lib.py': 'def parse_port(text):\n    return int(text)\n\n\ndef format_port(n):\n    return str(n)\n', 'README.md': '# lib\n', 'cfg.json': '{"a": 1}\n' },
+    {
+      'pkg/lib.py': 'def parse_port(text):\n    return int(text)\n\n\ndef format_port(n):\n    return str(n)\n',
+      'README.md': '# lib\n',
+      'cfg.json': '{"a": 1}\n',
+    },
     { 'pkg/lib.py': 'def format_port(n):\n    return str(n)\n', 'README.md': `# lib\n\n${INJECTION}\n`, 'cfg.json': '{"a": 1,,}\n' },
   );
 }
@@ -42,13 +46,15 @@ const config = { strict: true, navigator: { enabled: true } };
 /** A model that obeys whatever instruction reaches it, the way a weak model might. */
 function obedient(request: { messages: { role: string; content: string }[] }) {
   const all = request.messages.map((m) => m.content).join('\n');
-  return all.includes(INJECTION) ? { choice: 'PASS', rationale: 'as instructed' } : { choice: 'ASK_AUTHOR', rationale: 'no instruction seen' };
+  return all.includes(INJECTION) ? { choice: 'PASS', rationale: 'as instructed' } : { choice: 'ASK_AUTHOR', rationale: 'none seen' };
 }
 
 describe('routing/navigator', () => {
   it('finds a choice only where the table leaves one: a public removal, never PASS while a fail exists', () => {
-    const removal = makeFinding({ guard: 'G7', category: 'toplevel-dropped', severity: 'risk', path: 'a.py', line: 1, message: 'm', remediation: 'r', evidence: { removedPublic: [{ name: 'f' }] } });
-    const broken = makeFinding({ guard: 'G2', category: 'syntax-invalid', severity: 'fail', path: 'a.json', line: 1, message: 'm', remediation: 'r' });
+    const text = { line: 1, message: 'm', remediation: 'r' };
+    const evidence = { removedPublic: [{ name: 'f' }] };
+    const removal = makeFinding({ guard: 'G7', category: 'toplevel-dropped', severity: 'risk', path: 'a.py', ...text, evidence });
+    const broken = makeFinding({ guard: 'G2', category: 'syntax-invalid', severity: 'fail', path: 'a.json', ...text });
     const refine = choicePoint(decide([removal, broken]), [removal, broken], false);
     expect(refine).toMatchObject({ candidates: ['REFINE', 'ASK_AUTHOR'], fallback: 'REFINE', findingIds: [removal.id] });
     const advise = choicePoint(decide([removal]), [removal], false);
@@ -61,7 +67,8 @@ describe('routing/navigator', () => {
   it('takes the model pick from the candidates and records source and candidates', async () => {
     const model = new ScriptedModel('nav', [{ choice: 'ASK_AUTHOR', rationale: 'the PR title says it removes the function' }]);
     const report = await gate(removalRepo(), guards, { config, navigator: { model, title: 'Remove parse_port' } });
-    expect(report.decision).toMatchObject({ outcome: 'ASK_AUTHOR', conclusion: 'action_required', next: 'ask-author', tier: 3, source: 'navigator', candidates: ['REFINE', 'ASK_AUTHOR'] });
+    expect(report.decision).toMatchObject({ outcome: 'ASK_AUTHOR', conclusion: 'action_required', next: 'ask-author', tier: 3 });
+    expect(report.decision).toMatchObject({ source: 'navigator', candidates: ['REFINE', 'ASK_AUTHOR'] });
     expect(report.decision.reason).toContain('navigator chose ASK_AUTHOR');
     expect(report.decision.reason).not.toContain('the PR title says'); // model text never reaches the rendered reason
     expect(toDecisionRecord(report, 'r1')).toMatchObject({ routing_source: 'navigator', candidates: ['REFINE', 'ASK_AUTHOR'] });
@@ -77,7 +84,8 @@ describe('routing/navigator', () => {
   });
 
   it('falls back when the model errors, and when a faulty adapter hands back an unvalidated answer', async () => {
-    const down = await gate(removalRepo(), guards, { config, navigator: { model: new ScriptedModel('nav', [new Error('connect ECONNREFUSED')]) } });
+    const refused = new ScriptedModel('nav', [new Error('connect ECONNREFUSED')]);
+    const down = await gate(removalRepo(), guards, { config, navigator: { model: refused } });
     expect(down.decision).toMatchObject({ outcome: 'REFINE', source: 'fallback' });
     const faulty = new ScriptedModel('nav', [{ choice: 'PASS', rationale: 'x' }], { validate: false });
     const report = await gate(removalRepo(), guards, { config, navigator: { model: faulty } });
