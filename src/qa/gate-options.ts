@@ -17,26 +17,40 @@ async function headText(repoDir: string, head: string): Promise<{ title: string;
   return { title, body: body.join('\n').trim() };
 }
 
-/** `GateOptions.qa` / `.navigator` for `slopgate check`: Q&A with `--qa` or `qa.enabled`, the navigator with `navigator.enabled`. */
-export async function cliLlmOptions(
-  repoDir: string,
-  head: string,
+export type LlmGateOptions = { qa?: QaGateOptions; navigator?: NavigatorGateOptions };
+
+/**
+ * `GateOptions.qa` / `.navigator` from the config, the PR's text and the environment: Q&A when
+ * `force` (the CLI's `--qa`) or `qa.enabled`, the navigator when `navigator.enabled` and it has a model.
+ * The App calls this with the pull request's title and body; the CLI through {@link cliLlmOptions}.
+ */
+export function llmGateOptions(
   config: SlopgateConfig,
-  qaFlag: boolean,
+  pr: { title: string; body: string },
+  force: boolean,
   deps: LlmDeps = {},
-): Promise<{ qa?: QaGateOptions; navigator?: NavigatorGateOptions }> {
-  const wantQa = qaFlag || config.qa.enabled;
-  if (!wantQa && !config.navigator.enabled) return {};
+): LlmGateOptions {
   const env = deps.env ?? process.env;
-  const pr = await headText(repoDir, head);
-  const out: { qa?: QaGateOptions; navigator?: NavigatorGateOptions } = {};
-  if (wantQa) {
+  const out: LlmGateOptions = {};
+  if (force || config.qa.enabled) {
     const models = qaModelsFromEnv(env, deps.modelFactory);
-    out.qa = { force: qaFlag, ...pr, ...('reason' in models ? { noModelReason: models.reason } : models) };
+    out.qa = { force, ...pr, ...('reason' in models ? { noModelReason: models.reason } : models) };
   }
   if (config.navigator.enabled) {
     const nav = roleModel(env, 'navigator', deps.modelFactory);
     if ('model' in nav) out.navigator = { model: nav.model, ...pr };
   }
   return out;
+}
+
+/** {@link llmGateOptions} for `slopgate check`, with the head commit's message as the PR's text. */
+export async function cliLlmOptions(
+  repoDir: string,
+  head: string,
+  config: SlopgateConfig,
+  qaFlag: boolean,
+  deps: LlmDeps = {},
+): Promise<LlmGateOptions> {
+  if (!qaFlag && !config.qa.enabled && !config.navigator.enabled) return {};
+  return llmGateOptions(config, await headText(repoDir, head), qaFlag, deps);
 }
