@@ -64,6 +64,18 @@ describe('routing/navigator', () => {
     expect(allowedCandidates(['PASS', 'ADVISE'], [removal])).toEqual(['PASS', 'ADVISE']);
   });
 
+  it('offers REFINE against ASK_AUTHOR for a signature change only when nothing above refine competes', () => {
+    const text = { path: 'a.ts', line: 2, message: 'm', remediation: 'r' };
+    const sig = makeFinding({ guard: 'G4', category: 'signature-change', severity: 'fail', ...text });
+    const style = makeFinding({ guard: 'qa', category: 'edge-case-gap', severity: 'fail', ...text, line: 5 });
+    const point = choicePoint(decide([sig, style]), [sig, style], false);
+    expect(point).toMatchObject({ candidates: ['ASK_AUTHOR', 'REFINE'], fallback: 'ASK_AUTHOR' });
+    const manifest = makeFinding({ guard: 'G1', category: 'manifest-edit', severity: 'fail', ...text, path: 'package.json' });
+    expect(choicePoint(decide([sig, manifest]), [sig, manifest], false)).toBeNull();
+    const sensitive = makeFinding({ guard: 'G1', category: 'sensitive-path', severity: 'fail', ...text, path: '.github/x' });
+    expect(choicePoint(decide([sig, sensitive]), [sig, sensitive], false)).toBeNull();
+  });
+
   it('takes the model pick from the candidates and records source and candidates', async () => {
     const model = new ScriptedModel('nav', [{ choice: 'ASK_AUTHOR', rationale: 'the PR title says it removes the function' }]);
     const report = await gate(removalRepo(), guards, { config, navigator: { model, title: 'Remove parse_port' } });
