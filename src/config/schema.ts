@@ -105,6 +105,31 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    qa: z
+      .object({
+        enabled: z
+          .boolean()
+          .default(false)
+          .describe('run the Q&A self-consistency phase (needs a model: SLOPGATE_LLM_*, or SLOPGATE_QA_QUESTIONER_*/_DEFENDER_*)'),
+        maxDiffChars: z
+          .number()
+          .int()
+          .min(1000)
+          .max(200_000)
+          .default(12_000)
+          .describe('Q&A and navigator: characters of the numbered diff the models see'),
+      })
+      .strict()
+      .prefault({}),
+    navigator: z
+      .object({
+        enabled: z
+          .boolean()
+          .default(false)
+          .describe('let a model break ties the route table leaves open (needs a model: SLOPGATE_NAVIGATOR_* or SLOPGATE_LLM_*)'),
+      })
+      .strict()
+      .prefault({}),
     comments: z
       .object({
         budget: z.number().int().min(0).max(100).default(25).describe('max review comments per run; the rest go to the check run'),

@@ -1,6 +1,8 @@
 import picomatch from 'picomatch';
 import { defaultConfig, type SlopgateConfig } from '../config/schema.js';
+import { runQaStage, type QaGateOptions } from '../qa/stage.js';
 import { decide } from '../routing/decide.js';
+import { runNavigatorStage, type NavigatorGateOptions } from '../routing/navigator.js';
 import { mergeFindings } from '../routing/merge.js';
 import type { DecideOptions } from '../routing/types.js';
 import { errorMessage } from './errors.js';
@@ -40,6 +42,10 @@ export interface GateOptions {
    * in this thread, as does any guard outside the registry without a `workerModule`.
    */
   guardThreads?: boolean;
+  /** The optional Q&A self-consistency phase (src/qa): its two models and the PR's title and body. */
+  qa?: QaGateOptions;
+  /** The optional tier-3 navigator (src/routing/navigator.ts): its model. */
+  navigator?: NavigatorGateOptions;
 }
 
 /** Guards that need this process: G8 drives the sandbox (which has its own hard limits), G9 reads the store. */
@@ -205,6 +211,9 @@ export async function runGate(opts: GateOptions): Promise<Report> {
     session.close();
   }
 
+  const qa = await runQaStage(opts.qa, { patch: { ...patch, files }, findings: raw, sections, config, round: opts.round ?? 1, log });
+  if (qa.section) sections.qa = qa.section;
+  raw.push(...qa.findings);
   const findings = mergeFindings(groupBySource(raw));
   await attributeCommits(patch, findings);
   for (const f of findings) {
@@ -222,7 +231,7 @@ export async function runGate(opts: GateOptions): Promise<Report> {
   // Evidence = guards that were asked to look (a guard with no file in scope did look).
   const evidence = statuses.filter((g) => g.status !== 'skipped' || g.reason === NO_FILES_IN_SCOPE).length;
   const testsNotRun = testsNotRunReason(statuses, sections);
-  const decision = decide(findings, {
+  const tabled = decide(findings, {
     ...opts.decide,
     ...(testsNotRun ? { testsNotRun } : {}),
     evidence,
@@ -230,6 +239,8 @@ export async function runGate(opts: GateOptions): Promise<Report> {
     round: opts.round ?? 1,
     maxRounds: config.maxRounds,
   });
+  const navInput = { decision: tabled, findings, patch: { ...patch, files }, sections, config, log, decide: opts.decide };
+  const decision = await runNavigatorStage(opts.navigator, navInput);
   return {
     version: REPORT_VERSION,
     tool: { name: 'slopgate', version: VERSION },

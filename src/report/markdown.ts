@@ -5,6 +5,7 @@ import { clip, countBySeverity, decodeXmlEntities, firstLine, formatNumber, next
 import { fitBlocks } from './markdown-budget.js';
 import { codeBlock, escapeCell, escapeInline, escapeInlineParagraph, escapeMarkdown } from './markdown-escape.js';
 import { readPsi, readTests } from './sections.js';
+import { qaBlockMarkdown, qaSummaryLine } from '../qa/section.js';
 
 /** GitHub's limit for a check run's `output.summary` and `output.text`, in characters. */
 export const CHECK_RUN_OUTPUT_LIMIT = 65_535;
@@ -74,6 +75,8 @@ function decisionSection(report: Report, detailsUrl?: string): string {
     `Round ${d.round} of ${d.maxRounds} · ${d.blocking} blocking · ${d.advisory} advisory · ` +
       `\`${shortSha(report.base.sha)}\`..\`${shortSha(report.head.sha)}\` · ${plural(report.files.length, 'file')} · ${plural(report.commits.length, 'commit')}`,
   ];
+  const qa = qaSummaryLine(report.sections?.qa, (t) => escapeInline(t));
+  if (qa) lines.push('', qa);
   if (detailsUrl) lines.push('', `[Full report](${safeUrl(detailsUrl)})`);
   return lines.join('\n') + '\n';
 }
@@ -188,5 +191,18 @@ export function renderCheckRun(report: Report, opts: CheckRunOptions = {}): Chec
 export function renderMarkdown(report: Report, opts: CheckRunOptions = {}): string {
   const out = renderCheckRun(report, opts);
   const warning = isolationWarning(report);
-  return [...(warning ? [`**${escapeMarkdown(warning)}**`, ''] : []), `# slopgate: ${escapeMarkdown(out.title)}`, '', out.summary.trimEnd(), '', out.text.trimEnd()].join('\n').trimEnd() + '\n';
+  const qa = qaBlockMarkdown(report.sections?.qa);
+  return (
+    [
+      ...(warning ? [`**${escapeMarkdown(warning)}**`, ''] : []),
+      `# slopgate: ${escapeMarkdown(out.title)}`,
+      '',
+      out.summary.trimEnd(),
+      '',
+      ...(qa ? [qa, ''] : []),
+      out.text.trimEnd(),
+    ]
+      .join('\n')
+      .trimEnd() + '\n'
+  );
 }

@@ -75,6 +75,8 @@ export function decide(findings: Finding[], opts: DecideOptions = {}): Decision 
     next,
     tier,
     stuck: outcome === 'STUCK',
+    source: tier === 1 ? 'fast-path' : tier === 5 ? 'escalate' : 'deterministic',
+    candidates: [outcome],
   });
 
   if (opts.skipReason) return make('SKIPPED', 1, opts.skipReason, 'none');

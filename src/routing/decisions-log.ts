@@ -1,7 +1,7 @@
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Report } from '../core/report.js';
-import type { Outcome } from './types.js';
+import type { Outcome, RoutingSource } from './types.js';
 
 /**
  * The decisions log: one compact JSON line per gate evaluation that did not PASS, append-only, in the
@@ -16,6 +16,7 @@ export type Confidence = 'HIGH' | 'MEDIUM' | 'LOW';
 
 export const DECISION_OUTCOMES: ReadonlySet<Outcome> = new Set<Outcome>(['PASS', 'ADVISE', 'REFINE', 'RESEARCH', 'ASK_AUTHOR', 'ESCALATE', 'STUCK', 'SKIPPED']);
 const CONFIDENCES: ReadonlySet<string> = new Set(['HIGH', 'MEDIUM', 'LOW']);
+const ROUTING_SOURCES: ReadonlySet<string> = new Set<RoutingSource>(['fast-path', 'deterministic', 'navigator', 'fallback', 'escalate']);
 
 export interface DecisionRecord {
   /** ISO 8601 in UTC, ending in `Z`. */
@@ -33,6 +34,10 @@ export interface DecisionRecord {
   confidence?: Exclude<Confidence, 'HIGH'>;
   /** The refiner signature / recipe that matched, when one did. */
   signature_matched?: string;
+  /** Which tier decided: fast-path, deterministic, navigator, fallback or escalate. */
+  routing_source?: RoutingSource;
+  /** The outcomes the decision was chosen from. */
+  candidates?: Outcome[];
 }
 
 export class DecisionRecordError extends Error {
@@ -82,6 +87,18 @@ export function normaliseDecisionRecord(raw: unknown): DecisionRecord {
     if (!nonEmpty(r.signature_matched)) throw new DecisionRecordError('signature_matched must be a non-empty string');
     out.signature_matched = r.signature_matched;
   }
+  if (r.routing_source !== undefined && r.routing_source !== null) {
+    if (typeof r.routing_source !== 'string' || !ROUTING_SOURCES.has(r.routing_source)) {
+      throw new DecisionRecordError(`routing_source must be one of ${[...ROUTING_SOURCES].join(', ')}`);
+    }
+    out.routing_source = r.routing_source as RoutingSource;
+  }
+  if (r.candidates !== undefined && r.candidates !== null) {
+    if (!Array.isArray(r.candidates) || !r.candidates.every((c) => typeof c === 'string' && DECISION_OUTCOMES.has(c as Outcome))) {
+      throw new DecisionRecordError('candidates must be a list of outcomes');
+    }
+    out.candidates = r.candidates as Outcome[];
+  }
   return out;
 }
 
@@ -101,6 +118,8 @@ export function toDecisionRecord(
     iteration: report.decision.round,
     confidence: opts.confidence,
     signature_matched: opts.signatureMatched,
+    routing_source: report.decision.source,
+    candidates: report.decision.candidates,
   });
 }
 

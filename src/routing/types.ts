@@ -18,6 +18,9 @@ export type NextAction =
 /** Navigator tiers: 1 fast path, 2 route table, 3 LLM tie-breaker, 5 escalate to a human. */
 export type Tier = 1 | 2 | 3 | 5;
 
+/** Which tier made a decision: 'fallback' is the table's choice after the navigator's answer was refused. */
+export type RoutingSource = 'fast-path' | 'deterministic' | 'navigator' | 'fallback' | 'escalate';
+
 export interface Decision {
   outcome: Outcome;
   conclusion: Conclusion;
@@ -34,6 +37,10 @@ export interface Decision {
   advisory: number;
   /** Blocking finding ids per routing bucket. */
   buckets: Partial<Record<Bucket, string[]>>;
+  /** Which tier decided (set on every decision `decide` makes). */
+  source?: RoutingSource;
+  /** The outcomes the decision was chosen from (one for the table, two or more when the navigator was asked). */
+  candidates?: Outcome[];
 }
 
 export interface DecideOptions {

@@ -42,7 +42,8 @@ describe('routing/decisions-log', () => {
     expect(text.split('\n')).toHaveLength(2);
     expect(text).not.toMatch(/": |, "/); // compact separators
     const line = JSON.parse(text) as Record<string, unknown>;
-    expect(Object.keys(line)).toEqual(['timestamp', 'run_id', 'flow_key', 'step_id', 'decision', 'reason', 'iteration']);
+    expect(Object.keys(line)).toEqual(['timestamp', 'run_id', 'flow_key', 'step_id', 'decision', 'reason', 'iteration', 'routing_source', 'candidates']);
+    expect(line).toMatchObject({ routing_source: 'deterministic', candidates: ['REFINE'] });
     expect(line).toMatchObject({
       timestamp: '2026-01-02T03:04:05.000Z',
       run_id: 'run-17',
