@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LlmError } from '../../src/llm/port.js';
-import { qaStateOf } from '../../src/github/publish-report.js';
-import { renderBodySection } from '../../src/github/pr-body.js';
+import { qaStateOf } from '../../src/host/publish-report.js';
+import { renderBodySection } from '../../src/host/pr-body.js';
 import { renderCheckRun, renderMarkdown } from '../../src/report/markdown.js';
 import type { QaResult } from '../../src/qa/types.js';
 import { findingsOf, gate } from '../helpers/gate.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BODY_END, renderBodySection } from '../../src/github/pr-body.js';
+import { BODY_END, renderBodySection } from '../../src/host/pr-body.js';
 import { crashReason, qaMarkdown, qaSummaryLine, ranSection } from '../../src/qa/section.js';
 import type { QaResult } from '../../src/qa/types.js';
 import { LlmError } from '../../src/llm/port.js';
