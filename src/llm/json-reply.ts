@@ -60,15 +60,21 @@ export function jsonCandidates(raw: string): string[] {
     if (t.startsWith('{') && !out.includes(t)) out.push(t);
   };
   const fence = /```[^\n`]*\n([\s\S]*?)```/g;
-  for (const m of text.matchAll(fence)) add(m[1] ?? null);
+  let fenced = 0;
+  for (const m of text.matchAll(fence)) {
+    fenced++;
+    add(m[1] ?? null);
+  }
   // An opening fence without a closer (the reply was cut or the model forgot it).
-  const opener = /^```[^\n`]*\n([\s\S]*)$/.exec(text);
+  const opener = fenced === 0 ? /^```[^\n`]*\n([\s\S]*)$/.exec(text) : null;
   if (opener) add(opener[1] ?? null);
   const first = text.indexOf('{');
   if (first >= 0) {
     add(balancedObject(text, first));
     const last = text.lastIndexOf('}');
     if (last > first) add(text.slice(first, last + 1));
+    // Nothing closes: keep the tail so the error names what is missing instead of "no JSON".
+    if (out.length === 0) add(text.slice(first));
   }
   return out;
 }
