@@ -35,10 +35,15 @@ export function emptyUsage(): TokenUsage {
 }
 
 export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
-  return { promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens, calls: a.calls + b.calls };
+  return {
+    promptTokens: a.promptTokens + b.promptTokens,
+    completionTokens: a.completionTokens + b.completionTokens,
+    calls: a.calls + b.calls,
+  };
 }
 
-const RETRYABLE_STATUS = (status: number): boolean => status === 408 || status === 429 || (status >= 500 && status !== 501 && status !== 505);
+const RETRYABLE_STATUS = (status: number): boolean =>
+  status === 408 || status === 429 || (status >= 500 && status !== 501 && status !== 505);
 
 export async function postChat(cfg: ChatHttpConfig, body: unknown, purpose: string, signal?: AbortSignal): Promise<ChatReply> {
   let usage = emptyUsage();
@@ -54,7 +59,8 @@ export async function postChat(cfg: ChatHttpConfig, body: unknown, purpose: stri
     if (outcome.retryAfterMs !== null) {
       if (outcome.retryAfterMs > cfg.backoff.maxRetryAfterMs) {
         const secs = Math.ceil(outcome.retryAfterMs / 1000);
-        throw new LlmError(error.kind, `${error.message}; the server asks to wait ${secs} s, more than the cap, so no retry`, error.status, usage);
+        const message = `${error.message}; the server asks to wait ${secs} s, more than the cap, so no retry`;
+        throw new LlmError(error.kind, message, error.status, usage);
       }
       delay = outcome.retryAfterMs;
     }
@@ -83,12 +89,14 @@ async function oneTry(cfg: ChatHttpConfig, body: unknown, purpose: string, signa
   const host = safeHost(cfg.url);
   const started = Date.now();
   try {
-    const response = await fetch(cfg.url, { method: 'POST', headers: cfg.headers(), body: JSON.stringify(body), signal: controller.signal });
+    const init = { method: 'POST', headers: cfg.headers(), body: JSON.stringify(body), signal: controller.signal };
+    const response = await fetch(cfg.url, init);
     const text = await response.text();
     cfg.log.debug({ event: 'llm.http', purpose, status: response.status, ms: Date.now() - started }, 'llm.http');
     if (!response.ok) {
       const snippet = cfg.redact(text.replace(/\s+/g, ' ').trim().slice(0, 300));
-      const error = new LlmError('http', `model server ${host} answered HTTP ${response.status}${snippet ? `: ${snippet}` : ''}`, response.status);
+      const said = snippet ? `: ${snippet}` : '';
+      const error = new LlmError('http', `model server ${host} answered HTTP ${response.status}${said}`, response.status);
       return { kind: 'error', error, retryable: RETRYABLE_STATUS(response.status), retryAfterMs: retryAfterMs(response.headers) };
     }
     return { kind: 'reply', reply: readEnvelope(text, host, cfg.redact) };
@@ -98,11 +106,14 @@ async function oneTry(cfg: ChatHttpConfig, body: unknown, purpose: string, signa
       const error = new LlmError('timeout', `model server ${host} did not answer within ${cfg.timeoutMs} ms (${purpose})`);
       return { kind: 'error', error, retryable: false, retryAfterMs: null };
     }
-    if (signal?.aborted) return { kind: 'error', error: new LlmError('aborted', `model call (${purpose}) aborted`), retryable: false, retryAfterMs: null };
+    if (signal?.aborted) {
+      return { kind: 'error', error: new LlmError('aborted', `model call (${purpose}) aborted`), retryable: false, retryAfterMs: null };
+    }
     // undici puts the useful part (ECONNREFUSED, ECONNRESET, …) in `cause`; neither carries request headers.
     const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : '';
     const message = cfg.redact(`${err instanceof Error ? err.message : String(err)}${cause}`);
-    return { kind: 'error', error: new LlmError('network', `model server ${host} unreachable (${message})`), retryable: true, retryAfterMs: null };
+    const error = new LlmError('network', `model server ${host} unreachable (${message})`);
+    return { kind: 'error', error, retryable: true, retryAfterMs: null };
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onCallerAbort);

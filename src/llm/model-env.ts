@@ -41,7 +41,8 @@ export function modelFromEnv(
     throw new LlmError(
       'config',
       `the model is half-configured: ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set. ` +
-        `Set ${prefix}_BASE_URL and ${prefix}_MODEL (and ${prefix}_API_KEY if the server needs one), or none of them to run without a model.`,
+        `Set ${prefix}_BASE_URL and ${prefix}_MODEL (and ${prefix}_API_KEY if the server needs one), ` +
+        'or none of them to run without a model.',
     );
   }
   return new OpenAiModel({

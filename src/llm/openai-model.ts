@@ -62,7 +62,8 @@ export class OpenAiModel implements JsonModel {
       throw new LlmError('config', 'the API key contains spaces, line breaks or non-ASCII characters');
     }
     if (apiKey !== null && url.protocol === 'http:' && !isLoopback(url.hostname) && !options.allowInsecureHttp) {
-      throw new LlmError('config', `refusing to send the API key over plain http to ${url.host}: use https (or allow insecure http explicitly)`);
+      const why = `refusing to send the API key over plain http to ${url.host}: use https (or allow insecure http explicitly)`;
+      throw new LlmError('config', why);
     }
     if (options.model.trim() === '') throw new LlmError('config', 'the model name is empty');
     this.model = options.model.trim();
@@ -103,7 +104,8 @@ export class OpenAiModel implements JsonModel {
       usage = addUsage(usage, reply.usage);
       if (reply.finishReason === 'length') {
         const limit = request.maxTokens === undefined ? 'the server limit' : `max_tokens ${request.maxTokens}`;
-        throw this.#fail(request.purpose, 'truncated', `the model's reply was cut off at ${limit} (${request.purpose}, attempt ${attempt})`, usage);
+        const message = `the model's reply was cut off at ${limit} (${request.purpose}, attempt ${attempt})`;
+        throw this.#fail(request.purpose, 'truncated', message, usage);
       }
       lastReply = stripThinking(reply.content ?? '');
       const parsed = parseJsonReply(lastReply);
@@ -111,7 +113,8 @@ export class OpenAiModel implements JsonModel {
         const checked = request.schema.safeParse(parsed.value);
         if (checked.success) {
           this.#ledger?.add(request.purpose, usage);
-          this.#log.info({ event: 'llm.done', purpose: request.purpose, model: this.model, attempts: attempt, repaired: parsed.repaired, ...usage }, 'llm.done');
+          const done = { event: 'llm.done', purpose: request.purpose, model: this.model, attempts: attempt, repaired: parsed.repaired };
+          this.#log.info({ ...done, ...usage }, 'llm.done');
           return { value: checked.data, usage, model: reply.model ?? this.model, attempts: attempt };
         }
         lastKind = 'schema';
@@ -120,11 +123,14 @@ export class OpenAiModel implements JsonModel {
         lastKind = 'invalid-json';
         lastError = reply.content === null ? 'the reply had no text content' : parsed.error;
       }
-      this.#log.info({ event: 'llm.rejected', purpose: request.purpose, attempt, kind: lastKind, error: this.#redact(lastError) }, 'llm.rejected');
+      const rejected = { event: 'llm.rejected', purpose: request.purpose, attempt, kind: lastKind, error: this.#redact(lastError) };
+      this.#log.info(rejected, 'llm.rejected');
       conversation.push({ role: 'assistant', content: lastReply }, { role: 'user', content: correctiveTurn(lastError) });
     }
     const snippet = JSON.stringify(lastReply.slice(0, 200));
-    const message = `no usable JSON from the model after ${this.#maxAttempts} attempt(s) (${request.purpose}): ${lastError}; last reply began ${snippet}`;
+    const message =
+      `no usable JSON from the model after ${this.#maxAttempts} attempt(s) (${request.purpose}): ${lastError}; ` +
+      `last reply began ${snippet}`;
     throw this.#fail(request.purpose, lastKind, message, usage);
   }
 

@@ -16,7 +16,8 @@ describe('parseJsonReply', () => {
   });
 
   it('repairs trailing commas, bare quotes, raw newlines, single quotes and bare keys', () => {
-    expect(parseJsonReply('{"a": [1, 2,], "b": {"c": 3,},}')).toMatchObject({ ok: true, value: { a: [1, 2], b: { c: 3 } }, repaired: true });
+    const commas = parseJsonReply('{"a": [1, 2,], "b": {"c": 3,},}');
+    expect(commas).toMatchObject({ ok: true, value: { a: [1, 2], b: { c: 3 } }, repaired: true });
     expect(parseJsonReply('{"msg": "he said "hi" to me", "n": 1}')).toMatchObject({ ok: true, value: { msg: 'he said "hi" to me', n: 1 } });
     expect(parseJsonReply('{"code": "def f():\n    return 1\n"}')).toMatchObject({ ok: true, value: { code: 'def f():\n    return 1\n' } });
     expect(parseJsonReply("{'a': 'it's \"fine\"'}")).toMatchObject({ ok: true, value: { a: 'it\'s "fine"' } });

@@ -56,7 +56,8 @@ describe('modelFromEnv', () => {
   });
 
   it('applies the timeout, retry and no-think variables', async () => {
-    const m = modelFromEnv(llm.env({ extra: { SLOPGATE_LLM_TIMEOUT_MS: '250', SLOPGATE_LLM_MAX_RETRIES: '0', SLOPGATE_LLM_NO_THINK: 'yes' } }));
+    const extra = { SLOPGATE_LLM_TIMEOUT_MS: '250', SLOPGATE_LLM_MAX_RETRIES: '0', SLOPGATE_LLM_NO_THINK: 'yes' };
+    const m = modelFromEnv(llm.env({ extra }));
     llm.reply({ content: '{"ok": true}' });
     await m?.completeJson(ask);
     expect(llm.requests.at(-1)?.messages).toEqual([{ role: 'user', content: 'hi\n/no_think' }]);

@@ -58,7 +58,8 @@ async function failure(promise: Promise<unknown>): Promise<LlmError> {
 
 describe('OpenAiModel against a local model server', () => {
   it('sends the model, messages, key and limits, and returns the validated value', async () => {
-    llm.reply({ content: '{"path": "a.py", "content": "x = 1\\n"}', model: 'qwen3-coder-30b', usage: { prompt_tokens: 120, completion_tokens: 30 } });
+    const usage = { prompt_tokens: 120, completion_tokens: 30 };
+    llm.reply({ content: '{"path": "a.py", "content": "x = 1\\n"}', model: 'qwen3-coder-30b', usage });
     const result = await model().completeJson(request({ maxTokens: 2000, temperature: 0 }));
     expect(result).toEqual({
       value: { path: 'a.py', content: 'x = 1\n' },
@@ -179,6 +180,21 @@ describe('OpenAiModel against a local model server', () => {
     expect(error.status).toBe(504);
     expect(error.usage?.calls).toBe(3);
     expect(delays).toEqual([250, 500]);
+    llm.assertDone();
+  });
+
+  it('prefers retry-after-ms, and does not retry a 200 whose body is not a chat completion', async () => {
+    llm.reply({ status: 429, headers: { 'retry-after-ms': '20', 'retry-after': '5' } }, { content: '{"path": "a", "content": "b"}' });
+    await model().completeJson(request());
+    expect(delays).toEqual([20]);
+
+    llm.reply({ body: '<html>proxy login</html>' });
+    const error = await failure(model().completeJson(request()));
+    expect(error.kind).toBe('http');
+    expect(error.message).toContain('not JSON');
+    llm.reply({ body: '{"object": "list", "data": []}' });
+    expect((await failure(model().completeJson(request()))).message).toContain('without choices');
+    expect(llm.requests).toHaveLength(4);
     llm.assertDone();
   });
 
