@@ -84,7 +84,7 @@ async function pathsToAvoid(opts: GateSetup, paths: string[]): Promise<Map<strin
 
 function feedbackOf(ev: Evaluation): string {
   const lines = [ev.reason ?? 'rejected'];
-  for (const f of ev.added.slice(0, 5)) lines.push(`- [${f.guard}] ${f.path ?? ''}${f.line ? `:${f.line}` : ''}: ${f.message}`);
+  for (const f of ev.added.slice(0, 5)) if (!lines[0]!.includes(f.message)) lines.push(`- [${f.guard}] ${f.path ?? ''}${f.line ? `:${f.line}` : ''}: ${f.message}`);
   return clip(lines.join('\n'), MAX_FEEDBACK_CHARS);
 }
 
