@@ -23,7 +23,7 @@ export interface RefineOptions extends GateSetup {
   recipes: readonly Recipe[];
   /** The model; without one only the recipes run. */
   model?: JsonModel;
-  /** Model attempts per round: the first plus one retry with the guard's feedback (default 2). */
+  /** Model replies per round: the first plus retries with the guard's feedback (default: config `refiner.modelAttempts`). */
   modelAttempts?: number;
   /** Called once per attempt, as it ends (the store records them). */
   onAttempt?: AttemptSink;
@@ -119,7 +119,8 @@ export async function refine(opts: RefineOptions): Promise<RefineResult> {
     await opts.onAttempt?.(attempt);
   };
 
-  await applyRecipes({
+  if (!opts.config.refiner.recipes) notes.push('recipes are off (refiner.recipes: false)');
+  else await applyRecipes({
     setup: opts,
     recipes: opts.recipes,
     state,
@@ -130,11 +131,12 @@ export async function refine(opts: RefineOptions): Promise<RefineResult> {
   });
 
   const refinable = () => state.findings.filter((f) => bucketOf(f.category) === 'refine');
+  const attemptsAllowed = opts.modelAttempts ?? opts.config.refiner.modelAttempts;
   if (!opts.model) notes.push('no model configured (SLOPGATE_LLM_* unset): only the recipes ran');
+  else if (attemptsAllowed < 1) notes.push('the model is not asked (refiner.modelAttempts: 0)');
   else if (refinable().length === 0) notes.push('nothing left for the model: no finding routed to refine remains');
   else {
     const modelName = opts.model.model;
-    const attemptsAllowed = Math.max(1, opts.modelAttempts ?? 2);
     let feedback: string | undefined;
     for (let i = 0; i < attemptsAllowed; i++) {
       const targets = refinable();
