@@ -72,6 +72,8 @@ function verdictOf(id: string, status: GuardStatus | undefined, added: Finding[]
   const mine = added.filter((f) => f.guard.toUpperCase() === id.toUpperCase());
   if (mine.length) return { guard: id, status: 'fail', newFindings: mine.length, message: mine[0]!.message };
   if (!status) return { guard: id, status: 'skipped', newFindings: 0, message: 'not run' };
+  // A guard with no candidate file in scope did look (the candidate may simply equal the base there).
+  if (status.status === 'skipped' && status.reason === 'no changed files in scope') return { guard: id, status: 'pass', newFindings: 0 };
   if (status.status === 'skipped' || status.status === 'error') return { guard: id, status: status.status, newFindings: 0, ...(status.reason ? { message: status.reason } : {}) };
   return { guard: id, status: 'pass', newFindings: 0 };
 }
