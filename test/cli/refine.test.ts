@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
@@ -90,6 +91,26 @@ describe('slopgate refine', () => {
     expect(out).toContain('no patch kept');
     expect(out).toContain('only the recipes ran');
   }, 120_000);
+
+  it('--db records every attempt; the next check of the refined head shows them in a refine section', async () => {
+    // The PR also adds a note, so the refined head still changes a file and G9 (which adds the section) runs.
+    const repo = prRepo({ 'app/db.py': DB_PY }, { 'app/db.py': BROKEN, 'NOTES.md': '# Notes\n\nA short note.\n' });
+    const db = mkdtempSync(join(tmpdir(), 'slopgate-refine-db-'));
+    try {
+      const model = new ScriptedModel([{ files: [{ path: 'app/db.py', content: DROPPED.replace('(conn, name)\n', '(conn, name):\n') }] }, { files: [{ path: 'app/db.py', content: DB_PY }] }]);
+      const { code } = await run(args(repo, { apply: true, db }), { model, recipes: [] });
+      expect(code).toBe(REFINE_EXIT.ok);
+      let out = '';
+      await main(['check', '--repo', repo.dir, '--base', 'main', '--head', 'HEAD', '--no-tests', '--db', db], (s) => (out += s));
+      expect(out).toContain('Refine attempts: 1 kept, 1 reverted');
+      expect(out).toMatch(/#1 \(round 1\) model:scripted-model → reverted app\/db\.py — G7 failed/);
+      let md = '';
+      await main(['check', '--repo', repo.dir, '--base', 'main', '--head', 'HEAD', '--no-tests', '--db', db, '--format', 'markdown'], (s) => (md += s));
+      expect(md).toContain('| 2 | model:scripted-model | kept | app/db.py |');
+    } finally {
+      rmSync(db, { recursive: true, force: true });
+    }
+  }, 180_000);
 
   it('has help and rejects an unknown format', async () => {
     let out = '';
