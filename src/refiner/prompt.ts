@@ -52,7 +52,7 @@ export interface PromptInput {
   findings: readonly Finding[];
   /** The fenced files and their current contents. */
   files: ReadonlyMap<string, string>;
-  /** The PR's diff (base..current), for context; cut when long. */
+  /** The PR's diff of the fenced files (base..current), for context; cut when long. */
   diff: string;
   /** The previous attempt's failure, when this is the retry. */
   feedback?: string;

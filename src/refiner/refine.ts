@@ -150,7 +150,7 @@ export async function refine(opts: RefineOptions): Promise<RefineResult> {
       }
       const started = Date.now();
       const source = `model:${modelName}`;
-      const diff = await unifiedDiff(opts.repoDir, opts.report.base.sha, state.sha).catch(() => '');
+      const diff = await unifiedDiff(opts.repoDir, opts.report.base.sha, state.sha, scope.flagged).catch(() => '');
       let files: FileContent[];
       let usage = emptyUsage();
       try {
