@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { fingerprintOf } from '../../src/core/finding.js';
 import type { Recipe } from '../../src/refiner/types.js';
+import type { HistoryProvider } from '../../src/store/history.js';
 import { prRepo, removeTestRepos } from '../helpers/git-repo.js';
 import { DB_PY, gateAndRefine } from './fixtures.js';
 import { ScriptedModel, userTurn } from './scripted-model.js';
@@ -120,7 +120,22 @@ describe('refine: model patches through the refiner phase of the gate', () => {
     expect(result.candidateSha).toBeNull();
   }, 120_000);
 
-  it('fingerprints stay stable for the fixed ids it reports', () => {
-    expect(fingerprintOf({ category: 'syntax-invalid', path: 'a.py', line: 1, remediation: 'x' })).toHaveLength(12);
-  });
+  it('a path the failure history shows failing again and again is left out of the fence; the model is not asked', async () => {
+    const repo = prRepo({ 'app/db.py': DB_PY }, { 'app/db.py': BROKEN });
+    const asked: string[][] = [];
+    const history: HistoryProvider = {
+      async hotspots(_repo, paths) {
+        asked.push(paths);
+        const at = new Date().toISOString();
+        return paths.includes('app/db.py') ? [{ path: 'app/db.py', runs: 3, failures: 3, guards: ['refiner'], categories: ['refine-reverted'], lastRuns: [], lastFailedAt: at }] : [];
+      },
+    };
+    const model = new ScriptedModel([{ files: [{ path: 'app/db.py', content: DB_PY }] }]);
+    const { result } = await gateAndRefine(repo, { model, services: { history, run: { repo: 'acme/app' } } });
+    expect(model.conversations).toHaveLength(0);
+    expect(result.excluded).toEqual([{ path: 'app/db.py', reason: expect.stringContaining('failed in 3 separate runs') }]);
+    expect(result.notes.join('\n')).toContain('the model was not asked');
+    expect(asked.some((p) => p.includes('app/db.py'))).toBe(true);
+    expect(result.candidateSha).toBeNull();
+  }, 120_000);
 });
