@@ -1,5 +1,6 @@
 import { bucketOf } from '../core/categories.js';
 import { errorMessage } from '../core/errors.js';
+import { git } from '../core/git.js';
 import type { Finding } from '../core/finding.js';
 import type { ChangedFileSummary } from '../core/report.js';
 import type { RefineAttempt } from './attempt.js';
@@ -81,7 +82,13 @@ export async function applyRecipes(run: RecipeRun): Promise<void> {
         await run.record({ ...attempt, targets: fix.findingIds, paths, outcome: 'refused', reason, ms: Date.now() - started });
         continue;
       }
-      const ev = await run.evaluate(state.sha, changedFiles, changedFiles.map((f) => f.path));
+      let ev: Evaluation;
+      try {
+        ev = await run.evaluate(state.sha, changedFiles, changedFiles.map((f) => f.path));
+      } catch (err) {
+        await run.record({ ...attempt, targets: fix.findingIds, paths, outcome: 'error', reason: `candidate not gated: ${errorMessage(err)}`, ms: Date.now() - started });
+        continue;
+      }
       const done = { ...attempt, targets: fix.findingIds, paths, verdicts: ev.verdicts, candidateSha: ev.candidateSha };
       if (ev.improved) {
         run.accept(ev, changedFiles, `${recipe.id}: ${fix.summary}`);
@@ -94,6 +101,5 @@ export async function applyRecipes(run: RecipeRun): Promise<void> {
 }
 
 async function baseOf(run: RecipeRun): Promise<string> {
-  const { git } = await import('../core/git.js');
   return (await git(run.setup.repoDir, ['merge-base', run.setup.base, run.state.sha])).trim();
 }

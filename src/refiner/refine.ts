@@ -3,6 +3,7 @@ import { errorMessage } from '../core/errors.js';
 import type { Finding } from '../core/finding.js';
 import { resolveCommit } from '../core/patch-set.js';
 import type { Report } from '../core/report.js';
+import { isBlocking } from '../routing/decide.js';
 import { LlmError, type JsonModel, type TokenUsage } from '../llm/port.js';
 import type { HistoryProvider, RunIdentity } from '../store/history.js';
 import { addUsage, emptyUsage, type AttemptSink, type RefineAttempt } from './attempt.js';
@@ -11,7 +12,7 @@ import { refinerReplySchema } from './patch-schema.js';
 import { buildMessages, clip, MAX_FEEDBACK_CHARS } from './prompt.js';
 import { applyRecipes } from './apply-recipes.js';
 import { computeScope } from './scope.js';
-import { readAt, unifiedDiff } from './scratch-tree.js';
+import { readRegularAt, unifiedDiff } from './scratch-tree.js';
 import type { FileContent, Recipe } from './types.js';
 import { looseKey, refinerFindings } from './verdict.js';
 
@@ -91,7 +92,7 @@ function feedbackOf(ev: Evaluation): string {
 function accept(state: State, ev: Evaluation, files: readonly FileContent[], summary: string): void {
   state.sha = ev.candidateSha;
   for (const f of ev.fixed) state.fixedKeys.add(looseKey(f));
-  state.findings = ev.report ? refinerFindings(ev.report.findings) : state.findings;
+  state.findings = refinerFindings(ev.report.findings);
   for (const f of files) state.files.set(f.path, f.content);
   state.summaries.push(summary);
   state.blocking = ev.blockingAfter;
@@ -107,7 +108,7 @@ export async function refine(opts: RefineOptions): Promise<RefineResult> {
   const headSha = await resolveCommit(opts.repoDir, opts.head);
   const before = refinerFindings(opts.report.findings);
   const strict = opts.config.strict;
-  const blockingBefore = before.filter((f) => f.severity === 'fail' || (strict && f.severity === 'risk') || bucketOf(f.category) === 'stuck').length;
+  const blockingBefore = before.filter((f) => isBlocking(f, strict)).length;
   const state: State = { sha: headSha, findings: before, files: new Map(), fixedKeys: new Set(), summaries: [], blocking: blockingBefore };
   const attempts: RefineAttempt[] = [];
   const tokens = emptyUsage();
@@ -142,7 +143,7 @@ export async function refine(opts: RefineOptions): Promise<RefineResult> {
       const targets = refinable();
       if (targets.length === 0) break;
       const avoid = await pathsToAvoid(opts, [...new Set(opts.report.files.map((f) => f.path).concat(targets.flatMap((f) => (f.path ? [f.path] : []))))]);
-      const scope = await computeScope({ findings: targets, changed: opts.report.files, read: (p) => readAt(opts.repoDir, state.sha, p), avoid });
+      const scope = await computeScope({ findings: targets, changed: opts.report.files, read: (p) => readRegularAt(opts.repoDir, state.sha, p), avoid });
       excluded = scope.excluded;
       if (scope.flagged.length === 0) {
         notes.push('the model was not asked: no flagged file can be patched (see excluded paths)');
@@ -172,7 +173,16 @@ export async function refine(opts: RefineOptions): Promise<RefineResult> {
         feedback = clip(reason, MAX_FEEDBACK_CHARS);
         continue;
       }
-      const ev = await evaluateCandidate(opts, state.sha, files, state.findings, scope.flagged);
+      let ev: Evaluation;
+      try {
+        ev = await evaluateCandidate(opts, state.sha, files, state.findings, scope.flagged);
+      } catch (err) {
+        // The candidate could not even be built or gated (e.g. it overwrites a symlink): not kept, say why.
+        const reason = `candidate not gated: ${errorMessage(err)}`;
+        await record({ source, paths: files.map((f) => f.path), targets: targets.map((f) => f.id), outcome: 'error', reason, verdicts: [], fixed: [], tokens: { prompt: usage.promptTokens, completion: usage.completionTokens }, ms: Date.now() - started });
+        feedback = clip(reason, MAX_FEEDBACK_CHARS);
+        continue;
+      }
       const base = { source, paths: files.map((f) => f.path), targets: targets.map((f) => f.id), verdicts: ev.verdicts, tokens: { prompt: usage.promptTokens, completion: usage.completionTokens }, candidateSha: ev.candidateSha };
       if (ev.improved) {
         accept(state, ev, files, `model ${modelName}: fixed ${ev.fixed.length} finding(s)`);

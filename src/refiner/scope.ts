@@ -63,7 +63,7 @@ export async function computeScope(input: ScopeInput): Promise<Scope> {
     }
     const text = await input.read(path);
     if (text === null) {
-      excluded.push({ path, reason: 'not a text file at the head' });
+      excluded.push({ path, reason: 'not a regular text file at the head' });
       continue;
     }
     if (text.length > MAX_PROMPT_FILE_CHARS) {

@@ -67,6 +67,12 @@ export async function unifiedDiff(repoDir: string, from: string, to: string, pat
   return run(repoDir, ['diff', '--no-color', '--no-ext-diff', from, to, '--', ...paths], {});
 }
 
+/** Text of the regular file `path` at `rev`, or null when absent, a symlink or a submodule. */
+export async function readRegularAt(repoDir: string, rev: string, path: string): Promise<string | null> {
+  const mode = await modeOf(repoDir, rev, path).catch(() => null);
+  return mode === '100644' || mode === '100755' ? readAt(repoDir, rev, path) : null;
+}
+
 /** Text of `path` at `rev`, or null when absent (or not a blob). */
 export async function readAt(repoDir: string, rev: string, path: string): Promise<string | null> {
   try {
