@@ -50,8 +50,9 @@ export async function refineBenchLine(files: number): Promise<string> {
     const roundMs = performance.now() - t1 - model.ms;
     const kept = result.attempts.filter((a) => a.outcome === 'kept').length;
     return (
-      `refine round, ${report.files.length}-file mixed PR: ${roundMs.toFixed(0)} ms without the model (${result.attempts.length} candidate(s), ${kept} kept) ` +
-      `vs one warm gate run ${gateMs.toFixed(0)} ms = ${(roundMs / gateMs).toFixed(2)}× (target < 2×; cold gate run ${coldMs.toFixed(0)} ms)`
+      `refine round, ${report.files.length}-file mixed PR: ${roundMs.toFixed(0)} ms without the model ` +
+      `(${result.attempts.length} candidate(s), ${kept} kept) vs one warm gate run ${gateMs.toFixed(0)} ms ` +
+      `= ${(roundMs / gateMs).toFixed(2)}× (target < 2×; cold gate run ${coldMs.toFixed(0)} ms)`
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });

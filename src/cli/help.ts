@@ -90,7 +90,14 @@ Options:
   -h, --help        this help
 `;
 
-export const COMMAND_HELP: Record<string, string> = { check: CHECK, refine: REFINE, init: INIT, demo: DEMO, schema: SCHEMA, worker: WORKER };
+export const COMMAND_HELP: Record<string, string> = {
+  check: CHECK,
+  refine: REFINE,
+  init: INIT,
+  demo: DEMO,
+  schema: SCHEMA,
+  worker: WORKER,
+};
 
 export const USAGE = `slopgate ${VERSION} — gate a change against the ways LLM-written patches go wrong
 

@@ -41,7 +41,10 @@ export async function loadModel(env: NodeJS.ProcessEnv = process.env): Promise<J
   const mod = await optionalModule('../llm/from-env.js');
   const factory = mod?.modelFromEnv;
   if (typeof factory !== 'function') {
-    throw new InputError('SLOPGATE_LLM_* is set but this build has no LLM client (src/llm/from-env.ts)', 'unset SLOPGATE_LLM_BASE_URL to run the recipes only');
+    throw new InputError(
+      'SLOPGATE_LLM_* is set but this build has no LLM client (src/llm/from-env.ts)',
+      'unset SLOPGATE_LLM_BASE_URL to run the recipes only',
+    );
   }
   return (factory as (e: NodeJS.ProcessEnv) => JsonModel)(env); // the client's declared signature
 }

@@ -56,7 +56,10 @@ async function checkApplicable(repoDir: string, head: string): Promise<string> {
   const dirty = (await git(repoDir, ['status', '--porcelain', '--untracked-files=no'])).trim();
   if (dirty) throw new InputError('--apply refuses a dirty work tree', 'commit or stash your changes first');
   const [headSha, wanted] = await Promise.all([resolveCommit(repoDir, 'HEAD'), resolveCommit(repoDir, head)]);
-  if (headSha !== wanted) throw new InputError(`--apply: HEAD (${headSha.slice(0, 7)}) is not --head ${head} (${wanted.slice(0, 7)})`, `check out ${head} or pass --head HEAD`);
+  if (headSha !== wanted) {
+    const what = `--apply: HEAD (${headSha.slice(0, 7)}) is not --head ${head} (${wanted.slice(0, 7)})`;
+    throw new InputError(what, `check out ${head} or pass --head HEAD`);
+  }
   return branch;
 }
 
@@ -83,16 +86,25 @@ export function renderRefineText(result: RefineResult, applied: string | null): 
       ? `slopgate refine: a patch fixes ${result.fixed.length} finding(s); blocking ${result.blockingBefore} → ${result.blockingAfter}`
       : `slopgate refine: no patch kept (${result.blockingBefore} blocking finding(s) remain)`,
   );
-  out.push(result.model ? `model: ${result.model} (${result.tokens.promptTokens} prompt + ${result.tokens.completionTokens} completion tokens, ${result.tokens.calls} call(s))` : 'model: none — recipes only (set SLOPGATE_LLM_BASE_URL and SLOPGATE_LLM_MODEL to let a model try)');
+  const t = result.tokens;
+  out.push(
+    result.model
+      ? `model: ${result.model} (${t.promptTokens} prompt + ${t.completionTokens} completion tokens, ${t.calls} call(s))`
+      : 'model: none — recipes only (set SLOPGATE_LLM_BASE_URL and SLOPGATE_LLM_MODEL to let a model try)',
+  );
   for (const n of result.notes) out.push(`note: ${n}`);
   for (const e of result.excluded) out.push(`excluded: ${e.path} — ${e.reason}`);
   for (const a of result.attempts) {
     out.push('', `attempt ${a.n}: ${a.source} → ${a.outcome.toUpperCase()}${a.paths.length ? ` (${a.paths.join(', ')})` : ''}`);
     if (a.reason) out.push(`  why: ${a.reason.split('\n')[0]}`);
-    for (const v of a.verdicts) out.push(`  ${v.guard.padEnd(8)} ${v.status}${v.status !== 'pass' && v.message ? ` — ${v.message.split('\n')[0]!.slice(0, 160)}` : ''}`);
+    for (const v of a.verdicts) {
+      const why = v.status !== 'pass' && v.message ? ` — ${v.message.split('\n')[0]!.slice(0, 160)}` : '';
+      out.push(`  ${v.guard.padEnd(8)} ${v.status}${why}`);
+    }
   }
   if (kept) {
-    out.push('', applied ? `applied as ${applied.slice(0, 12)} on the current branch` : 'proposed patch (apply with --apply):', '', result.diff.trimEnd());
+    const title = applied ? `applied as ${applied.slice(0, 12)} on the current branch` : 'proposed patch (apply with --apply):';
+    out.push('', title, '', result.diff.trimEnd());
   }
   return stripControl(out.join('\n')) + '\n';
 }
@@ -105,7 +117,8 @@ export async function runRefine(args: RefineArgs, write: (s: string) => void, de
   const base = args.base ?? (await defaultBranch(repoDir));
   const model = deps.model === null ? undefined : (deps.model ?? (await loadModel()));
   const recipes = deps.recipes ?? (await loadRecipes());
-  const store = args.db ? await (await import('../store/open-store.js')).openStore(/^postgres(ql)?:\/\//i.test(args.db) ? { url: args.db } : { dataDir: resolve(args.db) }) : undefined;
+  const where = args.db && (/^postgres(ql)?:\/\//i.test(args.db) ? { url: args.db } : { dataDir: resolve(args.db) });
+  const store = where ? await (await import('../store/open-store.js')).openStore(where) : undefined;
   // The same repository identity as `slopgate check --db`, so G9 history and refine attempts meet.
   const repoName = repoDir;
   try {

@@ -34,10 +34,14 @@ function order(findings: readonly Finding[]): Finding[] {
  */
 async function recipeFileProblem(run: RecipeRun, file: FileContent, targets: readonly Finding[], baseSha: string): Promise<string | null> {
   const fence = new Set(targets.flatMap((f) => (f.path ? [f.path] : [])));
-  if (targets.some((f) => f.category === 'test-regression' || f.category === 'build-broken')) for (const c of run.changed) fence.add(c.path);
+  if (targets.some((f) => f.category === 'test-regression' || f.category === 'build-broken')) {
+    for (const c of run.changed) fence.add(c.path);
+  }
   if (!fence.has(file.path)) return `'${file.path}' is not a path of the findings it fixes`;
   const unsafe = unsafePathReason(file.path);
-  if (unsafe && (await readAt(run.setup.repoDir, baseSha, file.path)) !== file.content) return `'${file.path}': ${unsafe}, and the fix is not a revert to the base`;
+  if (unsafe && (await readAt(run.setup.repoDir, baseSha, file.path)) !== file.content) {
+    return `'${file.path}': ${unsafe}, and the fix is not a revert to the base`;
+  }
   return null;
 }
 
@@ -68,13 +72,15 @@ export async function applyRecipes(run: RecipeRun): Promise<void> {
       try {
         fix = await recipe.fix(finding, ctx);
       } catch (err) {
-        await run.record({ ...attempt, paths: finding.path ? [finding.path] : [], outcome: 'error', reason: `recipe failed: ${errorMessage(err)}`, ms: Date.now() - started });
+        const reason = `recipe failed: ${errorMessage(err)}`;
+        await run.record({ ...attempt, paths: finding.path ? [finding.path] : [], outcome: 'error', reason, ms: Date.now() - started });
         continue;
       }
       if (!fix) continue;
       const targets = state.findings.filter((f) => fix.findingIds.includes(f.id) || f.id === finding.id);
       const paths = fix.files.map((f) => f.path);
-      const problems = (await Promise.all(fix.files.map((f) => recipeFileProblem(run, f, targets, baseSha)))).filter((p): p is string => p !== null);
+      const checked = await Promise.all(fix.files.map((f) => recipeFileProblem(run, f, targets, baseSha)));
+      const problems = checked.filter((p): p is string => p !== null);
       const changedFiles: FileContent[] = [];
       for (const f of fix.files) if ((await ctx.readCurrent(f.path)) !== f.content) changedFiles.push(f);
       if (problems.length || changedFiles.length === 0) {
@@ -86,7 +92,8 @@ export async function applyRecipes(run: RecipeRun): Promise<void> {
       try {
         ev = await run.evaluate(state.sha, changedFiles, changedFiles.map((f) => f.path));
       } catch (err) {
-        await run.record({ ...attempt, targets: fix.findingIds, paths, outcome: 'error', reason: `candidate not gated: ${errorMessage(err)}`, ms: Date.now() - started });
+        const reason = `candidate not gated: ${errorMessage(err)}`;
+        await run.record({ ...attempt, targets: fix.findingIds, paths, outcome: 'error', reason, ms: Date.now() - started });
         continue;
       }
       const done = { ...attempt, targets: fix.findingIds, paths, verdicts: ev.verdicts, candidateSha: ev.candidateSha };

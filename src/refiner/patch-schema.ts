@@ -57,7 +57,8 @@ export function refinerReplySchema(flagged: ReadonlySet<string>): z.ZodType<Refi
       const unsafe = unsafePathReason(f.path);
       if (unsafe) ctx.addIssue({ code: 'custom', path: ['files', i, 'path'], message: `'${f.path}': ${unsafe}` });
       else if (!flagged.has(f.path)) {
-        ctx.addIssue({ code: 'custom', path: ['files', i, 'path'], message: `'${f.path}' is outside the fence: only ${[...flagged].sort().join(', ')} may change` });
+        const message = `'${f.path}' is outside the fence: only ${[...flagged].sort().join(', ')} may change`;
+        ctx.addIssue({ code: 'custom', path: ['files', i, 'path'], message });
       }
       if (seen.has(f.path)) ctx.addIssue({ code: 'custom', path: ['files', i, 'path'], message: `'${f.path}' appears twice` });
       seen.add(f.path);

@@ -79,13 +79,18 @@ async function pathsToAvoid(opts: GateSetup, paths: string[]): Promise<Map<strin
   if (!h || paths.length === 0) return out;
   const { threshold, windowDays } = opts.config.history;
   const spots = await h.history.hotspots(h.run.repo, paths, windowDays, threshold).catch(() => []);
-  for (const s of spots) out.set(s.path, `failed in ${s.runs} separate runs in the last ${windowDays} days (G9 history: ${s.guards.join(', ')}); left to a human`);
+  for (const s of spots) {
+    const why = `failed in ${s.runs} separate runs in the last ${windowDays} days (G9 history: ${s.guards.join(', ')})`;
+    out.set(s.path, `${why}; left to a human`);
+  }
   return out;
 }
 
 function feedbackOf(ev: Evaluation): string {
   const lines = [ev.reason ?? 'rejected'];
-  for (const f of ev.added.slice(0, 5)) if (!lines[0]!.includes(f.message)) lines.push(`- [${f.guard}] ${f.path ?? ''}${f.line ? `:${f.line}` : ''}: ${f.message}`);
+  for (const f of ev.added.slice(0, 5)) {
+    if (!lines[0]!.includes(f.message)) lines.push(`- [${f.guard}] ${f.path ?? ''}${f.line ? `:${f.line}` : ''}: ${f.message}`);
+  }
   return clip(lines.join('\n'), MAX_FEEDBACK_CHARS);
 }
 
@@ -142,8 +147,10 @@ export async function refine(opts: RefineOptions): Promise<RefineResult> {
     for (let i = 0; i < attemptsAllowed; i++) {
       const targets = refinable();
       if (targets.length === 0) break;
-      const avoid = await pathsToAvoid(opts, [...new Set(opts.report.files.map((f) => f.path).concat(targets.flatMap((f) => (f.path ? [f.path] : []))))]);
-      const scope = await computeScope({ findings: targets, changed: opts.report.files, read: (p) => readRegularAt(opts.repoDir, state.sha, p), avoid });
+      const candidates = new Set([...opts.report.files.map((f) => f.path), ...targets.flatMap((f) => (f.path ? [f.path] : []))]);
+      const avoid = await pathsToAvoid(opts, [...candidates]);
+      const read = (p: string) => readRegularAt(opts.repoDir, state.sha, p);
+      const scope = await computeScope({ findings: targets, changed: opts.report.files, read, avoid });
       excluded = scope.excluded;
       if (scope.flagged.length === 0) {
         notes.push('the model was not asked: no flagged file can be patched (see excluded paths)');
@@ -151,6 +158,8 @@ export async function refine(opts: RefineOptions): Promise<RefineResult> {
       }
       const started = Date.now();
       const source = `model:${modelName}`;
+      const spent = () => ({ prompt: usage.promptTokens, completion: usage.completionTokens });
+      const ids = targets.map((f) => f.id);
       const diff = await unifiedDiff(opts.repoDir, opts.report.base.sha, state.sha, scope.flagged).catch(() => '');
       let files: FileContent[];
       let usage = emptyUsage();
@@ -168,7 +177,9 @@ export async function refine(opts: RefineOptions): Promise<RefineResult> {
       } catch (err) {
         const refused = err instanceof LlmError && (err.kind === 'schema' || err.kind === 'invalid-json');
         const reason = `${refused ? 'reply refused' : 'model call failed'}: ${errorMessage(err)}`;
-        await record({ source, paths: scope.flagged, targets: targets.map((f) => f.id), outcome: refused ? 'refused' : 'error', reason, verdicts: [], fixed: [], tokens: { prompt: usage.promptTokens, completion: usage.completionTokens }, ms: Date.now() - started });
+        const outcome = refused ? 'refused' : 'error';
+        const ms = Date.now() - started;
+        await record({ source, paths: scope.flagged, targets: ids, outcome, reason, verdicts: [], fixed: [], tokens: spent(), ms });
         if (!refused) break;
         feedback = clip(reason, MAX_FEEDBACK_CHARS);
         continue;
@@ -179,11 +190,14 @@ export async function refine(opts: RefineOptions): Promise<RefineResult> {
       } catch (err) {
         // The candidate could not even be built or gated (e.g. it overwrites a symlink): not kept, say why.
         const reason = `candidate not gated: ${errorMessage(err)}`;
-        await record({ source, paths: files.map((f) => f.path), targets: targets.map((f) => f.id), outcome: 'error', reason, verdicts: [], fixed: [], tokens: { prompt: usage.promptTokens, completion: usage.completionTokens }, ms: Date.now() - started });
+        const paths = files.map((f) => f.path);
+        const ms = Date.now() - started;
+        await record({ source, paths, targets: ids, outcome: 'error', reason, verdicts: [], fixed: [], tokens: spent(), ms });
         feedback = clip(reason, MAX_FEEDBACK_CHARS);
         continue;
       }
-      const base = { source, paths: files.map((f) => f.path), targets: targets.map((f) => f.id), verdicts: ev.verdicts, tokens: { prompt: usage.promptTokens, completion: usage.completionTokens }, candidateSha: ev.candidateSha };
+      const paths = files.map((f) => f.path);
+      const base = { source, paths, targets: ids, verdicts: ev.verdicts, tokens: spent(), candidateSha: ev.candidateSha };
       if (ev.improved) {
         accept(state, ev, files, `model ${modelName}: fixed ${ev.fixed.length} finding(s)`);
         await record({ ...base, outcome: 'kept', fixed: ev.fixed.map((f) => f.id), ms: Date.now() - started });

@@ -74,7 +74,9 @@ function verdictOf(id: string, status: GuardStatus | undefined, added: Finding[]
   if (!status) return { guard: id, status: 'skipped', newFindings: 0, message: 'not run' };
   // A guard with no candidate file in scope did look (the candidate may simply equal the base there).
   if (status.status === 'skipped' && status.reason === 'no changed files in scope') return { guard: id, status: 'pass', newFindings: 0 };
-  if (status.status === 'skipped' || status.status === 'error') return { guard: id, status: status.status, newFindings: 0, ...(status.reason ? { message: status.reason } : {}) };
+  if (status.status === 'skipped' || status.status === 'error') {
+    return { guard: id, status: status.status, newFindings: 0, ...(status.reason ? { message: status.reason } : {}) };
+  }
   return { guard: id, status: 'pass', newFindings: 0 };
 }
 
@@ -95,6 +97,8 @@ export function compare(before: readonly Finding[], candidate: Report, strict: b
   const firstFail = verdicts.find((v) => v.status === 'fail');
   let reason: string | undefined;
   if (firstFail) reason = `${firstFail.guard} failed: ${firstFail.message ?? ''}`;
-  else if (blockingAfter >= blockingBefore) reason = `no strict improvement: ${blockingBefore} blocking finding(s) before, ${blockingAfter} after`;
+  else if (blockingAfter >= blockingBefore) {
+    reason = `no strict improvement: ${blockingBefore} blocking finding(s) before, ${blockingAfter} after`;
+  }
   return { improved: reason === undefined, blockingBefore, blockingAfter, added, fixed, verdicts, ...(reason ? { reason } : {}) };
 }

@@ -179,7 +179,14 @@ function moreLine(kind: 'summary' | 'text', max: number) {
 export function renderCheckRun(report: Report, opts: CheckRunOptions = {}): CheckRunOutput {
   const max = Math.max(1, Math.floor(opts.maxChars ?? CHECK_RUN_OUTPUT_LIMIT));
   const warning = isolationWarning(report);
-  const head = (warning ? `> **${escapeMarkdown(warning)}**\n\n` : '') + decisionSection(report, opts.detailsUrl) + guardSection(report) + psiSection(report) + testsSection(report) + refineMarkdown(report.sections?.refine) + findingsHead(report);
+  const head =
+    (warning ? `> **${escapeMarkdown(warning)}**\n\n` : '') +
+    decisionSection(report, opts.detailsUrl) +
+    guardSection(report) +
+    psiSection(report) +
+    testsSection(report) +
+    refineMarkdown(report.sections?.refine) +
+    findingsHead(report);
   const summary = fitBlocks(head, report.findings.map(findingRow), moreLine('summary', max), max).text;
   const text = report.findings.length === 0 ? '' : fitBlocks('## Findings in detail\n\n', report.findings.map(findingDetail), moreLine('text', max), max).text;
   return { title: checkRunTitle(report), summary, text };

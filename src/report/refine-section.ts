@@ -41,8 +41,18 @@ function row(v: unknown): RefineRowView | null {
   return r;
 }
 
+export interface AttemptLike {
+  n: number;
+  round?: number;
+  source: string;
+  outcome: string;
+  paths: string[];
+  reason?: string;
+  tokens?: { prompt: number; completion: number };
+}
+
 /** Builds the section from attempts (stored or fresh); undefined when there are none. */
-export function refineSection(attempts: readonly { n: number; round?: number; source: string; outcome: string; paths: string[]; reason?: string; tokens?: { prompt: number; completion: number } }[]): RefineView | undefined {
+export function refineSection(attempts: readonly AttemptLike[]): RefineView | undefined {
   if (attempts.length === 0) return undefined;
   const rows = attempts.slice(-MAX_ROWS).map(row).filter((r): r is RefineRowView => r !== null);
   return {
@@ -73,7 +83,8 @@ export function refineTextLines(section: unknown): string[] {
   const out = [headline(v)];
   for (const a of v.attempts) {
     const where = a.paths.length ? ` ${a.paths.join(', ')}` : '';
-    out.push(stripControl(`  #${a.n}${a.round ? ` (round ${a.round})` : ''} ${a.source} → ${a.outcome}${where}${a.reason ? ` — ${a.reason}` : ''}`));
+    const round = a.round ? ` (round ${a.round})` : '';
+    out.push(stripControl(`  #${a.n}${round} ${a.source} → ${a.outcome}${where}${a.reason ? ` — ${a.reason}` : ''}`));
   }
   return out;
 }
@@ -82,6 +93,9 @@ export function refineTextLines(section: unknown): string[] {
 export function refineMarkdown(section: unknown): string {
   const v = readRefine(section);
   if (!v) return '';
-  const rows = v.attempts.map((a) => `| ${a.n} | ${escapeCell(a.source)} | ${escapeCell(a.outcome)} | ${escapeCell(a.paths.join(', '))} | ${escapeCell(a.reason ?? '')} |`);
+  const rows = v.attempts.map((a) => {
+    const cells = [String(a.n), escapeCell(a.source), escapeCell(a.outcome), escapeCell(a.paths.join(', ')), escapeCell(a.reason ?? '')];
+    return `| ${cells.join(' | ')} |`;
+  });
   return ['', `### ${headline(v)}`, '', '| # | source | outcome | paths | why |', '|--:|---|---|---|---|', ...rows].join('\n') + '\n';
 }

@@ -105,7 +105,14 @@ export async function listRefineAttempts(db: Db, repo: string, pr: number | null
  * Paths among `paths` whose refine attempts were reverted at least `threshold` times within the window:
  * the refiner keeps failing there, which is failure history just as a failing gate run is.
  */
-export async function revertedHotspots(db: Db, repo: string, paths: string[], windowDays: number, threshold: number, exclude: HistoryExclusions = {}): Promise<Hotspot[]> {
+export async function revertedHotspots(
+  db: Db,
+  repo: string,
+  paths: string[],
+  windowDays: number,
+  threshold: number,
+  exclude: HistoryExclusions = {},
+): Promise<Hotspot[]> {
   const wanted = [...new Set(paths)].slice(0, 5000);
   if (wanted.length === 0) return [];
   const since = new Date((exclude.now ?? new Date()).getTime() - windowDays * 86_400_000);
@@ -154,7 +161,17 @@ export function mergeHotspots(gate: Hotspot[], reverts: Hotspot[]): Hotspot[] {
  * G9's history with the refiner's reverts counted: a path is a hotspot when its failing gate runs plus
  * its reverted refine attempts in the window reach the threshold.
  */
-export async function hotspotsWithReverts(db: Db, repo: string, paths: string[], windowDays: number, threshold: number, exclude: HistoryExclusions = {}): Promise<Hotspot[]> {
-  const [gate, reverts] = await Promise.all([findHotspots(db, repo, paths, windowDays, 1, exclude), revertedHotspots(db, repo, paths, windowDays, 1, exclude)]);
+export async function hotspotsWithReverts(
+  db: Db,
+  repo: string,
+  paths: string[],
+  windowDays: number,
+  threshold: number,
+  exclude: HistoryExclusions = {},
+): Promise<Hotspot[]> {
+  const [gate, reverts] = await Promise.all([
+    findHotspots(db, repo, paths, windowDays, 1, exclude),
+    revertedHotspots(db, repo, paths, windowDays, 1, exclude),
+  ]);
   return mergeHotspots(gate, reverts).filter((h) => h.runs >= threshold);
 }

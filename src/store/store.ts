@@ -5,7 +5,13 @@ import { pruneDeliveries, recordDelivery } from './deliveries.js';
 import { type HistoryExclusions, type HistoryProvider, type Hotspot } from './history.js';
 import { advanceRound, getRound, resetRound, setMaxRoundsOverride, type AdvanceResult, type RoundState } from './rounds.js';
 import type { RefineAttempt } from '../refiner/attempt.js';
-import { hotspotsWithReverts, listRefineAttempts, recordRefineAttempt, type RefineAttemptScope, type StoredRefineAttempt } from './refine-attempts.js';
+import {
+  hotspotsWithReverts,
+  listRefineAttempts,
+  recordRefineAttempt,
+  type RefineAttemptScope,
+  type StoredRefineAttempt,
+} from './refine-attempts.js';
 import { getRun, listRuns, saveRun, type RunMeta, type StoredRun } from './runs.js';
 
 /**
