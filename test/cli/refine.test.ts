@@ -18,7 +18,8 @@ const restore: Recipe = {
   handles: (f) => f.guard === 'G7',
   async fix(f, ctx) {
     const base = await ctx.readBase(f.path!);
-    return base === null ? null : { recipe: 'test-restore', findingIds: [f.id], files: [{ path: f.path!, content: base }], summary: `restored ${f.path}` };
+    if (base === null) return null;
+    return { recipe: 'test-restore', findingIds: [f.id], files: [{ path: f.path!, content: base }], summary: `restored ${f.path}` };
   },
 };
 
@@ -33,7 +34,21 @@ afterAll(() => {
   removeTestRepos();
 });
 
-const args = (repo: TestRepo, extra: Partial<RefineArgs> = {}): RefineArgs => ({ repo: repo.dir, base: 'main', head: 'pr', apply: false, format: 'text', noTests: true, ...extra });
+const args = (repo: TestRepo, extra: Partial<RefineArgs> = {}): RefineArgs => ({
+  repo: repo.dir,
+  base: 'main',
+  head: 'pr',
+  apply: false,
+  format: 'text',
+  noTests: true,
+  ...extra,
+});
+
+/** A first reply that fixes the colon but drops two helpers (G7 reverts it), then the right one. */
+const replies = () => [
+  { files: [{ path: 'app/db.py', content: DROPPED.replace('(conn, name)\n', '(conn, name):\n') }] },
+  { files: [{ path: 'app/db.py', content: DB_PY }] },
+];
 
 async function run(a: RefineArgs, deps: Parameters<typeof runRefine>[2]) {
   let out = '';
@@ -59,7 +74,7 @@ describe('slopgate refine', () => {
   it('--apply commits the kept model patch on the current branch; json shows the attempts and the commit', async () => {
     const repo = prRepo({ 'app/db.py': DB_PY }, { 'app/db.py': BROKEN });
     const before = repo.git('rev-parse', 'HEAD').trim();
-    const model = new ScriptedModel([{ files: [{ path: 'app/db.py', content: DROPPED.replace('(conn, name)\n', '(conn, name):\n') }] }, { files: [{ path: 'app/db.py', content: DB_PY }] }]);
+    const model = new ScriptedModel(replies());
     const { code, out } = await run(args(repo, { apply: true, format: 'json' }), { model, recipes: [] });
     expect(code).toBe(REFINE_EXIT.ok);
     const json = JSON.parse(out) as { applied: string; attempts: { outcome: string; source: string }[]; model: string; diff: string };
@@ -97,7 +112,7 @@ describe('slopgate refine', () => {
     const repo = prRepo({ 'app/db.py': DB_PY }, { 'app/db.py': BROKEN, 'NOTES.md': '# Notes\n\nA short note.\n' });
     const db = mkdtempSync(join(tmpdir(), 'slopgate-refine-db-'));
     try {
-      const model = new ScriptedModel([{ files: [{ path: 'app/db.py', content: DROPPED.replace('(conn, name)\n', '(conn, name):\n') }] }, { files: [{ path: 'app/db.py', content: DB_PY }] }]);
+      const model = new ScriptedModel(replies());
       const { code } = await run(args(repo, { apply: true, db }), { model, recipes: [] });
       expect(code).toBe(REFINE_EXIT.ok);
       let out = '';
@@ -105,7 +120,8 @@ describe('slopgate refine', () => {
       expect(out).toContain('Refine attempts: 1 kept, 1 reverted');
       expect(out).toMatch(/#1 \(round 1\) model:scripted-model → reverted app\/db\.py — G7 failed/);
       let md = '';
-      await main(['check', '--repo', repo.dir, '--base', 'main', '--head', 'HEAD', '--no-tests', '--db', db, '--format', 'markdown'], (s) => (md += s));
+      const checkArgs = ['check', '--repo', repo.dir, '--base', 'main', '--head', 'HEAD', '--no-tests', '--db', db];
+      await main([...checkArgs, '--format', 'markdown'], (s) => (md += s));
       expect(md).toContain('| 2 | model:scripted-model | kept | app/db.py |');
     } finally {
       rmSync(db, { recursive: true, force: true });

@@ -43,10 +43,19 @@ describe('the refiner reply schema', () => {
 });
 
 const f = (guard: string, category: Finding['category'], path: string, line: number, severity: Finding['severity'] = 'fail') =>
-  makeFinding({ guard, category, severity, path, line, message: `${category} at ${line}`, remediation: `fix ${category} in ${path} at line ${line}` });
+  makeFinding({
+    guard,
+    category,
+    severity,
+    path,
+    line,
+    message: `${category} at ${line}`,
+    remediation: `fix ${category} in ${path} at line ${line}`,
+  });
 
 function report(findings: Finding[]): Report {
-  const guards = [...new Set(findings.map((x) => x.guard))].map((id) => ({ id, name: id, status: 'fail' as const, files: 1, findings: 1, ms: 1 }));
+  const ids = [...new Set(findings.map((x) => x.guard))];
+  const guards = ids.map((id) => ({ id, name: id, status: 'fail' as const, files: 1, findings: 1, ms: 1 }));
   return { findings, guards } as unknown as Report; // only findings and guards are read by compare()
 }
 

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { readRefine, refineMarkdown, refineSection, refineTextLines } from '../../src/report/refine-section.js';
 
-const attempt = (n: number, outcome: string, reason?: string) => ({ n, source: 'model:m', outcome, paths: ['a.py'], ...(reason ? { reason } : {}), tokens: { prompt: 10, completion: 5 } });
+const attempt = (n: number, outcome: string, reason?: string) => ({
+  n,
+  source: 'model:m',
+  outcome,
+  paths: ['a.py'],
+  ...(reason ? { reason } : {}),
+  tokens: { prompt: 10, completion: 5 },
+});
 
 describe('the refine report section', () => {
   it('is absent without attempts and keeps at most the last 10 rows', () => {

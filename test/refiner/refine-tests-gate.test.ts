@@ -23,7 +23,13 @@ def test_schema_accepts_names():
     assert conn.execute("SELECT count(*) FROM users").fetchone()[0] == 1
 `;
 
-const BASE = { 'pyproject.toml': '[project]\nname = "app"\nversion = "0.1.0"\n', 'app/__init__.py': '', 'app/db.py': DB_PY, 'tests/test_db.py': TESTS, 'tests/__init__.py': '' };
+const BASE = {
+  'pyproject.toml': '[project]\nname = "app"\nversion = "0.1.0"\n',
+  'app/__init__.py': '',
+  'app/db.py': DB_PY,
+  'tests/test_db.py': TESTS,
+  'tests/__init__.py': '',
+};
 
 let cacheDir = '';
 const isolation = process.env.SLOPGATE_TESTS_ISOLATION;
@@ -44,7 +50,10 @@ needs('pytest')('refine: G8 judges candidates against the cached baseline', () =
     // The PR dropped `conn.row_factory = sqlite3.Row`: a test regression whose cause is in app/db.py.
     const repo = prRepo(BASE, { 'app/db.py': DB_PY.replace('    conn.row_factory = sqlite3.Row\n', '') });
     const stray = DB_PY.replace('name TEXT NOT NULL)', 'name TEXT NOT NULL>)');
-    const model = new ScriptedModel([{ files: [{ path: 'app/db.py', content: stray }] }, { files: [{ path: 'app/db.py', content: DB_PY }] }]);
+    const model = new ScriptedModel([
+      { files: [{ path: 'app/db.py', content: stray }] },
+      { files: [{ path: 'app/db.py', content: DB_PY }] },
+    ]);
     const cache = new MemoryBaselineCache();
     const { report, result } = await gateAndRefine(repo, {
       model,

@@ -14,9 +14,12 @@ const BROKEN = DB_PY.replace('def add_user(conn, name):', 'def add_user(conn, na
 const DROPPED = DB_PY.replace(/def format_row[\s\S]*$/, '# format_row and count_users remain unchanged\n');
 
 describe('refine: model patches through the refiner phase of the gate', () => {
-  it('a rewrite that drops helpers behind "# X remains unchanged" is caught by G7, reverted, retried with the feedback; the correct reply is kept', async () => {
+  it('a rewrite dropping helpers behind "# X remains unchanged" is caught by G7, reverted and retried; the fix is kept', async () => {
     const repo = prRepo({ 'app/db.py': DB_PY, 'app/__init__.py': '' }, { 'app/db.py': BROKEN });
-    const model = new ScriptedModel([{ files: [{ path: 'app/db.py', content: DROPPED }] }, { files: [{ path: 'app/db.py', content: DB_PY }], summary: 'restore the colon' }]);
+    const model = new ScriptedModel([
+      { files: [{ path: 'app/db.py', content: DROPPED }] },
+      { files: [{ path: 'app/db.py', content: DB_PY }], summary: 'restore the colon' },
+    ]);
     const { report, result } = await gateAndRefine(repo, { model });
     const g2 = report.findings.find((f) => f.guard === 'G2');
     expect(g2?.severity).toBe('fail');
@@ -93,7 +96,9 @@ describe('refine: model patches through the refiner phase of the gate', () => {
       handles: (f) => f.guard === 'G7',
       async fix(f, ctx) {
         const base = await ctx.readBase(f.path!);
-        return base === null ? null : { recipe: 'test-restore-from-base', findingIds: [f.id], files: [{ path: f.path!, content: base }], summary: `restored ${f.path} from the base` };
+        if (base === null) return null;
+        const files = [{ path: f.path!, content: base }];
+        return { recipe: 'test-restore-from-base', findingIds: [f.id], files, summary: `restored ${f.path} from the base` };
       },
     };
     const { report, result } = await gateAndRefine(repo, { recipes: [restore] });
@@ -112,7 +117,12 @@ describe('refine: model patches through the refiner phase of the gate', () => {
     const wild: Recipe = {
       id: 'test-wild',
       handles: (f) => f.guard === 'G7',
-      fix: async (f) => ({ recipe: 'test-wild', findingIds: [f.id], files: [{ path: 'app/other.py', content: 'X = 2\n' }], summary: 'edits another file' }),
+      fix: async (f) => ({
+        recipe: 'test-wild',
+        findingIds: [f.id],
+        files: [{ path: 'app/other.py', content: 'X = 2\n' }],
+        summary: 'edits another file',
+      }),
     };
     const { result } = await gateAndRefine(repo, { recipes: [wild] });
     expect(result.attempts[0]).toMatchObject({ source: 'test-wild', outcome: 'refused' });
@@ -127,7 +137,9 @@ describe('refine: model patches through the refiner phase of the gate', () => {
       async hotspots(_repo, paths) {
         asked.push(paths);
         const at = new Date().toISOString();
-        return paths.includes('app/db.py') ? [{ path: 'app/db.py', runs: 3, failures: 3, guards: ['refiner'], categories: ['refine-reverted'], lastRuns: [], lastFailedAt: at }] : [];
+        if (!paths.includes('app/db.py')) return [];
+        const spot = { path: 'app/db.py', runs: 3, failures: 3, guards: ['refiner'], categories: ['refine-reverted'] };
+        return [{ ...spot, lastRuns: [], lastFailedAt: at }];
       },
     };
     const model = new ScriptedModel([{ files: [{ path: 'app/db.py', content: DB_PY }] }]);

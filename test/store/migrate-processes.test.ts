@@ -25,7 +25,8 @@ describe('migrations on a shared PostgreSQL', () => {
       const { rows } = await client.query(`SELECT count(*)::int AS n FROM ${schema}.schema_migrations`);
       expect(rows[0].n).toBe(MIGRATIONS.length);
       const tables = await client.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`, [schema]);
-      expect(tables.rows.map((r) => r.table_name)).toEqual(expect.arrayContaining(['baselines', 'decisions', 'deliveries', 'findings', 'guard_failures', 'refine_attempts', 'rounds', 'runs', 'schema_migrations']));
+      const names = ['baselines', 'decisions', 'deliveries', 'findings', 'guard_failures', 'refine_attempts', 'rounds', 'runs', 'schema_migrations'];
+      expect(tables.rows.map((r) => r.table_name)).toEqual(expect.arrayContaining(names));
     } finally {
       await client.end();
     }

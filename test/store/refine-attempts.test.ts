@@ -27,17 +27,20 @@ describe.each(BACKENDS.map((b) => [b().name, b] as const))('refine attempts on %
   afterAll(() => backend.teardown());
 
   it('migration 2 is applied once, after version 1', async () => {
-    const { rows } = await store.db.query<{ version: number; name: string }>('SELECT version, name FROM schema_migrations WHERE version = 2');
+    const sql = 'SELECT version, name FROM schema_migrations WHERE version = 2';
+    const { rows } = await store.db.query<{ version: number; name: string }>(sql);
     expect(rows).toEqual([{ version: 2, name: 'refine-attempts' }]);
   });
 
   it('records every attempt of a PR and reads them back in order, with verdicts, tokens and reasons', async () => {
-    await store.recordRefineAttempt({ repo: 'r/one', pr: 4, round: 1, headSha: 'a'.repeat(40) }, attempt(1, 'reverted', ['app/db.py'], { candidateSha: 'c'.repeat(40) }));
-    await store.recordRefineAttempt({ repo: 'r/one', pr: 4, round: 1, headSha: 'a'.repeat(40) }, attempt(2, 'kept', ['app/db.py']));
+    const scope = { repo: 'r/one', pr: 4, round: 1, headSha: 'a'.repeat(40) };
+    await store.recordRefineAttempt(scope, attempt(1, 'reverted', ['app/db.py'], { candidateSha: 'c'.repeat(40) }));
+    await store.recordRefineAttempt(scope, attempt(2, 'kept', ['app/db.py']));
     await store.recordRefineAttempt({ repo: 'r/one', pr: 5, round: 1, headSha: 'b'.repeat(40) }, attempt(1, 'kept', ['x.py']));
     const list = await store.listRefineAttempts('r/one', 4);
     expect(list.map((a) => [a.n, a.outcome])).toEqual([[1, 'reverted'], [2, 'kept']]);
-    expect(list[0]).toMatchObject({ pr: 4, round: 1, source: 'model:qwen3', reason: 'G7 failed: format_row was dropped', candidateSha: 'c'.repeat(40), tokens: { prompt: 1200, completion: 300 } });
+    expect(list[0]).toMatchObject({ pr: 4, round: 1, source: 'model:qwen3', reason: 'G7 failed: format_row was dropped' });
+    expect(list[0]).toMatchObject({ candidateSha: 'c'.repeat(40), tokens: { prompt: 1200, completion: 300 } });
     expect(list[0]!.verdicts).toEqual([{ guard: 'G7', status: 'fail', newFindings: 1 }]);
     expect(list[1]!.fixed).toEqual(['abc123def456']);
     expect(await store.listRefineAttempts('r/one', null)).toEqual([]);
@@ -55,7 +58,8 @@ describe.each(BACKENDS.map((b) => [b().name, b] as const))('refine attempts on %
     // The PR's own reverts do not count when G9 excludes the PR (history.includeOwnPr: false).
     expect(await store.hotspots('r/hot', ['src/hot.py'], 7, 2, { pr: 9 })).toEqual([]);
     // One failing gate run plus one revert reach a threshold of 2 together.
-    await store.saveRun(makeReport({ repo: 'r/hot', findings: [{ guard: 'G2', category: 'syntax-invalid', severity: 'fail', path: 'src/once.py', message: 'bad' }] }), { trigger: 'cli' });
+    const failing = { guard: 'G2', category: 'syntax-invalid' as const, severity: 'fail' as const, path: 'src/once.py', message: 'bad' };
+    await store.saveRun(makeReport({ repo: 'r/hot', findings: [failing] }), { trigger: 'cli' });
     const merged = await store.hotspots('r/hot', ['src/once.py'], 7, 2);
     expect(merged).toHaveLength(1);
     expect(merged[0]!.guards.sort()).toEqual(['G2', 'refiner']);
