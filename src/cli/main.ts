@@ -78,6 +78,39 @@ export async function main(argv: string[], write: (s: string) => void = (s) => p
         write,
       );
     }
+    case 'refine': {
+      const { values } = parseArgs({
+        args: rest,
+        options: {
+          ...HELP,
+          repo: { type: 'string', default: '.' },
+          base: { type: 'string' },
+          head: { type: 'string', default: 'HEAD' },
+          apply: { type: 'boolean', default: false },
+          format: { type: 'string', short: 'f' },
+          config: { type: 'string', short: 'c' },
+          'no-tests': { type: 'boolean', default: false },
+          db: { type: 'string' },
+        },
+        strict: true,
+        allowPositionals: false,
+      });
+      if (values.help) return help();
+      const { parseRefineFormat, runRefine } = await import('./refine.js');
+      return runRefine(
+        {
+          repo: values.repo!,
+          head: values.head!,
+          apply: values.apply!,
+          format: parseRefineFormat(values.format),
+          noTests: values['no-tests']!,
+          ...(values.base ? { base: values.base } : {}),
+          ...(values.config ? { config: values.config } : {}),
+          ...(values.db ? { db: values.db } : {}),
+        },
+        write,
+      );
+    }
     case 'init': {
       const { values } = parseArgs({ args: rest, options: { ...HELP, repo: { type: 'string', default: '.' }, force: { type: 'boolean', default: false } }, strict: true });
       if (values.help) return help();

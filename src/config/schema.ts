@@ -137,6 +137,19 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    refiner: z
+      .object({
+        recipes: z.boolean().default(true).describe('refine: apply the known fixes (recipes) before asking a model'),
+        modelAttempts: z
+          .number()
+          .int()
+          .min(0)
+          .max(3)
+          .default(2)
+          .describe("refine: model replies per round, the first plus retries carrying the failing guard's message (0: recipes only)"),
+      })
+      .strict()
+      .prefault({}),
   })
   .strict();
 

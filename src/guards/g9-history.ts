@@ -1,6 +1,23 @@
 import type { ChangedFile } from '../core/patch-set.js';
 import type { Guard, GuardContext, GuardFinding } from '../core/guard.js';
 import type { HistoryProvider, Hotspot, RunIdentity } from '../store/history.js';
+import type { StoredRefineAttempt } from '../store/refine-attempts.js';
+import { refineSection } from '../report/refine-section.js';
+
+/** The store's refine-attempt reader, when the history provider is the store. */
+type AttemptReader = { listRefineAttempts(repo: string, pr: number | null, limit?: number): Promise<StoredRefineAttempt[]> };
+
+/**
+ * The refine attempts to show with this run: the PR's latest ones; without a PR (the CLI), those made
+ * on this head or on its parent (after `slopgate refine --apply`, the head's parent is what was refined).
+ */
+async function attemptsFor(ctx: GuardContext, run: RunIdentity): Promise<StoredRefineAttempt[]> {
+  const reader = ctx.services.history as Partial<AttemptReader> | undefined;
+  if (!reader || typeof reader.listRefineAttempts !== 'function') return [];
+  if (run.pr !== undefined) return reader.listRefineAttempts(run.repo, run.pr, 10);
+  const heads = new Set([ctx.patch.headSha, ctx.patch.commits.at(-2) ?? ctx.patch.baseSha]);
+  return (await reader.listRefineAttempts(run.repo, null, 50)).filter((a) => heads.has(a.headSha)).slice(-10);
+}
 
 /**
  * G9 — failure history. A changed file that failed slopgate's guards in several separate runs of the
@@ -84,6 +101,8 @@ export const g9: Guard = {
       const spot = own && old ? (old.runs > own.runs ? old : own) : (own ?? old);
       if (spot) findings.push(hotspotFinding(file, spot, windowDays, threshold));
     }
+    const section = refineSection(await attemptsFor(ctx, run).catch(() => []));
+    if (section) ctx.section('refine', section);
     ctx.section('history', { windowDays, threshold, includeOwnPr, checked: files.length, hotspots: spots.map((s) => ({ path: s.path, runs: s.runs, failures: s.failures })) });
     return findings;
   },

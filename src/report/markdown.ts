@@ -6,6 +6,7 @@ import { fitBlocks } from './markdown-budget.js';
 import { codeBlock, escapeCell, escapeInline, escapeInlineParagraph, escapeMarkdown } from './markdown-escape.js';
 import { readPsi, readTests } from './sections.js';
 import { qaBlockMarkdown, qaSummaryLine } from '../qa/section.js';
+import { refineMarkdown } from './refine-section.js';
 
 /** GitHub's limit for a check run's `output.summary` and `output.text`, in characters. */
 export const CHECK_RUN_OUTPUT_LIMIT = 65_535;
@@ -181,7 +182,14 @@ function moreLine(kind: 'summary' | 'text', max: number) {
 export function renderCheckRun(report: Report, opts: CheckRunOptions = {}): CheckRunOutput {
   const max = Math.max(1, Math.floor(opts.maxChars ?? CHECK_RUN_OUTPUT_LIMIT));
   const warning = isolationWarning(report);
-  const head = (warning ? `> **${escapeMarkdown(warning)}**\n\n` : '') + decisionSection(report, opts.detailsUrl) + guardSection(report) + psiSection(report) + testsSection(report) + findingsHead(report);
+  const head =
+    (warning ? `> **${escapeMarkdown(warning)}**\n\n` : '') +
+    decisionSection(report, opts.detailsUrl) +
+    guardSection(report) +
+    psiSection(report) +
+    testsSection(report) +
+    refineMarkdown(report.sections?.refine) +
+    findingsHead(report);
   const summary = fitBlocks(head, report.findings.map(findingRow), moreLine('summary', max), max).text;
   const text = report.findings.length === 0 ? '' : fitBlocks('## Findings in detail\n\n', report.findings.map(findingDetail), moreLine('text', max), max).text;
   return { title: checkRunTitle(report), summary, text };

@@ -3,6 +3,7 @@ import type { Finding, Severity } from '../core/finding.js';
 import type { Report } from '../core/report.js';
 import { countBySeverity, decodeXmlEntities, formatNumber, groupByFile, nextStepText, plural, shortSha, stripControl } from './format-helpers.js';
 import { readPsi, readTests } from './sections.js';
+import { refineTextLines } from './refine-section.js';
 
 /** The terminal report: decision first, then findings by file, then the guard table and sections. */
 
@@ -134,6 +135,6 @@ export function renderText(report: Report, opts: { color?: boolean } = {}): stri
     }
     blocks.push(lines);
   }
-  blocks.push(guardTable(report, paint), psiLines(report, paint), testLines(report, paint));
+  blocks.push(guardTable(report, paint), psiLines(report, paint), testLines(report, paint), refineTextLines(report.sections?.refine));
   return blocks.filter((b) => b.length > 0).map((b) => b.join('\n')).join('\n\n') + '\n';
 }

@@ -9,3 +9,11 @@ export { appendDecision, listDecisions, exportDecisions, type DecisionEntry, typ
 export { findHotspots, storeHistory, type Hotspot, type HistoryProvider, type HistoryExclusions, type RunIdentity } from './history.js';
 export { StoreBaselineCache, looksLikeSuiteResult } from './baseline-store.js';
 export { storeServices } from './services.js';
+export {
+  recordRefineAttempt,
+  listRefineAttempts,
+  revertedHotspots,
+  hotspotsWithReverts,
+  type RefineAttemptScope,
+  type StoredRefineAttempt,
+} from './refine-attempts.js';

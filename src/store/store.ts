@@ -2,8 +2,16 @@ import type { Report } from '../core/report.js';
 import type { Db } from './db.js';
 import { appendDecision, exportDecisions, listDecisions, type DecisionEntry, type DecisionFilter, type DecisionRecord } from './decisions.js';
 import { pruneDeliveries, recordDelivery } from './deliveries.js';
-import { findHotspots, type HistoryExclusions, type HistoryProvider, type Hotspot } from './history.js';
+import { type HistoryExclusions, type HistoryProvider, type Hotspot } from './history.js';
 import { advanceRound, getRound, resetRound, setMaxRoundsOverride, type AdvanceResult, type RoundState } from './rounds.js';
+import type { RefineAttempt } from '../refiner/attempt.js';
+import {
+  hotspotsWithReverts,
+  listRefineAttempts,
+  recordRefineAttempt,
+  type RefineAttemptScope,
+  type StoredRefineAttempt,
+} from './refine-attempts.js';
 import { getRun, listRuns, saveRun, type RunMeta, type StoredRun } from './runs.js';
 
 /**
@@ -50,7 +58,13 @@ export class Store implements HistoryProvider {
     return exportDecisions(this.db, filter);
   }
   hotspots(repo: string, paths: string[], windowDays: number, threshold: number, exclude?: HistoryExclusions): Promise<Hotspot[]> {
-    return findHotspots(this.db, repo, paths, windowDays, threshold, exclude);
+    return hotspotsWithReverts(this.db, repo, paths, windowDays, threshold, exclude);
+  }
+  recordRefineAttempt(scope: RefineAttemptScope, attempt: RefineAttempt): Promise<void> {
+    return recordRefineAttempt(this.db, scope, attempt);
+  }
+  listRefineAttempts(repo: string, pr: number | null, limit?: number): Promise<StoredRefineAttempt[]> {
+    return listRefineAttempts(this.db, repo, pr, limit);
   }
   close(): Promise<void> {
     return this.db.close();
