@@ -3,6 +3,7 @@ import { defaultConfig, type SlopgateConfig } from '../config/schema.js';
 import { decide } from '../routing/decide.js';
 import { mergeFindings } from '../routing/merge.js';
 import type { DecideOptions } from '../routing/types.js';
+import { applyDismissals, type PriorDismissal } from './apply-dismissals.js';
 import { errorMessage } from './errors.js';
 import { guardErrorFinding, runGuardInThread, runOneGuard } from './guard-runner.js';
 import { GuardWorkerSession, prewarmGuardThread } from './guard-pool.js';
@@ -40,6 +41,8 @@ export interface GateOptions {
    * in this thread, as does any guard outside the registry without a `workerModule`.
    */
   guardThreads?: boolean;
+  /** Dismissals recorded earlier for this PR (`/slopgate dismiss`, from the store) and the PR author for inline ones. */
+  dismissals?: { prior?: readonly PriorDismissal[]; author?: string };
 }
 
 /** Guards that need this process: G8 drives the sandbox (which has its own hard limits), G9 reads the store. */
@@ -205,7 +208,13 @@ export async function runGate(opts: GateOptions): Promise<Report> {
     session.close();
   }
 
-  const findings = mergeFindings(groupBySource(raw));
+  const byPath = new Map(patch.files.map((f) => [f.path, f]));
+  const findings = await applyDismissals(mergeFindings(groupBySource(raw)), {
+    config,
+    ...(opts.dismissals?.prior ? { prior: opts.dismissals.prior } : {}),
+    ...(opts.dismissals?.author ? { author: opts.dismissals.author } : {}),
+    readHead: async (path) => byPath.get(path)?.head.text ?? head.readText(path),
+  });
   await attributeCommits(patch, findings);
   for (const f of findings) {
     traceGuardFail(log, {
