@@ -9,3 +9,4 @@ export { appendDecision, listDecisions, exportDecisions, type DecisionEntry, typ
 export { findHotspots, storeHistory, type Hotspot, type HistoryProvider, type HistoryExclusions, type RunIdentity } from './history.js';
 export { StoreBaselineCache, looksLikeSuiteResult } from './baseline-store.js';
 export { storeServices } from './services.js';
+export { dismissFinding, listDismissals, type DismissalEntry, type StoredDismissal } from './dismissals.js';

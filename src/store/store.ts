@@ -2,6 +2,8 @@ import type { Report } from '../core/report.js';
 import type { Db } from './db.js';
 import { appendDecision, exportDecisions, listDecisions, type DecisionEntry, type DecisionFilter, type DecisionRecord } from './decisions.js';
 import { pruneDeliveries, recordDelivery } from './deliveries.js';
+import { dismissFinding, listDismissals, type DismissalEntry, type StoredDismissal } from './dismissals.js';
+import type { DismissalSource } from '../core/finding.js';
 import { findHotspots, type HistoryExclusions, type HistoryProvider, type Hotspot } from './history.js';
 import { advanceRound, getRound, resetRound, setMaxRoundsOverride, type AdvanceResult, type RoundState } from './rounds.js';
 import { getRun, listRuns, saveRun, type RunMeta, type StoredRun } from './runs.js';
@@ -51,6 +53,12 @@ export class Store implements HistoryProvider {
   }
   hotspots(repo: string, paths: string[], windowDays: number, threshold: number, exclude?: HistoryExclusions): Promise<Hotspot[]> {
     return findHotspots(this.db, repo, paths, windowDays, threshold, exclude);
+  }
+  dismissFinding(entry: DismissalEntry): Promise<StoredDismissal> {
+    return dismissFinding(this.db, entry);
+  }
+  listDismissals(repo: string, pr: number, source?: DismissalSource): Promise<StoredDismissal[]> {
+    return listDismissals(this.db, repo, pr, source);
   }
   close(): Promise<void> {
     return this.db.close();
