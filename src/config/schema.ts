@@ -40,7 +40,7 @@ export const configSchema = z
         findings: z
           .array(findingDismissal)
           .default([])
-          .describe('standing dismissals: findings of `category` in files matching `path` are reported as dismissed with `reason` and do not count for the decision'),
+          .describe("standing dismissals, e.g. [{ path: 'legacy/**', category: 'dead-link', reason: 'frozen docs' }]: matching findings are reported as dismissed and do not count for the decision"),
         inline: z.boolean().default(true).describe('honour `slopgate-ignore <category>: <reason>` comments in the pull request (on or above the flagged line)'),
         inlineMaxSeverity: z
           .enum(['nit', 'risk', 'fail'])
