@@ -124,8 +124,20 @@ export function lazyDb(opts: StoreOptions, open: (o: StoreOptions) => Promise<Db
   };
 }
 
-/** The store the environment asks for: `DATABASE_URL` if set, else PGlite in `dataDir` or memory. */
+/** How long the App keeps an idle embedded database open (`SLOPGATE_DB_IDLE_SECONDS`, 0 = never close). */
+export const DEFAULT_DB_IDLE_SECONDS = 300;
+
+/**
+ * The store the environment asks for: `DATABASE_URL` if set, else PGlite in `dataDir` or memory. The
+ * embedded database gets an idle close after `SLOPGATE_DB_IDLE_SECONDS` (default 300; used when it is
+ * opened lazily, as the App does).
+ */
 export function storeOptionsFromEnv(env: NodeJS.ProcessEnv = process.env, dataDir?: string): StoreOptions {
   const url = env.DATABASE_URL?.trim();
-  return url ? { url } : dataDir ? { dataDir } : {};
+  if (url) return { url };
+  if (!dataDir) return {};
+  const raw = env.SLOPGATE_DB_IDLE_SECONDS?.trim();
+  const seconds = raw ? Number(raw) : DEFAULT_DB_IDLE_SECONDS;
+  if (!Number.isFinite(seconds) || seconds < 0) throw new Error(`SLOPGATE_DB_IDLE_SECONDS must be a number of seconds (0 = never close), got '${raw}'`);
+  return seconds > 0 ? { dataDir, idleCloseMs: Math.round(seconds * 1000) } : { dataDir };
 }
