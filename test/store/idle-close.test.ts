@@ -1,9 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Db, Queryable } from '../../src/store/db.js';
-import { lazyDb, openDb, type StoreOptions } from '../../src/store/open-store.js';
+import { lazyDb, openDb, storeOptionsFromEnv, type StoreOptions } from '../../src/store/open-store.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -126,4 +127,39 @@ describe('embedded PGlite: created by a child process, closed when idle, no data
     expect(after.rows[0]).toEqual({ c: 45, m: 44 });
     await again.close();
   }, 240_000);
+});
+
+describe('memory of the embedded store', () => {
+  /** RSS in MB of a fresh node process (with tsx, which runs the sources) after it opened a store in a new folder. */
+  function rssAfterCreate(dir: string, createInChild: boolean): number {
+    const src = join(process.cwd(), 'src', 'store', 'pglite-db.ts');
+    const script = `
+      const { openPglite } = await import(${JSON.stringify(src)});
+      const db = await openPglite({ dataDir: ${JSON.stringify(dir)}, createInChild: ${createInChild} });
+      await db.query('select 1');
+      process.stdout.write(String(Math.round(process.memoryUsage().rss / 1048576)));
+      await db.close();`;
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 180_000 });
+    return Number(out.trim());
+  }
+
+  it('creating the database in a child process keeps the App process far below an in-process initdb', () => {
+    const work = mkdtempSync(join(tmpdir(), 'slopgate-rss-'));
+    dirs.push(work);
+    const inProcess = rssAfterCreate(join(work, 'a'), false);
+    const viaChild = rssAfterCreate(join(work, 'b'), true);
+    // measured: ~650-740 MB in-process, ~190-250 MB via the child (tsx adds ~50 MB)
+    expect(viaChild).toBeLessThan(inProcess * 0.6);
+    expect(viaChild).toBeLessThan(350);
+  }, 400_000);
+});
+
+describe('SLOPGATE_DB_IDLE_SECONDS', () => {
+  it('sets the idle close of the embedded store only (default 300 s, 0 = never)', () => {
+    expect(storeOptionsFromEnv({}, '/d')).toEqual({ dataDir: '/d', idleCloseMs: 300_000 });
+    expect(storeOptionsFromEnv({ SLOPGATE_DB_IDLE_SECONDS: '2.5' }, '/d')).toEqual({ dataDir: '/d', idleCloseMs: 2500 });
+    expect(storeOptionsFromEnv({ SLOPGATE_DB_IDLE_SECONDS: '0' }, '/d')).toEqual({ dataDir: '/d' });
+    expect(storeOptionsFromEnv({ DATABASE_URL: 'postgres://x/y', SLOPGATE_DB_IDLE_SECONDS: '5' }, '/d')).toEqual({ url: 'postgres://x/y' });
+    expect(() => storeOptionsFromEnv({ SLOPGATE_DB_IDLE_SECONDS: 'soon' }, '/d')).toThrow(/SLOPGATE_DB_IDLE_SECONDS/);
+  });
 });
