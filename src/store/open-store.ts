@@ -1,3 +1,4 @@
+import { InputError } from '../core/errors.js';
 import type { Db } from './db.js';
 import { migrate } from './migrate.js';
 import { openPglite } from './pglite-db.js';
@@ -138,6 +139,8 @@ export function storeOptionsFromEnv(env: NodeJS.ProcessEnv = process.env, dataDi
   if (!dataDir) return {};
   const raw = env.SLOPGATE_DB_IDLE_SECONDS?.trim();
   const seconds = raw ? Number(raw) : DEFAULT_DB_IDLE_SECONDS;
-  if (!Number.isFinite(seconds) || seconds < 0) throw new Error(`SLOPGATE_DB_IDLE_SECONDS must be a number of seconds (0 = never close), got '${raw}'`);
+  if (!Number.isFinite(seconds) || seconds < 0) {
+    throw new InputError(`SLOPGATE_DB_IDLE_SECONDS must be a number of seconds, got '${raw}'`, 'use e.g. 300 (the default), or 0 to keep the embedded database open');
+  }
   return seconds > 0 ? { dataDir, idleCloseMs: Math.round(seconds * 1000) } : { dataDir };
 }
