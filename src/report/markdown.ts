@@ -130,12 +130,17 @@ function findingRow(f: Finding): string {
   return `| ${icon} ${severity} | ${escapeCell(f.guard)} | ${escapeCell(f.category)} | ${where(f)} | ${what}${why} |\n`;
 }
 
+function dismissedNote(report: Report): string {
+  const n = report.findings.filter((f) => f.dismissed).length;
+  return n > 0 ? `; ${n} dismissed` : '';
+}
+
 function findingsHead(report: Report): string {
   const c = countBySeverity(report.findings);
   if (report.findings.length === 0) return '\n### Findings\n\nNone.\n';
   return [
     '',
-    `### Findings (${report.findings.length}: ${c.fail} fail, ${c.risk} risk, ${c.nit} nit)`,
+    `### Findings (${report.findings.length}: ${c.fail} fail, ${c.risk} risk, ${c.nit} nit${dismissedNote(report)})`,
     '',
     '| severity | guard | category | where | what |',
     '|---|---|---|---|---|',

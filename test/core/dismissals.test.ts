@@ -164,6 +164,7 @@ describe('reporters show dismissed findings', () => {
 
     const md = renderMarkdown(report);
     expect(md).toContain('~~fail~~ dismissed');
+    expect(md).toMatch(/### Findings \(2: 1 fail, 1 risk, 0 nit; 2 dismissed\)/);
     expect(md).toMatch(/\*\*Dismissed:\*\* dismissed by alice via \/slopgate dismiss on 2026-11-21: rename is intended/);
     expect(md).not.toContain('<b>ours</b>'); // the inline reason is PR text: escaped
 
