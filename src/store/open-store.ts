@@ -120,7 +120,10 @@ export function lazyDb(opts: StoreOptions, open: (o: StoreOptions) => Promise<Db
       closed = true;
       if (timer) clearTimeout(timer);
       timer = undefined;
+      // An idle close still under way must finish too before the caller (e.g. a shutdown) goes on.
+      const idleClosing = closing;
       await closeReal();
+      await idleClosing?.catch(() => undefined);
     },
   };
 }

@@ -83,6 +83,15 @@ describe('lazyDb idle close', () => {
     await db.close();
   });
 
+  it('close() during a slow idle close waits until the database is really closed', async () => {
+    const log: string[] = [];
+    const db = lazyDb({ idleCloseMs: 5 }, async () => fakeDb(log, 100));
+    await db.query('a');
+    await sleep(30); // the idle close is under way
+    await db.close();
+    expect(log).toEqual(['a', 'close']);
+  });
+
   it('close() ends it for good, also after an idle close', async () => {
     const log: string[] = [];
     const db = lazyDb({ idleCloseMs: 5 }, async () => fakeDb(log));
