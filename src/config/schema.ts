@@ -17,9 +17,16 @@ const findingDismissal = z
     path: z.string().min(1).describe('glob of the repo-relative paths it covers'),
     category: z
       .string()
-      .refine((c) => isCategory(c), { error: (iss) => `unknown finding category '${String(iss.input)}'; known categories: ${knownCategories()}` })
+      .refine((c) => isCategory(c), {
+        error: (iss) => `unknown finding category '${String(iss.input)}'; known categories: ${knownCategories()}`,
+      })
       .describe('the finding category it dismisses (e.g. dead-link)'),
-    reason: z.string().trim().min(1, 'a dismissal needs a reason').max(500).describe('why, shown in the report next to the dismissed finding'),
+    reason: z
+      .string()
+      .trim()
+      .min(1, 'a dismissal needs a reason')
+      .max(500)
+      .describe('why, shown in the report next to the dismissed finding'),
   })
   .strict();
 
@@ -40,8 +47,14 @@ export const configSchema = z
         findings: z
           .array(findingDismissal)
           .default([])
-          .describe("standing dismissals, e.g. [{ path: 'legacy/**', category: 'dead-link', reason: 'frozen docs' }]: matching findings are reported as dismissed and do not count for the decision"),
-        inline: z.boolean().default(true).describe('honour `slopgate-ignore <category>: <reason>` comments in the pull request (on or above the flagged line)'),
+          .describe(
+            "standing dismissals, e.g. [{ path: 'legacy/**', category: 'dead-link', reason: 'frozen docs' }]: " +
+              'matching findings are reported as dismissed and do not count for the decision',
+          ),
+        inline: z
+          .boolean()
+          .default(true)
+          .describe('honour `slopgate-ignore <category>: <reason>` comments in the pull request (on or above the flagged line)'),
         inlineMaxSeverity: z
           .enum(['nit', 'risk', 'fail'])
           .default('risk')

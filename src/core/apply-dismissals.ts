@@ -93,7 +93,10 @@ function inlineRefusal(f: Finding, config: SlopgateConfig): string | undefined {
   const ask = `a maintainer can run \`/slopgate dismiss ${f.id} <reason>\``;
   if (!inline) return `a slopgate-ignore comment asks to dismiss this, but inline dismissals are turned off (ignore.inline); ${ask}`;
   if (SEVERITY_RANK[f.severity] < SEVERITY_RANK[inlineMaxSeverity]) {
-    return `a slopgate-ignore comment asks to dismiss this ${f.severity} finding, but inline comments may dismiss only findings up to ${inlineMaxSeverity} (ignore.inlineMaxSeverity); ${ask}`;
+    return (
+      `a slopgate-ignore comment asks to dismiss this ${f.severity} finding, but inline comments may dismiss only findings ` +
+      `up to ${inlineMaxSeverity} (ignore.inlineMaxSeverity); ${ask}`
+    );
   }
   return undefined;
 }

@@ -32,7 +32,10 @@ function parseArgs(rest: string): DismissCommand {
   const [first = '', ...words] = rest.trim().split(/\s+/);
   const id = first.replace(/^`|`$/g, '').toLowerCase();
   if (!id) return { ok: false, problem: `the finding id is missing; ${USAGE}` };
-  if (!FINDING_ID.test(id)) return { ok: false, problem: `\`${id.slice(0, 40).replace(/`/g, '')}\` is not a finding id (12 hex digits, shown with each finding); ${USAGE}` };
+  if (!FINDING_ID.test(id)) {
+    const shown = id.slice(0, 40).replace(/`/g, '');
+    return { ok: false, problem: `\`${shown}\` is not a finding id (12 hex digits, shown with each finding); ${USAGE}` };
+  }
   // eslint-disable-next-line no-control-regex
   const reason = words.join(' ').replace(/[\u0000-\u001f\u007f]/g, '').trim();
   if (!reason) return { ok: false, problem: `a reason is required; ${USAGE}` };
@@ -40,12 +43,15 @@ function parseArgs(rest: string): DismissCommand {
   return { ok: true, findingId: id, reason };
 }
 
+export type DismissTarget = { ok: true; finding: Finding } | { ok: false; problem: string };
+
 /** The finding the command names in the latest report, or why it cannot be dismissed. */
-export function dismissTarget(findings: readonly Finding[], findingId: string): { ok: true; finding: Finding } | { ok: false; problem: string } {
+export function dismissTarget(findings: readonly Finding[], findingId: string): DismissTarget {
   const finding = findings.find((f) => f.id === findingId);
   if (!finding) return { ok: false, problem: `no finding \`${findingId}\` in the latest report of this pull request` };
   if (bucketOf(finding.category) === 'stuck') {
-    return { ok: false, problem: `\`${findingId}\` says the gate itself could not finish (${finding.category}); it cannot be dismissed, re-run the check instead` };
+    const problem = `\`${findingId}\` says the gate itself could not finish (${finding.category}); ` + 'it cannot be dismissed, re-run the check instead';
+    return { ok: false, problem };
   }
   return { ok: true, finding };
 }

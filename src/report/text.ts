@@ -47,7 +47,11 @@ function decisionLines(report: Report, paint: Paint): string[] {
   return [
     `${paint(`${ANSI.bold};${color}`, d.outcome)} (${d.conclusion}) — ${safe(d.reason)}`,
     `  next: ${nextStepText(d.next)}`,
-    paint(ANSI.dim, `  ${d.blocking} blocking · ${d.advisory} advisory${dismissedCount(report)} · fail ${counts.fail} / risk ${counts.risk} / nit ${counts.nit} · round ${d.round} of ${d.maxRounds}`),
+    paint(
+      ANSI.dim,
+      `  ${d.blocking} blocking · ${d.advisory} advisory${dismissedCount(report)} · ` +
+        `fail ${counts.fail} / risk ${counts.risk} / nit ${counts.nit} · round ${d.round} of ${d.maxRounds}`,
+    ),
   ];
 }
 

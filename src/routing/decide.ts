@@ -77,7 +77,11 @@ export function decide(all: Finding[], opts: DecideOptions = {}): Decision {
     ...base,
     outcome,
     conclusion: CONCLUSION_OF[outcome],
-    reason: withDismissed(opts.testsNotRun && outcome !== 'SKIPPED' ? `${reason}; tests not run: ${opts.testsNotRun}` : reason, outcome, all.length - findings.length),
+    reason: withDismissed(
+      opts.testsNotRun && outcome !== 'SKIPPED' ? `${reason}; tests not run: ${opts.testsNotRun}` : reason,
+      outcome,
+      all.length - findings.length,
+    ),
     next,
     tier,
     stuck: outcome === 'STUCK',

@@ -143,7 +143,8 @@ export function storeOptionsFromEnv(env: NodeJS.ProcessEnv = process.env, dataDi
   const raw = env.SLOPGATE_DB_IDLE_SECONDS?.trim();
   const seconds = raw ? Number(raw) : DEFAULT_DB_IDLE_SECONDS;
   if (!Number.isFinite(seconds) || seconds < 0) {
-    throw new InputError(`SLOPGATE_DB_IDLE_SECONDS must be a number of seconds, got '${raw}'`, 'use e.g. 300 (the default), or 0 to keep the embedded database open');
+    const hint = 'use e.g. 300 (the default), or 0 to keep the embedded database open';
+    throw new InputError(`SLOPGATE_DB_IDLE_SECONDS must be a number of seconds, got '${raw}'`, hint);
   }
   return seconds > 0 ? { dataDir, idleCloseMs: Math.round(seconds * 1000) } : { dataDir };
 }

@@ -87,8 +87,9 @@ function runCreateChild(dataDir: string, timeoutMs: number): Promise<void> {
     let stderr = '';
     child.stderr.on('data', (b: Buffer) => (stderr = (stderr + b.toString()).slice(-2000)));
     child.once('error', reject);
-    child.once('exit', (code, signal) =>
-      code === 0 ? resolve() : reject(new Error(`creating the PGlite database in a child process failed (${signal ?? code}): ${stderr.trim()}`)),
-    );
+    child.once('exit', (code, signal) => {
+      if (code === 0) resolve();
+      else reject(new Error(`creating the PGlite database in a child process failed (${signal ?? code}): ${stderr.trim()}`));
+    });
   });
 }

@@ -10,13 +10,15 @@ describe('/slopgate dismiss', () => {
       findingId: '3f2a9c1b7d0e',
       reason: 'the old API is removed on purpose',
     });
-    expect(parseDismissCommand('thanks!\n/slopgate dismiss `3f2a9c1b7d0e` ok\nmore text')).toEqual({ ok: true, findingId: '3f2a9c1b7d0e', reason: 'ok' });
+    const body = 'thanks!\n/slopgate dismiss `3f2a9c1b7d0e` ok\nmore text';
+    expect(parseDismissCommand(body)).toEqual({ ok: true, findingId: '3f2a9c1b7d0e', reason: 'ok' });
   });
 
   it('requires a reason and a well-formed id', () => {
-    expect(parseDismissCommand('/slopgate dismiss 3f2a9c1b7d0e')).toEqual({ ok: false, problem: expect.stringMatching(/a reason is required/) });
-    expect(parseDismissCommand('/slopgate dismiss')).toEqual({ ok: false, problem: expect.stringMatching(/finding id is missing/) });
-    expect(parseDismissCommand('/slopgate dismiss G7 because')).toEqual({ ok: false, problem: expect.stringMatching(/`g7` is not a finding id/) });
+    const refused = (problem: RegExp) => ({ ok: false, problem: expect.stringMatching(problem) });
+    expect(parseDismissCommand('/slopgate dismiss 3f2a9c1b7d0e')).toEqual(refused(/a reason is required/));
+    expect(parseDismissCommand('/slopgate dismiss')).toEqual(refused(/finding id is missing/));
+    expect(parseDismissCommand('/slopgate dismiss G7 because')).toEqual(refused(/`g7` is not a finding id/));
     expect(parseDismissCommand(`/slopgate dismiss 3f2a9c1b7d0e ${'x'.repeat(501)}`)).toMatchObject({ ok: false });
   });
 
@@ -38,7 +40,8 @@ describe('/slopgate dismiss', () => {
 
 describe('inline slopgate-ignore markers', () => {
   it('need a comment opener, a known category and a reason', () => {
-    expect(parseInlineMarker('x = 1 # slopgate-ignore dead-link: moved later')).toEqual({ ok: true, category: 'dead-link', reason: 'moved later' });
+    const marker = parseInlineMarker('x = 1 # slopgate-ignore dead-link: moved later');
+    expect(marker).toEqual({ ok: true, category: 'dead-link', reason: 'moved later' });
     expect(parseInlineMarker(' * slopgate-ignore style: in a block comment')).toMatchObject({ ok: true, reason: 'in a block comment' });
     expect(parseInlineMarker('const s = "slopgate-ignore style: not a comment";')).toBeUndefined();
     expect(parseInlineMarker('// slopgate-ignore')).toMatchObject({ ok: false });

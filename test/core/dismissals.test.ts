@@ -19,7 +19,9 @@ const styleGuard: Guard = {
   checkFile: (f) =>
     (f.head.text ?? '').split('\n').flatMap((text, i) => {
       const severity = text.includes('BAD') ? 'fail' : text.includes('MEH') ? 'risk' : text.includes('NIT') ? 'nit' : undefined;
-      return severity ? [{ category: 'style' as const, severity, path: f.path, line: i + 1, message: `${severity} word`, remediation: `drop the ${severity} word` }] : [];
+      if (!severity) return [];
+      const message = `${severity} word`;
+      return [{ category: 'style' as const, severity, path: f.path, line: i + 1, message, remediation: `drop the ${severity} word` }];
     }),
 };
 
@@ -74,7 +76,10 @@ describe('dismissals in the pipeline', () => {
   });
 
   it('an inline comment cannot dismiss a fail by default (ignore.inlineMaxSeverity), nor anything when ignore.inline is off', async () => {
-    const repo = prRepo(base, { 'a.ts': 'const a = BAD; // slopgate-ignore style: trust me\n', 'b.ts': 'MEH // slopgate-ignore style: fine\n' });
+    const repo = prRepo(base, {
+      'a.ts': 'const a = BAD; // slopgate-ignore style: trust me\n',
+      'b.ts': 'MEH // slopgate-ignore style: fine\n',
+    });
     const report = await gate(repo, [styleGuard], { guardThreads: false });
     const fail = findingsOf(report, 'T1').find((f) => f.path === 'a.ts')!;
     expect(fail.dismissed).toBeUndefined();
@@ -92,7 +97,11 @@ describe('dismissals in the pipeline', () => {
   });
 
   it('a marker without a reason or with an unknown category dismisses nothing and is itself a nit', async () => {
-    const repo = prRepo(base, { 'a.ts': 'MEH // slopgate-ignore\n', 'b.ts': 'MEH // slopgate-ignore styel: typo\n', 'c.ts': 'MEH // slopgate-ignore style:\n' });
+    const repo = prRepo(base, {
+      'a.ts': 'MEH // slopgate-ignore\n',
+      'b.ts': 'MEH // slopgate-ignore styel: typo\n',
+      'c.ts': 'MEH // slopgate-ignore style:\n',
+    });
     const report = await gate(repo, [styleGuard], { guardThreads: false });
     expect(findingsOf(report, 'T1').every((f) => !f.dismissed)).toBe(true);
     const nits = findingsOf(report, 'slopgate-ignore');
@@ -154,7 +163,9 @@ describe('reporters show dismissed findings', () => {
     const id = findingsOf(first, 'T1').find((f) => f.path === 'a.txt')!.id;
     const report = await gate(repo, [styleGuard], {
       guardThreads: false,
-      dismissals: { prior: [{ fingerprint: id, by: 'alice', at: '2026-11-21T08:00:00.000Z', reason: 'rename is intended', source: 'command' }] },
+      dismissals: {
+        prior: [{ fingerprint: id, by: 'alice', at: '2026-11-21T08:00:00.000Z', reason: 'rename is intended', source: 'command' }],
+      },
     });
 
     const text = renderText(report);

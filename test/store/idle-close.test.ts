@@ -148,7 +148,8 @@ describe('memory of the embedded store', () => {
       await db.query('select 1');
       process.stdout.write(String(Math.round(process.memoryUsage().rss / 1048576)));
       await db.close();`;
-    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 180_000 });
+    const args = ['--import', 'tsx', '--input-type=module', '-e', script];
+    const out = execFileSync(process.execPath, args, { encoding: 'utf8', timeout: 180_000 });
     return Number(out.trim());
   }
 

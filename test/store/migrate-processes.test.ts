@@ -26,7 +26,7 @@ describe('migrations on a shared PostgreSQL', () => {
       expect(rows[0].n).toBe(MIGRATIONS.length);
       const tables = await client.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`, [schema]);
       expect(tables.rows.map((r) => r.table_name)).toEqual(
-        expect.arrayContaining(['baselines', 'decisions', 'deliveries', 'dismissals', 'findings', 'guard_failures', 'rounds', 'runs', 'schema_migrations']),
+        expect.arrayContaining(['baselines', 'decisions', 'deliveries', 'dismissals', 'findings', 'guard_failures', 'rounds', 'runs']),
       );
     } finally {
       await client.end();
