@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isCategory, ROUTE_TABLE } from '../core/categories.js';
 import { canonicalGuardId, knownGuardIdsText } from './guard-ids.js';
 
 /**
@@ -7,6 +8,27 @@ import { canonicalGuardId, knownGuardIdsText } from './guard-ids.js';
  * `schemas/slopgate.schema.json` is generated from this file (`slopgate schema`).
  */
 const globList = z.array(z.string().min(1)).describe('glob patterns, matched against repo-relative paths');
+
+const knownCategories = () => Object.keys(ROUTE_TABLE).join(', ');
+
+/** One standing dismissal: findings of this category in files matching this glob are dismissed, with the reason. */
+const findingDismissal = z
+  .object({
+    path: z.string().min(1).describe('glob of the repo-relative paths it covers'),
+    category: z
+      .string()
+      .refine((c) => isCategory(c), {
+        error: (iss) => `unknown finding category '${String(iss.input)}'; known categories: ${knownCategories()}`,
+      })
+      .describe('the finding category it dismisses (e.g. dead-link)'),
+    reason: z
+      .string()
+      .trim()
+      .min(1, 'a dismissal needs a reason')
+      .max(500)
+      .describe('why, shown in the report next to the dismissed finding'),
+  })
+  .strict();
 
 export const configSchema = z
   .object({
@@ -22,6 +44,21 @@ export const configSchema = z
       .object({
         paths: globList.default([]).describe('changed files matching these globs are not checked'),
         authors: z.array(z.string()).default([]).describe('PRs by these logins are skipped (tier-1 fast path)'),
+        findings: z
+          .array(findingDismissal)
+          .default([])
+          .describe(
+            "standing dismissals, e.g. [{ path: 'legacy/**', category: 'dead-link', reason: 'frozen docs' }]: " +
+              'matching findings are reported as dismissed and do not count for the decision',
+          ),
+        inline: z
+          .boolean()
+          .default(true)
+          .describe('honour `slopgate-ignore <category>: <reason>` comments in the pull request (on or above the flagged line)'),
+        inlineMaxSeverity: z
+          .enum(['nit', 'risk', 'fail'])
+          .default('risk')
+          .describe('the most severe finding an inline comment may dismiss; above it only `/slopgate dismiss` or `ignore.findings` can'),
       })
       .strict()
       .prefault({}),

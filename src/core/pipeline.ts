@@ -5,6 +5,7 @@ import { decide } from '../routing/decide.js';
 import { runNavigatorStage, type NavigatorGateOptions } from '../routing/navigator.js';
 import { mergeFindings } from '../routing/merge.js';
 import type { DecideOptions } from '../routing/types.js';
+import { applyDismissals, type PriorDismissal } from './apply-dismissals.js';
 import { errorMessage } from './errors.js';
 import { guardErrorFinding, runGuardInThread, runOneGuard } from './guard-runner.js';
 import { GuardWorkerSession, prewarmGuardThread } from './guard-pool.js';
@@ -46,6 +47,8 @@ export interface GateOptions {
   qa?: QaGateOptions;
   /** The optional tier-3 navigator (src/routing/navigator.ts): its model. */
   navigator?: NavigatorGateOptions;
+  /** Dismissals recorded earlier for this PR (`/slopgate dismiss`, from the store) and the PR author for inline ones. */
+  dismissals?: { prior?: readonly PriorDismissal[]; author?: string };
 }
 
 /** Guards that need this process: G8 drives the sandbox (which has its own hard limits), G9 reads the store. */
@@ -214,7 +217,13 @@ export async function runGate(opts: GateOptions): Promise<Report> {
   const qa = await runQaStage(opts.qa, { patch: { ...patch, files }, findings: raw, sections, config, round: opts.round ?? 1, log });
   if (qa.section) sections.qa = qa.section;
   raw.push(...qa.findings);
-  const findings = mergeFindings(groupBySource(raw));
+  const byPath = new Map(patch.files.map((f) => [f.path, f]));
+  const findings = await applyDismissals(mergeFindings(groupBySource(raw)), {
+    config,
+    ...(opts.dismissals?.prior ? { prior: opts.dismissals.prior } : {}),
+    ...(opts.dismissals?.author ? { author: opts.dismissals.author } : {}),
+    readHead: async (path) => byPath.get(path)?.head.text ?? head.readText(path),
+  });
   await attributeCommits(patch, findings);
   for (const f of findings) {
     traceGuardFail(log, {

@@ -4,6 +4,7 @@ import type { Report } from '../core/report.js';
 import { clip, countBySeverity, decodeXmlEntities, firstLine, formatNumber, nextStepText, plural, shortSha, stripControl } from './format-helpers.js';
 import { fitBlocks } from './markdown-budget.js';
 import { codeBlock, escapeCell, escapeInline, escapeInlineParagraph, escapeMarkdown } from './markdown-escape.js';
+import { dismissedText } from './dismissed-text.js';
 import { readPsi, readTests } from './sections.js';
 import { qaBlockMarkdown, qaSummaryLine } from '../qa/section.js';
 import { refineMarkdown } from './refine-section.js';
@@ -127,7 +128,15 @@ function where(f: Finding): string {
 
 function findingRow(f: Finding): string {
   const icon = SEVERITY_ICON[f.severity] ?? '';
-  return `| ${icon} ${escapeCell(f.severity)} | ${escapeCell(f.guard)} | ${escapeCell(f.category)} | ${where(f)} | ${escapeInline(firstLine(decodeXmlEntities(f.message), 200), { cell: true })} |\n`;
+  const severity = f.dismissed ? `~~${escapeCell(f.severity)}~~ dismissed` : escapeCell(f.severity);
+  const what = escapeInline(firstLine(decodeXmlEntities(f.message), 200), { cell: true });
+  const why = f.dismissed ? ` — _${escapeCell(clip(dismissedText(f.dismissed), 300))}_` : '';
+  return `| ${icon} ${severity} | ${escapeCell(f.guard)} | ${escapeCell(f.category)} | ${where(f)} | ${what}${why} |\n`;
+}
+
+function dismissedNote(report: Report): string {
+  const n = report.findings.filter((f) => f.dismissed).length;
+  return n > 0 ? `; ${n} dismissed` : '';
 }
 
 function findingsHead(report: Report): string {
@@ -135,7 +144,7 @@ function findingsHead(report: Report): string {
   if (report.findings.length === 0) return '\n### Findings\n\nNone.\n';
   return [
     '',
-    `### Findings (${report.findings.length}: ${c.fail} fail, ${c.risk} risk, ${c.nit} nit)`,
+    `### Findings (${report.findings.length}: ${c.fail} fail, ${c.risk} risk, ${c.nit} nit${dismissedNote(report)})`,
     '',
     '| severity | guard | category | where | what |',
     '|---|---|---|---|---|',
@@ -152,10 +161,11 @@ function findingDetail(f: Finding): string {
   const icon = SEVERITY_ICON[f.severity] ?? '';
   const place = f.path ? `${escapeMarkdown(f.path)}${f.line ? ` line ${f.line}${f.endLine && f.endLine > f.line ? `–${f.endLine}` : ''}` : ''}` : 'whole change';
   const parts = [
-    `### ${icon} ${escapeMarkdown(f.severity)} · ${escapeMarkdown(f.category)} · ${place}`,
+    `### ${icon} ${escapeMarkdown(f.severity)}${f.dismissed ? ' (dismissed)' : ''} · ${escapeMarkdown(f.category)} · ${place}`,
     '',
     escapeInlineParagraph(clip(decodeXmlEntities(f.message), 4000)),
   ];
+  if (f.dismissed) parts.push('', `**Dismissed:** ${escapeMarkdown(clip(dismissedText(f.dismissed), 600))}`);
   if (f.remediation) parts.push('', `**What to do:** ${escapeInlineParagraph(clip(decodeXmlEntities(f.remediation), 2000))}`);
   const s = f.suggestion;
   if (s && typeof s.replacement === 'string') {

@@ -17,3 +17,4 @@ export {
   type RefineAttemptScope,
   type StoredRefineAttempt,
 } from './refine-attempts.js';
+export { dismissFinding, listDismissals, type DismissalEntry, type StoredDismissal } from './dismissals.js';

@@ -3,6 +3,8 @@ import type { Db } from './db.js';
 import { appendDecision, exportDecisions, listDecisions, type DecisionEntry, type DecisionFilter, type DecisionRecord } from './decisions.js';
 import { pruneDeliveries, recordDelivery } from './deliveries.js';
 import { type HistoryExclusions, type HistoryProvider, type Hotspot } from './history.js';
+import { dismissFinding, listDismissals, type DismissalEntry, type StoredDismissal } from './dismissals.js';
+import type { DismissalSource } from '../core/finding.js';
 import { advanceRound, getRound, resetRound, setMaxRoundsOverride, type AdvanceResult, type RoundState } from './rounds.js';
 import type { RefineAttempt } from '../refiner/attempt.js';
 import {
@@ -65,6 +67,12 @@ export class Store implements HistoryProvider {
   }
   listRefineAttempts(repo: string, pr: number | null, limit?: number): Promise<StoredRefineAttempt[]> {
     return listRefineAttempts(this.db, repo, pr, limit);
+  }
+  dismissFinding(entry: DismissalEntry): Promise<StoredDismissal> {
+    return dismissFinding(this.db, entry);
+  }
+  listDismissals(repo: string, pr: number, source?: DismissalSource): Promise<StoredDismissal[]> {
+    return listDismissals(this.db, repo, pr, source);
   }
   close(): Promise<void> {
     return this.db.close();
