@@ -1,11 +1,11 @@
 import type { SlopgateConfig } from '../config/schema.js';
 import { gitMaybe } from '../core/git.js';
 import type { NavigatorGateOptions } from '../routing/navigator.js';
-import { qaModelsFromEnv, roleModel, type Env, type ModelFactory } from './models-from-env.js';
+import { llmModelFactory, qaModelsFromEnv, roleModel, type Env, type ModelFactory } from './models-from-env.js';
 import type { QaGateOptions } from './stage.js';
 
 export interface LlmDeps {
-  /** The LLM client's model constructor; absent, no model is built and the phases say why they did not run. */
+  /** Builds a role's model (default: the OpenAI-compatible client); tests inject a scripted one. */
   modelFactory?: ModelFactory;
   env?: Env;
 }
@@ -33,11 +33,11 @@ export function llmGateOptions(
   const env = deps.env ?? process.env;
   const out: LlmGateOptions = {};
   if (force || config.qa.enabled) {
-    const models = qaModelsFromEnv(env, deps.modelFactory);
+    const models = qaModelsFromEnv(env, deps.modelFactory ?? llmModelFactory);
     out.qa = { force, ...pr, ...('reason' in models ? { noModelReason: models.reason } : models) };
   }
   if (config.navigator.enabled) {
-    const nav = roleModel(env, 'navigator', deps.modelFactory);
+    const nav = roleModel(env, 'navigator', deps.modelFactory ?? llmModelFactory);
     if ('model' in nav) out.navigator = { model: nav.model, ...pr };
   }
   return out;

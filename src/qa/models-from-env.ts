@@ -1,4 +1,5 @@
 import { errorMessage } from '../core/errors.js';
+import { modelFromEnv } from '../llm/model-env.js';
 import type { JsonModel } from '../llm/port.js';
 
 /**
@@ -11,6 +12,13 @@ export type Env = Readonly<Record<string, string | undefined>>;
 
 /** Builds a model from the env keys under `prefix` (the LLM client's `modelFromEnv`). */
 export type ModelFactory = (env: Env, prefix: string) => JsonModel;
+
+/** The OpenAI-compatible client as a {@link ModelFactory} (role prefixes end in `_`, the client's do not). */
+export const llmModelFactory: ModelFactory = (env, prefix) => {
+  const model = modelFromEnv(env, prefix.replace(/_$/, ''));
+  if (!model) throw new Error(`no model configured under ${prefix}*`);
+  return model;
+};
 
 export const SHARED_PREFIX = 'SLOPGATE_LLM_';
 export const ROLE_PREFIXES = {
