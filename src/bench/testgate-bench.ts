@@ -3,7 +3,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { configSchema } from '../config/schema.js';
-import { runGate } from '../core/pipeline.js';
+import { runGate } from '../gate/run-gate.js';
 import { g8 } from '../guards/g8-tests.js';
 import { MemoryBaselineCache } from '../testgate/baseline-cache.js';
 import { sandboxEnv } from '../testgate/sandbox-env.js';

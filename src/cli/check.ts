@@ -5,7 +5,7 @@ import { canonicalGuardId, knownGuardIdsText, unknownGuardIds } from '../config/
 import { defaultConfig, type SlopgateConfig } from '../config/schema.js';
 import { InputError, errorMessage } from '../core/errors.js';
 import { defaultBranch } from '../core/patch-set.js';
-import { runGate } from '../core/pipeline.js';
+import { runGate } from '../gate/run-gate.js';
 import { createLogger } from '../core/trace.js';
 import { GUARDS } from '../guards/index.js';
 import { REPORT_FORMATS, renderReport, type ReportFormat } from '../report/index.js';

@@ -1,4 +1,4 @@
-import type { Decision } from '../routing/types.js';
+import type { Decision } from './decision.js';
 import type { Finding } from './finding.js';
 
 /** Bumped on any breaking change of the report shape. */

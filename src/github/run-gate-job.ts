@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ConfigError } from '../config/load.js';
 import { errorMessage } from '../core/errors.js';
 import type { Guard } from '../core/guard.js';
-import { runGate, type GateOptions } from '../core/pipeline.js';
+import { runGate, type GateOptions } from '../gate/run-gate.js';
 import type { Report } from '../core/report.js';
 import type { Logger } from '../core/trace.js';
 import { ROUND_ADVANCING } from '../routing/decide.js';

@@ -1,7 +1,7 @@
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Report } from '../core/report.js';
-import type { Outcome } from './types.js';
+import type { Outcome } from '../core/decision.js';
 
 /**
  * The decisions log: one compact JSON line per gate evaluation that did not PASS, append-only, in the

@@ -1,4 +1,4 @@
-import { runGate, type GateOptions } from '../../src/core/pipeline.js';
+import { runGate, type GateOptions } from '../../src/gate/run-gate.js';
 import { configSchema, type SlopgateConfigInput } from '../../src/config/schema.js';
 import type { Guard } from '../../src/core/guard.js';
 import type { Report } from '../../src/core/report.js';

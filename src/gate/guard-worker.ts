@@ -1,11 +1,11 @@
 import { parentPort } from 'node:worker_threads';
 import picomatch from 'picomatch';
 import type { SlopgateConfig } from '../config/schema.js';
-import { GuardSkip, type Guard, type GuardContext, type GuardFinding } from './guard.js';
+import { GuardSkip, type Guard, type GuardContext, type GuardFinding } from '../core/guard.js';
 import { guardErrorFinding } from './guard-runner.js';
-import type { PatchSet } from './patch-set.js';
-import { Revision } from './revision.js';
-import { silentLogger, type TracePhase } from './trace.js';
+import type { PatchSet } from '../core/patch-set.js';
+import { Revision } from '../core/revision.js';
+import { silentLogger, type TracePhase } from '../core/trace.js';
 
 /**
  * The thread static guards run in. The pipeline sends one run's data (patch set, config, sanctions)

@@ -1,7 +1,7 @@
-import { errorMessage } from './errors.js';
+import { errorMessage } from '../core/errors.js';
 import { GuardBudgetExceeded, type GuardWorkerSession } from './guard-pool.js';
-import { GuardSkip, type Guard, type GuardContext, type GuardFinding } from './guard.js';
-import type { ChangedFile } from './patch-set.js';
+import { GuardSkip, type Guard, type GuardContext, type GuardFinding } from '../core/guard.js';
+import type { ChangedFile } from '../core/patch-set.js';
 
 class GuardTimeout extends Error {
   constructor(ms: number) {

@@ -3,17 +3,17 @@ import { defaultConfig, type SlopgateConfig } from '../config/schema.js';
 import { decide } from '../routing/decide.js';
 import { mergeFindings } from '../routing/merge.js';
 import type { DecideOptions } from '../routing/types.js';
-import { errorMessage } from './errors.js';
+import { errorMessage } from '../core/errors.js';
 import { guardErrorFinding, runGuardInThread, runOneGuard } from './guard-runner.js';
 import { GuardWorkerSession, prewarmGuardThread } from './guard-pool.js';
-import type { Finding } from './finding.js';
-import type { Guard, GuardContext, GuardFinding, GuardServices } from './guard.js';
-import { attributeLines, isAddedLine, loadPatchSet, type ChangedFile, type PatchSet } from './patch-set.js';
-import { REPORT_VERSION, type ChangedFileSummary, type GuardStatus, type Report } from './report.js';
-import { Revision } from './revision.js';
-import { NO_TEXT_REASON_LABEL } from './text-content.js';
-import { silentLogger, traceGuardFail, type Logger, type TracePhase } from './trace.js';
-import { VERSION } from './version.js';
+import type { Finding } from '../core/finding.js';
+import type { Guard, GuardContext, GuardFinding, GuardServices } from '../core/guard.js';
+import { attributeLines, isAddedLine, loadPatchSet, type ChangedFile, type PatchSet } from '../core/patch-set.js';
+import { REPORT_VERSION, type ChangedFileSummary, type GuardStatus, type Report } from '../core/report.js';
+import { Revision } from '../core/revision.js';
+import { NO_TEXT_REASON_LABEL } from '../core/text-content.js';
+import { silentLogger, traceGuardFail, type Logger, type TracePhase } from '../core/trace.js';
+import { VERSION } from '../core/version.js';
 
 export interface GateOptions {
   repoDir: string;
