@@ -40,8 +40,10 @@ export interface Report {
   guards: GuardStatus[];
   findings: Finding[];
   /** Extra sections guards contribute (psi, tests, links, …). */
-  sections: Record<string, unknown>;
+  sections: ReportSections;
   decision: Decision;
   createdAt: string;
   durationMs: number;
 }
+
+export type ReportSections = Record<string, unknown>;

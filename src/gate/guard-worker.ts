@@ -5,6 +5,7 @@ import { GuardSkip, type Guard, type GuardContext, type GuardFinding } from '../
 import { guardErrorFinding } from './guard-runner.js';
 import type { PatchSet } from '../core/patch-set.js';
 import { Revision } from '../core/revision.js';
+import { runMemo } from '../core/run-memo.js';
 import { silentLogger, type TracePhase } from '../core/trace.js';
 
 /**
@@ -93,14 +94,7 @@ async function runGuard(msg: RunGuard): Promise<GuardDone> {
     log: silentLogger,
     signal: controller.signal,
     sanctioned: s.sanctioned,
-    memo: <T>(key: string, compute: () => Promise<T>) => {
-      let v = s.memo.get(key);
-      if (!v) {
-        v = compute();
-        s.memo.set(key, v);
-      }
-      return v as Promise<T>;
-    },
+    memo: runMemo(s.memo),
     section: (name, value) => {
       sections[name] = value;
     },
