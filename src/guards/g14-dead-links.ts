@@ -1,6 +1,7 @@
 import type { Guard, GuardContext, GuardFinding } from '../core/guard.js';
 import type { ChangedFile } from '../core/patch-set.js';
-import { sharedLinkChecker, type LinkChecker, type LinkVerdict } from '../repo/link-checker.js';
+import type { LinkChecker, LinkVerdict } from '../core/ports.js';
+import { sharedLinkChecker } from '../repo/link-checker.js';
 import { docKindOf, isAdded, isChangedDoc, textLines } from './doc-files.js';
 import { extractLinks, type DocLink } from './g14-link-extract.js';
 import { checkAnchor, resolveLocalTarget, type AnchorProblem } from './g14-local-targets.js';
@@ -173,7 +174,7 @@ export const g14: Guard = {
       ctx.section('links', { mode: 'offline', localChecked, externalSkipped: external.size });
       return findings;
     }
-    const checker = (ctx.services.linkChecker as LinkChecker | undefined) ?? sharedLinkChecker(ctx.config.links);
+    const checker = ctx.services.linkChecker ?? sharedLinkChecker(ctx.config.links);
     const online = await checkExternal(external, checker, ctx);
     ctx.section('links', { mode: 'online', localChecked, external: external.size, ...online.counts });
     return [...findings, ...online.findings];

@@ -2,7 +2,7 @@ import type { GuardContext, GuardFinding } from '../core/guard.js';
 import { locateTest } from '../testgate/locate-test.js';
 import type { RerunVerdict, TestGateResult } from '../testgate/gate.js';
 import { describeChanges } from '../testgate/test-config-changes.js';
-import type { TestOutcome, UnitStatus } from '../testgate/types.js';
+import type { TestOutcome, UnitStatus } from '../core/suite-result.js';
 
 /** Turns the test gate's result into G8 findings pointing at test files and definition lines. */
 

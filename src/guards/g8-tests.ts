@@ -1,26 +1,16 @@
 import { GuardSkip, type Guard, type GuardContext, type GuardFinding } from '../core/guard.js';
 import { git } from '../core/git.js';
-import { sharedMemoryBaselineCache, type BaselineCache } from '../testgate/baseline-cache.js';
+import type { BaselineCache, TestRunOptions } from '../core/ports.js';
+import { sharedMemoryBaselineCache } from '../testgate/baseline-cache.js';
 import { runTestGate, type TestGateResult } from '../testgate/gate.js';
 import { testGateFindings } from './g8-findings.js';
-import type { SuiteResult } from '../testgate/types.js';
+import type { SuiteResult } from '../core/suite-result.js';
 
-/** Host options for G8 (`ctx.services.tests`). */
-export interface TestServiceOptions {
-  /** false: skip G8 for this run (the CLI's `--no-tests`). */
-  enabled?: boolean;
-  /** The test-merge commit (GitHub's `refs/pull/N/merge`), judged instead of the head when given. */
-  mergeRef?: string;
-  /** Repository name for the baseline cache key (default: the repository directory). */
-  repo?: string;
-  /** Directory for per-repo build caches of the sandbox. */
-  cacheDir?: string;
-}
-
-function services(ctx: GuardContext): { tests: TestServiceOptions; cache: BaselineCache } {
+function services(ctx: GuardContext): { tests: TestRunOptions; cache: BaselineCache } {
+  const { run, tests, baselineCache } = ctx.services;
   return {
-    tests: { repo: (ctx.services.run as { repo?: string } | undefined)?.repo, ...(ctx.services.tests as TestServiceOptions | undefined) },
-    cache: (ctx.services.baselineCache as BaselineCache | undefined) ?? sharedMemoryBaselineCache(),
+    tests: { ...(run ? { repo: run.repo } : {}), ...tests },
+    cache: baselineCache ?? sharedMemoryBaselineCache(),
   };
 }
 
