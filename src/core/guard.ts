@@ -3,6 +3,7 @@ import type { FindingInput } from './finding.js';
 import type { ChangedFile, PatchSet } from './patch-set.js';
 import type { Revision } from './revision.js';
 import type { BaselineCache, HistoryReader, LinkChecker, RunIdentity, TestRunOptions } from './ports.js';
+import type { ReportSections, SectionName } from './report-sections.js';
 import type { Logger, TracePhase } from './trace.js';
 
 /** Everything a guard may look at. Guards never touch the network or the platform directly. */
@@ -22,7 +23,7 @@ export interface GuardContext {
   /** Computes a value once per run and shares it between guards (e.g. the repo fingerprint). */
   memo<T>(key: string, compute: () => Promise<T>): Promise<T>;
   /** Adds a named section to the report (e.g. `psi`, `tests`, `links`). */
-  section(name: string, value: unknown): void;
+  section<K extends SectionName>(name: K, value: NonNullable<ReportSections[K]>): void;
   /** Optional services the host provides (store, link checker, test runner options). */
   services: GuardServices;
 }

@@ -1,5 +1,8 @@
 import type { Decision } from './decision.js';
 import type { Finding } from './finding.js';
+import type { ReportSections } from './report-sections.js';
+
+export type { ReportSections } from './report-sections.js';
 
 /** Bumped on any breaking change of the report shape. */
 export const REPORT_VERSION = 1;
@@ -45,5 +48,3 @@ export interface Report {
   createdAt: string;
   durationMs: number;
 }
-
-export type ReportSections = Record<string, unknown>;

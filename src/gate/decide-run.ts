@@ -32,8 +32,7 @@ export function decideRun(input: DecideRunInput): Decision {
 
 /** Why the test gate (G8) did not run the tests, when it was part of this run and did not. */
 function testsNotRunReason(statuses: GuardStatus[], sections: ReportSections): string | undefined {
-  const tests = sections.tests as { notRun?: unknown; skipped?: unknown } | undefined;
-  if (typeof tests?.notRun === 'string') return tests.notRun;
+  if (sections.tests?.notRun !== undefined) return sections.tests.notRun;
   const g8 = statuses.find((s) => s.id === 'G8');
   if (!g8) return undefined;
   if (g8.status === 'skipped') return g8.reason ?? 'the test gate was skipped';

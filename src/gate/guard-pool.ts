@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { ReportSections } from '../core/report-sections.js';
 import type { GuardDone, GuardFailed, GuardStarted, InitRun } from './guard-worker.js';
 
 /**
@@ -44,7 +45,7 @@ export interface GuardWorkResult {
   findings: GuardDone['findings'];
   errors: number;
   skipped?: string;
-  sections: Record<string, unknown>;
+  sections: ReportSections;
 }
 
 export class GuardBudgetExceeded extends Error {

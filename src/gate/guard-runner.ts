@@ -2,6 +2,7 @@ import { errorMessage } from '../core/errors.js';
 import { GuardBudgetExceeded, type GuardWorkerSession } from './guard-pool.js';
 import { GuardSkip, type Guard, type GuardContext, type GuardFinding } from '../core/guard.js';
 import type { ChangedFile } from '../core/patch-set.js';
+import type { ReportSections } from '../core/report-sections.js';
 
 class GuardTimeout extends Error {
   constructor(ms: number) {
@@ -30,11 +31,11 @@ export async function runGuardInThread(
   files: ChangedFile[],
   session: GuardWorkerSession,
   budgetMs: number,
-  section: (name: string, value: unknown) => void,
+  addSections: (sections: ReportSections) => void,
 ): Promise<{ findings: GuardFinding[]; errors: number; skipped?: string }> {
   try {
     const r = await session.run(guard.id, guard.workerModule, files.map((f) => f.path), budgetMs);
-    for (const [name, value] of Object.entries(r.sections)) section(name, value);
+    addSections(r.sections);
     return { findings: r.findings, errors: r.errors, ...(r.skipped !== undefined ? { skipped: r.skipped } : {}) };
   } catch (err) {
     return { findings: [guardErrorFinding(guard, err)], errors: 1 };

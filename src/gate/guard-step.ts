@@ -53,7 +53,7 @@ export async function runGuardStep(guard: Guard, run: GateRun, opts: GateOptions
 
   const budget = guard.budgetMs?.(ctx) ?? run.config.guards.timeoutMs;
   const { findings, errors, skipped } = placement.threaded(guard)
-    ? await runGuardInThread(guard, mine, placement.session, budget, ctx.section)
+    ? await runGuardInThread(guard, mine, placement.session, budget, (s) => Object.assign(run.sections, s))
     : await runOneGuard(guard, mine, ctx, budget, controller);
   for (const f of findings) f.guard ??= guard.id;
   status.findings = findings.length;

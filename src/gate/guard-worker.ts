@@ -4,6 +4,7 @@ import type { SlopgateConfig } from '../config/schema.js';
 import { GuardSkip, type Guard, type GuardContext, type GuardFinding } from '../core/guard.js';
 import { guardErrorFinding } from './guard-runner.js';
 import type { PatchSet } from '../core/patch-set.js';
+import type { ReportSections } from '../core/report-sections.js';
 import { Revision } from '../core/revision.js';
 import { runMemo } from '../core/run-memo.js';
 import { silentLogger, type TracePhase } from '../core/trace.js';
@@ -39,7 +40,7 @@ export interface GuardDone {
   findings: GuardFinding[];
   errors: number;
   skipped?: string;
-  sections: Record<string, unknown>;
+  sections: ReportSections;
 }
 
 export interface GuardStarted {
@@ -82,7 +83,7 @@ async function runGuard(msg: RunGuard): Promise<GuardDone> {
   const guard = await findGuard(msg.id, msg.module);
   // The budget counts from here: starting the thread and loading modules are not the guard's time.
   parentPort!.postMessage({ type: 'started' } satisfies GuardStarted);
-  const sections: Record<string, unknown> = {};
+  const sections: ReportSections = {};
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), msg.budgetMs);
   const ctx: GuardContext = {

@@ -16,16 +16,7 @@ import {
 import { basenameLower, dirnameOf, isManifest, lockfileManifests, sensitiveReason } from './g1-path-rules.js';
 import { resolveSymlink, type SymlinkReader } from './g1-symlinks.js';
 import { actionsUsed, workflowConcerns } from './g1-workflow-risk.js';
-
-/** One path a sanction let through, for the report's `sanctions` section. */
-export interface SanctionRecord {
-  path: string;
-  category: string;
-  /** What the finding would have said. */
-  finding: string;
-  /** Which sanction allowed it. */
-  allowedBy: string;
-}
+import type { SanctionRecord } from '../core/report-sections.js';
 
 /** The line of the first added line that mentions a changed dependency, else the first added line. */
 function manifestLine(file: ChangedFile, changes: DependencyChange[] | null): number | undefined {

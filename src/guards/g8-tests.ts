@@ -3,6 +3,7 @@ import { git } from '../core/git.js';
 import type { BaselineCache, TestRunOptions } from '../core/ports.js';
 import { sharedMemoryBaselineCache } from '../testgate/baseline-cache.js';
 import { runTestGate, type TestGateResult } from '../testgate/gate.js';
+import type { TestSideSummary, TestsSection } from '../core/report-sections.js';
 import { testGateFindings } from './g8-findings.js';
 import type { SuiteResult } from '../core/suite-result.js';
 
@@ -14,8 +15,7 @@ function services(ctx: GuardContext): { tests: TestRunOptions; cache: BaselineCa
   };
 }
 
-function side(r: SuiteResult | undefined) {
-  if (!r) return undefined;
+function side(r: SuiteResult): TestSideSummary {
   return {
     sha: r.sha,
     status: r.status,
@@ -28,7 +28,7 @@ function side(r: SuiteResult | undefined) {
 }
 
 /** The `tests` report section. */
-export function testsSection(res: TestGateResult) {
+export function testsSection(res: TestGateResult): TestsSection {
   const c = res.comparison;
   return {
     ...(res.runner ? { runner: res.runner, command: res.command } : {}),

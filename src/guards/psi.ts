@@ -1,6 +1,7 @@
 import type { Guard, GuardFinding } from '../core/guard.js';
 import { isAddedLine, type ChangedFile } from '../core/patch-set.js';
 import { omegaOf, psiOf, type OmegaComponents, type OmegaResult } from '../core/psi.js';
+import type { PsiFileScore, PsiSection } from '../core/report-sections.js';
 import { gammaOf } from './psi-gamma.js';
 
 /**
@@ -8,24 +9,6 @@ import { gammaOf } from './psi-gamma.js';
  * (core/psi.ts). A file below `psi.threshold` gets a `low-psi` finding; the report's `psi` section
  * holds every file's score and the minimum.
  */
-export interface PsiFileScore {
-  path: string;
-  psi: number;
-  gamma: number;
-  omega: number;
-  components: OmegaComponents;
-  gammaEvidence: string[];
-}
-
-export interface PsiSection {
-  score: number;
-  weakestFile: string | null;
-  threshold: number;
-  alpha: number;
-  lambda: number;
-  files: PsiFileScore[];
-}
-
 const f2 = (x: number) => x.toFixed(2);
 
 const COMPONENT_LABELS: Record<keyof OmegaComponents, string> = {

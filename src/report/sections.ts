@@ -1,8 +1,9 @@
 import type { Report } from '../core/report.js';
+import type { PsiSection, TestsSection } from '../core/report-sections.js';
 
 /**
- * Tolerant readers for the report sections other stages contribute (`psi`, `tests`). Their exact
- * shape belongs to those stages, so the reporters read what they recognise and never throw on the rest.
+ * Readers of the report sections the psi guard and G8 write (`core/report-sections.ts`), turned into
+ * what the terminal and Markdown reporters show.
  */
 
 export interface PsiFileView {
@@ -31,50 +32,11 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function psiFile(path: string | undefined, v: unknown): PsiFileView | null {
-  if (typeof v === 'number') return path ? { path, score: v } : null;
-  if (!isObject(v)) return null;
-  const p = path ?? str(v.path) ?? str(v.file);
-  if (!p) return null;
-  const view: PsiFileView = { path: p };
-  const score = num(v.psi) ?? num(v.score) ?? num(v.value);
-  const gamma = num(v.gamma) ?? num(v.Γ);
-  const omega = num(v.omega) ?? num(v.Ω);
-  if (score !== undefined) view.score = score;
-  if (gamma !== undefined) view.gamma = gamma;
-  if (omega !== undefined) view.omega = omega;
-  return view;
-}
-
-/** Reads a Ψ-lite section: a bare number, or an object with a score and optional per-file rows. */
-export function readPsi(section: unknown): PsiView | null {
-  if (typeof section === 'number') return Number.isFinite(section) ? { score: section, files: [] } : null;
-  if (!isObject(section)) return null;
-  const rows = section.files ?? section.perFile ?? section.breakdown;
-  const files: PsiFileView[] = [];
-  if (Array.isArray(rows)) for (const r of rows) {
-    const f = psiFile(undefined, r);
-    if (f) files.push(f);
-  } else if (isObject(rows)) for (const [path, r] of Object.entries(rows)) {
-    const f = psiFile(path, r);
-    if (f) files.push(f);
-  }
-  const scores = files.map((f) => f.score).filter((s): s is number => s !== undefined);
-  const score = num(section.psi) ?? num(section.score) ?? num(section.value) ?? num(section.min) ?? (scores.length ? Math.min(...scores) : undefined);
-  const view: PsiView = { files };
-  if (score !== undefined) view.score = score;
-  const threshold = num(section.threshold);
-  if (threshold !== undefined) view.threshold = threshold;
-  const weakest = str(section.weakestFile) ?? str(section.weakest_file) ?? str(section.weakest);
-  if (weakest) view.weakest = weakest;
-  if (view.score === undefined && files.length === 0) return null;
-  return view;
-}
-
-/** Counts a field that may be a number or a list. */
-function countOf(v: unknown): number | undefined {
-  if (Array.isArray(v)) return v.length;
-  return num(v);
+/** Reads the psi guard's section (see PsiSection) into what reporters show. */
+export function readPsi(section: PsiSection | undefined): PsiView | null {
+  if (!section) return null;
+  const files = section.files.map((f) => ({ path: f.path, score: f.psi, gamma: f.gamma, omega: f.omega }));
+  return { score: section.score, threshold: section.threshold, ...(section.weakestFile ? { weakest: section.weakestFile } : {}), files };
 }
 
 export interface TestsView {
@@ -125,7 +87,7 @@ function describeValue(key: string, value: unknown): string | undefined {
 }
 
 /** Label/value pairs of the tests section, in its own order (regressions are listed separately). */
-function testDetails(section: Record<string, unknown>): [string, string][] {
+function testDetails(section: TestsSection): [string, string][] {
   const details: [string, string][] = [];
   for (const [key, value] of Object.entries(section)) {
     if (key === 'regressions') continue;
@@ -142,29 +104,22 @@ function itemName(v: unknown): string | undefined {
 }
 
 /**
- * Reads the test-gate section generically. Regressions come from the section when it states them,
- * else from the report's `test-regression` findings.
+ * Reads G8's section (see TestsSection). Without one, regressions come from the report's
+ * `test-regression` findings.
  */
 export function readTests(report: Report): TestsView | null {
-  const section = report.sections?.tests;
+  const s = report.sections?.tests;
   const fromFindings = report.findings.filter((f) => f.category === 'test-regression').length;
-  if (section === undefined || section === null) {
+  if (!s) {
     if (fromFindings === 0) return null;
     return { headline: `${fromFindings} regression${fromFindings === 1 ? '' : 's'}`, regressions: fromFindings, details: [], regressed: [] };
   }
-  const s = isObject(section) ? section : { value: section };
-  const regressions = countOf(s.regressions) ?? countOf(s.regressed) ?? fromFindings;
-  const regressed = (Array.isArray(s.regressions) ? s.regressions : []).map(itemName).filter((n): n is string => Boolean(n));
-  const details = testDetails(s);
-  const status = str(s.status);
-  const reason = str(s.reason) ?? str(s.skipReason);
-  const notRun = str(s.notRun) ?? (typeof s.skipped === 'string' ? s.skipped : undefined);
+  const regressions = s.regressions.length;
+  const notRun = s.notRun ?? s.skipped;
   let headline: string;
   // A gate that did not run the tests never reads as "no regressions".
   if (notRun) headline = `tests not run: ${notRun}`;
   else if (regressions > 0) headline = `${regressions} regression${regressions === 1 ? '' : 's'}`;
-  else if (status && /skip/i.test(status)) headline = reason ? `skipped (${reason})` : 'skipped';
-  else if (s.skipped === true) headline = reason ? `skipped (${reason})` : 'skipped';
-  else headline = status ?? 'no regressions';
-  return { headline, regressions, details, regressed };
+  else headline = 'no regressions';
+  return { headline, regressions, details: testDetails(s), regressed: [...s.regressions] };
 }

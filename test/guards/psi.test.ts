@@ -13,16 +13,13 @@ vi.mock('../../src/guards/psi-gamma.js', () => ({
 }));
 
 const { psi } = await import('../../src/guards/psi.js');
+import type { PsiSection } from '../../src/core/report-sections.js';
 
-interface Section {
-  score: number;
-  weakestFile: string | null;
-  files: Array<{ path: string; psi: number; gamma: number; omega: number; components: Record<string, number> }>;
-}
+type Section = PsiSection;
 
 async function score(base: Record<string, string>, head: Record<string, string | null>, threshold?: number) {
   const report = await gate(prRepo(base, head), [psi], threshold === undefined ? {} : { config: { psi: { threshold } } });
-  return { findings: findingsOf(report, 'psi'), section: report.sections.psi as Section };
+  return { findings: findingsOf(report, 'psi'), section: report.sections.psi! };
 }
 
 describe('Ψ-lite guard', () => {
@@ -120,6 +117,6 @@ describe('Ψ-lite guard', () => {
     expect((await score({ 'doc.md': 'a\n' }, head)).findings).toEqual([]);
     const report = await gate(prRepo({ 'doc.md': 'a\n' }, head), [psi], { config: { psi: { lambda: 10 } } });
     expect(findingsOf(report, 'psi')).toHaveLength(1);
-    expect((report.sections.psi as Section).score).toBe(-0.5);
+    expect((report.sections.psi!).score).toBe(-0.5);
   });
 });
