@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { configSchema } from '../config/schema.js';
 import { runGate } from '../gate/run-gate.js';
-import { g8 } from '../guards/g8-tests.js';
+import { g8 } from '../guards/g8-tests/index.js';
 import { MemoryBaselineCache } from '../testgate/baseline-cache.js';
 import { sandboxEnv } from '../testgate/sandbox-env.js';
 import { runSandboxed } from '../testgate/sandbox.js';

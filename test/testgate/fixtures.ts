@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { configSchema, type SlopgateConfigInput } from '../../src/config/schema.js';
 import { runGate } from '../../src/gate/run-gate.js';
 import type { Report } from '../../src/core/report.js';
-import { g8 } from '../../src/guards/g8-tests.js';
+import { g8 } from '../../src/guards/g8-tests/index.js';
 import type { BaselineCache } from '../../src/core/ports.js';
 import { MemoryBaselineCache } from '../../src/testgate/baseline-cache.js';
 import type { TestRepo } from '../helpers/git-repo.js';
