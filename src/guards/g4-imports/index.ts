@@ -11,7 +11,7 @@ const CHECKED = new Set(['python', 'javascript', 'typescript', 'tsx', 'go', 'rus
  * G4: the worker prompt's scope rules made deterministic for a PR — new imports must be grounded
  * in the repository's manifests, and names imported from the repository's own modules must exist
  * there (a); public signatures should not change silently (b). The file
- * fence (c) lives in g4-file-fence.ts and is used by the refiner.
+ * fence (c) lives in file-fence.ts and is used by the refiner.
  */
 export const g4: Guard = {
   id: 'G4',

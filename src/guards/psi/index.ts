@@ -5,7 +5,7 @@ import type { PsiFileScore, PsiSection } from '../../core/report-sections.js';
 import { gammaOf } from './gamma.js';
 
 /**
- * Ψ-lite: one score per changed file, Ψ = α·Γ − λ·Ω, from grounding Γ (psi-gamma.ts) and slop Ω
+ * Ψ-lite: one score per changed file, Ψ = α·Γ − λ·Ω, from grounding Γ (gamma.ts) and slop Ω
  * (core/psi.ts). A file below `psi.threshold` gets a `low-psi` finding; the report's `psi` section
  * holds every file's score and the minimum.
  */

@@ -4,7 +4,7 @@
  * delivery" or "click the button" never match.
  *
  * `strong` spellings always count. `bare` spellings are also ordinary English words (Next, Click,
- * Express …): they only count in a framework context (see g11-framework-claims.ts).
+ * Express …): they only count in a framework context (see framework-claims.ts).
  */
 export interface FrameworkPattern {
   id: string;
