@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ReportSections } from '../core/report-sections.js';
-import type { GuardDone, GuardFailed, GuardStarted, InitRun } from './guard-worker.js';
+import type { GuardDone, GuardFailed, GuardStarted, InitRun } from './guard-messages.js';
 
 /**
  * Threads for static guards (see guard-worker.ts). Idle threads are kept (unref'd, so they never keep

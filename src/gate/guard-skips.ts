@@ -1,5 +1,5 @@
 import type { Guard } from '../core/guard.js';
-import type { GateOptions } from './run-gate.js';
+import type { GateOptions } from './gate-options.js';
 import type { GateRun } from './run-setup.js';
 
 /** Reason of a guard skipped by `--only`, config `guards.disable` or the caller's `skip`, before it looks at anything. */

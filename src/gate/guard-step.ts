@@ -4,7 +4,7 @@ import type { GuardStatus } from '../core/report.js';
 import { guardErrorFinding, runGuardInThread, runOneGuard } from './guard-runner.js';
 import type { GuardWorkerSession } from './guard-pool.js';
 import { skipBeforeRun } from './guard-skips.js';
-import type { GateOptions } from './run-gate.js';
+import type { GateOptions } from './gate-options.js';
 import { guardContext, type GateRun } from './run-setup.js';
 
 export const NO_FILES_IN_SCOPE = 'no changed files in scope';

@@ -2,6 +2,7 @@ import { parentPort } from 'node:worker_threads';
 import picomatch from 'picomatch';
 import type { SlopgateConfig } from '../config/schema.js';
 import { GuardSkip, type Guard, type GuardContext, type GuardFinding } from '../core/guard.js';
+import type { GuardDone, GuardFailed, GuardStarted, InitRun, RunGuard } from './guard-messages.js';
 import { guardErrorFinding } from './guard-runner.js';
 import type { PatchSet } from '../core/patch-set.js';
 import type { ReportSections } from '../core/report-sections.js';
@@ -16,41 +17,6 @@ import { silentLogger, type TracePhase } from '../core/trace.js';
  * catastrophic regular expression, a parser stuck in a loop — cannot be interrupted any other way),
  * and the pipeline starts a fresh one for the next guard.
  */
-
-export interface InitRun {
-  type: 'init';
-  patch: PatchSet;
-  config: SlopgateConfig;
-  phase: TracePhase;
-  sanctions: string[];
-  maxBytes: number;
-}
-
-export interface RunGuard {
-  type: 'guard';
-  id: string;
-  /** Module that exports the guard (default: the guard registry). */
-  module?: string;
-  paths: string[];
-  budgetMs: number;
-}
-
-export interface GuardDone {
-  type: 'done';
-  findings: GuardFinding[];
-  errors: number;
-  skipped?: string;
-  sections: ReportSections;
-}
-
-export interface GuardStarted {
-  type: 'started';
-}
-
-export interface GuardFailed {
-  type: 'failed';
-  message: string;
-}
 
 interface RunState {
   patch: PatchSet;

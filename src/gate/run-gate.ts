@@ -1,47 +1,21 @@
-import type { SlopgateConfig } from '../config/schema.js';
 import type { Decision } from '../core/decision.js';
 import type { Finding } from '../core/finding.js';
-import type { Guard, GuardFinding, GuardServices } from '../core/guard.js';
+import type { GuardFinding } from '../core/guard.js';
 import type { ChangedFile } from '../core/patch-set.js';
 import { REPORT_VERSION, type ChangedFileSummary, type GuardStatus, type Report } from '../core/report.js';
 import { NO_TEXT_REASON_LABEL } from '../core/text-content.js';
-import { traceGuardFail, type Logger, type TracePhase } from '../core/trace.js';
+import { traceGuardFail } from '../core/trace.js';
 import { VERSION } from '../core/version.js';
 import { mergeFindings } from '../routing/merge.js';
-import type { DecideOptions } from '../routing/types.js';
 import { attributeCommits } from './blame.js';
 import { decideRun } from './decide-run.js';
+import type { GateOptions } from './gate-options.js';
 import { GuardWorkerSession, prewarmGuardThread } from './guard-pool.js';
 import { runGuardStep } from './guard-step.js';
 import { setUpRun, type GateRun } from './run-setup.js';
 import { threadedGuards, threadsWanted } from './thread-placement.js';
 
-export interface GateOptions {
-  repoDir: string;
-  base: string;
-  head: string;
-  /** Display name of the repository in reports (defaults to the directory). */
-  repoName?: string;
-  config?: SlopgateConfig;
-  guards: Guard[];
-  /** Run only these guard ids. */
-  only?: string[];
-  /** Guard ids to skip (besides config `guards.disable`), with the reason shown in the report. */
-  skip?: Record<string, string>;
-  phase?: TracePhase;
-  /** Extra G1 sanctions: globs allowed by a label or a `/slopgate allow` command. */
-  sanctions?: string[];
-  log?: Logger;
-  services?: GuardServices;
-  round?: number;
-  decide?: Omit<DecideOptions, 'strict' | 'round' | 'maxRounds'>;
-  /**
-   * Run static guards in guard threads, where their budget can stop synchronous code (default: on,
-   * unless SLOPGATE_GUARD_THREADS=0). G8 (its own sandbox and budget) and G9 (the store) always run
-   * in this thread, as does any guard outside the registry without a `workerModule`.
-   */
-  guardThreads?: boolean;
-}
+export type { GateOptions } from './gate-options.js';
 
 /**
  * Runs the whole static gate on base → head and returns the report: read the patch set, run each guard

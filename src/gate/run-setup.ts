@@ -6,7 +6,7 @@ import type { ReportSections } from '../core/report.js';
 import { Revision } from '../core/revision.js';
 import { runMemo } from '../core/run-memo.js';
 import { silentLogger, type Logger, type TracePhase } from '../core/trace.js';
-import type { GateOptions } from './run-gate.js';
+import type { GateOptions } from './gate-options.js';
 
 /** What every guard of one run shares: the patch set, both trees, config, and the sections guards write. */
 export interface GateRun {

@@ -1,5 +1,5 @@
 import type { Guard } from '../core/guard.js';
-import type { GateOptions } from './run-gate.js';
+import type { GateOptions } from './gate-options.js';
 
 /** Guards that need this process: G8 drives the sandbox (which has its own hard limits), G9 reads the store. */
 const IN_PROCESS = new Set(['G8', 'G9']);
