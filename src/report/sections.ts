@@ -1,5 +1,5 @@
 import type { Report } from '../core/report.js';
-import type { PsiSection, TestsSection } from '../core/report-sections.js';
+import type { PsiSection, SandboxIsolation, TestSideSummary, TestsSection } from '../core/report-sections.js';
 
 /**
  * Readers of the report sections the psi guard and G8 write (`core/report-sections.ts`), turned into
@@ -18,18 +18,6 @@ export interface PsiView {
   threshold?: number;
   weakest?: string;
   files: PsiFileView[];
-}
-
-function num(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
-}
-
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' && v !== '' ? v : undefined;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Reads the psi guard's section (see PsiSection) into what reporters show. */
@@ -52,55 +40,62 @@ export interface TestsView {
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** "0 failing of 3 tests · 1 unit broken · 1.0 s · 6eb3c9d · from the cache" for one side of the gate. */
-function describeSide(side: Record<string, unknown>): string {
-  const parts: string[] = [];
-  const failing = num(side.failing);
-  const total = num(side.total);
-  if (failing !== undefined) parts.push(`${failing} failing${total !== undefined ? ` of ${total} test${total === 1 ? '' : 's'}` : ''}`);
-  const broken = num(side.broken);
-  if (broken) parts.push(`${broken} unit${broken === 1 ? '' : 's'} broken`);
-  const skipped = str(side.skipped);
-  if (skipped) parts.push(`skipped: ${skipped}`);
-  const ms = num(side.durationMs);
-  if (ms !== undefined) parts.push(seconds(ms));
-  const sha = str(side.sha);
-  if (sha) parts.push(sha.slice(0, 7));
+function describeSide(side: TestSideSummary & { cached?: boolean }): string {
+  const parts = [`${side.failing} failing of ${side.total} test${side.total === 1 ? '' : 's'}`];
+  if (side.broken) parts.push(`${side.broken} unit${side.broken === 1 ? '' : 's'} broken`);
+  if (side.skipped) parts.push(`skipped: ${side.skipped}`);
+  parts.push(seconds(side.durationMs));
+  if (side.sha) parts.push(side.sha.slice(0, 7));
   if (side.cached === true) parts.push('from the cache');
   else if (side.cached === false) parts.push('ran now');
   return parts.join(' · ');
 }
 
-function describeValue(key: string, value: unknown): string | undefined {
-  if (typeof value === 'string' || typeof value === 'boolean') return String(value);
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  if (Array.isArray(value)) {
-    const names = value.map(itemName).filter((n): n is string => Boolean(n));
-    if (value.length === 0) return '0';
-    return names.length === value.length && names.length <= 5 ? names.join(', ') : String(value.length);
-  }
-  if (!isObject(value)) return undefined;
-  if (key === 'baseline' || key === 'candidate') return describeSide(value);
-  const flags = Object.entries(value)
-    .filter(([, v]) => v !== false && v !== undefined && v !== null)
-    .map(([k, v]) => (v === true ? k : `${k} ${String(v)}`));
-  return flags.join(' · ');
+/** Up to five test ids by name, more as a count. */
+function describeList(list: string[]): string {
+  if (list.length === 0) return '0';
+  return list.length <= 5 ? list.join(', ') : String(list.length);
 }
 
-/** Label/value pairs of the tests section, in its own order (regressions are listed separately). */
+/** The sandbox's properties that hold: `sandbox bwrap · network isolated · pidNamespace`. */
+function describeSandbox(sandbox: SandboxIsolation): string {
+  return Object.entries(sandbox)
+    .filter(([, v]) => v !== false && v !== undefined)
+    .map(([k, v]) => (v === true ? k : `${k} ${String(v)}`))
+    .join(' · ');
+}
+
+type TestsEntry = { [K in keyof TestsSection]-?: [K, TestsSection[K]] }[keyof TestsSection];
+
+function describeEntry([key, value]: TestsEntry): string | undefined {
+  if (value === undefined) return undefined;
+  switch (key) {
+    case 'baseline':
+    case 'candidate':
+      return describeSide(value);
+    case 'sandbox':
+      return describeSandbox(value);
+    case 'runner':
+    case 'command':
+    case 'skipped':
+    case 'notRun':
+    case 'suiteBroken':
+      return String(value);
+    default:
+      return describeList(value);
+  }
+}
+
+/** Label/value pairs of the tests section, in G8's order (regressions are listed separately). */
 function testDetails(section: TestsSection): [string, string][] {
   const details: [string, string][] = [];
-  for (const [key, value] of Object.entries(section)) {
-    if (key === 'regressions') continue;
-    const text = describeValue(key, value);
-    if (text !== undefined && text !== '') details.push([key, text]);
+  // Object.entries widens the pairs; each key of TestsSection comes with its own value type.
+  for (const entry of Object.entries(section) as TestsEntry[]) {
+    if (entry[0] === 'regressions') continue;
+    const text = describeEntry(entry);
+    if (text !== undefined && text !== '') details.push([entry[0], text]);
   }
   return details;
-}
-
-function itemName(v: unknown): string | undefined {
-  if (typeof v === 'string') return v;
-  if (isObject(v)) return str(v.id) ?? str(v.name) ?? str(v.test) ?? str(v.title);
-  return undefined;
 }
 
 /**
