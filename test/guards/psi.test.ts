@@ -13,9 +13,7 @@ vi.mock('../../src/guards/psi/gamma.js', () => ({
 }));
 
 const { psi } = await import('../../src/guards/psi/index.js');
-import type { PsiSection } from '../../src/core/report-sections.js';
 
-type Section = PsiSection;
 
 async function score(base: Record<string, string>, head: Record<string, string | null>, threshold?: number) {
   const report = await gate(prRepo(base, head), [psi], threshold === undefined ? {} : { config: { psi: { threshold } } });

@@ -5,7 +5,7 @@ import { docKindOf } from '../shared/doc-files.js';
 import { frameworkClaims, isGroundedFramework } from '../shared/framework-claims.js';
 import { ownNames } from '../shared/own-names.js';
 import { configToolOf } from '../shared/config-references.js';
-import { addedReferences, hasPackageJson, isGroundedPackage } from '../g12-config-packages/index.js';
+import { addedReferences, hasPackageJson, isGroundedPackage } from '../shared/package-grounding.js';
 
 /** Γ of one file: the fraction of its framework/package claims that the repo grounds (1.0 = all). */
 export interface GammaResult {
