@@ -1,4 +1,4 @@
-import { defaultConfig } from '../config/schema.js';
+import { defaultConfig } from '../core/config-schema.js';
 import { errorMessage } from '../core/errors.js';
 import type { Guard } from '../core/guard.js';
 import { runGate } from '../gate/run-gate.js';

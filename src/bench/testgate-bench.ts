@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { configSchema } from '../config/schema.js';
+import { configSchema } from '../core/config-schema.js';
 import { runGate } from '../gate/run-gate.js';
 import { g8 } from '../guards/g8-tests/index.js';
 import { MemoryBaselineCache } from '../testgate/baseline-cache.js';

@@ -1,4 +1,4 @@
-import type { SlopgateConfig } from '../config/schema.js';
+import type { SlopgateConfig } from './config-schema.js';
 import type { FindingInput } from './finding.js';
 import type { ChangedFile, PatchSet } from './patch-set.js';
 import type { Revision } from './revision.js';

@@ -1,4 +1,4 @@
-import type { SlopgateConfig } from '../config/schema.js';
+import type { SlopgateConfig } from '../core/config-schema.js';
 import type { Decision } from '../core/decision.js';
 import type { Finding } from '../core/finding.js';
 import type { GuardStatus, ReportSections } from '../core/report.js';

@@ -1,4 +1,4 @@
-import type { SlopgateConfig } from '../config/schema.js';
+import type { SlopgateConfig } from '../core/config-schema.js';
 import type { Guard, GuardServices } from '../core/guard.js';
 import type { Logger, TracePhase } from '../core/trace.js';
 import type { DecideOptions } from '../routing/types.js';

@@ -1,4 +1,4 @@
-import type { SlopgateConfig } from '../config/schema.js';
+import type { SlopgateConfig } from '../core/config-schema.js';
 import type { GuardFinding } from '../core/guard.js';
 import type { PatchSet } from '../core/patch-set.js';
 import type { ReportSections } from '../core/report-sections.js';

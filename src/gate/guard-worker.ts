@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import picomatch from 'picomatch';
-import type { SlopgateConfig } from '../config/schema.js';
+import type { SlopgateConfig } from '../core/config-schema.js';
 import { GuardSkip, type Guard, type GuardContext, type GuardFinding } from '../core/guard.js';
 import type { GuardDone, GuardFailed, GuardStarted, InitRun, RunGuard } from './guard-messages.js';
 import { guardErrorFinding } from './guard-runner.js';

@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import { defaultConfig, type SlopgateConfig } from '../config/schema.js';
+import { defaultConfig, type SlopgateConfig } from '../core/config-schema.js';
 import type { GuardContext, GuardServices } from '../core/guard.js';
 import { loadPatchSet, type ChangedFile, type PatchSet } from '../core/patch-set.js';
 import type { ReportSections } from '../core/report.js';

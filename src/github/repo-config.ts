@@ -1,5 +1,5 @@
 import { CONFIG_PATHS, ConfigError, parseConfigText } from '../config/load.js';
-import { defaultConfig, type SlopgateConfig } from '../config/schema.js';
+import { defaultConfig, type SlopgateConfig } from '../core/config-schema.js';
 import type { GitHubClient, RepoTarget } from './check-run.js';
 
 export interface RepoConfig {

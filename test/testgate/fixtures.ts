@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { configSchema, type SlopgateConfigInput } from '../../src/config/schema.js';
+import { configSchema, type SlopgateConfigInput } from '../../src/core/config-schema.js';
 import { runGate } from '../../src/gate/run-gate.js';
 import type { Report } from '../../src/core/report.js';
 import { g8 } from '../../src/guards/g8-tests/index.js';
