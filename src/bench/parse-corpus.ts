@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import type { GuardContext } from '../core/guard.js';
 import type { ChangedFile } from '../core/patch-set.js';
 import { decodeText } from '../core/text-content.js';
-import { g2 } from '../guards/g2-syntax.js';
-import { syntaxKindOf } from '../guards/g2-file-kinds.js';
+import { g2 } from '../guards/g2-syntax/index.js';
+import { syntaxKindOf } from '../guards/g2-syntax/file-kinds.js';
 
 /**
  * The G2 parse bench: every source file of real repositories, at a pinned commit, goes through G2

@@ -1,9 +1,9 @@
-import { defaultConfig } from '../config/schema.js';
+import { defaultConfig } from '../core/config-schema.js';
 import { errorMessage } from '../core/errors.js';
 import type { Guard } from '../core/guard.js';
-import { runGate } from '../core/pipeline.js';
+import { runGate } from '../gate/run-gate.js';
 import { isBlocking } from '../routing/decide.js';
-import type { Outcome } from '../routing/types.js';
+import type { Outcome } from '../core/decision.js';
 import { mirrorDir, type CorpusPr } from './real-prs-corpus.js';
 
 /**

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultConfig } from '../config/schema.js';
-import { runGate } from '../core/pipeline.js';
+import { defaultConfig } from '../core/config-schema.js';
+import { runGate } from '../gate/run-gate.js';
 import { GUARDS } from '../guards/index.js';
 import type { JsonModel, JsonRequest, JsonResult } from '../llm/port.js';
 import { refine } from '../refiner/refine.js';

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { loadPatchSet } from '../core/patch-set.js';
-import { runGate } from '../core/pipeline.js';
+import { runGate } from '../gate/run-gate.js';
 import { Revision } from '../core/revision.js';
 import { GUARDS } from '../guards/index.js';
 import { computeFingerprint } from '../repo/fingerprint.js';

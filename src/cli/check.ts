@@ -1,11 +1,11 @@
 import { stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { loadConfigFile } from '../config/load.js';
-import { canonicalGuardId, knownGuardIdsText, unknownGuardIds } from '../config/guard-ids.js';
-import { defaultConfig, type SlopgateConfig } from '../config/schema.js';
+import { canonicalGuardId, knownGuardIdsText, unknownGuardIds } from '../core/guard-ids.js';
+import { defaultConfig, type SlopgateConfig } from '../core/config-schema.js';
 import { InputError, errorMessage } from '../core/errors.js';
 import { defaultBranch } from '../core/patch-set.js';
-import { runGate } from '../core/pipeline.js';
+import { runGate } from '../gate/run-gate.js';
 import { createLogger } from '../core/trace.js';
 import { GUARDS } from '../guards/index.js';
 import { cliLlmOptions, type LlmDeps } from '../qa/gate-options.js';

@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
 import { loadConfigFile } from '../config/load.js';
-import { defaultConfig, type SlopgateConfig } from '../config/schema.js';
+import { defaultConfig, type SlopgateConfig } from '../core/config-schema.js';
 import { InputError } from '../core/errors.js';
 import { git, gitMaybe } from '../core/git.js';
 import { defaultBranch, resolveCommit } from '../core/patch-set.js';
-import { runGate } from '../core/pipeline.js';
+import { runGate } from '../gate/run-gate.js';
 import type { Report } from '../core/report.js';
 import { GUARDS } from '../guards/index.js';
 import type { JsonModel } from '../llm/port.js';

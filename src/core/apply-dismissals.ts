@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import type { SlopgateConfig } from '../config/schema.js';
+import type { SlopgateConfig } from './config-schema.js';
 import { bucketOf } from './categories.js';
 import { makeFinding, SEVERITY_RANK, type Dismissal, type Finding } from './finding.js';
 import { markersFor } from './inline-ignore.js';

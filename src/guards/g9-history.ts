@@ -1,6 +1,6 @@
 import type { ChangedFile } from '../core/patch-set.js';
 import type { Guard, GuardContext, GuardFinding } from '../core/guard.js';
-import type { HistoryProvider, Hotspot, RunIdentity } from '../store/history.js';
+import type { HistoryReader, Hotspot, RunIdentity } from '../core/ports.js';
 import type { StoredRefineAttempt } from '../store/refine-attempts.js';
 import { refineSection } from '../report/refine-section.js';
 
@@ -30,14 +30,10 @@ async function attemptsFor(ctx: GuardContext, run: RunIdentity): Promise<StoredR
  * the PR's own earlier pushes do not count either (config `history.includeOwnPr`).
  */
 
-function historyService(ctx: GuardContext): HistoryProvider | undefined {
-  const h = ctx.services.history as Partial<HistoryProvider> | undefined;
-  return h && typeof h.hotspots === 'function' ? (h as HistoryProvider) : undefined;
-}
-
-function runIdentity(ctx: GuardContext): RunIdentity | undefined {
-  const r = ctx.services.run as Partial<RunIdentity> | undefined;
-  return r && typeof r.repo === 'string' && r.repo ? (r as RunIdentity) : undefined;
+/** The store and the repository being gated, or null when either is missing (the guard then skips). */
+function historyPorts(ctx: GuardContext): { history: HistoryReader; run: RunIdentity } | null {
+  const { history, run } = ctx.services;
+  return history && run?.repo ? { history, run } : null;
 }
 
 function describeRun(r: Hotspot['lastRuns'][number]): string {
@@ -75,13 +71,14 @@ export const g9: Guard = {
   name: 'Failure history',
   appliesTo: (file) => file.status !== 'deleted',
   skipReason(ctx) {
-    if (!historyService(ctx)) return 'no store configured: G9 reads the history of earlier runs (set DATABASE_URL for the App, or --db DIR for the CLI)';
-    if (!runIdentity(ctx)) return 'the repository name is unknown, so there is no history to look up';
+    if (!ctx.services.history) return 'no store configured: G9 reads the history of earlier runs (set DATABASE_URL for the App, or --db DIR for the CLI)';
+    if (!ctx.services.run?.repo) return 'the repository name is unknown, so there is no history to look up';
     return null;
   },
   async checkAll(files, ctx) {
-    const history = historyService(ctx)!;
-    const run = runIdentity(ctx)!;
+    const ports = historyPorts(ctx);
+    if (!ports) return []; // skipReason already reported why
+    const { history, run } = ports;
     const { threshold, windowDays, includeOwnPr } = ctx.config.history;
     const lookup = new Set<string>();
     for (const f of files) {

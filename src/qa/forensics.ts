@@ -1,3 +1,4 @@
+import type { ReportSections } from '../core/report-sections.js';
 import type { GuardFinding } from '../core/guard.js';
 import { readPsi } from '../report/sections.js';
 
@@ -26,13 +27,13 @@ function testCounts(section: unknown): Record<string, number | string> | null {
 
 export interface ForensicsInput {
   findings: readonly GuardFinding[];
-  sections: Record<string, unknown>;
+  sections: ReportSections;
   round: number;
   maxRounds: number;
 }
 
 export function forensicsOf(input: ForensicsInput): Forensics {
-  const psi = input.sections.psi === undefined ? null : readPsi(input.sections.psi);
+  const psi = readPsi(input.sections.psi);
   return {
     findings: input.findings.slice(0, MAX_FINDINGS).map((f) => ({
       guard: f.guard ?? 'unknown',

@@ -1,4 +1,4 @@
-import type { SlopgateConfig } from '../config/schema.js';
+import type { SlopgateConfig } from '../core/config-schema.js';
 import { gitMaybe } from '../core/git.js';
 import type { NavigatorGateOptions } from '../routing/navigator.js';
 import { llmModelFactory, qaModelsFromEnv, roleModel, type Env, type ModelFactory } from './models-from-env.js';

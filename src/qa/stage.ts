@@ -1,4 +1,5 @@
-import type { SlopgateConfig } from '../config/schema.js';
+import type { ReportSections } from '../core/report-sections.js';
+import type { SlopgateConfig } from '../core/config-schema.js';
 import type { GuardFinding } from '../core/guard.js';
 import type { PatchSet } from '../core/patch-set.js';
 import type { Logger } from '../core/trace.js';
@@ -29,7 +30,7 @@ export interface QaGateOptions {
 export interface QaStageInput {
   patch: PatchSet;
   findings: readonly GuardFinding[];
-  sections: Record<string, unknown>;
+  sections: ReportSections;
   config: SlopgateConfig;
   round: number;
   log: Logger;

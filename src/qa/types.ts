@@ -67,6 +67,4 @@ export interface QaResult {
 }
 
 /** `report.sections.qa`: the shape the PR body and the check run read. */
-export type QaSection =
-  | { status: 'ran'; markdown: string; handled: number; gap: number; uncertain: number }
-  | { status: 'crashed' | 'not-run'; reason: string; handled: number; gap: number; uncertain: number };
+export type { QaSection } from '../core/report-sections.js';

@@ -1,10 +1,10 @@
-import type { SlopgateConfig } from '../config/schema.js';
+import type { SlopgateConfig } from '../core/config-schema.js';
 import type { Finding } from '../core/finding.js';
 import type { Guard, GuardServices } from '../core/guard.js';
-import { runGate } from '../core/pipeline.js';
+import { runGate } from '../gate/run-gate.js';
 import type { Report } from '../core/report.js';
 import type { Logger } from '../core/trace.js';
-import { checkFileFence } from '../guards/g4-file-fence.js';
+import { checkFileFence } from '../guards/g4-imports/file-fence.js';
 import { commitCandidate } from './scratch-tree.js';
 import type { FileContent } from './types.js';
 import { compare, REFINER_GUARD_IDS, type Comparison } from './verdict.js';

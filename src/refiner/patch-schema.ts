@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { z } from 'zod';
-import { isManifest, lockfileManifests, sensitiveReason } from '../guards/g1-path-rules.js';
+import { isManifest, lockfileManifests, sensitiveReason } from '../guards/g1-manifest-safety/path-rules.js';
 
 /** Longest path and file the refiner accepts from a model (full-file contents, so generous). */
 export const MAX_PATH_CHARS = 500;

@@ -5,7 +5,7 @@ import { resolveCommit } from '../core/patch-set.js';
 import type { Report } from '../core/report.js';
 import { isBlocking } from '../routing/decide.js';
 import { LlmError, type JsonModel, type TokenUsage } from '../llm/port.js';
-import type { HistoryProvider, RunIdentity } from '../store/history.js';
+import type { HistoryReader, RunIdentity } from '../core/ports.js';
 import { addUsage, emptyUsage, type AttemptSink, type RefineAttempt } from './attempt.js';
 import { evaluateCandidate, type Evaluation, type GateSetup } from './evaluate.js';
 import { refinerReplySchema } from './patch-schema.js';
@@ -65,11 +65,11 @@ interface State {
   blocking: number;
 }
 
-function historyOf(opts: GateSetup): { history: HistoryProvider; run: RunIdentity } | undefined {
-  const h = opts.services?.history as Partial<HistoryProvider> | undefined;
+function historyOf(opts: GateSetup): { history: HistoryReader; run: RunIdentity } | undefined {
+  const h = opts.services?.history as Partial<HistoryReader> | undefined;
   const r = opts.services?.run as Partial<RunIdentity> | undefined;
   if (!h || typeof h.hotspots !== 'function' || !r || typeof r.repo !== 'string') return undefined;
-  return { history: h as HistoryProvider, run: r as RunIdentity };
+  return { history: h as HistoryReader, run: r as RunIdentity };
 }
 
 /** Paths the failure history (G9's source, refine reverts included) says keep failing: the model skips them. */

@@ -1,3 +1,4 @@
+import type { RefineRowView, RefineView } from '../core/report-sections.js';
 import { escapeCell } from './markdown-escape.js';
 import { stripControl } from './format-helpers.js';
 
@@ -5,21 +6,6 @@ import { stripControl } from './format-helpers.js';
  * The `refine` report section: the refine attempts of this PR (recipes and model replies), kept
  * small — at most 10 rows, each with its source, outcome, paths and the first line of its reason.
  */
-export interface RefineRowView {
-  n: number;
-  round?: number;
-  source: string;
-  outcome: string;
-  paths: string[];
-  reason?: string;
-}
-
-export interface RefineView {
-  attempts: RefineRowView[];
-  kept: number;
-  reverted: number;
-  tokens: number;
-}
 
 const MAX_ROWS = 10;
 const MAX_REASON = 200;

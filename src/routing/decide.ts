@@ -1,6 +1,7 @@
 import { bucketOf, type Bucket, type Category } from '../core/categories.js';
 import type { Finding } from '../core/finding.js';
-import type { Conclusion, DecideOptions, Decision, NextAction, Outcome } from './types.js';
+import type { Conclusion, Decision, NextAction, Outcome } from '../core/decision.js';
+import type { DecideOptions } from './types.js';
 
 export const DEFAULT_MAX_ROUNDS = 3;
 

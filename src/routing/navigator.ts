@@ -1,10 +1,11 @@
+import type { ReportSections } from '../core/report-sections.js';
 import { z } from 'zod';
 import { bucketOf } from '../core/categories.js';
 import type { Finding } from '../core/finding.js';
 import type { Logger } from '../core/trace.js';
 import { LlmError, type ChatMessage, type JsonModel } from '../llm/port.js';
 import { DATA_RULE, dataBlock } from '../qa/data-block.js';
-import type { SlopgateConfig } from '../config/schema.js';
+import type { SlopgateConfig } from '../core/config-schema.js';
 import type { PatchSet } from '../core/patch-set.js';
 import { diffView } from '../qa/diff-view.js';
 import { forensicsOf, type Forensics } from '../qa/forensics.js';
@@ -178,7 +179,7 @@ export interface NavigatorStageInput {
   decision: Decision;
   findings: readonly Finding[];
   patch: PatchSet;
-  sections: Record<string, unknown>;
+  sections: ReportSections;
   config: SlopgateConfig;
   log: Logger;
   decide?: NavigatorInput['decide'];

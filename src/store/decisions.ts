@@ -1,4 +1,4 @@
-import type { Decision } from '../routing/types.js';
+import type { Decision } from '../core/decision.js';
 import type { Db, Queryable } from './db.js';
 
 export interface DecisionEntry {

@@ -1,7 +1,8 @@
 import type { RefineAttempt } from '../refiner/attempt.js';
 import type { GuardVerdict } from '../refiner/verdict.js';
 import type { Db } from './db.js';
-import { findHotspots, type HistoryExclusions, type Hotspot } from './history.js';
+import type { HistoryExclusions, Hotspot } from '../core/ports.js';
+import { findHotspots } from './history.js';
 
 /** Where an attempt belongs: the repository, the PR (none from the CLI), the round and the head it refined. */
 export interface RefineAttemptScope {

@@ -2,7 +2,8 @@ import type { Report } from '../core/report.js';
 import type { Db } from './db.js';
 import { appendDecision, exportDecisions, listDecisions, type DecisionEntry, type DecisionFilter, type DecisionRecord } from './decisions.js';
 import { pruneDeliveries, recordDelivery } from './deliveries.js';
-import { type HistoryExclusions, type HistoryProvider, type Hotspot } from './history.js';
+import type { HistoryExclusions, HistoryReader, Hotspot } from '../core/ports.js';
+import { findHotspots } from './history.js';
 import { dismissFinding, listDismissals, type DismissalEntry, type StoredDismissal } from './dismissals.js';
 import type { DismissalSource } from '../core/finding.js';
 import { advanceRound, getRound, resetRound, setMaxRoundsOverride, type AdvanceResult, type RoundState } from './rounds.js';
@@ -20,7 +21,7 @@ import { getRun, listRuns, saveRun, type RunMeta, type StoredRun } from './runs.
  * The store as one object: a thin facade over the single-purpose modules, so the App and the CLI hold
  * one handle. Every method is also available as a plain function taking a `Db`.
  */
-export class Store implements HistoryProvider {
+export class Store implements HistoryReader {
   constructor(readonly db: Db) {}
 
   saveRun(report: Report, meta: RunMeta): Promise<string> {

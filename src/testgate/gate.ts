@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Revision } from '../core/revision.js';
 import type { Logger } from '../core/trace.js';
-import type { BaselineCache } from './baseline-cache.js';
+import type { BaselineCache } from '../core/ports.js';
 import { baselineKey } from './baseline-key.js';
 import { compareSuites, type SuiteComparison } from './compare.js';
 import { detectRunner } from './runners/detect.js';
@@ -13,7 +13,7 @@ import { sandboxRefusal, type SandboxIsolation } from './sandbox.js';
 import { testConfigChanges, type TestConfigChange } from './test-config-changes.js';
 import { capSuiteMessages } from './message-cap.js';
 import { suiteNotes } from './suite-notes.js';
-import type { SuiteResult, TestOutcome } from './types.js';
+import type { SuiteResult, TestOutcome } from '../core/suite-result.js';
 
 export interface TestGateConfig extends SuiteLimits {
   command?: string;

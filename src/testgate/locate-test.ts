@@ -1,5 +1,5 @@
 import type { Revision } from '../core/revision.js';
-import type { TestOutcome } from './types.js';
+import type { TestOutcome } from '../core/suite-result.js';
 
 export interface TestLocation {
   path: string;

@@ -1,4 +1,4 @@
-import type { SuiteResult } from './types.js';
+import type { SuiteResult } from '../core/suite-result.js';
 
 /**
  * Caps on the failure messages a suite result keeps. A test can fail with a message of any size (an

@@ -7,6 +7,9 @@ import { RunCgroup } from './sandbox-cgroup.js';
 import { fsArgs, insideRun, operatorReadOnlyPaths, SANDBOX_GID, SANDBOX_UID } from './sandbox-fs.js';
 import { namespaceArgs, sandboxCapabilities } from './sandbox-probe.js';
 import { sandboxEnv } from './sandbox-env.js';
+import type { SandboxIsolation } from '../core/report-sections.js';
+
+export type { SandboxIsolation } from '../core/report-sections.js';
 
 /**
  * Runs one untrusted shell command (a PR's test suite) in a bubblewrap sandbox:
@@ -50,20 +53,6 @@ export interface SandboxOptions {
 }
 
 export type KilledBy = 'timeout' | 'process-limit' | 'aborted';
-
-export interface SandboxIsolation {
-  /** `bwrap` when the command ran in the sandbox; `none` when it ran without (best-effort only). */
-  sandbox: 'bwrap' | 'none';
-  network: 'isolated' | 'allowed' | 'not-isolated';
-  pidNamespace: boolean;
-  seccomp: boolean;
-  processLimit: 'cgroup' | 'rlimit+watchdog' | 'watchdog';
-  memoryLimit: 'cgroup' | 'rlimit';
-  /** tmpfs: the run's tree is a size-capped tmpfs; per-file: only RLIMIT_FSIZE (slopgate is not root). */
-  disk: 'tmpfs' | 'per-file';
-  /** Why the sandbox could not be used (best-effort runs only). */
-  unavailable?: string;
-}
 
 export interface SandboxResult {
   exitCode: number | null;

@@ -1,4 +1,4 @@
-import type { SuiteResult } from './types.js';
+import type { SuiteResult } from '../core/suite-result.js';
 
 /**
  * What the report should say about how the suites ran: the runners' notes (where the command came

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Guard } from '../../src/core/guard.js';
 import type { PriorDismissal } from '../../src/core/apply-dismissals.js';
-import { configSchema } from '../../src/config/schema.js';
+import { configSchema } from '../../src/core/config-schema.js';
 import { toAnnotations } from '../../src/report/annotations.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import { toSarif } from '../../src/report/sarif.js';

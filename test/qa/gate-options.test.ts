@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configSchema } from '../../src/config/schema.js';
+import { configSchema } from '../../src/core/config-schema.js';
 import { llmGateOptions } from '../../src/qa/gate-options.js';
 import type { Env } from '../../src/qa/models-from-env.js';
 import { ScriptedModel } from './scripted-model.js';

@@ -1,5 +1,5 @@
-import { configSchema, type SlopgateConfigInput } from '../../src/config/schema.js';
-import { runGate } from '../../src/core/pipeline.js';
+import { configSchema, type SlopgateConfigInput } from '../../src/core/config-schema.js';
+import { runGate } from '../../src/gate/run-gate.js';
 import type { Report } from '../../src/core/report.js';
 import { GUARDS } from '../../src/guards/index.js';
 import type { JsonModel } from '../../src/llm/port.js';

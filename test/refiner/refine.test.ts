@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Recipe } from '../../src/refiner/types.js';
-import type { HistoryProvider } from '../../src/store/history.js';
+import type { HistoryReader } from '../../src/core/ports.js';
 import { prRepo, removeTestRepos } from '../helpers/git-repo.js';
 import { DB_PY, gateAndRefine } from './fixtures.js';
 import { ScriptedModel, userTurn } from './scripted-model.js';
@@ -133,7 +133,7 @@ describe('refine: model patches through the refiner phase of the gate', () => {
   it('a path the failure history shows failing again and again is left out of the fence; the model is not asked', async () => {
     const repo = prRepo({ 'app/db.py': DB_PY }, { 'app/db.py': BROKEN });
     const asked: string[][] = [];
-    const history: HistoryProvider = {
+    const history: HistoryReader = {
       async hotspots(_repo, paths) {
         asked.push(paths);
         const at = new Date().toISOString();

@@ -1,7 +1,7 @@
 import { readCappedText } from '../../core/safe-read.js';
 import { join } from 'node:path';
 import { tailOf } from '../capped-output.js';
-import type { TestOutcome, UnitStatus } from '../types.js';
+import type { TestOutcome, UnitStatus } from '../../core/suite-result.js';
 import { cargoTestCommands, parseCargoBuild, rustUnitId } from './cargo-build.js';
 import { cargoMissingCrates, cargoMissingReason } from './missing-dependency.js';
 import { missingToolchain, shortMessage, shq, type RunContext, type Runner, type RunnerOutput } from './runner.js';

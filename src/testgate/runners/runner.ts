@@ -1,6 +1,6 @@
 import { headOf } from '../message-cap.js';
 import type { KilledBy, SandboxResult } from '../sandbox.js';
-import type { RunnerId, TestOutcome, UnitStatus } from '../types.js';
+import type { RunnerId, TestOutcome, UnitStatus } from '../../core/suite-result.js';
 
 /** Where one suite run happens: the exported tree, a private output dir, and the sandbox. */
 export interface RunContext {
