@@ -75,11 +75,3 @@ export function processesOfUid(uid: number): number {
   }
   return n;
 }
-
-export function killQuietly(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(pid, signal);
-  } catch {
-    // already gone
-  }
-}

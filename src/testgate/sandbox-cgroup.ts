@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { killQuietly } from './process-limit.js';
+import { killQuietly } from './kill-quietly.js';
 
 /**
  * A cgroup per sandboxed run, so that memory and process limits hold for the run as a whole (not per
