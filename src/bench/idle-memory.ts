@@ -60,14 +60,15 @@ export async function idleServerRssMb(opts: { settleMs?: number; dist?: string; 
     await new Promise<void>((resolve, reject) => {
       const onData = (b: Buffer) => {
         output += b.toString();
-        if (/answering webhooks/.test(output)) resolve();
+        if (output.includes('answering webhooks')) resolve();
       };
       child.stdout.on('data', onData);
       child.stderr.on('data', onData);
       child.once('exit', (code) => reject(new Error(`the App server exited (${code}) before it was ready:\n${output}`)));
     });
     await sleep(settleMs);
-    return { rssMb: rssMb(child.pid!), workDir: readdirSync(join(work, 'work')) };
+    if (child.pid === undefined) throw new Error('the App server has no pid (it did not start)');
+    return { rssMb: rssMb(child.pid), workDir: readdirSync(join(work, 'work')) };
   } finally {
     child.kill('SIGKILL');
     rmSync(work, { recursive: true, force: true });

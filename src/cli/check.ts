@@ -45,7 +45,7 @@ export function checkGuardIds(flag: string, ids: string[]): string[] {
   if (unknown.length) {
     throw new InputError(`${flag}: unknown guard id${unknown.length === 1 ? '' : 's'} ${unknown.map((u) => `'${u}'`).join(', ')}`, `known ids: ${knownGuardIdsText()}`);
   }
-  return ids.map((id) => canonicalGuardId(id)!);
+  return ids.map((id) => canonicalGuardId(id) ?? id);
 }
 
 /** Fails before the gate runs when the report could not be written to `output`. */
@@ -95,7 +95,7 @@ export async function runCheck(args: CheckArgs, write: (s: string) => void, llm:
   } finally {
     await store?.close();
   }
-  const out = renderReport(args.format, report, { color: args.format === 'text' && !output && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR });
+  const out = renderReport(args.format, report, { color: args.format === 'text' && !output && process.stdout.isTTY && !process.env.NO_COLOR });
   if (output) {
     try {
       await writeFile(output, out);

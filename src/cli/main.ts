@@ -60,12 +60,12 @@ export async function main(argv: string[], write: (s: string) => void = (s) => p
       const skip = list(values.skip);
       return runCheck(
         {
-          repo: values.repo!,
-          head: values.head!,
+          repo: values.repo,
+          head: values.head,
           format: parseFormat(values.format),
-          strict: values.strict!,
-          noTests: values['no-tests']!,
-          qa: values.qa!,
+          strict: values.strict,
+          noTests: values['no-tests'],
+          qa: values.qa,
           failLevel: parseFailLevel(values['fail-level']),
           ...(values.base ? { base: values.base } : {}),
           ...(values.config ? { config: values.config } : {}),
@@ -114,13 +114,13 @@ export async function main(argv: string[], write: (s: string) => void = (s) => p
     case 'init': {
       const { values } = parseArgs({ args: rest, options: { ...HELP, repo: { type: 'string', default: '.' }, force: { type: 'boolean', default: false } }, strict: true });
       if (values.help) return help();
-      return runInit({ repo: values.repo!, force: values.force! }, write);
+      return runInit({ repo: values.repo, force: values.force }, write);
     }
     case 'demo': {
       const { values } = parseArgs({ args: rest, options: { ...HELP, format: { type: 'string', short: 'f' }, keep: { type: 'boolean', default: false } }, strict: true });
       if (values.help) return help();
       const { runDemo } = await import('../demo/run-demo.js');
-      return runDemo({ format: parseFormat(values.format), keep: values.keep! }, write);
+      return runDemo({ format: parseFormat(values.format), keep: values.keep }, write);
     }
     case 'worker': {
       const { values } = parseArgs({ args: rest, options: { ...HELP, concurrency: { type: 'string' } }, strict: true });

@@ -158,7 +158,7 @@ describe('G8 fails closed on Node repositories', () => {
     const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
     const f = report.findings.find((x) => x.category === 'test-regression');
     expect(f?.message).toContain('huge');
-    const kept = String((f?.evidence as { output?: string } | undefined)?.output ?? '');
+    const kept = (f?.evidence as { output?: string } | undefined)?.output ?? '';
     expect(kept.length).toBeGreaterThan(0);
     expect(kept.length).toBeLessThanOrEqual(4096);
     expect(JSON.stringify(report).length).toBeLessThan(200_000);
