@@ -1,3 +1,4 @@
+import type { Finding } from '../core/finding.js';
 import type { TokenUsage } from '../llm/port.js';
 import type { GuardVerdict } from './verdict.js';
 
@@ -37,4 +38,14 @@ export function addUsage(into: TokenUsage, more: TokenUsage): void {
   into.promptTokens += more.promptTokens;
   into.completionTokens += more.completionTokens;
   into.calls += more.calls;
+}
+
+/** Where a refine round stands: the current candidate commit, its findings and files, what it fixed. */
+export interface RefineState {
+  sha: string;
+  findings: Finding[];
+  files: Map<string, string>;
+  fixedKeys: Set<string>;
+  summaries: string[];
+  blocking: number;
 }

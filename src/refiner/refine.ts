@@ -6,7 +6,7 @@ import type { Report } from '../core/report.js';
 import { isBlocking } from '../routing/decide.js';
 import { LlmError, type JsonModel, type TokenUsage } from '../llm/port.js';
 import type { HistoryReader, RunIdentity } from '../core/ports.js';
-import { addUsage, emptyUsage, type AttemptSink, type RefineAttempt } from './attempt.js';
+import { addUsage, emptyUsage, type AttemptSink, type RefineAttempt, type RefineState as State } from './attempt.js';
 import { evaluateCandidate, type Evaluation, type GateSetup } from './evaluate.js';
 import { refinerReplySchema } from './patch-schema.js';
 import { buildMessages, clip, MAX_FEEDBACK_CHARS } from './prompt.js';
@@ -56,20 +56,11 @@ export interface RefineResult {
 }
 
 /** The working state: a commit (head, then each kept candidate) and the findings the gate sees on it. */
-interface State {
-  sha: string;
-  findings: Finding[];
-  files: Map<string, string>;
-  fixedKeys: Set<string>;
-  summaries: string[];
-  blocking: number;
-}
 
 function historyOf(opts: GateSetup): { history: HistoryReader; run: RunIdentity } | undefined {
-  const h = opts.services?.history as Partial<HistoryReader> | undefined;
-  const r = opts.services?.run as Partial<RunIdentity> | undefined;
-  if (!h || typeof h.hotspots !== 'function' || !r || typeof r.repo !== 'string') return undefined;
-  return { history: h as HistoryReader, run: r as RunIdentity };
+  const history = opts.services?.history;
+  const run = opts.services?.run;
+  return history && run ? { history, run } : undefined;
 }
 
 /** Paths the failure history (G9's source, refine reverts included) says keep failing: the model skips them. */
@@ -235,4 +226,3 @@ function commitMessage(summaries: string[], fixed: string[]): string {
   return `${head}\n\n${summaries.map((s) => `- ${s}`).join('\n')}\n\nFindings: ${fixed.join(', ')}\n`;
 }
 
-export type { State as RefineState };
