@@ -51,6 +51,8 @@ export interface GatePrDeps {
   onStaleHead?(job: GateJob, actualHead: string): Promise<void>;
   /** The pipeline (injectable for tests). */
   gate?: (opts: GateOptions) => Promise<Report>;
+  /** `refiner.auto`: refines a REFINE decision of a new head once its report is out (see refine-pr.ts). */
+  autoRefine?(host: ReviewHost, head: { pr: PullRequestFacts; config: SlopgateConfig; report: Report; revisions: PrRevisions; trigger: 'auto' }): Promise<unknown>;
 }
 
 export type JobResult = 'reported' | 'skipped' | 'superseded' | 'config-error' | 'infrastructure-error';
@@ -169,7 +171,7 @@ export async function gatePr(
       guards: deps.guards,
       sanctions,
       round,
-      decide: { refinerEnabled: deps.refinerAvailable },
+      decide: { refinerEnabled: deps.refinerAvailable, autoRefine: config.refiner.auto },
       services: {
         tests: {
           repo: fullName,
@@ -198,6 +200,10 @@ export async function gatePr(
     });
     completed = true;
     await remember(deps, job, report, log);
+    // refiner.auto: a new head routed to REFINE is refined once, after its report is out (round + 1 follows).
+    if (deps.autoRefine && deps.refinerAvailable && config.refiner.auto && job.trigger === 'pull_request' && report.decision.outcome === 'REFINE') {
+      await deps.autoRefine(host, { pr, config, report, revisions, trigger: 'auto' });
+    }
     log.info({ outcome: report.decision.outcome, findings: report.findings.length }, 'gate job reported');
     return 'reported';
   } catch (err) {
