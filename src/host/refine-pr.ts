@@ -97,7 +97,7 @@ async function storedReport(deps: GatePrDeps, repo: string, number: number, base
 
 /** Posts a refine comment: its text may quote PR content, so comment delimiters are neutralised; only the marker is ours. */
 async function say(host: ReviewHost, number: number, body: string, log: Logger): Promise<void> {
-  await host.postComment(number, `${neutralizeComments(body)}\n\n${REFINE_MARKER}`).catch((err) => log.warn({ err: errorMessage(err) }, 'refine comment not posted'));
+  await host.postComment(number, `${neutralizeComments(body)}\n\n${REFINE_MARKER}`).catch((err: unknown) => log.warn({ err: errorMessage(err) }, 'refine comment not posted'));
 }
 
 /**
@@ -207,7 +207,7 @@ export async function refineGatedHead(host: ReviewHost, head: GatedHead, deps: R
     ...(store
       ? {
           onAttempt: (a) =>
-            store.recordRefineAttempt({ repo: fullName, pr: pr.number, round, headSha: pr.headSha }, a).catch((err) => {
+            store.recordRefineAttempt({ repo: fullName, pr: pr.number, round, headSha: pr.headSha }, a).catch((err: unknown) => {
               log.warn({ err: errorMessage(err) }, 'refine attempt not stored');
             }),
         }
@@ -235,7 +235,7 @@ export async function refineGatedHead(host: ReviewHost, head: GatedHead, deps: R
       await say(host, pr.number, `slopgate refine: the commit could not be pushed to ${codeSpan(pr.headRef)} (${why}); nothing was changed. The branch may have moved on: ask again.`, log);
       return 'failed';
     }
-    await say(host, pr.number, pushedComment(sha, pr.headRef, fixed), log);
+    await say(host, pr.number, pushedComment(sha, pr.headRef, fixed, result), log);
     await deps.regate(host, pr.number, sha);
     return 'pushed';
   }
@@ -245,7 +245,7 @@ export async function refineGatedHead(host: ReviewHost, head: GatedHead, deps: R
     result.files.map((f) => f.path),
     (path) => neutralizeComments(`slopgate refine: a fix in ${codeSpan(path)} that passed the refiner's guards.`),
   );
-  const body = suggestionsBody({ why: landing.why, fixed, diff: result.diff, leftOver: derived.leftOver, suggested: derived.suggestions.length });
+  const body = suggestionsBody({ why: landing.why, fixed, diff: result.diff, leftOver: derived.leftOver, suggested: derived.suggestions.length, result });
   await host.postSuggestions(pr.number, { commitSha: pr.headSha, body: `${neutralizeComments(body)}\n\n${REFINE_MARKER}`, suggestions: derived.suggestions });
   return 'suggested';
 }

@@ -37,8 +37,8 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  await env?.stop();
-  await llm?.close();
+  await env.stop();
+  await llm.close();
 });
 
 describe('refine end to end', () => {

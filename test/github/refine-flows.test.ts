@@ -18,6 +18,18 @@ const R = `/repos/${OWNER}/${REPO}`;
 const DROPPED = DB_PY.replace(/def format_row[\s\S]*$/, '# format_row and count_users remain unchanged\n');
 const CONFIG_FILE = '.github/slopgate.yml';
 
+interface Entry {
+  path: string;
+  sha: string;
+}
+/** Request bodies of the Git Data API, as the App sends them (parsed JSON from nock). */
+interface Body {
+  content?: string;
+  encoding?: string;
+  sha?: string;
+  tree?: string | Entry[];
+}
+
 /**
  * The Git Data API of one repository, backed by the fake remote: blobs and trees are remembered, and
  * creating the commit really commits the files onto the PR's branch (so the re-gate can fetch it).
@@ -31,24 +43,28 @@ function gitDataApi(h: Harness, remote: FakeRemote, n: number, parent: string): 
   s.get(`${R}/git/commits/${parent}`).reply(200, { sha: parent, tree: { sha: 'basetree' } });
   s.post(`${R}/git/blobs`)
     .times(1)
-    .reply((uri, body: any) => {
+    .reply((uri, raw) => {
+      const body = raw as Body; // I/O boundary: the JSON body the App sent
       h.github.captured.push({ method: 'POST', path: uri, body });
       const sha = `blob${blobs.size + 1}`;
-      blobs.set(sha, Buffer.from(body.content, body.encoding === 'base64' ? 'base64' : 'utf8').toString('utf8'));
+      blobs.set(sha, Buffer.from(body.content!, body.encoding === 'base64' ? 'base64' : 'utf8').toString('utf8'));
       return [201, { sha }];
     });
-  s.post(`${R}/git/trees`).reply((uri, body: any) => {
+  s.post(`${R}/git/trees`).reply((uri, raw) => {
+      const body = raw as Body; // I/O boundary: the JSON body the App sent
     h.github.captured.push({ method: 'POST', path: uri, body });
-    trees.set('tree1', body.tree);
+    trees.set('tree1', Array.isArray(body.tree) ? body.tree : []);
     return [201, { sha: 'tree1' }];
   });
-  s.post(`${R}/git/commits`).reply((uri, body: any) => {
+  s.post(`${R}/git/commits`).reply((uri, raw) => {
+      const body = raw as Body; // I/O boundary: the JSON body the App sent
     h.github.captured.push({ method: 'POST', path: uri, body });
-    const files = Object.fromEntries(trees.get(body.tree)!.map((e) => [e.path, blobs.get(e.sha)!]));
+    const files = Object.fromEntries(trees.get(typeof body.tree === 'string' ? body.tree : '')!.map((e) => [e.path, blobs.get(e.sha)!]));
     commitSha = remote.pushPr(n, files);
     return [201, { sha: commitSha }];
   });
-  s.patch(new RegExp(`^${R}/git/refs/heads(?:/|%2F)pr-${n}$`)).reply((uri, body: any) => {
+  s.patch(new RegExp(`^${R}/git/refs/heads(?:/|%2F)pr-${n}$`)).reply((uri, raw) => {
+      const body = raw as Body; // I/O boundary: the JSON body the App sent
     h.github.captured.push({ method: 'PATCH', path: uri, body });
     return [200, { ref: `refs/heads/pr-${n}`, object: { sha: body.sha } }];
   });
@@ -56,7 +72,7 @@ function gitDataApi(h: Harness, remote: FakeRemote, n: number, parent: string): 
 }
 
 /** check_run.requested_action (the Refine button) from the real example, aimed at slopgate's run of PR `n`. */
-function refineButton(checkRunId: number, headSha: string, n: number, sender: string): Record<string, any> {
+function refineButton(checkRunId: number, headSha: string, n: number, sender: string): Record<string, unknown> {
   const payload = example('check_run', (e) => e.action === 'requested_action' && Boolean(e.installation));
   payload.check_run = { ...payload.check_run, id: checkRunId, name: 'slopgate', head_sha: headSha, external_id: `slopgate:pr:${n}`, pull_requests: [] };
   payload.check_run.app = { ...payload.check_run.app, id: APP_ID };

@@ -54,7 +54,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await store?.close();
+  await store.close();
   removeFakeRemotes();
   for (const d of scratch) rmSync(d, { recursive: true, force: true });
 });
