@@ -5,7 +5,6 @@ import type { ReviewHost } from '../../host/review-host.js';
 import type { JsonModel } from '../../llm/port.js';
 import type { Recipe } from '../../refiner/types.js';
 import type { GitHubClient } from './check-run.js';
-import type { GateRequest } from './runtime.js';
 
 /** What the App's refiner needs on top of the gate job's deps. */
 export interface RefinerDeps {
@@ -15,8 +14,20 @@ export interface RefinerDeps {
   model?: JsonModel;
 }
 
+/** A gate job for a head the refiner pushed (the runtime's GateRequest, restated here to keep imports one-way). */
+export interface RefinedHeadGate {
+  installationId: number;
+  owner: string;
+  repo: string;
+  number: number;
+  headSha: string;
+  trigger: 'pull_request';
+  deliveryId: string;
+  requestedBy?: string;
+}
+
 /** Where a refine on GitHub sends the new head: a gate job through the runtime's queue (a new check run). */
-export type RequestGate = (gh: GitHubClient, req: GateRequest) => void;
+export type RequestGate = (gh: GitHubClient, req: RefinedHeadGate) => void;
 
 /**
  * The refiner's deps for one installation: the new head is gated as a `pull_request` job, so the round
