@@ -60,7 +60,7 @@ export function nothingKeptComment(result: RefineResult, head: string): string {
 }
 
 /** The conversation comment after a push: the new commit and what it fixed. */
-export function pushedComment(sha: string, branch: string, fixed: readonly Finding[], result: RefineResult): string {
+export function pushedComment(sha: string, branch: string, fixed: readonly Finding[], model: string | null): string {
   const list = fixed.slice(0, MAX_LISTED).map((f) => `- ${escapeInline(findingLine(f))}`);
   return [
     `### slopgate refine: pushed \`${sha.slice(0, 7)}\` to ${codeSpan(branch)}`,
@@ -68,13 +68,13 @@ export function pushedComment(sha: string, branch: string, fixed: readonly Findi
     `One commit fixing ${fixed.length} finding(s); it passed the refiner's guards before it was pushed. slopgate gates the new head now.`,
     '',
     ...list,
-    ...madeBy(result),
+    ...madeBy(model),
   ].join('\n');
 }
 
 /** Which fixers ran: recipes only (no model configured) is said plainly. */
-function madeBy(result: RefineResult): string[] {
-  return result.model ? [] : ['', 'Recipes only: no model is configured for this installation (SLOPGATE_LLM_*).'];
+function madeBy(model: string | null): string[] {
+  return model ? [] : ['', 'Recipes only: no model is configured for this installation (SLOPGATE_LLM_*).'];
 }
 
 /**
@@ -87,7 +87,8 @@ export function suggestionsBody(opts: {
   diff: string;
   leftOver: readonly string[];
   suggested: number;
-  result: RefineResult;
+  /** The model that took part, or null when only recipes ran. */
+  model: string | null;
 }): string {
   const out = [
     '### slopgate refine: suggested fixes',
@@ -95,7 +96,7 @@ export function suggestionsBody(opts: {
     `${opts.why} The patch passed the refiner's guards; commit the suggestions to apply it.`,
     '',
     ...opts.fixed.slice(0, MAX_LISTED).map((f) => `- ${escapeInline(findingLine(f))}`),
-    ...madeBy(opts.result),
+    ...madeBy(opts.model),
   ];
   if (opts.leftOver.length) {
     const files = opts.leftOver.map((p) => codeSpan(p)).join(', ');

@@ -235,7 +235,7 @@ export async function refineGatedHead(host: ReviewHost, head: GatedHead, deps: R
       await say(host, pr.number, `slopgate refine: the commit could not be pushed to ${codeSpan(pr.headRef)} (${why}); nothing was changed. The branch may have moved on: ask again.`, log);
       return 'failed';
     }
-    await say(host, pr.number, pushedComment(sha, pr.headRef, fixed, result), log);
+    await say(host, pr.number, pushedComment(sha, pr.headRef, fixed, result.model), log);
     await deps.regate(host, pr.number, sha);
     return 'pushed';
   }
@@ -245,7 +245,7 @@ export async function refineGatedHead(host: ReviewHost, head: GatedHead, deps: R
     result.files.map((f) => f.path),
     (path) => neutralizeComments(`slopgate refine: a fix in ${codeSpan(path)} that passed the refiner's guards.`),
   );
-  const body = suggestionsBody({ why: landing.why, fixed, diff: result.diff, leftOver: derived.leftOver, suggested: derived.suggestions.length, result });
+  const body = suggestionsBody({ why: landing.why, fixed, diff: result.diff, leftOver: derived.leftOver, suggested: derived.suggestions.length, model: result.model });
   await host.postSuggestions(pr.number, { commitSha: pr.headSha, body: `${neutralizeComments(body)}\n\n${REFINE_MARKER}`, suggestions: derived.suggestions });
   return 'suggested';
 }

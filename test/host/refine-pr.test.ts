@@ -6,7 +6,8 @@ import { silentLogger } from '../../src/core/trace.js';
 import { externalIdFor, jobKey, type GateJob } from '../../src/host/gate-job.js';
 import { gatePr, type GatePrDeps } from '../../src/host/gate-pr.js';
 import { STUCK_LABEL } from '../../src/host/labels.js';
-import { refineGatedHead, refinePr, type RefinePrDeps } from '../../src/host/refine-pr.js';
+import { landingOf, refineGatedHead, refinePr, type RefinePrDeps } from '../../src/host/refine-pr.js';
+import { configSchema } from '../../src/core/config-schema.js';
 import type { PullRequestFacts, PushCommitInput, Suggestion } from '../../src/host/review-host.js';
 import { GUARDS } from '../../src/guards/index.js';
 import type { JsonModel } from '../../src/llm/port.js';
@@ -227,5 +228,28 @@ describe('refinePr over an in-memory host', { timeout: TIMEOUT }, () => {
     s.host.pr = { ...s.host.pr, headSha: s.job.headSha };
     await gatePr(s.host, { ...s.job, checkRunId: again, trigger: 'pull_request', deliveryId: 'again' }, s.deps);
     expect(s.host.pushes).toHaveLength(1);
+  });
+
+  it('where a patch lands: push only for a same-repository branch with refiner.push, never a fork or the default branch', () => {
+    const push = configSchema.parse({ refiner: { push: true } });
+    const off = configSchema.parse({});
+    const host = new FakePlatform({ owner: 'acme', repo: 'widgets' }, { number: 1, headSha: 'h'.repeat(40), baseSha: 'b'.repeat(40) });
+    expect(landingOf(host, host.pr, push)).toEqual({ push: true });
+    expect(landingOf(host, host.pr, off)).toMatchObject({ push: false, why: expect.stringContaining('`refiner.push` is off') });
+    // A fork stays on suggestions even when the author allows maintainers to edit: the App's token covers the base repo only.
+    const fork = { ...host.pr, isFork: true, headRepoFullName: 'someone/widgets', maintainerCanModify: true };
+    expect(landingOf(host, fork, push)).toMatchObject({ push: false, why: expect.stringContaining('fork') });
+    expect(landingOf(host, { ...host.pr, headRef: 'main' }, push)).toMatchObject({ push: false, why: expect.stringContaining('default branch') });
+    host.capabilities = { ...host.capabilities, canPush: false };
+    expect(landingOf(host, host.pr, push)).toMatchObject({ push: false, why: expect.stringContaining('cannot push') });
+  });
+
+  it('a push the host refuses (the branch moved on) changes nothing and is explained; no re-gate', async () => {
+    const model = new ScriptedModel([{ files: [{ path: 'app/db.py', content: DB_PY }] }]);
+    const s = await setup({ 'app/db.py': BROKEN }, { config: PUSH, model });
+    s.host.failOn.set('pushCommit', new Error('Update is not a fast forward'));
+    expect(await refinePr(s.host, { number: 7, trigger: 'command' }, s.deps)).toBe('failed');
+    expect(s.regated).toEqual([]);
+    expect(s.host.issueComments.at(-1)!.body).toContain('could not be pushed to `pr-7` (Update is not a fast forward)');
   });
 });
