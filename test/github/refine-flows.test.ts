@@ -156,4 +156,41 @@ describe('the App lands refines', { timeout: 240_000 }, () => {
     expect(review.body).not.toContain('```diff');
     expect(h.github.bodiesOf('POST', '/git/')).toEqual([]);
   });
+
+  it('refiner.auto: a push routed to REFINE is refined by the gate job itself, pushed, and the new head gated → PASS', async () => {
+    const remote = FakeRemote.create({ 'app/db.py': DB_PY, 'app/__init__.py': '' });
+    const head = remote.pushPr(92, { 'app/db.py': DROPPED });
+    const pr: PrShape = { number: 92, headSha: head, baseSha: remote.baseSha, author: 'Codertocat' };
+    const config = 'tests:\n  enabled: false\nrefiner:\n  push: true\n  auto: true\n';
+    h = await startHarness(remote, { guards: GUARDS, recipes: RECIPES, model: null });
+    const gh = h.github;
+    // The gate job on the pushed head: REFINE, with its review, check run and PR body.
+    gh.token().createCheckRun(920).getPr(pr).config(CONFIG_FILE, config).issueComments(92).updateCheckRun(920).reviewComments(92).createReview(92);
+    gh.getPr(pr).updatePr(92);
+    // Then, in the same job, the refine: sanction comments, the fresh head check, the commit, the comment.
+    gh.issueComments(92).getPr(pr);
+    const data = gitDataApi(h, remote, 92, head);
+    gh.createComment(92);
+    // And the gate of the refined head.
+    const movedPr = () => [200, pullRequest({ ...pr, headSha: data.commitSha() })] as [number, Record<string, unknown>];
+    gh.createCheckRun(921);
+    gh.scope.get(`${R}/pulls/92`).reply(movedPr);
+    gh.config(CONFIG_FILE, config).issueComments(92).updateCheckRun(921).reviewComments(92);
+    gh.scope.get(`${R}/pulls/92`).reply(movedPr);
+    gh.updatePr(92);
+
+    await h.receive('pull_request', pullRequestEvent('synchronize', pr));
+    await h.idle();
+
+    const [first] = gh.bodiesOf('PATCH', '/check-runs/920');
+    expect(first.conclusion).toBe('failure');
+    expect(first.actions.map((a: { identifier: string }) => a.identifier)).toEqual(['refine', 'rerun']);
+    const [ref] = gh.bodiesOf('PATCH', '/git/refs/');
+    expect(ref).toEqual({ sha: data.commitSha(), force: false });
+    const [commit] = gh.bodiesOf('POST', '/git/commits');
+    expect(commit.parents).toEqual([head]);
+    const [second] = gh.bodiesOf('PATCH', '/check-runs/921');
+    expect(second.conclusion).toBe('success');
+    expect(gh.bodiesOf('POST', '/check-runs').map((c: { head_sha: string }) => c.head_sha)).toEqual([head, data.commitSha()]);
+  });
 });
