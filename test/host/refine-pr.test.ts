@@ -199,6 +199,18 @@ describe('refinePr over an in-memory host', { timeout: TIMEOUT }, () => {
     expect(attempts.map((a) => a.outcome)).toEqual(['reverted']);
   });
 
+  it('the retry after a revert is not skipped as "history": this PR\'s own gate run and revert do not make its file a hotspot', async () => {
+    const model = new ScriptedModel([{ files: [{ path: 'app/db.py', content: DROPPED }] }, { files: [{ path: 'app/db.py', content: DB_PY }] }]);
+    const s = await setup({ 'app/db.py': BROKEN }, { config: PUSH, model });
+    await gatePr(s.host, s.job, s.deps);
+    expect(await refinePr(s.host, { number: 7, trigger: 'command' }, s.deps)).toBe('pushed');
+    const attempts = await store.listRefineAttempts(`acme/${s.repo}`, 7);
+    expect(attempts.map((a) => a.outcome)).toEqual(['reverted', 'kept']);
+    expect(attempts[0]!.reason).toMatch(/^G7 failed/);
+    expect(s.host.pushes[0]!.files).toEqual([{ path: 'app/db.py', content: DB_PY }]);
+    expect(verdictOn(s.host, s.host.pr.headSha)?.conclusion).toBe('success');
+  });
+
   it('at maxRounds the re-gate of the pushed head is STUCK with the slopgate:stuck label', async () => {
     // Two broken files; the model fixes only one: kept (strictly fewer blocking), and one is left.
     const model = new ScriptedModel([{ files: [{ path: 'app/db.py', content: DB_PY }] }]);
