@@ -3,13 +3,14 @@ import { join } from 'node:path';
 import { ConfigError } from '../config/load.js';
 import type { SlopgateConfig } from '../core/config-schema.js';
 import { errorMessage } from '../core/errors.js';
+import { gitMaybe } from '../core/git.js';
 import type { GuardServices } from '../core/guard.js';
 import type { Report } from '../core/report.js';
 import type { Logger } from '../core/trace.js';
 import { runGate } from '../gate/run-gate.js';
 import type { JsonModel } from '../llm/port.js';
 import { refine, type RefineResult } from '../refiner/refine.js';
-import type { Recipe } from '../refiner/types.js';
+import type { FileContent, Recipe } from '../refiner/types.js';
 import { neutralizeComments } from '../report/comment-escape.js';
 import { codeSpan, escapeInline } from '../report/markdown-escape.js';
 import { StoreBaselineCache } from '../store/baseline-store.js';
@@ -18,7 +19,7 @@ import { skipReasonFor, type GatePrDeps } from './gate-pr.js';
 import { fixedFindings, nothingKeptComment, pushedComment, refineCommitMessage, REFINE_MARKER, suggestionsBody } from './refine-messages.js';
 import { deriveSuggestions } from './refine-suggestions.js';
 import { loadRepoConfig } from './repo-config.js';
-import type { PullRequestFacts, ReviewHost } from './review-host.js';
+import type { PullRequestFacts, PushCommitInput, ReviewHost } from './review-host.js';
 import { commentSanctions, labelSanctions } from './sanctions.js';
 
 /** What landing a refine needs besides the gate's deps: the fixes to try and where the new head is gated. */
@@ -86,6 +87,16 @@ function gateServices(host: ReviewHost, deps: GatePrDeps, number: number, revisi
     run: { repo: fullName, pr: number },
     ...(deps.store ? { history: deps.store, baselineCache: new StoreBaselineCache(deps.store.db) } : {}),
   };
+}
+
+/** The files of a patch, each marked executable when it is an executable file at the head (its mode is kept). */
+async function withModes(repoDir: string, head: string, files: readonly FileContent[]): Promise<PushCommitInput['files']> {
+  const out: PushCommitInput['files'] = [];
+  for (const f of files) {
+    const entry = await gitMaybe(repoDir, ['ls-tree', head, '--', f.path]);
+    out.push(entry?.startsWith('100755 ') ? { ...f, executable: true } : { ...f });
+  }
+  return out;
 }
 
 /** The newest stored report of exactly this base and head, if the store has one. */
@@ -228,7 +239,8 @@ export async function refineGatedHead(host: ReviewHost, head: GatedHead, deps: R
     }
     let sha: string;
     try {
-      sha = await host.pushCommit({ branch: pr.headRef, parentSha: pr.headSha, files: result.files, message: refineCommitMessage(result, fixed, round) });
+      const files = await withModes(revisions.mirrorDir, pr.headSha, result.files);
+      sha = await host.pushCommit({ branch: pr.headRef, parentSha: pr.headSha, files, message: refineCommitMessage(result, fixed, round) });
     } catch (err) {
       log.warn({ err: errorMessage(err) }, 'refine push refused');
       const why = escapeInline(errorMessage(err).slice(0, 300));

@@ -160,6 +160,18 @@ describe('refinePr over an in-memory host', { timeout: TIMEOUT }, () => {
     expect((await store.listRuns(`acme/${s.repo}`, 7))[0]!.round).toBe(2);
   });
 
+  it('an executable file stays executable in the pushed commit', async () => {
+    const model = new ScriptedModel([{ files: [{ path: 'app/db.py', content: DB_PY }] }]);
+    const s = await setup({ 'app/db.py': BROKEN }, { config: PUSH, model });
+    s.remote.work.checkout('pr-7');
+    s.remote.work.chmod('app/db.py', 0o755);
+    const head = s.remote.pushPr(7, {});
+    s.host.pr = { ...s.host.pr, headSha: head };
+    expect(await refinePr(s.host, { number: 7, trigger: 'command' }, s.deps)).toBe('pushed');
+    expect(s.host.pushes[0]!.parentSha).toBe(head);
+    expect(s.host.pushes[0]!.files).toEqual([{ path: 'app/db.py', content: DB_PY, executable: true }]);
+  });
+
   it('a fork without maintainer_can_modify gets one review of suggestions on head lines, and nothing is pushed', async () => {
     const model = new ScriptedModel([{ files: [{ path: 'app/db.py', content: DB_PY }] }]);
     const s = await setup({ 'app/db.py': BROKEN }, { config: PUSH, model, pr: { isFork: true, headRepoFullName: 'someone/widgets', maintainerCanModify: false } });
