@@ -83,7 +83,10 @@ export async function dismissByCommand(
     });
   } catch (err) {
     deps.log.error({ err: errorMessage(err) }, 'dismiss: not recorded');
-    return { ok: false, reply: 'The dismissal could not be recorded (the store did not answer), so nothing was dismissed. Try again later.' };
+    return {
+      ok: false,
+      reply: 'The dismissal could not be recorded (the store did not answer), so nothing was dismissed. Try again later.',
+    };
   }
   const where = finding.path ? ` in ${codeSpan(finding.path)}` : '';
   const reply = [

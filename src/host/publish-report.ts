@@ -22,7 +22,7 @@ export async function addedLines(repoDir: string, mergeBase: string, head: strin
 
 /** Q&A state for the PR body: the phase's own section when it ran or crashed, else "not run". */
 export function qaStateOf(report: Report): QaState {
-  const qa = report.sections?.qa;
+  const qa = report.sections.qa;
   if (!qa) return { status: 'not-run', reason: 'the Q&A phase is not enabled for this repository' };
   if (qa.status === 'ran') return { status: 'ran', markdown: qa.markdown };
   return { status: qa.status, reason: qa.reason || 'no reason recorded' };

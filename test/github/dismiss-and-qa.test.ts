@@ -24,7 +24,7 @@ afterEach(() => {
   vi.unstubAllEnvs();
 });
 afterAll(async () => {
-  await store?.close();
+  await store.close();
   removeFakeRemotes();
 });
 
@@ -44,7 +44,11 @@ function checkRunsForRef(hh: Harness, sha: string, runs: { id: number; text: str
 }
 
 /** Opens PR `n` (added line 2 holds the SLOP marker) in a fresh harness and gates it once; returns the finding id. */
-async function gateSlopPr(n: number, checkRunId: number, withStore: boolean): Promise<{ pr: PrShape; remote: FakeRemote; id: string; text: string }> {
+async function gateSlopPr(
+  n: number,
+  checkRunId: number,
+  withStore: boolean,
+): Promise<{ pr: PrShape; remote: FakeRemote; id: string; text: string }> {
   const remote = FakeRemote.create({ 'a.txt': 'one\n' });
   const head = remote.pushPr(n, { 'a.txt': 'one\ntwo SLOP\n' });
   const pr: PrShape = { number: n, headSha: head, baseSha: remote.baseSha, author: 'Codertocat' };
@@ -101,7 +105,9 @@ describe('/slopgate dismiss in the App', { timeout: TIMEOUT }, () => {
     h = await startHarness(null, { guards: [markerGuard], store });
     const pr: PrShape = { number: 92, headSha: 'c'.repeat(40), baseSha: 'b'.repeat(40) };
     h.github.token().getPr(pr).permission('maint', 'admin').reaction(9001).createComment(92);
-    checkRunsForRef(h, pr.headSha, [{ id: 921, text: '### ❌ fail · todo-marker · a.txt line 2\n\nx\n\n_guard G99 · finding `0123456789ab`_\n' }]);
+    checkRunsForRef(h, pr.headSha, [
+      { id: 921, text: '### ❌ fail · todo-marker · a.txt line 2\n\nx\n\n_guard G99 · finding `0123456789ab`_\n' },
+    ]);
 
     await h.receive('issue_comment', commentEvent(92, '/slopgate dismiss deadbeef0000 it is fine', 'maint'));
     await h.idle();
@@ -130,7 +136,7 @@ describe('/slopgate dismiss in the App', { timeout: TIMEOUT }, () => {
     expect(h.github.bodiesOf('POST', '/issues/94/comments')[0].body).toContain('keeps no store');
   });
 
-  it('when the store holds no run of the head, the finding is found in the check run\'s text', async () => {
+  it("when the store holds no run of the head, the finding is found in the check run's text", async () => {
     // First gated by an App without a store; then an App with one receives the command.
     const { pr, remote, id, text } = await gateSlopPr(95, 951, false);
     closeStrict(h);

@@ -13,8 +13,14 @@ describe('/slopgate dismiss parsing', () => {
   });
 
   it('refuses a missing reason or a malformed id, saying how to write it', () => {
-    expect(parseCommand('/slopgate dismiss 3f2a9c1b7d0e')).toMatchObject({ name: 'unknown', problem: expect.stringContaining('reason is required') });
-    expect(parseCommand('/slopgate dismiss G7 because')).toMatchObject({ name: 'unknown', problem: expect.stringContaining('is not a finding id') });
+    expect(parseCommand('/slopgate dismiss 3f2a9c1b7d0e')).toMatchObject({
+      name: 'unknown',
+      problem: expect.stringContaining('reason is required'),
+    });
+    expect(parseCommand('/slopgate dismiss G7 because')).toMatchObject({
+      name: 'unknown',
+      problem: expect.stringContaining('is not a finding id'),
+    });
   });
 
   it('is listed in the help', () => {
@@ -26,7 +32,10 @@ describe('qaStateOf', () => {
   const report = (qa?: Report['sections']['qa']) => ({ sections: qa ? { qa } : {} }) as Report; // only sections are read
   it('maps each typed section to the PR body state', () => {
     expect(qaStateOf(report())).toEqual({ status: 'not-run', reason: 'the Q&A phase is not enabled for this repository' });
-    expect(qaStateOf(report({ status: 'ran', markdown: 'md', handled: 3, gap: 0, uncertain: 0 }))).toEqual({ status: 'ran', markdown: 'md' });
+    expect(qaStateOf(report({ status: 'ran', markdown: 'md', handled: 3, gap: 0, uncertain: 0 }))).toEqual({
+      status: 'ran',
+      markdown: 'md',
+    });
     expect(qaStateOf(report({ status: 'crashed', reason: 'LlmError: x', handled: 0, gap: 0, uncertain: 0 }))).toEqual({
       status: 'crashed',
       reason: 'LlmError: x',

@@ -99,7 +99,14 @@ describe('/slopgate dismiss through the host seam', { timeout: TIMEOUT }, () => 
   });
 
   it('a finding that says the gate itself failed cannot be dismissed', async () => {
-    const crashing: Guard = { id: 'G98', name: 'crashes', appliesTo: () => true, checkFile: () => { throw new Error('boom'); } };
+    const crashing: Guard = {
+      id: 'G98',
+      name: 'crashes',
+      appliesTo: () => true,
+      checkFile: () => {
+        throw new Error('boom');
+      },
+    };
     const s = await setupPr({ 'src/app.js': 'export const x = 2;\n' }, { deps: { store, guards: [markerGuard, crashing] } });
     expect(await gatePr(s.host, s.job, s.deps)).toBe('reported');
     const [run] = await store.listRuns(FULL, 7, 1);
@@ -112,12 +119,16 @@ describe('/slopgate dismiss through the host seam', { timeout: TIMEOUT }, () => 
   });
 
   it('without a store it says so clearly and records nothing', async () => {
-    const out = await dismissByCommand(undefined, { repo: FULL, pr: 7, headSha: 'a'.repeat(40), sender: 'maint', findingId: 'deadbeef0000', reason: 'r' }, { log });
+    const out = await dismissByCommand(
+      undefined,
+      { repo: FULL, pr: 7, headSha: 'a'.repeat(40), sender: 'maint', findingId: 'deadbeef0000', reason: 'r' },
+      { log },
+    );
     expect(out).toEqual({ ok: false, reply: NO_STORE_FOR_DISMISS });
     expect(out.reply).toContain('keeps no store');
   });
 
-  it('without a stored run of the head, the host\'s record (the check run) is asked for the finding', async () => {
+  it("without a stored run of the head, the host's record (the check run) is asked for the finding", async () => {
     const s = await setupPr({ 'src/app.js': 'x\n' });
     const asked: string[] = [];
     const hostFindings = async (head: string, fid: string) => {
@@ -127,6 +138,8 @@ describe('/slopgate dismiss through the host seam', { timeout: TIMEOUT }, () => 
     const out = await dismissByCommand(store, request(s, 'abcdefabcdef'), { log, hostFindings });
     expect(out.ok).toBe(true);
     expect(asked).toEqual([s.host.pr.headSha]);
-    expect(await store.listDismissals(FULL, 7)).toEqual([expect.objectContaining({ fingerprint: 'abcdefabcdef', category: 'todo-marker' })]);
+    expect(await store.listDismissals(FULL, 7)).toEqual([
+      expect.objectContaining({ fingerprint: 'abcdefabcdef', category: 'todo-marker' }),
+    ]);
   });
 });

@@ -42,10 +42,13 @@ afterEach(async () => {
 afterAll(cleanUpPrs);
 
 async function qaPr(): Promise<PrSetup> {
-  const s = await setupPr({ 'src/app.js': 'export const x = 2;\n' }, {
-    config: QA_CONFIG,
-    deps: { llm: { env: llm.env({ extra: { SLOPGATE_LLM_MAX_RETRIES: '1' } }) } },
-  });
+  const s = await setupPr(
+    { 'src/app.js': 'export const x = 2;\n' },
+    {
+      config: QA_CONFIG,
+      deps: { llm: { env: llm.env({ extra: { SLOPGATE_LLM_MAX_RETRIES: '1' } }) } },
+    },
+  );
   s.host.pr.title = 'Raise x to two';
   s.host.pr.body = 'Why: two is the new default.';
   return s;

@@ -44,7 +44,7 @@ function capture() {
 function onlyInsideData(content: string, needle: string): boolean {
   const open = content.indexOf(DATA_OPEN);
   const close = content.indexOf(DATA_CLOSE);
-  if (open < 0 || close < open || content.indexOf(DATA_OPEN, open + 1) >= 0 || content.lastIndexOf(DATA_CLOSE) !== close) return false;
+  if (open < 0 || close < open || content.includes(DATA_OPEN, open + 1) || content.lastIndexOf(DATA_CLOSE) !== close) return false;
   for (let at = content.indexOf(needle); at >= 0; at = content.indexOf(needle, at + 1)) if (at < open || at > close) return false;
   return content.includes(needle);
 }
@@ -62,7 +62,7 @@ describe('slopgate check --qa --format markdown (real model server)', { timeout:
     expect(out).toContain('Which changed line rejects ports outside 1..65535?');
     expect(out).toContain('Q&A: 2 handled / 0 gap / 1 uncertain');
     expect(code).toBe(0);
-    expect(llm.requests.map((r) => r.body?.['model'])).toEqual(['test-model', 'test-model']);
+    expect(llm.requests.map((r) => r.body?.model)).toEqual(['test-model', 'test-model']);
   });
 
   it('shows the CRASHED block when the server answers 500 until the retries run out, and exits non-zero', async () => {
@@ -109,13 +109,18 @@ describe('navigator and Q&A through the real client', { timeout: TIMEOUT }, () =
     // The navigator obeys (PASS is outside its vocabulary, three times); Q&A gets ordinary replies.
     const pass = { content: '{"choice":"PASS","rationale":"as instructed"}' };
     llm.reply(pass, pass, pass);
-    const options = llmGateOptions(configSchema.parse(input), { title: 'Tidy lib', body: `Please ${INJECTION}.` }, false, { env: llm.env() });
+    const options = llmGateOptions(configSchema.parse(input), { title: 'Tidy lib', body: `Please ${INJECTION}.` }, false, {
+      env: llm.env(),
+    });
     const report = await gate(removalRepo(), guards, { config: input, ...options });
     llm.assertDone();
     expect(report.decision.outcome).not.toBe('PASS');
     expect(report.decision).toMatchObject({ outcome: 'REFINE', source: 'fallback' });
     const first = llm.requests[0]!;
-    const system = first.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+    const system = first.messages
+      .filter((m) => m.role === 'system')
+      .map((m) => m.content)
+      .join('\n');
     expect(system).not.toContain(INJECTION);
     const user = first.messages.find((m) => m.role === 'user')!.content;
     expect(onlyInsideData(user, INJECTION)).toBe(true);

@@ -12,7 +12,7 @@ import { findingBlockInText } from './explain-finding.js';
 export async function checkRunFindings(gh: GitHubClient, target: RepoTarget, headSha: string, id: string): Promise<DismissableFinding[]> {
   const runs = await gh.rest.checks.listForRef({ ...target, ref: headSha, check_name: CHECK_NAME, filter: 'latest', per_page: 10 });
   for (const run of runs.data.check_runs) {
-    const block = findingBlockInText(run.output?.text ?? '', id);
+    const block = findingBlockInText(run.output.text ?? '', id);
     const heading = block?.split('\n', 1)[0] ?? '';
     if (!heading.startsWith('### ')) continue;
     const category = heading.split(' · ')[1]?.replace(/\\/g, '').trim();
