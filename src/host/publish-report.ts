@@ -92,9 +92,7 @@ async function commentOn(host: ReviewHost, input: PublishInput): Promise<number>
     const review = await postReview(host, {
       pullNumber: input.pullNumber,
       headSha: report.head.sha,
-      // A dismissed finding is listed as such in the check run; it gets no line comment, and an
-      // earlier comment of it is hidden like one of a fixed finding.
-      findings: report.findings.filter((f) => !f.dismissed),
+      findings: report.findings,
       added: input.added,
       ...(input.checkRunUrl ? { checkRunUrl: input.checkRunUrl } : {}),
       options: { budget: input.config.comments.budget, suggestions: input.config.comments.suggestions },
