@@ -5,11 +5,19 @@ import { dismissByCommand, NO_STORE_FOR_DISMISS, type DismissRequest } from '../
 import { gatePr } from '../../src/host/gate-pr.js';
 import { findingIdOf } from '../../src/host/review-plan.js';
 import { openStore } from '../../src/store/open-store.js';
-import type { Store } from '../../src/store/store.js';
+import type { StoredDismissal } from '../../src/store/dismissals.js';
+import { Store } from '../../src/store/store.js';
 import { markerGuard } from '../github/helpers/test-guards.js';
 import { cleanUpPrs, completionOf, FULL, nextJob, setupPr, type PrSetup } from './pr-setup.js';
 
 const TIMEOUT = 120_000;
+
+/** The same database, but listing dismissals fails (a store that stops answering). */
+class ListFailsStore extends Store {
+  override listDismissals(): Promise<StoredDismissal[]> {
+    return Promise.reject(new Error('connection reset'));
+  }
+}
 const log = silentLogger;
 
 let store: Store;
@@ -79,6 +87,15 @@ describe('/slopgate dismiss through the host seam', { timeout: TIMEOUT }, () => 
     const out = completionOf(s, changed);
     expect(out.conclusion).toBe('failure');
     expect(out.annotations).toEqual([expect.objectContaining({ path: 'src/app.js', start_line: 3 })]);
+  });
+
+  it('a store that cannot list dismissals at gate time makes the finding count again (stricter, never more open)', async () => {
+    const { s, id } = await gatedSlopPr();
+    expect((await dismissByCommand(store, request(s, id), { log })).ok).toBe(true);
+    const broken = new ListFailsStore(store.db);
+    const again = await nextJob(s);
+    expect(await gatePr(s.host, again, { ...s.deps, store: broken })).toBe('reported');
+    expect(completionOf(s, again).conclusion).toBe('failure');
   });
 
   it('an unknown id is refused and nothing is stored', async () => {
