@@ -151,6 +151,22 @@ describe('the slopgate GitHub Action against the local GitHub stand-in', () => {
     expect(gh.requests.filter((r) => r.kind === 'git' && r.path.startsWith('/contributor/'))).toEqual([]);
   }, 300_000);
 
+  it('a same-repo PR whose token may not write checks: one refused create, then annotations in the log, nothing lost', async () => {
+    const pull = demoPull('acme', 'depot');
+    gh.overrides.set('checks/create', () => ({ status: 403, body: { message: 'Resource not accessible by integration' } }));
+    const run = await runActionProcess({ gh, pull, token });
+    scratch.push(run.workspace);
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(run.stdout).toMatch(/^::warning title=slopgate%3A no check run::.*checks: write/m);
+    expect(restFor(pull.repo).filter((r) => r.operationId === 'checks/create')).toHaveLength(1);
+    expect(restFor(pull.repo).filter((r) => r.operationId === 'checks/update')).toEqual([]);
+    expect(run.stdout).toMatch(/^::error file=/m);
+    expect(run.summary).toMatch(/^## slopgate: /m);
+    // Review comments and the body section still go out: the token may write those.
+    expect(gh.state.reviews.filter((r) => r.repo === pull.repo)).toHaveLength(1);
+    expect(pull.body).toContain('<!-- slopgate:start -->');
+  }, 300_000);
+
   it('fail-level none: findings are reported but the step passes', async () => {
     const pull = demoPull('acme', 'warehouse');
     const run = await runActionProcess({ gh, pull, token, inputs: { 'fail-level': 'none' } });
