@@ -1,5 +1,5 @@
 import { ProbotOctokit } from 'probot';
-import { capText, MAX_ANNOTATIONS, type CheckRunOutcome, type RepoTarget } from '../../host/check-outcome.js';
+import { capText, type CheckRunOutcome, type RepoTarget } from '../../host/check-outcome.js';
 import type { CloneCredentials, HostCapabilities, PullRequestFacts } from '../../host/review-host.js';
 import { neutralizeComments } from '../../report/comment-escape.js';
 import type { GitHubClient } from '../github/check-run.js';
@@ -12,6 +12,9 @@ import { annotationCommand, workflowCommand } from './workflow-commands.js';
  * workflow's GITHUB_TOKEN writes. Only used to tell this identity's conversation comments apart.
  */
 export const GITHUB_ACTIONS_APP_ID = 15368;
+
+/** GitHub shows this many workflow annotations of each level (error, warning, notice) per step. */
+export const ANNOTATIONS_PER_LEVEL = 10;
 
 /** What a `pull_request` run's token may do: a fork's run gets a read-only token. */
 export function actionCapabilities(fromFork: boolean): HostCapabilities {
@@ -94,7 +97,20 @@ export class ActionsReviewHost extends GitHubReviewHost {
     await appendSummary(this.runner.summaryFile, summaryOf(outcome));
     if (this.caps.canWriteChecks) return super.completeCheckRun(checkRunId, outcome);
     const annotations = outcome.annotations ?? [];
-    for (const a of annotations.slice(0, MAX_ANNOTATIONS)) this.runner.write(annotationCommand(a));
+    const shown = new Map<string, number>();
+    let hidden = 0;
+    for (const a of annotations) {
+      const n = shown.get(a.annotation_level) ?? 0;
+      if (n >= ANNOTATIONS_PER_LEVEL) {
+        hidden++;
+        continue;
+      }
+      shown.set(a.annotation_level, n + 1);
+      this.runner.write(annotationCommand(a));
+    }
+    if (hidden > 0) {
+      this.runner.write(workflowCommand('notice', { title: 'slopgate' }, `${hidden} more findings are not annotated here (GitHub shows ${ANNOTATIONS_PER_LEVEL} of each level per step); the job summary lists them all`));
+    }
     const level = outcome.conclusion === 'success' || outcome.conclusion === 'neutral' || outcome.conclusion === 'skipped' ? 'notice' : 'error';
     this.runner.write(workflowCommand(level, { title: 'slopgate' }, outcome.title));
     return 0;
