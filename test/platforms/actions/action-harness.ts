@@ -101,5 +101,11 @@ export async function runActionProcess(o: RunOptions): Promise<ActionRun> {
       done({ code, stdout, stderr });
     });
   });
-  return { ...result, summary: readFileSync(summary, 'utf8'), outputs: parseOutputs(readFileSync(output, 'utf8')), workspace };
+  const run = { ...result, summary: readFileSync(summary, 'utf8'), outputs: parseOutputs(readFileSync(output, 'utf8')), workspace };
+  // The token never reaches the log, the summary or the outputs (nor its Basic-auth form).
+  const basic = Buffer.from(`x-access-token:${o.token}`).toString('base64');
+  for (const text of [run.stdout, run.stderr, run.summary, JSON.stringify(run.outputs)]) {
+    if (text.includes(o.token) || text.includes(basic)) throw new Error('the token leaked into the step\'s output');
+  }
+  return run;
 }
