@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDemoRepo } from '../../../src/demo/demo-repo.js';
 import { prRepo } from '../../helpers/git-repo.js';
+import { needs } from '../../helpers/toolchains.js';
 import { generateAppKey } from '../../e2e/harness/app-jwt.js';
 import { diffLines } from '../../e2e/harness/git-remote.js';
 import { GitHubStandIn } from '../../e2e/harness/github-standin.js';
@@ -204,4 +205,16 @@ describe('the slopgate GitHub Action against the local GitHub stand-in', () => {
     expect(gh.requests.slice(before).filter((r) => r.kind === 'rest')).toEqual([]);
     expect(existsSync(run.workspace)).toBe(true);
   }, 120_000);
+});
+
+needs('pytest', 'bwrap')('the Action with the test gate on (input tests: true)', () => {
+  it('runs the PR\'s suite in the sandbox: the demo\'s broken test and unimportable module are annotated', async () => {
+    const pull = demoPull('acme', 'tested');
+    const run = await runActionProcess({ gh, pull, token, inputs: { tests: 'true' } });
+    scratch.push(run.workspace);
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    const check = gh.state.checkRuns.find((c) => c.repo === pull.repo)!;
+    const g8 = check.annotations.filter((a: { title: string }) => a.title.startsWith('G8 '));
+    expect(g8.map((a: { path: string }) => a.path).sort()).toEqual(['tests/test_connect.py', 'tests/test_db.py']);
+  }, 300_000);
 });
