@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -166,6 +167,38 @@ describe('the slopgate GitHub Action against the local GitHub stand-in', () => {
     // Review comments and the body section still go out: the token may write those.
     expect(gh.state.reviews.filter((r) => r.repo === pull.repo)).toHaveLength(1);
     expect(pull.body).toContain('<!-- slopgate:start -->');
+  }, 300_000);
+
+  it('a PR cannot switch its own gate off: its edit of .github/slopgate.yml is not the config', async () => {
+    const dir = buildDemoRepo();
+    scratch.push(dir);
+    execFileSync('git', ['-C', dir, 'checkout', '-q', 'slop-pr']);
+    mkdirSync(join(dir, '.github'), { recursive: true });
+    writeFileSync(join(dir, '.github/slopgate.yml'), 'guards:\n  disable: [G1, G2, G7, G11, G13, G14, psi]\n');
+    execFileSync('git', ['-C', dir, 'add', '.github/slopgate.yml']);
+    execFileSync('git', ['-C', dir, '-c', 'user.email=a@b', '-c', 'user.name=a', 'commit', '-q', '-m', 'quiet the gate']);
+    const repo = publishRepo(gh, 'acme', 'selfserve', dir);
+    const pull = openPull(gh, { repo, sourceDir: dir, headRef: 'slop-pr' });
+    const run = await runActionProcess({ gh, pull, token });
+    scratch.push(run.workspace);
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    const check = gh.state.checkRuns.find((c) => c.repo === repo)!;
+    expect(check.conclusion).toBe('failure');
+    expect(check.annotations.some((a: { title: string }) => a.title.startsWith('G7 '))).toBe(true);
+  }, 300_000);
+
+  it('a broken config on the base: the step fails with the file and line, not as an outage', async () => {
+    const src = prRepo({ ...CLEAN_BASE, '.github/slopgate.yml': 'strict: true\ncomments:\n  budget: lots\n' }, CLEAN_CHANGE);
+    const repo = publishRepo(gh, 'acme', 'misconfigured', src.dir);
+    const pull = openPull(gh, { repo, sourceDir: src.dir, headRef: 'pr' });
+    const run = await runActionProcess({ gh, pull, token });
+    scratch.push(run.workspace);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toMatch(/^::error title=slopgate%3A config error::\.github\/slopgate\.yml:3/m);
+    expect(run.stdout).not.toMatch(/not about your code/i);
+    const check = gh.state.checkRuns.find((c) => c.repo === repo)!;
+    expect(check.conclusion).toBe('failure');
+    expect(check.output.title).toMatch(/^Config error: \.github\/slopgate\.yml line 3/);
   }, 300_000);
 
   it('fail-level none: findings are reported but the step passes', async () => {
