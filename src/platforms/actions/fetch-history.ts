@@ -1,4 +1,4 @@
-import { runGit, type GitCredentials } from '../../workspace/git-auth.js';
+import { authEnv, runGit, type GitCredentials } from '../../workspace/git-auth.js';
 
 /** Private refs the Action fetches the PR's two sides into (never a branch the checkout uses). */
 export const ACTION_REFS = { base: 'refs/slopgate/action/base', head: 'refs/slopgate/action/head' } as const;
@@ -26,8 +26,32 @@ export interface FetchedHistory {
 /** Deepening steps for a shallow checkout; after the last one the history is fetched whole. */
 const DEPTHS = [50, 200, 1000, 5000];
 
+/**
+ * The token's git environment, adapted to a checkout: actions/checkout leaves its own header in
+ * .git/config as `http.<server>/.extraheader` (persist-credentials). Git prefers a URL-specific value
+ * over the plain `http.extraHeader`, so ours is given under the same URL-specific key, after an empty
+ * value that resets the list: the checkout's header is not sent, ours is the only one.
+ */
+export function fetchEnv(req: Pick<HistoryRequest, 'creds' | 'remoteUrl'>): Record<string, string> {
+  const auth = authEnv(req.creds);
+  const urlKey = `http.${new URL(req.remoteUrl).origin}/.extraheader`;
+  const entries: [string, string][] = [[urlKey, '']];
+  for (let i = 0; i < Number(auth.GIT_CONFIG_COUNT ?? 0); i++) {
+    const key = auth[`GIT_CONFIG_KEY_${i}`] ?? '';
+    entries.push([key.toLowerCase() === 'http.extraheader' ? urlKey : key, auth[`GIT_CONFIG_VALUE_${i}`] ?? '']);
+  }
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(auth)) if (!k.startsWith('GIT_CONFIG_')) env[k] = v;
+  env.GIT_CONFIG_COUNT = String(entries.length);
+  entries.forEach(([k, v], i) => {
+    env[`GIT_CONFIG_KEY_${i}`] = k;
+    env[`GIT_CONFIG_VALUE_${i}`] = v;
+  });
+  return env;
+}
+
 async function git(req: HistoryRequest, args: string[]): Promise<string> {
-  return runGit(req.dir, args, { creds: req.creds, remoteUrl: req.remoteUrl });
+  return runGit(req.dir, args, { creds: req.creds, remoteUrl: req.remoteUrl, env: fetchEnv(req) });
 }
 
 async function hasCommit(req: HistoryRequest, sha: string): Promise<boolean> {

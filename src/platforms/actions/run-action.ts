@@ -52,7 +52,8 @@ function outageLines(reason: string): string[] {
  */
 export async function runAction(io: ActionIo): Promise<number> {
   const { env, write } = io;
-  const log = io.log ?? createLogger({ level: env.SLOPGATE_LOG_LEVEL || 'warn' });
+  // The runner's debug logging (re-run with debug, or ACTIONS_STEP_DEBUG) also turns slopgate's on.
+  const log = io.log ?? createLogger({ level: env.RUNNER_DEBUG === '1' ? 'debug' : 'warn' });
   let inputs: ActionInputs;
   let ctx: ReturnType<typeof runnerContext>;
   try {
@@ -77,7 +78,7 @@ export async function runAction(io: ActionIo): Promise<number> {
     return EXIT.pass;
   }
 
-  const host = { started: false, checkRunId: ActionsReviewHost.NO_CHECK_RUN };
+  const check = { started: false, id: ActionsReviewHost.NO_CHECK_RUN };
   let reviewHost: ActionsReviewHost | undefined;
   let config: SlopgateConfig | undefined;
   try {
@@ -91,14 +92,14 @@ export async function runAction(io: ActionIo): Promise<number> {
       actionCapabilities(event.fromFork),
     );
     if (event.fromFork) write(workflowCommand('notice', { title: 'slopgate' }, 'a fork\'s pull request: the token is read-only, so the verdict goes to this log and the job summary'));
-    host.checkRunId = await reviewHost.startCheckRun(event.headSha, externalIdFor(event.number));
-    host.started = true;
+    check.id = await reviewHost.startCheckRun(event.headSha, externalIdFor(event.number));
+    check.started = true;
     write(`slopgate: gating pull request #${event.number} (${event.baseSha.slice(0, 7)}…${event.headSha.slice(0, 7)})`);
 
     const pr = await reviewHost.pullRequest(event.number);
     const closed = skipReasonFor(pr);
     if (closed) {
-      await reviewHost.completeCheckRun(host.checkRunId, skipOutcome(closed));
+      await reviewHost.completeCheckRun(check.id, skipOutcome(closed));
       await setOutputs(env.GITHUB_OUTPUT, { decision: 'SKIPPED', blocking: '0' });
       return EXIT.pass;
     }
@@ -115,7 +116,7 @@ export async function runAction(io: ActionIo): Promise<number> {
       config = (await loadBaseConfig(ctx.workspace, history.baseSha, inputs.config)).config;
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
-      await reviewHost.completeCheckRun(host.checkRunId, configErrorOutcome(err, event.baseRef));
+      await reviewHost.completeCheckRun(check.id, configErrorOutcome(err, event.baseRef));
       write(workflowCommand('error', { title: 'slopgate: config error' }, err.message));
       return EXIT.input;
     }
@@ -123,7 +124,7 @@ export async function runAction(io: ActionIo): Promise<number> {
     if (inputs.commentBudget !== undefined) config.comments.budget = inputs.commentBudget;
     const skip = skipReasonFor(pr, config);
     if (skip) {
-      await reviewHost.completeCheckRun(host.checkRunId, skipOutcome(skip));
+      await reviewHost.completeCheckRun(check.id, skipOutcome(skip));
       await setOutputs(env.GITHUB_OUTPUT, { decision: 'SKIPPED', blocking: '0' });
       return EXIT.pass;
     }
@@ -146,8 +147,8 @@ export async function runAction(io: ActionIo): Promise<number> {
     const safe = neutralizeReport(report);
     await publishReport(reviewHost, {
       pullNumber: event.number,
-      checkRunId: host.checkRunId,
-      checkRunUrl: reviewHost.checkRunUrl(pr, host.checkRunId),
+      checkRunId: check.id,
+      checkRunUrl: reviewHost.checkRunUrl(pr, check.id),
       report: safe,
       config,
       added,
@@ -170,12 +171,12 @@ export async function runAction(io: ActionIo): Promise<number> {
     const reason = neutralizeComments(errorMessage(err).split('\n')[0] ?? 'unknown error');
     if (err instanceof InputError) {
       write(workflowCommand('error', { title: 'slopgate: workflow setup' }, reason));
-      await finishOutage(reviewHost, host, reason, config, log);
+      await finishOutage(reviewHost, check, reason, config, log);
       return EXIT.input;
     }
     log.error({ err: reason }, 'action failed');
     for (const line of outageLines(reason)) write(line);
-    await finishOutage(reviewHost, host, reason, config, log);
+    await finishOutage(reviewHost, check, reason, config, log);
     return EXIT.outage;
   }
 }
@@ -183,12 +184,12 @@ export async function runAction(io: ActionIo): Promise<number> {
 /** Completes the check run (when there is one) as an infrastructure failure; best effort. */
 async function finishOutage(
   reviewHost: ActionsReviewHost | undefined,
-  host: { started: boolean; checkRunId: number },
+  check: { started: boolean; id: number },
   reason: string,
   config: SlopgateConfig | undefined,
   log: Logger,
 ): Promise<void> {
-  if (!reviewHost || !host.started) return;
+  if (!reviewHost || !check.started) return;
   const outcome = infrastructureOutcome(reason, config?.onInfraError ?? DEFAULT_INFRA_ERROR_MODE);
-  await reviewHost.completeCheckRun(host.checkRunId, outcome).catch((e) => log.error({ err: errorMessage(e) }, 'could not complete the check run'));
+  await reviewHost.completeCheckRun(check.id, outcome).catch((e) => log.error({ err: errorMessage(e) }, 'could not complete the check run'));
 }

@@ -31,6 +31,10 @@ export async function checkoutLikeActions(gh: GitHubStandIn, pull: PullState, to
   const merge = `refs/pull/${pull.number}/merge`;
   await git('-c', `http.extraHeader=Authorization: basic ${basic}`, 'fetch', '-q', '--no-tags', '--depth=1', 'origin', `+${merge}:refs/remotes/pull/${pull.number}/merge`);
   await git('checkout', '-q', '--detach', `refs/remotes/pull/${pull.number}/merge`);
+  // persist-credentials (the default) leaves a header in .git/config. Here it carries a token the
+  // stand-in never issued: were the Action to send it along with its own, the fetch would get a 401.
+  const stale = Buffer.from('x-access-token:ghs_stale_checkout_token').toString('base64');
+  await git('config', '--local', `http.${gh.url}/.extraheader`, `AUTHORIZATION: basic ${stale}`);
   return dir;
 }
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fetchPrHistory } from '../../../src/platforms/actions/fetch-history.js';
+import { fetchEnv, fetchPrHistory } from '../../../src/platforms/actions/fetch-history.js';
 import { TestRepo, removeTestRepos } from '../../helpers/git-repo.js';
 
 const dirs: string[] = [];
@@ -60,5 +60,18 @@ describe('fetching the PR history into a depth-1 checkout', () => {
     await expect(
       fetchPrHistory({ dir: empty, remoteUrl: 'file:///nowhere', creds: { token: 't' }, number: 1, baseRef: 'main', baseSha: 'a'.repeat(40), headSha: 'b'.repeat(40) }),
     ).rejects.toThrow(/actions\/checkout/);
+  });
+});
+
+describe('the fetch environment', () => {
+  it('resets the checkout\'s URL-specific header, then gives the token under the same key, only in the environment', () => {
+    const env = fetchEnv({ creds: { token: 'ghs_abc' }, remoteUrl: 'https://github.example/acme/calc.git' });
+    const entries = Array.from({ length: Number(env.GIT_CONFIG_COUNT) }, (_, i) => [env[`GIT_CONFIG_KEY_${i}`], env[`GIT_CONFIG_VALUE_${i}`]]);
+    const basic = Buffer.from('x-access-token:ghs_abc').toString('base64');
+    expect(entries).toEqual([
+      ['http.https://github.example/.extraheader', ''],
+      ['credential.helper', ''],
+      ['http.https://github.example/.extraheader', `Authorization: Basic ${basic}`],
+    ]);
   });
 });
