@@ -95,7 +95,9 @@ export class ActionsReviewHost extends GitHubReviewHost {
   /** The job summary always; then the check run, or the annotations as workflow commands. */
   override async completeCheckRun(checkRunId: number, outcome: CheckRunOutcome): Promise<number> {
     await appendSummary(this.runner.summaryFile, summaryOf(outcome));
-    if (this.caps.canWriteChecks) return super.completeCheckRun(checkRunId, outcome);
+    // No buttons: a check run's buttons call back the App that made it, and a workflow has no App
+    // listening (re-running is the workflow run's own Re-run).
+    if (this.caps.canWriteChecks) return super.completeCheckRun(checkRunId, { ...outcome, actions: [] });
     const annotations = outcome.annotations ?? [];
     const shown = new Map<string, number>();
     let hidden = 0;

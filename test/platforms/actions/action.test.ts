@@ -88,6 +88,8 @@ describe('the slopgate GitHub Action against the local GitHub stand-in', () => {
     expect(checks).toHaveLength(1);
     expect(checks[0]).toMatchObject({ name: 'slopgate', headSha: pull.headSha, status: 'completed', conclusion: 'success' });
     expect(checks[0]!.history[0]).toMatchObject({ status: 'in_progress', external_id: `slopgate:pr:${pull.number}` });
+    // No Re-run/Refine buttons: nothing listens for them when a workflow made the check run.
+    expect(checks[0]!.actions).toEqual([]);
     expect(run.outputs.blocking).toBe('0');
     expect(['PASS', 'ADVISE']).toContain(run.outputs.decision);
     expect(run.summary).toMatch(/^## slopgate: /);
