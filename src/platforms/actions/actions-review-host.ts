@@ -82,7 +82,12 @@ export class ActionsReviewHost extends GitHubReviewHost {
       if (statusOf(err) !== 403) throw err;
       this.caps.canWriteChecks = false;
       this.runner.write(
-        workflowCommand('warning', { title: 'slopgate: no check run' }, 'The token may not write checks (add `checks: write` to the workflow permissions); the verdict is in this log and the job summary.'),
+        workflowCommand(
+          'warning',
+          { title: 'slopgate: no check run' },
+          'The token may not write checks (add `checks: write` to the workflow permissions); ' +
+            'the verdict is in this log and the job summary.',
+        ),
       );
       return ActionsReviewHost.NO_CHECK_RUN;
     }
@@ -111,9 +116,17 @@ export class ActionsReviewHost extends GitHubReviewHost {
       this.runner.write(annotationCommand(a));
     }
     if (hidden > 0) {
-      this.runner.write(workflowCommand('notice', { title: 'slopgate' }, `${hidden} more findings are not annotated here (GitHub shows ${ANNOTATIONS_PER_LEVEL} of each level per step); the job summary lists them all`));
+      this.runner.write(
+        workflowCommand(
+          'notice',
+          { title: 'slopgate' },
+          `${hidden} more findings are not annotated here (GitHub shows ${ANNOTATIONS_PER_LEVEL} of each level per step); ` +
+            'the job summary lists them all',
+        ),
+      );
     }
-    const level = outcome.conclusion === 'success' || outcome.conclusion === 'neutral' || outcome.conclusion === 'skipped' ? 'notice' : 'error';
+    const level =
+      outcome.conclusion === 'success' || outcome.conclusion === 'neutral' || outcome.conclusion === 'skipped' ? 'notice' : 'error';
     this.runner.write(workflowCommand(level, { title: 'slopgate' }, outcome.title));
     return 0;
   }

@@ -50,12 +50,22 @@ export async function loadBaseConfig(dir: string, baseSha: string, path: string)
     throw new ConfigError(wanted, undefined, undefined, `the base commit ${baseSha.slice(0, 12)} has no such file (input config)`);
   }
   if (present.length > 1) {
-    throw new ConfigError(present[0]!.file, undefined, undefined, `found ${present.map((p) => p.file).join(' and ')}; keep exactly one slopgate config file`);
+    throw new ConfigError(
+      present[0]!.file,
+      undefined,
+      undefined,
+      `found ${present.map((p) => p.file).join(' and ')}; keep exactly one slopgate config file`,
+    );
   }
   const { file, entry } = present[0]!;
   if (entry.type !== 'blob') throw new ConfigError(file, undefined, undefined, 'expected a regular file');
   if (entry.size > MAX_CONFIG_BYTES) {
-    throw new ConfigError(file, undefined, undefined, `the file is ${entry.size} bytes; a slopgate config may be at most ${MAX_CONFIG_BYTES} bytes`);
+    throw new ConfigError(
+      file,
+      undefined,
+      undefined,
+      `the file is ${entry.size} bytes; a slopgate config may be at most ${MAX_CONFIG_BYTES} bytes`,
+    );
   }
   const text = await runGit(dir, ['cat-file', 'blob', entry.oid]);
   return { config: parseConfigText(text, file), file };

@@ -43,7 +43,11 @@ export interface RunnerContext {
 
 function required(env: NodeJS.ProcessEnv, name: string): string {
   const v = env[name];
-  if (!v) throw new InputError(`${name} is not set: this command runs as a GitHub Action step`, 'use it from a workflow (uses: <owner>/slopgate@v1)');
+  if (!v)
+    throw new InputError(
+      `${name} is not set: this command runs as a GitHub Action step`,
+      'use it from a workflow (uses: <owner>/slopgate@v1)',
+    );
   return v;
 }
 
@@ -73,7 +77,8 @@ export async function readPullRequestEvent(ctx: RunnerContext): Promise<PullRequ
     throw new Error(`cannot read the event payload at GITHUB_EVENT_PATH: ${errorMessage(err)}`);
   }
   const parsed = PullRequestEvent.safeParse(raw);
-  if (!parsed.success) throw new Error(`the ${ctx.eventName} payload has no usable pull_request (${parsed.error.issues[0]?.message ?? 'invalid'})`);
+  if (!parsed.success)
+    throw new Error(`the ${ctx.eventName} payload has no usable pull_request (${parsed.error.issues[0]?.message ?? 'invalid'})`);
   const pr = parsed.data.pull_request;
   const self = `${ctx.owner}/${ctx.repo}`.toLowerCase();
   if (pr.base.repo.full_name.toLowerCase() !== self) {

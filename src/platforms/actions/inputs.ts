@@ -47,7 +47,11 @@ export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
     throw new InputError(`input fail-level: ${err.message}`, err.hint);
   }
   const token = input(env, 'github-token') || (env.GITHUB_TOKEN ?? '').trim();
-  if (!token) throw new InputError('no token: input github-token is empty', 'leave github-token at its default (${{ github.token }}) or pass a token');
+  if (!token)
+    throw new InputError(
+      'no token: input github-token is empty',
+      'leave github-token at its default (${{ github.token }}) or pass a token',
+    );
   const sarifFile = input(env, 'sarif-file');
   return {
     config: input(env, 'config'),

@@ -40,8 +40,13 @@ export interface ActionIo {
 /** What the step tells a reader when slopgate, not the code, failed. */
 function outageLines(reason: string): string[] {
   return [
-    workflowCommand('error', { title: 'slopgate could not finish (not about your code)' }, `slopgate failed before it could gate this pull request: ${reason}`),
-    'This failure is not about your code: slopgate itself (or the GitHub API it talks to) failed. Re-run the job; the step fails until a run finishes, so an outage never lets a pull request through.',
+    workflowCommand(
+      'error',
+      { title: 'slopgate could not finish (not about your code)' },
+      `slopgate failed before it could gate this pull request: ${reason}`,
+    ),
+    'This failure is not about your code: slopgate itself (or the GitHub API it talks to) failed. Re-run the job; ' +
+      'the step fails until a run finishes, so an outage never lets a pull request through.',
   ];
 }
 
@@ -68,13 +73,20 @@ export async function runAction(io: ActionIo): Promise<number> {
       workflowCommand(
         'error',
         { title: 'slopgate: use on: pull_request' },
-        'slopgate refuses pull_request_target: that event runs with a write token and secrets while slopgate reads (and its test gate runs) the pull request\'s code. Trigger it with on: pull_request.',
+        'slopgate refuses pull_request_target: that event runs with a write token and secrets while slopgate ' +
+          'reads (and its test gate runs) the code of the pull request. Trigger it with on: pull_request.',
       ),
     );
     return EXIT.input;
   }
   if (ctx.eventName !== 'pull_request') {
-    write(workflowCommand('notice', { title: 'slopgate' }, `nothing to gate: slopgate gates pull_request events, this run is for ${ctx.eventName}`));
+    write(
+      workflowCommand(
+        'notice',
+        { title: 'slopgate' },
+        `nothing to gate: slopgate gates pull_request events, this run is for ${ctx.eventName}`,
+      ),
+    );
     return EXIT.pass;
   }
 
@@ -88,10 +100,21 @@ export async function runAction(io: ActionIo): Promise<number> {
       gh,
       { owner: ctx.owner, repo: ctx.repo },
       inputs.token,
-      { ...(env.GITHUB_STEP_SUMMARY ? { summaryFile: env.GITHUB_STEP_SUMMARY } : {}), ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}), write },
+      {
+        ...(env.GITHUB_STEP_SUMMARY ? { summaryFile: env.GITHUB_STEP_SUMMARY } : {}),
+        ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}),
+        write,
+      },
       actionCapabilities(event.fromFork),
     );
-    if (event.fromFork) write(workflowCommand('notice', { title: 'slopgate' }, 'a fork\'s pull request: the token is read-only, so the verdict goes to this log and the job summary'));
+    if (event.fromFork)
+      write(
+        workflowCommand(
+          'notice',
+          { title: 'slopgate' },
+          'a pull request from a fork: the token is read-only, so the verdict goes to this log and the job summary',
+        ),
+      );
     check.id = await reviewHost.startCheckRun(event.headSha, externalIdFor(event.number));
     check.started = true;
     write(`slopgate: gating pull request #${event.number} (${event.baseSha.slice(0, 7)}…${event.headSha.slice(0, 7)})`);
@@ -165,7 +188,9 @@ export async function runAction(io: ActionIo): Promise<number> {
     const { outcome, blocking } = report.decision;
     await setOutputs(env.GITHUB_OUTPUT, { decision: outcome, blocking: String(blocking) });
     const code = exitCodeFor(report, inputs.failLevel);
-    write(`slopgate: ${outcome}, ${blocking} blocking, ${report.findings.length} finding(s); fail level ${inputs.failLevel} → exit ${code}`);
+    write(
+      `slopgate: ${outcome}, ${blocking} blocking, ${report.findings.length} finding(s); fail level ${inputs.failLevel} → exit ${code}`,
+    );
     return code === 0 ? EXIT.pass : EXIT.blocked;
   } catch (err) {
     const reason = neutralizeComments(errorMessage(err).split('\n')[0] ?? 'unknown error');
@@ -191,5 +216,7 @@ async function finishOutage(
 ): Promise<void> {
   if (!reviewHost || !check.started) return;
   const outcome = infrastructureOutcome(reason, config?.onInfraError ?? DEFAULT_INFRA_ERROR_MODE);
-  await reviewHost.completeCheckRun(check.id, outcome).catch((e) => log.error({ err: errorMessage(e) }, 'could not complete the check run'));
+  await reviewHost
+    .completeCheckRun(check.id, outcome)
+    .catch((e) => log.error({ err: errorMessage(e) }, 'could not complete the check run'));
 }

@@ -29,7 +29,16 @@ export async function checkoutLikeActions(gh: GitHubStandIn, pull: PullState, to
   await git('init', '-q');
   await git('remote', 'add', 'origin', `${gh.url}/${pull.repo.owner.login}/${pull.repo.name}.git`);
   const merge = `refs/pull/${pull.number}/merge`;
-  await git('-c', `http.extraHeader=Authorization: basic ${basic}`, 'fetch', '-q', '--no-tags', '--depth=1', 'origin', `+${merge}:refs/remotes/pull/${pull.number}/merge`);
+  await git(
+    '-c',
+    `http.extraHeader=Authorization: basic ${basic}`,
+    'fetch',
+    '-q',
+    '--no-tags',
+    '--depth=1',
+    'origin',
+    `+${merge}:refs/remotes/pull/${pull.number}/merge`,
+  );
   await git('checkout', '-q', '--detach', `refs/remotes/pull/${pull.number}/merge`);
   // persist-credentials (the default) leaves a header in .git/config. Here it carries a token the
   // stand-in never issued: were the Action to send it along with its own, the fetch would get a 401.
@@ -79,7 +88,15 @@ export async function runActionProcess(o: RunOptions): Promise<ActionRun> {
   const output = join(tmp, 'output.txt');
   writeFileSync(summary, '');
   writeFileSync(output, '');
-  const inputs = { config: '.github/slopgate.yml', 'fail-level': 'fail', tests: 'false', strict: 'false', 'comment-budget': '', 'sarif-file': '', ...o.inputs };
+  const inputs = {
+    config: '.github/slopgate.yml',
+    'fail-level': 'fail',
+    tests: 'false',
+    strict: 'false',
+    'comment-budget': '',
+    'sarif-file': '',
+    ...o.inputs,
+  };
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -100,16 +117,21 @@ export async function runActionProcess(o: RunOptions): Promise<ActionRun> {
   };
   const args = ENTRY.endsWith('.ts') ? ['--import', 'tsx', ENTRY] : [ENTRY];
   const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
-    execFile(process.execPath, args, { cwd: ENTRY.endsWith('.ts') ? ROOT : workspace, env, timeout: 300_000, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
-      done({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      args,
+      { cwd: ENTRY.endsWith('.ts') ? ROOT : workspace, env, timeout: 300_000, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
+        done({ code, stdout, stderr });
+      },
+    );
   });
   const run = { ...result, summary: readFileSync(summary, 'utf8'), outputs: parseOutputs(readFileSync(output, 'utf8')), workspace };
   // The token never reaches the log, the summary or the outputs (nor its Basic-auth form).
   const basic = Buffer.from(`x-access-token:${o.token}`).toString('base64');
   for (const text of [run.stdout, run.stderr, run.summary, JSON.stringify(run.outputs)]) {
-    if (text.includes(o.token) || text.includes(basic)) throw new Error('the token leaked into the step\'s output');
+    if (text.includes(o.token) || text.includes(basic)) throw new Error("the token leaked into the step's output");
   }
   return run;
 }

@@ -29,7 +29,8 @@ const CLEAN_BASE = {
 };
 const CLEAN_CHANGE = {
   'calc/ops.py': 'def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n',
-  'tests/test_ops.py': 'from calc.ops import add, sub\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_sub():\n    assert sub(5, 3) == 2\n',
+  'tests/test_ops.py':
+    'from calc.ops import add, sub\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_sub():\n    assert sub(5, 3) == 2\n',
 };
 const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 
@@ -53,7 +54,13 @@ function demoPull(owner: string, name: string, fork?: string): PullState {
   scratch.push(dir);
   const repo = publishRepo(gh, owner, name, dir);
   const headRepo = fork ? publishRepo(gh, fork, name, dir, { fork: true }) : undefined;
-  return openPull(gh, { repo, sourceDir: dir, headRef: 'slop-pr', title: 'Refactor db, bump metadata, polish README', ...(headRepo ? { headRepo, author: fork! } : {}) });
+  return openPull(gh, {
+    repo,
+    sourceDir: dir,
+    headRef: 'slop-pr',
+    title: 'Refactor db, bump metadata, polish README',
+    ...(headRepo ? { headRepo, author: fork! } : {}),
+  });
 }
 
 beforeAll(async () => {
@@ -125,7 +132,10 @@ describe('the slopgate GitHub Action against the local GitHub stand-in', () => {
     expect(Number(run.outputs.blocking)).toBeGreaterThan(0);
     // With a check run, the annotations are not repeated as workflow commands.
     expect(run.stdout).not.toMatch(/^::error file=/m);
-    const sarif = JSON.parse(readFileSync(join(run.workspace, 'slopgate.sarif'), 'utf8')) as { version: string; runs: { results: unknown[] }[] };
+    const sarif = JSON.parse(readFileSync(join(run.workspace, 'slopgate.sarif'), 'utf8')) as {
+      version: string;
+      runs: { results: unknown[] }[];
+    };
     expect(sarif.version).toBe('2.1.0');
     expect(sarif.runs[0]!.results.length).toBeGreaterThan(0);
   }, 300_000);
@@ -134,7 +144,14 @@ describe('the slopgate GitHub Action against the local GitHub stand-in', () => {
     const pull = demoPull('acme', 'shop', 'contributor');
     // What GitHub answers a fork's read-only token on every write (the Action must not even try).
     const forbidden = () => ({ status: 403, body: { message: 'Resource not accessible by integration' } });
-    for (const op of ['checks/create', 'checks/update', 'pulls/create-review', 'pulls/update', 'issues/create-comment', 'issues/add-labels']) {
+    for (const op of [
+      'checks/create',
+      'checks/update',
+      'pulls/create-review',
+      'pulls/update',
+      'issues/create-comment',
+      'issues/add-labels',
+    ]) {
       gh.overrides.set(op, forbidden);
     }
     const payload = pullRequestPayload(gh.state, pull, 'opened', { installationId: 1 });
@@ -243,7 +260,7 @@ describe('the slopgate GitHub Action against the local GitHub stand-in', () => {
 });
 
 needs('pytest', 'bwrap')('the Action with the test gate on (input tests: true)', () => {
-  it('runs the PR\'s suite in the sandbox: the demo\'s broken test and unimportable module are annotated', async () => {
+  it("runs the PR's suite in the sandbox: the demo's broken test and unimportable module are annotated", async () => {
     const pull = demoPull('acme', 'tested');
     const run = await runActionProcess({ gh, pull, token, inputs: { tests: 'true' } });
     scratch.push(run.workspace);

@@ -54,7 +54,13 @@ function host(fromFork: boolean) {
   const lines: string[] = [];
   const summaryFile = join(dir, `summary-${Math.random().toString(36).slice(2)}.md`);
   writeFileSync(summaryFile, 'earlier step\n');
-  const h = new ActionsReviewHost(actionOctokit('ghs_test', API), { owner: 'acme', repo: 'calc' }, 'ghs_test', { summaryFile, runUrl: 'https://ghe.example.test/acme/calc/actions/runs/1', write: (l) => lines.push(l) }, actionCapabilities(fromFork));
+  const h = new ActionsReviewHost(
+    actionOctokit('ghs_test', API),
+    { owner: 'acme', repo: 'calc' },
+    'ghs_test',
+    { summaryFile, runUrl: 'https://ghe.example.test/acme/calc/actions/runs/1', write: (l) => lines.push(l) },
+    actionCapabilities(fromFork),
+  );
   return { h, lines, summaryFile };
 }
 
@@ -63,11 +69,17 @@ describe('ActionsReviewHost', () => {
     const { h, lines, summaryFile } = host(true);
     expect(h.capabilities).toEqual({ canWriteChecks: false, canComment: false, canEditPullRequest: false, canPush: false });
     expect(await h.startCheckRun('a'.repeat(40), 'slopgate:pr:1')).toBe(ActionsReviewHost.NO_CHECK_RUN);
-    const annotations = [...Array.from({ length: 12 }, (_, i) => annotation('failure', i)), ...Array.from({ length: 3 }, (_, i) => annotation('notice', i))];
+    const annotations = [
+      ...Array.from({ length: 12 }, (_, i) => annotation('failure', i)),
+      ...Array.from({ length: 3 }, (_, i) => annotation('notice', i)),
+    ];
     await h.completeCheckRun(0, { conclusion: 'failure', title: 'REFINE: 12 blocking', summary: 'the summary <!-- x -->', annotations });
     expect(lines.filter((l) => l.startsWith('::error file='))).toHaveLength(ANNOTATIONS_PER_LEVEL);
     expect(lines.filter((l) => l.startsWith('::notice file='))).toHaveLength(3);
-    expect(lines).toContain('::notice title=slopgate::2 more findings are not annotated here (GitHub shows 10 of each level per step); the job summary lists them all');
+    expect(lines).toContain(
+      '::notice title=slopgate::2 more findings are not annotated here (GitHub shows 10 of each level per step); ' +
+        'the job summary lists them all',
+    );
     expect(lines.at(-1)).toBe('::error title=slopgate::REFINE: 12 blocking');
     const summary = readFileSync(summaryFile, 'utf8');
     expect(summary.startsWith('earlier step\n## slopgate: REFINE: 12 blocking\n')).toBe(true);
@@ -90,9 +102,15 @@ describe('ActionsReviewHost', () => {
 
   it('a writing host sends the check run to GITHUB_API_URL with the token and still writes the job summary', async () => {
     const { h, lines, summaryFile } = host(false);
-    nock(API, { reqheaders: { authorization: 'token ghs_test' } }).post('/repos/acme/calc/check-runs').reply(201, { id: 77 });
+    nock(API, { reqheaders: { authorization: 'token ghs_test' } })
+      .post('/repos/acme/calc/check-runs')
+      .reply(201, { id: 77 });
     nock(API)
-      .patch('/repos/acme/calc/check-runs/77', (b: { conclusion?: string; output?: { annotations?: unknown[] } }) => b.conclusion === 'success' && b.output?.annotations === undefined)
+      .patch(
+        '/repos/acme/calc/check-runs/77',
+        (b: { conclusion?: string; output?: { annotations?: unknown[] } }) =>
+          b.conclusion === 'success' && b.output?.annotations === undefined,
+      )
       .reply(200, { id: 77 });
     const id = await h.startCheckRun('d'.repeat(40), 'slopgate:pr:4');
     expect(id).toBe(77);

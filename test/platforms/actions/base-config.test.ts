@@ -7,7 +7,10 @@ afterAll(() => removeTestRepos());
 
 describe('config from the base commit', () => {
   it('reads the base commit, never the pull request head or the checkout', async () => {
-    const repo = prRepo({ '.github/slopgate.yml': 'strict: true\n', 'a.txt': 'a\n' }, { '.github/slopgate.yml': 'strict: false\nguards:\n  disable: [G1]\n' });
+    const repo = prRepo(
+      { '.github/slopgate.yml': 'strict: true\n', 'a.txt': 'a\n' },
+      { '.github/slopgate.yml': 'strict: false\nguards:\n  disable: [G1]\n' },
+    );
     const base = repo.git('rev-parse', 'main').trim();
     // The checkout holds the PR's version of the file.
     const { config, file } = await loadBaseConfig(repo.dir, base, '.github/slopgate.yml');

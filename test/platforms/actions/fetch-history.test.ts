@@ -43,13 +43,29 @@ describe('fetching the PR history into a depth-1 checkout', () => {
   it('one fetch is enough when the fork point is near', async () => {
     const s = setup(3, 2);
     expect(git(s.ws, 'rev-parse', '--is-shallow-repository')).toBe('true');
-    const got = await fetchPrHistory({ dir: s.ws, remoteUrl: s.url, creds: { token: 'unused' }, number: 7, baseRef: 'main', baseSha: s.base, headSha: s.head });
+    const got = await fetchPrHistory({
+      dir: s.ws,
+      remoteUrl: s.url,
+      creds: { token: 'unused' },
+      number: 7,
+      baseRef: 'main',
+      baseSha: s.base,
+      headSha: s.head,
+    });
     expect(got).toEqual({ baseSha: s.base, headSha: s.head, mergeBase: s.forkPoint, fetches: 1 });
   });
 
   it('deepens until base and head meet when main moved far ahead', async () => {
     const s = setup(70, 1);
-    const got = await fetchPrHistory({ dir: s.ws, remoteUrl: s.url, creds: { token: 'unused' }, number: 7, baseRef: 'main', baseSha: s.base, headSha: s.head });
+    const got = await fetchPrHistory({
+      dir: s.ws,
+      remoteUrl: s.url,
+      creds: { token: 'unused' },
+      number: 7,
+      baseRef: 'main',
+      baseSha: s.base,
+      headSha: s.head,
+    });
     expect(got.mergeBase).toBe(s.forkPoint);
     expect(got.fetches).toBeGreaterThan(1);
   }, 120_000);
@@ -58,15 +74,26 @@ describe('fetching the PR history into a depth-1 checkout', () => {
     const empty = mkdtempSync(join(tmpdir(), 'slopgate-fetch-empty-'));
     dirs.push(empty);
     await expect(
-      fetchPrHistory({ dir: empty, remoteUrl: 'file:///nowhere', creds: { token: 't' }, number: 1, baseRef: 'main', baseSha: 'a'.repeat(40), headSha: 'b'.repeat(40) }),
+      fetchPrHistory({
+        dir: empty,
+        remoteUrl: 'file:///nowhere',
+        creds: { token: 't' },
+        number: 1,
+        baseRef: 'main',
+        baseSha: 'a'.repeat(40),
+        headSha: 'b'.repeat(40),
+      }),
     ).rejects.toThrow(/actions\/checkout/);
   });
 });
 
 describe('the fetch environment', () => {
-  it('resets the checkout\'s URL-specific header, then gives the token under the same key, only in the environment', () => {
+  it("resets the checkout's URL-specific header, then gives the token under the same key, only in the environment", () => {
     const env = fetchEnv({ creds: { token: 'ghs_abc' }, remoteUrl: 'https://github.example/acme/calc.git' });
-    const entries = Array.from({ length: Number(env.GIT_CONFIG_COUNT) }, (_, i) => [env[`GIT_CONFIG_KEY_${i}`], env[`GIT_CONFIG_VALUE_${i}`]]);
+    const entries = Array.from({ length: Number(env.GIT_CONFIG_COUNT) }, (_, i) => [
+      env[`GIT_CONFIG_KEY_${i}`],
+      env[`GIT_CONFIG_VALUE_${i}`],
+    ]);
     const basic = Buffer.from('x-access-token:ghs_abc').toString('base64');
     expect(entries).toEqual([
       ['http.https://github.example/.extraheader', ''],

@@ -16,7 +16,15 @@ describe('Action inputs', () => {
       'INPUT_COMMENT-BUDGET': '5',
       'INPUT_SARIF-FILE': 'out.sarif',
     });
-    expect(all).toEqual({ config: '.github/gate.yml', failLevel: 'risk', tests: false, strict: true, commentBudget: 5, token: 'ghs_x', sarifFile: 'out.sarif' });
+    expect(all).toEqual({
+      config: '.github/gate.yml',
+      failLevel: 'risk',
+      tests: false,
+      strict: true,
+      commentBudget: 5,
+      token: 'ghs_x',
+      sarifFile: 'out.sarif',
+    });
   });
 
   it('rejects wrong values with an input error that names the input', () => {

@@ -24,8 +24,12 @@ describe('workflow commands', () => {
   });
 
   it('maps levels and leaves out an endLine equal to the line and empty properties', () => {
-    expect(annotationCommand({ path: 'a.ts', start_line: 2, end_line: 2, annotation_level: 'warning', title: '', message: 'm' })).toBe('::warning file=a.ts,line=2::m');
-    expect(annotationCommand({ path: 'a.ts', start_line: 1, end_line: 1, annotation_level: 'notice', title: 't', message: 'm' })).toBe('::notice file=a.ts,line=1,title=t::m');
+    expect(annotationCommand({ path: 'a.ts', start_line: 2, end_line: 2, annotation_level: 'warning', title: '', message: 'm' })).toBe(
+      '::warning file=a.ts,line=2::m',
+    );
+    expect(annotationCommand({ path: 'a.ts', start_line: 1, end_line: 1, annotation_level: 'notice', title: 't', message: 'm' })).toBe(
+      '::notice file=a.ts,line=1,title=t::m',
+    );
     expect(workflowCommand('error', {}, 'plain')).toBe('::error::plain');
   });
 });
