@@ -23,7 +23,12 @@ export function actionCapabilities(fromFork: boolean): HostCapabilities {
     : { canWriteChecks: true, canComment: true, canEditPullRequest: true, canPush: false };
 }
 
-/** An Octokit on the workflow's token, against GITHUB_API_URL (GitHub Enterprise Server included). */
+/**
+ * An Octokit on the workflow's token, against GITHUB_API_URL (GitHub Enterprise Server included).
+ * Probot's Octokit rather than @octokit/rest: probot is already a runtime dependency, and with the
+ * same client type the App's adapter (every request, cap and chunking of it) is reused as it is,
+ * retries and rate-limit handling included; @octokit/rest would add a second client to the bundle.
+ */
 export function actionOctokit(token: string, apiUrl: string): GitHubClient {
   return new ProbotOctokit({ auth: { token }, baseUrl: apiUrl, retry: { retries: 2 } });
 }

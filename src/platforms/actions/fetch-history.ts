@@ -1,3 +1,4 @@
+import { InputError } from '../../core/errors.js';
 import { authEnv, runGit, type GitCredentials } from '../../workspace/git-auth.js';
 
 /** Private refs the Action fetches the PR's two sides into (never a branch the checkout uses). */
@@ -79,7 +80,7 @@ async function mergeBaseOf(req: HistoryRequest, a: string, b: string): Promise<s
 export async function fetchPrHistory(req: HistoryRequest): Promise<FetchedHistory> {
   const inside = await git(req, ['rev-parse', '--is-inside-work-tree']).catch(() => '');
   if (inside.trim() !== 'true') {
-    throw new Error(`${req.dir} is not a git checkout: add actions/checkout before slopgate in the job`);
+    throw new InputError(`${req.dir} is not a git checkout`, 'add actions/checkout (into the workspace root) before slopgate in the job');
   }
   const shallow = (await git(req, ['rev-parse', '--is-shallow-repository'])).trim() === 'true';
   const refspecs = [`+refs/heads/${req.baseRef}:${ACTION_REFS.base}`, `+refs/pull/${req.number}/head:${ACTION_REFS.head}`];

@@ -65,7 +65,8 @@ export async function runAction(io: ActionIo): Promise<number> {
     inputs = readInputs(env);
     ctx = runnerContext(env);
   } catch (err) {
-    write(workflowCommand('error', { title: 'slopgate: workflow setup' }, errorMessage(err)));
+    const hint = err instanceof InputError && err.hint ? ` (${err.hint})` : '';
+    write(workflowCommand('error', { title: 'slopgate: workflow setup' }, errorMessage(err) + hint));
     return EXIT.input;
   }
   if (ctx.eventName === 'pull_request_target') {
@@ -195,7 +196,8 @@ export async function runAction(io: ActionIo): Promise<number> {
   } catch (err) {
     const reason = neutralizeComments(errorMessage(err).split('\n')[0] ?? 'unknown error');
     if (err instanceof InputError) {
-      write(workflowCommand('error', { title: 'slopgate: workflow setup' }, reason));
+      const hint = err.hint ? ` (${err.hint})` : '';
+      write(workflowCommand('error', { title: 'slopgate: workflow setup' }, reason + hint));
       await finishOutage(reviewHost, check, reason, config, log);
       return EXIT.input;
     }

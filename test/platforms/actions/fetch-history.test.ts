@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { InputError } from '../../../src/core/errors.js';
 import { fetchEnv, fetchPrHistory } from '../../../src/platforms/actions/fetch-history.js';
 import { TestRepo, removeTestRepos } from '../../helpers/git-repo.js';
 
@@ -70,20 +71,13 @@ describe('fetching the PR history into a depth-1 checkout', () => {
     expect(got.fetches).toBeGreaterThan(1);
   }, 120_000);
 
-  it('says what to do when the workspace is not a checkout', async () => {
+  it('says what to do when the workspace is not a checkout (a workflow error, not an outage)', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'slopgate-fetch-empty-'));
     dirs.push(empty);
-    await expect(
-      fetchPrHistory({
-        dir: empty,
-        remoteUrl: 'file:///nowhere',
-        creds: { token: 't' },
-        number: 1,
-        baseRef: 'main',
-        baseSha: 'a'.repeat(40),
-        headSha: 'b'.repeat(40),
-      }),
-    ).rejects.toThrow(/actions\/checkout/);
+    const req = { dir: empty, remoteUrl: 'file:///nowhere', creds: { token: 't' }, number: 1, baseRef: 'main' };
+    const err = await fetchPrHistory({ ...req, baseSha: 'a'.repeat(40), headSha: 'b'.repeat(40) }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InputError);
+    expect(err).toMatchObject({ message: `${empty} is not a git checkout`, hint: expect.stringContaining('actions/checkout') });
   });
 });
 
