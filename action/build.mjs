@@ -3,6 +3,7 @@
 // `npm install`, so everything it imports is inside the bundle; the config schemas are read from
 // schemas/ at the repository root, which every `uses: <owner>/slopgate@<tag>` checkout contains.
 // Run with `npm run build:action`; release tags carry the result (see .github/workflows/release-action.yml).
+/* global console */
 import { cp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -16,7 +17,7 @@ const require = createRequire(join(root, 'package.json'));
 await rm(out, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { index: 'src/platforms/actions/main.ts', 'guard-worker': 'src/core/guard-worker.ts' },
+  entryPoints: { index: 'src/platforms/actions/main.ts', 'guard-worker': 'src/gate/guard-worker.ts' },
   outdir: out,
   bundle: true,
   splitting: true,

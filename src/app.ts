@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApplicationFunction, Probot } from 'probot';
 import type { Guard } from './core/guard.js';
-import type { GateOptions } from './core/pipeline.js';
+import type { GateOptions } from './gate/run-gate.js';
 import type { Report } from './core/report.js';
 import type { Logger } from './core/trace.js';
 import { VERSION } from './core/version.js';

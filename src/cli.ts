@@ -8,7 +8,7 @@ export { runCheck, type CheckArgs } from './cli/check.js';
 
 /** How a thrown error ends the process: 2 with a message for what the user can fix, else 3. */
 export function reportError(err: unknown, writeErr: (s: string) => void): number {
-  if (err instanceof InputError || (err as { code?: string } | null)?.code?.startsWith?.('ERR_PARSE_ARGS')) {
+  if (err instanceof InputError || isParseArgsError(err)) {
     writeErr(`slopgate: ${errorMessage(err)}\n`);
     if (err instanceof InputError && err.hint) writeErr(`  hint: ${err.hint}\n`);
     else if (!(err instanceof InputError)) writeErr('  hint: run slopgate <command> --help\n');
@@ -27,4 +27,10 @@ if (isMainModule(import.meta.url)) {
       process.exitCode = reportError(err, (s) => process.stderr.write(s));
     },
   );
+}
+
+/** node:util parseArgs rejects unknown or malformed options with an error whose code starts ERR_PARSE_ARGS. */
+function isParseArgsError(err: unknown): boolean {
+  const code: unknown = typeof err === 'object' && err !== null && 'code' in err ? err.code : undefined;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
 }

@@ -6,6 +6,9 @@ import type { CorpusPr } from './real-prs-corpus.js';
  * the PR's tip commit, with what became of them: merged into the default branch, later reverted, or
  * never merged (closed, or still open; the mirror cannot tell which).
  */
+/** One first-parent commit: `%H`, `%s`, `%b`, `%an %ae`, `%P`. */
+type LogEntry = [sha: string, subject?: string, body?: string, author?: string, parents?: string];
+
 export interface AgentPr extends CorpusPr {
   agent: string;
   fate: 'merged' | 'reverted' | 'unmerged';
@@ -39,7 +42,8 @@ export async function agentPrs(dir: string, repo: string, language: string, opts
     if (agent && m) found.push({ pr: Number(m[1]), head, agent });
   }
   const mainLog = await git(dir, ['log', '--first-parent', '--format=%H%x00%s%x00%b%x00%an %ae%x00%P%x01', 'HEAD']);
-  const entries = mainLog.split('\x01').map((e) => e.trim().split('\0') as [string, string, string, string, string]);
+  // A log entry may have fewer fields than asked for (an empty body at the end of the log): all but the sha are optional.
+  const entries = mainLog.split('\x01').map((e) => e.trim().split('\0') as LogEntry);
   const out: AgentPr[] = [];
   // Squash merges on the default branch whose author, or a Co-authored-by trailer, is an agent and
   // whose PR ref tip is not an agent commit (the maintainer pushed last): merged agent PRs.
@@ -64,7 +68,7 @@ export async function agentPrs(dir: string, repo: string, language: string, opts
       head: sha,
       language,
       kind: 'squash',
-      title: subject!,
+      title: subject ?? '',
       files,
       agent,
       fate: revert ? 'reverted' : 'merged',
@@ -78,7 +82,7 @@ export async function agentPrs(dir: string, repo: string, language: string, opts
     if (files === 0 || files > opts.maxFiles) continue;
     if ((await gitMaybe(dir, ['diff', '-M', '--numstat', base, f.head])) === null) continue;
     const tag = `#${f.pr}`;
-    const mergedBy = entries.find(([, s]) => s?.endsWith(`(${tag})`) || s?.startsWith(`Merge pull request ${tag} `));
+    const mergedBy = entries.find(([, s]) => s !== undefined && (s.endsWith(`(${tag})`) || s.startsWith(`Merge pull request ${tag} `)));
     const isAncestor = (await gitMaybe(dir, ['merge-base', '--is-ancestor', f.head, 'HEAD'])) !== null;
     const revert = entries.find(
       ([, s, b]) => /^Revert\b/i.test(s ?? '') && (new RegExp(`${tag}\\b`).test(s ?? '') || (mergedBy && (b ?? '').includes(mergedBy[0].slice(0, 10)))),

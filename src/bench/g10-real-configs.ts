@@ -6,8 +6,8 @@
  *   npx tsx src/bench/g10-real-configs.ts /path/to/repo.git [...]
  */
 import { execFileSync } from 'node:child_process';
-import { schemaProblems, schemaTargetOf } from '../guards/g10-config-schema.js';
-import { formatPath } from '../guards/g10-schema-errors.js';
+import { schemaProblems, schemaTargetOf } from '../guards/g10-config-schema/index.js';
+import { formatPath } from '../guards/g10-config-schema/schema-errors.js';
 
 let total = 0;
 let withProblems = 0;

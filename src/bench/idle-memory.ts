@@ -60,45 +60,73 @@ export async function idleServerRssMb(opts: { settleMs?: number; dist?: string; 
     await new Promise<void>((resolve, reject) => {
       const onData = (b: Buffer) => {
         output += b.toString();
-        if (/answering webhooks/.test(output)) resolve();
+        if (output.includes('answering webhooks')) resolve();
       };
       child.stdout.on('data', onData);
       child.stderr.on('data', onData);
       child.once('exit', (code) => reject(new Error(`the App server exited (${code}) before it was ready:\n${output}`)));
     });
     await sleep(settleMs);
-    return { rssMb: rssMb(child.pid!), workDir: readdirSync(join(work, 'work')) };
+    if (child.pid === undefined) throw new Error('the App server has no pid (it did not start)');
+    return { rssMb: rssMb(child.pid), workDir: readdirSync(join(work, 'work')) };
   } finally {
     child.kill('SIGKILL');
     rmSync(work, { recursive: true, force: true });
   }
 }
 
-/** RSS in MB of node processes after they opened the embedded store: in a new folder, then again in it. */
-export async function embeddedStoreRssMb(): Promise<{ created: number; reopened: number }> {
+export interface EmbeddedStoreRss {
+  /** Creating the database in this process (what the App did before the child-process creation). */
+  createdInProcess: number;
+  /** The App's way: a lazy store in a new folder (the cluster is made by a short-lived child), open. */
+  created: number;
+  /** The same store after its idle close. */
+  idleClosed: number;
+  /** A lazy store reopening an existing folder, open. */
+  reopened: number;
+}
+
+/** RSS in MB of node processes that opened the embedded store in the ways above. */
+export async function embeddedStoreRssMb(): Promise<EmbeddedStoreRss> {
   const work = mkdtempSync(join(tmpdir(), 'slopgate-pglite-'));
   try {
-    return { created: await storeChildRssMb(work), reopened: await storeChildRssMb(work) };
+    const inProcess = await storeChild(`
+      const { openPglite } = await import(${JSON.stringify(join(DIST, 'store', 'pglite-db.js'))});
+      const db = await openPglite({ dataDir: ${JSON.stringify(join(work, 'in-process'))}, createInChild: false });
+      await db.query('select 1');
+      await settle();
+      report({ open: rss() });`);
+    const lazy = `
+      const { openStore } = await import(${JSON.stringify(join(DIST, 'store', 'open-store.js'))});
+      const store = await openStore({ dataDir: ${JSON.stringify(join(work, 'db'))}, lazy: true, idleCloseMs: 1000 });
+      await store.db.query('select 1');
+      await settle();
+      const open = rss();
+      await new Promise((r) => setTimeout(r, 4000));
+      report({ open, closed: rss() });`;
+    const created = await storeChild(lazy);
+    const reopened = await storeChild(lazy);
+    return { createdInProcess: inProcess.open!, created: created.open!, idleClosed: created.closed!, reopened: reopened.open! };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
 }
 
-async function storeChildRssMb(work: string): Promise<number> {
+async function storeChild(body: string): Promise<{ open?: number; closed?: number }> {
   const script = `
-    const { openStore } = await import(${JSON.stringify(join(DIST, 'store', 'open-store.js'))});
-    const store = await openStore({ dataDir: ${JSON.stringify(join(work, 'db'))} });
-    await store.db.query('select 1');
-    await new Promise((r) => setTimeout(r, 2000));
-    process.stdout.write(String(process.memoryUsage().rss));
-    await store.close();`;
+    const rss = () => Math.round(process.memoryUsage().rss / 1024 / 1024);
+    const settle = () => new Promise((r) => setTimeout(r, 500));
+    const report = (o) => process.stdout.write(JSON.stringify(o));
+    ${body}
+    process.exit(0);`;
   const out = await new Promise<string>((resolve, reject) => {
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
     let text = '';
     child.stdout.on('data', (b: Buffer) => (text += b.toString()));
     child.once('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`store child exited ${code}`))));
   });
-  return Math.round(Number(out) / 1024 / 1024);
+  // The child's own JSON line (I/O boundary).
+  return JSON.parse(out) as { open?: number; closed?: number };
 }
 
 export async function idleMemoryLine(): Promise<string> {
@@ -106,6 +134,8 @@ export async function idleMemoryLine(): Promise<string> {
   const store = await embeddedStoreRssMb();
   return (
     `App server idle (no DATABASE_URL; the embedded store opens on first use): RSS ${idle} MB; ` +
-    `a process after opening the embedded PGlite store: ${store.created} MB when it creates the database, ${store.reopened} MB when it reopens it`
+    `a process with the embedded PGlite store open: ${store.created} MB after creating it the App's way (a child process runs initdb), ` +
+    `${store.idleClosed} MB after its idle close, ${store.reopened} MB when reopening it; ` +
+    `${store.createdInProcess} MB if the database is created in-process`
   );
 }

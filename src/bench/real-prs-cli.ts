@@ -24,6 +24,8 @@ interface ReposFile {
   agentRepos?: CorpusRepo[];
 }
 
+// The bench's own input files, written by this CLI or by hand next to it: trusted to have the shape asked for.
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- one typed reader for three files at the I/O edge
 const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
 
 async function corpus(argv: string[]): Promise<number> {
@@ -35,13 +37,13 @@ async function corpus(argv: string[]): Promise<number> {
       mirrors: { type: 'string', default: mirrorRoot() },
     },
   });
-  const spec = readJson<ReposFile>(resolve(values.repos!));
-  const outPath = resolve(values.out!);
+  const spec = readJson<ReposFile>(resolve(values.repos));
+  const outPath = resolve(values.out);
   const previous = existsSync(outPath) ? readJson<CorpusPr[]>(outPath) : [];
   const prs: CorpusPr[] = [];
   const skipped: CorpusSkip[] = [];
   for (const target of spec.repos) {
-    const dir = mirrorDir(values.mirrors!, target.repo);
+    const dir = mirrorDir(values.mirrors, target.repo);
     if (!dir) {
       const kept = previous.filter((p) => p.repo === target.repo);
       console.error(`${target.repo}: no mirror under ${values.mirrors}; keeping its ${kept.length} PRs from the current corpus`);
@@ -70,14 +72,14 @@ async function run(argv: string[]): Promise<number> {
       quiet: { type: 'boolean', default: false },
     },
   });
-  const list = readJson<CorpusPr[]>(resolve(values.corpus!));
-  if (!existsSync(values.mirrors!)) {
+  const list = readJson<CorpusPr[]>(resolve(values.corpus));
+  if (!existsSync(values.mirrors)) {
     console.log(`bench:real skipped: no mirror directory at ${values.mirrors} (set SLOPGATE_MIRRORS; mirrors need the network to fetch)`);
     return 0;
   }
   const res = await runCorpus({
     corpus: list,
-    mirrors: values.mirrors!,
+    mirrors: values.mirrors,
     guards: GUARDS,
     ...(values.repo ? { only: values.repo } : {}),
     onResult: (r, done, total) => {
@@ -90,7 +92,7 @@ async function run(argv: string[]): Promise<number> {
   }
   const sha = (await gitMaybe(process.cwd(), ['rev-parse', '--short', 'HEAD']))?.trim();
   if (sha) res.slopgate = sha;
-  const outPath = resolve(values.out!);
+  const outPath = resolve(values.out);
   mkdirSync(dirname(outPath), { recursive: true });
   writeFileSync(outPath, JSON.stringify(res, null, 1) + '\n');
   process.stdout.write(renderResults(res));
@@ -111,10 +113,10 @@ async function agents(argv: string[]): Promise<number> {
       mirrors: { type: 'string', default: mirrorRoot() },
     },
   });
-  const spec = readJson<ReposFile>(resolve(values.repos!));
+  const spec = readJson<ReposFile>(resolve(values.repos));
   const all: AgentPr[] = [];
   for (const target of [...spec.repos, ...(spec.agentRepos ?? [])]) {
-    const dir = mirrorDir(values.mirrors!, target.repo);
+    const dir = mirrorDir(values.mirrors, target.repo);
     if (!dir) {
       console.error(`${target.repo}: no mirror under ${values.mirrors}`);
       continue;
@@ -123,7 +125,7 @@ async function agents(argv: string[]): Promise<number> {
     if (got.length) console.error(`${target.repo}: ${got.length} agent PRs`);
     all.push(...got);
   }
-  writeFileSync(resolve(values.out!), JSON.stringify(all, null, 1) + '\n');
+  writeFileSync(resolve(values.out), JSON.stringify(all, null, 1) + '\n');
   console.error(`wrote ${all.length} agent PRs to ${values.out}`);
   return 0;
 }

@@ -1,9 +1,9 @@
-import { defaultConfig } from '../config/schema.js';
+import { defaultConfig } from '../core/config-schema.js';
 import { errorMessage } from '../core/errors.js';
 import type { Guard } from '../core/guard.js';
-import { runGate } from '../core/pipeline.js';
+import { runGate } from '../gate/run-gate.js';
 import { isBlocking } from '../routing/decide.js';
-import type { Outcome } from '../routing/types.js';
+import type { Outcome } from '../core/decision.js';
 import { mirrorDir, type CorpusPr } from './real-prs-corpus.js';
 
 /**
@@ -131,7 +131,8 @@ export async function gateOne(dir: string, pr: CorpusPr, guards: Guard[]): Promi
 
 /** Runs the corpus PR by PR (sequentially: the machine is shared, and numbers must not depend on speed). */
 export async function runCorpus(opts: RunOptions): Promise<BenchResults> {
-  const wanted = opts.only?.length ? opts.corpus.filter((p) => opts.only!.includes(p.repo)) : opts.corpus;
+  const only = opts.only;
+  const wanted = only?.length ? opts.corpus.filter((p) => only.includes(p.repo)) : opts.corpus;
   const missing = new Set<string>();
   const runnable: { pr: CorpusPr; dir: string }[] = [];
   for (const pr of wanted) {

@@ -1,13 +1,14 @@
 import { stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { loadConfigFile } from '../config/load.js';
-import { canonicalGuardId, knownGuardIdsText, unknownGuardIds } from '../config/guard-ids.js';
-import { defaultConfig, type SlopgateConfig } from '../config/schema.js';
+import { canonicalGuardId, knownGuardIdsText, unknownGuardIds } from '../core/guard-ids.js';
+import { defaultConfig, type SlopgateConfig } from '../core/config-schema.js';
 import { InputError, errorMessage } from '../core/errors.js';
 import { defaultBranch } from '../core/patch-set.js';
-import { runGate } from '../core/pipeline.js';
+import { runGate } from '../gate/run-gate.js';
 import { createLogger } from '../core/trace.js';
 import { GUARDS } from '../guards/index.js';
+import { cliLlmOptions, type LlmDeps } from '../qa/gate-options.js';
 import { REPORT_FORMATS, renderReport, type ReportFormat } from '../report/index.js';
 import { exitCodeFor, type FailLevel } from './fail-level.js';
 
@@ -28,6 +29,8 @@ export interface CheckArgs {
   output?: string;
   trace?: string;
   db?: string;
+  /** Run the Q&A self-consistency phase even when `qa.enabled` is false (`--qa`). */
+  qa?: boolean;
 }
 
 export function parseFormat(value: string | undefined): ReportFormat {
@@ -42,7 +45,7 @@ export function checkGuardIds(flag: string, ids: string[]): string[] {
   if (unknown.length) {
     throw new InputError(`${flag}: unknown guard id${unknown.length === 1 ? '' : 's'} ${unknown.map((u) => `'${u}'`).join(', ')}`, `known ids: ${knownGuardIdsText()}`);
   }
-  return ids.map((id) => canonicalGuardId(id)!);
+  return ids.map((id) => canonicalGuardId(id) ?? id);
 }
 
 /** Fails before the gate runs when the report could not be written to `output`. */
@@ -62,7 +65,7 @@ async function loadConfig(file: string | undefined): Promise<SlopgateConfig> {
 }
 
 /** Runs `slopgate check`; returns the exit code. */
-export async function runCheck(args: CheckArgs, write: (s: string) => void): Promise<number> {
+export async function runCheck(args: CheckArgs, write: (s: string) => void, llm: LlmDeps = {}): Promise<number> {
   const repoDir = resolve(args.repo);
   const only = args.only ? checkGuardIds('--only', args.only) : undefined;
   const skip = args.skip ? checkGuardIds('--skip', args.skip) : [];
@@ -70,6 +73,7 @@ export async function runCheck(args: CheckArgs, write: (s: string) => void): Pro
   const config = await loadConfig(args.config);
   if (args.strict) config.strict = true;
   const base = args.base ?? (await defaultBranch(repoDir));
+  const llmOptions = await cliLlmOptions(repoDir, args.head, config, args.qa ?? false, llm);
   const log = createLogger(args.trace ? { level: 'info', destination: resolve(args.trace) } : {});
   const store = args.db ? await (await import('../store/open-store.js')).openStore(/^postgres(ql)?:\/\//i.test(args.db) ? { url: args.db } : { dataDir: resolve(args.db) }) : undefined;
   const services = store ? (await import('../store/services.js')).storeServices(store, { repo: repoDir }) : undefined;
@@ -85,12 +89,13 @@ export async function runCheck(args: CheckArgs, write: (s: string) => void): Pro
       ...(only ? { only } : {}),
       ...(skip.length ? { skip: Object.fromEntries(skip.map((id) => [id, 'skipped (--skip)'])) } : {}),
       log,
+      ...llmOptions,
     });
     if (store) await store.saveRun(report, { trigger: 'cli' });
   } finally {
     await store?.close();
   }
-  const out = renderReport(args.format, report, { color: args.format === 'text' && !output && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR });
+  const out = renderReport(args.format, report, { color: args.format === 'text' && !output && process.stdout.isTTY && !process.env.NO_COLOR });
   if (output) {
     try {
       await writeFile(output, out);

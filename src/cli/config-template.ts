@@ -40,7 +40,8 @@ function comment(node: JsonSchemaNode, indent: string): string {
   return line ? `${indent}# ${line}\n` : '';
 }
 
-const isSection = (node: JsonSchemaNode) => node.type === 'object' && node.properties !== undefined;
+const isSection = (node: JsonSchemaNode): node is JsonSchemaNode & { properties: Record<string, JsonSchemaNode> } =>
+  node.type === 'object' && node.properties !== undefined;
 
 function placeholder(node: JsonSchemaNode): string {
   const type = Array.isArray(node.type) ? node.type[0] : node.type;
@@ -52,7 +53,7 @@ function entries(properties: Record<string, JsonSchemaNode>, depth: number): str
   let out = '';
   for (const [key, node] of Object.entries(properties)) {
     if (isSection(node)) {
-      out += `\n${comment(node, indent)}${indent}${key}:\n${entries(node.properties!, depth + 1)}`;
+      out += `\n${comment(node, indent)}${indent}${key}:\n${entries(node.properties, depth + 1)}`;
       continue;
     }
     out += comment(node, indent);

@@ -16,6 +16,7 @@ Options:
   --skip IDS            do not run these guards, e.g. G11,psi
   --strict              risk findings block too
   --no-tests            skip the test-regression gate (G8)
+  --qa                  run the Q&A self-consistency phase (needs SLOPGATE_LLM_* or SLOPGATE_QA_*; see README)
   --fail-level LEVEL    none | nit | risk | fail (default: fail) — see below
   -o, --output FILE     write the report to FILE instead of stdout (the folder must exist)
   --trace FILE          write the structured trace (JSON lines) to FILE
@@ -25,6 +26,33 @@ Options:
 Exit code: 0 nothing reaches the fail level, 1 it does, 2 usage, config or git errors, 3 internal error.
 Fail levels: fail (default) exits 1 when the decision blocks or a finding is 'fail'; risk also on any
 'risk' finding; nit on any finding at all; none never exits 1 for findings (report only).
+`;
+
+const REFINE = `Usage: slopgate refine [options]
+
+Gates the change like \`check\`, then tries to fix what it found: the known fixes (recipes) first, then,
+when a model is configured, full-file patches of the flagged files. Every candidate runs through the
+refiner phase of the gate (G1, G2, G4, G7, G10–G14, Ψ, G8) and is kept only when the gate strictly
+improves (fewer blocking findings, none new). Prints the proposed patch as a unified diff with each
+guard's verdict per attempt. Nothing in your checkout changes unless --apply.
+
+Options:
+  --repo DIR            the repository (default: the current directory)
+  --base REF            base of the change (default: the default branch)
+  --head REF            tip of the change (default: HEAD)
+  --apply               commit the kept patch on the current branch (needs a clean tree and HEAD = --head)
+  -f, --format FORMAT   text | json (default: text)
+  -c, --config FILE     a slopgate config file (YAML or TOML); default: the embedded defaults
+  --no-tests            skip the test-regression gate (G8) for the gate and the candidates
+  --db DIR|postgres://… record every attempt (G9 counts repeatedly reverted paths as history)
+  -h, --help            this help
+
+Model: SLOPGATE_LLM_BASE_URL, SLOPGATE_LLM_MODEL and SLOPGATE_LLM_API_KEY (environment only). Without
+them only the recipes run, and the output says so.
+
+Exit code: 0 a patch was kept (and applied with --apply) or nothing blocking was found; 1 blocking
+findings remain and no candidate passed; 2 usage, config or git errors, a dirty tree or HEAD not at
+--head with --apply; 3 internal error.
 `;
 
 const INIT = `Usage: slopgate init [--repo DIR] [--force]
@@ -63,12 +91,20 @@ Options:
   -h, --help        this help
 `;
 
-export const COMMAND_HELP: Record<string, string> = { check: CHECK, init: INIT, demo: DEMO, schema: SCHEMA, worker: WORKER };
+export const COMMAND_HELP: Record<string, string> = {
+  check: CHECK,
+  refine: REFINE,
+  init: INIT,
+  demo: DEMO,
+  schema: SCHEMA,
+  worker: WORKER,
+};
 
 export const USAGE = `slopgate ${VERSION} — gate a change against the ways LLM-written patches go wrong
 
 Usage:
   slopgate check  [--base REF] [--head REF] [--format …] [--fail-level …] [options]
+  slopgate refine [--base REF] [--head REF] [--apply] [--format text|json]
   slopgate init   [--repo DIR] [--force]
   slopgate demo   [--format …] [--keep]
   slopgate schema
@@ -76,6 +112,7 @@ Usage:
   slopgate --version | --help | <command> --help
 
 check   gates the change from the merge-base of --base with --head and prints one decision
+refine  proposes a patch for the findings (recipes, then a model), each candidate gated again
 init    writes a commented .github/slopgate.yml with every setting at its default
 demo    builds a small repository whose PR reproduces real slop and gates it
 schema  prints the JSON Schema of .github/slopgate.yml

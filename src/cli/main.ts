@@ -46,6 +46,7 @@ export async function main(argv: string[], write: (s: string) => void = (s) => p
           skip: { type: 'string' },
           strict: { type: 'boolean', default: false },
           'no-tests': { type: 'boolean', default: false },
+          qa: { type: 'boolean', default: false },
           'fail-level': { type: 'string' },
           output: { type: 'string', short: 'o' },
           trace: { type: 'string' },
@@ -59,11 +60,12 @@ export async function main(argv: string[], write: (s: string) => void = (s) => p
       const skip = list(values.skip);
       return runCheck(
         {
-          repo: values.repo!,
-          head: values.head!,
+          repo: values.repo,
+          head: values.head,
           format: parseFormat(values.format),
-          strict: values.strict!,
-          noTests: values['no-tests']!,
+          strict: values.strict,
+          noTests: values['no-tests'],
+          qa: values.qa,
           failLevel: parseFailLevel(values['fail-level']),
           ...(values.base ? { base: values.base } : {}),
           ...(values.config ? { config: values.config } : {}),
@@ -76,16 +78,49 @@ export async function main(argv: string[], write: (s: string) => void = (s) => p
         write,
       );
     }
+    case 'refine': {
+      const { values } = parseArgs({
+        args: rest,
+        options: {
+          ...HELP,
+          repo: { type: 'string', default: '.' },
+          base: { type: 'string' },
+          head: { type: 'string', default: 'HEAD' },
+          apply: { type: 'boolean', default: false },
+          format: { type: 'string', short: 'f' },
+          config: { type: 'string', short: 'c' },
+          'no-tests': { type: 'boolean', default: false },
+          db: { type: 'string' },
+        },
+        strict: true,
+        allowPositionals: false,
+      });
+      if (values.help) return help();
+      const { parseRefineFormat, runRefine } = await import('./refine.js');
+      return runRefine(
+        {
+          repo: values.repo!,
+          head: values.head!,
+          apply: values.apply!,
+          format: parseRefineFormat(values.format),
+          noTests: values['no-tests']!,
+          ...(values.base ? { base: values.base } : {}),
+          ...(values.config ? { config: values.config } : {}),
+          ...(values.db ? { db: values.db } : {}),
+        },
+        write,
+      );
+    }
     case 'init': {
       const { values } = parseArgs({ args: rest, options: { ...HELP, repo: { type: 'string', default: '.' }, force: { type: 'boolean', default: false } }, strict: true });
       if (values.help) return help();
-      return runInit({ repo: values.repo!, force: values.force! }, write);
+      return runInit({ repo: values.repo, force: values.force }, write);
     }
     case 'demo': {
       const { values } = parseArgs({ args: rest, options: { ...HELP, format: { type: 'string', short: 'f' }, keep: { type: 'boolean', default: false } }, strict: true });
       if (values.help) return help();
       const { runDemo } = await import('../demo/run-demo.js');
-      return runDemo({ format: parseFormat(values.format), keep: values.keep! }, write);
+      return runDemo({ format: parseFormat(values.format), keep: values.keep }, write);
     }
     case 'worker': {
       const { values } = parseArgs({ args: rest, options: { ...HELP, concurrency: { type: 'string' } }, strict: true });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { configSchema } from './schema.js';
+import { configSchema } from '../core/config-schema.js';
 
 /** JSON Schema of the slopgate config, generated from the zod schema (input side: defaults optional). */
 export function configJsonSchema(): Record<string, unknown> {

@@ -3,7 +3,7 @@ import { LineCounter, parseDocument, isNode } from 'yaml';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import type { z } from 'zod';
 import { InputError } from '../core/errors.js';
-import { configSchema, type SlopgateConfig } from './schema.js';
+import { configSchema, type SlopgateConfig } from '../core/config-schema.js';
 
 /** Where the repo-level config may live (read from the default branch only). */
 export const CONFIG_PATHS = ['.github/slopgate.yml', '.github/slopgate.yaml', '.github/slopgate.toml'] as const;

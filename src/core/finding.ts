@@ -13,6 +13,17 @@ export interface Suggestion {
   replacement: string;
 }
 
+export type DismissalSource = 'command' | 'inline' | 'config';
+
+/** Why a finding no longer counts for the decision: who dismissed it, when, why, and through what. */
+export interface Dismissal {
+  by: string;
+  /** ISO 8601 time. */
+  at: string;
+  reason: string;
+  source: DismissalSource;
+}
+
 /** One problem found in a pull request. Every stage produces these and every reporter renders them. */
 export interface Finding {
   /** Stable fingerprint: see {@link fingerprintOf}. */
@@ -35,9 +46,11 @@ export interface Finding {
   confirmedBy: string[];
   /** Structured evidence for reporters and the store (kept small). */
   evidence?: Record<string, unknown>;
+  /** Set when the finding was dismissed: it is still reported, but routing ignores it. */
+  dismissed?: Dismissal;
 }
 
-export type FindingInput = Omit<Finding, 'id' | 'confirmedBy'> & { confirmedBy?: string[] };
+export type FindingInput = Omit<Finding, 'id' | 'confirmedBy' | 'dismissed'> & { confirmedBy?: string[] };
 
 export function normalizeText(value: unknown): string {
   return String(value ?? '')

@@ -1,7 +1,9 @@
-import type { SlopgateConfig } from '../config/schema.js';
+import type { SlopgateConfig } from './config-schema.js';
 import type { FindingInput } from './finding.js';
 import type { ChangedFile, PatchSet } from './patch-set.js';
 import type { Revision } from './revision.js';
+import type { BaselineCache, HistoryReader, LinkChecker, RunIdentity, TestRunOptions } from './ports.js';
+import type { ReportSections, SectionName } from './report-sections.js';
 import type { Logger, TracePhase } from './trace.js';
 
 /** Everything a guard may look at. Guards never touch the network or the platform directly. */
@@ -21,14 +23,25 @@ export interface GuardContext {
   /** Computes a value once per run and shares it between guards (e.g. the repo fingerprint). */
   memo<T>(key: string, compute: () => Promise<T>): Promise<T>;
   /** Adds a named section to the report (e.g. `psi`, `tests`, `links`). */
-  section(name: string, value: unknown): void;
+  section<K extends SectionName>(name: K, value: NonNullable<ReportSections[K]>): void;
   /** Optional services the host provides (store, link checker, test runner options). */
   services: GuardServices;
 }
 
-/** Host-provided capabilities; each is optional and a guard that needs a missing one skips. */
+/** Host-provided ports; each is optional and a guard that needs a missing one skips or falls back. */
 export interface GuardServices {
-  [name: string]: unknown;
+  /** Who is being gated (G8's cache key, G9's history lookup). */
+  run?: RunIdentity;
+  /** How G8 runs the tests for this run (`--no-tests`, the test-merge ref, build caches). */
+  tests?: TestRunOptions;
+  /** G8's baseline results, shared between runs (default: an in-process cache). */
+  baselineCache?: BaselineCache;
+  /** G9's failure history of earlier runs (the store). */
+  history?: HistoryReader;
+  /** G14's online link check (default: the shared HTTP checker). */
+  linkChecker?: LinkChecker;
+  /** The repository's display name (`owner/name`), one of the names G11 treats as the project's own. */
+  repoName?: string;
 }
 
 /** A guard's findings before the pipeline adds ids, the guard id and commit attribution. */

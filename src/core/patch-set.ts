@@ -260,3 +260,13 @@ export async function attributeLines(patch: PatchSet, path: string, lines: numbe
   }
   return out;
 }
+
+/**
+ * Added line ranges per head path (files with at least one added line), as the patch set computed
+ * them: what a host needs to place review comments, without diffing the two commits again.
+ */
+export function addedRanges(patch: PatchSet): Map<string, LineRange[]> {
+  const out = new Map<string, LineRange[]>();
+  for (const f of patch.files) if (f.status !== 'deleted' && f.added.length) out.set(f.path, f.added.map((r) => ({ ...r })));
+  return out;
+}

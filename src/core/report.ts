@@ -1,5 +1,8 @@
-import type { Decision } from '../routing/types.js';
+import type { Decision } from './decision.js';
 import type { Finding } from './finding.js';
+import type { ReportSections } from './report-sections.js';
+
+export type { ReportSections } from './report-sections.js';
 
 /** Bumped on any breaking change of the report shape. */
 export const REPORT_VERSION = 1;
@@ -40,7 +43,7 @@ export interface Report {
   guards: GuardStatus[];
   findings: Finding[];
   /** Extra sections guards contribute (psi, tests, links, …). */
-  sections: Record<string, unknown>;
+  sections: ReportSections;
   decision: Decision;
   createdAt: string;
   durationMs: number;

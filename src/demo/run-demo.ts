@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { runCheck } from '../cli.js';
+import { runCheck } from '../cli/check.js';
 import type { ReportFormat } from '../report/index.js';
 import { buildDemoRepo } from './demo-repo.js';
 

@@ -1,6 +1,23 @@
 import type { ChangedFile } from '../core/patch-set.js';
 import type { Guard, GuardContext, GuardFinding } from '../core/guard.js';
-import type { HistoryProvider, Hotspot, RunIdentity } from '../store/history.js';
+import type { HistoryReader, Hotspot, RunIdentity } from '../core/ports.js';
+import type { StoredRefineAttempt } from '../store/refine-attempts.js';
+import { refineSection } from '../report/refine-section.js';
+
+/** The store's refine-attempt reader, when the history provider is the store. */
+type AttemptReader = { listRefineAttempts(repo: string, pr: number | null, limit?: number): Promise<StoredRefineAttempt[]> };
+
+/**
+ * The refine attempts to show with this run: the PR's latest ones; without a PR (the CLI), those made
+ * on this head or on its parent (after `slopgate refine --apply`, the head's parent is what was refined).
+ */
+async function attemptsFor(ctx: GuardContext, run: RunIdentity): Promise<StoredRefineAttempt[]> {
+  const reader = ctx.services.history as Partial<AttemptReader> | undefined;
+  if (!reader || typeof reader.listRefineAttempts !== 'function') return [];
+  if (run.pr !== undefined) return reader.listRefineAttempts(run.repo, run.pr, 10);
+  const heads = new Set([ctx.patch.headSha, ctx.patch.commits.at(-2) ?? ctx.patch.baseSha]);
+  return (await reader.listRefineAttempts(run.repo, null, 50)).filter((a) => heads.has(a.headSha)).slice(-10);
+}
 
 /**
  * G9 — failure history. A changed file that failed slopgate's guards in several separate runs of the
@@ -13,14 +30,10 @@ import type { HistoryProvider, Hotspot, RunIdentity } from '../store/history.js'
  * the PR's own earlier pushes do not count either (config `history.includeOwnPr`).
  */
 
-function historyService(ctx: GuardContext): HistoryProvider | undefined {
-  const h = ctx.services.history as Partial<HistoryProvider> | undefined;
-  return h && typeof h.hotspots === 'function' ? (h as HistoryProvider) : undefined;
-}
-
-function runIdentity(ctx: GuardContext): RunIdentity | undefined {
-  const r = ctx.services.run as Partial<RunIdentity> | undefined;
-  return r && typeof r.repo === 'string' && r.repo ? (r as RunIdentity) : undefined;
+/** The store and the repository being gated, or null when either is missing (the guard then skips). */
+function historyPorts(ctx: GuardContext): { history: HistoryReader; run: RunIdentity } | null {
+  const { history, run } = ctx.services;
+  return history && run?.repo ? { history, run } : null;
 }
 
 function describeRun(r: Hotspot['lastRuns'][number]): string {
@@ -58,13 +71,14 @@ export const g9: Guard = {
   name: 'Failure history',
   appliesTo: (file) => file.status !== 'deleted',
   skipReason(ctx) {
-    if (!historyService(ctx)) return 'no store configured: G9 reads the history of earlier runs (set DATABASE_URL for the App, or --db DIR for the CLI)';
-    if (!runIdentity(ctx)) return 'the repository name is unknown, so there is no history to look up';
+    if (!ctx.services.history) return 'no store configured: G9 reads the history of earlier runs (set DATABASE_URL for the App, or --db DIR for the CLI)';
+    if (!ctx.services.run?.repo) return 'the repository name is unknown, so there is no history to look up';
     return null;
   },
   async checkAll(files, ctx) {
-    const history = historyService(ctx)!;
-    const run = runIdentity(ctx)!;
+    const ports = historyPorts(ctx);
+    if (!ports) return []; // skipReason already reported why
+    const { history, run } = ports;
     const { threshold, windowDays, includeOwnPr } = ctx.config.history;
     const lookup = new Set<string>();
     for (const f of files) {
@@ -84,6 +98,8 @@ export const g9: Guard = {
       const spot = own && old ? (old.runs > own.runs ? old : own) : (own ?? old);
       if (spot) findings.push(hotspotFinding(file, spot, windowDays, threshold));
     }
+    const section = refineSection(await attemptsFor(ctx, run).catch(() => []));
+    if (section) ctx.section('refine', section);
     ctx.section('history', { windowDays, threshold, includeOwnPr, checked: files.length, hotspots: spots.map((s) => ({ path: s.path, runs: s.runs, failures: s.failures })) });
     return findings;
   },

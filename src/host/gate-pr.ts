@@ -1,10 +1,10 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../config/load.js';
-import type { SlopgateConfig } from '../config/schema.js';
+import type { SlopgateConfig } from '../core/config-schema.js';
 import { errorMessage } from '../core/errors.js';
 import type { Guard } from '../core/guard.js';
-import { runGate, type GateOptions } from '../core/pipeline.js';
+import { runGate, type GateOptions } from '../gate/run-gate.js';
 import type { Report } from '../core/report.js';
 import type { Logger } from '../core/trace.js';
 import { SupersededError } from '../queue/types.js';

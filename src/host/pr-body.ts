@@ -1,3 +1,4 @@
+import { codeSpan } from '../report/markdown-escape.js';
 import type { Decision } from '../routing/types.js';
 
 export const BODY_START = '<!-- slopgate:start -->';
@@ -25,7 +26,8 @@ export function renderQaBlock(qa: QaState): string {
       return [
         '#### ⚠️ Q&A self-consistency phase CRASHED',
         '',
-        `Reason: ${first.slice(0, 500)}`,
+        // The reason can quote a model's reply or a PR file name: a code span keeps it inert.
+        `Reason: ${codeSpan(first.slice(0, 500))}`,
         '',
         '**Treat this PR as ungated** by the Q&A phase until it runs again: its questions were never asked or answered.',
       ].join('\n');

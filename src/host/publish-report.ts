@@ -3,7 +3,7 @@ import { parseUnifiedZeroDiff, type LineRange } from '../core/diff-hunks.js';
 import { errorMessage } from '../core/errors.js';
 import type { Report } from '../core/report.js';
 import type { Logger } from '../core/trace.js';
-import type { SlopgateConfig } from '../config/schema.js';
+import type { SlopgateConfig } from '../core/config-schema.js';
 import { toAnnotations } from '../report/annotations.js';
 import { renderCheckRun } from '../report/markdown.js';
 import { MAX_OUTPUT_CHARS, REFINE_ACTION, RERUN_ACTION, type CheckAction, type CheckRunOutcome } from './check-outcome.js';

@@ -1,5 +1,5 @@
 import { CONFIG_PATHS, ConfigError, parseConfigText } from '../config/load.js';
-import { defaultConfig, type SlopgateConfig } from '../config/schema.js';
+import { defaultConfig, type SlopgateConfig } from '../core/config-schema.js';
 import type { ReviewHost } from './review-host.js';
 
 export interface RepoConfig {

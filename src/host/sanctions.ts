@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { ReviewHost } from './review-host.js';
-import { MANIFEST_GLOBS } from '../guards/g1-path-rules.js';
+import { MANIFEST_GLOBS } from '../guards/g1-manifest-safety/path-rules.js';
 import { ALLOW_MANIFEST_LABEL } from './labels.js';
 
 /**

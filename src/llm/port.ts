@@ -52,6 +52,8 @@ export class LlmError extends Error {
     readonly kind: LlmErrorKind,
     message: string,
     readonly status?: number,
+    /** Tokens and HTTP calls spent before the failure (added by the OpenAI-compatible client; optional for doubles). */
+    readonly usage?: TokenUsage,
   ) {
     super(message);
     this.name = 'LlmError';

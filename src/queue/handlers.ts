@@ -1,16 +1,19 @@
 import type { JobHandler } from './types.js';
 
-let registered: JobHandler<any> | undefined;
-
 /**
- * Registers the function that does a job (the App's "gate this PR" handler). `slopgate worker` and
- * the App's in-process queue both take it from here; registering again replaces it.
+ * A handler registered for `runWorker()` calls that do not pass one. Kept only for callers that still
+ * register (the App's worker entry); new code passes `handler` to `runWorker()` instead.
+ * A handler of any payload type fits here (a function taking `QueueJob<P>` takes `QueueJob<never>`),
+ * but the payload type is forgotten: `runWorker` restores it at the queue's I/O boundary.
  */
+let registered: JobHandler<never> | undefined;
+
+/** Registers the function that does a job; registering again replaces it. */
 export function registerJobHandler<P>(handler: JobHandler<P>): void {
-  registered = handler as JobHandler<any>;
+  registered = handler;
 }
 
-/** The registered job handler, if any. */
-export function registeredJobHandler<P = unknown>(): JobHandler<P> | undefined {
-  return registered as JobHandler<P> | undefined;
+/** The registered job handler, if any (its payload type is no longer known). */
+export function registeredJobHandler(): JobHandler<never> | undefined {
+  return registered;
 }

@@ -5,16 +5,16 @@ import { registeredJobHandler } from './handlers.js';
 import { PgQueue, type PgQueueOptions } from './pg-queue.js';
 import type { JobHandler } from './types.js';
 
-export interface WorkerOptions extends Partial<Omit<PgQueueOptions, 'log'>> {
-  /** Defaults to the registered handler ({@link registerJobHandler}). */
-  handler?: JobHandler<any>;
+export interface WorkerOptions<P = unknown> extends Partial<Omit<PgQueueOptions, 'log'>> {
+  /** The function that does a job; defaults to the registered one ({@link registeredJobHandler}). */
+  handler?: JobHandler<P>;
   log?: Logger;
   /** Stops the worker when aborted (besides SIGINT / SIGTERM). */
   signal?: AbortSignal;
   /** Time running jobs get to finish on shutdown before they are interrupted and retried elsewhere (default 30 s). */
   graceMs?: number;
   /** A durable queue built by the caller (who may also enqueue into it); default: one from the options and DATABASE_URL. */
-  queue?: PgQueue<any>;
+  queue?: PgQueue<P>;
 }
 
 /**
@@ -22,13 +22,13 @@ export interface WorkerOptions extends Partial<Omit<PgQueueOptions, 'log'>> {
  * as you like, on as many machines as you like, all pointing at the same `DATABASE_URL`.
  * Resolves with the process exit code.
  */
-export async function runWorker(opts: WorkerOptions = {}): Promise<number> {
+export async function runWorker<P = unknown>(opts: WorkerOptions<P> = {}): Promise<number> {
   const env = queueOptionsFromEnv();
   const url = opts.url ?? env.databaseUrl;
   if (!url && !opts.queue) {
     throw new InputError('slopgate worker needs a shared PostgreSQL database', 'set DATABASE_URL=postgres://user:pass@host:5432/db (the same one the App uses)');
   }
-  const handler = opts.handler ?? registeredJobHandler();
+  const handler = opts.handler ?? fromRegistry<P>();
   if (!handler) throw new InputError('no job handler is registered in this build', 'the App registers its gate handler with registerJobHandler() before runWorker() is called');
   const log = opts.log ?? createLogger({ level: process.env.LOG_LEVEL ?? 'info' });
   const { handler: _h, log: _l, signal, graceMs, queue: given, ...tuning } = opts;
@@ -47,4 +47,12 @@ export async function runWorker(opts: WorkerOptions = {}): Promise<number> {
   log.info({ worker: queue.workerId }, 'slopgate worker stopping');
   await queue.stop({ graceMs: graceMs ?? 30_000 });
   return 0;
+}
+
+/**
+ * The registered handler with its payload type restored. The payload is whatever the queue decodes
+ * from its JSON rows (an I/O boundary): whoever registered the handler also enqueues those payloads.
+ */
+function fromRegistry<P>(): JobHandler<P> | undefined {
+  return registeredJobHandler() as JobHandler<P> | undefined;
 }

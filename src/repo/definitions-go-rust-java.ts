@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import type { Collector, DefinitionSink } from './top-level-definitions.js';
+import type { Collector, DefinitionSink } from './definition-sink.js';
 import { field, named } from './tree-nodes.js';
 
 /** The base type name of a receiver/impl type: `*Recv[T]` → Recv, `Foo<T>` → Foo, `a::B` → B. */

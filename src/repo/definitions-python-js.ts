@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import type { Collector, DefinitionSink } from './top-level-definitions.js';
+import type { Collector, DefinitionSink } from './definition-sink.js';
 import { field, named } from './tree-nodes.js';
 
 /** Python: module-level def/async def/class (decorated too), also inside top-level if/try/with. */

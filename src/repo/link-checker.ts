@@ -2,18 +2,8 @@ import { promises as dns } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
+import type { LinkChecker, LinkVerdict } from '../core/ports.js';
 import { isBlockedAddress, isInternalHostname } from './address-blocklist.js';
-
-/**
- * What an external URL turned out to be. Only `dead` is reported: NXDOMAIN, or a definitive
- * 404/410. Everything uncertain (timeouts, TLS errors, 5xx, 403, 429 …) is `unknown`; URLs the
- * checker refuses to fetch (internal hosts, private addresses) are `skipped`.
- */
-export interface LinkVerdict {
-  status: 'ok' | 'dead' | 'unknown' | 'skipped';
-  reason: string;
-  httpStatus?: number;
-}
 
 /** Resolves a host name to its addresses; rejects with `code: 'ENOTFOUND'` when the name does not exist. */
 export type Resolve = (host: string) => Promise<string[]>;
@@ -29,11 +19,6 @@ export interface LinkCheckerOptions {
   isInternalHost?: (host: string) => boolean;
   /** Redirects followed (each hop is checked against the block list again). Default 5. */
   maxRedirects?: number;
-}
-
-/** The interface G14 uses (`ctx.services.linkChecker` may provide any implementation). */
-export interface LinkChecker {
-  check(url: string): Promise<LinkVerdict>;
 }
 
 function dnsResolver(timeoutMs: number): Resolve {

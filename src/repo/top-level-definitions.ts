@@ -1,9 +1,11 @@
 import type { Node } from 'web-tree-sitter';
 import { goCollector, javaCollector, rustCollector } from './definitions-go-rust-java.js';
 import { jsCollector, pythonCollector } from './definitions-python-js.js';
+import type { Collector, DefinitionKind, DefinitionSink } from './definition-sink.js';
 import { withTree, type LangId } from './languages.js';
 
-export type DefinitionKind = 'function' | 'class' | 'method' | 'type' | 'constant' | 'variable' | 'module' | 'macro';
+export type { DefinitionKind } from './definition-sink.js';
+
 
 /** One top-level definition of a source file. */
 export interface Definition {
@@ -37,17 +39,6 @@ export interface DefinitionIndex {
   hasError: boolean;
 }
 
-/** What a collector reports while walking the tree. */
-export interface DefinitionSink {
-  /**
-   * `span` covers the whole definition (decorators included); `name` is its name node or text.
-   * `isPublic` is the collector's verdict on visibility (see {@link Definition.isPublic}).
-   */
-  def(span: Node, name: Node | string | null, kind: DefinitionKind, container: string | undefined, isPublic: boolean): void;
-  bind(name: string | null | undefined): void;
-}
-
-export type Collector = (root: Node, sink: DefinitionSink) => void;
 
 const COLLECTORS: Record<LangId, Collector> = {
   python: pythonCollector,

@@ -48,7 +48,7 @@ function rawDetails(f: Finding): string | undefined {
 }
 
 /**
- * One annotation per finding that has a path (whole-change findings belong in the summary), ordered
+ * One annotation per finding that has a path and is not dismissed (whole-change findings belong in the summary), ordered
  * failures first, then warnings, then notices. A finding without a line is annotated on line 1.
  * Sending them in batches of 50 is the caller's job.
  */
@@ -56,7 +56,8 @@ export function toAnnotations(report: Report): CheckAnnotation[] {
   const out: CheckAnnotation[] = [];
   for (const f of bySeverity(report.findings)) {
     const path = repoRelativePath(f.path);
-    if (!path) continue;
+    // A dismissed finding is listed in the summary as dismissed; it gets no annotation on the diff.
+    if (!path || f.dismissed) continue;
     const start = f.line && f.line > 0 ? f.line : 1;
     const end = f.line && f.endLine && f.endLine >= start ? f.endLine : start;
     const where = f.commit ? ` (commit ${shortSha(f.commit)})` : '';

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import type { Finding, Severity } from '../core/finding.js';
-import type { NextAction } from '../routing/types.js';
+import type { NextAction } from '../core/decision.js';
 
 /** Shared wording and small helpers for every reporter. */
 

@@ -5,9 +5,8 @@ import type { Report } from '../core/report.js';
  * `tests.isolation: best-effort` and the sandbox could not be established), or null.
  */
 export function isolationWarning(report: Report): string | null {
-  const tests = report.sections?.tests as { sandbox?: { sandbox?: unknown; unavailable?: unknown } } | undefined;
-  const sandbox = tests && typeof tests === 'object' ? tests.sandbox : undefined;
-  if (!sandbox || typeof sandbox !== 'object' || sandbox.sandbox !== 'none') return null;
-  const why = typeof sandbox.unavailable === 'string' ? `: ${sandbox.unavailable.replace(/[\u0000-\u001f<>]/g, ' ').slice(0, 300)}` : '';
+  const sandbox = report.sections?.tests?.sandbox;
+  if (sandbox?.sandbox !== 'none') return null;
+  const why = sandbox.unavailable ? `: ${sandbox.unavailable.replace(/[\u0000-\u001f<>]/g, ' ').slice(0, 300)}` : '';
   return `WARNING: the tests ran without isolation (tests.isolation: best-effort)${why}`;
 }

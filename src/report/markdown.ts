@@ -4,7 +4,10 @@ import type { Report } from '../core/report.js';
 import { clip, countBySeverity, decodeXmlEntities, firstLine, formatNumber, nextStepText, plural, shortSha, stripControl } from './format-helpers.js';
 import { fitBlocks } from './markdown-budget.js';
 import { codeBlock, escapeCell, escapeInline, escapeInlineParagraph, escapeMarkdown } from './markdown-escape.js';
+import { dismissedText } from './dismissed-text.js';
 import { readPsi, readTests } from './sections.js';
+import { qaBlockMarkdown, qaSummaryLine } from '../qa/section.js';
+import { refineMarkdown } from './refine-section.js';
 
 /** GitHub's limit for a check run's `output.summary` and `output.text`, in characters. */
 export const CHECK_RUN_OUTPUT_LIMIT = 65_535;
@@ -74,6 +77,8 @@ function decisionSection(report: Report, detailsUrl?: string): string {
     `Round ${d.round} of ${d.maxRounds} · ${d.blocking} blocking · ${d.advisory} advisory · ` +
       `\`${shortSha(report.base.sha)}\`..\`${shortSha(report.head.sha)}\` · ${plural(report.files.length, 'file')} · ${plural(report.commits.length, 'commit')}`,
   ];
+  const qa = qaSummaryLine(report.sections?.qa, (t) => escapeInline(t));
+  if (qa) lines.push('', qa);
   if (detailsUrl) lines.push('', `[Full report](${safeUrl(detailsUrl)})`);
   return lines.join('\n') + '\n';
 }
@@ -123,7 +128,15 @@ function where(f: Finding): string {
 
 function findingRow(f: Finding): string {
   const icon = SEVERITY_ICON[f.severity] ?? '';
-  return `| ${icon} ${escapeCell(f.severity)} | ${escapeCell(f.guard)} | ${escapeCell(f.category)} | ${where(f)} | ${escapeInline(firstLine(decodeXmlEntities(f.message), 200), { cell: true })} |\n`;
+  const severity = f.dismissed ? `~~${escapeCell(f.severity)}~~ dismissed` : escapeCell(f.severity);
+  const what = escapeInline(firstLine(decodeXmlEntities(f.message), 200), { cell: true });
+  const why = f.dismissed ? ` — _${escapeCell(clip(dismissedText(f.dismissed), 300))}_` : '';
+  return `| ${icon} ${severity} | ${escapeCell(f.guard)} | ${escapeCell(f.category)} | ${where(f)} | ${what}${why} |\n`;
+}
+
+function dismissedNote(report: Report): string {
+  const n = report.findings.filter((f) => f.dismissed).length;
+  return n > 0 ? `; ${n} dismissed` : '';
 }
 
 function findingsHead(report: Report): string {
@@ -131,7 +144,7 @@ function findingsHead(report: Report): string {
   if (report.findings.length === 0) return '\n### Findings\n\nNone.\n';
   return [
     '',
-    `### Findings (${report.findings.length}: ${c.fail} fail, ${c.risk} risk, ${c.nit} nit)`,
+    `### Findings (${report.findings.length}: ${c.fail} fail, ${c.risk} risk, ${c.nit} nit${dismissedNote(report)})`,
     '',
     '| severity | guard | category | where | what |',
     '|---|---|---|---|---|',
@@ -148,10 +161,11 @@ function findingDetail(f: Finding): string {
   const icon = SEVERITY_ICON[f.severity] ?? '';
   const place = f.path ? `${escapeMarkdown(f.path)}${f.line ? ` line ${f.line}${f.endLine && f.endLine > f.line ? `–${f.endLine}` : ''}` : ''}` : 'whole change';
   const parts = [
-    `### ${icon} ${escapeMarkdown(f.severity)} · ${escapeMarkdown(f.category)} · ${place}`,
+    `### ${icon} ${escapeMarkdown(f.severity)}${f.dismissed ? ' (dismissed)' : ''} · ${escapeMarkdown(f.category)} · ${place}`,
     '',
     escapeInlineParagraph(clip(decodeXmlEntities(f.message), 4000)),
   ];
+  if (f.dismissed) parts.push('', `**Dismissed:** ${escapeMarkdown(clip(dismissedText(f.dismissed), 600))}`);
   if (f.remediation) parts.push('', `**What to do:** ${escapeInlineParagraph(clip(decodeXmlEntities(f.remediation), 2000))}`);
   const s = f.suggestion;
   if (s && typeof s.replacement === 'string') {
@@ -178,7 +192,14 @@ function moreLine(kind: 'summary' | 'text', max: number) {
 export function renderCheckRun(report: Report, opts: CheckRunOptions = {}): CheckRunOutput {
   const max = Math.max(1, Math.floor(opts.maxChars ?? CHECK_RUN_OUTPUT_LIMIT));
   const warning = isolationWarning(report);
-  const head = (warning ? `> **${escapeMarkdown(warning)}**\n\n` : '') + decisionSection(report, opts.detailsUrl) + guardSection(report) + psiSection(report) + testsSection(report) + findingsHead(report);
+  const head =
+    (warning ? `> **${escapeMarkdown(warning)}**\n\n` : '') +
+    decisionSection(report, opts.detailsUrl) +
+    guardSection(report) +
+    psiSection(report) +
+    testsSection(report) +
+    refineMarkdown(report.sections?.refine) +
+    findingsHead(report);
   const summary = fitBlocks(head, report.findings.map(findingRow), moreLine('summary', max), max).text;
   const text = report.findings.length === 0 ? '' : fitBlocks('## Findings in detail\n\n', report.findings.map(findingDetail), moreLine('text', max), max).text;
   return { title: checkRunTitle(report), summary, text };
@@ -188,5 +209,18 @@ export function renderCheckRun(report: Report, opts: CheckRunOptions = {}): Chec
 export function renderMarkdown(report: Report, opts: CheckRunOptions = {}): string {
   const out = renderCheckRun(report, opts);
   const warning = isolationWarning(report);
-  return [...(warning ? [`**${escapeMarkdown(warning)}**`, ''] : []), `# slopgate: ${escapeMarkdown(out.title)}`, '', out.summary.trimEnd(), '', out.text.trimEnd()].join('\n').trimEnd() + '\n';
+  const qa = qaBlockMarkdown(report.sections?.qa);
+  return (
+    [
+      ...(warning ? [`**${escapeMarkdown(warning)}**`, ''] : []),
+      `# slopgate: ${escapeMarkdown(out.title)}`,
+      '',
+      out.summary.trimEnd(),
+      '',
+      ...(qa ? [qa, ''] : []),
+      out.text.trimEnd(),
+    ]
+      .join('\n')
+      .trimEnd() + '\n'
+  );
 }

@@ -2,6 +2,7 @@ import type { Log, Notification, ReportingDescriptor, Result, Run } from 'sarif'
 import type { Finding, Severity } from '../core/finding.js';
 import type { Report } from '../core/report.js';
 import { categoryHelp } from './category-help.js';
+import { dismissedText } from './dismissed-text.js';
 import { repoRelativePath, SEVERITY_ORDER } from './format-helpers.js';
 
 /**
@@ -101,6 +102,17 @@ function resultOf(f: Finding, ruleIndex: number, path: string, pinned: boolean):
       ...(f.commit ? { commit: f.commit } : {}),
     },
   };
+  if (f.dismissed) {
+    // SARIF's own way to say "reported but accepted": code scanning shows such alerts as dismissed.
+    result.suppressions = [
+      {
+        kind: f.dismissed.source === 'inline' ? 'inSource' : 'external',
+        status: 'accepted',
+        justification: dismissedText(f.dismissed),
+        properties: { by: f.dismissed.by, at: f.dismissed.at, source: f.dismissed.source },
+      },
+    ];
+  }
   const s = f.suggestion;
   const suggestionPath = s ? repoRelativePath(String(s.path)) : undefined;
   if (s && suggestionPath && typeof s.replacement === 'string' && s.startLine >= 1 && s.endLine >= s.startLine) {

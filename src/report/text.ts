@@ -2,7 +2,9 @@ import { isolationWarning } from './isolation-warning.js';
 import type { Finding, Severity } from '../core/finding.js';
 import type { Report } from '../core/report.js';
 import { countBySeverity, decodeXmlEntities, formatNumber, groupByFile, nextStepText, plural, shortSha, stripControl } from './format-helpers.js';
+import { dismissedText } from './dismissed-text.js';
 import { readPsi, readTests } from './sections.js';
+import { refineTextLines } from './refine-section.js';
 
 /** The terminal report: decision first, then findings by file, then the guard table and sections. */
 
@@ -46,8 +48,17 @@ function decisionLines(report: Report, paint: Paint): string[] {
   return [
     `${paint(`${ANSI.bold};${color}`, d.outcome)} (${d.conclusion}) — ${safe(d.reason)}`,
     `  next: ${nextStepText(d.next)}`,
-    paint(ANSI.dim, `  ${d.blocking} blocking · ${d.advisory} advisory · fail ${counts.fail} / risk ${counts.risk} / nit ${counts.nit} · round ${d.round} of ${d.maxRounds}`),
+    paint(
+      ANSI.dim,
+      `  ${d.blocking} blocking · ${d.advisory} advisory${dismissedCount(report)} · ` +
+        `fail ${counts.fail} / risk ${counts.risk} / nit ${counts.nit} · round ${d.round} of ${d.maxRounds}`,
+    ),
   ];
+}
+
+function dismissedCount(report: Report): string {
+  const n = report.findings.filter((f) => f.dismissed).length;
+  return n > 0 ? ` · ${n} dismissed` : '';
 }
 
 function findingLines(f: Finding, paint: Paint): string[] {
@@ -56,7 +67,9 @@ function findingLines(f: Finding, paint: Paint): string[] {
   const meta = [safe(f.guard), safe(f.category), f.path ? where : '', f.commit ? `commit ${shortSha(f.commit)}` : '']
     .filter(Boolean)
     .join(' · ');
-  const out = [`  ${paint(mark.color, mark.label)} ${meta}`, `      ${safe(decodeXmlEntities(f.message), '      ')}`];
+  const label = f.dismissed ? `${paint(ANSI.dim, mark.label)} ${paint(ANSI.dim, '(dismissed)')}` : paint(mark.color, mark.label);
+  const out = [`  ${label} ${meta}`, `      ${safe(decodeXmlEntities(f.message), '      ')}`];
+  if (f.dismissed) out.push(paint(ANSI.dim, `      ${safe(dismissedText(f.dismissed))}`));
   if (f.remediation) out.push(`      ${paint(ANSI.cyan, '→')} ${safe(decodeXmlEntities(f.remediation), '        ')}`);
   if (f.confirmedBy.length > 1) out.push(paint(ANSI.dim, `      confirmed by ${f.confirmedBy.map((c) => safe(c)).join(', ')}`));
   const s = f.suggestion;
@@ -134,6 +147,6 @@ export function renderText(report: Report, opts: { color?: boolean } = {}): stri
     }
     blocks.push(lines);
   }
-  blocks.push(guardTable(report, paint), psiLines(report, paint), testLines(report, paint));
+  blocks.push(guardTable(report, paint), psiLines(report, paint), testLines(report, paint), refineTextLines(report.sections?.refine));
   return blocks.filter((b) => b.length > 0).map((b) => b.join('\n')).join('\n\n') + '\n';
 }

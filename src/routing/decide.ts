@@ -1,6 +1,7 @@
 import { bucketOf, type Bucket, type Category } from '../core/categories.js';
 import type { Finding } from '../core/finding.js';
-import type { Conclusion, DecideOptions, Decision, NextAction, Outcome } from './types.js';
+import type { Conclusion, Decision, NextAction, Outcome } from '../core/decision.js';
+import type { DecideOptions } from './types.js';
 
 export const DEFAULT_MAX_ROUNDS = 3;
 
@@ -50,6 +51,10 @@ function countBy(findings: Finding[]): string {
   return [...counts].map(([c, n]) => `${c} ×${n}`).join(', ');
 }
 
+function withDismissed(reason: string, outcome: Outcome, dismissed: number): string {
+  return dismissed > 0 && outcome !== 'SKIPPED' ? `${reason} (${plural(dismissed, 'dismissed finding')} not counted)` : reason;
+}
+
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
@@ -58,7 +63,9 @@ function plural(n: number, word: string): string {
  * Routes merged findings to one bounded decision. Only blocking findings (fail, or risk when strict)
  * can fail the check; results with a risk but nothing blocking are ADVISE (neutral), nits alone PASS.
  */
-export function decide(findings: Finding[], opts: DecideOptions = {}): Decision {
+export function decide(all: Finding[], opts: DecideOptions = {}): Decision {
+  // A dismissed finding stays in the report but has no say in the decision.
+  const findings = all.filter((f) => !f.dismissed);
   const strict = opts.strict ?? false;
   const round = Math.max(1, Math.floor(Number(opts.round) || 1));
   const maxRounds = coerceMaxRounds(opts.maxRounds);
@@ -71,10 +78,16 @@ export function decide(findings: Finding[], opts: DecideOptions = {}): Decision 
     ...base,
     outcome,
     conclusion: CONCLUSION_OF[outcome],
-    reason: opts.testsNotRun && outcome !== 'SKIPPED' ? `${reason}; tests not run: ${opts.testsNotRun}` : reason,
+    reason: withDismissed(
+      opts.testsNotRun && outcome !== 'SKIPPED' ? `${reason}; tests not run: ${opts.testsNotRun}` : reason,
+      outcome,
+      all.length - findings.length,
+    ),
     next,
     tier,
     stuck: outcome === 'STUCK',
+    source: tier === 1 ? 'fast-path' : tier === 5 ? 'escalate' : 'deterministic',
+    candidates: [outcome],
   });
 
   if (opts.skipReason) return make('SKIPPED', 1, opts.skipReason, 'none');

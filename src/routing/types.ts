@@ -1,40 +1,4 @@
-import type { Bucket } from '../core/categories.js';
-
-export type Outcome = 'PASS' | 'ADVISE' | 'REFINE' | 'RESEARCH' | 'ASK_AUTHOR' | 'ESCALATE' | 'STUCK' | 'SKIPPED';
-
-export type Conclusion = 'success' | 'neutral' | 'failure' | 'action_required';
-
-/** What should happen next, for the App (or a CI job reading the JSON report). */
-export type NextAction =
-  | 'none'
-  | 'annotate'
-  | 'fix-and-push'
-  | 'offer-refine'
-  | 'auto-refine'
-  | 'ask-author'
-  | 'request-review'
-  | 'label-stuck';
-
-/** Navigator tiers: 1 fast path, 2 route table, 3 LLM tie-breaker, 5 escalate to a human. */
-export type Tier = 1 | 2 | 3 | 5;
-
-export interface Decision {
-  outcome: Outcome;
-  conclusion: Conclusion;
-  reason: string;
-  next: NextAction;
-  tier: Tier;
-  round: number;
-  maxRounds: number;
-  /** True exactly when the outcome is STUCK. */
-  stuck: boolean;
-  /** Findings that block (fail, or risk under strict). */
-  blocking: number;
-  /** Findings that only advise. */
-  advisory: number;
-  /** Blocking finding ids per routing bucket. */
-  buckets: Partial<Record<Bucket, string[]>>;
-}
+export type { Conclusion, Decision, NextAction, Outcome, RoutingSource, Tier } from '../core/decision.js';
 
 export interface DecideOptions {
   strict?: boolean;

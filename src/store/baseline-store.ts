@@ -1,5 +1,5 @@
-import type { BaselineCache, BaselineKey } from '../testgate/baseline-cache.js';
-import type { SuiteResult } from '../testgate/types.js';
+import type { BaselineCache, BaselineKey } from '../core/ports.js';
+import type { SuiteResult } from '../core/suite-result.js';
 import type { Db } from './db.js';
 
 const SUITE_STATUSES = new Set(['ok', 'no-results', 'skipped']);

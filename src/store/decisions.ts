@@ -1,4 +1,4 @@
-import type { Decision } from '../routing/types.js';
+import type { Decision } from '../core/decision.js';
 import type { Db, Queryable } from './db.js';
 
 export interface DecisionEntry {
@@ -30,6 +30,9 @@ export interface DecisionRecord {
 export async function insertDecision(tx: Queryable, e: DecisionEntry): Promise<number> {
   const record = {
     decision: e.decision,
+    // Top-level copies of the routing provenance, so an audit can filter on them without unpacking the decision.
+    ...(e.decision.source ? { source: e.decision.source } : {}),
+    ...(e.decision.candidates ? { candidates: e.decision.candidates } : {}),
     ...(e.headSha ? { headSha: e.headSha } : {}),
     ...(e.findingIds ? { findingIds: e.findingIds } : {}),
     ...(e.extra ? { extra: e.extra } : {}),

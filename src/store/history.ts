@@ -1,41 +1,5 @@
+import type { HistoryExclusions, HistoryReader, Hotspot } from '../core/ports.js';
 import type { Db } from './db.js';
-
-/** A changed path that failed guards in enough separate runs of the same repo recently. */
-export interface Hotspot {
-  path: string;
-  /** Separate failing runs in the window; runs of the same commit count once. */
-  runs: number;
-  /** Failing findings on the path across those runs. */
-  failures: number;
-  /** Guard ids and categories that failed, most frequent first. */
-  guards: string[];
-  categories: string[];
-  /** The newest failing runs (up to 5), newest first. */
-  lastRuns: { runId: string; pr: number | null; headSha: string; at: string }[];
-  lastFailedAt: string;
-}
-
-/** What not to count: the run being gated, re-runs of its commit and, optionally, its own PR. */
-export interface HistoryExclusions {
-  runId?: string;
-  headSha?: string;
-  pr?: number;
-  /** The clock (tests); defaults to now. */
-  now?: Date;
-}
-
-/** What G9 and the refiner need from the store. */
-export interface HistoryProvider {
-  hotspots(repo: string, paths: string[], windowDays: number, threshold: number, exclude?: HistoryExclusions): Promise<Hotspot[]>;
-}
-
-/** Who is being gated, for services that look at history (`ctx.services.run`). */
-export interface RunIdentity {
-  /** `owner/name` (or the CLI's repository name). */
-  repo: string;
-  pr?: number;
-  runId?: string;
-}
 
 /** Upper bound on rows read per lookup (newest first): enough for any realistic window. */
 const MAX_ROWS = 20_000;
@@ -107,7 +71,7 @@ export async function findHotspots(db: Db, repo: string, paths: string[], window
   return hotspots.sort((a, b) => b.runs - a.runs || a.path.localeCompare(b.path));
 }
 
-/** A HistoryProvider backed by the store. */
-export function storeHistory(db: Db): HistoryProvider {
+/** G9's history port backed by the store. */
+export function storeHistory(db: Db): HistoryReader {
   return { hotspots: (repo, paths, windowDays, threshold, exclude) => findHotspots(db, repo, paths, windowDays, threshold, exclude) };
 }

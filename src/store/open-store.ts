@@ -1,3 +1,4 @@
+import { InputError } from '../core/errors.js';
 import type { Db } from './db.js';
 import { migrate } from './migrate.js';
 import { openPglite } from './pglite-db.js';
@@ -18,6 +19,8 @@ export interface StoreOptions {
    * hundred MB of memory, which an App that has not received a pull request yet need not pay).
    */
   lazy?: boolean;
+  /** With `lazy`: close the database again after this long without a query, reopen on the next one. */
+  idleCloseMs?: number;
 }
 
 function isPostgresUrl(url: string): boolean {
@@ -54,34 +57,94 @@ export async function openStore(opts: StoreOptions = {}): Promise<Store> {
  * A Db that opens (and migrates) the real one on its first query. Concurrent first callers share one
  * open; a failed open is not remembered, so the next query tries again and reports its own error.
  * Closing a Db that was never opened does nothing.
+ *
+ * With `idleCloseMs`, the real database is also closed again once no query or transaction has run for
+ * that long, and reopened by the next one (the embedded PGlite holds its WASM heap only while open; its
+ * data directory keeps every committed row). A query that arrives while the idle close is under way
+ * waits for it to finish and then reopens; nothing is closed while a query or transaction is running.
  */
 export function lazyDb(opts: StoreOptions, open: (o: StoreOptions) => Promise<Db> = openDb): Db {
   let opening: Promise<Db> | undefined;
+  let closing: Promise<void> | undefined;
   let closed = false;
-  const db = (): Promise<Db> => {
-    if (closed) return Promise.reject(new Error('the store is closed'));
+  let inflight = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const idleMs = opts.idleCloseMs;
+
+  const closeReal = (): Promise<void> => {
+    const pending = opening;
+    opening = undefined;
+    const done = (async () => {
+      if (pending) await (await pending.catch(() => undefined))?.close();
+    })().finally(() => {
+      if (closing === done) closing = undefined;
+    });
+    closing = done;
+    return done;
+  };
+  const onIdle = () => {
+    timer = undefined;
+    if (inflight > 0 || closed || !opening) return;
+    void closeReal().catch(() => undefined);
+  };
+  const acquire = async (): Promise<Db> => {
+    if (closed) throw new Error('the store is closed');
+    while (closing) await closing.catch(() => undefined);
+    if (closed) throw new Error('the store is closed');
     opening ??= open(opts).catch((err: unknown) => {
       opening = undefined;
       throw err;
     });
     return opening;
   };
+  const use = async <T>(fn: (db: Db) => Promise<T>): Promise<T> => {
+    inflight++;
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    try {
+      return await fn(await acquire());
+    } finally {
+      inflight--;
+      if (inflight === 0 && idleMs !== undefined && !closed) {
+        timer = setTimeout(onIdle, idleMs);
+        timer.unref();
+      }
+    }
+  };
   return {
     dialect: opts.url ? 'postgres' : 'pglite',
-    query: async (sql, params) => (await db()).query(sql, params),
-    exec: async (sql) => (await db()).exec(sql),
-    transaction: async (fn) => (await db()).transaction(fn),
+    query: (sql, params) => use((db) => db.query(sql, params)),
+    exec: (sql) => use((db) => db.exec(sql)),
+    transaction: (fn) => use((db) => db.transaction(fn)),
     close: async () => {
       closed = true;
-      const pending = opening;
-      opening = undefined;
-      if (pending) await (await pending.catch(() => undefined))?.close();
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      // An idle close still under way must finish too before the caller (e.g. a shutdown) goes on.
+      const idleClosing = closing;
+      await closeReal();
+      await idleClosing?.catch(() => undefined);
     },
   };
 }
 
-/** The store the environment asks for: `DATABASE_URL` if set, else PGlite in `dataDir` or memory. */
+/** How long the App keeps an idle embedded database open (`SLOPGATE_DB_IDLE_SECONDS`, 0 = never close). */
+export const DEFAULT_DB_IDLE_SECONDS = 300;
+
+/**
+ * The store the environment asks for: `DATABASE_URL` if set, else PGlite in `dataDir` or memory. The
+ * embedded database gets an idle close after `SLOPGATE_DB_IDLE_SECONDS` (default 300; used when it is
+ * opened lazily, as the App does).
+ */
 export function storeOptionsFromEnv(env: NodeJS.ProcessEnv = process.env, dataDir?: string): StoreOptions {
   const url = env.DATABASE_URL?.trim();
-  return url ? { url } : dataDir ? { dataDir } : {};
+  if (url) return { url };
+  if (!dataDir) return {};
+  const raw = env.SLOPGATE_DB_IDLE_SECONDS?.trim();
+  const seconds = raw ? Number(raw) : DEFAULT_DB_IDLE_SECONDS;
+  if (!Number.isFinite(seconds) || seconds < 0) {
+    const hint = 'use e.g. 300 (the default), or 0 to keep the embedded database open';
+    throw new InputError(`SLOPGATE_DB_IDLE_SECONDS must be a number of seconds, got '${raw}'`, hint);
+  }
+  return seconds > 0 ? { dataDir, idleCloseMs: Math.round(seconds * 1000) } : { dataDir };
 }

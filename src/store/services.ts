@@ -1,6 +1,6 @@
 import type { GuardServices } from '../core/guard.js';
 import { StoreBaselineCache } from './baseline-store.js';
-import type { RunIdentity } from './history.js';
+import type { RunIdentity } from '../core/ports.js';
 import type { Store } from './store.js';
 
 /**

@@ -2,15 +2,26 @@ import type { Report } from '../core/report.js';
 import type { Db } from './db.js';
 import { appendDecision, exportDecisions, listDecisions, type DecisionEntry, type DecisionFilter, type DecisionRecord } from './decisions.js';
 import { pruneDeliveries, recordDelivery } from './deliveries.js';
-import { findHotspots, type HistoryExclusions, type HistoryProvider, type Hotspot } from './history.js';
+import type { HistoryExclusions, HistoryReader, Hotspot } from '../core/ports.js';
+import { findHotspots } from './history.js';
+import { dismissFinding, listDismissals, type DismissalEntry, type StoredDismissal } from './dismissals.js';
+import type { DismissalSource } from '../core/finding.js';
 import { advanceRound, getRound, resetRound, setMaxRoundsOverride, type AdvanceResult, type RoundState } from './rounds.js';
+import type { RefineAttempt } from '../refiner/attempt.js';
+import {
+  hotspotsWithReverts,
+  listRefineAttempts,
+  recordRefineAttempt,
+  type RefineAttemptScope,
+  type StoredRefineAttempt,
+} from './refine-attempts.js';
 import { getRun, listRuns, saveRun, type RunMeta, type StoredRun } from './runs.js';
 
 /**
  * The store as one object: a thin facade over the single-purpose modules, so the App and the CLI hold
  * one handle. Every method is also available as a plain function taking a `Db`.
  */
-export class Store implements HistoryProvider {
+export class Store implements HistoryReader {
   constructor(readonly db: Db) {}
 
   saveRun(report: Report, meta: RunMeta): Promise<string> {
@@ -50,7 +61,19 @@ export class Store implements HistoryProvider {
     return exportDecisions(this.db, filter);
   }
   hotspots(repo: string, paths: string[], windowDays: number, threshold: number, exclude?: HistoryExclusions): Promise<Hotspot[]> {
-    return findHotspots(this.db, repo, paths, windowDays, threshold, exclude);
+    return hotspotsWithReverts(this.db, repo, paths, windowDays, threshold, exclude);
+  }
+  recordRefineAttempt(scope: RefineAttemptScope, attempt: RefineAttempt): Promise<void> {
+    return recordRefineAttempt(this.db, scope, attempt);
+  }
+  listRefineAttempts(repo: string, pr: number | null, limit?: number): Promise<StoredRefineAttempt[]> {
+    return listRefineAttempts(this.db, repo, pr, limit);
+  }
+  dismissFinding(entry: DismissalEntry): Promise<StoredDismissal> {
+    return dismissFinding(this.db, entry);
+  }
+  listDismissals(repo: string, pr: number, source?: DismissalSource): Promise<StoredDismissal[]> {
+    return listDismissals(this.db, repo, pr, source);
   }
   close(): Promise<void> {
     return this.db.close();

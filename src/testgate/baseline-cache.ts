@@ -1,25 +1,5 @@
-import type { SuiteResult } from './types.js';
-
-/**
- * What a baseline (the suite run at a PR's base) depends on. Two PRs on the same base tree with the
- * same runner command and lockfiles share one baseline run.
- */
-export interface BaselineKey {
-  /** Repository name, e.g. `owner/name` (or the directory for the CLI). */
-  repo: string;
-  /** Git tree id of the base commit (not the commit id: a rebase that keeps the tree keeps the cache). */
-  baseTree: string;
-  /** The runner command as configured / detected. */
-  command: string;
-  /** Hash of the base tree's lockfiles (package-lock.json, Cargo.lock, go.sum, poetry.lock, …). */
-  lockfileHash: string;
-}
-
-/** Storage of baseline suite results. The store provides a PostgreSQL-backed implementation. */
-export interface BaselineCache {
-  get(key: BaselineKey): Promise<SuiteResult | null>;
-  put(key: BaselineKey, result: SuiteResult): Promise<void>;
-}
+import type { BaselineCache, BaselineKey } from '../core/ports.js';
+import type { SuiteResult } from '../core/suite-result.js';
 
 /** Stable string form of a key (for maps and logs). */
 export function baselineKeyString(key: BaselineKey): string {

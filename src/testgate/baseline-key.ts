@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { git } from '../core/git.js';
 import type { Revision } from '../core/revision.js';
-import type { BaselineKey } from './baseline-cache.js';
+import type { BaselineKey } from '../core/ports.js';
 
 /** Lockfiles whose content changes what a test run installs or builds. */
 const LOCKFILE = /(^|\/)(package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb?|Cargo\.lock|go\.sum|poetry\.lock|uv\.lock|Pipfile\.lock|pdm\.lock|requirements[^/]*\.txt)$/;

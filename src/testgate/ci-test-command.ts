@@ -52,7 +52,8 @@ export function plainWords(line: string): string[] | null {
         i = end + 1;
         continue;
       }
-      const m = /^[^ \t"']+/.exec(s.slice(i))![0];
+      const m = /^[^ \t"']+/.exec(s.slice(i))?.[0];
+      if (m === undefined) return null;
       if (!SAFE_WORD.test(m)) return null;
       word += m;
       i += m.length;
@@ -71,7 +72,7 @@ export function parsePlainTestCommand(line: string): PlainTestCommand | null {
   const words = plainWords(line);
   if (!words || words.length === 0) return null;
   let w = words;
-  if (w[0]! in ENV_RUNNERS && w[1] === 'run') w = w.slice(2);
+  if ((w[0] ?? '') in ENV_RUNNERS && w[1] === 'run') w = w.slice(2);
   const [tool, ...rest] = w;
   if (!tool) return null;
   if (tool === 'pytest' || tool === 'py.test') return { kind: 'pytest', args: rest };

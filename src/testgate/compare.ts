@@ -1,4 +1,4 @@
-import type { SuiteResult, TestOutcome, UnitStatus } from './types.js';
+import type { SuiteResult, TestOutcome, UnitStatus } from '../core/suite-result.js';
 
 /** The difference between the baseline (base) and the candidate (merge or head) suite runs. */
 export interface SuiteComparison {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Revision } from '../core/revision.js';
 import type { Logger } from '../core/trace.js';
-import type { BaselineCache } from './baseline-cache.js';
+import type { BaselineCache } from '../core/ports.js';
 import { baselineKey } from './baseline-key.js';
 import { compareSuites, type SuiteComparison } from './compare.js';
 import { detectRunner } from './runners/detect.js';
@@ -13,7 +13,7 @@ import { sandboxRefusal, type SandboxIsolation } from './sandbox.js';
 import { testConfigChanges, type TestConfigChange } from './test-config-changes.js';
 import { capSuiteMessages } from './message-cap.js';
 import { suiteNotes } from './suite-notes.js';
-import type { SuiteResult, TestOutcome } from './types.js';
+import type { SuiteResult, TestOutcome } from '../core/suite-result.js';
 
 export interface TestGateConfig extends SuiteLimits {
   command?: string;
@@ -135,7 +135,8 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
   } catch (err) {
     opts.log?.warn({ err: String(err) }, 'baseline cache read failed; running the baseline');
   }
-  let baselineIsolated = false;
+  // Set by the baseline run's closure; an object so that the check after it is not narrowed to the initial false.
+  const baselineState = { isolated: false };
   const candidateWs = await SuiteWorkspace.create(opts.repoDir, opts.candidateSha, cacheDir, opts.config, opts.signal);
   try {
     const baselineRun = cached
@@ -145,7 +146,7 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
           try {
             const result = await runSuite(ws, runner, opts.config);
             // Only a sandboxed run shared nothing writable with PR code; only such a baseline is kept.
-            baselineIsolated = ws.isolation?.sandbox === 'bwrap';
+            baselineState.isolated = ws.isolation?.sandbox === 'bwrap';
             return result;
           } finally {
             await ws.dispose();
@@ -156,7 +157,7 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
       opts.log?.warn({ err: String(err) }, 'could not compare the test configuration of base and candidate');
       return [] as TestConfigChange[];
     });
-    if (!cached && baselineIsolated && cacheable(baseline)) {
+    if (!cached && baselineState.isolated && cacheable(baseline)) {
       await opts.cache.put(key, baseline).catch((err: unknown) => opts.log?.warn({ err: String(err) }, 'baseline cache write failed'));
     }
     const notes = suiteNotes(baseline, candidate);

@@ -1,5 +1,5 @@
 import type { Revision } from '../core/revision.js';
-import type { TestOutcome } from './types.js';
+import type { TestOutcome } from '../core/suite-result.js';
 
 export interface TestLocation {
   path: string;
@@ -17,7 +17,7 @@ const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** The test's name as it appears in source, and a pattern for its definition. */
 function definitionPattern(t: TestOutcome): { name: string; re: RegExp } | null {
   if (t.id.startsWith('py:')) {
-    const name = t.id.split('::').pop()!.replace(/\[.*$/, '');
+    const name = lastPart(t.id, '::').replace(/\[.*$/, '');
     return { name, re: new RegExp(`^[ \\t]*(?:async[ \\t]+)?def[ \\t]+${esc(name)}[ \\t]*\\(`, 'm') };
   }
   if (t.id.startsWith('go:')) {
@@ -25,11 +25,11 @@ function definitionPattern(t: TestOutcome): { name: string; re: RegExp } | null 
     return { name, re: new RegExp(`^func[ \\t]+${esc(name)}[ \\t]*\\(`, 'm') };
   }
   if (t.id.startsWith('rust:') && !t.id.startsWith('rust:doc:')) {
-    const name = t.id.split('::').pop()!;
+    const name = lastPart(t.id, '::');
     return { name, re: new RegExp(`\\bfn[ \\t]+${esc(name)}[ \\t]*(?:<[^>]*>)?\\(`) };
   }
   if (t.id.startsWith('js:')) {
-    const name = t.id.split(' > ').pop()!;
+    const name = lastPart(t.id, ' > ');
     return { name, re: new RegExp(`\\b(?:it|test|specify)(?:\\.\\w+)*[ \\t]*\\([ \\t]*(['"\`])${esc(name)}\\1`) };
   }
   return null;
@@ -63,4 +63,9 @@ export async function locateTest(rev: Revision, t: TestOutcome): Promise<TestLoc
   const first = candidates[0];
   if (!first) return null;
   return t.line && first === t.file ? { path: first, line: t.line } : { path: first };
+}
+
+/** The text after the last `sep` (all of `id` when there is none). */
+function lastPart(id: string, sep: string): string {
+  return id.split(sep).at(-1) ?? id;
 }

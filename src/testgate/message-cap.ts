@@ -1,4 +1,4 @@
-import type { SuiteResult } from './types.js';
+import type { SuiteResult } from '../core/suite-result.js';
 
 /**
  * Caps on the failure messages a suite result keeps. A test can fail with a message of any size (an
@@ -26,14 +26,13 @@ export function headOf(text: string, max = MESSAGE_CAP * 4): string {
 /** The same result with every test and unit message capped, each and in total. */
 export function capSuiteMessages(r: SuiteResult): SuiteResult {
   let budget = TOTAL_CAP;
-  const cap = (m: string | undefined): string | undefined => {
-    if (m === undefined) return undefined;
+  const cap = (m: string): string => {
     if (budget <= 0) return '[message dropped: the failure messages of this run exceed the total cap]';
     const kept = capMessage(m, Math.min(MESSAGE_CAP, Math.max(budget, 64)));
     budget -= kept.length;
     return kept;
   };
-  const units = r.units.map((u) => (u.message === undefined ? u : { ...u, message: cap(u.message)! }));
-  const tests = r.tests.map((t) => (t.message === undefined ? t : { ...t, message: cap(t.message)! }));
+  const units = r.units.map((u) => (u.message === undefined ? u : { ...u, message: cap(u.message) }));
+  const tests = r.tests.map((t) => (t.message === undefined ? t : { ...t, message: cap(t.message) }));
   return { ...r, units, tests };
 }

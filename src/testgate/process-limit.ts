@@ -50,7 +50,8 @@ export function descendantsOf(pid: number): number[] {
   }
   if (!names.includes(String(pid))) return [];
   const out = [pid];
-  for (let i = 0; i < out.length; i++) out.push(...(children.get(out[i]!) ?? []));
+  // Breadth first: `out` grows while it is walked, and the array iterator visits what was appended.
+  for (const p of out) out.push(...(children.get(p) ?? []));
   return out;
 }
 
@@ -74,12 +75,4 @@ export function processesOfUid(uid: number): number {
     }
   }
   return n;
-}
-
-export function killQuietly(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(pid, signal);
-  } catch {
-    // already gone
-  }
 }

@@ -51,7 +51,7 @@ function configuredRoots(pyproject: Table, setupCfg: Map<string, Map<string, str
   }
   for (const p of stringsOf(dig(pyproject, 'tool', 'hatch', 'build', 'targets', 'wheel', 'packages'))) {
     const parts = clean(p).split('/');
-    names.push(parts.pop()!);
+    names.push(parts.pop() ?? '');
     if (parts.length) roots.push(parts.join('/'));
   }
   const flit = dig(pyproject, 'tool', 'flit', 'module', 'name');
@@ -63,7 +63,7 @@ function configuredRoots(pyproject: Table, setupCfg: Map<string, Map<string, str
   const where = setupCfg.get('options.packages.find')?.get('where');
   if (where) roots.push(where.trim());
   const cfgPackages = options?.get('packages');
-  if (cfgPackages && !/find/.test(cfgPackages)) names.push(...cfgPackages.split(/[\s,]+/).filter(Boolean).map((p) => p.split('.')[0]!));
+  if (cfgPackages && !cfgPackages.includes('find')) names.push(...cfgPackages.split(/[\s,]+/).filter(Boolean).map((p) => p.split('.')[0]!));
   return { roots: roots.map(clean).filter((r) => r && r !== '.'), names };
 }
 

@@ -9,7 +9,7 @@ import { runSandboxed, sandboxRefusal, type SandboxIsolation, type SandboxResult
 import { sandboxCapabilities } from './sandbox-probe.js';
 import { seedGoCache } from './sandbox-go-seed.js';
 import { tailOf } from './capped-output.js';
-import type { SuiteResult, TestOutcome } from './types.js';
+import type { SuiteResult, TestOutcome } from '../core/suite-result.js';
 
 export interface SuiteLimits {
   setup?: string;

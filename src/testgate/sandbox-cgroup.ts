@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { killQuietly } from './process-limit.js';
+import { killQuietly } from './kill-quietly.js';
 
 /**
  * A cgroup per sandboxed run, so that memory and process limits hold for the run as a whole (not per
@@ -21,7 +21,7 @@ function ownPath(controller: string | null): string | null {
     for (const line of readFileSync('/proc/self/cgroup', 'utf8').split('\n')) {
       const [, ctrls, path] = line.split(':');
       if (path === undefined) continue;
-      if (controller === null ? ctrls === '' && line.startsWith('0::') : ctrls!.split(',').includes(controller)) return path;
+      if (controller === null ? ctrls === '' && line.startsWith('0::') : (ctrls ?? '').split(',').includes(controller)) return path;
     }
   } catch {
     // not Linux
@@ -126,12 +126,14 @@ export class RunCgroup {
 
   static create(support: CgroupSupport | null, limits: { memoryBytes: number; maxProcesses: number }): RunCgroup | null {
     if (!support) return null;
+    const v2Parent = support.memory ?? support.pids;
+    if (support.version === 2 && v2Parent === null) return null;
     const name = `slopgate-${process.pid}-${++seq}`;
     const dirs: { memory?: string; pids?: string } = {};
     const made: string[] = [];
     try {
       if (support.version === 2) {
-        const dir = join((support.memory ?? support.pids)!, name);
+        const dir = join(v2Parent ?? '', name);
         mkdirSync(dir);
         made.push(dir);
         if (support.memory) {

@@ -62,14 +62,12 @@ export function nodeOptionsForAddressLimit(): string | undefined {
 
 export function sandboxEnv(opts: SandboxEnvOptions): Record<string, string> {
   const from = opts.from ?? process.env;
-  const env: Record<string, string> = {};
+  // Defaults for what the host does not pass through.
+  const env: Record<string, string> = { PATH: '/usr/local/bin:/usr/bin:/bin', LANG: 'C.UTF-8', TZ: 'UTC' };
   for (const name of PASS_THROUGH) if (from[name]) env[name] = from[name]!;
   // CA bundles only matter with network; without it they would only slow every process start
   // (NODE_EXTRA_CA_CERTS is parsed by each node process).
-  if (opts.network) for (const name of CA_PATHS) if (from[name] && existsSync(from[name]!)) env[name] = from[name]!;
-  env.PATH ??= '/usr/local/bin:/usr/bin:/bin';
-  env.LANG ??= 'C.UTF-8';
-  env.TZ ??= 'UTC';
+  if (opts.network) for (const name of CA_PATHS) if (from[name] && existsSync(from[name])) env[name] = from[name]!;
   Object.assign(env, {
     HOME: opts.home,
     TMPDIR: opts.tmp,

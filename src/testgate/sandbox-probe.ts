@@ -78,7 +78,7 @@ function probeBwrap(bwrap: string | null, seccompFile: string | null): string | 
       { stdio: ['ignore', 'ignore', 'pipe', fd], timeout: 10_000, env: { PATH: '/usr/bin:/bin' }, encoding: 'utf8' },
     );
     if (r.error) return `bwrap cannot start: ${r.error.message}`;
-    if (r.status !== 0) return `bwrap cannot create the sandbox: ${(r.stderr ?? '').trim().split('\n')[0] || `exit ${r.status}`}`;
+    if (r.status !== 0) return `bwrap cannot create the sandbox: ${r.stderr.trim().split('\n')[0] || `exit ${r.status}`}`;
     return null;
   } finally {
     closeSync(fd);

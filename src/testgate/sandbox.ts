@@ -2,11 +2,15 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CappedOutput } from './capped-output.js';
-import { createProcessCounter, killQuietly, processesOfUid, type ProcessCounter } from './process-limit.js';
+import { killQuietly } from './kill-quietly.js';
+import { createProcessCounter, processesOfUid, type ProcessCounter } from './process-limit.js';
 import { RunCgroup } from './sandbox-cgroup.js';
 import { fsArgs, insideRun, operatorReadOnlyPaths, SANDBOX_GID, SANDBOX_UID } from './sandbox-fs.js';
 import { namespaceArgs, sandboxCapabilities } from './sandbox-probe.js';
 import { sandboxEnv } from './sandbox-env.js';
+import type { SandboxIsolation } from '../core/report-sections.js';
+
+export type { SandboxIsolation } from '../core/report-sections.js';
 
 /**
  * Runs one untrusted shell command (a PR's test suite) in a bubblewrap sandbox:
@@ -50,20 +54,6 @@ export interface SandboxOptions {
 }
 
 export type KilledBy = 'timeout' | 'process-limit' | 'aborted';
-
-export interface SandboxIsolation {
-  /** `bwrap` when the command ran in the sandbox; `none` when it ran without (best-effort only). */
-  sandbox: 'bwrap' | 'none';
-  network: 'isolated' | 'allowed' | 'not-isolated';
-  pidNamespace: boolean;
-  seccomp: boolean;
-  processLimit: 'cgroup' | 'rlimit+watchdog' | 'watchdog';
-  memoryLimit: 'cgroup' | 'rlimit';
-  /** tmpfs: the run's tree is a size-capped tmpfs; per-file: only RLIMIT_FSIZE (slopgate is not root). */
-  disk: 'tmpfs' | 'per-file';
-  /** Why the sandbox could not be used (best-effort runs only). */
-  unavailable?: string;
-}
 
 export interface SandboxResult {
   exitCode: number | null;
@@ -140,6 +130,8 @@ function plan(opts: SandboxOptions, cgroup: RunCgroup | null, counter: ProcessCo
   let argv = ['/bin/sh', '-c', opts.command];
   let seccompFd: number | null = null;
   if (useBwrap) {
+    // The probe only reports the sandbox usable with both; should that ever break, run nothing (fail closed).
+    if (caps.bwrap === null || caps.seccompFile === null) throw new Error('the sandbox probe passed without a bwrap binary or a seccomp filter');
     const uniqueWritable = [...new Set(writable)].filter((w) => !writable.some((o) => o !== w && insideRun(w, o)));
     const fs = fsArgs({
       runRoot: uniqueWritable[0]!,
@@ -151,9 +143,9 @@ function plan(opts: SandboxOptions, cgroup: RunCgroup | null, counter: ProcessCo
       extraReadOnly: operatorReadOnlyPaths(),
     });
     for (const w of uniqueWritable.slice(1)) fs.push('--bind', w, w);
-    seccompFd = openSync(caps.seccompFile!, 'r');
+    seccompFd = openSync(caps.seccompFile, 'r');
     const envArgs = Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v]);
-    argv = [caps.bwrap!, ...namespaceArgs(opts.network, SANDBOX_UID, SANDBOX_GID), ...fs, '--chdir', opts.cwd, '--clearenv', ...envArgs, '--seccomp', '3', '--', ...argv];
+    argv = [caps.bwrap, ...namespaceArgs(opts.network, SANDBOX_UID, SANDBOX_GID), ...fs, '--chdir', opts.cwd, '--clearenv', ...envArgs, '--seccomp', '3', '--', ...argv];
   }
   if (caps.prlimit) {
     const limits = ['--core=0'];
@@ -222,8 +214,8 @@ export async function runSandboxed(opts: SandboxOptions): Promise<SandboxResult>
     });
     if (seccompFd !== null) closeSync(seccompFd);
     const pid = child.pid ?? -1;
-    child.stdout!.on('data', (c: Buffer) => stdout.push(c));
-    child.stderr!.on('data', (c: Buffer) => stderr.push(c));
+    child.stdout?.on('data', (c: Buffer) => stdout.push(c));
+    child.stderr?.on('data', (c: Buffer) => stderr.push(c));
 
     // Killing the outermost process ends the sandbox: bwrap's init dies with its parent
     // (--die-with-parent), and when a pid namespace's init dies the kernel kills all of it.

@@ -1,4 +1,4 @@
-import type { SuiteResult } from './types.js';
+import type { SuiteResult } from '../core/suite-result.js';
 
 /**
  * What the report should say about how the suites ran: the runners' notes (where the command came
@@ -24,7 +24,7 @@ function commonCause(messages: string[]): { line: string; count: number } | unde
 
 /** A warning when many tests (or test units) already fail at the base; undefined otherwise. */
 export function baseFailingWarning(baseline: SuiteResult | undefined): string | undefined {
-  if (!baseline || baseline.status !== 'ok') return undefined;
+  if (baseline?.status !== 'ok') return undefined;
   const failing = baseline.tests.filter((t) => t.status === 'failed');
   const broken = baseline.units.filter((u) => u.status === 'broken');
   const total = baseline.tests.length;

@@ -99,7 +99,7 @@ export function runGit(cwd: string, args: string[], opts: RunGitOptions = {}): P
       },
       (err, stdout, stderr) => {
         if (err) {
-          const clean = redactToken(String(stderr), opts.creds).trim();
+          const clean = redactToken(stderr, opts.creds).trim();
           const first = clean.split('\n').find((l) => /fatal|error/i.test(l)) ?? clean.split('\n')[0] ?? '';
           const what = args.find((a, i) => !a.startsWith('-') && args[i - 1] !== '-c') ?? args[0];
           reject(new WorkspaceGitError(`git ${what} failed: ${first || redactToken(err.message, opts.creds)}`, clean));

@@ -6,7 +6,7 @@ import { configTemplate, schemaUrl } from '../../src/cli/config-template.js';
 import { main } from '../../src/cli.js';
 import { parseConfigText } from '../../src/config/load.js';
 import { configJsonSchema } from '../../src/config/json-schema.js';
-import { defaultConfig } from '../../src/config/schema.js';
+import { defaultConfig } from '../../src/core/config-schema.js';
 import { TestRepo } from '../helpers/git-repo.js';
 
 /** Every dotted key of the schema (leaves only), e.g. `tests.timeoutSec`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GUARD_IDS, canonicalGuardId } from '../../src/config/guard-ids.js';
+import { GUARD_IDS, canonicalGuardId } from '../../src/core/guard-ids.js';
 import { ConfigError, parseConfigText } from '../../src/config/load.js';
 import { GUARDS } from '../../src/guards/index.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/core/errors.js';
-import { attributeLines, loadPatchSet } from '../../src/core/patch-set.js';
+import { addedRanges, attributeLines, loadPatchSet } from '../../src/core/patch-set.js';
 import { prRepo, TestRepo } from '../helpers/git-repo.js';
 
 const lines = (n: number, prefix = 'line') => Array.from({ length: n }, (_, i) => `${prefix} ${i + 1}`).join('\n') + '\n';
@@ -117,5 +117,14 @@ describe('patch set', () => {
     const err = await loadPatchSet(clone, 'origin/main', 'origin/pr').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InputError);
     expect((err as Error).message).toMatch(/shallow/);
+  });
+});
+
+describe('addedRanges', () => {
+  it('gives the added line ranges per head path, leaving out deleted files and files with only removals', async () => {
+    const repo = prRepo({ 'a.txt': lines(5), 'gone.txt': 'x\n', 'trim.txt': lines(3) }, { 'a.txt': lines(2) + 'new\n' + lines(5).split('\n').slice(2).join('\n'), 'gone.txt': null, 'trim.txt': lines(2) });
+    const ranges = addedRanges(await loadPatchSet(repo.dir, 'main', 'pr'));
+    expect([...ranges.keys()]).toEqual(['a.txt']);
+    expect(ranges.get('a.txt')).toEqual([{ start: 3, end: 3 }]);
   });
 });

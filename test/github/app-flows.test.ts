@@ -1,6 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Guard } from '../../src/core/guard.js';
-import { runGate, type GateOptions } from '../../src/core/pipeline.js';
+import { runGate, type GateOptions } from '../../src/gate/run-gate.js';
 import { GUARDS } from '../../src/guards/index.js';
 import { allowMarker } from '../../src/host/sanctions.js';
 import { FakeRemote, removeFakeRemotes } from './helpers/fake-remote.js';

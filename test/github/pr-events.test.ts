@@ -1,6 +1,6 @@
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { runGate, type GateOptions } from '../../src/core/pipeline.js';
-import { g1 } from '../../src/guards/g1-manifest-safety.js';
+import { runGate, type GateOptions } from '../../src/gate/run-gate.js';
+import { g1 } from '../../src/guards/g1-manifest-safety/index.js';
 import { FakeRemote, removeFakeRemotes } from './helpers/fake-remote.js';
 import { closeStrict, startHarness, type Harness } from './helpers/harness.js';
 import { pullRequestEvent, type PrShape } from './helpers/payloads.js';

@@ -6,7 +6,7 @@ import { InputError } from '../../src/core/errors.js';
 import { serverDeploymentFromEnv } from '../../src/platforms/github/deployment-env.js';
 import { labelSanctions } from '../../src/host/sanctions.js';
 import { runGateWorker } from '../../src/platforms/github/worker-entry.js';
-import { isManifest } from '../../src/guards/g1-path-rules.js';
+import { isManifest } from '../../src/guards/g1-manifest-safety/path-rules.js';
 import { createQueue } from '../../src/queue/create-queue.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

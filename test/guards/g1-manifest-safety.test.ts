@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { g1 } from '../../src/guards/g1-manifest-safety.js';
+import { g1 } from '../../src/guards/g1-manifest-safety/index.js';
 import { findingsOf, gate } from '../helpers/gate.js';
 import { prRepo, TestRepo } from '../helpers/git-repo.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { g10 } from '../../src/guards/g10-config-schema.js';
+import { g10 } from '../../src/guards/g10-config-schema/index.js';
 import { findingsOf, gate } from '../helpers/gate.js';
 import { prRepo } from '../helpers/git-repo.js';
 import type { FileContent } from '../helpers/git-repo.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { configJsonSchema } from '../../src/config/json-schema.js';
 
 describe('schemas/slopgate.schema.json', () => {
-  it('matches the zod config schema (run `npm run schema` after changing src/config/schema.ts)', () => {
+  it('matches the zod config schema (run `npm run schema` after changing src/core/config-schema.ts)', () => {
     const committed = JSON.parse(readFileSync(new URL('../../schemas/slopgate.schema.json', import.meta.url), 'utf8')) as unknown;
     expect(committed).toEqual(JSON.parse(JSON.stringify(configJsonSchema())));
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { g11 } from '../../src/guards/g11-ungrounded-frameworks.js';
-import { psi } from '../../src/guards/psi.js';
+import { g11 } from '../../src/guards/g11-ungrounded-frameworks/index.js';
+import { psi } from '../../src/guards/psi/index.js';
 import { findingsOf, gate } from '../helpers/gate.js';
 import { prRepo, type FileContent } from '../helpers/git-repo.js';
 

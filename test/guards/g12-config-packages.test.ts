@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { g12 } from '../../src/guards/g12-config-packages.js';
+import { g12 } from '../../src/guards/g12-config-packages/index.js';
 import { findingsOf, gate } from '../helpers/gate.js';
 import { prRepo, type FileContent } from '../helpers/git-repo.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SlopgateConfigInput } from '../../src/config/schema.js';
-import { g13 } from '../../src/guards/g13-doc-preservation.js';
+import type { SlopgateConfigInput } from '../../src/core/config-schema.js';
+import { g13 } from '../../src/guards/g13-doc-preservation/index.js';
 import { findingsOf, gate } from '../helpers/gate.js';
 import { prRepo } from '../helpers/git-repo.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { g14 } from '../../src/guards/g14-dead-links.js';
+import { g14 } from '../../src/guards/g14-dead-links/index.js';
 import { findingsOf, gate } from '../helpers/gate.js';
 import { prRepo, type FileContent } from '../helpers/git-repo.js';
 

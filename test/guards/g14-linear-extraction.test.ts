@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { codeBlocksOf } from '../../src/core/fenced-blocks.js';
 import { countLiteralNewlines } from '../../src/core/literal-newlines.js';
-import { maskCodeSpans, maskComments } from '../../src/guards/doc-masks.js';
-import { frameworkClaims } from '../../src/guards/g11-framework-claims.js';
-import { markdownAnchors } from '../../src/guards/g14-heading-anchors.js';
-import { extractLinks, trimUrl } from '../../src/guards/g14-link-extract.js';
+import { maskCodeSpans, maskComments } from '../../src/guards/shared/doc-masks.js';
+import { frameworkClaims } from '../../src/guards/shared/framework-claims.js';
+import { markdownAnchors } from '../../src/guards/g14-dead-links/heading-anchors.js';
+import { extractLinks, trimUrl } from '../../src/guards/g14-dead-links/link-extract.js';
 import type { ChangedFile } from '../../src/core/patch-set.js';
 import { emptyFingerprint } from '../../src/repo/fingerprint-types.js';
 

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { g14 } from '../../src/guards/g14-dead-links.js';
+import { g14 } from '../../src/guards/g14-dead-links/index.js';
 import { HttpLinkChecker, type Resolve } from '../../src/repo/link-checker.js';
 import { isBlockedAddress } from '../../src/repo/address-blocklist.js';
 import { findingsOf, gate } from '../helpers/gate.js';

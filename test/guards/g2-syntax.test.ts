@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { g2 } from '../../src/guards/g2-syntax.js';
+import { g2 } from '../../src/guards/g2-syntax/index.js';
 import type { FileContent } from '../helpers/git-repo.js';
 import { findingsOf, gate } from '../helpers/gate.js';
 import { prRepo } from '../helpers/git-repo.js';

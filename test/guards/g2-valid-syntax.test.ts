@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkCode } from '../../src/guards/g2-code-errors.js';
-import { g2 } from '../../src/guards/g2-syntax.js';
+import { checkCode } from '../../src/guards/g2-syntax/code-errors.js';
+import { g2 } from '../../src/guards/g2-syntax/index.js';
 import type { FileContent } from '../helpers/git-repo.js';
 import { findingsOf, gate } from '../helpers/gate.js';
 import { prRepo } from '../helpers/git-repo.js';

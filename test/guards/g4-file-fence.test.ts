@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkFileFence } from '../../src/guards/g4-file-fence.js';
+import { checkFileFence } from '../../src/guards/g4-imports/file-fence.js';
 
 describe('G4 file fence (refiner scope-creep)', () => {
   it('passes a refiner patch that only touches the files of its findings', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { g4 } from '../../src/guards/g4-scope-rules.js';
+import { g4 } from '../../src/guards/g4-imports/index.js';
 import { findingsOf, gate } from '../helpers/gate.js';
 import { prRepo, type FileContent } from '../helpers/git-repo.js';
 

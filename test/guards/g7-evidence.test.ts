@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { g7 } from '../../src/guards/g7-dropped-definitions.js';
+import { g7 } from '../../src/guards/g7-dropped-definitions/index.js';
 import { findingsOf, gate } from '../helpers/gate.js';
 import { prRepo } from '../helpers/git-repo.js';
 

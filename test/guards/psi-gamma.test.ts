@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Guard } from '../../src/core/guard.js';
-import { gammaOf, type GammaResult } from '../../src/guards/psi-gamma.js';
+import { gammaOf, type GammaResult } from '../../src/guards/psi/gamma.js';
 import { gate } from '../helpers/gate.js';
 import { prRepo, type FileContent } from '../helpers/git-repo.js';
 

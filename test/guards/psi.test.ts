@@ -5,24 +5,19 @@ import { prRepo } from '../helpers/git-repo.js';
 
 // Γ belongs to the grounding guards; here it is pinned per path so the worked values can be replayed.
 const gammas = new Map<string, number>();
-vi.mock('../../src/guards/psi-gamma.js', () => ({
+vi.mock('../../src/guards/psi/gamma.js', () => ({
   gammaOf: async (file: ChangedFile) => {
     const g = gammas.get(file.path);
     return g === undefined ? { gamma: 1, evidence: [] } : { gamma: g, evidence: [`pinned Γ ${g}`] };
   },
 }));
 
-const { psi } = await import('../../src/guards/psi.js');
+const { psi } = await import('../../src/guards/psi/index.js');
 
-interface Section {
-  score: number;
-  weakestFile: string | null;
-  files: Array<{ path: string; psi: number; gamma: number; omega: number; components: Record<string, number> }>;
-}
 
 async function score(base: Record<string, string>, head: Record<string, string | null>, threshold?: number) {
   const report = await gate(prRepo(base, head), [psi], threshold === undefined ? {} : { config: { psi: { threshold } } });
-  return { findings: findingsOf(report, 'psi'), section: report.sections.psi as Section };
+  return { findings: findingsOf(report, 'psi'), section: report.sections.psi! };
 }
 
 describe('Ψ-lite guard', () => {
@@ -69,7 +64,7 @@ describe('Ψ-lite guard', () => {
     const base = { 'docs/a.md': 'A.\n', 'docs/b.md': 'B.\n' };
     const one = await score(base, { 'docs/a.md': 'A uses Django. \nMore.\n' });
     expect(one.findings.map((f) => f.severity)).toEqual(['risk']);
-    const { psiSeverity } = await import('../../src/guards/psi.js');
+    const { psiSeverity } = await import('../../src/guards/psi/index.js');
     const om = { omega: 0.1, components: { literalNewlines: 0, blankRuns: 0, trailingWhitespace: 0.1, fencedSource: 0, nearEmpty: 0 }, lines: { literalNewlines: [], blankRuns: [], trailingWhitespace: [1] } };
     const w = { alpha: 1, lambda: 1, threshold: 0.5 };
     expect(psiSeverity(om, 1, w).severity).toBe('risk');
@@ -120,6 +115,6 @@ describe('Ψ-lite guard', () => {
     expect((await score({ 'doc.md': 'a\n' }, head)).findings).toEqual([]);
     const report = await gate(prRepo({ 'doc.md': 'a\n' }, head), [psi], { config: { psi: { lambda: 10 } } });
     expect(findingsOf(report, 'psi')).toHaveLength(1);
-    expect((report.sections.psi as Section).score).toBe(-0.5);
+    expect((report.sections.psi!).score).toBe(-0.5);
   });
 });

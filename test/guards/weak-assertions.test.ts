@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { g15 } from '../../src/guards/weak-assertions.js';
+import { g15 } from '../../src/guards/g15-weak-assertions/index.js';
 import { findingsOf, gate } from '../helpers/gate.js';
 import { prRepo } from '../helpers/git-repo.js';
 

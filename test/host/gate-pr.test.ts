@@ -7,7 +7,7 @@ import type { FileContent } from '../helpers/git-repo.js';
 import { gatePr, skipOutcome, skipReasonFor, type GatePrDeps } from '../../src/host/gate-pr.js';
 import { externalIdFor, jobKey, type GateJob } from '../../src/host/gate-job.js';
 import { ALLOW_MANIFEST_LABEL, STUCK_LABEL } from '../../src/host/labels.js';
-import { MANIFEST_GLOBS } from '../../src/guards/g1-path-rules.js';
+import { MANIFEST_GLOBS } from '../../src/guards/g1-manifest-safety/path-rules.js';
 import { BODY_START } from '../../src/host/pr-body.js';
 import { SupersededError } from '../../src/queue/types.js';
 import { CONCLUSION_OF } from '../../src/routing/decide.js';

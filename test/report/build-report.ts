@@ -1,6 +1,7 @@
 import { makeFinding, type Finding, type FindingInput } from '../../src/core/finding.js';
 import type { Report } from '../../src/core/report.js';
 import { decide } from '../../src/routing/decide.js';
+import type { PsiSection, TestsSection } from '../../src/core/report-sections.js';
 import type { DecideOptions } from '../../src/routing/types.js';
 
 /** Report objects built directly, for reporter tests where a repository would add nothing. */
@@ -44,4 +45,23 @@ export function buildReport(findings: Finding[], over: Partial<Report> = {}, dec
     durationMs: 42,
     ...over,
   };
+}
+
+/** A psi section as the psi guard writes it (one file per entry). */
+export function psiSection(files: { path: string; psi: number; gamma?: number; omega?: number }[], threshold = 0.5): PsiSection {
+  const rows = files.map((r) => ({
+    path: r.path,
+    psi: r.psi,
+    gamma: r.gamma ?? 1,
+    omega: r.omega ?? 0,
+    components: { literalNewlines: 0, blankRuns: 0, trailingWhitespace: 0, fencedSource: 0, nearEmpty: 0 },
+    gammaEvidence: [],
+  }));
+  const weakest = rows.reduce<(typeof rows)[number] | null>((w, r) => (w === null || r.psi < w.psi ? r : w), null);
+  return { score: weakest?.psi ?? 1, weakestFile: weakest?.path ?? null, threshold, alpha: 1, lambda: 1, files: rows };
+}
+
+/** A tests section as G8 writes it, with empty lists unless given. */
+export function testsSection(over: Partial<TestsSection> = {}): TestsSection {
+  return { regressions: [], brokenUnits: [], suiteBroken: false, fixed: [], removed: [], flaky: [], ...over };
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/core/finding.js';
 import { renderReport } from '../../src/report/index.js';
 import { CHECK_RUN_OUTPUT_LIMIT, checkRunTitle, renderCheckRun } from '../../src/report/markdown.js';
-import { buildReport, f } from './build-report.js';
+import { buildReport, f, psiSection, testsSection } from './build-report.js';
 
 function many(n: number, over: (i: number) => Partial<Finding> = () => ({})): Finding[] {
   return Array.from({ length: n }, (_, i) =>
@@ -29,7 +29,7 @@ function omittedCount(text: string): number | null {
 describe('report/markdown: check-run title', () => {
   it('counts blocking findings and adds Ψ and the test result: "2 blocking · Ψ 0.41 · tests: 1 regression"', () => {
     const report = buildReport([f(), f({ category: 'test-regression', guard: 'G8', path: 'tests/test_a.py' })], {
-      sections: { psi: { psi: 0.41, threshold: 0.5 }, tests: { regressions: [{ id: 'tests/test_a.py::test_load' }] } },
+      sections: { psi: psiSection([{ path: 'a.py', psi: 0.41 }]), tests: testsSection({ regressions: ['tests/test_a.py::test_load'] }) },
     });
     expect(checkRunTitle(report)).toBe('2 blocking · Ψ 0.41 · tests: 1 regression');
   });

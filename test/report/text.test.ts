@@ -4,7 +4,7 @@ import { renderReport } from '../../src/report/index.js';
 import { renderText } from '../../src/report/text.js';
 import { gate } from '../helpers/gate.js';
 import { prRepo } from '../helpers/git-repo.js';
-import { buildReport, f } from './build-report.js';
+import { buildReport, f, psiSection, testsSection } from './build-report.js';
 
 const ESC = '\u001b';
 
@@ -82,11 +82,11 @@ describe('report/text', () => {
     expect(out).toMatch(/skipped\s+G14 dead links\s+0\s+0\s+0\s+no changed files in scope/);
   });
 
-  it('renders Ψ and tests sections when present, and survives shapes it does not know', () => {
+  it('renders the Ψ and tests sections the psi guard and G8 write', () => {
     const report = buildReport([f({ category: 'test-regression', guard: 'G8' })], {
       sections: {
-        psi: { psi: 0.41, threshold: 0.5, weakestFile: 'docs/x.md', files: [{ path: 'docs/x.md', psi: 0.41, gamma: 0.5, omega: 0.09 }] },
-        tests: { runner: 'pytest', regressions: [{ id: 'tests/test_a.py::test_load' }], baseline: { cached: true }, odd: null, flaky: [] },
+        psi: psiSection([{ path: 'docs/x.md', psi: 0.41, gamma: 0.5, omega: 0.09 }]),
+        tests: testsSection({ runner: 'pytest', regressions: ['tests/test_a.py::test_load'] }),
       },
     });
     const out = renderText(report);
@@ -96,28 +96,27 @@ describe('report/text', () => {
     expect(out).toContain('tests/test_a.py::test_load');
     expect(out).toContain('runner: pytest');
     expect(out).toContain('flaky: 0');
-    for (const tests of ['a string', 42, [], { regressions: 'many' }, { status: 'skipped', reason: 'no runner found' }]) {
-      expect(() => renderText(buildReport([], { sections: { tests, psi: 'nonsense' } }))).not.toThrow();
-    }
-    expect(renderText(buildReport([], { sections: { tests: { status: 'skipped', reason: 'no runner found' } } }))).toContain('Tests skipped (no runner found)');
+    const skipped = renderText(buildReport([], { sections: { tests: testsSection({ skipped: 'no test runner found' }) } }));
+    expect(skipped).toContain('tests not run: no test runner found');
+    expect(skipped).not.toContain('no regressions');
   });
 
   it('describes both sides of the test gate the way G8 writes them', () => {
-    const tests = {
+    const tests = testsSection({
       runner: 'pytest',
       baseline: { sha: '6eb3c9dfd4db', status: 'ok', failing: 0, broken: 0, total: 3, durationMs: 1041, cached: true },
       candidate: { sha: '4b086fd7df44', status: 'ok', failing: 1, broken: 1, total: 1, durationMs: 1118 },
       regressions: ['py:tests/test_connect.py::test_rows'],
       brokenUnits: ['py:tests/test_db.py'],
       fixed: [],
-      sandbox: { network: 'isolated', pidNamespace: true, memoryLimit: false },
-    };
+      sandbox: { sandbox: 'bwrap', network: 'isolated', pidNamespace: true, seccomp: false, processLimit: 'cgroup', memoryLimit: 'cgroup', disk: 'tmpfs' },
+    });
     const out = renderText(buildReport([], { sections: { tests } }));
     expect(out).toContain('baseline: 0 failing of 3 tests · 1.0 s · 6eb3c9d · from the cache');
     expect(out).toContain('candidate: 1 failing of 1 test · 1 unit broken · 1.1 s · 4b086fd');
     expect(out).toContain('brokenUnits: py:tests/test_db.py');
-    expect(out).toContain('sandbox: network isolated · pidNamespace');
-    expect(out).not.toContain('memoryLimit');
+    expect(out).toContain('sandbox: sandbox bwrap · network isolated · pidNamespace · processLimit cgroup');
+    expect(out).not.toContain('seccomp');
   });
 
   it('a PASS report says so and lists no findings section', () => {

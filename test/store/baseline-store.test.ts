@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from './backends.js';
 import { StoreBaselineCache } from '../../src/store/baseline-store.js';
 import type { Store } from '../../src/store/store.js';
-import type { BaselineKey } from '../../src/testgate/baseline-cache.js';
-import type { SuiteResult } from '../../src/testgate/types.js';
+import type { BaselineKey } from '../../src/core/ports.js';
+import type { SuiteResult } from '../../src/core/suite-result.js';
 
 const key: BaselineKey = { repo: 'acme/app', baseTree: 'a'.repeat(40), command: 'pytest -q', lockfileHash: 'lock1' };
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, makeReport } from './backends.js';
 import type { Store } from '../../src/store/store.js';
+import { MIGRATIONS } from '../../src/store/migrations/index.js';
 
 describe.each(BACKENDS.map((b) => [b().name, b] as const))('store on %s', (_name, factory) => {
   const backend = factory();
@@ -13,10 +14,10 @@ describe.each(BACKENDS.map((b) => [b().name, b] as const))('store on %s', (_name
 
   it('records each migration once, so reopening the same database applies nothing twice', async () => {
     const { rows } = await store.db.query<{ version: number; n: number }>('SELECT version, count(*)::int AS n FROM schema_migrations GROUP BY version');
-    expect(rows).toEqual([{ version: 1, n: 1 }]);
+    expect(rows.sort((a, b) => a.version - b.version)).toEqual(MIGRATIONS.map((m) => ({ version: m.version, n: 1 })));
     const again = await backend.open();
     const { rows: after } = await again.db.query<{ n: number }>('SELECT count(*)::int AS n FROM schema_migrations');
-    expect(after[0]!.n).toBe(1);
+    expect(after[0]!.n).toBe(MIGRATIONS.length);
   });
 
   it('saves a run with its report, findings and guard failures, and reads the report back intact', async () => {

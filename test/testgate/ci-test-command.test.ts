@@ -6,7 +6,7 @@ import { cargoCiArgs, goCiArgs, pytestCiArgs } from '../../src/testgate/runners/
 import { cargoMissingCrates, goMissingModules, goModuleOf, pythonMissingModule } from '../../src/testgate/runners/missing-dependency.js';
 import { pytestCommand } from '../../src/testgate/runners/pytest.js';
 import { baseFailingWarning } from '../../src/testgate/suite-notes.js';
-import type { SuiteResult } from '../../src/testgate/types.js';
+import type { SuiteResult } from '../../src/core/suite-result.js';
 import { TestRepo } from '../helpers/git-repo.js';
 
 function revisionOf(files: Record<string, string>): Revision {

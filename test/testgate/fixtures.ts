@@ -1,11 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { configSchema, type SlopgateConfigInput } from '../../src/config/schema.js';
-import { runGate } from '../../src/core/pipeline.js';
+import { configSchema, type SlopgateConfigInput } from '../../src/core/config-schema.js';
+import { runGate } from '../../src/gate/run-gate.js';
 import type { Report } from '../../src/core/report.js';
-import { g8 } from '../../src/guards/g8-tests.js';
-import { MemoryBaselineCache, type BaselineCache } from '../../src/testgate/baseline-cache.js';
+import { g8 } from '../../src/guards/g8-tests/index.js';
+import type { BaselineCache } from '../../src/core/ports.js';
+import { MemoryBaselineCache } from '../../src/testgate/baseline-cache.js';
 import type { TestRepo } from '../helpers/git-repo.js';
 
 /** A per-file build cache dir for the sandbox (Go/Cargo caches), removed by the caller. */

@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { prRepo } from '../helpers/git-repo.js';
 import { MemoryBaselineCache } from '../../src/testgate/baseline-cache.js';
 import { g8Status, gateTests, sandboxCacheDir, testsSection } from './fixtures.js';

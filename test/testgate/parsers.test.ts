@@ -9,7 +9,7 @@ import { nodeTestScriptArgs, exitCodeRunner } from '../../src/testgate/runners/n
 import { parseJestJson } from '../../src/testgate/runners/node-results.js';
 import { parsePytestJunit } from '../../src/testgate/runners/pytest.js';
 import { sandboxEnv } from '../../src/testgate/sandbox-env.js';
-import type { SuiteResult } from '../../src/testgate/types.js';
+import type { SuiteResult } from '../../src/core/suite-result.js';
 
 const limits = { network: false, timeoutSec: 60, memoryMb: 512, maxProcesses: 64 };
 

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:net';
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runSandboxed, type SandboxOptions } from '../../src/testgate/sandbox.js';
 import { overrideSandboxCapabilities, sandboxCapabilities } from '../../src/testgate/sandbox-probe.js';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -64,7 +64,10 @@ needs('python3')('sandbox', () => {
   });
 
   it('a PR test cannot reach a server the host started on 127.0.0.1 (no network)', async () => {
-    if (sandboxCapabilities().unavailable) return console.warn(`skipped: ${sandboxCapabilities().unavailable}`);
+    if (sandboxCapabilities().unavailable) {
+      console.warn(`skipped: ${sandboxCapabilities().unavailable}`);
+      return;
+    }
     const server: Server = createServer((s) => s.end('hello-from-host\n'));
     await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
     const port = (server.address() as { port: number }).port;

@@ -44,7 +44,7 @@ export interface RunnerIo {
   /** The workflow run's page (the link reviewers get when there is no check run). */
   runUrl?: string;
   /** One line to the step's log (stdout, where the runner reads workflow commands). */
-  write(line: string): void;
+  write: (line: string) => void;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { CONFIG_PATHS, ConfigError, parseConfigText } from '../../config/load.js';
-import { defaultConfig, type SlopgateConfig } from '../../config/schema.js';
+import { defaultConfig, type SlopgateConfig } from '../../core/config-schema.js';
 import { runGit } from '../../workspace/git-auth.js';
 
 const MAX_CONFIG_BYTES = 256 * 1024;

@@ -89,6 +89,6 @@ export async function readPullRequestEvent(ctx: RunnerContext): Promise<PullRequ
     headSha: pr.head.sha,
     baseSha: pr.base.sha,
     baseRef: pr.base.ref,
-    fromFork: pr.head.repo === null || pr.head.repo.full_name.toLowerCase() !== self,
+    fromFork: pr.head.repo?.full_name.toLowerCase() !== self,
   };
 }

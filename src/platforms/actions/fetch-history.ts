@@ -102,8 +102,9 @@ export async function fetchPrHistory(req: HistoryRequest): Promise<FetchedHistor
   }
   let mergeBase = await mergeBaseOf(req, req.baseSha, req.headSha);
   const steps = [...DEPTHS.slice(1).map((d) => [`--deepen=${d}`]), ['--unshallow']];
-  while (!mergeBase && (await git(req, ['rev-parse', '--is-shallow-repository'])).trim() === 'true' && steps.length) {
-    await fetch(steps.shift()!, [...refspecs, req.baseSha, req.headSha]);
+  for (const step of steps) {
+    if (mergeBase || (await git(req, ['rev-parse', '--is-shallow-repository'])).trim() !== 'true') break;
+    await fetch(step, [...refspecs, req.baseSha, req.headSha]);
     fetches++;
     mergeBase = await mergeBaseOf(req, req.baseSha, req.headSha);
   }

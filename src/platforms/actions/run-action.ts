@@ -2,9 +2,9 @@ import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { exitCodeFor } from '../../cli/fail-level.js';
 import { ConfigError } from '../../config/load.js';
-import type { SlopgateConfig } from '../../config/schema.js';
+import type { SlopgateConfig } from '../../core/config-schema.js';
 import { errorMessage, InputError } from '../../core/errors.js';
-import { runGate, type GateOptions } from '../../core/pipeline.js';
+import { runGate, type GateOptions } from '../../gate/run-gate.js';
 import type { Report } from '../../core/report.js';
 import { createLogger, type Logger } from '../../core/trace.js';
 import { GUARDS } from '../../guards/index.js';
@@ -31,7 +31,7 @@ export const EXIT = { pass: 0, blocked: 1, input: 2, outage: 3 } as const;
 export interface ActionIo {
   env: NodeJS.ProcessEnv;
   /** One line of the step's log (stdout: the runner reads workflow commands there). */
-  write(line: string): void;
+  write: (line: string) => void;
   log?: Logger;
   /** The pipeline (injectable for tests). */
   gate?: (opts: GateOptions) => Promise<Report>;
@@ -220,5 +220,5 @@ async function finishOutage(
   const outcome = infrastructureOutcome(reason, config?.onInfraError ?? DEFAULT_INFRA_ERROR_MODE);
   await reviewHost
     .completeCheckRun(check.id, outcome)
-    .catch((e) => log.error({ err: errorMessage(e) }, 'could not complete the check run'));
+    .catch((e: unknown) => log.error({ err: errorMessage(e) }, 'could not complete the check run'));
 }

@@ -1,8 +1,8 @@
 import * as jsonc from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
 import type { Finding } from '../../core/finding.js';
-import { checkConfig } from '../../guards/g2-config-parsers.js';
-import { syntaxKindOf } from '../../guards/g2-file-kinds.js';
+import { checkConfig } from '../../guards/g2-syntax/config-parsers.js';
+import { syntaxKindOf } from '../../guards/g2-syntax/file-kinds.js';
 import type { Recipe, RecipeContext, RecipeFix } from '../types.js';
 import { fixOf } from './line-suggestion.js';
 

@@ -1,6 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import type { Finding } from '../../core/finding.js';
-import { extractImports } from '../../guards/g4-import-extract.js';
+import { extractImports } from '../../guards/g4-imports/import-extract.js';
 import { languageOf, withTree, type LangId } from '../../repo/languages.js';
 import type { Recipe, RecipeContext, RecipeFix } from '../types.js';
 import { evidenceOf, str } from './evidence.js';

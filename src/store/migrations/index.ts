@@ -1,4 +1,6 @@
 import { initial } from './001-initial.js';
+import { refineAttempts } from './002-refine-attempts.js';
+import { dismissals } from './003-dismissals.js';
 
 export interface Migration {
   /** Increasing, never reused. */
@@ -8,6 +10,11 @@ export interface Migration {
 }
 
 /**
- * Every schema change, oldest first. Never edit a migration that has shipped: append a new one.
+ * Every schema change, oldest first, one entry per line. Never edit a migration that has shipped:
+ * append a new one. `migrate` sorts by version, so the order here is only for the reader.
  */
-export const MIGRATIONS: Migration[] = [{ version: 1, name: 'initial', sql: initial }];
+export const MIGRATIONS: Migration[] = [
+  { version: 1, name: 'initial', sql: initial },
+  { version: 2, name: 'refine-attempts', sql: refineAttempts },
+  { version: 3, name: 'dismissals', sql: dismissals },
+];

@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import type { UnitStatus } from '../types.js';
+import type { UnitStatus } from '../../core/suite-result.js';
 import { shortMessage } from './runner.js';
 
 /** One test target as cargo's JSON build messages describe it. */

@@ -1,7 +1,7 @@
 import { readCappedText } from '../../core/safe-read.js';
 import { join } from 'node:path';
 import { tailOf } from '../capped-output.js';
-import type { TestOutcome, UnitStatus } from '../types.js';
+import type { TestOutcome, UnitStatus } from '../../core/suite-result.js';
 import { cargoTestCommands, parseCargoBuild, rustUnitId } from './cargo-build.js';
 import { cargoMissingCrates, cargoMissingReason } from './missing-dependency.js';
 import { missingToolchain, shortMessage, shq, type RunContext, type Runner, type RunnerOutput } from './runner.js';
@@ -112,7 +112,7 @@ async function runCargo(ctx: RunContext, filters: string[], options: string[], n
   if (crates.length) return { ...base, missingToolchain: cargoMissingReason(crates) };
   if (notes.length) base.notes = notes;
   const build = parseCargoBuild(await readOr(join(ctx.outDir, 'cargo-build.jsonl')), ctx.workdir);
-  const extra = `${filters.length ? ` -- ${filters.map(shq).join(' ')}` : ''}`;
+  const extra = filters.length ? ` -- ${filters.map(shq).join(' ')}` : '';
   const cmds = build.broken.length === 0 ? [`${CARGO_COMMAND}${opts}${extra}`] : cargoTestCommands(build, `${optionString(perPackage(options))}${extra}`);
   if (cmds.length === 0) return { ...base, units: build.broken };
   // cargo test may still stop at resolution (a dev-dependency the build did not need).
@@ -122,7 +122,7 @@ async function runCargo(ctx: RunContext, filters: string[], options: string[], n
   const pkgOf = new Map(build.built.map((t) => [rustUnitId(t.src), t.pkg]));
   const parsed = parseLibtestOutput(text, (u) => pkgOf.get(u) ?? 'crate');
   const units = [...parsed.units.filter((u) => !build.broken.some((x) => x.id === u.id)), ...build.broken];
-  const noTests = parsed.tests.length === 0 && build.broken.length === 0 && /running 0 tests/.test(text);
+  const noTests = parsed.tests.length === 0 && build.broken.length === 0 && text.includes('running 0 tests');
   const lateCrates = parsed.tests.length === 0 && r.exitCode !== 0 ? cargoMissingCrates(text) : [];
   if (lateCrates.length) return { ...base, exitCode: r.exitCode, outputTail: tailOf(text.trim()), missingToolchain: cargoMissingReason(lateCrates) };
   return {

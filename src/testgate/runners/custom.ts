@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { readJunitFile } from './junit-xml.js';
 import { join } from 'node:path';
 import { tailOf } from '../capped-output.js';
-import type { TestOutcome, UnitStatus } from '../types.js';
+import type { TestOutcome, UnitStatus } from '../../core/suite-result.js';
 import { parseLibtestOutput } from './cargo.js';
 import { parseGoTestJson } from './go.js';
 import { parseJunitXml } from './junit-xml.js';

@@ -13,7 +13,8 @@ export type Detection = { runner: Runner } | { skipped: string };
 
 const PYTEST_STRONG = ['pytest.ini', 'conftest.py', 'tox.ini'];
 const PYTHON_MARKERS = ['pyproject.toml', 'setup.cfg', 'setup.py', ...PYTEST_STRONG];
-const NPM_DEFAULT_TEST = /no test specified/;
+/** What `npm init` writes as the test script: not a test suite. */
+const NPM_DEFAULT_TEST = 'no test specified';
 
 function nodeRunner(pkgText: string, ci: CiTestCommand[]): Detection {
   let pkg: { scripts?: Record<string, string>; dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
@@ -27,7 +28,7 @@ function nodeRunner(pkgText: string, ci: CiTestCommand[]): Detection {
   if (/\bvitest\b/.test(script) || ('vitest' in deps && !/\bjest\b/.test(script))) return { runner: vitestRunner() };
   if (/\bjest\b/.test(script) || 'jest' in deps) return { runner: jestRunner() };
   if (/\bnode\b.*--test\b/.test(script)) return { runner: nodeTestRunner(nodeTestScriptArgs(script) ?? '') };
-  if (script && !NPM_DEFAULT_TEST.test(script)) return { runner: exitCodeRunner('npm-test', 'npm test --silent') };
+  if (script && !script.includes(NPM_DEFAULT_TEST)) return { runner: exitCodeRunner('npm-test', 'npm test --silent') };
   // No test script: CI may still call the runner directly.
   const direct = ci.find((c) => c.kind === 'vitest' || c.kind === 'jest');
   if (direct) return { runner: direct.kind === 'vitest' ? vitestRunner() : jestRunner() };

@@ -1,7 +1,7 @@
 import { join, resolve, sep } from 'node:path';
 import { readCappedText, readCappedTextOr, readHeadSync } from '../../core/safe-read.js';
 import { tailOf } from '../capped-output.js';
-import type { TestOutcome, UnitStatus } from '../types.js';
+import type { TestOutcome, UnitStatus } from '../../core/suite-result.js';
 import type { MergedArgs } from './ci-args.js';
 import { goMissingModules, goMissingReason, goModuleOf } from './missing-dependency.js';
 import { escapeRegExp, missingToolchain, shortMessage, shq, type RunContext, type Runner, type RunnerOutput } from './runner.js';

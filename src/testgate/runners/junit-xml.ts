@@ -23,11 +23,16 @@ const parser = new XMLParser({
 
 type Node = Record<string, unknown>;
 
+/** An attribute's value; a hostile report can put an element where an attribute belongs, which reads as ''. */
+function attr(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+}
+
 function text(node: unknown): string {
   if (typeof node === 'string') return node;
   if (node && typeof node === 'object') {
     const n = node as Node;
-    const body = typeof n['#text'] === 'string' ? (n['#text'] as string) : '';
+    const body = typeof n['#text'] === 'string' ? n['#text'] : '';
     const msg = typeof n.message === 'string' ? n.message : '';
     return [msg, body].filter(Boolean).join('\n');
   }
@@ -60,17 +65,18 @@ export function parseJunitXml(xml: string): JunitCase[] {
   const cases: JunitCase[] = [];
   for (const suite of suites) {
     for (const tc of (suite.testcase as Node[] | undefined) ?? []) {
-      const failures = [...((tc.failure as unknown[]) ?? []), ...((tc.error as unknown[]) ?? [])];
-      const skipped = ((tc.skipped as unknown[]) ?? []).length > 0;
+      // The parser makes these elements arrays (isArray above) when present; absent ones are undefined.
+      const failures = [...((tc.failure as unknown[] | undefined) ?? []), ...((tc.error as unknown[] | undefined) ?? [])];
+      const skipped = ((tc.skipped as unknown[] | undefined) ?? []).length > 0;
       const c: JunitCase = {
-        classname: String(tc.classname ?? ''),
-        name: String(tc.name ?? ''),
+        classname: attr(tc.classname),
+        name: attr(tc.name),
         status: failures.length ? 'failed' : skipped ? 'skipped' : 'passed',
       };
-      if (tc.file !== undefined) c.file = String(tc.file);
+      if (tc.file !== undefined) c.file = attr(tc.file);
       if (tc.line !== undefined && !Number.isNaN(Number(tc.line))) c.line = Number(tc.line);
       if (failures.length) c.message = failures.map(text).join('\n');
-      const err = ((tc.error as unknown[]) ?? [])[0];
+      const err = ((tc.error as unknown[] | undefined) ?? [])[0];
       if (err && !tc.failure) c.errorMessage = text(err);
       cases.push(c);
     }

@@ -9,7 +9,10 @@ const uniq = (xs: string[]) => [...new Set(xs)];
 function list(names: string[], max = 5): string {
   const shown = names.slice(0, max).map((n) => `\`${n}\``);
   const more = names.length > max ? ` and ${names.length - max} more` : '';
-  return shown.length <= 1 ? `${shown[0] ?? ''}${more}` : `${shown.slice(0, -1).join(', ')}${more ? ', ' + shown.at(-1) + more : ' and ' + shown.at(-1)}`;
+  if (shown.length <= 1) return `${shown[0] ?? ''}${more}`;
+  const head = shown.slice(0, -1).join(', ');
+  const last = shown.at(-1) ?? '';
+  return more ? `${head}, ${last}${more}` : `${head} and ${last}`;
 }
 
 const GO_OFFLINE = /module lookup disabled by GOPROXY=off|import lookup disabled by -mod=|dial tcp: lookup [\w.-]+|proxyconnect tcp|network is unreachable|connection refused|i\/o timeout|no such host/;

@@ -1,6 +1,6 @@
 import { isAbsolute, relative } from 'node:path';
 import { readCappedTextOr } from '../../core/safe-read.js';
-import type { TestOutcome, UnitStatus } from '../types.js';
+import type { TestOutcome, UnitStatus } from '../../core/suite-result.js';
 import { shortMessage } from './runner.js';
 
 /**

@@ -3,7 +3,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { readResultsFile } from './node-results.js';
 import { join } from 'node:path';
 import { tailOf } from '../capped-output.js';
-import type { RunnerId, TestOutcome } from '../types.js';
+import type { RunnerId, TestOutcome } from '../../core/suite-result.js';
 import { parseJestJson, parseNodeTestLines } from './node-results.js';
 import { NODE_TEST_REPORTER } from './node-test-reporter.js';
 import { escapeRegExp, missingToolchain, shq, type RunContext, type Runner, type RunnerOutput } from './runner.js';

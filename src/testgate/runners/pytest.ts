@@ -1,7 +1,7 @@
 import { rm, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tailOf } from '../capped-output.js';
-import type { TestOutcome, UnitStatus } from '../types.js';
+import type { TestOutcome, UnitStatus } from '../../core/suite-result.js';
 import type { MergedArgs } from './ci-args.js';
 import { parseJunitXml, readJunitFile } from './junit-xml.js';
 import { pythonMissingModule, pythonMissingReason } from './missing-dependency.js';

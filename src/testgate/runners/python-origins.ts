@@ -76,12 +76,22 @@ export interface PackageOrigin {
   outside: string | null;
 }
 
+/** One entry of the probe's JSON as read: only `name` is known to be there. */
+interface RawOrigin {
+  name: string;
+  imported?: unknown;
+  file?: unknown;
+  inTree?: unknown;
+  outside?: unknown;
+}
+
 export async function readOrigins(path: string): Promise<PackageOrigin[]> {
   try {
     const data = JSON.parse(await readCappedText(path, 1 << 20)) as unknown;
     if (!Array.isArray(data)) return [];
-    return data.filter((o): o is PackageOrigin => typeof o === 'object' && o !== null && typeof (o as PackageOrigin).name === 'string').map((o) => ({
-      name: String(o.name),
+    // The file is written by a probe inside the sandbox: every field is checked, nothing is trusted.
+    return data.filter((o): o is RawOrigin => typeof o === 'object' && o !== null && typeof (o as RawOrigin).name === 'string').map((o) => ({
+      name: o.name,
       imported: o.imported === true,
       file: typeof o.file === 'string' ? o.file : null,
       inTree: o.inTree === true,

@@ -1,6 +1,6 @@
 import { headOf } from '../message-cap.js';
 import type { KilledBy, SandboxResult } from '../sandbox.js';
-import type { RunnerId, TestOutcome, UnitStatus } from '../types.js';
+import type { RunnerId, TestOutcome, UnitStatus } from '../../core/suite-result.js';
 
 /** Where one suite run happens: the exported tree, a private output dir, and the sandbox. */
 export interface RunContext {
@@ -58,7 +58,7 @@ export function escapeRegExp(text: string): string {
 export function missingToolchain(result: SandboxResult, tool: string, patterns: RegExp[] = []): string | undefined {
   const text = `${result.stdout}\n${result.stderr}`;
   if (result.exitCode === 127 || patterns.some((p) => p.test(text))) {
-    return `${tool} is not available in the sandbox (${firstLine(text.match(/[^\n]*(not found|No module named)[^\n]*/)?.[0] ?? `exit ${result.exitCode}`)})`;
+    return `${tool} is not available in the sandbox (${firstLine(/[^\n]*(not found|No module named)[^\n]*/.exec(text)?.[0] ?? `exit ${result.exitCode}`)})`;
   }
   return undefined;
 }

@@ -79,7 +79,7 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  await gh?.close();
+  await gh.close();
   for (const d of scratch) rmSync(d, { recursive: true, force: true });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { g1 } from '../../../src/guards/g1-manifest-safety.js';
+import { g1 } from '../../../src/guards/g1-manifest-safety/index.js';
 import { g1RevertManifest as recipe } from '../../../src/refiner/recipes/g1-revert-manifest.js';
 import { applyAndRerun, contextOf, fixOne, reproduce } from './harness.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { g13 } from '../../../src/guards/g13-doc-preservation.js';
+import { g13 } from '../../../src/guards/g13-doc-preservation/index.js';
 import { g13LiteralNewlines } from '../../../src/refiner/recipes/g13-literal-newlines.js';
 import { g13RestoreBlocks } from '../../../src/refiner/recipes/g13-restore-blocks.js';
 import { applyAndRerun, contextOf, fixOne, reproduce } from './harness.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { g14 } from '../../../src/guards/g14-dead-links.js';
+import { g14 } from '../../../src/guards/g14-dead-links/index.js';
 import { g14Relink as recipe } from '../../../src/refiner/recipes/g14-relink.js';
 import { similarPaths } from '../../../src/repo/similar-paths.js';
 import { applyAndRerun, contextOf, fixOne, reproduce } from './harness.js';

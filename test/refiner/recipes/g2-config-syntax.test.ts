@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { g2 } from '../../../src/guards/g2-syntax.js';
+import { g2 } from '../../../src/guards/g2-syntax/index.js';
 import { g2ConfigSyntax as recipe } from '../../../src/refiner/recipes/g2-config-syntax.js';
 import { applyAndRerun, contextOf, fixOne, reproduce } from './harness.js';
 

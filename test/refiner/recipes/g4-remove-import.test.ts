@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { g4 } from '../../../src/guards/g4-scope-rules.js';
+import { g4 } from '../../../src/guards/g4-imports/index.js';
 import { g4RemoveImport as recipe } from '../../../src/refiner/recipes/g4-remove-import.js';
 import { applyAndRerun, contextOf, fixOne, reproduce } from './harness.js';
 

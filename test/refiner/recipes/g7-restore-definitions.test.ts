@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { g7 } from '../../../src/guards/g7-dropped-definitions.js';
+import { g7 } from '../../../src/guards/g7-dropped-definitions/index.js';
 import { g7RestoreDefinitions as recipe } from '../../../src/refiner/recipes/g7-restore-definitions.js';
 import { applyAndRerun, contextOf, fixOne, reproduce } from './harness.js';
 

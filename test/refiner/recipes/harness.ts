@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { SlopgateConfigInput } from '../../../src/config/schema.js';
+import type { SlopgateConfigInput } from '../../../src/core/config-schema.js';
 import type { Finding } from '../../../src/core/finding.js';
 import type { Guard } from '../../../src/core/guard.js';
 import { applySuggestion } from '../../../src/refiner/recipes/line-suggestion.js';

@@ -1,0 +1,136 @@
+import type { OmegaComponents } from './psi.js';
+
+/**
+ * The sections guards and phases add to a report (`GuardContext.section`), one typed entry per name.
+ * Reporters read these shapes; a report read back from storage may miss any of them.
+ */
+
+export interface PsiFileScore {
+  path: string;
+  psi: number;
+  gamma: number;
+  omega: number;
+  components: OmegaComponents;
+  gammaEvidence: string[];
+}
+
+/** Ψ-lite (written by the psi guard): the weakest file's score and every file's terms. */
+export interface PsiSection {
+  score: number;
+  weakestFile: string | null;
+  threshold: number;
+  alpha: number;
+  lambda: number;
+  files: PsiFileScore[];
+}
+
+/** One side (base or candidate) of the test gate's run. */
+export interface TestSideSummary {
+  sha: string;
+  status: string;
+  failing: number;
+  broken: number;
+  total: number;
+  durationMs: number;
+  skipped?: string;
+}
+
+export interface SandboxIsolation {
+  /** `bwrap` when the command ran in the sandbox; `none` when it ran without (best-effort only). */
+  sandbox: 'bwrap' | 'none';
+  network: 'isolated' | 'allowed' | 'not-isolated';
+  pidNamespace: boolean;
+  seccomp: boolean;
+  processLimit: 'cgroup' | 'rlimit+watchdog' | 'watchdog';
+  memoryLimit: 'cgroup' | 'rlimit';
+  /** tmpfs: the run's tree is a size-capped tmpfs; per-file: only RLIMIT_FSIZE (slopgate is not root). */
+  disk: 'tmpfs' | 'per-file';
+  /** Why the sandbox could not be used (best-effort runs only). */
+  unavailable?: string;
+}
+
+/** The test gate (written by G8). Test ids are listed, not counted. */
+export interface TestsSection {
+  runner?: string;
+  command?: string;
+  baseline?: TestSideSummary & { cached: boolean };
+  candidate?: TestSideSummary;
+  regressions: string[];
+  brokenUnits: string[];
+  suiteBroken: boolean;
+  fixed: string[];
+  removed: string[];
+  flaky: string[];
+  /** The gate skipped itself (no runner, refused sandbox, …): why. */
+  skipped?: string;
+  /** The tests were not run (stopped, budget): why. */
+  notRun?: string;
+  configChanges?: string[];
+  notes?: string[];
+  sandbox?: SandboxIsolation;
+}
+
+/** G14's link check: offline counts local links only; online also checks external URLs. */
+export type LinksSection =
+  | { mode: 'offline'; localChecked: number; externalSkipped: number }
+  | { mode: 'online'; localChecked: number; external: number; ok: number; dead: number; unknown: number; skipped: number };
+
+/** G9's look at the failure history. */
+export interface HistorySection {
+  windowDays: number;
+  threshold: number;
+  includeOwnPr: boolean;
+  checked: number;
+  hotspots: { path: string; runs: number; failures: number }[];
+}
+
+/** One G1 finding a sanction (config allow-list, label, `/slopgate allow`) let through. */
+export interface SanctionRecord {
+  path: string;
+  category: string;
+  /** What the finding would have said. */
+  finding: string;
+  /** Which sanction allowed it. */
+  allowedBy: string;
+}
+
+/** G1 findings let through by sanctions. */
+export interface SanctionsSection {
+  guard: 'G1';
+  allowed: SanctionRecord[];
+}
+
+/** The Q&A phase: its rendered answer, a crash, or why it did not run. */
+export type QaSection =
+  | { status: 'ran'; markdown: string; handled: number; gap: number; uncertain: number }
+  | { status: 'crashed' | 'not-run'; reason: string; handled: number; gap: number; uncertain: number };
+
+/** One refine attempt as the report shows it (G9 fills the section from the store). */
+export interface RefineRowView {
+  n: number;
+  round?: number;
+  source: string;
+  outcome: string;
+  paths: string[];
+  reason?: string;
+}
+
+/** The refine attempts of this PR: at most 10 rows, with totals. */
+export interface RefineView {
+  attempts: RefineRowView[];
+  kept: number;
+  reverted: number;
+  tokens: number;
+}
+
+export interface ReportSections {
+  psi?: PsiSection;
+  tests?: TestsSection;
+  links?: LinksSection;
+  history?: HistorySection;
+  sanctions?: SanctionsSection;
+  qa?: QaSection;
+  refine?: RefineView;
+}
+
+export type SectionName = keyof ReportSections;

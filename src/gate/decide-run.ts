@@ -1,0 +1,41 @@
+import type { SlopgateConfig } from '../core/config-schema.js';
+import type { Decision } from '../core/decision.js';
+import type { Finding } from '../core/finding.js';
+import type { GuardStatus, ReportSections } from '../core/report.js';
+import { decide } from '../routing/decide.js';
+import type { DecideOptions } from '../routing/types.js';
+import { NO_FILES_IN_SCOPE } from './guard-step.js';
+
+export interface DecideRunInput {
+  findings: Finding[];
+  statuses: GuardStatus[];
+  sections: ReportSections;
+  config: SlopgateConfig;
+  round?: number | undefined;
+  decide?: Omit<DecideOptions, 'strict' | 'round' | 'maxRounds'> | undefined;
+}
+
+/** Routes the run's findings to one decision, with the evidence count and why the tests did not run. */
+export function decideRun(input: DecideRunInput): Decision {
+  // Evidence = guards that were asked to look (a guard with no file in scope did look).
+  const evidence = input.statuses.filter((g) => g.status !== 'skipped' || g.reason === NO_FILES_IN_SCOPE).length;
+  const testsNotRun = testsNotRunReason(input.statuses, input.sections);
+  return decide(input.findings, {
+    ...input.decide,
+    ...(testsNotRun ? { testsNotRun } : {}),
+    evidence,
+    strict: input.config.strict,
+    round: input.round ?? 1,
+    maxRounds: input.config.maxRounds,
+  });
+}
+
+/** Why the test gate (G8) did not run the tests, when it was part of this run and did not. */
+function testsNotRunReason(statuses: GuardStatus[], sections: ReportSections): string | undefined {
+  if (sections.tests?.notRun !== undefined) return sections.tests.notRun;
+  const g8 = statuses.find((s) => s.id === 'G8');
+  if (!g8) return undefined;
+  if (g8.status === 'skipped') return g8.reason ?? 'the test gate was skipped';
+  if (g8.status === 'error') return 'the test gate crashed or ran out of time';
+  return undefined;
+}

@@ -1,0 +1,40 @@
+import type { SlopgateConfig } from '../core/config-schema.js';
+import type { Guard, GuardServices } from '../core/guard.js';
+import type { Logger, TracePhase } from '../core/trace.js';
+import type { PriorDismissal } from '../core/apply-dismissals.js';
+import type { QaGateOptions } from '../qa/stage.js';
+import type { NavigatorGateOptions } from '../routing/navigator.js';
+import type { DecideOptions } from '../routing/types.js';
+
+export interface GateOptions {
+  repoDir: string;
+  base: string;
+  head: string;
+  /** Display name of the repository in reports (defaults to the directory). */
+  repoName?: string;
+  config?: SlopgateConfig;
+  guards: Guard[];
+  /** Run only these guard ids. */
+  only?: string[];
+  /** Guard ids to skip (besides config `guards.disable`), with the reason shown in the report. */
+  skip?: Record<string, string>;
+  phase?: TracePhase;
+  /** Extra G1 sanctions: globs allowed by a label or a `/slopgate allow` command. */
+  sanctions?: string[];
+  log?: Logger;
+  services?: GuardServices;
+  round?: number;
+  decide?: Omit<DecideOptions, 'strict' | 'round' | 'maxRounds'>;
+  /**
+   * Run static guards in guard threads, where their budget can stop synchronous code (default: on,
+   * unless SLOPGATE_GUARD_THREADS=0). G8 (its own sandbox and budget) and G9 (the store) always run
+   * in this thread, as does any guard outside the registry without a `workerModule`.
+   */
+  guardThreads?: boolean;
+  /** The optional Q&A self-consistency phase (src/qa): its two models and the PR's title and body. */
+  qa?: QaGateOptions;
+  /** The optional tier-3 navigator (src/routing/navigator.ts): its model. */
+  navigator?: NavigatorGateOptions;
+  /** Dismissals recorded earlier for this PR (`/slopgate dismiss`, from the store) and the PR author for inline ones. */
+  dismissals?: { prior?: readonly PriorDismissal[]; author?: string };
+}

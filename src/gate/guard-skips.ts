@@ -1,0 +1,12 @@
+import type { Guard } from '../core/guard.js';
+import type { GateOptions } from './gate-options.js';
+import type { GateRun } from './run-setup.js';
+
+/** Reason of a guard skipped by `--only`, config `guards.disable` or the caller's `skip`, before it looks at anything. */
+export function skipBeforeRun(guard: Guard, run: GateRun, opts: Pick<GateOptions, 'only' | 'skip'>): string | null {
+  const id = guard.id.toUpperCase();
+  const only = opts.only?.map((g) => g.toUpperCase());
+  if (only && !only.includes(id)) return 'not selected (--only)';
+  if (run.config.guards.disable.some((g) => g.toUpperCase() === id)) return 'disabled in config (guards.disable)';
+  return opts.skip?.[guard.id] || null;
+}

@@ -1,0 +1,133 @@
+import type { Decision } from '../core/decision.js';
+import type { Finding } from '../core/finding.js';
+import type { GuardFinding } from '../core/guard.js';
+import type { ChangedFile } from '../core/patch-set.js';
+import { REPORT_VERSION, type ChangedFileSummary, type GuardStatus, type Report } from '../core/report.js';
+import { NO_TEXT_REASON_LABEL } from '../core/text-content.js';
+import { traceGuardFail } from '../core/trace.js';
+import { VERSION } from '../core/version.js';
+import { applyDismissals } from '../core/apply-dismissals.js';
+import { runQaStage } from '../qa/stage.js';
+import { mergeFindings } from '../routing/merge.js';
+import { runNavigatorStage } from '../routing/navigator.js';
+import { attributeCommits } from './blame.js';
+import { decideRun } from './decide-run.js';
+import type { GateOptions } from './gate-options.js';
+import { GuardWorkerSession, prewarmGuardThread } from './guard-pool.js';
+import { runGuardStep } from './guard-step.js';
+import { setUpRun, type GateRun } from './run-setup.js';
+import { threadedGuards, threadsWanted } from './thread-placement.js';
+
+export type { GateOptions } from './gate-options.js';
+
+/**
+ * Runs the whole static gate on base → head and returns the report: read the patch set, run each guard
+ * (skips, files in scope, budget), merge the findings, blame them on commits, trace them, decide.
+ */
+export async function runGate(opts: GateOptions): Promise<Report> {
+  const started = Date.now();
+  // The guard thread loads its modules while the patch set is read.
+  if (threadsWanted(opts)) prewarmGuardThread();
+  const run = await setUpRun(opts);
+  const { statuses, raw } = await runGuards(run, opts);
+  const { patch, sections, config, log } = run;
+  const qa = await runQaStage(opts.qa, { patch, findings: raw, sections, config, round: opts.round ?? 1, log });
+  if (qa.section) sections.qa = qa.section;
+  raw.push(...qa.findings);
+  const findings = await dismiss(run, opts, mergeFindings(groupBySource(raw)));
+  await attributeCommits(patch, findings);
+  traceFindings(run, findings);
+  const tabled = decideRun({ findings, statuses, sections, config, round: opts.round, decide: opts.decide });
+  const decision = await runNavigatorStage(opts.navigator, { decision: tabled, findings, patch, sections, config, log, decide: opts.decide });
+  return assembleReport(opts, run, { statuses, findings, decision, started });
+}
+
+/** Runs the guards one after another; static ones in a guard thread the run keeps while it lasts. */
+async function runGuards(run: GateRun, opts: GateOptions): Promise<{ statuses: GuardStatus[]; raw: GuardFinding[] }> {
+  const statuses: GuardStatus[] = [];
+  const raw: GuardFinding[] = [];
+  const threaded = await threadedGuards(opts);
+  const { patch, config, phase, sanctionGlobs } = run;
+  const session = new GuardWorkerSession({ patch, config, phase, sanctions: sanctionGlobs, maxBytes: config.limits.maxFileBytes });
+  try {
+    for (const guard of opts.guards) {
+      const step = await runGuardStep(guard, run, opts, { threaded, session });
+      statuses.push(step.status);
+      raw.push(...step.findings);
+    }
+  } finally {
+    session.close();
+  }
+  return { statuses, raw };
+}
+
+/** Marks findings dismissed by an earlier `/slopgate dismiss`, the config's `ignore.findings` or an inline comment. */
+function dismiss(run: GateRun, opts: GateOptions, findings: Finding[]): Promise<Finding[]> {
+  const byPath = new Map(run.patch.files.map((f) => [f.path, f]));
+  return applyDismissals(findings, {
+    config: run.config,
+    ...(opts.dismissals?.prior ? { prior: opts.dismissals.prior } : {}),
+    ...(opts.dismissals?.author ? { author: opts.dismissals.author } : {}),
+    readHead: async (path) => byPath.get(path)?.head.text ?? run.head.readText(path),
+  });
+}
+
+function traceFindings(run: GateRun, findings: Finding[]): void {
+  for (const f of findings) {
+    traceGuardFail(run.log, {
+      guard: f.guard,
+      phase: run.phase,
+      ...(f.path ? { path: f.path } : {}),
+      ...(f.line ? { line: f.line } : {}),
+      category: f.category,
+      severity: f.severity,
+      findingId: f.id,
+      message: f.message,
+    });
+  }
+}
+
+interface RunResult {
+  statuses: GuardStatus[];
+  findings: Finding[];
+  decision: Decision;
+  started: number;
+}
+
+function assembleReport(opts: GateOptions, run: GateRun, result: RunResult): Report {
+  const { patch } = run;
+  return {
+    version: REPORT_VERSION,
+    tool: { name: 'slopgate', version: VERSION },
+    repo: opts.repoName ?? opts.repoDir,
+    base: { ref: opts.base, sha: patch.baseSha },
+    head: { ref: opts.head, sha: patch.headSha },
+    commits: patch.commits,
+    files: patch.files.map(summarise),
+    guards: result.statuses,
+    findings: result.findings,
+    sections: run.sections,
+    decision: result.decision,
+    createdAt: new Date(result.started).toISOString(),
+    durationMs: Date.now() - result.started,
+  };
+}
+
+function summarise(file: ChangedFile): ChangedFileSummary {
+  const count = (ranges: { start: number; end: number }[]) => ranges.reduce((n, r) => n + r.end - r.start + 1, 0);
+  const s: ChangedFileSummary = { path: file.path, status: file.status, additions: count(file.added), deletions: count(file.removed) };
+  if (file.oldPath) s.oldPath = file.oldPath;
+  if (file.head.text === null && file.head.reason && file.head.reason !== 'absent') s.unreadable = NO_TEXT_REASON_LABEL[file.head.reason];
+  return s;
+}
+
+function groupBySource(raw: GuardFinding[]) {
+  const bySource = new Map<string, GuardFinding[]>();
+  for (const f of raw) {
+    const key = f.guard ?? 'unknown';
+    const list = bySource.get(key) ?? [];
+    list.push(f);
+    bySource.set(key, list);
+  }
+  return [...bySource].map(([source, list]) => ({ source, findings: list }));
+}

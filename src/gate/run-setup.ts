@@ -1,0 +1,69 @@
+import picomatch from 'picomatch';
+import { defaultConfig, type SlopgateConfig } from '../core/config-schema.js';
+import type { GuardContext, GuardServices } from '../core/guard.js';
+import { loadPatchSet, type ChangedFile, type PatchSet } from '../core/patch-set.js';
+import type { ReportSections } from '../core/report.js';
+import { Revision } from '../core/revision.js';
+import { runMemo } from '../core/run-memo.js';
+import { silentLogger, type Logger, type TracePhase } from '../core/trace.js';
+import type { GateOptions } from './gate-options.js';
+
+/** What every guard of one run shares: the patch set, both trees, config, and the sections guards write. */
+export interface GateRun {
+  patch: PatchSet;
+  config: SlopgateConfig;
+  base: Revision;
+  head: Revision;
+  phase: TracePhase;
+  log: Logger;
+  /** Changed files outside `ignore.paths`. */
+  files: ChangedFile[];
+  /** Config allow-list plus the run's extra sanctions (labels, `/slopgate allow`). */
+  sanctionGlobs: string[];
+  sanctioned: (path: string) => boolean;
+  memo: GuardContext['memo'];
+  sections: ReportSections;
+  services: GuardServices;
+}
+
+/** Reads the patch set and prepares what the guards share. */
+export async function setUpRun(opts: GateOptions): Promise<GateRun> {
+  const config = opts.config ?? defaultConfig();
+  const patch = await loadPatchSet(opts.repoDir, opts.base, opts.head, { maxTextBytes: config.limits.maxFileBytes });
+  const ignored = config.ignore.paths.length ? picomatch(config.ignore.paths, { dot: true }) : () => false;
+  const sanctionGlobs = [...config.manifests.allow, ...(opts.sanctions ?? [])];
+  const sanctioned = sanctionGlobs.length ? picomatch(sanctionGlobs, { dot: true }) : () => false;
+  return {
+    patch,
+    config,
+    base: new Revision(opts.repoDir, patch.baseSha, config.limits.maxFileBytes),
+    head: new Revision(opts.repoDir, patch.headSha, config.limits.maxFileBytes),
+    phase: opts.phase ?? 'pr',
+    log: opts.log ?? silentLogger,
+    files: patch.files.filter((f) => !ignored(f.path)),
+    sanctionGlobs,
+    sanctioned: (p) => sanctioned(p),
+    memo: runMemo(),
+    sections: {},
+    services: opts.services ?? {},
+  };
+}
+
+/** One guard's view of the run; `signal` aborts when its budget runs out. */
+export function guardContext(run: GateRun, signal: AbortSignal): GuardContext {
+  return {
+    patch: run.patch,
+    config: run.config,
+    base: run.base,
+    head: run.head,
+    phase: run.phase,
+    log: run.log,
+    signal,
+    sanctioned: run.sanctioned,
+    memo: run.memo,
+    section: (name, value) => {
+      run.sections[name] = value;
+    },
+    services: run.services,
+  };
+}

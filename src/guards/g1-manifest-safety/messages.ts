@@ -1,0 +1,116 @@
+import type { GuardFinding } from '../../core/guard.js';
+import type { ChangedFile } from '../../core/patch-set.js';
+import { describeChange, type DependencyChange } from './dependency-diff.js';
+import { describeSection, type SectionChange } from './manifest-sections.js';
+
+/** How a maintainer allows a G1 path; appended to every sanctionable remediation. */
+export function sanctionHint(path: string): string {
+  return `If it is intended, a maintainer can allow it: add the path to \`manifests.allow\` in the slopgate config, apply the \`slopgate:allow-manifest\` label, or comment \`/slopgate allow ${path}\`.`;
+}
+
+function lineCount(ranges: { start: number; end: number }[]): number {
+  return ranges.reduce((n, r) => n + r.end - r.start + 1, 0);
+}
+
+/** "adds", "deletes", "moves … to", "edits": what the PR did to the file. */
+export function verbOf(file: ChangedFile): string {
+  switch (file.status) {
+    case 'added':
+    case 'copied':
+      return 'adds';
+    case 'deleted':
+      return 'deletes';
+    case 'renamed':
+      return `moves \`${file.oldPath}\` to`;
+    default:
+      return 'edits';
+  }
+}
+
+const MAX_LISTED = 8;
+
+export function manifestMessage(file: ChangedFile, changes: DependencyChange[] | null, sections: SectionChange[] | null = null): string {
+  const where = `\`${file.path}\` is a build manifest and this PR ${verbOf(file) === 'edits' ? 'edits it' : `${verbOf(file)} it`}`;
+  if (file.status === 'deleted') return `This PR deletes the build manifest \`${file.path}\`.`;
+  if (file.status === 'renamed') return `This PR moves the build manifest \`${file.oldPath}\` to \`${file.path}\`.`;
+  const phrases = [...(changes ?? []).map(describeChange), ...(sections ?? []).map(describeSection)];
+  if (phrases.length > 0) {
+    const listed = phrases.slice(0, MAX_LISTED).join('; ');
+    const more = phrases.length > MAX_LISTED ? `; and ${phrases.length - MAX_LISTED} more` : '';
+    const toolOnly = !changes?.length && sections?.length && sections.every((s) => s.impact === 'tool') ? ' Only tool configuration changed: no dependency, build or install setting.' : '';
+    return `${where}: it ${listed}${more}.${toolOnly}`;
+  }
+  const added = lineCount(file.added);
+  const removed = lineCount(file.removed);
+  const counts = `${added} line${added === 1 ? '' : 's'} added, ${removed} removed`;
+  if (changes && sections) return `${where} (${counts}); no dependency or section changed (formatting or comments only).`;
+  if (changes) return `${where} (${counts}) without changing any dependency.`;
+  return `${where} (${counts}).`;
+}
+
+export function manifestRemediation(path: string): string {
+  return `Check that the manifest change is needed for this PR; manifests decide what every build installs and runs. ${sanctionHint(path)}`;
+}
+
+export function lockfileFinding(file: ChangedFile, manifests: string[]): Omit<GuardFinding, 'line'> {
+  const names = manifests.map((m) => `\`${m}\``).join(' or ');
+  return {
+    category: 'sensitive-path',
+    severity: 'risk',
+    path: file.path,
+    message: `This PR ${verbOf(file)} the lockfile \`${file.path}\` without changing ${names} in the same directory or below it. A lockfile edited on its own can swap the exact packages every install downloads, and lockfile diffs are rarely read.`,
+    remediation: `Regenerate the lockfile from its manifest with the package manager, or drop it from the PR. ${sanctionHint(file.path)}`,
+  };
+}
+
+export function sensitiveFinding(file: ChangedFile, reason: string): Omit<GuardFinding, 'line'> {
+  const isEnv = reason.startsWith('an environment file');
+  const remediation = isEnv
+    ? `Remove the file from the PR and rotate any secret it held (it stays in git history); commit a template such as \`.env.example\` instead. ${sanctionHint(file.path)}`
+    : `A maintainer must review this change by hand. ${sanctionHint(file.path)}`;
+  return {
+    category: 'sensitive-path',
+    severity: 'risk',
+    path: file.path,
+    message: `This PR ${verbOf(file)} \`${file.path}\`, which is ${reason}.`,
+    remediation,
+  };
+}
+
+function mib(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(2)} MiB`;
+}
+
+export function oversizeFinding(file: ChangedFile, limit: number): GuardFinding {
+  const before = file.base.mode?.startsWith('100') && file.base.size > limit ? ` (it was already ${mib(file.base.size)} before)` : '';
+  return {
+    category: 'oversize-file',
+    severity: 'risk',
+    path: file.path,
+    message: `\`${file.path}\` is ${mib(file.head.size)} (${file.head.size} bytes) at head, over the ${mib(limit)} limit (\`limits.maxFileBytes\`)${before}. Large files bloat every clone forever and are not checked by the other guards.`,
+    remediation: `Keep large or generated files out of git (Git LFS, a release asset or a build step). ${sanctionHint(file.path)}`,
+    evidence: { bytes: file.head.size, limit },
+  };
+}
+
+export function symlinkFinding(file: ChangedFile, target: string, why: string): GuardFinding {
+  return {
+    category: 'sensitive-path',
+    severity: 'fail',
+    path: file.path,
+    message: `\`${file.path}\` is a symbolic link to \`${target}\`, which points outside the repository: ${why}. Tools that follow links (builds, docs generators, artifact uploads) would read files from the machine running them.`,
+    remediation: `Replace the link with a real file or a link that stays inside the repository. ${sanctionHint(file.path)}`,
+    evidence: { target },
+  };
+}
+
+export function gitInternalsSymlinkFinding(file: ChangedFile, target: string, resolved: string): GuardFinding {
+  return {
+    category: 'sensitive-path',
+    severity: 'fail',
+    path: file.path,
+    message: `\`${file.path}\` is a symbolic link to \`${target}\`, which resolves into git's own directory (\`${resolved}\`); git config and hooks are not part of the repository.`,
+    remediation: `Remove the link. ${sanctionHint(file.path)}`,
+    evidence: { target },
+  };
+}

@@ -1,0 +1,69 @@
+import type { GuardContext } from '../../core/guard.js';
+import { blockKey, codeBlocksOf, type CodeBlock } from '../../core/fenced-blocks.js';
+import { isAddedLine, type ChangedFile } from '../../core/patch-set.js';
+import { docKindOf, textLines } from '../shared/doc-files.js';
+
+/**
+ * Where the text a doc lost went. A PR that splits a long README into `docs/*.md`, or merges two pages,
+ * removes text from one doc and adds it to another: that is a move, not destruction. This collects
+ * what every other doc of the PR gained (lines it added, code blocks new at head), so G13 can count
+ * moved content as kept.
+ */
+export interface Landing {
+  /** Trimmed lines other docs added, by doc. */
+  lines: Map<string, string>;
+  /** Body keys of code blocks that are new at head in another doc, by doc. */
+  blocks: Map<string, string>;
+}
+
+function collect(files: ChangedFile[]): Landing {
+  const lines = new Map<string, string>();
+  const blocks = new Map<string, string>();
+  for (const f of files) {
+    if (f.status === 'deleted' || f.head.text === null || docKindOf(f.path) === null) continue;
+    textLines(f.head.text).forEach((line, i) => {
+      const t = line.trim();
+      if (t && isAddedLine(f, i + 1) && !lines.has(t)) lines.set(t, f.path);
+    });
+    const before = new Set(f.base.text === null ? [] : codeBlocksOf(f.oldPath ?? f.path, f.base.text).map(blockKey));
+    for (const b of codeBlocksOf(f.path, f.head.text)) {
+      const key = blockKey(b);
+      if (key && !before.has(key) && !blocks.has(key)) blocks.set(key, f.path);
+    }
+  }
+  return { lines, blocks };
+}
+
+/** What other docs of the PR gained (computed once per run). */
+export function landingOf(ctx: GuardContext): Promise<Landing> {
+  return ctx.memo('g13:landing', async () => collect(ctx.patch.files));
+}
+
+/** The lost blocks of `file` that another doc of the PR gained, with where they went. */
+export function movedBlocks(file: ChangedFile, lost: CodeBlock[], landing: Landing): Array<{ block: CodeBlock; to: string }> {
+  const out: Array<{ block: CodeBlock; to: string }> = [];
+  for (const block of lost) {
+    const to = landing.blocks.get(blockKey(block));
+    if (to && to !== file.path) out.push({ block, to });
+  }
+  return out;
+}
+
+/** Characters of the lines `file` removed that reappear as added lines of another doc, and those docs. */
+export function movedText(file: ChangedFile, landing: Landing): { chars: number; to: string[] } {
+  const base = textLines(file.base.text ?? '');
+  const to = new Set<string>();
+  let chars = 0;
+  for (const range of file.removed) {
+    for (let n = range.start; n <= range.end; n++) {
+      const t = base[n - 1]?.trim();
+      if (!t) continue;
+      const where = landing.lines.get(t);
+      if (where && where !== file.path) {
+        chars += (base[n - 1] ?? '').length + 1;
+        to.add(where);
+      }
+    }
+  }
+  return { chars, to: [...to].sort() };
+}

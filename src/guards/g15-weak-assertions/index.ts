@@ -1,0 +1,124 @@
+import type { Guard, GuardFinding } from '../../core/guard.js';
+import { isAddedLine, type ChangedFile } from '../../core/patch-set.js';
+import { languageOf, type LangId } from '../../repo/languages.js';
+import { isSkippedPath } from '../../repo/manifests/index.js';
+import { isTestPath } from '../shared/test-paths.js';
+import { namedFunctions, testCases, type TestCase } from './test-bodies.js';
+
+/**
+ * G15: tests this PR adds (or whose body it rewrites) that assert nothing. A test whose body is
+ * `pass`, or that never asserts, expects, checks a mock or fails the test, passes whatever the code
+ * does: it is the typical filler of a generated test file. Static, so it works with tests disabled.
+ */
+
+/** What counts as checking something, per language (a call of a helper named assert*, check*, verify*, expect* included). */
+const HELPER = /(?<![\w$])_*(?:assert|check|verify|expect|ensure|validate)\w*\s*(?:<[^;()]*>\s*)?[!(]/i;
+const CHECKS: Partial<Record<LangId, RegExp[]>> = {
+  python: [/\bassert\b/, /\braises\s*\(/, /\bwarns\s*\(/, /\bself\.(?:assert\w*|fail\w*)\s*\(/, /\.assert_\w+\s*\(/, /\bpytest\.fail\b/, /\braise\s+AssertionError\b/, /\bdeprecated_call\s*\(/],
+  // `satisfies` and `@ts-expect-error` are type-level checks (type tests run under tsc or vitest --typecheck)
+  javascript: [/\bexpect\w*\s*[(.<]/, /\bsatisfies\b/, /\bassert\w*\b/, /\.should\b/, /\bt\.(?:is|not|true|false|truthy|falsy|deepEqual|notDeepEqual|like|throws\w*|notThrows\w*|regex|snapshot|pass|fail|assert|plan)\s*\(/, /\bsinon\.assert\b/, /\.verify\s*\(/, /\bthrow\s+new\s+(?:Assertion)?Error\b/],
+  go: [/\.\s*(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\s*\(/, /\b(?:assert|require)\s*\.\s*\w+\s*\(/, /\.\s*(?:Require|Assert)\s*\(\s*\)/, /\bpanic\s*\(/],
+  rust: [/\b\w*assert\w*!/, /\bpanic!/, /\bunreachable!/, /\btodo!/, /\.unwrap(?:_err)?\s*\(/, /\.expect(?:_err)?\s*\(/, /\?\s*[;)}\s]/, /\bprop_assert/],
+};
+CHECKS.typescript = CHECKS.javascript;
+CHECKS.tsx = CHECKS.javascript;
+
+/** Comments and string contents removed, so an `assert` in a comment or a message does not count. */
+function code(body: string, lang: LangId): string {
+  let s = body.replace(/\/\*[\s\S]*?\*\//g, ' ');
+  s = lang === 'python' ? s.replace(/#[^\n]*/g, ' ') : s.replace(/(^|[^:])\/\/[^\n]*/g, '$1 ');
+  return s.replace(/("""|''')[\s\S]*?\1/g, '""').replace(/"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g, '""');
+}
+
+function bodyChecks(raw: string, lang: LangId, helpers: ReadonlySet<string>, tParam?: string): boolean {
+  if ((lang === 'typescript' || lang === 'tsx') && /@ts-expect-error\b/.test(raw)) return true;
+  const body = code(raw, lang);
+  if ((CHECKS[lang] ?? []).some((re) => re.test(body)) || HELPER.test(body)) return true;
+  // Go: a helper that receives the *testing.T can fail the test
+  if (lang === 'go' && tParam && new RegExp(`\\(\\s*${tParam}\\s*[,)]`).test(body)) return true;
+  for (const m of body.matchAll(/(?<![\w$.])([A-Za-z_$][\w$]*)\s*(?:<[^;()]*>\s*)?\(/g)) if (helpers.has(m[1]!)) return true;
+  return false;
+}
+
+/** `test` checks something: itself, or through a helper of `helpers` (functions of the file that check). */
+export function assertsSomething(test: TestCase, lang: LangId, helpers: ReadonlySet<string> = new Set()): boolean {
+  if (test.empty) return false;
+  return bodyChecks(test.body, lang, helpers, test.tParam);
+}
+
+/** Functions of the file that check something themselves or through another such function (`differential(...)`). */
+async function checkingHelpers(lang: LangId, text: string): Promise<Set<string>> {
+  const functions = await namedFunctions(lang, text);
+  const helpers = new Set<string>();
+  for (let round = 0; round < 3; round++) {
+    const before = helpers.size;
+    for (const [name, body] of functions) if (!helpers.has(name) && bodyChecks(body, lang, helpers)) helpers.add(name);
+    if (helpers.size === before) break;
+  }
+  return helpers;
+}
+
+function isTestFile(path: string, lang: LangId): boolean {
+  return lang === 'rust' || isTestPath(path);
+}
+
+const MAX_PER_FILE = 10;
+
+async function checkFile(file: ChangedFile): Promise<GuardFinding[]> {
+  const lang = languageOf(file.path);
+  if (!lang || file.head.text === null) return [];
+  const head = await testCases(lang, file.head.text);
+  if (head.length === 0) return [];
+  const baseLang = languageOf(file.oldPath ?? file.path);
+  const base = file.base.text !== null && baseLang === lang ? await testCases(lang, file.base.text) : [];
+  const baseBodies = new Map(base.map((t) => [t.name, t.body.replace(/\s+/g, ' ')]));
+  let helpers: Set<string> | null = null;
+  const out: GuardFinding[] = [];
+  for (const t of head) {
+    if (t.exempt || assertsSomething(t, lang)) continue;
+    helpers ??= await checkingHelpers(lang, file.head.text);
+    if (assertsSomething(t, lang, helpers)) continue;
+    const was = baseBodies.get(t.name);
+    if (was !== undefined && was === t.body.replace(/\s+/g, ' ')) continue; // not the PR's test
+    let touched = false;
+    for (let l = t.line; l <= t.endLine && !touched; l++) touched = isAddedLine(file, l);
+    if (!touched) continue;
+    out.push({
+      category: 'weak-assertion',
+      severity: 'risk',
+      path: file.path,
+      line: t.line,
+      message: t.empty
+        ? `The test \`${t.name}\` ${was === undefined ? 'that this PR adds' : 'as this PR rewrites it'} has an empty body: it passes whatever the code does.`
+        : `The test \`${t.name}\` ${was === undefined ? 'that this PR adds' : 'as this PR rewrites it'} checks nothing: no assert, expect, expected exception, mock verification or test failure call, and no assert/check/verify helper. It passes as long as the code does not crash.`,
+      remediation: `Make \`${t.name}\` assert the behaviour it is named after (the result, the raised error, the call made), or remove it.`,
+      evidence: { test: t.name, empty: t.empty },
+    });
+  }
+  if (out.length <= MAX_PER_FILE) return out;
+  const rest = out.slice(MAX_PER_FILE - 1);
+  return [
+    ...out.slice(0, MAX_PER_FILE - 1),
+    {
+      category: 'weak-assertion',
+      severity: 'risk',
+      path: file.path,
+      line: rest[0]!.line,
+      message: `${rest.length} more tests in ${file.path} that this PR adds or rewrites check nothing: ${rest.slice(0, 8).map((f) => `\`${String(f.evidence?.test)}\``).join(', ')}${rest.length > 8 ? ', …' : ''}.`,
+      remediation: `Give each of these tests an assertion about the behaviour it is named after, or remove it.`,
+      evidence: { tests: rest.map((f) => f.evidence?.test) },
+    },
+  ];
+}
+
+export const g15: Guard = {
+  id: 'G15',
+  name: 'added tests assert something',
+  appliesTo(file) {
+    const lang = languageOf(file.path);
+    return !!lang && lang !== 'java' && file.status !== 'deleted' && file.head.text !== null && !isSkippedPath(file.path) && isTestFile(file.path, lang);
+  },
+  checkFile(file) {
+    return checkFile(file);
+  },
+};

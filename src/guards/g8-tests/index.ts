@@ -1,0 +1,85 @@
+import { GuardSkip, type Guard, type GuardContext, type GuardFinding } from '../../core/guard.js';
+import { git } from '../../core/git.js';
+import type { BaselineCache, TestRunOptions } from '../../core/ports.js';
+import { sharedMemoryBaselineCache } from '../../testgate/baseline-cache.js';
+import { runTestGate, type TestGateResult } from '../../testgate/gate.js';
+import type { TestSideSummary, TestsSection } from '../../core/report-sections.js';
+import { testGateFindings } from './findings.js';
+import type { SuiteResult } from '../../core/suite-result.js';
+
+function services(ctx: GuardContext): { tests: TestRunOptions; cache: BaselineCache } {
+  const { run, tests, baselineCache } = ctx.services;
+  return {
+    tests: { ...(run ? { repo: run.repo } : {}), ...tests },
+    cache: baselineCache ?? sharedMemoryBaselineCache(),
+  };
+}
+
+function side(r: SuiteResult): TestSideSummary {
+  return {
+    sha: r.sha,
+    status: r.status,
+    failing: r.tests.filter((t) => t.status === 'failed').length,
+    broken: r.units.filter((u) => u.status === 'broken').length,
+    total: r.tests.length,
+    durationMs: r.durationMs,
+    ...(r.skippedReason ? { skipped: r.skippedReason } : {}),
+  };
+}
+
+/** The `tests` report section. */
+export function testsSection(res: TestGateResult): TestsSection {
+  const c = res.comparison;
+  return {
+    ...(res.runner ? { runner: res.runner, command: res.command } : {}),
+    ...(res.baseline ? { baseline: { ...side(res.baseline), cached: Boolean(res.baselineCached) } } : {}),
+    ...(res.candidate ? { candidate: side(res.candidate) } : {}),
+    regressions: res.regressions.map((r) => r.test.id),
+    brokenUnits: c ? c.brokenUnits.map((u) => u.id) : [],
+    suiteBroken: res.suiteBroken,
+    fixed: c?.fixed ?? [],
+    removed: c ? c.removed.map((t) => t.id) : [],
+    flaky: res.flaky.map((r) => r.test.id),
+    ...(res.skipped ? { skipped: res.skipped } : {}),
+    ...(res.notRun ? { notRun: res.notRun } : {}),
+    ...(res.configChanges?.length ? { configChanges: res.configChanges.map((ch) => `${ch.path}: ${ch.what}`) } : {}),
+    ...(res.notes?.length ? { notes: res.notes } : {}),
+    ...(res.isolation ? { sandbox: res.isolation } : {}),
+  };
+}
+
+export const g8: Guard = {
+  id: 'G8',
+  name: 'test regressions',
+  runsWithoutFiles: true,
+  appliesTo: () => true,
+  skipReason(ctx) {
+    if (!ctx.config.tests.enabled) return 'disabled in config (tests.enabled: false)';
+    if (services(ctx).tests.enabled === false) return 'disabled for this run (--no-tests)';
+    return null;
+  },
+  budgetMs(ctx) {
+    const t = ctx.config.tests;
+    const perRun = t.timeoutSec * 1000 * (t.setup ? 2 : 1);
+    return perRun * (1 + t.reruns) + 60_000;
+  },
+  async checkAll(_files, ctx): Promise<GuardFinding[]> {
+    const { tests, cache } = services(ctx);
+    const candidateSha = tests.mergeRef ? (await git(ctx.base.repoDir, ['rev-parse', '--verify', `${tests.mergeRef}^{commit}`])).trim() : ctx.head.sha;
+    const t = ctx.config.tests;
+    const res = await runTestGate({
+      repoDir: ctx.base.repoDir,
+      repo: tests.repo ?? ctx.patch.repoDir,
+      base: ctx.base,
+      candidateSha,
+      config: { reruns: t.reruns, network: t.network, timeoutSec: t.timeoutSec, memoryMb: t.memoryMb, maxProcesses: t.maxProcesses, isolation: t.isolation, diskMb: t.diskMb, ...(t.command ? { command: t.command } : {}), ...(t.setup ? { setup: t.setup } : {}) },
+      cache,
+      ...(tests.cacheDir ? { cacheDir: tests.cacheDir } : {}),
+      signal: ctx.signal,
+      log: ctx.log,
+    });
+    ctx.section('tests', testsSection(res));
+    if (res.skipped) throw new GuardSkip(res.skipped);
+    return testGateFindings(res, ctx);
+  },
+};
