@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['dist/', 'coverage/', 'node_modules/', 'schemas/', 'bench/', '**/fixtures/', '.slopgate-data/'],
+    ignores: ['dist/', 'action/dist/', 'coverage/', 'node_modules/', 'schemas/', 'bench/', '**/fixtures/', '.slopgate-data/'],
   },
   eslint.configs.recommended,
   tseslint.configs.strictTypeChecked,

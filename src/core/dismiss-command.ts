@@ -43,10 +43,13 @@ function parseArgs(rest: string): DismissCommand {
   return { ok: true, findingId: id, reason };
 }
 
-export type DismissTarget = { ok: true; finding: Finding } | { ok: false; problem: string };
+export type DismissTarget<F = Finding> = { ok: true; finding: F } | { ok: false; problem: string };
 
-/** The finding the command names in the latest report, or why it cannot be dismissed. */
-export function dismissTarget(findings: readonly Finding[], findingId: string): DismissTarget {
+/**
+ * The finding the command names in the latest report, or why it cannot be dismissed. Takes whole
+ * findings or just their id and category (what a check run's text tells about a finding).
+ */
+export function dismissTarget<F extends Pick<Finding, 'id' | 'category'>>(findings: readonly F[], findingId: string): DismissTarget<F> {
   const finding = findings.find((f) => f.id === findingId);
   if (!finding) return { ok: false, problem: `no finding \`${findingId}\` in the latest report of this pull request` };
   if (bucketOf(finding.category) === 'stuck') {

@@ -1,10 +1,12 @@
 import { posix } from 'node:path';
+import { parseDismissCommand } from '../core/dismiss-command.js';
 
 export type Command =
   | { name: 'recheck' }
   | { name: 'refine' }
   | { name: 'allow'; path: string }
   | { name: 'explain'; findingId: string }
+  | { name: 'dismiss'; findingId: string; reason: string }
   | { name: 'reset' }
   | { name: 'help' }
   | { name: 'unknown'; text: string; problem: string };
@@ -20,6 +22,7 @@ export const HELP_TEXT = [
   '| `/slopgate refine` | ask the refiner to fix the findings | write access |',
   '| `/slopgate allow <path>` | sanction an edit of a build manifest or sensitive file in this PR, then recheck | write access |',
   '| `/slopgate explain <finding-id>` | show a finding in full (message, what to do, evidence) | anyone |',
+  '| `/slopgate dismiss <finding-id> <reason>` | accept one finding: it stays in the report as dismissed and no longer blocks, while its fingerprint is unchanged | write access |',
   '| `/slopgate reset` | reset this PR\'s refine round counter | write access |',
   '| `/slopgate help` | this table | anyone |',
 ].join('\n');
@@ -60,6 +63,11 @@ function interpret(args: string[], line: string): Command {
       const id = rest[0] ?? '';
       if (!/^[A-Za-z0-9_-]{4,64}$/.test(id)) return { name: 'unknown', text: line, problem: '`explain` needs a finding id as shown in the check run, e.g. `/slopgate explain 3f2a9c1b7d0e`' };
       return { name: 'explain', findingId: id };
+    }
+    case 'dismiss': {
+      const parsed = parseDismissCommand(line);
+      if (!parsed?.ok) return { name: 'unknown', text: line, problem: parsed?.problem ?? 'could not read the dismiss command' };
+      return { name: 'dismiss', findingId: parsed.findingId, reason: parsed.reason };
     }
     case '':
       return { name: 'help' };

@@ -25,9 +25,12 @@ import {
   type InfraErrorMode,
 } from './gate-job.js';
 import { addedLines, publishReport } from './publish-report.js';
+import { spliceBodySection } from './pr-body.js';
 import { loadRepoConfig } from './repo-config.js';
 import type { PullRequestFacts, ReviewHost } from './review-host.js';
 import { commentSanctions, labelSanctions } from './sanctions.js';
+import { llmGateOptions, type LlmDeps } from '../qa/gate-options.js';
+import { priorDismissals } from './prior-dismissals.js';
 
 /** What the job policy needs besides the host: the workspace, the guards, the store and settings. */
 export interface GatePrDeps {
@@ -51,6 +54,8 @@ export interface GatePrDeps {
   onStaleHead?(job: GateJob, actualHead: string): Promise<void>;
   /** The pipeline (injectable for tests). */
   gate?: (opts: GateOptions) => Promise<Report>;
+  /** Where the Q&A and navigator models come from (default: the process environment). */
+  llm?: LlmDeps;
   /** `refiner.auto`: refines a REFINE decision of a new head once its report is out (see refine-pr.ts). */
   autoRefine?(host: ReviewHost, head: { pr: PullRequestFacts; config: SlopgateConfig; report: Report; revisions: PrRevisions; trigger: 'auto' }): Promise<unknown>;
 }
@@ -162,6 +167,7 @@ export async function gatePr(
     const sanctions = [...labelSanctions(pr.labels), ...(await commentSanctions(host, job.number, deps.sanctionKey))];
     const fullName = `${job.owner}/${job.repo}`;
     const round = deps.store ? (await deps.store.getRound(fullName, job.number)).round : 1;
+    const prior = await priorDismissals(deps.store, fullName, job.number, log);
     const report = await (deps.gate ?? runGate)({
       repoDir: revisions.mirrorDir,
       base: revisions.baseSha,
@@ -172,6 +178,10 @@ export async function gatePr(
       sanctions,
       round,
       decide: { refinerEnabled: deps.refinerAvailable, autoRefine: config.refiner.auto },
+      dismissals: { prior, ...(pr.author ? { author: pr.author } : {}) },
+      // The PR's title and body reach the Q&A roles and the navigator only inside their data block.
+      // slopgate's own section of the body (the last verdict) is left out: the models see the author's text only.
+      ...llmGateOptions(config, { title: pr.title, body: spliceBodySection(pr.body, '').trim() }, false, deps.llm),
       services: {
         tests: {
           repo: fullName,

@@ -55,7 +55,10 @@ function reviewBody(plan: ReviewPlan, budget: number, checkRunUrl?: string): str
 export async function postReview(host: ReviewHost, input: PostReviewInput): Promise<PostReviewResult> {
   const { pullNumber, log } = input;
   const posted = await listPostedComments(host, pullNumber);
-  const plan = planReview(input.findings, input.added, posted, input.options);
+  // A dismissed finding is listed as such in the check run; it gets no line comment, and an earlier
+  // comment of it is hidden like one of a fixed finding.
+  const open = input.findings.filter((f) => !f.dismissed);
+  const plan = planReview(open, input.added, posted, input.options);
   let count = 0;
   if (plan.comments.length) {
     try {

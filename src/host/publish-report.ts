@@ -22,10 +22,10 @@ export async function addedLines(repoDir: string, mergeBase: string, head: strin
 
 /** Q&A state for the PR body: the phase's own section when it ran or crashed, else "not run". */
 export function qaStateOf(report: Report): QaState {
-  const qa = report.sections?.qa as { status?: string; reason?: string; markdown?: string } | undefined;
-  if (qa?.status === 'crashed') return { status: 'crashed', reason: String(qa.reason ?? 'no reason recorded') };
-  if (qa?.status === 'ran' && typeof qa.markdown === 'string') return { status: 'ran', markdown: qa.markdown };
-  return { status: 'not-run', reason: typeof qa?.reason === 'string' ? qa.reason : 'the Q&A phase is not enabled for this repository' };
+  const qa = report.sections.qa;
+  if (!qa) return { status: 'not-run', reason: 'the Q&A phase is not enabled for this repository' };
+  if (qa.status === 'ran') return { status: 'ran', markdown: qa.markdown };
+  return { status: qa.status, reason: qa.reason || 'no reason recorded' };
 }
 
 export function reportOutcome(report: Report, refinerAvailable: boolean, checkRunUrl?: string): CheckRunOutcome {

@@ -18,6 +18,7 @@ import { preparePrRevisions, type PrRevisions } from '../workspace/pr-workspace.
 import { skipReasonFor, type GatePrDeps } from './gate-pr.js';
 import { fixedFindings, nothingKeptComment, pushedComment, refineCommitMessage, REFINE_MARKER, suggestionsBody } from './refine-messages.js';
 import { deriveSuggestions } from './refine-suggestions.js';
+import { priorDismissals } from './prior-dismissals.js';
 import { loadRepoConfig } from './repo-config.js';
 import type { PullRequestFacts, PushCommitInput, ReviewHost } from './review-host.js';
 import { commentSanctions, labelSanctions } from './sanctions.js';
@@ -165,6 +166,7 @@ async function gateHead(host: ReviewHost, pr: PullRequestFacts, config: Slopgate
   const fullName = `${host.target.owner}/${host.target.repo}`;
   const sanctions = [...labelSanctions(pr.labels), ...(await commentSanctions(host, pr.number, deps.sanctionKey))];
   const round = deps.store ? (await deps.store.getRound(fullName, pr.number)).round : 1;
+  const prior = await priorDismissals(deps.store, fullName, pr.number, log);
   return (deps.gate ?? runGate)({
     repoDir: revisions.mirrorDir,
     base: revisions.baseSha,
@@ -175,6 +177,8 @@ async function gateHead(host: ReviewHost, pr: PullRequestFacts, config: Slopgate
     sanctions,
     round,
     decide: { refinerEnabled: deps.refinerAvailable, autoRefine: config.refiner.auto },
+    // The PR's dismissals count as in its gate job; the Q&A phase is left out (the refiner works on guard findings).
+    dismissals: { prior, ...(pr.author ? { author: pr.author } : {}) },
     services: gateServices(host, deps, pr.number, revisions),
     log,
   });

@@ -42,8 +42,19 @@ describe('G1 manifests, sensitive paths, oversize files, escaping symlinks', () 
     const base = '[package]\nname = "x"\nversion = "0.1.0"\n\n[dependencies]\nserde = "1"\n';
     const repo = prRepo({ 'Cargo.toml': base }, { 'Cargo.toml': base.replace('0.1.0', '0.2.0') });
     const { findings } = await g1Findings(repo);
-    expect(findings[0]!.message).toContain('it changes [package]');
+    expect(findings[0]!.message).toContain('it changes [package] (`version` 0.1.0 → 0.2.0).');
     expect(findings[0]!.severity).toBe('risk');
+  });
+
+  it('names the keys a changed table gained, lost or changed, up to three (the demo bumps [project] version)', async () => {
+    const base = '[project]\nname = "inventory"\nversion = "0.3.0"\nrequires-python = ">=3.9"\ndependencies = []\n';
+    const bump = await g1Findings(prRepo({ 'pyproject.toml': base }, { 'pyproject.toml': base.replace('0.3.0', '0.4.0') }));
+    expect(bump.findings[0]!.message).toContain('it changes [project] (`version` 0.3.0 → 0.4.0).');
+    const head = base.replace('0.3.0', '0.4.0').replace('requires-python = ">=3.9"\n', 'scripts = { inv = "inventory:main" }\n') + 'license = "MIT"\nname2 = "x"\n';
+    const many = await g1Findings(prRepo({ 'pyproject.toml': base }, { 'pyproject.toml': head }));
+    expect(many.findings[0]!.message).toContain(
+      'it adds [project.scripts]; changes [project] (`version` 0.3.0 → 0.4.0, `requires-python` removed, `license` added and 1 more).',
+    );
   });
 
   describe('tool-config-only manifest edits are a nit and say what changed', () => {

@@ -191,4 +191,102 @@ tool list input.bag
       expect(code.message).toContain('tool convert input.bag');
     });
   });
+
+  describe('moved into a page component (vitest#9345 "docs: rebrand")', () => {
+    // A VitePress home page whose content is frontmatter, replaced by a Vue layout that renders it.
+    const HOME_MD = `---
+layout: home
+sidebar: false
+
+title: Tool
+titleTemplate: Next generation conversion tool
+
+hero:
+  name: Tool
+  text: Next Generation Conversion Tool
+  tagline: A streaming converter for bag files. It's fast!
+  actions:
+    - theme: brand
+      text: Get Started
+      link: /guide/
+    - theme: alt
+      text: View on GitHub
+      link: https://example.invalid/tool
+
+features:
+  - title: Streaming Core
+    details: Reads each message once and writes frames as they arrive - no temporary files on disk.
+  - title: Familiar Options
+    details: Every flag has a long and a short form, and the defaults match the old shell scripts.
+  - title: Smart & instant previews
+    details: Only re-encode the frames that changed, just like a cache for your video.
+  - title: Many Formats
+    details: Out-of-box MP4, WebM and GIF output powered by the system encoder.
+---
+`;
+    const HOME_STUB = `---
+title: Tool
+layout: home
+---
+
+<script setup>
+import Home from './.vitepress/theme/Home.vue'
+</script>
+
+<Home />
+`;
+    const HERO_VUE = `<template>
+  <div class="hero">
+    <h1 class="text-white">
+      Next Generation Conversion Tool
+    </h1>
+    <p class="tagline">
+      A streaming converter for bag files. It's fast!
+    </p>
+    <a href="/guide/" class="button"><span>Get Started</span></a>
+    <a href="https://example.invalid/tool" class="button">View on GitHub</a>
+  </div>
+</template>
+`;
+    const GRID_VUE = `<template>
+  <section class="grid">
+    <h5>Streaming Core</h5>
+    <p>
+      Reads each message once and writes frames as they arrive - no <code
+        class="mr-1"
+      >temporary</code> files on disk.
+    </p>
+    <h5>Familiar Options</h5>
+    <p>Every flag has a long and a short form, and the defaults match the old shell scripts.</p>
+    <h5>Smart &amp; instant previews</h5>
+    <p>Only re-encode the frames that changed, just like a cache for your video.</p>
+  </section>
+</template>
+`;
+
+    it('a frontmatter home page whose text now lives in new Vue components passes', async () => {
+      const head = { 'docs/index.md': HOME_STUB, 'docs/.vitepress/theme/Hero.vue': HERO_VUE, 'docs/.vitepress/theme/FeatureGrid.vue': GRID_VUE };
+      expect(await run({ 'docs/index.md': HOME_MD }, head)).toEqual([]);
+    });
+
+    it('the same cut still fails when the components hold other text', async () => {
+      const other = '<template>\n  <div class="hero"><h1>Welcome to the new site</h1><p>Something else entirely.</p></div>\n</template>\n';
+      const found = await run({ 'docs/index.md': HOME_MD }, { 'docs/index.md': HOME_STUB, 'docs/.vitepress/theme/Hero.vue': other });
+      expect(found).toHaveLength(1);
+      expect(found[0]!.message).toContain('docs/index.md shrank from');
+    });
+
+    it('text already in a component before the PR does not count as moved', async () => {
+      const base = { 'docs/index.md': HOME_MD, 'docs/.vitepress/theme/Hero.vue': HERO_VUE, 'docs/.vitepress/theme/FeatureGrid.vue': GRID_VUE };
+      const head = { 'docs/index.md': HOME_STUB, 'docs/.vitepress/theme/Hero.vue': HERO_VUE.replace('class="hero"', 'class="hero wide"') };
+      const found = await run(base, head);
+      expect(found.map((f) => f.category)).toEqual(['doc-destroyed']);
+    });
+
+    it('the same strings in a non-component file (a .ts module) do not count as moved', async () => {
+      const ts = HERO_VUE.replace(/<[^>]*>/g, '').split('\n').map((l) => `// ${l.trim()}`).join('\n') + '\n' + GRID_VUE.replace(/<[^>]*>/g, '');
+      const found = await run({ 'docs/index.md': HOME_MD }, { 'docs/index.md': HOME_STUB, 'docs/.vitepress/theme/strings.ts': ts });
+      expect(found.map((f) => f.category)).toEqual(['doc-destroyed']);
+    });
+  });
 });

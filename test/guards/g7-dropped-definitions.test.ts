@@ -244,4 +244,13 @@ def test_connect(db):
     expect(found[0]!.message).toContain('that app/utils.py has on the base branch: `f11` (function, base line 34)');
     expect(found[0]!.message).toContain('app/main.py:1');
   });
+
+  it('two lost names used by one import line quote that line once (the demo PR shape)', async () => {
+    const base = `def connect():\n    return 1\n\n\ndef init_schema(c):\n    return c\n\n\ndef seed(c):\n    return c\n`;
+    const head = `def connect():\n    return 1\n`;
+    const found = await run({ 'db.py': base, 'test_db.py': 'from db import connect, init_schema, seed\n' }, { 'db.py': head });
+    expect(found).toHaveLength(1);
+    expect(found[0]!.message).toContain('`init_schema` (function, base line 5) and `seed` (function, base line 9)');
+    expect(found[0]!.message.split('test_db.py:1 ').length - 1).toBe(1);
+  });
 });

@@ -1,4 +1,5 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
+import { needs } from '../helpers/toolchains.js';
 import { prRepo } from '../helpers/git-repo.js';
 import { renderText } from '../../src/report/text.js';
 import { checkRunTitle, renderMarkdown } from '../../src/report/markdown.js';
@@ -32,7 +33,7 @@ def test_mul():
 
 const PY = { 'pytest.ini': '[pytest]\ntestpaths = tests\n', 'calc.py': CALC, 'tests/test_calc.py': TESTS, 'tests/conftest.py': 'import sys, os\nsys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))\n' };
 
-describe('G8 fails closed', () => {
+needs('pytest', 'bwrap')('G8 fails closed', () => {
   it('a PR that breaks a test and then hangs past the budget is blocked: tests not run, timeout named', async () => {
     const hang = TESTS + '\n\ndef test_wait():\n    import time\n    time.sleep(600)\n';
     const repo = prRepo(PY, { 'calc.py': CALC.replace('a + b', 'a - b'), 'tests/test_calc.py': hang });
@@ -105,7 +106,7 @@ describe('G8 fails closed', () => {
   }, 180_000);
 });
 
-describe('G8 fails closed on Node repositories', () => {
+needs('bwrap')('G8 fails closed on Node repositories', () => {
   const NODE = {
     'package.json': JSON.stringify({ name: 'calc', version: '1.0.0', scripts: { test: 'node test/run.js' } }, null, 2) + '\n',
     'calc.js': 'module.exports = { add: (a, b) => a + b };\n',

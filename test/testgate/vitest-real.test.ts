@@ -2,6 +2,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { needs } from '../helpers/toolchains.js';
 import { MemoryBaselineCache } from '../../src/testgate/baseline-cache.js';
 import { TestRepo } from '../helpers/git-repo.js';
 import { gateTests, sandboxCacheDir, testsSection } from './fixtures.js';
@@ -134,7 +135,7 @@ afterAll(() => cacheDir.remove());
 
 const run = (head: string, reruns = 0) => gateTests(repo, { head, cacheDir: cacheDir.dir, cache: baselines, tests: { setup: SETUP, reruns } });
 
-describe('G8 running a real vitest 4 in the sandbox', () => {
+needs('bwrap')('G8 running a real vitest 4 in the sandbox', () => {
   it('the setup links vitest from the host (no network needed)', () => {
     expect(existsSync(`${HOST_VITEST}/vitest.mjs`)).toBe(true);
   });

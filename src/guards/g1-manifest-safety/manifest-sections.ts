@@ -13,6 +13,8 @@ export interface SectionChange {
   kind: 'added' | 'removed' | 'changed' | 'renamed';
   /** For renames: the old name. */
   from?: string;
+  /** For a changed TOML table: which of its own keys changed (`version` 0.3.0 → 0.4.0). */
+  keys?: string[];
   impact: 'tool' | 'build';
 }
 
@@ -83,6 +85,34 @@ interface Reader {
   read(text: string): Flat;
   impact(section: string): SectionChange['impact'];
   label(section: string): string;
+  /** What changed inside a section whose label does not say it already (TOML tables). */
+  keys?(before: string, after: string): string[];
+}
+
+/** At most this many changed keys of one table are named. */
+const MAX_KEYS = 3;
+
+const scalar = (v: unknown): string | null => {
+  if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') return null;
+  const t = String(v);
+  return t.length > 40 ? `${t.slice(0, 39)}…` : t;
+};
+
+/** "`version` 0.3.0 → 0.4.0", "`edition` added", "`features`" for the own keys of a TOML table that differ. */
+function tableKeys(before: string, after: string): string[] {
+  const a = JSON.parse(before) as Record<string, unknown>;
+  const b = JSON.parse(after) as Record<string, unknown>;
+  const out: string[] = [];
+  for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    if (JSON.stringify(a[k]) === JSON.stringify(b[k])) continue;
+    const name = `\`${k.replace(/`/g, "'")}\``;
+    const from = scalar(a[k]);
+    const to = scalar(b[k]);
+    if (!(k in a)) out.push(`${name} added`);
+    else if (!(k in b)) out.push(`${name} removed`);
+    else out.push(from !== null && to !== null ? `${name} ${from} → ${to}` : name);
+  }
+  return out;
 }
 
 const tomlReader = (impact: Reader['impact'], skipKeysOf?: (table: string, own: string) => string): Reader => ({
@@ -94,6 +124,7 @@ const tomlReader = (impact: Reader['impact'], skipKeysOf?: (table: string, own: 
   },
   impact,
   label: (s) => `[${s}]`,
+  keys: tableKeys,
 });
 
 /** [project]: dependency arrays are reported as dependencies; metadata-only edits are tool-level. */
@@ -146,10 +177,12 @@ export function sectionChanges(path: string, before: string | null, after: strin
   }
   for (const name of removed) if (!renamedFrom.has(name)) out.push({ section: reader.label(name), kind: 'removed', impact: reader.impact(name) });
   for (const [name, value] of b) {
-    if (!a.has(name) || a.get(name) === value) continue;
+    const prev = a.get(name);
+    if (prev === undefined || prev === value) continue;
     let impact = reader.impact(name);
-    if (name === 'project' && basenameLower(path) === 'pyproject.toml' && projectMetadataOnly(a.get(name)!, value)) impact = 'tool';
-    out.push({ section: reader.label(name), kind: 'changed', impact });
+    if (name === 'project' && basenameLower(path) === 'pyproject.toml' && projectMetadataOnly(prev, value)) impact = 'tool';
+    const keys = reader.keys?.(prev, value);
+    out.push({ section: reader.label(name), kind: 'changed', impact, ...(keys?.length ? { keys } : {}) });
   }
   return out;
 }
@@ -163,7 +196,10 @@ export function describeSection(c: SectionChange): string {
       return `removes ${c.section}`;
     case 'renamed':
       return `renames ${c.from} to ${c.section}`;
-    default:
-      return `changes ${c.section}`;
+    default: {
+      if (!c.keys) return `changes ${c.section}`;
+      const more = c.keys.length > MAX_KEYS ? ` and ${c.keys.length - MAX_KEYS} more` : '';
+      return `changes ${c.section} (${c.keys.slice(0, MAX_KEYS).join(', ')}${more})`;
+    }
   }
 }

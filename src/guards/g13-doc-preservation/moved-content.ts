@@ -2,24 +2,33 @@ import type { GuardContext } from '../../core/guard.js';
 import { blockKey, codeBlocksOf, type CodeBlock } from '../../core/fenced-blocks.js';
 import { isAddedLine, type ChangedFile } from '../../core/patch-set.js';
 import { docKindOf, textLines } from '../shared/doc-files.js';
+import { addedComponentText, isComponentFile, phraseOf } from './component-text.js';
 
 /**
  * Where the text a doc lost went. A PR that splits a long README into `docs/*.md`, or merges two pages,
  * removes text from one doc and adds it to another: that is a move, not destruction. This collects
  * what every other doc of the PR gained (lines it added, code blocks new at head), so G13 can count
- * moved content as kept.
+ * moved content as kept. Text a page component of the PR gained (`component-text.ts`) counts too:
+ * a doc page whose content became a Vue or JSX layout moved, it was not destroyed.
  */
 export interface Landing {
   /** Trimmed lines other docs added, by doc. */
   lines: Map<string, string>;
   /** Body keys of code blocks that are new at head in another doc, by doc. */
   blocks: Map<string, string>;
+  /** Added text of the PR's page components (markup stripped), by file. */
+  components: Map<string, string>;
 }
 
 function collect(files: ChangedFile[]): Landing {
   const lines = new Map<string, string>();
   const blocks = new Map<string, string>();
+  const components = new Map<string, string>();
   for (const f of files) {
+    if (f.status !== 'deleted' && f.head.text !== null && f.added.length > 0 && isComponentFile(f.path)) {
+      const text = addedComponentText(f);
+      if (text) components.set(f.path, text);
+    }
     if (f.status === 'deleted' || f.head.text === null || docKindOf(f.path) === null) continue;
     textLines(f.head.text).forEach((line, i) => {
       const t = line.trim();
@@ -31,7 +40,7 @@ function collect(files: ChangedFile[]): Landing {
       if (key && !before.has(key) && !blocks.has(key)) blocks.set(key, f.path);
     }
   }
-  return { lines, blocks };
+  return { lines, blocks, components };
 }
 
 /** What other docs of the PR gained (computed once per run). */
@@ -49,7 +58,18 @@ export function movedBlocks(file: ChangedFile, lost: CodeBlock[], landing: Landi
   return out;
 }
 
-/** Characters of the lines `file` removed that reappear as added lines of another doc, and those docs. */
+/** The page component of the PR whose added text holds the words of doc line `line`, if any. */
+function componentHolding(line: string, landing: Landing): string | undefined {
+  const phrase = landing.components.size ? phraseOf(line) : null;
+  if (!phrase) return undefined;
+  for (const [path, text] of landing.components) if (text.includes(phrase)) return path;
+  return undefined;
+}
+
+/**
+ * Characters of the lines `file` removed that reappear as added lines of another doc, or as added text
+ * of a page component, and where they went.
+ */
 export function movedText(file: ChangedFile, landing: Landing): { chars: number; to: string[] } {
   const base = textLines(file.base.text ?? '');
   const to = new Set<string>();
@@ -58,7 +78,7 @@ export function movedText(file: ChangedFile, landing: Landing): { chars: number;
     for (let n = range.start; n <= range.end; n++) {
       const t = base[n - 1]?.trim();
       if (!t) continue;
-      const where = landing.lines.get(t);
+      const where = landing.lines.get(t) ?? componentHolding(t, landing);
       if (where && where !== file.path) {
         chars += (base[n - 1] ?? '').length + 1;
         to.add(where);

@@ -64,7 +64,8 @@ function failFindings(file: ChangedFile, judged: Judged[], headHasError: boolean
     const names = list.map((j) => j.v.def.name);
     const where = list.map((j) => `${code(j.v.def.name)} (${j.v.def.kind}, base line ${j.v.def.line})`);
     const quoted = [...new Map(list.flatMap((j) => j.placeholders).map((p) => [p.line, p])).values()];
-    const refs = list.flatMap((j) => j.refs);
+    // One head line can use several of the lost names (`from m import a, b`): quote it once.
+    const refs = [...new Map(list.flatMap((j) => j.refs).map((r) => [`${r.path}:${r.line}`, r])).values()];
     const n = list.length;
     const it = n === 1 ? 'it' : 'them';
     let message = `${file.path} lost ${n === 1 ? 'a top-level definition' : `${n} top-level definitions`} that ${basePath === file.path ? 'it has' : `${basePath} has`} on the base branch: ${joinAnd(where)}.`;

@@ -3,6 +3,8 @@ import type { RepoTarget } from '../../host/check-outcome.js';
 import type { GitHubClient } from './check-run.js';
 import { HELP_TEXT, type Command } from '../../host/commands.js';
 import { lookUpFinding } from './explain-finding.js';
+import { checkRunFindings } from './check-run-findings.js';
+import { dismissByCommand } from '../../host/dismiss-finding.js';
 import { canWrite } from '../../host/permissions.js';
 import type { Reaction, RepoRole, ReviewHost } from '../../host/review-host.js';
 import { GitHubReviewHost } from './github-review-host.js';
@@ -22,7 +24,7 @@ export interface CommandOrigin {
   commentId?: number;
 }
 
-const NEEDS_WRITE: ReadonlySet<Command['name']> = new Set(['refine', 'allow', 'reset']);
+const NEEDS_WRITE: ReadonlySet<Command['name']> = new Set(['refine', 'allow', 'reset', 'dismiss']);
 
 export const REFINER_NOT_CONFIGURED =
   'The refiner is switched off for this slopgate installation, so there is nothing to run. Fix the findings listed in the check run and push; slopgate gates the new head automatically.';
@@ -117,6 +119,18 @@ export async function handleCommand(rt: SlopgateRuntime, gh: GitHubClient, origi
       );
       gate('allow');
       return;
+    case 'dismiss': {
+      const outcome = await dismissByCommand(
+        rt.deps.store,
+        { repo: `${target.owner}/${target.repo}`, pr: origin.number, headSha: pr.headSha, sender: origin.sender, ...command },
+        { log: rt.log, hostFindings: (head, id) => checkRunFindings(gh, target, head, id) },
+      );
+      await react(host, origin, outcome.ok ? '+1' : 'confused');
+      await reply(host, origin, outcome.reply);
+      // A re-gate of the same head, like a recheck: it neither advances the round nor needs a new trigger.
+      if (outcome.ok) gate('recheck');
+      return;
+    }
     case 'reset': {
       const store = rt.deps.store;
       if (!store) {

@@ -1,0 +1,63 @@
+// Builds the GitHub Action's bundle: action/dist/index.js (+ the guard thread's entry and shared
+// chunks) and the WebAssembly files the parsers load at run time. A JavaScript action gets no
+// `npm install`, so everything it imports is inside the bundle; the config schemas are read from
+// schemas/ at the repository root, which every `uses: <owner>/slopgate@<tag>` checkout contains.
+// Run with `npm run build:action`; release tags carry the result (see .github/workflows/release-action.yml).
+/* global console */
+import { cp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const out = join(root, 'action', 'dist');
+const require = createRequire(join(root, 'package.json'));
+
+await rm(out, { recursive: true, force: true });
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: { index: 'src/platforms/actions/main.ts', 'guard-worker': 'src/gate/guard-worker.ts' },
+  outdir: out,
+  bundle: true,
+  splitting: true,
+  // Chunks sit beside index.js: guard-pool finds './guard-worker.js' next to its own module.
+  chunkNames: 'chunk-[hash]',
+  format: 'esm',
+  platform: 'node',
+  // ES module builds first: some UMD builds (jsonc-parser's) require() their parts at run time.
+  mainFields: ['module', 'main'],
+  target: 'node20.18',
+  outExtension: { '.js': '.js' },
+  metafile: true,
+  legalComments: 'linked',
+  logLevel: 'warning',
+  // CommonJS dependencies inside an ES module bundle still call require() and read __dirname.
+  banner: {
+    js: [
+      "import { createRequire as __sgCreateRequire } from 'node:module';",
+      "import { fileURLToPath as __sgFileURLToPath } from 'node:url';",
+      "import { dirname as __sgDirname } from 'node:path';",
+      'const require = __sgCreateRequire(import.meta.url);',
+      'const __filename = __sgFileURLToPath(import.meta.url);',
+      'const __dirname = __sgDirname(__filename);',
+    ].join('\n'),
+  },
+});
+
+// web-tree-sitter loads its runtime from beside the module that imports it (the bundle).
+await cp(require.resolve('web-tree-sitter/tree-sitter.wasm'), join(out, 'tree-sitter.wasm'));
+// The grammars: src/repo/languages.ts resolves '@vscode/tree-sitter-wasm/package.json' from the bundle.
+const grammarPkg = dirname(require.resolve('@vscode/tree-sitter-wasm/package.json'));
+const grammarOut = join(out, 'node_modules', '@vscode', 'tree-sitter-wasm');
+await mkdir(join(grammarOut, 'wasm'), { recursive: true });
+await cp(join(grammarPkg, 'package.json'), join(grammarOut, 'package.json'));
+await cp(join(grammarPkg, 'LICENSE'), join(grammarOut, 'LICENSE'));
+for (const f of await readdir(join(grammarPkg, 'wasm'))) {
+  if (/^tree-sitter-.+\.wasm$/.test(f)) await cp(join(grammarPkg, 'wasm', f), join(grammarOut, 'wasm', f));
+}
+// The bundle is ESM whatever the nearest package.json says.
+await writeFile(join(out, 'package.json'), JSON.stringify({ type: 'module', private: true }, null, 2) + '\n');
+
+const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
+console.log(`action/dist: ${Object.keys(result.metafile.outputs).length} files, ${(bytes / 1024 / 1024).toFixed(1)} MiB of JavaScript`);

@@ -1,0 +1,94 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { errorMessage, InputError } from '../../core/errors.js';
+
+/** The fields of a `pull_request` event payload the Action reads (the rest of GitHub's payload is ignored). */
+const PullRequestEvent = z.object({
+  action: z.string().optional(),
+  pull_request: z.object({
+    number: z.number().int().positive(),
+    head: z.object({
+      sha: z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/),
+      ref: z.string(),
+      repo: z.object({ full_name: z.string() }).nullable(),
+    }),
+    base: z.object({
+      sha: z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/),
+      ref: z.string(),
+      repo: z.object({ full_name: z.string() }),
+    }),
+  }),
+});
+
+export interface PullRequestEventFacts {
+  number: number;
+  headSha: string;
+  baseSha: string;
+  baseRef: string;
+  /** The head branch lives in another repository (or the fork is gone): the token is read-only. */
+  fromFork: boolean;
+}
+
+/** What the runner says about the run: the event and where things are. */
+export interface RunnerContext {
+  eventName: string;
+  eventPath: string;
+  owner: string;
+  repo: string;
+  apiUrl: string;
+  serverUrl: string;
+  workspace: string;
+  runUrl?: string;
+}
+
+function required(env: NodeJS.ProcessEnv, name: string): string {
+  const v = env[name];
+  if (!v)
+    throw new InputError(
+      `${name} is not set: this command runs as a GitHub Action step`,
+      'use it from a workflow (uses: <owner>/slopgate@v1)',
+    );
+  return v;
+}
+
+export function runnerContext(env: NodeJS.ProcessEnv): RunnerContext {
+  const [owner, repo, ...rest] = required(env, 'GITHUB_REPOSITORY').split('/');
+  if (!owner || !repo || rest.length) throw new InputError(`GITHUB_REPOSITORY is not owner/name: ${env.GITHUB_REPOSITORY}`);
+  const serverUrl = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '');
+  const runId = env.GITHUB_RUN_ID;
+  return {
+    eventName: required(env, 'GITHUB_EVENT_NAME'),
+    eventPath: required(env, 'GITHUB_EVENT_PATH'),
+    owner,
+    repo,
+    apiUrl: (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, ''),
+    serverUrl,
+    workspace: required(env, 'GITHUB_WORKSPACE'),
+    ...(runId ? { runUrl: `${serverUrl}/${owner}/${repo}/actions/runs/${runId}` } : {}),
+  };
+}
+
+/** Reads and checks the `pull_request` payload the runner wrote to GITHUB_EVENT_PATH. */
+export async function readPullRequestEvent(ctx: RunnerContext): Promise<PullRequestEventFacts> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(ctx.eventPath, 'utf8'));
+  } catch (err) {
+    throw new Error(`cannot read the event payload at GITHUB_EVENT_PATH: ${errorMessage(err)}`);
+  }
+  const parsed = PullRequestEvent.safeParse(raw);
+  if (!parsed.success)
+    throw new Error(`the ${ctx.eventName} payload has no usable pull_request (${parsed.error.issues[0]?.message ?? 'invalid'})`);
+  const pr = parsed.data.pull_request;
+  const self = `${ctx.owner}/${ctx.repo}`.toLowerCase();
+  if (pr.base.repo.full_name.toLowerCase() !== self) {
+    throw new Error(`the event's pull request targets ${pr.base.repo.full_name}, not ${self}`);
+  }
+  return {
+    number: pr.number,
+    headSha: pr.head.sha,
+    baseSha: pr.base.sha,
+    baseRef: pr.base.ref,
+    fromFork: pr.head.repo?.full_name.toLowerCase() !== self,
+  };
+}

@@ -1,0 +1,65 @@
+import { InputError } from '../../core/errors.js';
+import { parseFailLevel, type FailLevel } from '../../cli/fail-level.js';
+
+/** The Action's inputs (action.yml), as the runner hands them over: `INPUT_<NAME>` variables. */
+export interface ActionInputs {
+  /** Config path on the base branch; empty: the App's lookup (.github/slopgate.yml, .yaml, .toml). */
+  config: string;
+  failLevel: FailLevel;
+  tests: boolean;
+  /** `true` makes risk findings blocking; `false` keeps what the config says. */
+  strict: boolean;
+  /** Overrides `comments.budget` of the config when set. */
+  commentBudget?: number;
+  token: string;
+  /** Where to write a SARIF file (relative to the workspace); empty: none. */
+  sarifFile?: string;
+}
+
+/** The runner keeps hyphens and upper-cases the rest: input `fail-level` is `INPUT_FAIL-LEVEL`. */
+export function input(env: NodeJS.ProcessEnv, name: string): string {
+  return (env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
+}
+
+/** A YAML 1.2 core-schema boolean, as `core.getBooleanInput` accepts it; empty is the default. */
+export function booleanInput(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = input(env, name);
+  if (!raw) return fallback;
+  if (['true', 'True', 'TRUE'].includes(raw)) return true;
+  if (['false', 'False', 'FALSE'].includes(raw)) return false;
+  throw new InputError(`input ${name}: '${raw}' is not a boolean`, 'use true or false');
+}
+
+export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
+  const budgetText = input(env, 'comment-budget');
+  let commentBudget: number | undefined;
+  if (budgetText) {
+    commentBudget = Number(budgetText);
+    if (!Number.isInteger(commentBudget) || commentBudget < 0 || commentBudget > 100) {
+      throw new InputError(`input comment-budget: '${budgetText}' is not a whole number from 0 to 100`);
+    }
+  }
+  let failLevel: FailLevel;
+  try {
+    failLevel = parseFailLevel(input(env, 'fail-level') || 'fail');
+  } catch (err) {
+    if (!(err instanceof InputError)) throw err;
+    throw new InputError(`input fail-level: ${err.message}`, err.hint);
+  }
+  const token = input(env, 'github-token') || (env.GITHUB_TOKEN ?? '').trim();
+  if (!token)
+    throw new InputError(
+      'no token: input github-token is empty',
+      'leave github-token at its default (${{ github.token }}) or pass a token',
+    );
+  const sarifFile = input(env, 'sarif-file');
+  return {
+    config: input(env, 'config'),
+    failLevel,
+    tests: booleanInput(env, 'tests', true),
+    strict: booleanInput(env, 'strict', false),
+    ...(commentBudget !== undefined ? { commentBudget } : {}),
+    token,
+    ...(sarifFile ? { sarifFile } : {}),
+  };
+}
