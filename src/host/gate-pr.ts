@@ -57,7 +57,10 @@ export interface GatePrDeps {
   /** Where the Q&A and navigator models come from (default: the process environment). */
   llm?: LlmDeps;
   /** `refiner.auto`: refines a REFINE decision of a new head once its report is out (see refine-pr.ts). */
-  autoRefine?(host: ReviewHost, head: { pr: PullRequestFacts; config: SlopgateConfig; report: Report; revisions: PrRevisions; trigger: 'auto' }): Promise<unknown>;
+  autoRefine?(
+    host: ReviewHost,
+    head: { pr: PullRequestFacts; config: SlopgateConfig; report: Report; revisions: PrRevisions; trigger: 'auto' },
+  ): Promise<unknown>;
 }
 
 export type JobResult = 'reported' | 'skipped' | 'superseded' | 'config-error' | 'infrastructure-error';
@@ -211,7 +214,13 @@ export async function gatePr(
     completed = true;
     await remember(deps, job, report, log);
     // refiner.auto: a new head routed to REFINE is refined once, after its report is out (round + 1 follows).
-    if (deps.autoRefine && deps.refinerAvailable && config.refiner.auto && job.trigger === 'pull_request' && report.decision.outcome === 'REFINE') {
+    if (
+      deps.autoRefine &&
+      deps.refinerAvailable &&
+      config.refiner.auto &&
+      job.trigger === 'pull_request' &&
+      report.decision.outcome === 'REFINE'
+    ) {
       await deps.autoRefine(host, { pr, config, report, revisions, trigger: 'auto' });
     }
     log.info({ outcome: report.decision.outcome, findings: report.findings.length }, 'gate job reported');

@@ -104,7 +104,16 @@ export function suggestionsBody(opts: {
       opts.suggested === 0
         ? 'The patch is too large, or lies outside the lines this PR changed, to be offered as suggestions.'
         : 'Part of the patch is too large, or lies outside the lines this PR changed, to be offered as suggestions.';
-    out.push('', `${reason} Its diff for ${files}:`, '', '<details><summary>the proposed patch</summary>', '', codeBlock(clip(opts.diff, MAX_DIFF_CHARS), 'diff'), '', '</details>');
+    out.push(
+      '',
+      `${reason} Its diff for ${files}:`,
+      '',
+      '<details><summary>the proposed patch</summary>',
+      '',
+      codeBlock(clip(opts.diff, MAX_DIFF_CHARS), 'diff'),
+      '',
+      '</details>',
+    );
   }
   return out.join('\n');
 }

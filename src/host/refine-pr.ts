@@ -16,7 +16,14 @@ import { codeSpan, escapeInline } from '../report/markdown-escape.js';
 import { StoreBaselineCache } from '../store/baseline-store.js';
 import { preparePrRevisions, type PrRevisions } from '../workspace/pr-workspace.js';
 import { skipReasonFor, type GatePrDeps } from './gate-pr.js';
-import { fixedFindings, nothingKeptComment, pushedComment, refineCommitMessage, REFINE_MARKER, suggestionsBody } from './refine-messages.js';
+import {
+  fixedFindings,
+  nothingKeptComment,
+  pushedComment,
+  refineCommitMessage,
+  REFINE_MARKER,
+  suggestionsBody,
+} from './refine-messages.js';
 import { deriveSuggestions } from './refine-suggestions.js';
 import { priorDismissals } from './prior-dismissals.js';
 import { loadRepoConfig } from './repo-config.js';
@@ -56,7 +63,8 @@ export interface GatedHead {
 /** The decisions a refine can help: blocking findings the refiner's bucket owns, not a STUCK or SKIPPED run. */
 function declineReason(report: Report): string | undefined {
   const d = report.decision;
-  if (d.outcome === 'STUCK') return `the decision on this head is STUCK (${d.reason}); a human takes it from here, or \`/slopgate reset\` starts the rounds over`;
+  if (d.outcome === 'STUCK')
+    return `the decision on this head is STUCK (${d.reason}); a human takes it from here, or \`/slopgate reset\` starts the rounds over`;
   if (d.outcome === 'SKIPPED') return 'this head was not gated (skipped)';
   if (d.blocking === 0) return 'nothing blocks on this head, so there is nothing to refine';
   return undefined;
@@ -73,7 +81,8 @@ export function landingOf(host: ReviewHost, pr: PullRequestFacts, config: Slopga
   if (!config.refiner.push) return { push: false, why: 'This repository does not let slopgate push (`refiner.push` is off).' };
   if (!host.capabilities.canPush) return { push: false, why: 'This slopgate installation cannot push commits.' };
   if (!sameRepo) return { push: false, why: 'The branch of this pull request lives in a fork, which slopgate does not push to.' };
-  if (pr.headRef === pr.defaultBranch) return { push: false, why: 'The pull request\'s branch is the default branch, which slopgate never pushes to.' };
+  if (pr.headRef === pr.defaultBranch)
+    return { push: false, why: "The pull request's branch is the default branch, which slopgate never pushes to." };
   return { push: true };
 }
 
@@ -109,7 +118,9 @@ async function storedReport(deps: GatePrDeps, repo: string, number: number, base
 
 /** Posts a refine comment: its text may quote PR content, so comment delimiters are neutralised; only the marker is ours. */
 async function say(host: ReviewHost, number: number, body: string, log: Logger): Promise<void> {
-  await host.postComment(number, `${neutralizeComments(body)}\n\n${REFINE_MARKER}`).catch((err: unknown) => log.warn({ err: errorMessage(err) }, 'refine comment not posted'));
+  await host
+    .postComment(number, `${neutralizeComments(body)}\n\n${REFINE_MARKER}`)
+    .catch((err: unknown) => log.warn({ err: errorMessage(err) }, 'refine comment not posted'));
 }
 
 /**
@@ -127,7 +138,12 @@ export async function refinePr(host: ReviewHost, req: RefineRequest, deps: Refin
       config = (await loadRepoConfig(host, pr.defaultBranch)).config;
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
-      await say(host, req.number, `slopgate refine: the config on the default branch is broken (${escapeInline(err.message)}); nothing was refined.`, log);
+      await say(
+        host,
+        req.number,
+        `slopgate refine: the config on the default branch is broken (${escapeInline(err.message)}); nothing was refined.`,
+        log,
+      );
       return 'declined';
     }
     const skip = skipReasonFor(pr, config);
@@ -154,7 +170,12 @@ export async function refinePr(host: ReviewHost, req: RefineRequest, deps: Refin
     return await refineGatedHead(host, { pr, config, report, revisions, trigger: req.trigger }, deps);
   } catch (err) {
     log.error({ err: errorMessage(err) }, 'refine failed');
-    await say(host, req.number, `slopgate refine failed on slopgate's side (${escapeInline(errorMessage(err).slice(0, 300))}); nothing was pushed or suggested.`, log);
+    await say(
+      host,
+      req.number,
+      `slopgate refine failed on slopgate's side (${escapeInline(errorMessage(err).slice(0, 300))}); nothing was pushed or suggested.`,
+      log,
+    );
     return 'failed';
   } finally {
     await revisions?.cleanup().catch(() => undefined);
@@ -162,7 +183,14 @@ export async function refinePr(host: ReviewHost, req: RefineRequest, deps: Refin
 }
 
 /** The gate on the head when the store has no report for it (no store, or the run was not kept). */
-async function gateHead(host: ReviewHost, pr: PullRequestFacts, config: SlopgateConfig, revisions: PrRevisions, deps: GatePrDeps, log: Logger): Promise<Report> {
+async function gateHead(
+  host: ReviewHost,
+  pr: PullRequestFacts,
+  config: SlopgateConfig,
+  revisions: PrRevisions,
+  deps: GatePrDeps,
+  log: Logger,
+): Promise<Report> {
   const fullName = `${host.target.owner}/${host.target.repo}`;
   const sanctions = [...labelSanctions(pr.labels), ...(await commentSanctions(host, pr.number, deps.sanctionKey))];
   const round = deps.store ? (await deps.store.getRound(fullName, pr.number)).round : 1;
@@ -238,7 +266,12 @@ export async function refineGatedHead(host: ReviewHost, head: GatedHead, deps: R
   if (landing.push) {
     const fresh = await host.pullRequest(pr.number);
     if (fresh.headSha !== pr.headSha) {
-      await say(host, pr.number, `slopgate refine: the branch moved on to \`${fresh.headSha.slice(0, 7)}\` while the refiner worked on \`${pr.headSha.slice(0, 7)}\`; nothing was pushed. Ask again on the new head.`, log);
+      await say(
+        host,
+        pr.number,
+        `slopgate refine: the branch moved on to \`${fresh.headSha.slice(0, 7)}\` while the refiner worked on \`${pr.headSha.slice(0, 7)}\`; nothing was pushed. Ask again on the new head.`,
+        log,
+      );
       return 'declined';
     }
     let sha: string;
@@ -248,7 +281,12 @@ export async function refineGatedHead(host: ReviewHost, head: GatedHead, deps: R
     } catch (err) {
       log.warn({ err: errorMessage(err) }, 'refine push refused');
       const why = escapeInline(errorMessage(err).slice(0, 300));
-      await say(host, pr.number, `slopgate refine: the commit could not be pushed to ${codeSpan(pr.headRef)} (${why}); nothing was changed. The branch may have moved on: ask again.`, log);
+      await say(
+        host,
+        pr.number,
+        `slopgate refine: the commit could not be pushed to ${codeSpan(pr.headRef)} (${why}); nothing was changed. The branch may have moved on: ask again.`,
+        log,
+      );
       return 'failed';
     }
     await say(host, pr.number, pushedComment(sha, pr.headRef, fixed, result.model), log);
@@ -261,7 +299,18 @@ export async function refineGatedHead(host: ReviewHost, head: GatedHead, deps: R
     result.files.map((f) => f.path),
     (path) => neutralizeComments(`slopgate refine: a fix in ${codeSpan(path)} that passed the refiner's guards.`),
   );
-  const body = suggestionsBody({ why: landing.why, fixed, diff: result.diff, leftOver: derived.leftOver, suggested: derived.suggestions.length, model: result.model });
-  await host.postSuggestions(pr.number, { commitSha: pr.headSha, body: `${neutralizeComments(body)}\n\n${REFINE_MARKER}`, suggestions: derived.suggestions });
+  const body = suggestionsBody({
+    why: landing.why,
+    fixed,
+    diff: result.diff,
+    leftOver: derived.leftOver,
+    suggested: derived.suggestions.length,
+    model: result.model,
+  });
+  await host.postSuggestions(pr.number, {
+    commitSha: pr.headSha,
+    body: `${neutralizeComments(body)}\n\n${REFINE_MARKER}`,
+    suggestions: derived.suggestions,
+  });
   return 'suggested';
 }

@@ -44,10 +44,7 @@ afterAll(async () => {
 describe('refine end to end', () => {
   it('a "remains unchanged" reply is caught and reverted, the corrected reply is pushed, and the re-gate passes', async () => {
     const config = 'tests:\n  enabled: false\nrefiner:\n  push: true\n';
-    const src = prRepo(
-      { 'app/__init__.py': '', 'app/db.py': DB_PY, '.github/slopgate.yml': config },
-      { 'app/db.py': BROKEN },
-    );
+    const src = prRepo({ 'app/__init__.py': '', 'app/db.py': DB_PY, '.github/slopgate.yml': config }, { 'app/db.py': BROKEN });
     const repo = publishRepo(env.gh, 'acme', 'users', src.dir);
     const pull = openPull(env.gh, { repo, sourceDir: src.dir, headRef: 'pr', title: 'Tidy add_user' });
     const gated = pull.headSha;
@@ -66,7 +63,11 @@ describe('refine end to end', () => {
     env.gh.state.issueComments.push({ id: comment.id, repo, issue: pull.number, user: comment.user, body: comment.body, viaApp: null });
     await env.deliver('issue_comment', issueCommentPayload(env.gh.state, pull, comment, env.installationId));
 
-    const pushed = await waitFor(() => (pull.headSha !== gated ? pull.headSha : undefined), 120_000, () => env.app.logs.slice(-3000));
+    const pushed = await waitFor(
+      () => (pull.headSha !== gated ? pull.headSha : undefined),
+      120_000,
+      () => env.app.logs.slice(-3000),
+    );
     const run = await env.completedRun(pull, 120_000);
     expect(run.headSha).toBe(pushed);
     expect(run.conclusion).toBe('success');
@@ -94,7 +95,9 @@ describe('refine end to end', () => {
     expect(updates[0]!.body).toMatchObject({ sha: pushed, force: false });
     expect(git('rev-parse', 'refs/heads/main').trim()).toBe(pull.baseSha);
 
-    const said = env.gh.state.issueComments.find((c) => c.repo === repo && c.user.type === 'Bot' && c.body.includes('slopgate refine: pushed'));
+    const said = env.gh.state.issueComments.find(
+      (c) => c.repo === repo && c.user.type === 'Bot' && c.body.includes('slopgate refine: pushed'),
+    );
     expect(said?.body).toContain(pushed.slice(0, 7));
     expect(env.gh.state.reactions.filter((r) => r.commentId === comment.id).map((r) => r.content)).toEqual(['eyes']);
   }, 300_000);

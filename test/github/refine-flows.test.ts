@@ -4,7 +4,17 @@ import { RECIPES } from '../../src/refiner/recipes/index.js';
 import { DB_PY } from '../refiner/fixtures.js';
 import { FakeRemote, removeFakeRemotes } from './helpers/fake-remote.js';
 import { closeStrict, startHarness, type Harness } from './helpers/harness.js';
-import { APP_ID, INSTALLATION_ID, OWNER, REPO, commentEvent, example, pullRequest, pullRequestEvent, type PrShape } from './helpers/payloads.js';
+import {
+  APP_ID,
+  INSTALLATION_ID,
+  OWNER,
+  REPO,
+  commentEvent,
+  example,
+  pullRequest,
+  pullRequestEvent,
+  type PrShape,
+} from './helpers/payloads.js';
 
 let h: Harness | undefined;
 afterEach(() => {
@@ -51,20 +61,20 @@ function gitDataApi(h: Harness, remote: FakeRemote, n: number, parent: string): 
       return [201, { sha }];
     });
   s.post(`${R}/git/trees`).reply((uri, raw) => {
-      const body = raw as Body; // I/O boundary: the JSON body the App sent
+    const body = raw as Body; // I/O boundary: the JSON body the App sent
     h.github.captured.push({ method: 'POST', path: uri, body });
     trees.set('tree1', Array.isArray(body.tree) ? body.tree : []);
     return [201, { sha: 'tree1' }];
   });
   s.post(`${R}/git/commits`).reply((uri, raw) => {
-      const body = raw as Body; // I/O boundary: the JSON body the App sent
+    const body = raw as Body; // I/O boundary: the JSON body the App sent
     h.github.captured.push({ method: 'POST', path: uri, body });
     const files = Object.fromEntries(trees.get(typeof body.tree === 'string' ? body.tree : '')!.map((e) => [e.path, blobs.get(e.sha)!]));
     commitSha = remote.pushPr(n, files);
     return [201, { sha: commitSha }];
   });
   s.patch(new RegExp(`^${R}/git/refs/heads(?:/|%2F)pr-${n}$`)).reply((uri, raw) => {
-      const body = raw as Body; // I/O boundary: the JSON body the App sent
+    const body = raw as Body; // I/O boundary: the JSON body the App sent
     h.github.captured.push({ method: 'PATCH', path: uri, body });
     return [200, { ref: `refs/heads/pr-${n}`, object: { sha: body.sha } }];
   });
@@ -74,7 +84,14 @@ function gitDataApi(h: Harness, remote: FakeRemote, n: number, parent: string): 
 /** check_run.requested_action (the Refine button) from the real example, aimed at slopgate's run of PR `n`. */
 function refineButton(checkRunId: number, headSha: string, n: number, sender: string): Record<string, unknown> {
   const payload = example('check_run', (e) => e.action === 'requested_action' && Boolean(e.installation));
-  payload.check_run = { ...payload.check_run, id: checkRunId, name: 'slopgate', head_sha: headSha, external_id: `slopgate:pr:${n}`, pull_requests: [] };
+  payload.check_run = {
+    ...payload.check_run,
+    id: checkRunId,
+    name: 'slopgate',
+    head_sha: headSha,
+    external_id: `slopgate:pr:${n}`,
+    pull_requests: [],
+  };
   payload.check_run.app = { ...payload.check_run.app, id: APP_ID };
   payload.repository = pullRequestEvent('opened', { number: n, headSha, baseSha: headSha }).repository;
   payload.installation = { id: INSTALLATION_ID, node_id: 'inst' };
@@ -165,7 +182,14 @@ describe('the App lands refines', { timeout: 240_000 }, () => {
     h = await startHarness(remote, { guards: GUARDS, recipes: RECIPES, model: null });
     const gh = h.github;
     // The gate job on the pushed head: REFINE, with its review, check run and PR body.
-    gh.token().createCheckRun(920).getPr(pr).config(CONFIG_FILE, config).issueComments(92).updateCheckRun(920).reviewComments(92).createReview(92);
+    gh.token()
+      .createCheckRun(920)
+      .getPr(pr)
+      .config(CONFIG_FILE, config)
+      .issueComments(92)
+      .updateCheckRun(920)
+      .reviewComments(92)
+      .createReview(92);
     gh.getPr(pr).updatePr(92);
     // Then, in the same job, the refine: sanction comments, the fresh head check, the commit, the comment.
     gh.issueComments(92).getPr(pr);

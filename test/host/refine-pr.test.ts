@@ -70,7 +70,10 @@ interface Setup {
   regated: string[];
 }
 
-async function setup(prFiles: Record<string, string>, opts: { config: string; model?: JsonModel; pr?: Partial<PullRequestFacts>; auto?: boolean }): Promise<Setup> {
+async function setup(
+  prFiles: Record<string, string>,
+  opts: { config: string; model?: JsonModel; pr?: Partial<PullRequestFacts>; auto?: boolean },
+): Promise<Setup> {
   const remote = FakeRemote.create({ 'app/db.py': DB_PY, 'app/__init__.py': '', 'config/app.toml': TOML_BASE });
   const head = remote.pushPr(7, prFiles);
   const repo = `widgets-${++repoCounter}`;
@@ -174,14 +177,21 @@ describe('refinePr over an in-memory host', { timeout: TIMEOUT }, () => {
 
   it('a fork without maintainer_can_modify gets one review of suggestions on head lines, and nothing is pushed', async () => {
     const model = new ScriptedModel([{ files: [{ path: 'app/db.py', content: DB_PY }] }]);
-    const s = await setup({ 'app/db.py': BROKEN }, { config: PUSH, model, pr: { isFork: true, headRepoFullName: 'someone/widgets', maintainerCanModify: false } });
+    const s = await setup(
+      { 'app/db.py': BROKEN },
+      { config: PUSH, model, pr: { isFork: true, headRepoFullName: 'someone/widgets', maintainerCanModify: false } },
+    );
     expect(await refinePr(s.host, { number: 7, trigger: 'command' }, s.deps)).toBe('suggested');
     expect(s.host.callsOf('pushCommit')).toHaveLength(0);
-    const [[number, review]] = s.host.callsOf('postSuggestions') as [[number, { commitSha: string; body: string; suggestions: Suggestion[] }]];
+    const [[number, review]] = s.host.callsOf('postSuggestions') as [
+      [number, { commitSha: string; body: string; suggestions: Suggestion[] }],
+    ];
     expect(number).toBe(7);
     expect(review.commitSha).toBe(s.job.headSha);
     const line = BROKEN.split('\n').indexOf('def add_user(conn, name)') + 1;
-    expect(review.suggestions).toEqual([{ path: 'app/db.py', startLine: line, endLine: line, replacement: 'def add_user(conn, name):', note: expect.any(String) }]);
+    expect(review.suggestions).toEqual([
+      { path: 'app/db.py', startLine: line, endLine: line, replacement: 'def add_user(conn, name):', note: expect.any(String) },
+    ]);
     expect(review.body).toContain('lives in a fork');
     expect(review.body).toContain('\\[G2\\] app/db.py');
     expect(s.regated).toEqual([]);
@@ -212,7 +222,10 @@ describe('refinePr over an in-memory host', { timeout: TIMEOUT }, () => {
   });
 
   it('the retry after a revert is not skipped as "history": this PR\'s own gate run and revert do not make its file a hotspot', async () => {
-    const model = new ScriptedModel([{ files: [{ path: 'app/db.py', content: DROPPED }] }, { files: [{ path: 'app/db.py', content: DB_PY }] }]);
+    const model = new ScriptedModel([
+      { files: [{ path: 'app/db.py', content: DROPPED }] },
+      { files: [{ path: 'app/db.py', content: DB_PY }] },
+    ]);
     const s = await setup({ 'app/db.py': BROKEN }, { config: PUSH, model });
     await gatePr(s.host, s.job, s.deps);
     expect(await refinePr(s.host, { number: 7, trigger: 'command' }, s.deps)).toBe('pushed');
@@ -263,7 +276,10 @@ describe('refinePr over an in-memory host', { timeout: TIMEOUT }, () => {
     // A fork stays on suggestions even when the author allows maintainers to edit: the App's token covers the base repo only.
     const fork = { ...host.pr, isFork: true, headRepoFullName: 'someone/widgets', maintainerCanModify: true };
     expect(landingOf(host, fork, push)).toMatchObject({ push: false, why: expect.stringContaining('fork') });
-    expect(landingOf(host, { ...host.pr, headRef: 'main' }, push)).toMatchObject({ push: false, why: expect.stringContaining('default branch') });
+    expect(landingOf(host, { ...host.pr, headRef: 'main' }, push)).toMatchObject({
+      push: false,
+      why: expect.stringContaining('default branch'),
+    });
     host.capabilities = { ...host.capabilities, canPush: false };
     expect(landingOf(host, host.pr, push)).toMatchObject({ push: false, why: expect.stringContaining('cannot push') });
   });

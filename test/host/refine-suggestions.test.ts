@@ -31,9 +31,21 @@ describe('refine suggestions from a kept patch', () => {
 
   it('a pure insertion is a suggestion on its neighbouring head line, which it keeps', () => {
     const head = ['one', 'two', 'three'];
-    expect(hunkToSuggestion({ path: 'f', start: 2, count: 0, lines: ['new'] }, head, 'n')).toMatchObject({ startLine: 2, endLine: 2, replacement: 'two\nnew' });
-    expect(hunkToSuggestion({ path: 'f', start: 0, count: 0, lines: ['top'] }, head, 'n')).toMatchObject({ startLine: 1, endLine: 1, replacement: 'top\none' });
-    expect(hunkToSuggestion({ path: 'f', start: 2, count: 2, lines: [] }, head, 'n')).toMatchObject({ startLine: 2, endLine: 3, replacement: '' });
+    expect(hunkToSuggestion({ path: 'f', start: 2, count: 0, lines: ['new'] }, head, 'n')).toMatchObject({
+      startLine: 2,
+      endLine: 2,
+      replacement: 'two\nnew',
+    });
+    expect(hunkToSuggestion({ path: 'f', start: 0, count: 0, lines: ['top'] }, head, 'n')).toMatchObject({
+      startLine: 1,
+      endLine: 1,
+      replacement: 'top\none',
+    });
+    expect(hunkToSuggestion({ path: 'f', start: 2, count: 2, lines: [] }, head, 'n')).toMatchObject({
+      startLine: 2,
+      endLine: 3,
+      replacement: '',
+    });
   });
 
   it('a stretch on lines of the PR diff becomes one suggestion; one outside the diff sends the whole file to the diff block', async () => {

@@ -71,7 +71,12 @@ export function refineOnGitHub(
 }
 
 /** The gate job's `autoRefine` hook (`refiner.auto`) for one job. */
-export function autoRefineFor(deps: GatePrDeps & RefinerDeps, gh: GitHubClient, requestGate: RequestGate, job: GateJob): GatePrDeps['autoRefine'] {
+export function autoRefineFor(
+  deps: GatePrDeps & RefinerDeps,
+  gh: GitHubClient,
+  requestGate: RequestGate,
+  job: GateJob,
+): GatePrDeps['autoRefine'] {
   const refineDeps = refineDepsFor(deps, gh, requestGate, { installationId: job.installationId, deliveryId: job.deliveryId });
   return (host, head) => refineGatedHead(host, head, refineDeps);
 }

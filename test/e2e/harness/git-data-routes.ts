@@ -18,7 +18,14 @@ function git(dir: string, args: string[], input?: string | Buffer, env: Record<s
     input,
     encoding: 'utf8',
     stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, GIT_AUTHOR_NAME: 'stand-in', GIT_AUTHOR_EMAIL: 'app@example.test', GIT_COMMITTER_NAME: 'stand-in', GIT_COMMITTER_EMAIL: 'app@example.test', ...env },
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 'stand-in',
+      GIT_AUTHOR_EMAIL: 'app@example.test',
+      GIT_COMMITTER_NAME: 'stand-in',
+      GIT_COMMITTER_EMAIL: 'app@example.test',
+      ...env,
+    },
   });
 }
 
@@ -57,7 +64,18 @@ export const GIT_DATA_ROUTES: Record<string, Route> = {
     const who = { name: 'someone', email: 'someone@example.test', date: '2026-01-02T00:00:00Z' };
     return {
       status: 200,
-      body: { sha, node_id: `C_${sha}`, url: '', html_url: '', author: who, committer: who, message, tree: { sha: tree, url: '' }, parents, verification: { verified: false, reason: 'unsigned', signature: null, payload: null, verified_at: null } },
+      body: {
+        sha,
+        node_id: `C_${sha}`,
+        url: '',
+        html_url: '',
+        author: who,
+        committer: who,
+        message,
+        tree: { sha: tree, url: '' },
+        parents,
+        verification: { verified: false, reason: 'unsigned', signature: null, payload: null, verified_at: null },
+      },
     };
   }),
 
@@ -67,7 +85,8 @@ export const GIT_DATA_ROUTES: Record<string, Route> = {
       const env = { GIT_INDEX_FILE: join(scratch, 'index') };
       if (ctx.body.base_tree) git(dir, ['read-tree', ctx.body.base_tree], undefined, env);
       for (const e of ctx.body.tree ?? []) {
-        if (e.type !== 'blob' || objectType(dir, e.sha) !== 'blob') return { status: 422, body: { message: `tree entry ${e.path}: no blob ${e.sha}` }, violation: 'tree entry without a blob' };
+        if (e.type !== 'blob' || objectType(dir, e.sha) !== 'blob')
+          return { status: 422, body: { message: `tree entry ${e.path}: no blob ${e.sha}` }, violation: 'tree entry without a blob' };
         git(dir, ['update-index', '--add', '--cacheinfo', `${e.mode},${e.sha},${e.path}`], undefined, env);
       }
       const sha = git(dir, ['write-tree'], undefined, env).trim();
@@ -80,11 +99,25 @@ export const GIT_DATA_ROUTES: Record<string, Route> = {
   'git/create-commit': withRepoDir((ctx, _repo, dir) => {
     const parents: string[] = ctx.body.parents ?? [];
     const args = ['commit-tree', ctx.body.tree, ...parents.flatMap((p) => ['-p', p]), '-F', '-'];
-    const sha = git(dir, args, String(ctx.body.message ?? ''), { GIT_AUTHOR_DATE: '2026-01-03T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-03T00:00:00Z' }).trim();
+    const sha = git(dir, args, String(ctx.body.message ?? ''), {
+      GIT_AUTHOR_DATE: '2026-01-03T00:00:00Z',
+      GIT_COMMITTER_DATE: '2026-01-03T00:00:00Z',
+    }).trim();
     const who = { name: 'stand-in', email: 'app@example.test', date: '2026-01-03T00:00:00Z' };
     return {
       status: 201,
-      body: { sha, node_id: `C_${sha}`, url: '', html_url: '', author: who, committer: who, message: ctx.body.message, tree: { sha: ctx.body.tree, url: '' }, parents: parents.map((p) => ({ sha: p, url: '', html_url: '' })), verification: { verified: true, reason: 'valid', signature: null, payload: null, verified_at: null } },
+      body: {
+        sha,
+        node_id: `C_${sha}`,
+        url: '',
+        html_url: '',
+        author: who,
+        committer: who,
+        message: ctx.body.message,
+        tree: { sha: ctx.body.tree, url: '' },
+        parents: parents.map((p) => ({ sha: p, url: '', html_url: '' })),
+        verification: { verified: true, reason: 'valid', signature: null, payload: null, verified_at: null },
+      },
     };
   }),
 
@@ -93,8 +126,10 @@ export const GIT_DATA_ROUTES: Record<string, Route> = {
     const branch = ref.replace(/^heads\//, '');
     const sha: string = ctx.body.sha;
     if (!ref.startsWith('heads/')) return { status: 422, body: { message: `not a branch: ${ref}` }, violation: `ref update of ${ref}` };
-    if (branch === repo.defaultBranch) return { status: 422, body: { message: 'protected' }, violation: `ref update of the default branch ${branch}` };
-    if (ctx.body.force !== false) return { status: 422, body: { message: 'force' }, violation: `ref update of ${branch} without force: false` };
+    if (branch === repo.defaultBranch)
+      return { status: 422, body: { message: 'protected' }, violation: `ref update of the default branch ${branch}` };
+    if (ctx.body.force !== false)
+      return { status: 422, body: { message: 'force' }, violation: `ref update of ${branch} without force: false` };
     let current: string;
     try {
       current = git(dir, ['rev-parse', '--verify', `refs/heads/${branch}`]).trim();
