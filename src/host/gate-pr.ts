@@ -43,7 +43,7 @@ export interface GatePrDeps {
   store?: Store;
   /** Key of the `/slopgate allow` marker MAC (see sanctions.ts). */
   sanctionKey: Buffer;
-  /** The LLM refiner is configured (shows the Refine button). */
+  /** The refiner is offered (the Refine button and `/slopgate refine`): recipes alone are enough, a model is optional. */
   refinerAvailable: boolean;
   /** Resolve stale review threads instead of minimising them. */
   resolveThreads: boolean;
