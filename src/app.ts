@@ -8,6 +8,10 @@ import type { Report } from './core/report.js';
 import type { Logger } from './core/trace.js';
 import { VERSION } from './core/version.js';
 import { GUARDS } from './guards/index.js';
+import { modelFromEnv } from './llm/model-env.js';
+import type { JsonModel } from './llm/port.js';
+import { RECIPES } from './refiner/recipes/index.js';
+import type { Recipe } from './refiner/types.js';
 import type { JobQueue } from './queue/types.js';
 import type { Store } from './store/store.js';
 import type { GateJob } from './host/gate-job.js';
@@ -34,8 +38,15 @@ export interface SlopgateAppOptions {
    * acknowledged and queued here, and `slopgate worker` processes sharing the durable queue run them.
    */
   processJobs?: boolean;
-  /** Show the Refine button and accept `/slopgate refine` (the refiner is not part of this build). */
+  /**
+   * Show the Refine button and accept `/slopgate refine`. Default: on whenever there is something to run
+   * (the recipes always are; a model from SLOPGATE_LLM_* adds full-file patches), unless SLOPGATE_REFINER=off.
+   */
   refinerAvailable?: boolean;
+  /** The refiner's model (default: SLOPGATE_LLM_*; null: recipes only even when the environment names one). */
+  model?: JsonModel | null;
+  /** The refiner's known fixes (default: the registry). */
+  recipes?: Recipe[];
   /** Resolve stale review threads instead of minimising them (needs contents: write). */
   resolveThreads?: boolean;
   log?: Logger;
@@ -71,6 +82,9 @@ function healthHandler(getRuntime: () => SlopgateRuntime | undefined) {
 export function createSlopgateRuntime(app: Probot, opts: SlopgateAppOptions = {}): SlopgateRuntime {
   const workDir = opts.workDir ?? process.env.SLOPGATE_WORKDIR ?? join(tmpdir(), 'slopgate');
   const appId = opts.appId ?? Number(process.env.APP_ID ?? 0);
+  const recipes = opts.recipes ?? RECIPES;
+  const model = opts.model === null ? undefined : (opts.model ?? modelFromEnv(process.env) ?? undefined);
+  const refinerAvailable = opts.refinerAvailable ?? (process.env.SLOPGATE_REFINER !== 'off' && (recipes.length > 0 || model !== undefined));
   return new SlopgateRuntime(
     {
       octokitFor: (id) => app.auth(id),
@@ -81,7 +95,9 @@ export function createSlopgateRuntime(app: Probot, opts: SlopgateAppOptions = {}
       ...(opts.store ? { store: opts.store } : {}),
       appId,
       sanctionKey: opts.sanctionKey ?? sanctionKeyFromEnv(),
-      refinerAvailable: opts.refinerAvailable ?? false,
+      refinerAvailable,
+      recipes,
+      ...(model ? { model } : {}),
       resolveThreads: opts.resolveThreads ?? process.env.SLOPGATE_RESOLVE_THREADS === 'true',
       log: opts.log ?? app.log,
       ...(opts.gate ? { gate: opts.gate } : {}),

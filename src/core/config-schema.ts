@@ -184,6 +184,14 @@ export const configSchema = z
           .max(3)
           .default(2)
           .describe("refine: model replies per round, the first plus retries carrying the failing guard's message (0: recipes only)"),
+        push: z
+          .boolean()
+          .default(false)
+          .describe('App: land a kept refine patch as one commit on the branch of a same-repository PR (else a review of suggestions)'),
+        auto: z
+          .boolean()
+          .default(false)
+          .describe('App: refine a REFINE decision without waiting for `/slopgate refine` (once per head, bounded by maxRounds)'),
       })
       .strict()
       .prefault({}),

@@ -43,7 +43,7 @@ export interface GatePrDeps {
   store?: Store;
   /** Key of the `/slopgate allow` marker MAC (see sanctions.ts). */
   sanctionKey: Buffer;
-  /** The LLM refiner is configured (shows the Refine button). */
+  /** The refiner is offered (the Refine button and `/slopgate refine`): recipes alone are enough, a model is optional. */
   refinerAvailable: boolean;
   /** Resolve stale review threads instead of minimising them. */
   resolveThreads: boolean;
@@ -56,6 +56,11 @@ export interface GatePrDeps {
   gate?: (opts: GateOptions) => Promise<Report>;
   /** Where the Q&A and navigator models come from (default: the process environment). */
   llm?: LlmDeps;
+  /** `refiner.auto`: refines a REFINE decision of a new head once its report is out (see refine-pr.ts). */
+  autoRefine?(
+    host: ReviewHost,
+    head: { pr: PullRequestFacts; config: SlopgateConfig; report: Report; revisions: PrRevisions; trigger: 'auto' },
+  ): Promise<unknown>;
 }
 
 export type JobResult = 'reported' | 'skipped' | 'superseded' | 'config-error' | 'infrastructure-error';
@@ -175,7 +180,7 @@ export async function gatePr(
       guards: deps.guards,
       sanctions,
       round,
-      decide: { refinerEnabled: deps.refinerAvailable },
+      decide: { refinerEnabled: deps.refinerAvailable, autoRefine: config.refiner.auto },
       dismissals: { prior, ...(pr.author ? { author: pr.author } : {}) },
       // The PR's title and body reach the Q&A roles and the navigator only inside their data block.
       // slopgate's own section of the body (the last verdict) is left out: the models see the author's text only.
@@ -208,6 +213,16 @@ export async function gatePr(
     });
     completed = true;
     await remember(deps, job, report, log);
+    // refiner.auto: a new head routed to REFINE is refined once, after its report is out (round + 1 follows).
+    if (
+      deps.autoRefine &&
+      deps.refinerAvailable &&
+      config.refiner.auto &&
+      job.trigger === 'pull_request' &&
+      report.decision.outcome === 'REFINE'
+    ) {
+      await deps.autoRefine(host, { pr, config, report, revisions, trigger: 'auto' });
+    }
     log.info({ outcome: report.decision.outcome, findings: report.findings.length }, 'gate job reported');
     return 'reported';
   } catch (err) {

@@ -145,6 +145,7 @@ export interface PushCommitInput {
   branch: string;
   /** The commit the branch must still point at; the update is refused otherwise. */
   parentSha: string;
-  files: { path: string; content: string }[];
+  /** New contents; `executable` keeps a script's mode (100755) instead of the plain-file default. */
+  files: { path: string; content: string; executable?: boolean }[];
   message: string;
 }

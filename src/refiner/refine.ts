@@ -68,8 +68,11 @@ async function pathsToAvoid(opts: GateSetup, paths: string[]): Promise<Map<strin
   const h = historyOf(opts);
   const out = new Map<string, string>();
   if (!h || paths.length === 0) return out;
-  const { threshold, windowDays } = opts.config.history;
-  const spots = await h.history.hotspots(h.run.repo, paths, windowDays, threshold).catch(() => []);
+  const { threshold, windowDays, includeOwnPr } = opts.config.history;
+  // As in G9: this PR's own runs and reverts are not "history" unless `history.includeOwnPr` says so
+  // (else the PR's own gate run plus one revert would skip the very retry the revert asks for).
+  const exclude = !includeOwnPr && h.run.pr !== undefined ? { pr: h.run.pr } : {};
+  const spots = await h.history.hotspots(h.run.repo, paths, windowDays, threshold, exclude).catch(() => []);
   for (const s of spots) {
     const why = `failed in ${s.runs} separate runs in the last ${windowDays} days (G9 history: ${s.guards.join(', ')})`;
     out.set(s.path, `${why}; left to a human`);

@@ -151,8 +151,8 @@ describe('check_run.requested_action (the check run\'s buttons)', () => {
     expect(h.github.bodiesOf('POST', '/check-runs')).toEqual([]);
   });
 
-  it('Refine pressed by a writer answers that the refiner is not configured, and gates nothing', async () => {
-    h = await startHarness(null, { guards: [markerGuard] });
+  it('Refine pressed by a writer answers that the refiner is switched off (refinerAvailable: false), and gates nothing', async () => {
+    h = await startHarness(null, { guards: [markerGuard], refinerAvailable: false });
     const pr: PrShape = { number: 63, headSha: 'a'.repeat(40), baseSha: 'b'.repeat(40), author: 'Codertocat' };
     h.github.token().getPr(pr).permission('maint', 'maintain').createComment(63);
 

@@ -8,6 +8,7 @@ import { dismissByCommand } from '../../host/dismiss-finding.js';
 import { canWrite } from '../../host/permissions.js';
 import type { Reaction, RepoRole, ReviewHost } from '../../host/review-host.js';
 import { GitHubReviewHost } from './github-review-host.js';
+import { refineOnGitHub } from './refine-on-github.js';
 import type { SlopgateRuntime } from './runtime.js';
 import { allowMarker } from '../../host/sanctions.js';
 import { neutralizeComments } from '../../report/comment-escape.js';
@@ -26,7 +27,7 @@ export interface CommandOrigin {
 const NEEDS_WRITE: ReadonlySet<Command['name']> = new Set(['refine', 'allow', 'reset', 'dismiss']);
 
 export const REFINER_NOT_CONFIGURED =
-  'The refiner is not configured for this slopgate installation, so there is nothing to run. Fix the findings listed in the check run and push; slopgate gates the new head automatically.';
+  'The refiner is switched off for this slopgate installation, so there is nothing to run. Fix the findings listed in the check run and push; slopgate gates the new head automatically.';
 
 async function react(host: ReviewHost, o: CommandOrigin, content: Reaction): Promise<void> {
   if (!o.commentId) return;
@@ -100,8 +101,13 @@ export async function handleCommand(rt: SlopgateRuntime, gh: GitHubClient, origi
       gate('recheck');
       return;
     case 'refine':
-      await react(host, origin, 'confused');
-      await reply(host, origin, REFINER_NOT_CONFIGURED);
+      if (!rt.deps.refinerAvailable) {
+        await react(host, origin, 'confused');
+        await reply(host, origin, REFINER_NOT_CONFIGURED);
+        return;
+      }
+      await react(host, origin, 'eyes');
+      await refineOnGitHub(rt.deps, gh, (g, req) => rt.requestGate(g, req), host, origin);
       return;
     case 'allow':
       await react(host, origin, '+1');

@@ -38,7 +38,12 @@ export class SlopgateRuntime {
   private readonly jobHeads = new Map<string, string>();
 
   constructor(deps: JobDeps, opts: { queue?: JobQueue<GateJob>; concurrency?: number } = {}) {
-    this.deps = { ...deps, headOfJob: (id) => this.jobHeads.get(id), onStaleHead: (job, actual) => this.onStaleHead(job, actual) };
+    this.deps = {
+      ...deps,
+      headOfJob: (id) => this.jobHeads.get(id),
+      onStaleHead: (job, actual) => this.onStaleHead(job, actual),
+      requestGate: (gh, req) => this.requestGate(gh, req),
+    };
     this.dedupe = new DeliveryDedupe(deps.store);
     this.queue = opts.queue ?? new MemoryQueue<GateJob>({ concurrency: opts.concurrency ?? 2, log: deps.log });
   }

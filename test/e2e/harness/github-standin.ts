@@ -6,6 +6,7 @@ import { verifyAppJwt } from './app-jwt.js';
 import { serveGitHttp } from './git-http.js';
 import { GitRemote } from './git-remote.js';
 import { GitHubState } from './github-state.js';
+import { GIT_DATA_ROUTES } from './git-data-routes.js';
 import { ROUTES, type RouteResult } from './github-routes.js';
 import { GraphqlStandIn } from './graphql-standin.js';
 import { OpenApiValidator } from './openapi-validator.js';
@@ -220,7 +221,7 @@ export class GitHubStandIn {
       for (const p of problems) this.violations.push(`${where} (${match.operation.operationId}): ${p}`);
       return reply(422, { message: 'Invalid request.', errors: problems });
     }
-    const route = ROUTES[match.operation.operationId];
+    const route = ROUTES[match.operation.operationId] ?? GIT_DATA_ROUTES[match.operation.operationId];
     if (!route) {
       this.violations.push(`${where}: ${match.operation.operationId} is not implemented by the stand-in`);
       return reply(404, { message: 'Not Found' });
