@@ -54,7 +54,7 @@ export async function applyRecipes(run: RecipeRun): Promise<void> {
     exists: (p) => existsAt(run.setup.repoDir, state.sha, p),
   };
   const tried = new Set<string>();
-  for (const finding of order(state.findings.filter((f) => bucketOf(f.category) !== 'stuck'))) {
+  for (const finding of order(state.findings.filter((f) => !f.dismissed && bucketOf(f.category) !== 'stuck'))) {
     if (!state.findings.some((f) => looseKey(f) === looseKey(finding))) continue; // fixed by an earlier recipe
     for (const recipe of run.recipes) {
       let handles = false;

@@ -130,7 +130,7 @@ export async function refine(opts: RefineOptions): Promise<RefineResult> {
     record,
   });
 
-  const refinable = () => state.findings.filter((f) => bucketOf(f.category) === 'refine');
+  const refinable = () => state.findings.filter((f) => !f.dismissed && bucketOf(f.category) === 'refine');
   const attemptsAllowed = opts.modelAttempts ?? opts.config.refiner.modelAttempts;
   if (!opts.model) notes.push('no model configured (SLOPGATE_LLM_* unset): only the recipes ran');
   else if (attemptsAllowed < 1) notes.push('the model is not asked (refiner.modelAttempts: 0)');

@@ -112,6 +112,26 @@ describe('refine: model patches through the refiner phase of the gate', () => {
     expect(result.diff).toContain('+def format_row(row):');
   }, 120_000);
 
+  it('a dismissed finding is left alone: no recipe is asked to fix it', async () => {
+    const repo = prRepo({ 'app/db.py': DB_PY }, { 'app/db.py': DROPPED });
+    const asked: string[] = [];
+    const spy: Recipe = {
+      id: 'test-spy',
+      handles: (f) => f.guard === 'G7',
+      fix: (f) => {
+        asked.push(f.id);
+        return Promise.resolve(null);
+      },
+    };
+    const config = { ignore: { findings: [{ path: 'app/db.py', category: 'toplevel-dropped', reason: 'the helpers moved out on purpose' }] } };
+    const { report, result } = await gateAndRefine(repo, { recipes: [spy], config });
+    const g7 = report.findings.filter((f) => f.guard === 'G7');
+    expect(g7.length).toBeGreaterThan(0);
+    expect(g7.every((f) => f.dismissed?.source === 'config')).toBe(true);
+    expect(asked).toEqual([]);
+    expect(result.candidateSha).toBeNull();
+  }, 120_000);
+
   it('a recipe that writes a path none of its findings name is refused', async () => {
     const repo = prRepo({ 'app/db.py': DB_PY, 'app/other.py': 'X = 1\n' }, { 'app/db.py': DROPPED });
     const wild: Recipe = {
