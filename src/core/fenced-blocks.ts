@@ -52,7 +52,7 @@ export function markdownFences(text: string): CodeBlock[] {
     if (!m) return;
     const fence = m[1]!;
     const info = m[2]!.trim();
-    if (fence[0] === '`' && info.includes('`')) return; // inline code such as ```x``` is not a fence
+    if (fence.startsWith('`') && info.includes('`')) return; // inline code such as ```x``` is not a fence
     open = { fence, block: { openLine: line, closeLine: null, info, body: [] } };
   });
   if (open) blocks.push((open as { block: CodeBlock }).block);

@@ -6,8 +6,8 @@
  */
 
 /** Character spans [start, end] of quoted strings that open and close on this line. */
-function stringSpans(line: string): Array<[number, number]> {
-  const spans: Array<[number, number]> = [];
+function stringSpans(line: string): [number, number][] {
+  const spans: [number, number][] = [];
   let i = 0;
   while (i < line.length) {
     const ch = line[i]!;

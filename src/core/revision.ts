@@ -82,7 +82,7 @@ export class Revision {
 
   private async load(path: string): Promise<string | null> {
     const entry = (await this.entries()).get(path);
-    if (!entry || !entry.mode.startsWith('100')) return null;
+    if (!entry?.mode.startsWith('100')) return null;
     const blob = (await readBlobs(this.repoDir, [entry.oid], this.maxBytes)).get(entry.oid);
     if (!blob?.content) return null;
     const decoded = decodeText(blob.content);
