@@ -5,7 +5,7 @@ import type { StoredRefineAttempt } from '../store/refine-attempts.js';
 import { refineSection } from '../report/refine-section.js';
 
 /** The store's refine-attempt reader, when the history provider is the store. */
-type AttemptReader = { listRefineAttempts(repo: string, pr: number | null, limit?: number): Promise<StoredRefineAttempt[]> };
+interface AttemptReader { listRefineAttempts(repo: string, pr: number | null, limit?: number): Promise<StoredRefineAttempt[]> }
 
 /**
  * The refine attempts to show with this run: the PR's latest ones; without a PR (the CLI), those made

@@ -55,7 +55,7 @@ function headSymlinkReader(ctx: GuardContext): SymlinkReader {
     if (!hit) {
       hit = ctx.head.entries().then(async (entries) => {
         const entry = entries.get(path);
-        if (!entry || entry.mode !== '120000') return null;
+        if (entry?.mode !== '120000') return null;
         const blob = (await readBlobs(ctx.head.repoDir, [entry.oid], 4096)).get(entry.oid);
         return blob?.content ? blob.content.toString('utf8') : null;
       });

@@ -187,7 +187,7 @@ function ajvInstances(): Map<Draft, Ajv> {
       if (target?.id === ref || registered.has(`${draftOf(schema)} ${ref}`)) continue;
       registered.add(`${draftOf(schema)} ${ref}`);
       // Another host spelling of a bundled schema points at it; anything not bundled accepts everything.
-      ajv.addSchema(target && target.draft === draftOf(schema) ? { $ref: target.id } : {}, ref);
+      ajv.addSchema(target?.draft === draftOf(schema) ? { $ref: target.id } : {}, ref);
     }
   }
   instances = made;

@@ -64,7 +64,7 @@ function codeBlockLoss(file: ChangedFile, baseBlocks: CodeBlock[], headBlocks: C
 
 function literalNewlineLines(file: ChangedFile, baseBlocks: CodeBlock[], headBlocks: CodeBlock[]): GuardFinding[] {
   const before = new Set(baseBlocks.flatMap((b) => b.body.map((l) => l.text.trim())));
-  const hits: Array<{ block: CodeBlock; line: number; text: string; count: number }> = [];
+  const hits: { block: CodeBlock; line: number; text: string; count: number }[] = [];
   for (const block of headBlocks) {
     for (const l of block.body) {
       if (!isAddedLine(file, l.line) || before.has(l.text.trim())) continue; // carried-over or moved lines never count

@@ -32,7 +32,7 @@ function pythonTests(root: Node, out: TestCase[]): void {
       }
       if (def.type !== 'function_definition') continue;
       const name = field(def, 'name')?.text ?? '';
-      if (!/^test/.test(name)) continue;
+      if (!name.startsWith("test")) continue;
       const body = field(def, 'body');
       if (!body) continue;
       const statements = named(body).filter((s) => s.type !== 'comment');

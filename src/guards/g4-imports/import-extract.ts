@@ -61,7 +61,7 @@ function pythonImports(root: Node): ImportRef[] {
 }
 
 function stringValue(node: Node | null | undefined): string | null {
-  if (!node || node.type !== 'string') return null;
+  if (node?.type !== 'string') return null;
   const fragment = node.namedChildren.find((c) => c?.type === 'string_fragment');
   return fragment ? fragment.text : node.text.length <= 2 ? '' : null;
 }

@@ -47,7 +47,7 @@ function pythonImports(text: string): NamedImport[] {
       .split(',')
       .map((s) => s.trim().split(/\s+as\s+/)[0]!.trim())
       .filter((n) => /^[A-Za-z_]\w*$/.test(n));
-    if (names.length) out.push({ module: m[2]!, names, line: lineOf(text, m.index!), text: m[0].split('\n')[0]!.trim().slice(0, 120) });
+    if (names.length) out.push({ module: m[2]!, names, line: lineOf(text, m.index), text: m[0].split('\n')[0]!.trim().slice(0, 120) });
   }
   return out;
 }
@@ -118,7 +118,7 @@ function jsImports(text: string): NamedImport[] {
       .split(',')
       .map((s) => s.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!.trim())
       .filter((n) => /^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(n) && n !== 'default');
-    if (names.length) out.push({ module: m[4]!, names, line: lineOf(text, m.index!), text: m[0].split('\n')[0]!.trim().slice(0, 120) });
+    if (names.length) out.push({ module: m[4]!, names, line: lineOf(text, m.index), text: m[0].split('\n')[0]!.trim().slice(0, 120) });
   }
   return out;
 }

@@ -65,12 +65,12 @@ function skipped(n: Node): boolean {
 }
 
 /** pytest/unittest test functions and test classes: nobody calls them with arguments. */
-const isTestName = (name: string) => /^test/.test(name) || /^Test/.test(name);
+const isTestName = (name: string) => name.startsWith("test") || name.startsWith("Test");
 
 function pythonSignatures(root: Node, out: Map<string, PublicSignature>): void {
   for (const top of root.namedChildren) {
     const def = top && unwrapDecorated(top);
-    if (!def || skipped(top!)) continue;
+    if (!def || skipped(top)) continue;
     const name = def.childForFieldName('name')?.text ?? '';
     if (isTestName(name)) continue;
     if (def.type === 'function_definition' && !name.startsWith('_')) add(out, name, 'python', def);
@@ -124,7 +124,7 @@ function jsSignatures(lang: LangId, root: Node, out: Map<string, PublicSignature
       if (clause && !top.childForFieldName('source')) {
         for (const spec of clause.namedChildren) {
           const local = spec?.childForFieldName('name')?.text;
-          if (local) exportedLater.push([local, spec!.childForFieldName('alias')?.text ?? local]);
+          if (local) exportedLater.push([local, spec.childForFieldName('alias')?.text ?? local]);
         }
       }
     } else {

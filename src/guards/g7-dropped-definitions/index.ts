@@ -227,7 +227,7 @@ function commentText(p: PlaceholderComment): string {
  */
 function privateModule(file: ChangedFile, family: string): boolean {
   const parts = file.path.split('/');
-  if (family === 'python') return parts.some((p) => /^_/.test(p) && p !== '__init__.py' && p !== '__init__.pyi');
+  if (family === 'python') return parts.some((p) => p.startsWith("_") && p !== '__init__.py' && p !== '__init__.pyi');
   if (family === 'go') return parts.includes('internal') || /^\s*package\s+main\b/m.test(file.head.text ?? '');
   return false;
 }

@@ -38,7 +38,7 @@ const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const word = (n: string) => new RegExp(`(?<![\\w$])${esc(n)}(?![\\w$])`, 'g');
 
 function occurrences(text: string, name: string): number[] {
-  return [...text.matchAll(word(name))].map((m) => m.index!);
+  return [...text.matchAll(word(name))].map((m) => m.index);
 }
 
 function isComment(family: string, text: string): boolean {
@@ -85,7 +85,7 @@ function maskedLines(text: string, family: string): Set<number> {
   if (re) {
     for (const m of text.matchAll(new RegExp(re.source, 'g'))) {
       if (!m[0].includes('\n')) continue;
-      const first = lineOf(text, m.index!);
+      const first = lineOf(text, m.index);
       const last = first + (m[0].match(/\n/g)?.length ?? 0);
       for (let l = first; l <= last; l++) out.add(l);
     }
@@ -190,7 +190,7 @@ function python(s: Subject, hits: readonly HeadHit[], textOf: TextOf): Reference
     if (text !== undefined) {
       for (const m of text.matchAll(PY_FROM)) {
         if (!pyImportedNames(m[2]!).includes(n)) continue;
-        const hit = { path, line: lineOf(text, m.index!), text: firstLine(m[0]) };
+        const hit = { path, line: lineOf(text, m.index), text: firstLine(m[0]) };
         if (pyResolves(m[1]!, path, key)) refs.push(ref(hit, 'import'));
         else if (posix.basename(path) === '__init__.py' || posix.basename(path) === '__init__.pyi') servedBy ??= ref(hit, 'import');
       }
@@ -256,7 +256,7 @@ function js(s: Subject, hits: readonly HeadHit[], textOf: TextOf): ReferenceVerd
     if (text === undefined) continue;
     for (const m of text.matchAll(JS_MODULE_STATEMENT)) {
       const [whole, kind, clause, spec] = m as unknown as [string, string, string, string];
-      const hit = { path, line: lineOf(text, m.index!), text: firstLine(whole) };
+      const hit = { path, line: lineOf(text, m.index), text: firstLine(whole) };
       const resolves = jsResolves(spec, path, target);
       if (braceNames(clause).includes(n)) {
         if (resolves) refs.push(ref(hit, 'import'));
@@ -267,7 +267,7 @@ function js(s: Subject, hits: readonly HeadHit[], textOf: TextOf): ReferenceVerd
       if (ns && new RegExp(`(?<![\\w$.])${esc(ns)}\\s*\\.\\s*${esc(n)}(?![\\w$])`).test(text)) refs.push(ref(hit, 'qualified'));
     }
     for (const m of text.matchAll(JS_REQUIRE)) {
-      if (braceNames(`{${m[1]!}}`).includes(n) && jsResolves(m[2]!, path, target)) refs.push(ref({ path, line: lineOf(text, m.index!), text: firstLine(m[0]) }, 'import'));
+      if (braceNames(`{${m[1]!}}`).includes(n) && jsResolves(m[2]!, path, target)) refs.push(ref({ path, line: lineOf(text, m.index), text: firstLine(m[0]) }, 'import'));
     }
   }
   return { refs, ...(servedBy ? { servedBy } : {}) };
@@ -395,7 +395,7 @@ function rust(s: Subject, hits: readonly HeadHit[], textOf: TextOf): ReferenceVe
       for (const m of text.matchAll(RUST_USE)) {
         const stmt = m[0];
         if (!new RegExp(`(?:::|\\{|,)\\s*${esc(n)}\\b`).test(stmt)) continue;
-        const hit = { path, line: lineOf(text, m.index!), text: firstLine(stmt) };
+        const hit = { path, line: lineOf(text, m.index), text: firstLine(stmt) };
         if (new RegExp(`\\b${esc(mod)}\\s*::`).test(stmt)) refs.push(ref(hit, 'import'));
         else if (m[1]) servedBy ??= ref(hit, 'import');
       }

@@ -21,7 +21,7 @@ const COMPONENT_LABELS: Record<keyof OmegaComponents, string> = {
 
 function describeSlop(om: OmegaResult): string[] {
   const out: string[] = [];
-  for (const key of Object.keys(COMPONENT_LABELS) as Array<keyof OmegaComponents>) {
+  for (const key of Object.keys(COMPONENT_LABELS) as (keyof OmegaComponents)[]) {
     const v = om.components[key];
     if (v <= 0) continue;
     const lines = key in om.lines ? om.lines[key as keyof OmegaResult['lines']] : [];
@@ -38,7 +38,7 @@ function firstEvidenceLine(om: OmegaResult): number | undefined {
 }
 
 /** Slop components that are direct evidence of a broken generation, not of careless formatting. */
-const STRONG_SLOP: Array<keyof OmegaComponents> = ['literalNewlines', 'fencedSource', 'nearEmpty'];
+const STRONG_SLOP: (keyof OmegaComponents)[] = ['literalNewlines', 'fencedSource', 'nearEmpty'];
 
 /**
  * How bad a score below the threshold is. Grounding alone never blocks: a name the repository does
@@ -69,7 +69,7 @@ export const psi: Guard = {
     const { alpha, lambda, threshold } = ctx.config.psi;
     const scores: PsiFileScore[] = [];
     const findings: GuardFinding[] = [];
-    for (const file of files as ChangedFile[]) {
+    for (const file of files) {
       if (ctx.signal.aborted) break;
       const gammaResult = await gammaOf(file, ctx);
       const { gamma, evidence } = gammaResult;

@@ -156,7 +156,7 @@ export async function configReferences(path: string, text: string): Promise<Pack
     };
     /** A `plugins`/`presets` value: strings, and the first element of `[name, options]` tuples. */
     const fromList = (value: Node, via: string) => {
-      if (value.type === 'string' || value.type === 'template_string') return add(value, via);
+      if (value.type === 'string' || value.type === 'template_string') { add(value, via); return; }
       if (value.type === 'object' && tool === 'postcss' && via === 'plugins') {
         for (const pair of value.namedChildren) {
           const key = pair?.type === 'pair' ? pair.childForFieldName('key') : null;

@@ -91,7 +91,7 @@ function proseClaims(line: string, lineNo: number, kind: DocKind): FrameworkClai
   const take = (p: CompiledPattern, re: RegExp | null, bare: boolean) => {
     if (!re) return;
     for (const m of text.matchAll(re)) {
-      const at = m.index!;
+      const at = m.index;
       if (bare && !bareInContext(text, at, m[0])) continue;
       if (p.verb && atSentenceStart(text, at) && VERB_USE.test(text.slice(at + m[0].length, at + m[0].length + CONTEXT_WINDOW))) continue;
       if (NON_CLAIM.test(clauseBefore(text, at))) continue;
@@ -120,7 +120,7 @@ const FENCE_LANGUAGE: Record<string, string[]> = {
 function runnableBlock(block: CodeBlock, fp: RepoFingerprint): Ecosystem | null {
   const lang = block.info.replace(/^[{.]+/, '').split(/[\s,{}]/)[0]!.toLowerCase();
   const needs = FENCE_LANGUAGE[lang];
-  if (!needs || !needs.some((l) => (fp.languages[l] ?? 0) > 0)) return null;
+  if (!needs?.some((l) => (fp.languages[l] ?? 0) > 0)) return null;
   if (needs.includes('python')) return 'python';
   if (needs.includes('rust')) return 'rust';
   if (needs.includes('go')) return 'go';
