@@ -99,11 +99,11 @@ export async function main(argv: string[], write: (s: string) => void = (s) => p
       const { parseRefineFormat, runRefine } = await import('./refine.js');
       return runRefine(
         {
-          repo: values.repo!,
-          head: values.head!,
-          apply: values.apply!,
+          repo: values.repo,
+          head: values.head,
+          apply: values.apply,
           format: parseRefineFormat(values.format),
-          noTests: values['no-tests']!,
+          noTests: values['no-tests'],
           ...(values.base ? { base: values.base } : {}),
           ...(values.config ? { config: values.config } : {}),
           ...(values.db ? { db: values.db } : {}),
