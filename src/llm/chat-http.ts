@@ -129,19 +129,19 @@ function readEnvelope(text: string, host: string, redact: (s: string) => string)
     throw new LlmError('http', `model server ${host} sent a response that is not JSON: ${redact(text.slice(0, 200))}`);
   }
   const root = asRecord(parsed);
-  const choices = root?.['choices'];
+  const choices = root?.choices;
   const first = Array.isArray(choices) ? asRecord(choices[0]) : null;
   if (!root || !first) throw new LlmError('http', `model server ${host} sent a response without choices`);
-  const message = asRecord(first['message']);
-  const content = message?.['content'];
-  const finish = first['finish_reason'];
-  const usage = asRecord(root['usage']);
-  const model = root['model'];
+  const message = asRecord(first.message);
+  const content = message?.content;
+  const finish = first.finish_reason;
+  const usage = asRecord(root.usage);
+  const model = root.model;
   return {
     content: typeof content === 'string' ? content : null,
     finishReason: typeof finish === 'string' ? finish : null,
     model: typeof model === 'string' && model !== '' ? model : null,
-    usage: { promptTokens: count(usage?.['prompt_tokens']), completionTokens: count(usage?.['completion_tokens']), calls: 0 },
+    usage: { promptTokens: count(usage?.prompt_tokens), completionTokens: count(usage?.completion_tokens), calls: 0 },
   };
 }
 
