@@ -27,7 +27,7 @@ function tomlParses(text: string): boolean {
 /** TOML: the line G2's parser check quotes (`key = "value"`), one at a time. */
 function quoteNext(text: string): string | null {
   const problem = checkConfig('toml', text);
-  if (!problem || problem.fixedLine === undefined) return null;
+  if (problem?.fixedLine === undefined) return null;
   const lines = text.split('\n');
   const old = lines[problem.line - 1];
   if (old === undefined) return null;

@@ -79,7 +79,7 @@ function jsStatement(n: Node): Statement | null {
  */
 function goStatement(spec: Node): Statement | null {
   const alias = spec.childForFieldName('name');
-  if (!alias || alias.type !== 'package_identifier') return null; // `_` and `.` imports act by being imported
+  if (alias?.type !== 'package_identifier') return null; // `_` and `.` imports act by being imported
   const list = spec.parent?.type === 'import_spec_list' ? spec.parent : null;
   const whole = list ? (list.namedChildren.filter((c) => c?.type === 'import_spec').length === 1 ? list.parent : null) : spec.parent;
   return span(whole ?? spec, [alias.text]);
