@@ -171,7 +171,7 @@ export class PgQueue<P = unknown> implements JobQueue<P> {
     // pg-boss creates a partition per queue; two processes doing it at once can collide on the DDL.
     for (let attempt = 1; ; attempt++) {
       try {
-        return await fn();
+        await fn(); return;
       } catch (err) {
         if (attempt >= 5) throw err;
         await sleep(100 * attempt);
