@@ -103,9 +103,9 @@ async function killWorkerMidJob(schema: string, retryLimit: number): Promise<{ j
   children.push(child);
   let out = '';
   let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const took = await new Promise<RegExpExecArray>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /took (\S+) (\d+)/.exec(out);
       if (m) resolve(m);

@@ -194,7 +194,7 @@ export class GitHubStandIn {
     const match = this.validator.match(method, path);
     if (!match) {
       this.violations.push(`${where}: no such endpoint in GitHub's OpenAPI description`);
-      return reply(404, { message: 'Not Found' });
+      reply(404, { message: 'Not Found' }); return;
     }
     rec.operationId = match.operation.operationId;
     // Authentication: the App JWT for /app/*, an unexpired installation token for the rest.
@@ -203,14 +203,14 @@ export class GitHubStandIn {
       const check = auth ? verifyAppJwt(auth[2]!, this.opts.publicKey, this.opts.appId) : { ok: false as const, problem: 'no Authorization header' };
       if (!check.ok) {
         this.violations.push(`${where}: App JWT rejected: ${check.problem}`);
-        return reply(401, { message: 'A JSON web token could not be decoded' });
+        reply(401, { message: 'A JSON web token could not be decoded' }); return;
       }
       rec.auth = 'app';
     } else {
       const installation = this.tokenInstallation(auth?.[2]);
       if (installation === null) {
         this.violations.push(`${where}: no valid installation token (${auth ? 'unknown or expired token' : 'no Authorization header'})`);
-        return reply(401, { message: 'Bad credentials' });
+        reply(401, { message: 'Bad credentials' }); return;
       }
       rec.auth = 'installation';
       rec.installationId = installation;
@@ -218,12 +218,12 @@ export class GitHubStandIn {
     const problems = ok ? this.validator.validate(match, url.searchParams, body) : [];
     if (problems.length) {
       for (const p of problems) this.violations.push(`${where} (${match.operation.operationId}): ${p}`);
-      return reply(422, { message: 'Invalid request.', errors: problems });
+      reply(422, { message: 'Invalid request.', errors: problems }); return;
     }
     const route = ROUTES[match.operation.operationId];
     if (!route) {
       this.violations.push(`${where}: ${match.operation.operationId} is not implemented by the stand-in`);
-      return reply(404, { message: 'Not Found' });
+      reply(404, { message: 'Not Found' }); return;
     }
     const result =
       this.overrides.get(match.operation.operationId)?.(body) ??
@@ -239,7 +239,7 @@ export class GitHubStandIn {
     if (installation === null || req.method !== 'POST' || typeof body?.query !== 'string') {
       this.violations.push(`graphql: ${installation === null ? 'no valid installation token' : 'expected POST with a JSON {query}'}`);
       this.record({ ...rec, status: 401 });
-      return this.send(res, 401, { message: 'Bad credentials' });
+      this.send(res, 401, { message: 'Bad credentials' }); return;
     }
     this.record({ ...rec, status: 200 });
     this.send(res, 200, this.graphql.answer(body.query, body.variables));

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-type Example = { name: string; examples: Record<string, any>[] };
+interface Example { name: string; examples: Record<string, any>[] }
 const EXAMPLES = require('@octokit/webhooks-examples') as Example[];
 
 export const OWNER = 'Codertocat';
