@@ -73,7 +73,7 @@ export function countLiteralNewlines(line: string): LiteralNewlineCount {
 export function expandLiteralNewlines(line: string): string {
   const { offsets } = countLiteralNewlines(line);
   if (offsets.length === 0) return line;
-  const indent = /^[ \t]*/.exec(line)![0];
+  const indent = /^[ \t]*/.exec(line)?.[0] ?? '';
   const pieces: string[] = [];
   let from = 0;
   for (const o of offsets) {

@@ -123,10 +123,10 @@ function parseRaw(raw: string): RawEntry[] {
     let second = first;
     if (status === 'R' || status === 'C') second = parts[i++] ?? '';
     entries.push({
-      oldMode: oldMode!,
-      newMode: newMode!,
-      oldOid: oldOid!,
-      newOid: newOid!,
+      oldMode: oldMode ?? '',
+      newMode: newMode ?? '',
+      oldOid: oldOid ?? '',
+      newOid: newOid ?? '',
       status,
       ...(score !== undefined ? { score } : {}),
       oldPath: first,
