@@ -127,8 +127,8 @@ export function sectionChanges(path: string, before: string | null, after: strin
   let a: Flat;
   let b: Flat;
   try {
-    a = before === null ? new Map() : reader.read(before);
-    b = after === null ? new Map() : reader.read(after);
+    a = before === null ? new Map<string, string>() : reader.read(before);
+    b = after === null ? new Map<string, string>() : reader.read(after);
   } catch {
     return null;
   }
@@ -146,9 +146,10 @@ export function sectionChanges(path: string, before: string | null, after: strin
   }
   for (const name of removed) if (!renamedFrom.has(name)) out.push({ section: reader.label(name), kind: 'removed', impact: reader.impact(name) });
   for (const [name, value] of b) {
-    if (!a.has(name) || a.get(name) === value) continue;
+    const before = a.get(name);
+    if (before === undefined || before === value) continue;
     let impact = reader.impact(name);
-    if (name === 'project' && basenameLower(path) === 'pyproject.toml' && projectMetadataOnly(a.get(name)!, value)) impact = 'tool';
+    if (name === 'project' && basenameLower(path) === 'pyproject.toml' && projectMetadataOnly(before, value)) impact = 'tool';
     out.push({ section: reader.label(name), kind: 'changed', impact });
   }
   return out;

@@ -46,7 +46,8 @@ export function formatPath(path: PathSegment[]): string {
 }
 
 function shorten(value: unknown, max = 80): string {
-  const text = JSON.stringify(value) ?? String(value);
+  // JSON.stringify returns undefined for undefined, functions and symbols, whatever its declared type says.
+  const text = (JSON.stringify(value) as string | undefined) ?? String(value);
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 

@@ -61,7 +61,7 @@ export function bracketPairs(text: string): Map<number, number> {
     }
     if (ch === 10 && text.charCodeAt(i + 1) === 10) stack.length = 0;
     else if (ch === 91 /* [ */) stack.push(i);
-    else if (ch === 93 /* ] */) pairs.set(i, stack.length ? stack.pop()! : -1);
+    else if (ch === 93 /* ] */) pairs.set(i, stack.pop() ?? -1);
   }
   return pairs;
 }
@@ -141,7 +141,7 @@ function inlineDestination(text: string, open: number, find: CharIndex): { targe
 
 const REFERENCE_DEF = /^ {0,3}\[((?:[^\]\\\n]|\\.)+)\]:[ \t]*(<[^>\n]*>|\S+)/gm;
 const AUTOLINK = /<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*)>/g;
-const BARE_URL = /\bhttps?:\/\/[^\s<>"'`\]\[]+/g;
+const BARE_URL = /\bhttps?:\/\/[^\s<>"'`\][]+/g;
 // Bounded attribute scan: a tag that never closes cannot make every later `<a` rescan the rest of the text.
 const HTML_ATTR = /<(?:a|img|source|video|audio)\b[^<>]{0,1000}?\s(?:href|src)\s*=\s*(?:"([^"<>\n]{0,4000})"|'([^'<>\n]{0,4000})')/gi;
 const RST_INLINE = /`[^`<]*<([^>`\n]+)>`__?/g;

@@ -33,7 +33,8 @@ function insideTry(node: Node): boolean {
   return false;
 }
 
-function walk(node: Node, visit: (n: Node) => boolean | void): void {
+/** `visit` returns false to skip a node's children; anything else (undefined too) walks into them. */
+function walk(node: Node, visit: (n: Node) => boolean | undefined): void {
   if (visit(node) === false) return;
   for (const child of node.namedChildren) if (child) walk(child, visit);
 }

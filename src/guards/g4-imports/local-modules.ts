@@ -25,7 +25,7 @@ const PY_EXT = /\.(py|pyi|pyx)$/;
 
 function addPathNames(path: string, ext: RegExp, into: Set<string>): void {
   const parts = path.split('/');
-  const file = parts.pop()!;
+  const file = parts.pop() ?? '';
   into.add(file.replace(ext, ''));
   for (const dir of parts) into.add(dir);
 }

@@ -64,7 +64,7 @@ function pythonTargets(module: string, importer: string, paths: ReadonlySet<stri
     }
   };
   if (module.startsWith('.')) {
-    const dots = /^\.+/.exec(module)![0].length;
+    const dots = module.length - module.replace(/^\.+/, '').length;
     let dir = posix.dirname(importer);
     for (let i = 1; i < dots; i++) dir = posix.dirname(dir);
     const rest = module.slice(dots).replace(/\./g, '/');

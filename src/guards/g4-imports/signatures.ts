@@ -77,8 +77,9 @@ function pythonSignatures(root: Node, out: Map<string, PublicSignature>): void {
     if (def.type === 'class_definition' && !name.startsWith('_')) {
       for (const member of def.childForFieldName('body')?.namedChildren ?? []) {
         const m = member && unwrapDecorated(member);
-        const mName = m?.childForFieldName('name')?.text ?? '';
-        if (m?.type === 'function_definition' && isPublicPy(mName) && !skipped(member!) && !isTestName(mName)) add(out, `${name}.${mName}`, 'python', m);
+        if (!member || !m) continue;
+        const mName = m.childForFieldName('name')?.text ?? '';
+        if (m.type === 'function_definition' && isPublicPy(mName) && !skipped(member) && !isTestName(mName)) add(out, `${name}.${mName}`, 'python', m);
       }
     }
   }
@@ -94,9 +95,10 @@ function jsDeclaration(lang: LangId, decl: Node, out: Map<string, PublicSignatur
   if (JS_FUNCTIONS.has(decl.type)) add(out, name, lang, decl);
   else if (decl.type === 'lexical_declaration' || decl.type === 'variable_declaration') {
     for (const v of decl.namedChildren) {
-      const value = v?.type === 'variable_declarator' ? v.childForFieldName('value') : null;
+      if (v?.type !== 'variable_declarator') continue;
+      const value = v.childForFieldName('value');
       if (value && /^(arrow_function|function_expression|function|generator_function)$/.test(value.type)) {
-        add(out, v!.childForFieldName('name')?.text ?? name, lang, value);
+        add(out, v.childForFieldName('name')?.text ?? name, lang, value);
       }
     }
   } else if (JS_CLASSES.has(decl.type)) {

@@ -67,7 +67,7 @@ function firstLine(s: string): string {
 
 /** Multi-line strings and block comments: Python docstrings, JS template literals, C-style block comments, Go raw strings. */
 const MULTILINE: Record<string, RegExp> = {
-  python: /"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'/g,
+  python: /"""[\s\S]*?"""|'''[\s\S]*?'''/g,
   js: /\/\*[\s\S]*?\*\/|`(?:\\[\s\S]|[^\\`])*`/g,
   go: /\/\*[\s\S]*?\*\/|`[^`]*`/g,
   rust: /\/\*[\s\S]*?\*\//g,
@@ -124,7 +124,7 @@ function pyModuleKey(path: string): string {
 /** True when `from X import …` in `importer` names the module whose key is `target`. */
 function pyResolves(module: string, importer: string, target: string): boolean {
   if (module.startsWith('.')) {
-    const dots = /^\.+/.exec(module)![0].length;
+    const dots = module.length - module.replace(/^\.+/, '').length;
     let dir = posix.dirname(importer);
     for (let i = 1; i < dots; i++) dir = posix.dirname(dir);
     const rest = module.slice(dots).replace(/\./g, '/');
@@ -429,7 +429,8 @@ function java(s: Subject, hits: readonly HeadHit[], textOf: TextOf): ReferenceVe
     }
     return { refs };
   }
-  const container = s.def.container!.split('.').pop()!;
+  const container = s.def.container?.split('.').pop();
+  if (!container) return { refs }; // a Java method always has its class; without it there is nothing to qualify by
   // an override is served by the superclass: give up when the class extends or implements anything
   if (new RegExp(`\\b(?:class|enum|record)\\s+${esc(container)}\\b[^{]*\\b(?:extends|implements)\\b`).test(s.headText)) return { refs };
   const declaration = (h: HeadHit, idx: number) => /[\w>\]]\s+$/.test(h.text.slice(0, idx)) && !JAVA_NOT_A_TYPE.test(h.text.slice(0, idx));

@@ -1,5 +1,5 @@
 import type { Guard, GuardFinding } from '../../core/guard.js';
-import { isAddedLine, type ChangedFile } from '../../core/patch-set.js';
+import { isAddedLine } from '../../core/patch-set.js';
 import { omegaOf, psiOf, type OmegaComponents, type OmegaResult } from '../../core/psi.js';
 import type { PsiFileScore, PsiSection } from '../../core/report-sections.js';
 import { gammaOf } from './gamma.js';
@@ -74,7 +74,7 @@ export const psi: Guard = {
       const gammaResult = await gammaOf(file, ctx);
       const { gamma, evidence } = gammaResult;
       const ungrounded = gammaResult.ungrounded ?? (gamma < 1 ? 1 : 0);
-      const om = omegaOf({ path: file.path, text: file.head.text!, baseText: file.status === 'added' ? null : file.base.text, isAdded: (l) => isAddedLine(file, l) });
+      const om = omegaOf({ path: file.path, text: file.head.text ?? '', baseText: file.status === 'added' ? null : file.base.text, isAdded: (l) => isAddedLine(file, l) });
       const score = psiOf(gamma, om.omega, { alpha, lambda });
       scores.push({ path: file.path, psi: score, gamma, omega: om.omega, components: om.components, gammaEvidence: evidence });
       if (score >= threshold) continue;

@@ -189,7 +189,7 @@ export async function configReferences(path: string, text: string): Promise<Pack
           const first = node.childForFieldName('arguments')?.namedChildren[0];
           const isRequire = fn?.type === 'identifier' && fn.text === 'require';
           const isResolve = fn?.type === 'member_expression' && /^require\.resolve$/.test(fn.text);
-          if (first && (fn?.type === 'import' || isRequire || isResolve)) add(first, fn?.type === 'import' ? 'import' : 'require');
+          if (first && (fn?.type === 'import' || isRequire || isResolve)) add(first, fn.type === 'import' ? 'import' : 'require');
           break;
         }
         case 'pair': {
