@@ -97,7 +97,9 @@ export function createSlopgateApp(opts: SlopgateAppOptions = {}): SlopgateApp {
     runtime = createSlopgateRuntime(app, opts);
     registerHandlers(app, runtime);
     try {
-      options?.addHandler?.(healthHandler(() => runtime));
+      // Probot types it as always there, but `probot.load(appFn)` (tests, custom servers) passes no addHandler.
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+      options.addHandler?.(healthHandler(() => runtime));
     } catch {
       // Loaded without an HTTP server (probot.load in tests, serverless adapters): no health endpoint.
     }

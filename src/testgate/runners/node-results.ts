@@ -87,7 +87,6 @@ interface JestFile {
   assertionResults?: JestAssertion[];
 }
 
-// eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
 
 /**
