@@ -79,9 +79,10 @@ type TryOutcome =
 
 async function oneTry(cfg: ChatHttpConfig, body: unknown, purpose: string, signal?: AbortSignal): Promise<TryOutcome> {
   const controller = new AbortController();
-  let timedOut = false;
+  // A box, not a `let`: the timer flips it while fetch awaits, which flow narrowing cannot see.
+  const deadline = { passed: false };
   const timer = setTimeout(() => {
-    timedOut = true;
+    deadline.passed = true;
     controller.abort();
   }, cfg.timeoutMs);
   const onCallerAbort = (): void => controller.abort();
@@ -102,7 +103,7 @@ async function oneTry(cfg: ChatHttpConfig, body: unknown, purpose: string, signa
     return { kind: 'reply', reply: readEnvelope(text, host, cfg.redact) };
   } catch (err) {
     if (err instanceof LlmError) return { kind: 'error', error: err, retryable: false, retryAfterMs: null };
-    if (timedOut) {
+    if (deadline.passed) {
       const error = new LlmError('timeout', `model server ${host} did not answer within ${cfg.timeoutMs} ms (${purpose})`);
       return { kind: 'error', error, retryable: false, retryAfterMs: null };
     }
