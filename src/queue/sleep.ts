@@ -3,7 +3,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted) { resolve(); return; }
     const timer = setTimeout(done, ms);
-    timer.unref?.();
+    timer.unref();
     function done() {
       clearTimeout(timer);
       signal?.removeEventListener('abort', done);
