@@ -65,7 +65,8 @@ function dropNextComma(text: string): string | null {
 }
 
 async function repair(finding: Finding, ctx: RecipeContext): Promise<RecipeFix | null> {
-  const path = finding.path!;
+  const path = finding.path;
+  if (!path) return null; // every finding this recipe handles names its file
   const kind = syntaxKindOf(path)?.kind;
   if (kind !== 'toml' && kind !== 'json') return null;
   const current = await ctx.readCurrent(path);
