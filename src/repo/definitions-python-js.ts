@@ -123,7 +123,10 @@ function laterExportsOf(root: Node): Set<string> {
   const out = new Set<string>();
   for (const child of named(root)) {
     if (child.type !== 'export_statement' || field(child, 'source')) continue;
-    for (const c of named(child)) if (c.type === 'export_clause') for (const s of named(c)) if (field(s, 'name')) out.add(field(s, 'name')!.text);
+    for (const c of named(child)) if (c.type === 'export_clause') for (const s of named(c)) {
+      const name = field(s, 'name');
+      if (name) out.add(name.text);
+    }
   }
   return out;
 }

@@ -1,3 +1,4 @@
+import { evictOldest } from '../core/evict-oldest.js';
 import { git } from '../core/git.js';
 import type { GuardContext } from '../core/guard.js';
 import type { Revision } from '../core/revision.js';
@@ -133,7 +134,7 @@ export async function computeFingerprint(rev: Revision, treeId?: string): Promis
   hit = compute(rev);
   cache.set(tree, hit);
   hit.catch(() => cache.delete(tree));
-  while (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  evictOldest(cache, CACHE_SIZE);
   return hit;
 }
 

@@ -2,6 +2,8 @@ import { promises as dns } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
+import { errorMessage } from '../core/errors.js';
+import { evictOldest } from '../core/evict-oldest.js';
 import type { LinkChecker, LinkVerdict } from '../core/ports.js';
 import { isBlockedAddress, isInternalHostname } from './address-blocklist.js';
 
@@ -76,8 +78,8 @@ export class HttpLinkChecker implements LinkChecker {
   check(url: string): Promise<LinkVerdict> {
     let verdict = this.cache.get(url);
     if (!verdict) {
-      verdict = this.limit(() => this.checkUncached(url)).catch((err: unknown) => ({ status: 'unknown' as const, reason: `check failed: ${(err as Error).message}` }));
-      if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);
+      verdict = this.limit(() => this.checkUncached(url)).catch((err: unknown) => ({ status: 'unknown' as const, reason: `check failed: ${errorMessage(err)}` }));
+      evictOldest(this.cache, MAX_CACHED - 1);
       this.cache.set(url, verdict);
     }
     return verdict;
