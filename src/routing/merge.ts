@@ -17,6 +17,11 @@ export class MalformedReportError extends Error {
   }
 }
 
+/** A critic's free-text field: strings as they are, numbers and booleans printed, anything else empty. */
+function textOf(v: unknown): string {
+  return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
+}
+
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -50,7 +55,7 @@ function normalise(source: string, raw: unknown, index: number): Finding {
   const suggestion = suggestionOf(raw.suggestion);
   const base = {
     guard: typeof raw.guard === 'string' ? raw.guard : source,
-    message: String(raw.message ?? ''),
+    message: textOf(raw.message),
     ...(path ? { path } : {}),
     ...(line ? { line } : {}),
     ...(endLine ? { endLine } : {}),
@@ -70,7 +75,7 @@ function normalise(source: string, raw: unknown, index: number): Finding {
     });
   }
   const severity = SEVERITIES.has(raw.severity as Severity) ? (raw.severity as Severity) : 'fail';
-  return makeFinding({ ...base, category: raw.category, severity, remediation: String(raw.remediation ?? '') });
+  return makeFinding({ ...base, category: raw.category, severity, remediation: textOf(raw.remediation) });
 }
 
 export function compareFindings(a: Finding, b: Finding): number {
