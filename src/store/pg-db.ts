@@ -51,8 +51,8 @@ export async function openPostgres(opts: PgOptions): Promise<Db> {
   const base = wrap(pool);
   const db: Db = {
     dialect: 'postgres',
-    query: base.query,
-    exec: base.exec,
+    query: (sql, params) => base.query(sql, params),
+    exec: (sql) => base.exec(sql),
     transaction: (fn) => withPgTransaction(pool, (client) => fn(wrap(client))),
     close: () => pool.end(),
   };
