@@ -60,8 +60,8 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await webStore?.close();
-  await workerStore?.close();
+  await webStore.close();
+  await workerStore.close();
   for (const s of [storeSchema, ...queueSchemas]) await dropSchema(s);
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
   removeFakeRemotes();

@@ -61,7 +61,7 @@ describe('G1 manifests, sensitive paths, oversize files, escaping symlinks', () 
     });
 
     it('a table renamed with the same content, and a removed one', async () => {
-      const head = PYPROJECT.replace('[tool.black]', '[tool.ruff.format]') + '';
+      const head = PYPROJECT.replace('[tool.black]', '[tool.ruff.format]');
       const { findings } = await g1Findings(prRepo({ 'pyproject.toml': `${PYPROJECT}\n[tool.isort]\nprofile = "black"\n` }, { 'pyproject.toml': head }));
       expect(findings[0]!.message).toContain('renames [tool.black] to [tool.ruff.format]');
       expect(findings[0]!.message).toContain('removes [tool.isort]');

@@ -67,12 +67,18 @@ describe('durable queue: two worker processes on one PostgreSQL', () => {
         (w) =>
           new Promise<void>((resolve) => {
             if (w.proc.exitCode !== null || w.proc.signalCode !== null) { resolve(); return; }
-            const t = setTimeout(() => (w.proc.kill('SIGKILL'), resolve()), 8000);
-            w.proc.once('exit', () => (clearTimeout(t), resolve()));
+            const t = setTimeout(() => {
+              w.proc.kill('SIGKILL');
+              resolve();
+            }, 8000);
+            w.proc.once('exit', () => {
+              clearTimeout(t);
+              resolve();
+            });
           }),
       ),
     );
-    await producer?.stop({ graceMs: 1000 });
+    await producer.stop({ graceMs: 1000 });
     await client.end();
     await dropSchema(schema);
   });

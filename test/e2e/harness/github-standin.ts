@@ -77,7 +77,7 @@ export class GitHubStandIn {
     this.remote = new GitRemote(opts.gitRoot);
     this.graphql = new GraphqlStandIn(this.state);
     this.server = createServer((req, res) => {
-      this.handle(req, res).catch((err) => {
+      this.handle(req, res).catch((err: unknown) => {
         this.violations.push(`stand-in crashed on ${req.method} ${req.url}: ${(err as Error).stack ?? String(err)}`);
         if (!res.headersSent) res.writeHead(500);
         res.end();
@@ -198,7 +198,7 @@ export class GitHubStandIn {
     }
     rec.operationId = match.operation.operationId;
     // Authentication: the App JWT for /app/*, an unexpired installation token for the rest.
-    const auth = /^(bearer|token)\s+(\S+)$/i.exec(String(req.headers.authorization ?? ''));
+    const auth = /^(bearer|token)\s+(\S+)$/i.exec(req.headers.authorization ?? '');
     if (match.operation.template.startsWith('/app')) {
       const check = auth ? verifyAppJwt(auth[2]!, this.opts.publicKey, this.opts.appId) : { ok: false as const, problem: 'no Authorization header' };
       if (!check.ok) {
@@ -234,7 +234,7 @@ export class GitHubStandIn {
 
   private async handleGraphql(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const { body } = await this.parseJson(req, `POST ${url.pathname}`);
-    const installation = this.tokenInstallation(/^(?:bearer|token)\s+(\S+)$/i.exec(String(req.headers.authorization ?? ''))?.[1]);
+    const installation = this.tokenInstallation(/^(?:bearer|token)\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1]);
     const rec = { kind: 'graphql' as const, method: req.method ?? 'POST', path: url.pathname, query: '', operationId: 'graphql', body, auth: 'installation' as const, installationId: installation };
     if (installation === null || req.method !== 'POST' || typeof body?.query !== 'string') {
       this.violations.push(`graphql: ${installation === null ? 'no valid installation token' : 'expected POST with a JSON {query}'}`);
@@ -248,7 +248,7 @@ export class GitHubStandIn {
   private async handleGit(req: IncomingMessage, res: ServerResponse, url: URL, owner: string, repo: string): Promise<void> {
     const method = req.method ?? 'GET';
     const rec = { kind: 'git' as const, method, path: url.pathname, query: url.search, operationId: null, body: null };
-    const basic = /^basic\s+(\S+)$/i.exec(String(req.headers.authorization ?? ''));
+    const basic = /^basic\s+(\S+)$/i.exec(req.headers.authorization ?? '');
     const [user, password] = basic ? Buffer.from(basic[1]!, 'base64').toString('utf8').split(/:(.*)/s) : [];
     const installation = this.tokenInstallation(password);
     if (installation === null) {
