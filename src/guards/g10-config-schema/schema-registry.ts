@@ -192,22 +192,6 @@ function ajvInstances(): Record<Draft, Ajv> {
   return made;
 }
 
-const compiled = new Map<SchemaName, ValidateFunction>();
-
-/** The compiled validator of a bundled schema as a whole (compiled once per process). */
-export function validatorFor(name: SchemaName): ValidateFunction {
-  let validate = compiled.get(name);
-  if (!validate) {
-    const schema = loadBundledSchema(name);
-    const ajv = ajvInstances()[draftOf(schema)];
-    const found = ajv.getSchema(idOf(name, schema));
-    if (!found) throw new Error(`bundled schema ${BUNDLED_SCHEMAS[name]} is not registered`);
-    validate = found;
-    compiled.set(name, validate);
-  }
-  return validate;
-}
-
 /** A property whose schema is another bundled document (pyproject `tool.ruff` → ruff.json). */
 interface Split {
   dataPath: string[];
