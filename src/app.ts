@@ -8,6 +8,7 @@ import type { Report } from './core/report.js';
 import type { Logger } from './core/trace.js';
 import { VERSION } from './core/version.js';
 import { GUARDS } from './guards/index.js';
+import { MemoryQueue } from './queue/memory-queue.js';
 import type { JobQueue } from './queue/types.js';
 import type { Store } from './store/store.js';
 import type { GateJob } from './host/gate-job.js';
@@ -57,7 +58,7 @@ function healthHandler(getRuntime: () => SlopgateRuntime | undefined) {
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/healthz') return false;
     const rt = getRuntime();
-    const queue = rt?.queue as Partial<{ size: { pending: number; running: number } }> | undefined;
+    const queue = rt?.queue instanceof MemoryQueue ? rt.queue : undefined;
     res.writeHead(rt ? 200 : 503, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ ok: Boolean(rt), version: VERSION, queue: queue?.size ?? null }));
     return true;

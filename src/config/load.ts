@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { LineCounter, parseDocument, isNode } from 'yaml';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import type { z } from 'zod';
-import { InputError } from '../core/errors.js';
+import { errorMessage, InputError } from '../core/errors.js';
 import { configSchema, type SlopgateConfig } from '../core/config-schema.js';
 
 /** Where the repo-level config may live (read from the default branch only). */
@@ -88,7 +88,7 @@ export async function loadConfigFile(file: string): Promise<SlopgateConfig> {
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    throw new InputError(`cannot read config file ${file}: ${(err as Error).message}`);
+    throw new InputError(`cannot read config file ${file}: ${errorMessage(err)}`);
   }
   return parseConfigText(text, file);
 }

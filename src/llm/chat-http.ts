@@ -1,6 +1,7 @@
 import type { Logger } from '../core/trace.js';
 import { backoffMs, retryAfterMs, type BackoffPolicy } from './backoff.js';
 import { LlmError, type TokenUsage } from './port.js';
+import { isRecord } from '../core/is-record.js';
 
 /**
  * One chat-completions request over HTTP, with the per-call timeout and the retries: 408, 429 and 5xx
@@ -147,8 +148,7 @@ function readEnvelope(text: string, host: string, redact: (s: string) => string)
 }
 
 function asRecord(value: unknown): Record<string, unknown> | null {
-  // A JSON object from the wire; the cast names what typeof already checked.
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  return isRecord(value) ? value : null;
 }
 
 function count(value: unknown): number {

@@ -1,5 +1,6 @@
 import { isCategory } from '../core/categories.js';
 import { makeFinding, SEVERITY_RANK, type Finding, type Severity, type Suggestion } from '../core/finding.js';
+import { isOneOf } from '../core/one-of.js';
 
 /** Output of one source of findings (a guard, the test gate, an LLM critic). */
 export interface SourceReport {
@@ -26,7 +27,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-const SEVERITIES = new Set<Severity>(['fail', 'risk', 'nit']);
+const SEVERITIES: readonly Severity[] = ['fail', 'risk', 'nit'];
 
 function isLineNumber(v: unknown): v is number {
   return typeof v === 'number' && Number.isInteger(v) && v > 0;
@@ -74,7 +75,7 @@ function normalise(source: string, raw: unknown, index: number): Finding {
       evidence: { ...(base.evidence ?? {}), unknownCategory: shown },
     });
   }
-  const severity = SEVERITIES.has(raw.severity as Severity) ? (raw.severity as Severity) : 'fail';
+  const severity = isOneOf(SEVERITIES, raw.severity) ? raw.severity : 'fail';
   return makeFinding({ ...base, category: raw.category, severity, remediation: textOf(raw.remediation) });
 }
 

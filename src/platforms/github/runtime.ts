@@ -123,8 +123,7 @@ export class SlopgateRuntime {
   async idle(): Promise<void> {
     for (;;) {
       while (this.pending.size) await Promise.all([...this.pending]);
-      const q = this.queue as Partial<{ onIdle(): Promise<void> }>;
-      if (q.onIdle) await q.onIdle();
+      if (this.queue instanceof MemoryQueue) await this.queue.onIdle();
       if (!this.pending.size) return;
     }
   }
