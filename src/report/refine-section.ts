@@ -27,13 +27,8 @@ function row(v: unknown): RefineRowView | null {
   return r;
 }
 
-export interface AttemptLike {
-  n: number;
-  round?: number;
-  source: string;
-  outcome: string;
-  paths: string[];
-  reason?: string;
+/** An attempt, stored or fresh: a report row plus the tokens it spent. */
+export interface AttemptLike extends RefineRowView {
   tokens?: { prompt: number; completion: number };
 }
 

@@ -7,6 +7,7 @@ import { topLevelDefinitions } from '../../repo/top-level-definitions.js';
 import { field, named } from '../../repo/tree-nodes.js';
 import { isSkippedPath } from '../../repo/manifests/index.js';
 import { isPythonStdlib } from '../../repo/stdlib/python.js';
+import { relativePythonModule } from '../shared/python-relative.js';
 
 /**
  * G4 (a'): a name the PR imports from one of the repository's own modules must exist there at head.
@@ -64,11 +65,7 @@ function pythonTargets(module: string, importer: string, paths: ReadonlySet<stri
     }
   };
   if (module.startsWith('.')) {
-    const dots = module.length - module.replace(/^\.+/, '').length;
-    let dir = posix.dirname(importer);
-    for (let i = 1; i < dots; i++) dir = posix.dirname(dir);
-    const rest = module.slice(dots).replace(/\./g, '/');
-    const base = posix.normalize(rest ? posix.join(dir, rest) : dir);
+    const base = relativePythonModule(module, importer);
     if (base.startsWith('..')) return { files, dirs };
     add(base === '.' ? '' : base);
     return { files, dirs };

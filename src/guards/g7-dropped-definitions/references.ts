@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import type { Definition } from '../../repo/top-level-definitions.js';
 import type { HeadHit } from './head-search.js';
+import { relativePythonModule } from '../shared/python-relative.js';
 
 /**
  * Evidence that a definition the PR removed is still needed at head: a line of the head tree that
@@ -124,12 +125,7 @@ function pyModuleKey(path: string): string {
 /** True when `from X import …` in `importer` names the module whose key is `target`. */
 function pyResolves(module: string, importer: string, target: string): boolean {
   if (module.startsWith('.')) {
-    const dots = module.length - module.replace(/^\.+/, '').length;
-    let dir = posix.dirname(importer);
-    for (let i = 1; i < dots; i++) dir = posix.dirname(dir);
-    const rest = module.slice(dots).replace(/\./g, '/');
-    const resolved = posix.normalize(rest ? posix.join(dir, rest) : dir);
-    return resolved === target;
+    return relativePythonModule(module, importer) === target;
   }
   const dotted = module.replace(/\./g, '/');
   return target === dotted || target.endsWith(`/${dotted}`);
