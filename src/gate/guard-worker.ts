@@ -36,8 +36,11 @@ const registry = import('../guards/index.js');
 registry.catch(() => undefined);
 
 async function findGuard(id: string, module?: string): Promise<Guard> {
+  // cast: I/O boundary: a module loaded at run time
   const exports = (module ? await import(module) : await registry) as Record<string, unknown>;
+  // cast: I/O boundary: the registry module exports GUARDS
   const candidates: unknown[] = module ? Object.values(exports) : ((exports.GUARDS as Guard[] | undefined) ?? []);
+  // cast: I/O boundary: checked by id before use
   const guard = candidates.find((g): g is Guard => Boolean(g) && typeof g === 'object' && (g as Guard).id === id);
   if (!guard) throw new Error(`guard ${id} not found in ${module ?? 'the guard registry'}`);
   return guard;
