@@ -78,6 +78,7 @@ export function parseConfigText(text: string, file: string): SlopgateConfig {
     // For an unknown key, point at the key itself rather than at its parent mapping.
     const path = issue.code === 'unrecognized_keys' && issue.keys[0] ? [...issue.path, issue.keys[0]] : issue.path;
     const pos = isToml ? tomlLineOf(text, path) : yamlLineOf(text, path);
+    // cast: library typing gap: the position type does not declare column on every branch
     throw new ConfigError(file, pos.line, 'column' in pos ? (pos.column as number | undefined) : undefined, describeIssue(issue));
   }
   return parsed.data;
