@@ -25,7 +25,7 @@ export function dependencyChanges(path: string, before: string | null, after: st
     return null;
   }
   const changes: DependencyChange[] = [];
-  const split = (key: string) => key.split('\0') as [string, string];
+  const split = (key: string) => key.split('\0') as [string, string]; // cast: keys are built as group\0name
   for (const [key, spec] of b) {
     const [group, name] = split(key);
     const before = a.get(key);

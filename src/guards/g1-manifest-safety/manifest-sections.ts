@@ -87,6 +87,7 @@ interface Reader {
 
 const tomlReader = (impact: Reader['impact'], skipKeysOf?: (table: string, own: string) => string): Reader => ({
   read: (text) => {
+    // cast: I/O boundary: parsed from a file or a tool's output
     const flat = tomlTables(parseToml(text) as Record<string, unknown>);
     for (const name of [...flat.keys()]) if (TOML_DEPENDENCY_TABLE.test(name)) flat.delete(name);
     if (skipKeysOf) for (const [name, own] of flat) flat.set(name, skipKeysOf(name, own));
@@ -99,7 +100,7 @@ const tomlReader = (impact: Reader['impact'], skipKeysOf?: (table: string, own: 
 /** [project]: dependency arrays are reported as dependencies; metadata-only edits are tool-level. */
 function projectContent(name: string, own: string): string {
   if (name !== 'project') return own;
-  const o = JSON.parse(own) as Record<string, unknown>;
+  const o = JSON.parse(own) as Record<string, unknown>; // cast: I/O boundary: parsed from a file or a tool's output
   delete o.dependencies;
   delete o['optional-dependencies'];
   return JSON.stringify(o);
@@ -114,8 +115,8 @@ const READERS: Record<string, Reader> = {
 
 /** For [project]: true when only metadata keys differ (description, classifiers, urls …). */
 function projectMetadataOnly(before: string, after: string): boolean {
-  const a = JSON.parse(before) as Record<string, unknown>;
-  const b = JSON.parse(after) as Record<string, unknown>;
+  const a = JSON.parse(before) as Record<string, unknown>; // cast: I/O boundary: parsed from a file or a tool's output
+  const b = JSON.parse(after) as Record<string, unknown>; // cast: I/O boundary: parsed from a file or a tool's output
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   return [...keys].every((k) => PROJECT_METADATA.has(k) || JSON.stringify(a[k]) === JSON.stringify(b[k]));
 }

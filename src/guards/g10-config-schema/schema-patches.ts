@@ -6,6 +6,7 @@
  */
 type JsonSchema = Record<string, unknown>;
 
+// cast: I/O boundary: JSON-like data walked field by field
 const obj = (v: unknown): JsonSchema | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as JsonSchema) : undefined);
 
 /** `schema` also accepting a single string (GitHub accepts `branches: main` for `[main]`). */
@@ -17,8 +18,8 @@ function orString(schema: JsonSchema | undefined): JsonSchema | undefined {
 function eachNode(node: unknown, fn: (n: JsonSchema) => void): void {
   if (Array.isArray(node)) for (const x of node) eachNode(x, fn);
   else if (obj(node)) {
-    fn(node as JsonSchema);
-    for (const v of Object.values(node as JsonSchema)) eachNode(v, fn);
+    fn(node as JsonSchema); // cast: I/O boundary: JSON-like data walked field by field
+    for (const v of Object.values(node as JsonSchema)) eachNode(v, fn); // cast: I/O boundary: JSON-like data walked field by field
   }
 }
 
@@ -40,12 +41,13 @@ const PATCHES: Record<string, (schema: JsonSchema) => void> = {
     for (const input of Object.values(inputs ?? {})) {
       const props = obj(obj(input)?.properties);
       if (props?.default) props.default = { type: ['string', 'boolean', 'number'] };
-      if (obj(input)) delete (input as JsonSchema).required;
+      if (obj(input)) delete (input as JsonSchema).required; // cast: I/O boundary: JSON-like data walked field by field
     }
   },
   // `INHERIT: ../en/mkdocs.yml` takes site_name (and the rest) from the parent config.
   mkdocs: (s) => {
     if (!Array.isArray(s.required)) return;
+    // cast: I/O boundary: JSON-like data walked field by field (a bundled schema we ship)
     const rest = (s.required as string[]).filter((k) => k !== 'site_name');
     s.required = rest;
     s.if = { not: { required: ['INHERIT'] } };

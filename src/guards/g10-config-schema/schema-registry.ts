@@ -97,6 +97,7 @@ const loaded = new Map<SchemaName, JsonSchema>();
 export function loadBundledSchema(name: SchemaName): JsonSchema {
   let schema = loaded.get(name);
   if (!schema) {
+    // cast: I/O boundary: a bundled schema file
     schema = patchSchema(name, JSON.parse(readFileSync(join(schemasDir(), BUNDLED_SCHEMAS[name]), 'utf8')) as JsonSchema);
     loaded.set(name, schema);
   }
@@ -156,6 +157,7 @@ const AJV_OPTIONS: Options = {
   code: { optimize: false },
 };
 
+// cast: library typing gap: ajv-draft-04 is CommonJS; ESM sees its class on default
 const Ajv04 = ((Ajv04Module as unknown as { default?: typeof Ajv }).default ?? Ajv04Module) as unknown as typeof Ajv;
 
 let instances: Record<Draft, Ajv> | null = null;
@@ -169,6 +171,7 @@ function ajvInstances(): Record<Draft, Ajv> {
   if (instances) return instances;
   const made: Record<Draft, Ajv> = { 'draft-07': new Ajv(AJV_OPTIONS), 'draft-04': new Ajv04(AJV_OPTIONS) };
   const byKey = new Map<string, { id: string; draft: Draft }>();
+  // cast: Object.keys/fromEntries drop key types; the keys come from the const list
   const names = Object.keys(BUNDLED_SCHEMAS) as SchemaName[];
   const registered = new Set<string>();
   for (const name of names) {
@@ -254,7 +257,7 @@ function valueAt(data: unknown, path: string[]): unknown {
   let cursor = data;
   for (const key of path) {
     if (!cursor || typeof cursor !== 'object' || Array.isArray(cursor)) return undefined;
-    cursor = (cursor as Record<string, unknown>)[key];
+    cursor = (cursor as Record<string, unknown>)[key]; // cast: I/O boundary: JSON-like data walked field by field
   }
   return cursor;
 }

@@ -114,7 +114,7 @@ function publicRemovalFinding(file: ChangedFile, judged: Judged[]): GuardFinding
 }
 
 function renamedFinding(file: ChangedFile, j: Judged, headLines: number): GuardFinding {
-  const v = j.v as Vanished & { fate: { kind: 'renamed' } };
+  const v = j.v as Vanished & { fate: { kind: 'renamed' } }; // cast: the caller picked renamed fates only
   const { to, path, similarity } = v.fate;
   const sameFile = path === file.path;
   const line = sameFile ? to.line : headLineForBaseLine(v.def.line, file.removed, file.added, headLines);

@@ -251,6 +251,7 @@ function js(s: Subject, hits: readonly HeadHit[], textOf: TextOf): ReferenceVerd
     const text = textOf(path);
     if (text === undefined) continue;
     for (const m of text.matchAll(JS_MODULE_STATEMENT)) {
+      // cast: the regex has three groups, all required
       const [whole, kind, clause, spec] = m as unknown as [string, string, string, string];
       const hit = { path, line: lineOf(text, m.index), text: firstLine(whole) };
       const resolves = jsResolves(spec, path, target);

@@ -21,10 +21,11 @@ const COMPONENT_LABELS: Record<keyof OmegaComponents, string> = {
 
 function describeSlop(om: OmegaResult): string[] {
   const out: string[] = [];
+  // cast: Object.keys/fromEntries drop key types; the keys come from the const list
   for (const key of Object.keys(COMPONENT_LABELS) as (keyof OmegaComponents)[]) {
     const v = om.components[key];
     if (v <= 0) continue;
-    const lines = key in om.lines ? om.lines[key as keyof OmegaResult['lines']] : [];
+    const lines = key in om.lines ? om.lines[key as keyof OmegaResult['lines']] : []; // cast: checked with `in` just before
     const at = lines.length ? ` (line${lines.length === 1 ? '' : 's'} ${lines.slice(0, 5).join(', ')}${lines.length > 5 ? ', …' : ''})` : '';
     out.push(`${COMPONENT_LABELS[key]} ${f2(v)}${at}`);
   }

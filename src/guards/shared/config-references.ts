@@ -86,7 +86,7 @@ function babelName(written: string, kind: 'preset' | 'plugin'): string | null {
   if (!name) return null;
   if (name.startsWith('@babel/')) return name.startsWith(`@babel/${kind}-`) || name === '@babel/core' ? name : `@babel/${kind}-${name.slice(7)}`;
   if (name.startsWith('@')) {
-    const [scope, pkg] = name.split('/') as [string, string];
+    const [scope, pkg] = name.split('/') as [string, string]; // cast: a scoped name (@scope/pkg) always has both parts
     return pkg.startsWith(prefix) ? name : `${scope}/${prefix}-${pkg}`;
   }
   return name.startsWith(prefix) ? name : `${prefix}-${name}`;
@@ -99,7 +99,7 @@ function eslintName(written: string, kind: 'plugin' | 'config'): string | null {
   const name = packageName(written);
   if (!name) return null;
   if (name.startsWith('@')) {
-    const [scope, pkg] = name.split('/') as [string, string];
+    const [scope, pkg] = name.split('/') as [string, string]; // cast: a scoped name (@scope/pkg) always has both parts
     return pkg.startsWith(prefix) ? name : `${scope}/${prefix}-${pkg}`;
   }
   return name.startsWith(prefix) ? name : `${prefix}-${name}`;
