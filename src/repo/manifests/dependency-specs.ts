@@ -68,7 +68,7 @@ const readComposerJson: DependencyReader = (text) => {
 };
 
 const readPyproject: DependencyReader = (text) => {
-  const doc = parseToml(text) as Record<string, unknown>;
+  const doc = parseToml(text) as Record<string, unknown>; // cast: I/O boundary: parsed from a file or a tool's output
   const out: DepMap = new Map();
   const project = isRecord(doc.project) ? doc.project : {};
   addRequirements(out, 'project.dependencies', project.dependencies);
@@ -93,7 +93,7 @@ const readPyproject: DependencyReader = (text) => {
 };
 
 const readCargoToml: DependencyReader = (text) => {
-  const doc = parseToml(text) as Record<string, unknown>;
+  const doc = parseToml(text) as Record<string, unknown>; // cast: I/O boundary: parsed from a file or a tool's output
   const out: DepMap = new Map();
   const kinds = ['dependencies', 'dev-dependencies', 'build-dependencies'];
   for (const k of kinds) addTable(out, k, doc[k]);
@@ -105,7 +105,7 @@ const readCargoToml: DependencyReader = (text) => {
 };
 
 const readPipfile: DependencyReader = (text) => {
-  const doc = parseToml(text) as Record<string, unknown>;
+  const doc = parseToml(text) as Record<string, unknown>; // cast: I/O boundary: parsed from a file or a tool's output
   const out: DepMap = new Map();
   addTable(out, 'packages', doc.packages);
   addTable(out, 'dev-packages', doc['dev-packages']);
