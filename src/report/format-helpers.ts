@@ -27,7 +27,7 @@ export const NEXT_STEP_TEXT: Record<NextAction, string> = {
 };
 
 export function nextStepText(next: string): string {
-  return (NEXT_STEP_TEXT as Record<string, string>)[next] ?? next;
+  return (NEXT_STEP_TEXT as Record<string, string>)[next] ?? next; // cast: widening only: looked up with any string
 }
 
 export function countBySeverity(findings: Finding[]): Record<Severity, number> {
