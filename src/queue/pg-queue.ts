@@ -137,6 +137,7 @@ export class PgQueue<P = unknown> implements JobQueue<P> {
       const { rows } = await client.query<{ seq: number }>(this.sql.bumpKey, [req.key]);
       const data: JobData<P> = { key: req.key, seq: rows[0]!.seq, payload: req.payload };
       const id = randomUUID();
+      // cast: library typing gap: pg-boss types the payload as object
       await this.boss.send(this.o.queueName, data as object, { id, singletonKey: req.key, db: { executeSql: (text, values) => client.query(text, values) } });
       await client.query(this.sql.setKeyJob, [req.key, id]);
       return { id };
@@ -319,11 +320,11 @@ export class PgQueue<P = unknown> implements JobQueue<P> {
 /** Reads why the previous attempt ended from the job's output column. */
 function previousAttempt(output: unknown): PreviousAttempt | undefined {
   if (!output || typeof output !== 'object') return undefined;
-  const o = output as Record<string, unknown>;
+  const o = output as Record<string, unknown>; // cast: I/O boundary: pg-boss stores the output as JSON
   if (o.reason === 'error' || o.reason === 'worker-lost' || o.reason === 'shutdown') {
     return { reason: o.reason, ...(typeof o.message === 'string' ? { message: o.message } : {}), ...(typeof o.worker === 'string' ? { worker: o.worker } : {}) };
   }
-  const value = o.value as { message?: unknown } | undefined;
+  const value = o.value as { message?: unknown } | undefined; // cast: I/O boundary: pg-boss stores the output as JSON
   if (value && typeof value.message === 'string' && value.message.includes('timeout')) return { reason: 'expired', message: value.message };
   return undefined;
 }

@@ -55,5 +55,6 @@ export async function runWorker<P = unknown>(opts: WorkerOptions<P> = {}): Promi
  * from its JSON rows (an I/O boundary): whoever registered the handler also enqueues those payloads.
  */
 function fromRegistry<P>(): JobHandler<P> | undefined {
+  // cast: the registry is untyped across modules; the App registers its own payload type
   return registeredJobHandler() as JobHandler<P> | undefined;
 }
