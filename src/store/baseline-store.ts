@@ -11,7 +11,7 @@ const SUITE_STATUSES = new Set(['ok', 'no-results', 'skipped']);
  */
 export function looksLikeSuiteResult(value: unknown): value is SuiteResult {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
-  const v = value as Record<string, unknown>;
+  const v = value as Record<string, unknown>; // cast: I/O boundary: JSON-like data walked field by field
   return (
     typeof v.runner === 'string' &&
     typeof v.command === 'string' &&
@@ -21,6 +21,7 @@ export function looksLikeSuiteResult(value: unknown): value is SuiteResult {
     typeof v.durationMs === 'number' &&
     Array.isArray(v.tests) &&
     Array.isArray(v.units) &&
+    // cast: I/O boundary: JSON-like data walked field by field
     v.tests.every((t) => t && typeof t === 'object' && typeof (t as { id?: unknown }).id === 'string' && typeof (t as { status?: unknown }).status === 'string')
   );
 }
