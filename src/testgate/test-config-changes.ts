@@ -42,6 +42,7 @@ function packageField(text: string | null, key: string): string | undefined {
   if (text === null) return undefined;
   try {
     let v: unknown = JSON.parse(text);
+    // cast: I/O boundary: JSON-like data walked field by field
     for (const part of key.split('.')) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[part] : undefined;
     return v === undefined ? undefined : JSON.stringify(v);
   } catch {
