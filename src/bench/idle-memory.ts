@@ -19,7 +19,7 @@ function freePort(): Promise<number> {
     const srv = createServer();
     srv.once('error', reject);
     srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
+      const port = (srv.address() as { port: number }).port; // cast: a TCP server listening on a port
       srv.close(() => resolve(port));
     });
   });
