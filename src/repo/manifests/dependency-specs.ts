@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { pep503 } from './python-names.js';
+import { isRecord } from '../../core/is-record.js';
 
 /**
  * Dependency tables of a manifest with their version specs, grouped by table (`devDependencies`,
@@ -13,10 +14,6 @@ export type DepMap = Map<string, string>;
 
 /** Reads one manifest's dependency tables; throws when the text does not parse. */
 export type DependencyReader = (text: string) => DepMap;
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function specOf(v: unknown): string {
   if (typeof v === 'string') return v;
