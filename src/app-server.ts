@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void shutdown('SIGINT'));
 }
 
-main().catch((err) => {
+main().catch((err: unknown) => {
   console.error(`slopgate could not start: ${errorMessage(err)}`);
   if (err instanceof InputError && err.hint) console.error(`  hint: ${err.hint}`);
   process.exit(err instanceof InputError ? 2 : 1);

@@ -12,6 +12,7 @@ import { modelFromEnv } from './llm/model-env.js';
 import type { JsonModel } from './llm/port.js';
 import { RECIPES } from './refiner/recipes/index.js';
 import type { Recipe } from './refiner/types.js';
+import { MemoryQueue } from './queue/memory-queue.js';
 import type { JobQueue } from './queue/types.js';
 import type { Store } from './store/store.js';
 import type { GateJob } from './host/gate-job.js';
@@ -68,7 +69,7 @@ function healthHandler(getRuntime: () => SlopgateRuntime | undefined) {
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/healthz') return false;
     const rt = getRuntime();
-    const queue = rt?.queue as Partial<{ size: { pending: number; running: number } }> | undefined;
+    const queue = rt?.queue instanceof MemoryQueue ? rt.queue : undefined;
     res.writeHead(rt ? 200 : 503, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ ok: Boolean(rt), version: VERSION, queue: queue?.size ?? null }));
     return true;
@@ -113,7 +114,9 @@ export function createSlopgateApp(opts: SlopgateAppOptions = {}): SlopgateApp {
     runtime = createSlopgateRuntime(app, opts);
     registerHandlers(app, runtime);
     try {
-      options?.addHandler?.(healthHandler(() => runtime));
+      // Probot types it as always there, but `probot.load(appFn)` (tests, custom servers) passes no addHandler.
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+      options.addHandler?.(healthHandler(() => runtime));
     } catch {
       // Loaded without an HTTP server (probot.load in tests, serverless adapters): no health endpoint.
     }

@@ -19,7 +19,7 @@ function freePort(): Promise<number> {
     const srv = createServer();
     srv.once('error', reject);
     srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
+      const port = (srv.address() as { port: number }).port; // cast: a TCP server listening on a port
       srv.close(() => resolve(port));
     });
   });
@@ -106,10 +106,16 @@ export async function embeddedStoreRssMb(): Promise<EmbeddedStoreRss> {
       report({ open, closed: rss() });`;
     const created = await storeChild(lazy);
     const reopened = await storeChild(lazy);
-    return { createdInProcess: inProcess.open!, created: created.open!, idleClosed: created.closed!, reopened: reopened.open! };
+    return { createdInProcess: mb(inProcess.open), created: mb(created.open), idleClosed: mb(created.closed), reopened: mb(reopened.open) };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** A measurement the child must have reported. */
+function mb(value: number | undefined): number {
+  if (value === undefined) throw new Error('the store child did not report its RSS');
+  return value;
 }
 
 async function storeChild(body: string): Promise<{ open?: number; closed?: number }> {

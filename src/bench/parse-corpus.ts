@@ -41,6 +41,7 @@ export interface RepoParseResult {
 const corpusFile = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bench', 'parse-corpus.json');
 
 export function loadCorpus(file = corpusFile): CorpusRepo[] {
+  // cast: I/O boundary: parsed from a file or a tool's output
   const parsed = JSON.parse(readFileSync(file, 'utf8')) as { repos?: CorpusRepo[] };
   if (!Array.isArray(parsed.repos)) throw new Error(`${file}: expected a "repos" array`);
   return parsed.repos;
@@ -74,7 +75,7 @@ function addedFile(path: string, text: string): ChangedFile {
 }
 
 /** G2 reads nothing from its context; the bench calls it without a pipeline around it. */
-const NO_CONTEXT = {} as GuardContext;
+const NO_CONTEXT = {} as GuardContext; // cast: the parse benchmark calls extractors that never read the context
 
 export async function parseRepo(root: string, entry: CorpusRepo): Promise<RepoParseResult> {
   const expected = new Map((entry.expectedInvalid ?? []).map((e) => [e.path, e]));

@@ -64,6 +64,7 @@ export async function mergedPrs(
   for (const line of log.split('\n')) {
     if (prs.length >= opts.count) break;
     if (!line) continue;
+    // cast: fixed-format line (we asked git/tooling for it): the fields are there
     const [sha, parentList, subject] = line.split('\0') as [string, string, string];
     const parents = parentList.split(' ').filter(Boolean);
     let pr: number | null = null;

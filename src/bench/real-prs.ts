@@ -85,7 +85,7 @@ export interface RunOptions {
 /** Gates one corpus PR on its mirror. Never throws: a crash becomes an `error` result. */
 export async function gateOne(dir: string, pr: CorpusPr, guards: Guard[]): Promise<BenchPrResult> {
   const t0 = Date.now();
-  const extra = pr as CorpusPr & { agent?: string; fate?: string };
+  const extra = pr as CorpusPr & { agent?: string; fate?: string }; // cast: I/O boundary: corpus entries may carry extra fields
   const labels = { ...(extra.agent ? { agent: extra.agent } : {}), ...(extra.fate ? { fate: extra.fate } : {}) };
   const common = {
     repo: pr.repo,

@@ -11,6 +11,7 @@ import { GUARDS } from '../guards/index.js';
 import { cliLlmOptions, type LlmDeps } from '../qa/gate-options.js';
 import { REPORT_FORMATS, renderReport, type ReportFormat } from '../report/index.js';
 import { exitCodeFor, type FailLevel } from './fail-level.js';
+import { isOneOf } from '../core/one-of.js';
 
 export interface CheckArgs {
   repo: string;
@@ -34,8 +35,8 @@ export interface CheckArgs {
 }
 
 export function parseFormat(value: string | undefined): ReportFormat {
-  const f = (value ?? 'text') as ReportFormat;
-  if (!REPORT_FORMATS.includes(f)) throw new InputError(`unknown format '${value}'`, `use one of ${REPORT_FORMATS.join(', ')}`);
+  const f = value ?? 'text';
+  if (!isOneOf(REPORT_FORMATS, f)) throw new InputError(`unknown format '${value}'`, `use one of ${REPORT_FORMATS.join(', ')}`);
   return f;
 }
 

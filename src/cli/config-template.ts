@@ -65,6 +65,7 @@ function entries(properties: Record<string, JsonSchemaNode>, depth: number): str
 }
 
 export function configTemplate(): string {
+  // cast: library typing gap: zod types the JSON Schema as a union; read here as plain JSON
   const schema = configJsonSchema() as JsonSchemaNode;
   return (
     `# yaml-language-server: $schema=${schemaUrl()}\n` +

@@ -1,5 +1,6 @@
 import type { Report } from '../core/report.js';
 import { InputError } from '../core/errors.js';
+import { isOneOf } from '../core/one-of.js';
 
 /**
  * `--fail-level`: how bad something must be for `slopgate check` to exit 1.
@@ -25,10 +26,10 @@ const COUNTED: Record<FailLevel, readonly string[]> = {
 
 export function parseFailLevel(value: string | undefined): FailLevel {
   const level = (value ?? 'fail').trim().toLowerCase();
-  if (!(FAIL_LEVELS as readonly string[]).includes(level)) {
+  if (!isOneOf(FAIL_LEVELS, level)) {
     throw new InputError(`unknown fail level '${value}'`, `use one of ${FAIL_LEVELS.join(', ')} (default fail: exit 1 only when the decision blocks)`);
   }
-  return level as FailLevel;
+  return level;
 }
 
 /** The exit code of a finished check: 1 when the report reaches `level`, else 0. */

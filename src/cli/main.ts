@@ -7,6 +7,14 @@ import { COMMAND_HELP, USAGE } from './help.js';
 import { runInit } from './init.js';
 
 const HELP = { help: { type: 'boolean', short: 'h', default: false } } as const;
+/** The options `check` and `refine` share: which repository and commits, how to print, which config. */
+const PR_OPTIONS = {
+  repo: { type: 'string', default: '.' },
+  base: { type: 'string' },
+  head: { type: 'string', default: 'HEAD' },
+  format: { type: 'string', short: 'f' },
+  config: { type: 'string', short: 'c' },
+} as const;
 
 const list = (value: string | undefined) => (value === undefined ? undefined : value.split(',').map((s) => s.trim()).filter(Boolean));
 
@@ -37,11 +45,7 @@ export async function main(argv: string[], write: (s: string) => void = (s) => p
         args: rest,
         options: {
           ...HELP,
-          repo: { type: 'string', default: '.' },
-          base: { type: 'string' },
-          head: { type: 'string', default: 'HEAD' },
-          format: { type: 'string', short: 'f' },
-          config: { type: 'string', short: 'c' },
+          ...PR_OPTIONS,
           only: { type: 'string' },
           skip: { type: 'string' },
           strict: { type: 'boolean', default: false },
@@ -83,12 +87,8 @@ export async function main(argv: string[], write: (s: string) => void = (s) => p
         args: rest,
         options: {
           ...HELP,
-          repo: { type: 'string', default: '.' },
-          base: { type: 'string' },
-          head: { type: 'string', default: 'HEAD' },
+          ...PR_OPTIONS,
           apply: { type: 'boolean', default: false },
-          format: { type: 'string', short: 'f' },
-          config: { type: 'string', short: 'c' },
           'no-tests': { type: 'boolean', default: false },
           db: { type: 'string' },
         },
@@ -99,11 +99,11 @@ export async function main(argv: string[], write: (s: string) => void = (s) => p
       const { parseRefineFormat, runRefine } = await import('./refine.js');
       return runRefine(
         {
-          repo: values.repo!,
-          head: values.head!,
-          apply: values.apply!,
+          repo: values.repo,
+          head: values.head,
+          apply: values.apply,
           format: parseRefineFormat(values.format),
-          noTests: values['no-tests']!,
+          noTests: values['no-tests'],
           ...(values.base ? { base: values.base } : {}),
           ...(values.config ? { config: values.config } : {}),
           ...(values.db ? { db: values.db } : {}),

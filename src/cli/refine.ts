@@ -67,8 +67,8 @@ async function checkApplicable(repoDir: string, head: string): Promise<string> {
  * Commits the kept candidate's tree on the current branch with the user's identity, then moves the
  * branch and the work tree to it (`merge --ff-only`, which never overwrites local changes).
  */
-async function applyPatch(repoDir: string, result: RefineResult): Promise<string> {
-  const tree = (await git(repoDir, ['rev-parse', `${result.candidateSha!}^{tree}`])).trim();
+async function applyPatch(repoDir: string, result: RefineResult, candidateSha: string): Promise<string> {
+  const tree = (await git(repoDir, ['rev-parse', `${candidateSha}^{tree}`])).trim();
   const commit = (await git(repoDir, ['commit-tree', tree, '-p', result.headSha, '-F', '-'], result.commitMessage)).trim();
   await git(repoDir, ['merge', '--ff-only', '--quiet', commit]);
   return commit;
@@ -115,8 +115,8 @@ export async function runRefine(args: RefineArgs, write: (s: string) => void, de
   const config = args.config ? await loadConfigFile(resolve(args.config)) : defaultConfig();
   if (args.apply) await checkApplicable(repoDir, args.head);
   const base = args.base ?? (await defaultBranch(repoDir));
-  const model = deps.model === null ? undefined : (deps.model ?? (await loadModel()));
-  const recipes = deps.recipes ?? (await loadRecipes());
+  const model = deps.model === null ? undefined : (deps.model ?? loadModel());
+  const recipes = deps.recipes ?? loadRecipes();
   const where = args.db && (/^postgres(ql)?:\/\//i.test(args.db) ? { url: args.db } : { dataDir: resolve(args.db) });
   const store = where ? await (await import('../store/open-store.js')).openStore(where) : undefined;
   // The same repository identity as `slopgate check --db`, so G9 history and refine attempts meet.
@@ -137,7 +137,7 @@ export async function runRefine(args: RefineArgs, write: (s: string) => void, de
       ...(model ? { model } : {}),
       ...(store ? { onAttempt: (a) => store.recordRefineAttempt({ repo: repoName, round: 1, headSha: report.head.sha }, a) } : {}),
     });
-    const applied = args.apply && result.candidateSha ? await applyPatch(repoDir, result) : null;
+    const applied = args.apply && result.candidateSha ? await applyPatch(repoDir, result, result.candidateSha) : null;
     if (args.format === 'json') write(JSON.stringify({ ...result, applied }, null, 2) + '\n');
     else write(renderRefineText(result, applied));
     if (result.candidateSha || blockingCount(report, config) === 0) return REFINE_EXIT.ok;

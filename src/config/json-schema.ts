@@ -3,6 +3,7 @@ import { configSchema } from '../core/config-schema.js';
 
 /** JSON Schema of the slopgate config, generated from the zod schema (input side: defaults optional). */
 export function configJsonSchema(): Record<string, unknown> {
+  // cast: library typing gap: zod types the JSON Schema as a union; the CLI treats it as plain JSON
   const schema = z.toJSONSchema(configSchema, { io: 'input', target: 'draft-7' }) as Record<string, unknown>;
   return {
     ...schema,

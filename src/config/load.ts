@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { LineCounter, parseDocument, isNode } from 'yaml';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import type { z } from 'zod';
-import { InputError } from '../core/errors.js';
+import { errorMessage, InputError } from '../core/errors.js';
 import { configSchema, type SlopgateConfig } from '../core/config-schema.js';
 
 /** Where the repo-level config may live (read from the default branch only). */
@@ -78,6 +78,7 @@ export function parseConfigText(text: string, file: string): SlopgateConfig {
     // For an unknown key, point at the key itself rather than at its parent mapping.
     const path = issue.code === 'unrecognized_keys' && issue.keys[0] ? [...issue.path, issue.keys[0]] : issue.path;
     const pos = isToml ? tomlLineOf(text, path) : yamlLineOf(text, path);
+    // cast: library typing gap: the position type does not declare column on every branch
     throw new ConfigError(file, pos.line, 'column' in pos ? (pos.column as number | undefined) : undefined, describeIssue(issue));
   }
   return parsed.data;
@@ -88,7 +89,7 @@ export async function loadConfigFile(file: string): Promise<SlopgateConfig> {
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    throw new InputError(`cannot read config file ${file}: ${(err as Error).message}`);
+    throw new InputError(`cannot read config file ${file}: ${errorMessage(err)}`);
   }
   return parseConfigText(text, file);
 }

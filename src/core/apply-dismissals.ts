@@ -59,7 +59,8 @@ export async function applyDismissals(findings: Finding[], inputs: DismissalInpu
       f.dismissed = { by: command.by, at: command.at, reason: command.reason, source: 'command' };
       continue;
     }
-    const rule = f.path ? rules.find((r) => r.category === f.category && r.matches(f.path!)) : undefined;
+    const path = f.path;
+    const rule = path ? rules.find((r) => r.category === f.category && r.matches(path)) : undefined;
     if (rule) {
       f.dismissed = { by: 'config (ignore.findings)', at, reason: rule.reason, source: 'config' };
       continue;

@@ -36,7 +36,6 @@ function parseArgs(rest: string): DismissCommand {
     const shown = id.slice(0, 40).replace(/`/g, '');
     return { ok: false, problem: `\`${shown}\` is not a finding id (12 hex digits, shown with each finding); ${USAGE}` };
   }
-  // eslint-disable-next-line no-control-regex
   const reason = words.join(' ').replace(/[\u0000-\u001f\u007f]/g, '').trim();
   if (!reason) return { ok: false, problem: `a reason is required; ${USAGE}` };
   if (reason.length > MAX_DISMISS_REASON) return { ok: false, problem: `the reason is longer than ${MAX_DISMISS_REASON} characters` };

@@ -35,34 +35,35 @@ export function markdownFences(text: string): CodeBlock[] {
   const lines = toLines(text);
   const blocks: CodeBlock[] = [];
   let open: { fence: string; block: CodeBlock } | null = null;
-  lines.forEach((raw, i) => {
+  for (const [i, raw] of lines.entries()) {
     const line = i + 1;
     if (open) {
       const close = CLOSE_FENCE.exec(raw);
-      if (close && close[1]![0] === open.fence[0] && close[1]!.length >= open.fence.length) {
+      if (close && close[1]!.startsWith(open.fence[0]!) && close[1]!.length >= open.fence.length) {
         open.block.closeLine = line;
         blocks.push(open.block);
         open = null;
       } else {
         open.block.body.push({ line, text: raw });
       }
-      return;
+      continue;
     }
     const m = OPEN_FENCE.exec(raw);
-    if (!m) return;
+    if (!m) continue;
     const fence = m[1]!;
     const info = m[2]!.trim();
-    if (fence[0] === '`' && info.includes('`')) return; // inline code such as ```x``` is not a fence
+    if (fence.startsWith('`') && info.includes('`')) continue; // inline code such as ```x``` is not a fence
     open = { fence, block: { openLine: line, closeLine: null, info, body: [] } };
-  });
-  if (open) blocks.push((open as { block: CodeBlock }).block);
+  }
+  if (open) blocks.push(open.block);
   return blocks;
 }
 
 const RST_DIRECTIVE = /^([ \t]*)\.\.[ \t]+([\w:-]+)::(.*)$/;
 const CODE_DIRECTIVES = new Set(['code-block', 'code', 'sourcecode', 'highlight-block']);
 
-const indentOf = (l: string) => /^[ \t]*/.exec(l)![0].replace(/\t/g, '    ').length;
+const leadingBlanks = (l: string): string => /^[ \t]*/.exec(l)?.[0] ?? '';
+const indentOf = (l: string) => leadingBlanks(l).replace(/\t/g, '    ').length;
 
 /** reStructuredText literal blocks (code directives and `::` paragraphs). */
 export function rstLiteralBlocks(text: string): CodeBlock[] {
@@ -110,9 +111,9 @@ export function rstLiteralBlocks(text: string): CodeBlock[] {
 
 function dedent(body: CodeLine[]): CodeLine[] {
   let cut = Infinity;
-  for (const b of body) if (b.text.trim() !== '') cut = Math.min(cut, /^[ \t]*/.exec(b.text)![0].length);
+  for (const b of body) if (b.text.trim() !== '') cut = Math.min(cut, leadingBlanks(b.text).length);
   if (cut === Infinity) cut = 0;
-  return body.map((b) => ({ line: b.line, text: b.text.slice(Math.min(cut, /^[ \t]*/.exec(b.text)![0].length)) }));
+  return body.map((b) => ({ line: b.line, text: b.text.slice(Math.min(cut, leadingBlanks(b.text).length)) }));
 }
 
 export function isRstPath(path: string): boolean {

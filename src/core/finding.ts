@@ -52,8 +52,8 @@ export interface Finding {
 
 export type FindingInput = Omit<Finding, 'id' | 'confirmedBy' | 'dismissed'> & { confirmedBy?: string[] };
 
-export function normalizeText(value: unknown): string {
-  return String(value ?? '')
+export function normalizeText(value: string | undefined): string {
+  return (value ?? '')
     .toLowerCase()
     .replace(/\s+/g, ' ')
     .trim();
@@ -68,7 +68,7 @@ export function fingerprintOf(f: Pick<Finding, 'category' | 'path' | 'line' | 'r
   const parts = [
     f.category,
     normalizeText(f.path),
-    f.line === undefined || f.line === null ? '' : String(f.line),
+    f.line === undefined ? '' : String(f.line),
     normalizeText(f.remediation).slice(0, 80),
   ];
   return createHash('sha256').update(parts.join('|')).digest('hex').slice(0, 12);

@@ -35,11 +35,10 @@ export function gitBuffer(cwd: string, args: string[], input?: string): Promise<
       { cwd, env: gitEnv(), maxBuffer: MAX_BUFFER, encoding: 'buffer' },
       (err, stdout, stderr) => {
         if (err) {
-          const code = typeof (err as NodeJS.ErrnoException & { code?: unknown }).code === 'number'
-            ? ((err as unknown as { code: number }).code)
-            : null;
-          if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-            reject(new InputError(`cannot run git in ${cwd}: ${(err as Error).message}`));
+          // execFile's error: `code` is the exit status, or an errno string when git could not start.
+          const code = typeof err.code === 'number' ? err.code : null;
+          if (err.code === 'ENOENT') {
+            reject(new InputError(`cannot run git in ${cwd}: ${err.message}`));
             return;
           }
           reject(new GitCommandError(args, code, stderr.toString('utf8')));

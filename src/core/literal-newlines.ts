@@ -6,8 +6,8 @@
  */
 
 /** Character spans [start, end] of quoted strings that open and close on this line. */
-function stringSpans(line: string): Array<[number, number]> {
-  const spans: Array<[number, number]> = [];
+function stringSpans(line: string): [number, number][] {
+  const spans: [number, number][] = [];
   let i = 0;
   while (i < line.length) {
     const ch = line[i]!;
@@ -73,7 +73,7 @@ export function countLiteralNewlines(line: string): LiteralNewlineCount {
 export function expandLiteralNewlines(line: string): string {
   const { offsets } = countLiteralNewlines(line);
   if (offsets.length === 0) return line;
-  const indent = /^[ \t]*/.exec(line)![0];
+  const indent = /^[ \t]*/.exec(line)?.[0] ?? '';
   const pieces: string[] = [];
   let from = 0;
   for (const o of offsets) {

@@ -115,7 +115,7 @@ function parseRaw(raw: string): RawEntry[] {
   let i = 0;
   while (i < parts.length) {
     const meta = parts[i++];
-    if (!meta || !meta.startsWith(':')) continue;
+    if (!meta?.startsWith(':')) continue;
     const [oldMode, newMode, oldOid, newOid, statusField] = meta.slice(1).split(' ');
     const status = (statusField ?? 'M')[0]!;
     const score = statusField && statusField.length > 1 ? Number(statusField.slice(1)) : undefined;
@@ -123,10 +123,10 @@ function parseRaw(raw: string): RawEntry[] {
     let second = first;
     if (status === 'R' || status === 'C') second = parts[i++] ?? '';
     entries.push({
-      oldMode: oldMode!,
-      newMode: newMode!,
-      oldOid: oldOid!,
-      newOid: newOid!,
+      oldMode: oldMode ?? '',
+      newMode: newMode ?? '',
+      oldOid: oldOid ?? '',
+      newOid: newOid ?? '',
       status,
       ...(score !== undefined ? { score } : {}),
       oldPath: first,

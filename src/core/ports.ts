@@ -30,9 +30,27 @@ export interface HistoryExclusions {
   now?: Date;
 }
 
+/** One refine attempt as history keeps it: what the report's `refine` section shows, and the head it refined. */
+export interface RefineAttemptRecord {
+  n: number;
+  round: number;
+  /** A recipe id, or `model:<name>`. */
+  source: string;
+  outcome: string;
+  paths: string[];
+  reason?: string;
+  tokens: { prompt: number; completion: number };
+  headSha: string;
+}
+
 /** G9's port to earlier runs (the store implements it; the refiner reads it too). */
 export interface HistoryReader {
   hotspots(repo: string, paths: string[], windowDays: number, threshold: number, exclude?: HistoryExclusions): Promise<Hotspot[]>;
+  /**
+   * A PR's refine attempts (the repository's attempts made without a PR when `pr` is null), oldest first.
+   * Optional: a history without refine attempts leaves it out and G9 shows none.
+   */
+  listRefineAttempts?(repo: string, pr: number | null, limit?: number): Promise<RefineAttemptRecord[]>;
 }
 
 /** Who is being gated, for services that look at history (`ctx.services.run`). */

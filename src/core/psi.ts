@@ -23,7 +23,7 @@ export interface OmegaInput {
   /** The base version, or null for a file the PR adds. */
   baseText: string | null;
   /** True for head lines (1-based) the PR added. */
-  isAdded(line: number): boolean;
+  isAdded: (line: number) => boolean;
 }
 
 export interface OmegaComponents {

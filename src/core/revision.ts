@@ -28,8 +28,8 @@ export class Revision {
         if (!rec) continue;
         const tab = rec.indexOf('\t');
         const [mode, type, oid] = rec.slice(0, tab).split(' ');
-        if (type !== 'blob' && type !== 'commit') continue;
-        map.set(rec.slice(tab + 1), { mode: mode!, oid: oid! });
+        if ((type !== 'blob' && type !== 'commit') || mode === undefined || oid === undefined) continue;
+        map.set(rec.slice(tab + 1), { mode, oid });
       }
       return map;
     });
@@ -65,11 +65,15 @@ export class Revision {
   /** Reads many files with one git process; returns only the ones that are text. */
   async readTexts(paths: string[]): Promise<Map<string, string>> {
     const entries = await this.entries();
-    const wanted = paths.filter((p) => entries.get(p)?.mode.startsWith('100'));
-    const blobs = await readBlobs(this.repoDir, wanted.map((p) => entries.get(p)!.oid), this.maxBytes);
+    const wanted: [string, TreeEntry][] = [];
+    for (const p of paths) {
+      const entry = entries.get(p);
+      if (entry?.mode.startsWith('100')) wanted.push([p, entry]);
+    }
+    const blobs = await readBlobs(this.repoDir, wanted.map(([, e]) => e.oid), this.maxBytes);
     const out = new Map<string, string>();
-    for (const p of wanted) {
-      const content = blobs.get(entries.get(p)!.oid)?.content;
+    for (const [p, entry] of wanted) {
+      const content = blobs.get(entry.oid)?.content;
       if (!content) continue;
       const decoded = decodeText(content);
       if ('text' in decoded) {
@@ -82,7 +86,7 @@ export class Revision {
 
   private async load(path: string): Promise<string | null> {
     const entry = (await this.entries()).get(path);
-    if (!entry || !entry.mode.startsWith('100')) return null;
+    if (!entry?.mode.startsWith('100')) return null;
     const blob = (await readBlobs(this.repoDir, [entry.oid], this.maxBytes)).get(entry.oid);
     if (!blob?.content) return null;
     const decoded = decodeText(blob.content);

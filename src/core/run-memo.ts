@@ -1,5 +1,5 @@
 /** A per-run memo: `compute` runs once per key and every caller shares the promise (see GuardContext.memo). */
-export function runMemo(store: Map<string, Promise<unknown>> = new Map()): <T>(key: string, compute: () => Promise<T>) => Promise<T> {
+export function runMemo(store = new Map<string, Promise<unknown>>()): <T>(key: string, compute: () => Promise<T>) => Promise<T> {
   return <T>(key: string, compute: () => Promise<T>): Promise<T> => {
     let v = store.get(key);
     if (!v) {

@@ -31,6 +31,7 @@ export async function readCappedBytes(path: string, maxBytes: number): Promise<B
   try {
     fh = await open(path, FLAGS);
   } catch (err) {
+    // cast: I/O boundary: a Node error carries an errno-style code
     if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw new UnsafeFileError(path, 'symlink', 'is a symbolic link; it is not followed');
     throw err;
   }

@@ -1,4 +1,4 @@
-import { parentPort } from 'node:worker_threads';
+import { parentPort, type MessagePort } from 'node:worker_threads';
 import picomatch from 'picomatch';
 import type { SlopgateConfig } from '../core/config-schema.js';
 import { GuardSkip, type Guard, type GuardContext, type GuardFinding } from '../core/guard.js';
@@ -36,19 +36,22 @@ const registry = import('../guards/index.js');
 registry.catch(() => undefined);
 
 async function findGuard(id: string, module?: string): Promise<Guard> {
+  // cast: I/O boundary: a module loaded at run time
   const exports = (module ? await import(module) : await registry) as Record<string, unknown>;
+  // cast: I/O boundary: the registry module exports GUARDS
   const candidates: unknown[] = module ? Object.values(exports) : ((exports.GUARDS as Guard[] | undefined) ?? []);
+  // cast: I/O boundary: checked by id before use
   const guard = candidates.find((g): g is Guard => Boolean(g) && typeof g === 'object' && (g as Guard).id === id);
   if (!guard) throw new Error(`guard ${id} not found in ${module ?? 'the guard registry'}`);
   return guard;
 }
 
-async function runGuard(msg: RunGuard): Promise<GuardDone> {
+async function runGuard(msg: RunGuard, port: MessagePort): Promise<GuardDone> {
   if (!state) throw new Error('no run initialised');
   const s = state;
   const guard = await findGuard(msg.id, msg.module);
   // The budget counts from here: starting the thread and loading modules are not the guard's time.
-  parentPort!.postMessage({ type: 'started' } satisfies GuardStarted);
+  port.postMessage({ type: 'started' } satisfies GuardStarted);
   const sections: ReportSections = {};
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), msg.budgetMs);
@@ -108,7 +111,9 @@ function init(msg: InitRun): void {
   };
 }
 
-parentPort?.on('message', (msg: InitRun | RunGuard | { type: 'end' }) => {
+// Outside a worker thread there is no port and this module does nothing.
+const port = parentPort;
+if (port) port.on('message', (msg: InitRun | RunGuard | { type: 'end' }) => {
   if (msg.type === 'init') {
     init(msg);
     return;
@@ -117,15 +122,15 @@ parentPort?.on('message', (msg: InitRun | RunGuard | { type: 'end' }) => {
     state = null;
     return;
   }
-  runGuard(msg).then(
+  runGuard(msg, port).then(
     (done) => {
       try {
-        parentPort!.postMessage(done);
+        port.postMessage(done);
       } catch (err) {
         // A finding that cannot be cloned (a function in its evidence) is the guard's bug.
-        parentPort!.postMessage({ type: 'failed', message: `its findings could not be passed back (${err instanceof Error ? err.message : String(err)})` } satisfies GuardFailed);
+        port.postMessage({ type: 'failed', message: `its findings could not be passed back (${err instanceof Error ? err.message : String(err)})` } satisfies GuardFailed);
       }
     },
-    (err: unknown) => parentPort!.postMessage({ type: 'failed', message: err instanceof Error ? err.message : String(err) } satisfies GuardFailed),
+    (err: unknown) => port.postMessage({ type: 'failed', message: err instanceof Error ? err.message : String(err) } satisfies GuardFailed),
   );
 });

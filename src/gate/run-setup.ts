@@ -1,29 +1,21 @@
 import picomatch from 'picomatch';
-import { defaultConfig, type SlopgateConfig } from '../core/config-schema.js';
-import type { GuardContext, GuardServices } from '../core/guard.js';
-import { loadPatchSet, type ChangedFile, type PatchSet } from '../core/patch-set.js';
+import { defaultConfig } from '../core/config-schema.js';
+import type { GuardContext } from '../core/guard.js';
+import { loadPatchSet, type ChangedFile } from '../core/patch-set.js';
 import type { ReportSections } from '../core/report.js';
 import { Revision } from '../core/revision.js';
 import { runMemo } from '../core/run-memo.js';
-import { silentLogger, type Logger, type TracePhase } from '../core/trace.js';
+import { silentLogger } from '../core/trace.js';
 import type { GateOptions } from './gate-options.js';
 
 /** What every guard of one run shares: the patch set, both trees, config, and the sections guards write. */
-export interface GateRun {
-  patch: PatchSet;
-  config: SlopgateConfig;
-  base: Revision;
-  head: Revision;
-  phase: TracePhase;
-  log: Logger;
+export interface GateRun extends Pick<GuardContext, 'patch' | 'config' | 'base' | 'head' | 'phase' | 'log' | 'memo' | 'services'> {
   /** Changed files outside `ignore.paths`. */
   files: ChangedFile[];
   /** Config allow-list plus the run's extra sanctions (labels, `/slopgate allow`). */
   sanctionGlobs: string[];
   sanctioned: (path: string) => boolean;
-  memo: GuardContext['memo'];
   sections: ReportSections;
-  services: GuardServices;
 }
 
 /** Reads the patch set and prepares what the guards share. */

@@ -1,19 +1,15 @@
 import type { ChangedFile } from '../core/patch-set.js';
 import type { Guard, GuardContext, GuardFinding } from '../core/guard.js';
-import type { HistoryReader, Hotspot, RunIdentity } from '../core/ports.js';
-import type { StoredRefineAttempt } from '../store/refine-attempts.js';
+import type { HistoryReader, Hotspot, RefineAttemptRecord, RunIdentity } from '../core/ports.js';
 import { refineSection } from '../report/refine-section.js';
-
-/** The store's refine-attempt reader, when the history provider is the store. */
-type AttemptReader = { listRefineAttempts(repo: string, pr: number | null, limit?: number): Promise<StoredRefineAttempt[]> };
 
 /**
  * The refine attempts to show with this run: the PR's latest ones; without a PR (the CLI), those made
  * on this head or on its parent (after `slopgate refine --apply`, the head's parent is what was refined).
  */
-async function attemptsFor(ctx: GuardContext, run: RunIdentity): Promise<StoredRefineAttempt[]> {
-  const reader = ctx.services.history as Partial<AttemptReader> | undefined;
-  if (!reader || typeof reader.listRefineAttempts !== 'function') return [];
+async function attemptsFor(ctx: GuardContext, run: RunIdentity): Promise<RefineAttemptRecord[]> {
+  const reader = ctx.services.history;
+  if (!reader?.listRefineAttempts) return [];
   if (run.pr !== undefined) return reader.listRefineAttempts(run.repo, run.pr, 10);
   const heads = new Set([ctx.patch.headSha, ctx.patch.commits.at(-2) ?? ctx.patch.baseSha]);
   return (await reader.listRefineAttempts(run.repo, null, 50)).filter((a) => heads.has(a.headSha)).slice(-10);

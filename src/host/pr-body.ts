@@ -1,4 +1,4 @@
-import { codeSpan } from '../report/markdown-escape.js';
+import { qaBlockMarkdown } from '../qa/section.js';
 import type { Decision } from '../routing/types.js';
 
 export const BODY_START = '<!-- slopgate:start -->';
@@ -18,25 +18,9 @@ export interface BodySectionInput {
   qa: QaState;
 }
 
-/** The Q&A block. A crash is loud: the PR must not look gated when it was not. */
+/** The Q&A block of the PR body (one heading deeper than the check run's); a crash is loud. */
 export function renderQaBlock(qa: QaState): string {
-  switch (qa.status) {
-    case 'crashed': {
-      const first = qa.reason.split('\n').map((l) => l.trim()).find(Boolean) ?? 'no reason recorded';
-      return [
-        '#### ⚠️ Q&A self-consistency phase CRASHED',
-        '',
-        // The reason can quote a model's reply or a PR file name: a code span keeps it inert.
-        `Reason: ${codeSpan(first.slice(0, 500))}`,
-        '',
-        '**Treat this PR as ungated** by the Q&A phase until it runs again: its questions were never asked or answered.',
-      ].join('\n');
-    }
-    case 'ran':
-      return ['#### Q&A self-consistency', '', qa.markdown].join('\n');
-    default:
-      return ['#### Q&A self-consistency', '', `Not run: ${qa.reason}`].join('\n');
-  }
+  return qaBlockMarkdown(qa, 4);
 }
 
 const OUTCOME_ICON: Record<string, string> = {

@@ -87,7 +87,7 @@ function anchor(f: Finding, added: Map<string, LineRange[]>, suggestions: boolea
   const ranges = added.get(f.path);
   if (!ranges?.length) return null;
   const s = f.suggestion;
-  if (suggestions && s && s.path === f.path && s.startLine >= 1 && s.endLine >= s.startLine) {
+  if (suggestions && s?.path === f.path && s.startLine >= 1 && s.endLine >= s.startLine) {
     const r = rangeOf(ranges, s.startLine);
     if (r && s.endLine <= r.end) {
       return { path: f.path, start: s.startLine, end: s.endLine, suggestion: s.replacement.replace(/\r?\n$/, '') };

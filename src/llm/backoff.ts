@@ -36,16 +36,22 @@ export function backoffMs(n: number, policy: BackoffPolicy): number {
   return Math.round(step / 2 + random() * (step / 2));
 }
 
+/** What an aborted signal rejects with: its reason (an Error unless the caller aborted with something else). */
+function abortReason(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new Error(String(reason));
+}
+
 /** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
-      reject(signal.reason);
+      reject(abortReason(signal));
       return;
     }
     const onAbort = (): void => {
       clearTimeout(timer);
-      reject(signal?.reason);
+      if (signal) reject(abortReason(signal));
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);

@@ -1,6 +1,7 @@
 import type { Logger } from '../core/trace.js';
 import { backoffMs, retryAfterMs, type BackoffPolicy } from './backoff.js';
 import { LlmError, type TokenUsage } from './port.js';
+import { isRecord } from '../core/is-record.js';
 
 /**
  * One chat-completions request over HTTP, with the per-call timeout and the retries: 408, 429 and 5xx
@@ -79,9 +80,10 @@ type TryOutcome =
 
 async function oneTry(cfg: ChatHttpConfig, body: unknown, purpose: string, signal?: AbortSignal): Promise<TryOutcome> {
   const controller = new AbortController();
-  let timedOut = false;
+  // A box, not a `let`: the timer flips it while fetch awaits, which flow narrowing cannot see.
+  const deadline = { passed: false };
   const timer = setTimeout(() => {
-    timedOut = true;
+    deadline.passed = true;
     controller.abort();
   }, cfg.timeoutMs);
   const onCallerAbort = (): void => controller.abort();
@@ -102,7 +104,7 @@ async function oneTry(cfg: ChatHttpConfig, body: unknown, purpose: string, signa
     return { kind: 'reply', reply: readEnvelope(text, host, cfg.redact) };
   } catch (err) {
     if (err instanceof LlmError) return { kind: 'error', error: err, retryable: false, retryAfterMs: null };
-    if (timedOut) {
+    if (deadline.passed) {
       const error = new LlmError('timeout', `model server ${host} did not answer within ${cfg.timeoutMs} ms (${purpose})`);
       return { kind: 'error', error, retryable: false, retryAfterMs: null };
     }
@@ -129,25 +131,24 @@ function readEnvelope(text: string, host: string, redact: (s: string) => string)
     throw new LlmError('http', `model server ${host} sent a response that is not JSON: ${redact(text.slice(0, 200))}`);
   }
   const root = asRecord(parsed);
-  const choices = root?.['choices'];
+  const choices = root?.choices;
   const first = Array.isArray(choices) ? asRecord(choices[0]) : null;
   if (!root || !first) throw new LlmError('http', `model server ${host} sent a response without choices`);
-  const message = asRecord(first['message']);
-  const content = message?.['content'];
-  const finish = first['finish_reason'];
-  const usage = asRecord(root['usage']);
-  const model = root['model'];
+  const message = asRecord(first.message);
+  const content = message?.content;
+  const finish = first.finish_reason;
+  const usage = asRecord(root.usage);
+  const model = root.model;
   return {
     content: typeof content === 'string' ? content : null,
     finishReason: typeof finish === 'string' ? finish : null,
     model: typeof model === 'string' && model !== '' ? model : null,
-    usage: { promptTokens: count(usage?.['prompt_tokens']), completionTokens: count(usage?.['completion_tokens']), calls: 0 },
+    usage: { promptTokens: count(usage?.prompt_tokens), completionTokens: count(usage?.completion_tokens), calls: 0 },
   };
 }
 
 function asRecord(value: unknown): Record<string, unknown> | null {
-  // A JSON object from the wire; the cast names what typeof already checked.
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  return isRecord(value) ? value : null;
 }
 
 function count(value: unknown): number {

@@ -9,6 +9,7 @@
  */
 
 export type JsonReply = { ok: true; value: Record<string, unknown>; repaired: boolean } | { ok: false; error: string };
+import { isRecord } from '../core/is-record.js';
 
 /** Removes reasoning blocks (`<think>…</think>`) a Qwen3-class model puts before its answer. */
 export function stripThinking(raw: string): string {
@@ -43,11 +44,10 @@ function tryParse(text: string): { ok: true; value: Record<string, unknown> } | 
   } catch (err) {
     return { ok: false, error: `not valid JSON: ${err instanceof Error ? err.message : String(err)}` };
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+  if (!isRecord(parsed)) {
     return { ok: false, error: `expected one JSON object, got ${Array.isArray(parsed) ? 'an array' : typeof parsed}` };
   }
-  // JSON.parse of a text starting with `{` yields a plain object; the cast only names that.
-  return { ok: true, value: parsed as Record<string, unknown> };
+  return { ok: true, value: parsed };
 }
 
 /** The texts worth parsing, most specific first, without duplicates. */

@@ -92,8 +92,8 @@ export class OpenAiModel implements JsonModel {
     let lastReply = '';
     for (let attempt = 1; attempt <= this.#maxAttempts; attempt++) {
       const body: Record<string, unknown> = { model: this.model, messages: conversation };
-      if (request.maxTokens !== undefined) body['max_tokens'] = request.maxTokens;
-      if (request.temperature !== undefined) body['temperature'] = request.temperature;
+      if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
+      if (request.temperature !== undefined) body.temperature = request.temperature;
       let reply;
       try {
         reply = await postChat(this.#http, body, request.purpose, request.signal);
@@ -143,7 +143,7 @@ export class OpenAiModel implements JsonModel {
 
   #headers(): Record<string, string> {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-    if (this.#apiKey !== null) headers['authorization'] = `Bearer ${this.#apiKey}`;
+    if (this.#apiKey !== null) headers.authorization = `Bearer ${this.#apiKey}`;
     return headers;
   }
 

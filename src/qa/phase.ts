@@ -21,7 +21,7 @@ export interface QaPhaseInput {
 }
 
 function inSlotOrder<T extends { slot: string }>(items: readonly T[]): T[] {
-  return QA_SLOTS.map((s) => items.find((i) => i.slot === s)!);
+  return QA_SLOTS.flatMap((s) => items.filter((i) => i.slot === s).slice(0, 1));
 }
 
 function toAnswers(value: AnswersAnswer): QaAnswer[] {

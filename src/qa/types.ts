@@ -17,7 +17,6 @@ export const questionsSchema = z.object({
     .length(3)
     .refine(eachSlotOnce, slotMessage),
 });
-export type QuestionsAnswer = z.output<typeof questionsSchema>;
 
 /** A full-file replacement the defender may propose. Carried in the result, never applied by this phase. */
 export const revisedFileSchema = z.object({ path: z.string().min(1).max(500), content: z.string().max(200_000) }).strict();

@@ -39,8 +39,7 @@ export class MemoryQueue<P = unknown> implements JobQueue<P> {
     const job: QueueJob<P> = { id: randomUUID(), key: req.key, payload: req.payload, mode: 'run', attempt: 1, maxAttempts: 1 };
     const queued = this.pending.findIndex((j) => j.key === req.key);
     if (queued >= 0) {
-      const [old] = this.pending.splice(queued, 1);
-      this.closeOut({ ...old!, mode: 'superseded', supersededBy: job.id });
+      for (const old of this.pending.splice(queued, 1)) this.closeOut({ ...old, mode: 'superseded', supersededBy: job.id });
     }
     const active = this.running.get(req.key);
     if (active && !active.controller.signal.aborted) active.controller.abort(new SupersededError(job.id));
@@ -115,8 +114,7 @@ export class MemoryQueue<P = unknown> implements JobQueue<P> {
     while (!this.stopping && this.running.size < this.concurrency) {
       const next = this.pending.findIndex((j) => !this.running.has(j.key));
       if (next < 0) return;
-      const [job] = this.pending.splice(next, 1);
-      this.start(job!, handler);
+      for (const job of this.pending.splice(next, 1)) this.start(job, handler);
     }
   }
 

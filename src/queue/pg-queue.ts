@@ -137,6 +137,7 @@ export class PgQueue<P = unknown> implements JobQueue<P> {
       const { rows } = await client.query<{ seq: number }>(this.sql.bumpKey, [req.key]);
       const data: JobData<P> = { key: req.key, seq: rows[0]!.seq, payload: req.payload };
       const id = randomUUID();
+      // cast: library typing gap: pg-boss types the payload as object
       await this.boss.send(this.o.queueName, data as object, { id, singletonKey: req.key, db: { executeSql: (text, values) => client.query(text, values) } });
       await client.query(this.sql.setKeyJob, [req.key, id]);
       return { id };
@@ -147,8 +148,8 @@ export class PgQueue<P = unknown> implements JobQueue<P> {
     if (this.handler) throw new Error('process() was already called on this queue');
     this.handler = handler;
     await this.start();
-    for (let i = 0; i < this.o.concurrency; i++) this.loops.push(this.fetchLoop(this.o.queueName));
-    this.loops.push(this.fetchLoop(this.dead));
+    for (let i = 0; i < this.o.concurrency; i++) this.loops.push(this.fetchLoop(this.o.queueName, handler));
+    this.loops.push(this.fetchLoop(this.dead, handler));
     this.timers.push(setInterval(() => void this.heartbeat(), this.o.heartbeatMs));
     this.timers.push(setInterval(() => void this.reap(), Math.max(500, Math.min(this.o.heartbeatMs, (this.o.leaseSeconds * 1000) / 2))));
   }
@@ -171,7 +172,7 @@ export class PgQueue<P = unknown> implements JobQueue<P> {
     // pg-boss creates a partition per queue; two processes doing it at once can collide on the DDL.
     for (let attempt = 1; ; attempt++) {
       try {
-        return await fn();
+        await fn(); return;
       } catch (err) {
         if (attempt >= 5) throw err;
         await sleep(100 * attempt);
@@ -183,7 +184,7 @@ export class PgQueue<P = unknown> implements JobQueue<P> {
     return withPgTransaction(this.pool, fn);
   }
 
-  private async fetchLoop(queue: string): Promise<void> {
+  private async fetchLoop(queue: string, handler: JobHandler<P>): Promise<void> {
     const stop = this.stopSignal.signal;
     while (!stop.aborted) {
       let jobs: BossJob<P>[];
@@ -199,7 +200,7 @@ export class PgQueue<P = unknown> implements JobQueue<P> {
         await sleep(this.o.pollMs, stop);
         continue;
       }
-      const task = this.runJob(queue, job);
+      const task = this.runJob(queue, job, handler);
       this.tasks.add(task);
       await task.finally(() => this.tasks.delete(task));
     }
@@ -219,8 +220,7 @@ export class PgQueue<P = unknown> implements JobQueue<P> {
     };
   }
 
-  private async runJob(queue: string, job: BossJob<P>): Promise<void> {
-    const handler = this.handler!;
+  private async runJob(queue: string, job: BossJob<P>, handler: JobHandler<P>): Promise<void> {
     const qjob = this.toQueueJob(queue, job);
     try {
       await this.pool.query(this.sql.claim, [job.id, this.workerId]);
@@ -229,7 +229,7 @@ export class PgQueue<P = unknown> implements JobQueue<P> {
         // A newer push for this PR is queued or done: close this one out instead of running it.
         const controller = new AbortController();
         controller.abort(new SupersededError(latest.job_id));
-        await handler({ ...qjob, mode: 'superseded', supersededBy: latest.job_id }, controller.signal).catch((err) =>
+        await handler({ ...qjob, mode: 'superseded', supersededBy: latest.job_id }, controller.signal).catch((err: unknown) =>
           this.log.warn({ jobId: job.id, err: errorMessage(err) }, 'queue: closing out a superseded job failed'),
         );
         await this.finish(queue, job.id, 'complete', { superseded: latest.job_id });
@@ -246,7 +246,7 @@ export class PgQueue<P = unknown> implements JobQueue<P> {
       await handler(qjob, controller.signal);
       await this.finish(queue, job.id, 'complete', controller.signal.reason instanceof SupersededError ? { superseded: controller.signal.reason.by } : { ok: true });
     } catch (err) {
-      const reason = controller.signal.reason;
+      const reason: unknown = controller.signal.reason;
       if (reason instanceof SupersededError) await this.finish(queue, job.id, 'complete', { superseded: reason.by });
       else if (reason instanceof LeaseLostError) this.log.warn({ jobId: job.id }, 'queue: lost the lease; another worker owns the job now');
       else {
@@ -271,7 +271,7 @@ export class PgQueue<P = unknown> implements JobQueue<P> {
       if (how === 'complete') await this.boss.complete(queue, jobId, data, { db });
       else await this.boss.fail(queue, jobId, data, { db });
       await client.query(this.sql.dropLease, [jobId]);
-    }).catch((err) => this.log.warn({ jobId, err: errorMessage(err) }, `queue: could not ${how} a job`));
+    }).catch((err: unknown) => this.log.warn({ jobId, err: errorMessage(err) }, `queue: could not ${how} a job`));
   }
 
   /** Renews leases and aborts jobs that were superseded or taken over elsewhere. */
@@ -320,11 +320,11 @@ export class PgQueue<P = unknown> implements JobQueue<P> {
 /** Reads why the previous attempt ended from the job's output column. */
 function previousAttempt(output: unknown): PreviousAttempt | undefined {
   if (!output || typeof output !== 'object') return undefined;
-  const o = output as Record<string, unknown>;
+  const o = output as Record<string, unknown>; // cast: I/O boundary: pg-boss stores the output as JSON
   if (o.reason === 'error' || o.reason === 'worker-lost' || o.reason === 'shutdown') {
     return { reason: o.reason, ...(typeof o.message === 'string' ? { message: o.message } : {}), ...(typeof o.worker === 'string' ? { worker: o.worker } : {}) };
   }
-  const value = o.value as { message?: unknown } | undefined;
+  const value = o.value as { message?: unknown } | undefined; // cast: I/O boundary: pg-boss stores the output as JSON
   if (value && typeof value.message === 'string' && value.message.includes('timeout')) return { reason: 'expired', message: value.message };
   return undefined;
 }

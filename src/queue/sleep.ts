@@ -1,9 +1,9 @@
 /** Resolves after `ms`, or early when `signal` aborts (never rejects). */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
+    if (signal?.aborted) { resolve(); return; }
     const timer = setTimeout(done, ms);
-    timer.unref?.();
+    timer.unref();
     function done() {
       clearTimeout(timer);
       signal?.removeEventListener('abort', done);

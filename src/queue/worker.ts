@@ -32,7 +32,8 @@ export async function runWorker<P = unknown>(opts: WorkerOptions<P> = {}): Promi
   if (!handler) throw new InputError('no job handler is registered in this build', 'the App registers its gate handler with registerJobHandler() before runWorker() is called');
   const log = opts.log ?? createLogger({ level: process.env.LOG_LEVEL ?? 'info' });
   const { handler: _h, log: _l, signal, graceMs, queue: given, ...tuning } = opts;
-  const queue = given ?? new PgQueue({ ...env.durable, ...(env.concurrency ? { concurrency: env.concurrency } : {}), ...tuning, url: url!, log });
+  // Without a given queue the check above made sure there is a url.
+  const queue = given ?? new PgQueue({ ...env.durable, ...(env.concurrency ? { concurrency: env.concurrency } : {}), ...tuning, url: url ?? '', log });
 
   const stopped = new Promise<void>((resolve) => {
     const onSignal = () => resolve();
@@ -54,5 +55,6 @@ export async function runWorker<P = unknown>(opts: WorkerOptions<P> = {}): Promi
  * from its JSON rows (an I/O boundary): whoever registered the handler also enqueues those payloads.
  */
 function fromRegistry<P>(): JobHandler<P> | undefined {
+  // cast: the registry is untyped across modules; the App registers its own payload type
   return registeredJobHandler() as JobHandler<P> | undefined;
 }

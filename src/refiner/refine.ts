@@ -1,6 +1,5 @@
 import { bucketOf } from '../core/categories.js';
 import { errorMessage } from '../core/errors.js';
-import type { Finding } from '../core/finding.js';
 import { resolveCommit } from '../core/patch-set.js';
 import type { Report } from '../core/report.js';
 import { isBlocking } from '../routing/decide.js';

@@ -15,8 +15,8 @@ import type { FileContent } from './types.js';
 function run(cwd: string, args: string[], env: Record<string, string>, input?: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = execFile('git', args, { cwd, env: gitEnv(env), maxBuffer: 256 * 1024 * 1024 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`git ${args[0]} failed: ${String(stderr).trim().split('\n')[0] ?? err.message}`));
-      else resolve(String(stdout));
+      if (err) reject(new Error(`git ${args[0]} failed: ${stderr.trim().split('\n')[0] ?? err.message}`));
+      else resolve(stdout);
     });
     if (input !== undefined) child.stdin?.end(input);
   });

@@ -51,7 +51,7 @@ const isPubRust = (item: Node) => named(item).some((c) => c.type === 'visibility
 
 /** `#[macro_export]` right above a `macro_rules!`: exported from the crate. */
 function macroExported(item: Node): boolean {
-  for (let p = item.previousNamedSibling; p && p.type === 'attribute_item'; p = p.previousNamedSibling) if (/macro_export/.test(p.text)) return true;
+  for (let p = item.previousNamedSibling; p?.type === 'attribute_item'; p = p.previousNamedSibling) if (p.text.includes('macro_export')) return true;
   return false;
 }
 
@@ -110,13 +110,13 @@ function bindRustUse(node: Node | null, sink: DefinitionSink): void {
   if (!node) return;
   switch (node.type) {
     case 'identifier':
-      return sink.bind(node.text);
+      { sink.bind(node.text); return; }
     case 'scoped_identifier':
-      return sink.bind(field(node, 'name')?.text);
+      { sink.bind(field(node, 'name')?.text); return; }
     case 'use_as_clause':
-      return sink.bind(field(node, 'alias')?.text);
+      { sink.bind(field(node, 'alias')?.text); return; }
     case 'scoped_use_list':
-      return bindRustUse(field(node, 'list'), sink);
+      { bindRustUse(field(node, 'list'), sink); return; }
     case 'use_list':
       for (const c of named(node)) bindRustUse(c, sink);
       return;

@@ -43,7 +43,7 @@ export function pythonCollector(root: Node, sink: DefinitionSink): void {
 function bindPythonImports(stmt: Node, sink: DefinitionSink): void {
   const moduleName = field(stmt, 'module_name');
   for (const n of named(stmt)) {
-    if (moduleName && n.startIndex === moduleName.startIndex) continue;
+    if (n.startIndex === moduleName?.startIndex) continue;
     if (n.type === 'aliased_import') sink.bind(field(n, 'alias')?.text);
     else if (n.type === 'dotted_name') {
       const parts = named(n);
@@ -62,7 +62,7 @@ function jsStatement(node: Node, sink: DefinitionSink, exported: boolean, laterE
   switch (node.type) {
     case 'export_statement': {
       const decl = field(node, 'declaration');
-      if (decl) return jsStatement(decl, sink, true, laterExports);
+      if (decl) { jsStatement(decl, sink, true, laterExports); return; }
       for (const c of named(node)) {
         if (ANONYMOUS_DEFAULTS.has(c.type) && !field(c, 'name')) sink.def(c, 'default', c.type === 'class' ? 'class' : 'function', undefined, true);
         else if (c.type === 'function_declaration' || c.type === 'class_declaration') jsStatement(c, sink, true, laterExports);
@@ -73,14 +73,14 @@ function jsStatement(node: Node, sink: DefinitionSink, exported: boolean, laterE
     }
     case 'function_declaration':
     case 'generator_function_declaration':
-      return sink.def(node, field(node, 'name'), 'function', undefined, pub(field(node, 'name')));
+      { sink.def(node, field(node, 'name'), 'function', undefined, pub(field(node, 'name'))); return; }
     case 'class_declaration':
     case 'abstract_class_declaration':
-      return sink.def(node, field(node, 'name'), 'class', undefined, pub(field(node, 'name')));
+      { sink.def(node, field(node, 'name'), 'class', undefined, pub(field(node, 'name'))); return; }
     case 'interface_declaration':
     case 'type_alias_declaration':
     case 'enum_declaration':
-      return sink.def(node, field(node, 'name'), 'type', undefined, pub(field(node, 'name')));
+      { sink.def(node, field(node, 'name'), 'type', undefined, pub(field(node, 'name'))); return; }
     case 'ambient_declaration':
       for (const c of named(node)) jsStatement(c, sink, exported, laterExports);
       return;
@@ -123,7 +123,10 @@ function laterExportsOf(root: Node): Set<string> {
   const out = new Set<string>();
   for (const child of named(root)) {
     if (child.type !== 'export_statement' || field(child, 'source')) continue;
-    for (const c of named(child)) if (c.type === 'export_clause') for (const s of named(c)) if (field(s, 'name')) out.add(field(s, 'name')!.text);
+    for (const c of named(child)) if (c.type === 'export_clause') for (const s of named(c)) {
+      const name = field(s, 'name');
+      if (name) out.add(name.text);
+    }
   }
   return out;
 }

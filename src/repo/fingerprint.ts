@@ -1,3 +1,4 @@
+import { evictOldest } from '../core/evict-oldest.js';
 import { git } from '../core/git.js';
 import type { GuardContext } from '../core/guard.js';
 import type { Revision } from '../core/revision.js';
@@ -64,6 +65,7 @@ const sorted = (values: Iterable<string>): string[] => [...new Set(values)].sort
 /** Builds a fingerprint from parsed manifests and the tree's paths (for language counts). */
 export function fingerprintFromManifests(manifests: ParsedManifest[], languages: Record<string, number>): RepoFingerprint {
   const fp = emptyFingerprint();
+  // cast: Object.keys/fromEntries drop key types; the keys come from the const list
   const deps = Object.fromEntries(ECOSYSTEMS.map((e) => [e, new Set<string>()])) as Record<Ecosystem, Set<string>>;
   const frameworks = new Set<string>();
   const ecosystems = new Set<Ecosystem>();
@@ -99,6 +101,7 @@ export function mergeFingerprints(a: RepoFingerprint, b: RepoFingerprint): RepoF
   const ecosystems = new Set([...a.ecosystems, ...b.ecosystems]);
   return {
     manifests: sorted([...a.manifests, ...b.manifests]),
+    // cast: Object.keys/fromEntries drop key types; the keys come from the const list
     deps: Object.fromEntries(ECOSYSTEMS.map((e) => [e, sorted([...a.deps[e], ...b.deps[e]])])) as Record<Ecosystem, string[]>,
     frameworks: sorted([...a.frameworks, ...b.frameworks]),
     languages,
@@ -133,7 +136,7 @@ export async function computeFingerprint(rev: Revision, treeId?: string): Promis
   hit = compute(rev);
   cache.set(tree, hit);
   hit.catch(() => cache.delete(tree));
-  while (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  evictOldest(cache, CACHE_SIZE);
   return hit;
 }
 

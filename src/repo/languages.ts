@@ -125,7 +125,7 @@ export function firstSyntaxError(tree: Tree): SyntaxErrorLocation | null {
     return false;
   };
   visit(root);
-  const node = found as Node | null;
+  const node = found as Node | null; // cast: assigned inside the visitor closure, which flow analysis does not follow
   if (!node) return { line: 1, column: 1, message: 'the parser reported an error' };
   const line = node.startPosition.row + 1;
   const column = node.startPosition.column + 1;

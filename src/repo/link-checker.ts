@@ -2,6 +2,8 @@ import { promises as dns } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
+import { errorMessage } from '../core/errors.js';
+import { evictOldest } from '../core/evict-oldest.js';
 import type { LinkChecker, LinkVerdict } from '../core/ports.js';
 import { isBlockedAddress, isInternalHostname } from './address-blocklist.js';
 
@@ -29,6 +31,7 @@ function dnsResolver(timeoutMs: number): Resolve {
     if (addresses.length) return addresses;
     // NXDOMAIN only when both lookups say the name does not exist (not on timeouts or refused servers)
     const codes = results.map((r) => (r.status === 'rejected' ? (r.reason as { code?: string }).code : 'ENODATA'));
+    // cast: Node-style error: callers read .code
     const err = new Error(`cannot resolve ${host} (${codes.join(', ')})`) as Error & { code: string };
     err.code = codes.every((c) => c === 'ENOTFOUND') ? 'ENOTFOUND' : (codes[0] ?? 'EUNKNOWN');
     throw err;
@@ -76,8 +79,8 @@ export class HttpLinkChecker implements LinkChecker {
   check(url: string): Promise<LinkVerdict> {
     let verdict = this.cache.get(url);
     if (!verdict) {
-      verdict = this.limit(() => this.checkUncached(url)).catch((err: unknown) => ({ status: 'unknown' as const, reason: `check failed: ${(err as Error).message}` }));
-      if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);
+      verdict = this.limit(() => this.checkUncached(url)).catch((err: unknown) => ({ status: 'unknown' as const, reason: `check failed: ${errorMessage(err)}` }));
+      evictOldest(this.cache, MAX_CACHED - 1);
       this.cache.set(url, verdict);
     }
     return verdict;
@@ -116,8 +119,10 @@ export class HttpLinkChecker implements LinkChecker {
     try {
       addresses = await this.resolve(host);
     } catch (err) {
-      if ((err as { code?: string }).code === 'ENOTFOUND') return { status: 'dead', reason: `host ${host} does not exist (NXDOMAIN)` };
-      return { status: 'unknown', reason: `DNS lookup failed (${(err as { code?: string }).code ?? 'error'})` };
+      // cast: I/O boundary: a DNS error carries an errno-style code
+      const code = (err as { code?: string }).code;
+      if (code === 'ENOTFOUND') return { status: 'dead', reason: `host ${host} does not exist (NXDOMAIN)` };
+      return { status: 'unknown', reason: `DNS lookup failed (${code ?? 'error'})` };
     }
     if (addresses.length === 0) return { status: 'unknown', reason: 'no DNS records' };
     // one private address is enough to refuse: the server could pick it
@@ -128,6 +133,7 @@ export class HttpLinkChecker implements LinkChecker {
   private request(url: URL, address: string, method: 'HEAD' | 'GET'): Promise<HttpAnswer> {
     const family = isIP(address);
     const lookup: LookupFunction = (_host, options, callback) => {
+      // cast: library typing gap: net.LookupFunction overloads its callback on options.all
       if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
       else callback(null, address, family);
     };

@@ -1,4 +1,3 @@
-import type { Node } from 'web-tree-sitter';
 import { goCollector, javaCollector, rustCollector } from './definitions-go-rust-java.js';
 import { jsCollector, pythonCollector } from './definitions-python-js.js';
 import type { Collector, DefinitionKind, DefinitionSink } from './definition-sink.js';

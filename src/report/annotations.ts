@@ -66,7 +66,7 @@ export function toAnnotations(report: Report): CheckAnnotation[] {
       path,
       start_line: start,
       end_line: end,
-      annotation_level: ANNOTATION_LEVEL[f.severity] ?? 'failure',
+      annotation_level: ANNOTATION_LEVEL[f.severity],
       title: clip(stripControl(`${f.guard} ${f.category}: ${f.message.split('\n', 1)[0]}`), MAX_TITLE),
       message: clipBytes(stripControl(message), MAX_FIELD_BYTES),
     };

@@ -56,6 +56,6 @@ export const CATEGORY_HELP: Record<Category, string> = {
 
 export function categoryHelp(category: string): string {
   return Object.prototype.hasOwnProperty.call(CATEGORY_HELP, category)
-    ? (CATEGORY_HELP as Record<string, string>)[category]!
+    ? (CATEGORY_HELP as Record<string, string>)[category]! // cast: widening only: looked up with any string
     : `Findings of the category "${category}".`;
 }

@@ -26,11 +26,12 @@ function deep(value: unknown): unknown {
 /** A finding whose displayed text is neutralised (its path stays exact: the API places comments by it). */
 export function neutralizeFinding(f: Finding): Finding {
   const out: Finding = { ...f, message: neutralizeComments(f.message), remediation: neutralizeComments(f.remediation) };
-  if (f.evidence) out.evidence = deep(f.evidence) as Finding['evidence'];
+  if (f.evidence) out.evidence = deep(f.evidence) as Finding['evidence']; // cast: deep() keeps the shape; it only rewrites strings
   return out;
 }
 
 /** The report as it may be echoed on GitHub: findings and sections neutralised. */
 export function neutralizeReport(r: Report): Report {
+  // cast: deep() keeps the shape; it only rewrites strings
   return { ...r, findings: r.findings.map(neutralizeFinding), sections: deep(r.sections) as Report['sections'] };
 }

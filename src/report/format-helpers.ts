@@ -27,7 +27,7 @@ export const NEXT_STEP_TEXT: Record<NextAction, string> = {
 };
 
 export function nextStepText(next: string): string {
-  return (NEXT_STEP_TEXT as Record<string, string>)[next] ?? next;
+  return (NEXT_STEP_TEXT as Record<string, string>)[next] ?? next; // cast: widening only: looked up with any string
 }
 
 export function countBySeverity(findings: Finding[]): Record<Severity, number> {
@@ -62,7 +62,7 @@ export function groupByFile(findings: Finding[]): { path: string | undefined; fi
   const keys: (string | undefined)[] = groups.has(undefined) ? [undefined, ...named] : named;
   return keys.map((path) => ({
     path,
-    findings: groups.get(path)!.map((f, i) => ({ f, i })).sort((a, b) => (a.f.line ?? 0) - (b.f.line ?? 0) || a.i - b.i).map((x) => x.f),
+    findings: (groups.get(path) ?? []).map((f, i) => ({ f, i })).sort((a, b) => (a.f.line ?? 0) - (b.f.line ?? 0) || a.i - b.i).map((x) => x.f),
   }));
 }
 
@@ -123,7 +123,7 @@ const XML_NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"
 export function decodeXmlEntities(text: string): string {
   return text.replace(/&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|(lt|gt|amp|quot|apos));/g, (whole, dec: string | undefined, hex: string | undefined, name: string | undefined) => {
     if (name) return XML_NAMED[name]!;
-    const code = dec !== undefined ? Number(dec) : parseInt(hex!, 16);
+    const code = dec !== undefined ? Number(dec) : parseInt(hex ?? '', 16);
     if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return whole;
     return String.fromCodePoint(code);
   });

@@ -26,14 +26,6 @@ export function escapeMarkdown(text: string): string {
     .replace(/@(?=[A-Za-z0-9_-])/g, `@${ZERO_WIDTH_SPACE}`);
 }
 
-/** Multi-line untrusted text as a paragraph: escaped, with hard line breaks kept. */
-export function escapeParagraph(text: string): string {
-  return escapeMarkdown(text.replace(/\r\n?/g, '\n').replace(/\n{2,}/g, '\n'))
-    .split('\n')
-    .map((l) => l.trimEnd())
-    .join('  \n');
-}
-
 /** One table cell: escaped and on a single line (a newline would end the row). */
 export function escapeCell(text: string): string {
   return escapeMarkdown(text.replace(/\s*[\r\n]+\s*/g, ' '));

@@ -49,7 +49,7 @@ export function checkRunTitle(report: Report): string {
   const tests = readTests(report);
   const untested = tests?.headline.startsWith('tests not run') ?? false;
   if (parts.length === 0) parts.push(d.outcome === 'PASS' ? (untested ? 'no findings' : 'all clear') : `${d.outcome.toLowerCase()}: ${reason}`);
-  const psi = report.sections?.psi === undefined ? null : readPsi(report.sections.psi);
+  const psi = report.sections.psi === undefined ? null : readPsi(report.sections.psi);
   if (psi?.score !== undefined) parts.push(`Ψ ${formatNumber(psi.score)}`);
   if (tests) parts.push(tests.headline.startsWith('tests not run') ? firstLine(stripControl(tests.headline), 120) : `tests: ${firstLine(stripControl(tests.headline), 60)}`);
   return clip(parts.join(' · '), 250);
@@ -77,7 +77,7 @@ function decisionSection(report: Report, detailsUrl?: string): string {
     `Round ${d.round} of ${d.maxRounds} · ${d.blocking} blocking · ${d.advisory} advisory · ` +
       `\`${shortSha(report.base.sha)}\`..\`${shortSha(report.head.sha)}\` · ${plural(report.files.length, 'file')} · ${plural(report.commits.length, 'commit')}`,
   ];
-  const qa = qaSummaryLine(report.sections?.qa, (t) => escapeInline(t));
+  const qa = qaSummaryLine(report.sections.qa, (t) => escapeInline(t));
   if (qa) lines.push('', qa);
   if (detailsUrl) lines.push('', `[Full report](${safeUrl(detailsUrl)})`);
   return lines.join('\n') + '\n';
@@ -92,7 +92,7 @@ function guardSection(report: Report): string {
 }
 
 function psiSection(report: Report): string {
-  if (report.sections?.psi === undefined) return '';
+  if (report.sections.psi === undefined) return '';
   const psi = readPsi(report.sections.psi);
   if (!psi) return '\n### Ψ-lite\n\nThe Ψ section is present but not in a readable shape.\n';
   const head = [
@@ -127,7 +127,7 @@ function where(f: Finding): string {
 }
 
 function findingRow(f: Finding): string {
-  const icon = SEVERITY_ICON[f.severity] ?? '';
+  const icon = SEVERITY_ICON[f.severity];
   const severity = f.dismissed ? `~~${escapeCell(f.severity)}~~ dismissed` : escapeCell(f.severity);
   const what = escapeInline(firstLine(decodeXmlEntities(f.message), 200), { cell: true });
   const why = f.dismissed ? ` — _${escapeCell(clip(dismissedText(f.dismissed), 300))}_` : '';
@@ -158,7 +158,7 @@ function langOf(path: string): string {
 }
 
 function findingDetail(f: Finding): string {
-  const icon = SEVERITY_ICON[f.severity] ?? '';
+  const icon = SEVERITY_ICON[f.severity];
   const place = f.path ? `${escapeMarkdown(f.path)}${f.line ? ` line ${f.line}${f.endLine && f.endLine > f.line ? `–${f.endLine}` : ''}` : ''}` : 'whole change';
   const parts = [
     `### ${icon} ${escapeMarkdown(f.severity)}${f.dismissed ? ' (dismissed)' : ''} · ${escapeMarkdown(f.category)} · ${place}`,
@@ -172,7 +172,7 @@ function findingDetail(f: Finding): string {
     const lines = s.replacement.replace(/\n$/, '').split('\n');
     const shown = clip(lines.slice(0, 60).join('\n'), 6000);
     const span = s.startLine === s.endLine ? `line ${s.startLine}` : `lines ${s.startLine}–${s.endLine}`;
-    parts.push('', `Suggested replacement for ${span} of ${escapeMarkdown(String(s.path))}:`, '', codeBlock(shown, langOf(String(s.path))));
+    parts.push('', `Suggested replacement for ${span} of ${escapeMarkdown(s.path)}:`, '', codeBlock(shown, langOf(s.path)));
     if (lines.length > 60) parts.push('', `… ${plural(lines.length - 60, 'more line')} in the suggestion`);
   }
   const meta = [`guard ${escapeMarkdown(f.guard)}`, `finding \`${f.id.replace(/[^0-9a-zA-Z]/g, '')}\``];
@@ -198,7 +198,7 @@ export function renderCheckRun(report: Report, opts: CheckRunOptions = {}): Chec
     guardSection(report) +
     psiSection(report) +
     testsSection(report) +
-    refineMarkdown(report.sections?.refine) +
+    refineMarkdown(report.sections.refine) +
     findingsHead(report);
   const summary = fitBlocks(head, report.findings.map(findingRow), moreLine('summary', max), max).text;
   const text = report.findings.length === 0 ? '' : fitBlocks('## Findings in detail\n\n', report.findings.map(findingDetail), moreLine('text', max), max).text;
@@ -209,7 +209,7 @@ export function renderCheckRun(report: Report, opts: CheckRunOptions = {}): Chec
 export function renderMarkdown(report: Report, opts: CheckRunOptions = {}): string {
   const out = renderCheckRun(report, opts);
   const warning = isolationWarning(report);
-  const qa = qaBlockMarkdown(report.sections?.qa);
+  const qa = qaBlockMarkdown(report.sections.qa);
   return (
     [
       ...(warning ? [`**${escapeMarkdown(warning)}**`, ''] : []),

@@ -1,6 +1,7 @@
 import type { RefineRowView, RefineView } from '../core/report-sections.js';
 import { escapeCell } from './markdown-escape.js';
 import { stripControl } from './format-helpers.js';
+import { isRecord } from '../core/is-record.js';
 
 /**
  * The `refine` report section: the refine attempts of this PR (recipes and model replies), kept
@@ -10,12 +11,8 @@ import { stripControl } from './format-helpers.js';
 const MAX_ROWS = 10;
 const MAX_REASON = 200;
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function row(v: unknown): RefineRowView | null {
-  if (!isObject(v) || typeof v.source !== 'string' || typeof v.outcome !== 'string') return null;
+  if (!isRecord(v) || typeof v.source !== 'string' || typeof v.outcome !== 'string') return null;
   const r: RefineRowView = {
     n: typeof v.n === 'number' ? v.n : 0,
     source: v.source,
@@ -27,13 +24,8 @@ function row(v: unknown): RefineRowView | null {
   return r;
 }
 
-export interface AttemptLike {
-  n: number;
-  round?: number;
-  source: string;
-  outcome: string;
-  paths: string[];
-  reason?: string;
+/** An attempt, stored or fresh: a report row plus the tokens it spent. */
+export interface AttemptLike extends RefineRowView {
   tokens?: { prompt: number; completion: number };
 }
 
@@ -51,7 +43,7 @@ export function refineSection(attempts: readonly AttemptLike[]): RefineView | un
 
 /** Tolerant reader (the section may come from an older or newer slopgate). */
 export function readRefine(section: unknown): RefineView | null {
-  if (!isObject(section) || !Array.isArray(section.attempts)) return null;
+  if (!isRecord(section) || !Array.isArray(section.attempts)) return null;
   const attempts = section.attempts.map(row).filter((r): r is RefineRowView => r !== null).slice(-MAX_ROWS);
   if (attempts.length === 0) return null;
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);

@@ -26,12 +26,12 @@ type Level = 'error' | 'warning' | 'note';
 export const SARIF_LEVEL: Record<Severity, Level> = { fail: 'error', risk: 'warning', nit: 'note' };
 
 function levelOf(severity: Severity): Level {
-  return SARIF_LEVEL[severity] ?? 'error';
+  return SARIF_LEVEL[severity];
 }
 
 /** Rule id `G7/toplevel-dropped`: guard and category, restricted to URI-safe characters. */
 export function ruleIdOf(f: Pick<Finding, 'guard' | 'category'>): string {
-  const safe = (s: string) => String(s).replace(/[^A-Za-z0-9._-]/g, '_') || 'unknown';
+  const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, '_') || 'unknown';
   return `${safe(f.guard)}/${safe(f.category)}`;
 }
 
@@ -43,20 +43,25 @@ export function sarifUri(path: string): string {
 function rulesOf(report: Report): { rules: ReportingDescriptor[]; index: Map<string, number> } {
   const rules: ReportingDescriptor[] = [];
   const index = new Map<string, number>();
+  const levels: Level[] = [];
   const names = new Map(report.guards.map((g) => [g.id, g.name]));
   for (const f of report.findings) {
     const id = ruleIdOf(f);
     const existing = index.get(id);
     if (existing !== undefined) {
-      const rule = rules[existing]!;
-      const current = rule.defaultConfiguration!.level as Level;
+      // The most severe finding of a rule sets its level.
       const rank = (l: Level) => SEVERITY_ORDER.findIndex((s) => SARIF_LEVEL[s] === l);
-      if (rank(levelOf(f.severity)) < rank(current)) rule.defaultConfiguration!.level = levelOf(f.severity);
+      const level = levelOf(f.severity);
+      if (rank(level) < rank(levels[existing]!)) {
+        levels[existing] = level;
+        rules[existing]!.defaultConfiguration = { level };
+      }
       continue;
     }
     const guardName = names.get(f.guard) ?? f.guard;
     const help = categoryHelp(f.category);
     index.set(id, rules.length);
+    levels.push(levelOf(f.severity));
     rules.push({
       id,
       name: id.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : '')),
@@ -83,13 +88,13 @@ function anchorFile(report: Report): string | undefined {
   return undefined;
 }
 
-function resultOf(f: Finding, ruleIndex: number, path: string, pinned: boolean): Result {
+function resultOf(f: Finding, ruleIndex: number | undefined, path: string, pinned: boolean): Result {
   const startLine = pinned || !f.line ? 1 : f.line;
   const endLine = !pinned && f.line && f.endLine && f.endLine >= f.line ? f.endLine : startLine;
   const prefix = pinned ? 'Applies to the whole change (shown on its first file). ' : '';
   const result: Result = {
     ruleId: ruleIdOf(f),
-    ruleIndex,
+    ...(ruleIndex !== undefined ? { ruleIndex } : {}),
     level: levelOf(f.severity),
     message: { text: `${prefix}${f.message}${f.remediation ? `\nWhat to do: ${f.remediation}` : ''}` },
     locations: [{ physicalLocation: { artifactLocation: { uri: sarifUri(path), uriBaseId: '%SRCROOT%' }, region: { startLine, endLine } } }],
@@ -114,7 +119,7 @@ function resultOf(f: Finding, ruleIndex: number, path: string, pinned: boolean):
     ];
   }
   const s = f.suggestion;
-  const suggestionPath = s ? repoRelativePath(String(s.path)) : undefined;
+  const suggestionPath = s ? repoRelativePath(s.path) : undefined;
   if (s && suggestionPath && typeof s.replacement === 'string' && s.startLine >= 1 && s.endLine >= s.startLine) {
     result.fixes = [
       {
@@ -144,7 +149,7 @@ export function toSarif(report: Report): Log {
       continue;
     }
     if (results.length >= MAX_SARIF_RESULTS) continue;
-    results.push(resultOf(f, index.get(ruleIdOf(f))!, path, !own));
+    results.push(resultOf(f, index.get(ruleIdOf(f)), path, !own));
   }
   const dropped = report.findings.length - results.length - notifications.length;
   if (dropped > 0) {

@@ -103,7 +103,7 @@ function testDetails(section: TestsSection): [string, string][] {
  * `test-regression` findings.
  */
 export function readTests(report: Report): TestsView | null {
-  const s = report.sections?.tests;
+  const s = report.sections.tests;
   const fromFindings = report.findings.filter((f) => f.category === 'test-regression').length;
   if (!s) {
     if (fromFindings === 0) return null;

@@ -62,7 +62,7 @@ function dismissedCount(report: Report): string {
 }
 
 function findingLines(f: Finding, paint: Paint): string[] {
-  const mark = MARK[f.severity] ?? { label: String(f.severity), color: ANSI.red };
+  const mark = MARK[f.severity];
   const where = f.line ? `line ${f.line}${f.endLine && f.endLine > f.line ? `-${f.endLine}` : ''}` : 'whole file';
   const meta = [safe(f.guard), safe(f.category), f.path ? where : '', f.commit ? `commit ${shortSha(f.commit)}` : '']
     .filter(Boolean)
@@ -107,7 +107,7 @@ function guardTable(report: Report, paint: Paint): string[] {
 }
 
 function psiLines(report: Report, paint: Paint): string[] {
-  if (report.sections?.psi === undefined) return [];
+  if (report.sections.psi === undefined) return [];
   const psi = readPsi(report.sections.psi);
   if (!psi) return [paint(ANSI.bold, 'Ψ-lite'), '  (section present but not readable)'];
   const score = psi.score === undefined ? 'n/a' : formatNumber(psi.score);
@@ -125,7 +125,7 @@ function psiLines(report: Report, paint: Paint): string[] {
 }
 
 function testLines(report: Report, paint: Paint): string[] {
-  if (report.sections?.tests === undefined) return [];
+  if (report.sections.tests === undefined) return [];
   const tests = readTests(report);
   if (!tests) return [];
   const out = [tests.headline.startsWith('tests not run') ? `${paint(ANSI.bold, 'Tests:')} ${safe(tests.headline)}` : `${paint(ANSI.bold, 'Tests')} ${safe(tests.headline)}`];
@@ -147,6 +147,6 @@ export function renderText(report: Report, opts: { color?: boolean } = {}): stri
     }
     blocks.push(lines);
   }
-  blocks.push(guardTable(report, paint), psiLines(report, paint), testLines(report, paint), refineTextLines(report.sections?.refine));
+  blocks.push(guardTable(report, paint), psiLines(report, paint), testLines(report, paint), refineTextLines(report.sections.refine));
   return blocks.filter((b) => b.length > 0).map((b) => b.join('\n')).join('\n\n') + '\n';
 }

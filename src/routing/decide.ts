@@ -106,7 +106,8 @@ export function decide(all: Finding[], opts: DecideOptions = {}): Decision {
   if (round >= maxRounds) {
     return make('STUCK', 2, `round ${round} of ${maxRounds} reached with ${plural(blocking.length, 'blocking finding')} left`, 'label-stuck');
   }
-  const bucket = BUCKET_PRECEDENCE.find((b) => buckets[b]?.length)!;
+  const bucket = BUCKET_PRECEDENCE.find((b) => buckets[b]?.length);
+  if (!bucket) throw new Error('blocking findings fell into no routing bucket'); // every category has a bucket
   const outcome = OUTCOME_OF[bucket];
   const inBucket = blocking.filter((f) => bucketOf(f.category) === bucket);
   const reason = `${plural(blocking.length, 'blocking finding')}; ${bucket} wins by precedence (${countBy(inBucket)})`;

@@ -1,5 +1,7 @@
 import { isCategory } from '../core/categories.js';
 import { makeFinding, SEVERITY_RANK, type Finding, type Severity, type Suggestion } from '../core/finding.js';
+import { isOneOf } from '../core/one-of.js';
+import { isRecord } from '../core/is-record.js';
 
 /** Output of one source of findings (a guard, the test gate, an LLM critic). */
 export interface SourceReport {
@@ -17,11 +19,12 @@ export class MalformedReportError extends Error {
   }
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A critic's free-text field: strings as they are, numbers and booleans printed, anything else empty. */
+function textOf(v: unknown): string {
+  return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
 }
 
-const SEVERITIES = new Set<Severity>(['fail', 'risk', 'nit']);
+const SEVERITIES: readonly Severity[] = ['fail', 'risk', 'nit'];
 
 function isLineNumber(v: unknown): v is number {
   return typeof v === 'number' && Number.isInteger(v) && v > 0;
@@ -29,7 +32,7 @@ function isLineNumber(v: unknown): v is number {
 
 /** A suggestion reporters can apply as is (whole lines of one file), or undefined. */
 function suggestionOf(v: unknown): Suggestion | undefined {
-  if (!isPlainObject(v)) return undefined;
+  if (!isRecord(v)) return undefined;
   const { path, startLine, endLine, replacement } = v;
   if (typeof path !== 'string' || !path || typeof replacement !== 'string') return undefined;
   if (!isLineNumber(startLine) || !isLineNumber(endLine) || endLine < startLine) return undefined;
@@ -41,7 +44,7 @@ function suggestionOf(v: unknown): Suggestion | undefined {
  * vocabulary is kept, forced to `fail` and routed to `stuck` as a `critic-error`, never dropped.
  */
 function normalise(source: string, raw: unknown, index: number): Finding {
-  if (!isPlainObject(raw)) {
+  if (!isRecord(raw)) {
     throw new MalformedReportError('malformed-finding', `${source}: finding #${index} is not an object`);
   }
   const path = typeof raw.path === 'string' && raw.path ? raw.path : undefined;
@@ -50,13 +53,13 @@ function normalise(source: string, raw: unknown, index: number): Finding {
   const suggestion = suggestionOf(raw.suggestion);
   const base = {
     guard: typeof raw.guard === 'string' ? raw.guard : source,
-    message: String(raw.message ?? ''),
+    message: textOf(raw.message),
     ...(path ? { path } : {}),
     ...(line ? { line } : {}),
     ...(endLine ? { endLine } : {}),
     ...(typeof raw.commit === 'string' ? { commit: raw.commit } : {}),
     ...(suggestion ? { suggestion } : {}),
-    ...(isPlainObject(raw.evidence) ? { evidence: raw.evidence } : {}),
+    ...(isRecord(raw.evidence) ? { evidence: raw.evidence } : {}),
     confirmedBy: [source],
   };
   if (!isCategory(raw.category)) {
@@ -69,8 +72,8 @@ function normalise(source: string, raw: unknown, index: number): Finding {
       evidence: { ...(base.evidence ?? {}), unknownCategory: shown },
     });
   }
-  const severity = SEVERITIES.has(raw.severity as Severity) ? (raw.severity as Severity) : 'fail';
-  return makeFinding({ ...base, category: raw.category, severity, remediation: String(raw.remediation ?? '') });
+  const severity = isOneOf(SEVERITIES, raw.severity) ? raw.severity : 'fail';
+  return makeFinding({ ...base, category: raw.category, severity, remediation: textOf(raw.remediation) });
 }
 
 export function compareFindings(a: Finding, b: Finding): number {
@@ -92,7 +95,7 @@ export function mergeFindings(reports: SourceReport[]): Finding[] {
   if (!Array.isArray(reports)) throw new TypeError('mergeFindings expects an array of findings reports');
   const byId = new Map<string, Finding>();
   for (const report of reports) {
-    if (!isPlainObject(report) || typeof report.source !== 'string') {
+    if (!isRecord(report) || typeof report.source !== 'string') {
       throw new MalformedReportError('report-not-an-object', 'a findings report is not an object with a source');
     }
     if (!Array.isArray(report.findings)) {

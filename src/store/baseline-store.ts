@@ -1,6 +1,7 @@
 import type { BaselineCache, BaselineKey } from '../core/ports.js';
 import type { SuiteResult } from '../core/suite-result.js';
 import type { Db } from './db.js';
+import { isRecord } from '../core/is-record.js';
 
 const SUITE_STATUSES = new Set(['ok', 'no-results', 'skipped']);
 
@@ -10,8 +11,8 @@ const SUITE_STATUSES = new Set(['ok', 'no-results', 'skipped']);
  * comparing against garbage.
  */
 export function looksLikeSuiteResult(value: unknown): value is SuiteResult {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
-  const v = value as Record<string, unknown>;
+  if (!isRecord(value)) return false;
+  const v = value;
   return (
     typeof v.runner === 'string' &&
     typeof v.command === 'string' &&
@@ -21,7 +22,7 @@ export function looksLikeSuiteResult(value: unknown): value is SuiteResult {
     typeof v.durationMs === 'number' &&
     Array.isArray(v.tests) &&
     Array.isArray(v.units) &&
-    v.tests.every((t) => t && typeof t === 'object' && typeof (t as { id?: unknown }).id === 'string' && typeof (t as { status?: unknown }).status === 'string')
+    v.tests.every((t) => isRecord(t) && typeof t.id === 'string' && typeof t.status === 'string')
   );
 }
 

@@ -38,7 +38,7 @@ interface Row {
 function fromRow(r: Row): StoredDismissal {
   return {
     repo: r.repo,
-    pr: Number(r.pr),
+    pr: r.pr,
     fingerprint: r.fingerprint,
     category: r.category,
     ...(r.path ? { path: r.path } : {}),

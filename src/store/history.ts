@@ -1,4 +1,4 @@
-import type { HistoryExclusions, HistoryReader, Hotspot } from '../core/ports.js';
+import type { HistoryExclusions, Hotspot } from '../core/ports.js';
 import type { Db } from './db.js';
 
 /** Upper bound on rows read per lookup (newest first): enough for any realistic window. */
@@ -69,9 +69,4 @@ export async function findHotspots(db: Db, repo: string, paths: string[], window
     });
   }
   return hotspots.sort((a, b) => b.runs - a.runs || a.path.localeCompare(b.path));
-}
-
-/** G9's history port backed by the store. */
-export function storeHistory(db: Db): HistoryReader {
-  return { hotspots: (repo, paths, windowDays, threshold, exclude) => findHotspots(db, repo, paths, windowDays, threshold, exclude) };
 }

@@ -20,7 +20,7 @@ export async function migrate(db: Db, migrations: Migration[] = MIGRATIONS): Pro
       applied_at timestamptz NOT NULL DEFAULT now()
     )`);
     const { rows } = await tx.query<{ version: number }>('SELECT version FROM schema_migrations');
-    const done = new Set(rows.map((r) => Number(r.version)));
+    const done = new Set(rows.map((r) => r.version));
     const applied: number[] = [];
     for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
       if (done.has(m.version)) continue;

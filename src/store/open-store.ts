@@ -88,9 +88,10 @@ export function lazyDb(opts: StoreOptions, open: (o: StoreOptions) => Promise<Db
     void closeReal().catch(() => undefined);
   };
   const acquire = async (): Promise<Db> => {
-    if (closed) throw new Error('the store is closed');
+    const isClosed = (): boolean => closed; // read again after the wait: close() may have run meanwhile
+    if (isClosed()) throw new Error('the store is closed');
     while (closing) await closing.catch(() => undefined);
-    if (closed) throw new Error('the store is closed');
+    if (isClosed()) throw new Error('the store is closed');
     opening ??= open(opts).catch((err: unknown) => {
       opening = undefined;
       throw err;

@@ -5,7 +5,7 @@ function wrap(conn: pg.Pool | pg.PoolClient): Queryable {
   return {
     async query<T>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
       const r = await conn.query(sql, params);
-      return { rows: r.rows as T[], affected: r.rowCount ?? 0 };
+      return { rows: r.rows as T[], affected: r.rowCount ?? 0 }; // cast: I/O boundary: rows are what the caller selected
     },
     async exec(sql: string): Promise<void> {
       await conn.query(sql);
@@ -51,8 +51,8 @@ export async function openPostgres(opts: PgOptions): Promise<Db> {
   const base = wrap(pool);
   const db: Db = {
     dialect: 'postgres',
-    query: base.query,
-    exec: base.exec,
+    query: (sql, params) => base.query(sql, params),
+    exec: (sql) => base.exec(sql),
     transaction: (fn) => withPgTransaction(pool, (client) => fn(wrap(client))),
     close: () => pool.end(),
   };
@@ -62,6 +62,6 @@ export async function openPostgres(opts: PgOptions): Promise<Db> {
 
 /** Two processes creating the same schema at once: the loser gets a unique violation; the schema exists. */
 function ignoreDuplicateSchema(err: unknown): void {
-  const code = (err as { code?: string }).code;
+  const code = (err as { code?: string }).code; // cast: I/O boundary: a Node error carries an errno-style code
   if (code !== '23505' && code !== '42P06') throw err;
 }

@@ -45,8 +45,8 @@ export async function openPglite(opts: { dataDir?: string; schema?: string; crea
   const base = wrap(pg);
   return {
     dialect: 'pglite',
-    query: base.query,
-    exec: base.exec,
+    query: (sql, params) => base.query(sql, params),
+    exec: (sql) => base.exec(sql),
     transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
     close: () => pg.close(),
   };

@@ -69,8 +69,8 @@ interface AttemptRow {
 }
 
 /** JSON columns come back parsed from both adapters; a string (older drivers) is parsed here. */
-function json<T>(v: unknown): T {
-  return (typeof v === 'string' ? JSON.parse(v) : v) as T; // I/O boundary: the column holds what we wrote
+function json<T>(v: T | string): T {
+  return typeof v === 'string' ? (JSON.parse(v) as T) : v; // I/O boundary: the column holds what we wrote
 }
 
 /** A PR's attempts (all repository attempts without a PR when `pr` is null), oldest first. */
@@ -91,10 +91,10 @@ export async function listRefineAttempts(db: Db, repo: string, pr: number | null
     source: r.source,
     outcome: r.outcome,
     ...(r.reason ? { reason: r.reason } : {}),
-    paths: json<string[]>(r.paths),
-    targets: json<string[]>(r.targets),
-    fixed: json<string[]>(r.fixed),
-    verdicts: json<GuardVerdict[]>(r.verdicts),
+    paths: json(r.paths),
+    targets: json(r.targets),
+    fixed: json(r.fixed),
+    verdicts: json(r.verdicts),
     tokens: { prompt: r.prompt_tokens, completion: r.completion_tokens },
     ...(r.candidate_sha ? { candidateSha: r.candidate_sha } : {}),
     ms: r.duration_ms,

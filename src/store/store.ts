@@ -3,7 +3,6 @@ import type { Db } from './db.js';
 import { appendDecision, exportDecisions, listDecisions, type DecisionEntry, type DecisionFilter, type DecisionRecord } from './decisions.js';
 import { pruneDeliveries, recordDelivery } from './deliveries.js';
 import type { HistoryExclusions, HistoryReader, Hotspot } from '../core/ports.js';
-import { findHotspots } from './history.js';
 import { dismissFinding, listDismissals, type DismissalEntry, type StoredDismissal } from './dismissals.js';
 import type { DismissalSource } from '../core/finding.js';
 import { advanceRound, getRound, resetRound, setMaxRoundsOverride, type AdvanceResult, type RoundState } from './rounds.js';

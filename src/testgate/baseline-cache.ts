@@ -18,7 +18,7 @@ export class MemoryBaselineCache implements BaselineCache {
     if (hit === undefined) return null;
     this.entries.delete(k);
     this.entries.set(k, hit);
-    return JSON.parse(hit) as SuiteResult;
+    return JSON.parse(hit) as SuiteResult; // cast: I/O boundary: the cache holds what this code wrote
   }
 
   async put(key: BaselineKey, result: SuiteResult): Promise<void> {

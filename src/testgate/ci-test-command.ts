@@ -1,6 +1,7 @@
 import { parse as parseYaml } from 'yaml';
 import type { Revision } from '../core/revision.js';
 import { readIni } from '../repo/manifests/ini-read.js';
+import { isRecord } from '../core/is-record.js';
 
 /**
  * The repository's own test command, read from its CI (GitHub Actions workflows), tox.ini or the
@@ -101,10 +102,6 @@ function scriptLines(script: string): string[] {
     .split(/\r?\n/)
     .map((l) => l.trim())
     .filter((l) => l && !l.startsWith('#'));
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function workingDirectoryOf(v: unknown): string | undefined {

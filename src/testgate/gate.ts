@@ -152,10 +152,11 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
             await ws.dispose();
           }
         })();
-    const [baseline, candidate] = (await Promise.all([baselineRun, runSuite(candidateWs, runner, opts.config)])).map(capSuiteMessages) as [SuiteResult, SuiteResult];
-    const configChanges = await testConfigChanges(opts.base, new Revision(opts.repoDir, opts.candidateSha)).catch((err: unknown) => {
+    const [baselineRaw, candidateRaw] = await Promise.all([baselineRun, runSuite(candidateWs, runner, opts.config)]);
+    const [baseline, candidate] = [capSuiteMessages(baselineRaw), capSuiteMessages(candidateRaw)];
+    const configChanges = await testConfigChanges(opts.base, new Revision(opts.repoDir, opts.candidateSha)).catch((err: unknown): TestConfigChange[] => {
       opts.log?.warn({ err: String(err) }, 'could not compare the test configuration of base and candidate');
-      return [] as TestConfigChange[];
+      return [];
     });
     if (!cached && baselineState.isolated && cacheable(baseline)) {
       await opts.cache.put(key, baseline).catch((err: unknown) => opts.log?.warn({ err: String(err) }, 'baseline cache write failed'));

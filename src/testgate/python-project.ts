@@ -44,6 +44,7 @@ function configuredRoots(pyproject: Table, setupCfg: Map<string, Map<string, str
   roots.push(...stringsOf(dig(pyproject, 'tool', 'setuptools', 'packages', 'find', 'where')));
   const setuptoolsPackages = dig(pyproject, 'tool', 'setuptools', 'packages');
   names.push(...stringsOf(setuptoolsPackages).map((p) => p.split('.')[0]!));
+  // cast: checked with Array.isArray just before
   for (const entry of Array.isArray(dig(pyproject, 'tool', 'poetry', 'packages')) ? (dig(pyproject, 'tool', 'poetry', 'packages') as unknown[]) : []) {
     if (!isTable(entry) || typeof entry.include !== 'string') continue;
     names.push(entry.include.split(/[./]/)[0]!);

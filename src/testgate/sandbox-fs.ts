@@ -160,6 +160,7 @@ function generatedEtc(home: string): { passwd: string; group: string; hosts: str
     hosts: '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n',
   };
   const paths = { passwd: join(dir, 'passwd'), group: join(dir, 'group'), hosts: join(dir, 'hosts') };
+  // cast: Object.keys/fromEntries drop key types; the keys come from the const list
   for (const k of Object.keys(files) as (keyof typeof files)[]) writeFileSync(paths[k], files[k], { mode: 0o644 });
   return paths;
 }

@@ -1,3 +1,4 @@
+import { isRecord } from '../core/is-record.js';
 import type { Revision } from '../core/revision.js';
 
 /**
@@ -42,7 +43,7 @@ function packageField(text: string | null, key: string): string | undefined {
   if (text === null) return undefined;
   try {
     let v: unknown = JSON.parse(text);
-    for (const part of key.split('.')) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[part] : undefined;
+    for (const part of key.split('.')) v = isRecord(v) ? v[part] : undefined;
     return v === undefined ? undefined : JSON.stringify(v);
   } catch {
     return '(unparseable)';

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { errorMessage } from '../core/errors.js';
 import { gitEnv } from '../core/git.js';
 
 /**
@@ -82,7 +83,7 @@ export function runGit(cwd: string, args: string[], opts: RunGitOptions = {}): P
     try {
       if (opts.remoteUrl) protocols = allowedProtocols(opts.remoteUrl);
     } catch (err) {
-      reject(new WorkspaceGitError((err as Error).message, ''));
+      reject(new WorkspaceGitError(errorMessage(err), ''));
       return;
     }
     const child = execFile(

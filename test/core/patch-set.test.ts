@@ -54,8 +54,8 @@ describe('patch set', () => {
     const byPath = Object.fromEntries(ps.files.map((f) => [f.path, f]));
     expect(byPath['run.sh']!.modeChanged).toBe(true);
     expect(byPath['run.sh']!.head.mode).toBe('100755');
-    expect(byPath['link']!.head.reason).toBe('symlink');
-    expect(byPath['link']!.head.symlinkTarget).toBe('../../etc/passwd');
+    expect(byPath.link!.head.reason).toBe('symlink');
+    expect(byPath.link!.head.symlinkTarget).toBe('../../etc/passwd');
     expect(byPath['img.bin']!.head.reason).toBe('binary');
     expect(byPath['latin1.txt']!.head.reason).toBe('not-utf8');
     expect(byPath['big.txt']!.head.reason).toBe('too-large');

@@ -3,7 +3,7 @@ import { REFINER_NOT_CONFIGURED } from '../../src/platforms/github/command-handl
 import { API } from './helpers/fake-github.js';
 import { FakeRemote, removeFakeRemotes } from './helpers/fake-remote.js';
 import { closeStrict, startHarness, type Harness } from './helpers/harness.js';
-import { APP_ID, INSTALLATION_ID, OWNER, REPO, example, pullRequest, type PrShape } from './helpers/payloads.js';
+import { APP_ID, INSTALLATION_ID, OWNER, REPO, example, pullRequest, type Json, type PrShape } from './helpers/payloads.js';
 import { markerGuard } from './helpers/test-guards.js';
 
 let h: Harness | undefined;
@@ -14,12 +14,12 @@ afterEach(() => {
 afterAll(() => removeFakeRemotes());
 
 /** The repository object of the real Codertocat/Hello-World examples. */
-function repository(): Record<string, any> {
+function repository(): Json {
   return example('pull_request', (e) => e.action === 'synchronize').repository;
 }
 
 /** A check-run/check-suite `pull_requests` entry as GitHub sends it (base in `baseRepoId`). */
-function prRef(number: number, headSha: string, baseRepoId = repository().id): Record<string, any> {
+function prRef(number: number, headSha: string, baseRepoId = repository().id): Json {
   const repo = (id: number, name: string) => ({ id, url: `${API}/repos/${OWNER}/${name}`, name });
   return {
     url: `${API}/repos/${OWNER}/${REPO}/pulls/${number}`,
@@ -36,14 +36,14 @@ interface CheckRunEventShape {
   sender: string;
   /** Default: the external id slopgate sets (`slopgate:pr:N`). */
   externalId?: string;
-  pullRequests?: Record<string, any>[];
+  pullRequests?: Json[];
   appId?: number;
   name?: string;
   identifier?: string;
 }
 
 /** check_run.rerequested / requested_action from the real examples, aimed at one of slopgate's runs. */
-function checkRunEvent(action: 'rerequested' | 'requested_action', s: CheckRunEventShape): Record<string, any> {
+function checkRunEvent(action: 'rerequested' | 'requested_action', s: CheckRunEventShape): Json {
   const payload = example('check_run', (e) => e.action === action && Boolean(e.installation));
   const run = payload.check_run;
   run.id = s.checkRunId;
@@ -60,7 +60,7 @@ function checkRunEvent(action: 'rerequested' | 'requested_action', s: CheckRunEv
 }
 
 /** check_suite.rerequested from the real example, for slopgate's suite on `headSha`. */
-function checkSuiteEvent(headSha: string, sender: string, pullRequests: Record<string, any>[]): Record<string, any> {
+function checkSuiteEvent(headSha: string, sender: string, pullRequests: Json[]): Json {
   const payload = example('check_suite', (e) => e.action === 'rerequested' && Boolean(e.installation));
   payload.check_suite.head_sha = headSha;
   payload.check_suite.pull_requests = pullRequests;

@@ -4,7 +4,7 @@ import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { FakeRemote, removeFakeRemotes } from './helpers/fake-remote.js';
 import { closeStrict, startHarness, type Harness } from './helpers/harness.js';
-import { OWNER, REPO, commentEvent, example, pullRequestEvent, type PrShape } from './helpers/payloads.js';
+import { OWNER, REPO, commentEvent, example, pullRequestEvent, type Json, type PrShape } from './helpers/payloads.js';
 import { markerGuard } from './helpers/test-guards.js';
 
 let h: Harness | undefined;
@@ -18,7 +18,7 @@ afterEach(() => {
   h = undefined;
 });
 afterAll(async () => {
-  await store?.close();
+  await store.close();
   removeFakeRemotes();
 });
 
@@ -34,7 +34,7 @@ function checkRunsForRef(h: Harness, sha: string, runs: { id: number; text: stri
 }
 
 /** Gates a PR whose added line 2 holds the SLOP marker; returns the completed check run's body. */
-async function gateSlopPr(n: number, checkRunId: number, opts: { store?: Store } = {}): Promise<{ pr: PrShape; done: any }> {
+async function gateSlopPr(n: number, checkRunId: number, opts: { store?: Store } = {}): Promise<{ pr: PrShape; done: Json }> {
   const remote = FakeRemote.create({ 'a.txt': 'one\n' });
   const head = remote.pushPr(n, { 'a.txt': 'one\ntwo SLOP\n' });
   const pr: PrShape = { number: n, headSha: head, baseSha: remote.baseSha, author: 'Codertocat' };

@@ -20,7 +20,7 @@ afterEach(() => {
   h = undefined;
 });
 afterAll(async () => {
-  await store?.close();
+  await store.close();
   removeFakeRemotes();
 });
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { FakeRemote, removeFakeRemotes } from './helpers/fake-remote.js';
 import { closeStrict, startHarness, type Harness } from './helpers/harness.js';
-import { INSTALLATION_ID, OWNER, REPO, example, pullRequestEvent, type PrShape } from './helpers/payloads.js';
+import { INSTALLATION_ID, OWNER, REPO, example, pullRequestEvent, type Json, type PrShape } from './helpers/payloads.js';
 import { markerGuard } from './helpers/test-guards.js';
 
 let h: Harness | undefined;
@@ -14,7 +14,7 @@ afterEach(() => {
 afterAll(() => removeFakeRemotes());
 
 /** installation.created / deleted from the real examples, for the given repositories. */
-function installationEvent(action: 'created' | 'deleted', fullNames: string[]): Record<string, any> {
+function installationEvent(action: 'created' | 'deleted', fullNames: string[]): Json {
   const payload = example('installation', (e) => e.action === action);
   payload.installation.id = INSTALLATION_ID;
   payload.repositories = fullNames.map((full, i) => ({ id: 5000 + i, node_id: `R_${i}`, name: full.split('/')[1], full_name: full, private: false }));

@@ -58,6 +58,6 @@ describe('github/pr-body: Q&A block', () => {
     expect(s.startsWith(BODY_START)).toBe(true);
     expect(s.endsWith(BODY_END)).toBe(true);
     expect(s).toContain('`abcdef1`');
-    expect(s).toContain('Not run: the Q&A phase is not enabled');
+    expect(s).toContain('Not run: the Q\\&A phase is not enabled'); // escaped like any reason
   });
 });

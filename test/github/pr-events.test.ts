@@ -3,7 +3,7 @@ import { runGate, type GateOptions } from '../../src/gate/run-gate.js';
 import { g1 } from '../../src/guards/g1-manifest-safety/index.js';
 import { FakeRemote, removeFakeRemotes } from './helpers/fake-remote.js';
 import { closeStrict, startHarness, type Harness } from './helpers/harness.js';
-import { pullRequestEvent, type PrShape } from './helpers/payloads.js';
+import { pullRequestEvent, type Json, type PrShape } from './helpers/payloads.js';
 import { markerGuard } from './helpers/test-guards.js';
 
 let h: Harness | undefined;
@@ -14,7 +14,7 @@ afterEach(() => {
 afterAll(() => removeFakeRemotes());
 
 /** pull_request.labeled / unlabeled: the real example shape with the label that changed. */
-function labelEvent(action: 'labeled' | 'unlabeled', pr: PrShape, label: string): Record<string, any> {
+function labelEvent(action: 'labeled' | 'unlabeled', pr: PrShape, label: string): Json {
   const payload = pullRequestEvent(action, pr);
   payload.label = { id: 900, node_id: 'LA_900', url: '', name: label, color: 'ededed', default: false, description: null };
   return payload;

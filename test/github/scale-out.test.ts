@@ -60,8 +60,8 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await webStore?.close();
-  await workerStore?.close();
+  await webStore.close();
+  await workerStore.close();
   for (const s of [storeSchema, ...queueSchemas]) await dropSchema(s);
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
   removeFakeRemotes();
@@ -103,9 +103,9 @@ async function killWorkerMidJob(schema: string, retryLimit: number): Promise<{ j
   children.push(child);
   let out = '';
   let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const took = await new Promise<RegExpExecArray>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /took (\S+) (\d+)/.exec(out);
       if (m) resolve(m);

@@ -26,7 +26,7 @@ afterEach(() => {
   expect(pending, 'expected requests that never came').toEqual([]);
 });
 afterAll(async () => {
-  await store?.close();
+  await store.close();
   removeFakeRemotes();
 });
 

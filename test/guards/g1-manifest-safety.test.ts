@@ -72,7 +72,7 @@ describe('G1 manifests, sensitive paths, oversize files, escaping symlinks', () 
     });
 
     it('a table renamed with the same content, and a removed one', async () => {
-      const head = PYPROJECT.replace('[tool.black]', '[tool.ruff.format]') + '';
+      const head = PYPROJECT.replace('[tool.black]', '[tool.ruff.format]');
       const { findings } = await g1Findings(prRepo({ 'pyproject.toml': `${PYPROJECT}\n[tool.isort]\nprofile = "black"\n` }, { 'pyproject.toml': head }));
       expect(findings[0]!.message).toContain('renames [tool.black] to [tool.ruff.format]');
       expect(findings[0]!.message).toContain('removes [tool.isort]');
@@ -95,7 +95,7 @@ describe('G1 manifests, sensitive paths, oversize files, escaping symlinks', () 
       const base = '[package]\nname = "x"\nversion = "0.1.0"\n\n[dependencies]\nserde = "1"\n';
       const lints = `${base}\n[lints.clippy]\npedantic = "warn"\n\n[profile.release]\nlto = true\n`;
       expect((await g1Findings(prRepo({ 'Cargo.toml': base }, { 'Cargo.toml': lints }))).findings[0]!.severity).toBe('nit');
-      const dep = `${lints}`.replace('serde = "1"', 'serde = "1"\nanyhow = "1"');
+      const dep = lints.replace('serde = "1"', 'serde = "1"\nanyhow = "1"');
       const both = (await g1Findings(prRepo({ 'Cargo.toml': base }, { 'Cargo.toml': dep }))).findings[0]!;
       expect(both.severity).toBe('risk');
       expect(both.message).toContain('adds `anyhow` 1 (dependencies)');
@@ -244,8 +244,8 @@ describe('G1 manifests, sensitive paths, oversize files, escaping symlinks', () 
     const { report, findings } = await g1Findings(repo);
     const byPath = Object.fromEntries(findings.map((f) => [f.path, f]));
     expect(Object.keys(byPath).sort()).toEqual(['keys/id', 'leak']);
-    expect(byPath['leak']!.severity).toBe('fail');
-    expect(byPath['leak']!.message).toContain('climbs above the repository root');
+    expect(byPath.leak!.severity).toBe('fail');
+    expect(byPath.leak!.message).toContain('climbs above the repository root');
     expect(byPath['keys/id']!.message).toContain('absolute path');
     expect(report.decision.blocking).toBe(2);
   });
@@ -267,7 +267,7 @@ describe('G1 manifests, sensitive paths, oversize files, escaping symlinks', () 
     const repo = prRepo({ 'pyproject.toml': '[project]\nname = "x"\ndependencies = ["requests>=2.30"]\n' }, { 'pyproject.toml': '[project]\nname = "x"\ndependencies = ["requests>=2.32", "httpx"]\n' });
     const { report, findings } = await g1Findings(repo, { manifests: { allow: ['pyproject.toml'] } });
     expect(findings).toEqual([]);
-    const section = report.sections['sanctions'] as { allowed: { path: string; category: string; allowedBy: string; finding: string }[] };
+    const section = report.sections.sanctions as { allowed: { path: string; category: string; allowedBy: string; finding: string }[] };
     expect(section.allowed).toHaveLength(1);
     expect(section.allowed[0]).toMatchObject({ path: 'pyproject.toml', category: 'manifest-edit', allowedBy: 'config manifests.allow: pyproject.toml' });
     expect(section.allowed[0]!.finding).toContain('adds `httpx`');
@@ -277,7 +277,7 @@ describe('G1 manifests, sensitive paths, oversize files, escaping symlinks', () 
     const repo = prRepo({ '.github/workflows/ci.yml': 'on: push\n' }, { '.github/workflows/ci.yml': 'on: [push]\n' });
     const report = await gate(repo, [g1], { sanctions: ['.github/workflows/ci.yml'] });
     expect(findingsOf(report, 'G1')).toEqual([]);
-    expect((report.sections['sanctions'] as { allowed: { allowedBy: string }[] }).allowed[0]!.allowedBy).toContain('/slopgate allow');
+    expect((report.sections.sanctions as { allowed: { allowedBy: string }[] }).allowed[0]!.allowedBy).toContain('/slopgate allow');
   });
 
   it('flags a deleted go.mod and a renamed pom.xml without a line', async () => {

@@ -182,7 +182,7 @@ describe('G10 config schema', () => {
       const bad = 'repos:\n  - repo: https://github.com/psf/black\n    rev: 24.8\n    hooks:\n      - id: black\n';
       const [f] = await g10Findings(PY, { '.pre-commit-config.yaml': bad });
       expect(f).toMatchObject({ path: '.pre-commit-config.yaml', category: 'schema-invalid' });
-      expect([f!.evidence?.path, ...((f!.evidence?.others as string[]) ?? [])]).toContain('repos[0].rev');
+      expect([f!.evidence?.path, ...((f!.evidence?.others ?? []) as string[])]).toContain('repos[0].rev');
     });
 
     it('mkdocs.yml with !!python/name and !ENV tags passes; an unknown theme key type fails', async () => {

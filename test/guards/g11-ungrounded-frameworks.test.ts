@@ -50,7 +50,7 @@ describe('G11 ungrounded frameworks', () => {
   it('counts ambiguous names only in a framework context', async () => {
     const doc = '# Server\n\nThe API is built with Express and the docs site uses the Click framework.\nWe deploy the Next.js preview too.\n';
     const findings = await run(RUST_CLI, { 'docs/server.md': doc });
-    expect(findings.map((f) => `${f.evidence?.framework}:${f.evidence?.literal}`)).toEqual(['express:Express', 'click:Click', 'next:Next.js']);
+    expect(findings.map((f) => `${String(f.evidence?.framework)}:${String(f.evidence?.literal)}`)).toEqual(['express:Express', 'click:Click', 'next:Next.js']);
   });
 
   it('grounds frameworks by declared packages, not by loose substrings', async () => {
@@ -87,7 +87,7 @@ describe('G11 ungrounded frameworks', () => {
       '```',
     ].join('\n');
     const js = await run(JS_APP, { 'docs/examples.md': doc });
-    expect(js.map((f) => `${f.evidence?.framework}:${f.line}`)).toEqual(['express:5']);
+    expect(js.map((f) => `${String(f.evidence?.framework)}:${f.line}`)).toEqual(['express:5']);
     expect(js[0]!.message).toContain('in a code example');
     // the same jsx block in a Rust-only repo is not code the repo could run
     expect(await run(RUST_CLI, { 'docs/examples.md': doc })).toEqual([]);

@@ -33,7 +33,7 @@ describe('G12 ungrounded config packages', () => {
   it('expands babel shorthand names before looking them up', async () => {
     const cfg = "module.exports = {\n  presets: ['@babel/env'],\n  plugins: ['macros', ['@emotion', { sourceMap: true }]],\n};\n";
     const findings = await run({ 'package.json': pkg({ '@babel/preset-env': '^7' }) }, { 'babel.config.cjs': cfg });
-    expect(findings.map((f) => `${f.evidence?.package}<${f.evidence?.written}>`)).toEqual(['babel-plugin-macros<macros>', '@emotion/babel-plugin<@emotion>']);
+    expect(findings.map((f) => `${String(f.evidence?.package)}<${String(f.evidence?.written)}>`)).toEqual(['babel-plugin-macros<macros>', '@emotion/babel-plugin<@emotion>']);
   });
 
   it('skips virtual ids, node builtins, relative paths, aliases and URLs', async () => {
@@ -57,7 +57,7 @@ describe('G12 ungrounded config packages', () => {
   it('finds dynamic import(), require.resolve and subpath imports, normalised to the package', async () => {
     const cfg = "module.exports = async () => ({\n  plugins: [require.resolve('prettier-plugin-organize-imports')],\n  overrides: (await import('@acme/shared-config/prettier')).default,\n});\n";
     const findings = await run({ 'package.json': pkg({ prettier: '^3' }) }, { 'prettier.config.cjs': cfg });
-    expect(findings.map((f) => `${f.evidence?.package}:${f.line}`)).toEqual(['prettier-plugin-organize-imports:2', '@acme/shared-config:3']);
+    expect(findings.map((f) => `${String(f.evidence?.package)}:${f.line}`)).toEqual(['prettier-plugin-organize-imports:2', '@acme/shared-config:3']);
   });
 
   it('only counts references the PR added to the file', async () => {
@@ -76,7 +76,7 @@ describe('G12 ungrounded config packages', () => {
   it('reads postcss object-form plugins by key', async () => {
     const cfg = "module.exports = {\n  plugins: {\n    tailwindcss: {},\n    autoprefixer: {},\n  },\n};\n";
     const findings = await run({ 'package.json': pkg({ tailwindcss: '^3' }) }, { 'postcss.config.js': cfg });
-    expect(findings.map((f) => `${f.evidence?.package}:${f.line}`)).toEqual(['autoprefixer:4']);
+    expect(findings.map((f) => `${String(f.evidence?.package)}:${f.line}`)).toEqual(['autoprefixer:4']);
   });
 
   it('grounds by any workspace package.json, local workspace packages, and vite shipped with vitest', async () => {

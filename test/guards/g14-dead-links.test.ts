@@ -93,7 +93,7 @@ describe('G14 dead links', () => {
     const readme = '# Project\n\nSee [the spec][spec].\n\n[spec]: docs/spec.md\n\n<img src="docs/img/banner.png" alt="b">\n';
     const rst = 'Title\n=====\n\nRead `the guide <docs/guide.rst>`_ and `usage <docs/usage.md>`_.\n\n.. image:: docs/img/logo.png\n';
     const { findings } = await run(BASE, { 'README.md': readme, 'index.rst': rst });
-    expect(findings.map((f) => `${f.path}:${f.evidence?.target}`).sort()).toEqual(['README.md:docs/img/banner.png', 'README.md:docs/spec.md', 'index.rst:docs/guide.rst']);
+    expect(findings.map((f) => `${f.path}:${String(f.evidence?.target)}`).sort()).toEqual(['README.md:docs/img/banner.png', 'README.md:docs/spec.md', 'index.rst:docs/guide.rst']);
   });
 
   it('accepts docs-site spellings of pages (extension-less and .html for .md) where mkdocs builds the docs', async () => {
@@ -139,7 +139,7 @@ describe('G14 dead links', () => {
     const sphinx = '# Notes\n\n[install](install.html) [root](/install)\n';
     const outside = '# Readme\n\n[intro](website/docs/intro)\n';
     const { findings } = await run(base, { 'website/docs/other.md': docus, 'manual/notes.md': sphinx, 'README.md': outside });
-    expect(findings.map((f) => `${f.path}:${f.evidence?.target}`)).toEqual(['README.md:website/docs/intro']);
+    expect(findings.map((f) => `${f.path}:${String(f.evidence?.target)}`)).toEqual(['README.md:website/docs/intro']);
   });
 
   it('skips mail, templated and scheme links and says external links were not checked offline', async () => {

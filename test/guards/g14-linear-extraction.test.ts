@@ -60,7 +60,7 @@ describe('link and markdown extraction stay linear on hostile input', () => {
     const comments = '<!--'.repeat(25_000);
     expect(maskComments(comments)).toBe(comments);
     expect(maskComments('a <!-- b --> c <!-- d')).toBe('a            c <!-- d');
-    expect(extractLinks('a.md', `${'<a href="x" '.repeat(8000)}`, 'markdown').length).toBeLessThanOrEqual(8000);
+    expect(extractLinks('a.md', '<a href="x" '.repeat(8000), 'markdown').length).toBeLessThanOrEqual(8000);
     expect(extractLinks('a.md', `<img ${' x'.repeat(KB60 / 2)}`, 'markdown')).toEqual([]);
   });
 

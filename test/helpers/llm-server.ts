@@ -43,7 +43,7 @@ export interface RecordedRequest {
   /** The parsed JSON body (null when it was not JSON). */
   body: Record<string, unknown> | null;
   /** `body.messages`, typed for assertions. */
-  messages: Array<{ role: string; content: string }>;
+  messages: { role: string; content: string }[];
 }
 
 export interface LlmServer {
@@ -81,7 +81,7 @@ export async function startLlmServer(): Promise<LlmServer> {
       } catch {
         body = null;
       }
-      const messages = Array.isArray(body?.['messages']) ? (body['messages'] as RecordedRequest['messages']) : [];
+      const messages = Array.isArray(body?.messages) ? (body.messages as RecordedRequest['messages']) : [];
       requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, messages });
       const script = queue.shift();
       if (!script) {
@@ -105,7 +105,7 @@ export async function startLlmServer(): Promise<LlmServer> {
         const envelope = {
           id: `chatcmpl-${requests.length}`,
           object: 'chat.completion',
-          model: script.model ?? (typeof body?.['model'] === 'string' ? body['model'] : 'unknown'),
+          model: script.model ?? (typeof body?.model === 'string' ? body.model : 'unknown'),
           choices: [
             {
               index: 0,

@@ -48,9 +48,9 @@ describe('modelFromEnv', () => {
     await qa?.completeJson(ask);
     await modelFromEnv(env)?.completeJson(ask);
     const [qaCall, mainCall] = llm.requests.slice(-2);
-    expect(qaCall?.body?.['model']).toBe('asker');
+    expect(qaCall?.body?.model).toBe('asker');
     expect(qaCall?.headers.authorization).toBe('Bearer qa-key');
-    expect(mainCall?.body?.['model']).toBe('main');
+    expect(mainCall?.body?.model).toBe('main');
     // The QA key is not sent to the main prefix's endpoint.
     expect(mainCall?.headers.authorization).toBeUndefined();
   });

@@ -33,7 +33,7 @@ describe('qa phase through the gate', () => {
     const questioner = new ScriptedModel('q', [{ questions: QUESTIONS.questions.slice(0, 2) }]);
     const report = await gate(portRepo(), [quietGuard], { config: on, qa: { questioner, defender: new ScriptedModel('d', []) } });
     expect(report.sections.qa).toMatchObject({ status: 'crashed' });
-    expect(String((report.sections.qa as { reason: string }).reason)).toMatch(/^LlmError \(schema\): /);
+    expect((report.sections.qa as { reason: string }).reason).toMatch(/^LlmError \(schema\): /);
   });
 
   it('flips a handled answer citing an unchanged line to a gap after one round trip, and routes the gap', async () => {
@@ -50,7 +50,7 @@ describe('qa phase through the gate', () => {
     expect(gap).toMatchObject({ category: 'unmet-criterion', severity: 'risk' });
     expect(gap!.message).toContain('answered "handled" but README.md is not a file this PR changes');
     expect(report.decision.outcome).toBe('ADVISE');
-    expect(String((report.sections.qa as { markdown: string }).markdown)).toContain('Flipped from handled');
+    expect((report.sections.qa as { markdown: string }).markdown).toContain('Flipped from handled');
   });
 
   it('keeps a handled answer the round trip fixed, and carries the revised patch without applying it', async () => {
@@ -90,7 +90,7 @@ describe('qa phase through the gate', () => {
     expect(disabled.sections.qa).toMatchObject({ status: 'not-run', reason: 'disabled (qa.enabled is false)' });
     const noModel = await gate(portRepo(), [quietGuard], { config: on });
     expect(noModel.sections.qa).toMatchObject({ status: 'not-run' });
-    expect(String((noModel.sections.qa as { reason: string }).reason)).toContain('no model configured');
+    expect((noModel.sections.qa as { reason: string }).reason).toContain('no model configured');
     expect(renderCheckRun(noModel).summary).toContain('Q&A: skipped (no model configured');
     const untouched = await gate(portRepo(), [quietGuard]);
     expect(untouched.sections.qa).toBeUndefined();

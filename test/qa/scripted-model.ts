@@ -1,7 +1,10 @@
 import { LlmError, type JsonModel, type JsonRequest, type JsonResult } from '../../src/llm/port.js';
 
-/** One scripted reply: a JSON value, an error to throw, or a function of the request. */
-export type Reply = unknown | Error | ((request: JsonRequest<unknown>) => unknown);
+/**
+ * One scripted reply: a JSON value, an Error to throw, or a function `(request: JsonRequest<unknown>) => unknown`
+ * (any value can be a JSON reply, so the type is `unknown` and the cases are told apart at run time).
+ */
+export type Reply = unknown;
 
 /**
  * A JsonModel double with no HTTP: replies are taken in order and validated with the caller's schema,

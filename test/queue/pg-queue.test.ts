@@ -45,7 +45,7 @@ describe('durable queue: two worker processes on one PostgreSQL', () => {
   function startWorker() {
     const proc = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, PG_URL, QUEUE_SCHEMA: schema }, stdio: ['ignore', 'ignore', 'pipe'] });
     const w = { proc, stderr: [] as string[] };
-    proc.stderr!.on('data', (d: Buffer) => w.stderr.push(d.toString()));
+    proc.stderr.on('data', (d: Buffer) => w.stderr.push(d.toString()));
     workers.push(w);
     return w;
   }
@@ -66,13 +66,19 @@ describe('durable queue: two worker processes on one PostgreSQL', () => {
       workers.map(
         (w) =>
           new Promise<void>((resolve) => {
-            if (w.proc.exitCode !== null || w.proc.signalCode !== null) return resolve();
-            const t = setTimeout(() => (w.proc.kill('SIGKILL'), resolve()), 8000);
-            w.proc.once('exit', () => (clearTimeout(t), resolve()));
+            if (w.proc.exitCode !== null || w.proc.signalCode !== null) { resolve(); return; }
+            const t = setTimeout(() => {
+              w.proc.kill('SIGKILL');
+              resolve();
+            }, 8000);
+            w.proc.once('exit', () => {
+              clearTimeout(t);
+              resolve();
+            });
           }),
       ),
     );
-    await producer?.stop({ graceMs: 1000 });
+    await producer.stop({ graceMs: 1000 });
     await client.end();
     await dropSchema(schema);
   });

@@ -42,7 +42,7 @@ describe('report/annotations', () => {
     const [a] = toAnnotations(
       buildReport([
         f({
-          message: `${'long '.repeat(30_000)}`,
+          message: 'long '.repeat(30_000),
           suggestion: { path: 'src/app.py', startLine: 10, endLine: 10, replacement: 'def load_config():\n' },
         }),
       ]),

@@ -53,7 +53,7 @@ describe('report/text', () => {
     expect(order.every((i) => i > 0)).toBe(true);
     expect(order[0]!).toBeLessThan(order[1]!);
     expect(order[1]!).toBeLessThan(order[2]!);
-    expect(out.indexOf('line 2', order[2]!)).toBeLessThan(out.indexOf('line 3', order[2]!));
+    expect(out.indexOf('line 2', order[2])).toBeLessThan(out.indexOf('line 3', order[2]));
     expect(out).toContain(`commit ${report.commits[0]!.slice(0, 7)}`);
     expect(out).toContain('→ Finish the work or open an issue for it.');
     expect(out).toContain('+ done()');

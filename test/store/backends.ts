@@ -57,7 +57,9 @@ export function postgresBackend(): Backend {
   const dbs: Db[] = [];
   return {
     name: 'postgres',
-    async setup() {},
+    async setup() {
+      // nothing to prepare: every open() makes its own schema
+    },
     async open() {
       const db = await openDb({ url: PG_URL, schema, poolSize: 4 });
       dbs.push(db);

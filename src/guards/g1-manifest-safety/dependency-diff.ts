@@ -19,17 +19,18 @@ export function dependencyChanges(path: string, before: string | null, after: st
   let a: DepMap;
   let b: DepMap;
   try {
-    a = before === null ? new Map() : read(before);
-    b = after === null ? new Map() : read(after);
+    a = before === null ? new Map<string, string>() : read(before);
+    b = after === null ? new Map<string, string>() : read(after);
   } catch {
     return null;
   }
   const changes: DependencyChange[] = [];
-  const split = (key: string) => key.split('\0') as [string, string];
+  const split = (key: string) => key.split('\0') as [string, string]; // cast: keys are built as group\0name
   for (const [key, spec] of b) {
     const [group, name] = split(key);
-    if (!a.has(key)) changes.push({ name, group, kind: 'added', after: spec });
-    else if (a.get(key) !== spec) changes.push({ name, group, kind: 'changed', before: a.get(key)!, after: spec });
+    const before = a.get(key);
+    if (before === undefined) changes.push({ name, group, kind: 'added', after: spec });
+    else if (before !== spec) changes.push({ name, group, kind: 'changed', before, after: spec });
   }
   for (const [key, spec] of a) {
     const [group, name] = split(key);

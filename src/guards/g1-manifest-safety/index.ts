@@ -55,7 +55,7 @@ function headSymlinkReader(ctx: GuardContext): SymlinkReader {
     if (!hit) {
       hit = ctx.head.entries().then(async (entries) => {
         const entry = entries.get(path);
-        if (!entry || entry.mode !== '120000') return null;
+        if (entry?.mode !== '120000') return null;
         const blob = (await readBlobs(ctx.head.repoDir, [entry.oid], 4096)).get(entry.oid);
         return blob?.content ? blob.content.toString('utf8') : null;
       });
@@ -75,7 +75,7 @@ async function checkFile(file: ChangedFile, all: ChangedFile[], ctx: GuardContex
     const sections = file.status === 'modified' ? sectionChanges(file.path, file.base.text, file.head.text) : null;
     // Only tool configuration ([tool.ruff], Cargo [lints]/[profile], package.json `prettier` or a
     // non-lifecycle script) changed: worth a note, not a risk.
-    const toolOnly = changes !== null && changes.length === 0 && sections !== null && sections.every((s) => s.impact === 'tool');
+    const toolOnly = changes?.length === 0 && sections?.every((s) => s.impact === 'tool') === true;
     // Collateral: an edit of an existing manifest that adds no dependency the PR's code could need
     // (reformatting, bumped or dropped pins, touched tool settings); undoing it is a safe known fix.
     const collateral = file.status === 'modified' && changes !== null && !changes.some((c) => c.kind === 'added');

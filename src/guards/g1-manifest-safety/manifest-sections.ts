@@ -117,6 +117,7 @@ function tableKeys(before: string, after: string): string[] {
 
 const tomlReader = (impact: Reader['impact'], skipKeysOf?: (table: string, own: string) => string): Reader => ({
   read: (text) => {
+    // cast: I/O boundary: parsed from a file or a tool's output
     const flat = tomlTables(parseToml(text) as Record<string, unknown>);
     for (const name of [...flat.keys()]) if (TOML_DEPENDENCY_TABLE.test(name)) flat.delete(name);
     if (skipKeysOf) for (const [name, own] of flat) flat.set(name, skipKeysOf(name, own));
@@ -130,7 +131,7 @@ const tomlReader = (impact: Reader['impact'], skipKeysOf?: (table: string, own: 
 /** [project]: dependency arrays are reported as dependencies; metadata-only edits are tool-level. */
 function projectContent(name: string, own: string): string {
   if (name !== 'project') return own;
-  const o = JSON.parse(own) as Record<string, unknown>;
+  const o = JSON.parse(own) as Record<string, unknown>; // cast: I/O boundary: parsed from a file or a tool's output
   delete o.dependencies;
   delete o['optional-dependencies'];
   return JSON.stringify(o);
@@ -145,8 +146,8 @@ const READERS: Record<string, Reader> = {
 
 /** For [project]: true when only metadata keys differ (description, classifiers, urls …). */
 function projectMetadataOnly(before: string, after: string): boolean {
-  const a = JSON.parse(before) as Record<string, unknown>;
-  const b = JSON.parse(after) as Record<string, unknown>;
+  const a = JSON.parse(before) as Record<string, unknown>; // cast: I/O boundary: parsed from a file or a tool's output
+  const b = JSON.parse(after) as Record<string, unknown>; // cast: I/O boundary: parsed from a file or a tool's output
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   return [...keys].every((k) => PROJECT_METADATA.has(k) || JSON.stringify(a[k]) === JSON.stringify(b[k]));
 }
@@ -158,8 +159,8 @@ export function sectionChanges(path: string, before: string | null, after: strin
   let a: Flat;
   let b: Flat;
   try {
-    a = before === null ? new Map() : reader.read(before);
-    b = after === null ? new Map() : reader.read(after);
+    a = before === null ? new Map<string, string>() : reader.read(before);
+    b = after === null ? new Map<string, string>() : reader.read(after);
   } catch {
     return null;
   }

@@ -133,7 +133,7 @@ export function workflowConcerns(baseText: string | null, headText: string | nul
   const pipeLine = lines.findIndex((l) => PIPE_TO_SHELL.test(l) && !oldPipes.has(l.trim()));
   if (pipeLine >= 0) concerns.push({ what: `pipes a download into a shell (\`${lines[pipeLine]!.trim().slice(0, 80)}\`)`, line: pipeLine + 1 });
 
-  const baseUses = new Set((baseText ?? '').split('\n').map((l) => USES.exec(l)?.[1]).filter(Boolean).map((u) => actionOwnerRepo(u!)?.name));
+  const baseUses = new Set((baseText ?? '').split('\n').flatMap((l) => { const u = USES.exec(l)?.[1]; return u ? [actionOwnerRepo(u)?.name] : []; }));
   lines.forEach((l, i) => {
     const uses = USES.exec(l)?.[1];
     const action = uses ? actionOwnerRepo(uses) : null;

@@ -65,9 +65,9 @@ function parseYaml(text: string): ConfigDocument | null {
   // YAML 1.2 core schema (the library default): `on:` and `yes:` stay strings, as GitHub reads them.
   const docs = parseAllDocuments(text, { lineCounter: counter, prettyErrors: false });
   if (!Array.isArray(docs) || docs.length !== 1) return null;
-  const doc = docs[0] as Document.Parsed;
+  const doc = docs[0] as Document.Parsed; // cast: library typing gap: yaml returns Parsed documents from parseAllDocuments
   if (doc.errors.length > 0) return null;
-  const data = doc.toJS({ maxAliasCount: 1000 }) as unknown;
+  const data = doc.toJS({ maxAliasCount: 1000 }) as unknown; // cast: I/O boundary: parsed from a file or a tool's output
   return {
     data,
     opaque: unresolvedTagPaths(doc.contents),
@@ -77,9 +77,11 @@ function parseYaml(text: string): ConfigDocument | null {
         const last = path[depth - 1]!;
         if (isMap(parent)) {
           const pair = parent.items.find((p) => (isScalar(p.key) ? String(p.key.value) : String(p.key)) === String(last));
+          // cast: library typing gap: yaml nodes carry a range the pair type does not show
           const range = (pair?.key as { range?: [number, number] } | undefined)?.range;
           if (range) return counter.linePos(range[0]).line;
         } else if (isSeq(parent) && typeof last === 'number') {
+          // cast: library typing gap: yaml nodes carry a range the item type does not show
           const range = (parent.items[last] as { range?: [number, number] } | undefined)?.range;
           if (range) return counter.linePos(range[0]).line;
         }
@@ -97,7 +99,7 @@ function unresolvedTagPaths(root: unknown): PathSegment[][] {
   const out: PathSegment[][] = [];
   const walk = (node: unknown, path: PathSegment[]) => {
     if (!isNode(node)) return;
-    const tag = (node as { tag?: string }).tag;
+    const tag = (node as { tag?: string }).tag; // cast: library typing gap: yaml nodes carry a tag the type does not show
     if (tag && !CORE_TAGS.test(tag)) {
       out.push(path);
       return;

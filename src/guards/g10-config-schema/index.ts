@@ -129,8 +129,9 @@ export const g10: Guard = {
   name: 'config schema',
   appliesTo: (file) => file.status !== 'deleted' && file.head.text !== null && schemaTargetOf(file.path) !== null,
   checkFile(file: ChangedFile): GuardFinding[] {
-    const target = schemaTargetOf(file.path)!;
-    const head = schemaProblems(file.head.text!, target);
+    const target = schemaTargetOf(file.path);
+    if (target === null || file.head.text === null) return []; // appliesTo already left these out
+    const head = schemaProblems(file.head.text, target);
     if (!head || head.problems.length === 0) return [];
     // Only problems this PR introduced: the same problem in the base version is not the author's doing.
     const baseText = file.base.text;

@@ -28,6 +28,7 @@ function decodePointer(pointer: string, data: unknown): PathSegment[] {
     const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
     const isIndex = Array.isArray(cursor) && /^\d+$/.test(seg);
     out.push(isIndex ? Number(seg) : seg);
+    // cast: I/O boundary: JSON-like data walked field by field
     cursor = cursor && typeof cursor === 'object' ? (cursor as Record<string, unknown>)[seg] : undefined;
   }
   return out;
@@ -46,7 +47,8 @@ export function formatPath(path: PathSegment[]): string {
 }
 
 function shorten(value: unknown, max = 80): string {
-  const text = JSON.stringify(value) ?? String(value);
+  // JSON.stringify returns undefined for undefined, functions and symbols, whatever its declared type says.
+  const text = (JSON.stringify(value) as string | undefined) ?? String(value);
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
@@ -77,21 +79,27 @@ function describe(errors: ErrorObject[], value: unknown): string {
   const first = errors[0]!;
   switch (first.keyword) {
     case 'enum': {
+      // cast: library typing gap: ajv types params per keyword only loosely
       const allowed = [...new Set(errors.flatMap((e) => (e.params as { allowedValues?: unknown[] }).allowedValues ?? []))];
       const near = typeof value === 'string' ? closest(value, allowed) : undefined;
       return `one of ${listValues(allowed)}${near !== undefined ? ` (closest: ${JSON.stringify(near)})` : ''}`;
     }
     case 'const':
+      // cast: library typing gap: ajv types params per keyword only loosely
       return `exactly ${shorten((first.params as { allowedValue?: unknown }).allowedValue)}`;
     case 'type': {
+      // cast: library typing gap: ajv types params per keyword only loosely
       const types = [...new Set(errors.flatMap((e) => [(e.params as { type?: string | string[] }).type ?? []].flat()))];
+      // cast: library typing gap: ajv types the parent schema as any schema
       const allowed = (first.parentSchema as { enum?: unknown[] } | undefined)?.enum;
       const values = Array.isArray(allowed) ? `, one of ${listValues(allowed)}` : '';
       return `a ${types.join(' or ')}${values} (found ${typeOf(value)})`;
     }
     case 'required':
+      // cast: library typing gap: ajv types params per keyword only loosely
       return `the key "${(first.params as { missingProperty?: string }).missingProperty}" to be present`;
     case 'additionalProperties': {
+      // cast: library typing gap: ajv types the parent schema as any schema
       const props = (first.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties;
       const known = props ? Object.keys(props) : [];
       return known.length ? `only known keys (${listValues(known, 15)})` : 'no keys besides the documented ones';
@@ -131,6 +139,7 @@ export function problemsFrom(rawErrors: ErrorObject[], data: unknown): SchemaPro
   );
   const byPath = new Map<string, ErrorObject[]>();
   for (const e of kept) {
+    // cast: library typing gap: ajv types params per keyword only loosely
     const extra = e.keyword === 'required' ? (e.params as { missingProperty: string }).missingProperty : e.keyword === 'additionalProperties' ? (e.params as { additionalProperty: string }).additionalProperty : '';
     const slot = `${e.instancePath}\u0000${e.keyword}\u0000${extra}`;
     byPath.set(slot, [...(byPath.get(slot) ?? []), e]);
@@ -141,6 +150,7 @@ export function problemsFrom(rawErrors: ErrorObject[], data: unknown): SchemaPro
   for (const [slot, group] of byPath) {
     const first = group[0]!;
     const base = decodePointer(first.instancePath, data);
+    // cast: library typing gap: ajv types params per keyword only loosely
     const params = first.params as { missingProperty?: string; additionalProperty?: string };
     const child = first.keyword === 'required' ? params.missingProperty : first.keyword === 'additionalProperties' ? params.additionalProperty : undefined;
     const path = child === undefined ? base : [...base, child];
@@ -176,7 +186,7 @@ function valueAt(data: unknown, path: PathSegment[]): unknown {
   let cursor = data;
   for (const seg of path) {
     if (!cursor || typeof cursor !== 'object') return undefined;
-    cursor = (cursor as Record<string, unknown>)[String(seg)];
+    cursor = (cursor as Record<string, unknown>)[String(seg)]; // cast: I/O boundary: JSON-like data walked field by field
   }
   return cursor;
 }

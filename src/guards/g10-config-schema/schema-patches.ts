@@ -4,9 +4,11 @@
  * Each one was found by validating real, working configs of public projects: G10 must not call a
  * config invalid that its tool accepts.
  */
+import { isRecord } from '../../core/is-record.js';
+
 type JsonSchema = Record<string, unknown>;
 
-const obj = (v: unknown): JsonSchema | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as JsonSchema) : undefined);
+const obj = (v: unknown): JsonSchema | undefined => (isRecord(v) ? v : undefined);
 
 /** `schema` also accepting a single string (GitHub accepts `branches: main` for `[main]`). */
 function orString(schema: JsonSchema | undefined): JsonSchema | undefined {
@@ -16,9 +18,9 @@ function orString(schema: JsonSchema | undefined): JsonSchema | undefined {
 /** Calls `fn` on every object node of the schema (depth-first). */
 function eachNode(node: unknown, fn: (n: JsonSchema) => void): void {
   if (Array.isArray(node)) for (const x of node) eachNode(x, fn);
-  else if (obj(node)) {
-    fn(node as JsonSchema);
-    for (const v of Object.values(node as JsonSchema)) eachNode(v, fn);
+  else if (isRecord(node)) {
+    fn(node);
+    for (const v of Object.values(node)) eachNode(v, fn);
   }
 }
 
@@ -40,13 +42,13 @@ const PATCHES: Record<string, (schema: JsonSchema) => void> = {
     for (const input of Object.values(inputs ?? {})) {
       const props = obj(obj(input)?.properties);
       if (props?.default) props.default = { type: ['string', 'boolean', 'number'] };
-      if (obj(input)) delete (input as JsonSchema).required;
+      if (isRecord(input)) delete input.required;
     }
   },
   // `INHERIT: ../en/mkdocs.yml` takes site_name (and the rest) from the parent config.
   mkdocs: (s) => {
     if (!Array.isArray(s.required)) return;
-    const rest = (s.required as string[]).filter((k) => k !== 'site_name');
+    const rest = s.required.filter((k) => k !== 'site_name');
     s.required = rest;
     s.if = { not: { required: ['INHERIT'] } };
     s.then = { required: ['site_name'] };

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import Ajv04Module from 'ajv-draft-04';
+import { isRecord } from '../../core/is-record.js';
 import { patchSchema } from './schema-patches.js';
 
 /**
@@ -96,6 +97,7 @@ const loaded = new Map<SchemaName, JsonSchema>();
 export function loadBundledSchema(name: SchemaName): JsonSchema {
   let schema = loaded.get(name);
   if (!schema) {
+    // cast: I/O boundary: a bundled schema file
     schema = patchSchema(name, JSON.parse(readFileSync(join(schemasDir(), BUNDLED_SCHEMAS[name]), 'utf8')) as JsonSchema);
     loaded.set(name, schema);
   }
@@ -105,7 +107,7 @@ export function loadBundledSchema(name: SchemaName): JsonSchema {
 type Draft = 'draft-04' | 'draft-07';
 
 function draftOf(schema: JsonSchema): Draft {
-  return String(schema.$schema ?? '').includes('draft-04') ? 'draft-04' : 'draft-07';
+  return typeof schema.$schema === 'string' && schema.$schema.includes('draft-04') ? 'draft-04' : 'draft-07';
 }
 
 /** The id a schema declares (`$id` in draft-07, `id` in draft-04), or a local stand-in. */
@@ -155,59 +157,42 @@ const AJV_OPTIONS: Options = {
   code: { optimize: false },
 };
 
+// cast: library typing gap: ajv-draft-04 is CommonJS; ESM sees its class on default
 const Ajv04 = ((Ajv04Module as unknown as { default?: typeof Ajv }).default ?? Ajv04Module) as unknown as typeof Ajv;
 
-let instances: Map<Draft, Ajv> | null = null;
+let instances: Record<Draft, Ajv> | null = null;
 
 /**
  * One Ajv per draft with every bundled schema of that draft registered under its id. `$ref`s to a
  * bundled schema resolve to it (under either SchemaStore host name); any other external `$ref`
  * resolves to an empty, permissive schema, so nothing is ever fetched.
  */
-function ajvInstances(): Map<Draft, Ajv> {
+function ajvInstances(): Record<Draft, Ajv> {
   if (instances) return instances;
-  const made = new Map<Draft, Ajv>([
-    ['draft-07', new Ajv(AJV_OPTIONS)],
-    ['draft-04', new Ajv04(AJV_OPTIONS)],
-  ]);
+  const made: Record<Draft, Ajv> = { 'draft-07': new Ajv(AJV_OPTIONS), 'draft-04': new Ajv04(AJV_OPTIONS) };
   const byKey = new Map<string, { id: string; draft: Draft }>();
+  // cast: Object.keys/fromEntries drop key types; the keys come from the const list
   const names = Object.keys(BUNDLED_SCHEMAS) as SchemaName[];
   const registered = new Set<string>();
   for (const name of names) {
     const schema = loadBundledSchema(name);
     const id = idOf(name, schema);
     byKey.set(urlKey(id), { id, draft: draftOf(schema) });
-    made.get(draftOf(schema))!.addSchema(schema, schema.$id || schema.id ? undefined : id);
+    made[draftOf(schema)].addSchema(schema, schema.$id || schema.id ? undefined : id);
   }
   for (const name of names) {
     const schema = loadBundledSchema(name);
-    const ajv = made.get(draftOf(schema))!;
+    const ajv = made[draftOf(schema)];
     for (const ref of externalRefs(schema, idOf(name, schema))) {
       const target = byKey.get(urlKey(ref));
       if (target?.id === ref || registered.has(`${draftOf(schema)} ${ref}`)) continue;
       registered.add(`${draftOf(schema)} ${ref}`);
       // Another host spelling of a bundled schema points at it; anything not bundled accepts everything.
-      ajv.addSchema(target && target.draft === draftOf(schema) ? { $ref: target.id } : {}, ref);
+      ajv.addSchema(target?.draft === draftOf(schema) ? { $ref: target.id } : {}, ref);
     }
   }
   instances = made;
   return made;
-}
-
-const compiled = new Map<SchemaName, ValidateFunction>();
-
-/** The compiled validator of a bundled schema as a whole (compiled once per process). */
-export function validatorFor(name: SchemaName): ValidateFunction {
-  let validate = compiled.get(name);
-  if (!validate) {
-    const schema = loadBundledSchema(name);
-    const ajv = ajvInstances().get(draftOf(schema))!;
-    const found = ajv.getSchema(idOf(name, schema));
-    if (!found) throw new Error(`bundled schema ${BUNDLED_SCHEMAS[name]} is not registered`);
-    validate = found;
-    compiled.set(name, validate);
-  }
-  return validate;
 }
 
 /** A property whose schema is another bundled document (pyproject `tool.ruff` → ruff.json). */
@@ -226,14 +211,14 @@ function splitSchema(schema: JsonSchema, baseId: string): { shell: JsonSchema; s
   const splits: Split[] = [];
   const copy = (node: JsonSchema, path: string[], depth: number): JsonSchema => {
     const props = node.properties;
-    if (!props || typeof props !== 'object' || depth > 3) return node;
+    if (!isRecord(props) || depth > 3) return node;
     const out: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(props as Record<string, JsonSchema>)) {
-      const ref = value && typeof value === 'object' ? value.$ref : undefined;
+    for (const [key, value] of Object.entries(props)) {
+      const ref = isRecord(value) ? value.$ref : undefined;
       if (typeof ref === 'string' && !ref.startsWith('#')) {
         splits.push({ dataPath: [...path, key], ref: resolveRef(ref, baseId) });
         out[key] = {};
-      } else out[key] = value && typeof value === 'object' ? copy(value, [...path, key], depth + 1) : value;
+      } else out[key] = isRecord(value) ? copy(value, [...path, key], depth + 1) : value;
     }
     return { ...node, properties: out };
   };
@@ -252,13 +237,15 @@ function splitValidator(name: SchemaName): SplitValidator {
   let v = splitCompiled.get(name);
   if (!v) {
     const schema = loadBundledSchema(name);
-    const ajv = ajvInstances().get(draftOf(schema))!;
+    const ajv = ajvInstances()[draftOf(schema)];
     const id = idOf(name, schema);
     const { shell, splits } = splitSchema(schema, id);
     // A distinct id that still resolves relative refs against the original location.
     const shellId = `${id}?slopgate-shell`;
     if (!ajv.getSchema(shellId)) ajv.addSchema({ ...shell, $id: shellId, id: undefined }, shellId);
-    v = { shell: ajv.getSchema(shellId)!, splits, ajv };
+    const compiledShell = ajv.getSchema(shellId);
+    if (!compiledShell) throw new Error(`the shell of bundled schema ${BUNDLED_SCHEMAS[name]} did not compile`);
+    v = { shell: compiledShell, splits, ajv };
     splitCompiled.set(name, v);
   }
   return v;
@@ -270,7 +257,7 @@ function valueAt(data: unknown, path: string[]): unknown {
   let cursor = data;
   for (const key of path) {
     if (!cursor || typeof cursor !== 'object' || Array.isArray(cursor)) return undefined;
-    cursor = (cursor as Record<string, unknown>)[key];
+    cursor = (cursor as Record<string, unknown>)[key]; // cast: I/O boundary: JSON-like data walked field by field
   }
   return cursor;
 }

@@ -64,7 +64,7 @@ function codeBlockLoss(file: ChangedFile, baseBlocks: CodeBlock[], headBlocks: C
 
 function literalNewlineLines(file: ChangedFile, baseBlocks: CodeBlock[], headBlocks: CodeBlock[]): GuardFinding[] {
   const before = new Set(baseBlocks.flatMap((b) => b.body.map((l) => l.text.trim())));
-  const hits: Array<{ block: CodeBlock; line: number; text: string; count: number }> = [];
+  const hits: { block: CodeBlock; line: number; text: string; count: number }[] = [];
   for (const block of headBlocks) {
     for (const l of block.body) {
       if (!isAddedLine(file, l.line) || before.has(l.text.trim())) continue; // carried-over or moved lines never count
@@ -91,8 +91,8 @@ function literalNewlineLines(file: ChangedFile, baseBlocks: CodeBlock[], headBlo
 
 function bulkShrink(file: ChangedFile, ctx: GuardContext, landing: Landing): GuardFinding[] {
   const { bulkShrink: enabled, shrinkFloor, shrinkMinChars } = ctx.config.docs;
-  const o = file.base.text!.length;
-  const n = file.head.text!.length;
+  const o = (file.base.text ?? '').length;
+  const n = (file.head.text ?? '').length;
   if (!enabled || o === 0 || o < shrinkMinChars || n >= shrinkFloor * o) return [];
   // Text that reappears in another doc of this PR moved there (a README split into docs/ pages).
   if (n + movedText(file, landing).chars >= shrinkFloor * o) return [];
@@ -118,8 +118,9 @@ export const g13: Guard = {
     return docKindOf(file.path) !== null && docKindOf(file.oldPath ?? file.path) !== null;
   },
   async checkFile(file, ctx) {
-    const baseBlocks = codeBlocksOf(file.oldPath ?? file.path, file.base.text!);
-    const headBlocks = codeBlocksOf(file.path, file.head.text!);
+    if (file.base.text === null || file.head.text === null) return []; // appliesTo already left these out
+    const baseBlocks = codeBlocksOf(file.oldPath ?? file.path, file.base.text);
+    const headBlocks = codeBlocksOf(file.path, file.head.text);
     const landing = await landingOf(ctx);
     return [...codeBlockLoss(file, baseBlocks, headBlocks, ctx, landing), ...literalNewlineLines(file, baseBlocks, headBlocks), ...bulkShrink(file, ctx, landing)];
   },

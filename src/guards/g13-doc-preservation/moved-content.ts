@@ -49,8 +49,8 @@ export function landingOf(ctx: GuardContext): Promise<Landing> {
 }
 
 /** The lost blocks of `file` that another doc of the PR gained, with where they went. */
-export function movedBlocks(file: ChangedFile, lost: CodeBlock[], landing: Landing): Array<{ block: CodeBlock; to: string }> {
-  const out: Array<{ block: CodeBlock; to: string }> = [];
+export function movedBlocks(file: ChangedFile, lost: CodeBlock[], landing: Landing): { block: CodeBlock; to: string }[] {
+  const out: { block: CodeBlock; to: string }[] = [];
   for (const block of lost) {
     const to = landing.blocks.get(blockKey(block));
     if (to && to !== file.path) out.push({ block, to });

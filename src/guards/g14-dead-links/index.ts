@@ -28,10 +28,12 @@ export function classifyTarget(raw: string): Target {
 
 /** The links on lines this PR added whose target was not already linked somewhere in the base doc. */
 export function addedLinks(file: ChangedFile): DocLink[] {
-  const kind = docKindOf(file.path)!;
+  const kind = docKindOf(file.path);
+  const headText = file.head.text;
+  if (kind === null || headText === null) return [];
   const before = file.base.text !== null ? new Set(extractLinks(file.oldPath ?? file.path, file.base.text, kind).map((l) => l.target)) : new Set<string>();
   const seen = new Set<string>();
-  return extractLinks(file.path, file.head.text!, kind).filter((link) => {
+  return extractLinks(file.path, headText, kind).filter((link) => {
     const key = `${link.line}\u0000${link.target}`;
     if (seen.has(key) || before.has(link.target) || !isAdded(file, link.line)) return false;
     seen.add(key);
@@ -53,7 +55,7 @@ function anchorFinding(file: ChangedFile, link: DocLink, problem: AnchorProblem)
     remediation: `Point the ${noun(link)} at an existing heading of ${where} (anchors are the heading text lower-cased, spaces as hyphens, punctuation dropped), or add the heading.`,
     evidence: { target: link.target, file: where, anchor: problem.fragment, ...(problem.closest ? { closest: problem.closest } : {}) },
   };
-  const lineText = textLines(file.head.text!)[link.line - 1] ?? '';
+  const lineText = textLines(file.head.text ?? '')[link.line - 1] ?? '';
   const wrong = `#${problem.fragment}`;
   if (problem.closest && lineText.split(wrong).length === 2) {
     finding.suggestion = { path: file.path, startLine: link.line, endLine: link.line, replacement: lineText.replace(wrong, `#${problem.closest}`) };
@@ -62,10 +64,10 @@ function anchorFinding(file: ChangedFile, link: DocLink, problem: AnchorProblem)
 }
 
 async function checkLocal(file: ChangedFile, link: DocLink, target: { path: string; fragment: string }, ctx: GuardContext): Promise<GuardFinding | null> {
-  const kind = docKindOf(file.path)!;
+  const kind = docKindOf(file.path);
   if (target.path === '') {
-    if (!target.fragment || kind !== 'markdown') return null;
-    const problem = await checkAnchor(file.path, target.fragment, ctx, file.head.text!);
+    if (!target.fragment || kind !== 'markdown' || file.head.text === null) return null;
+    const problem = await checkAnchor(file.path, target.fragment, ctx, file.head.text);
     return problem ? anchorFinding(file, link, problem) : null;
   }
   const resolved = await resolveLocalTarget(file.path, target.path, ctx);
@@ -113,7 +115,7 @@ function rootOnlyFinding(file: ChangedFile, link: DocLink, fromRoot: { path: str
     remediation: `Link to \`${fixed}\` (the path from ${file.path}'s folder) or to \`/${fromRoot.path}\` (from the repository root).`,
     evidence: { target: link.target, resolvesTo: githubPath, existsAt: fromRoot.path, fix: fixed, kind: link.kind },
   };
-  const lineText = textLines(file.head.text!)[link.line - 1] ?? '';
+  const lineText = textLines(file.head.text ?? '')[link.line - 1] ?? '';
   if (lineText.split(raw).length === 2) {
     finding.suggestion = { path: file.path, startLine: link.line, endLine: link.line, replacement: lineText.replace(raw, fixed) };
   }

@@ -61,7 +61,7 @@ export function bracketPairs(text: string): Map<number, number> {
     }
     if (ch === 10 && text.charCodeAt(i + 1) === 10) stack.length = 0;
     else if (ch === 91 /* [ */) stack.push(i);
-    else if (ch === 93 /* ] */) pairs.set(i, stack.length ? stack.pop()! : -1);
+    else if (ch === 93 /* ] */) pairs.set(i, stack.pop() ?? -1);
   }
   return pairs;
 }
@@ -141,7 +141,7 @@ function inlineDestination(text: string, open: number, find: CharIndex): { targe
 
 const REFERENCE_DEF = /^ {0,3}\[((?:[^\]\\\n]|\\.)+)\]:[ \t]*(<[^>\n]*>|\S+)/gm;
 const AUTOLINK = /<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*)>/g;
-const BARE_URL = /\bhttps?:\/\/[^\s<>"'`\]\[]+/g;
+const BARE_URL = /\bhttps?:\/\/[^\s<>"'`\][]+/g;
 // Bounded attribute scan: a tag that never closes cannot make every later `<a` rescan the rest of the text.
 const HTML_ATTR = /<(?:a|img|source|video|audio)\b[^<>]{0,1000}?\s(?:href|src)\s*=\s*(?:"([^"<>\n]{0,4000})"|'([^'<>\n]{0,4000})')/gi;
 const RST_INLINE = /`[^`<]*<([^>`\n]+)>`__?/g;
@@ -200,24 +200,24 @@ export function extractLinks(path: string, text: string, kind: DocKind): DocLink
     }
     for (const m of masked.matchAll(REFERENCE_DEF)) {
       if (m[1]!.startsWith('^')) continue; // footnote, not a link
-      if (continuesParagraph(masked, m.index!)) continue; // a definition cannot interrupt a paragraph
-      add(m[2]!.replace(/^<|>$/g, ''), m.index! + m[0].length - m[2]!.length, 'reference');
+      if (continuesParagraph(masked, m.index)) continue; // a definition cannot interrupt a paragraph
+      add(m[2]!.replace(/^<|>$/g, ''), m.index + m[0].length - m[2]!.length, 'reference');
     }
-    for (const m of masked.matchAll(AUTOLINK)) add(m[1]!, m.index! + 1, 'autolink');
+    for (const m of masked.matchAll(AUTOLINK)) add(m[1]!, m.index + 1, 'autolink');
     for (const m of masked.matchAll(HTML_ATTR)) {
       const value = m[1] ?? m[2] ?? '';
-      add(value.trim(), m.index! + m[0].length - value.length - 1, 'html');
+      add(value.trim(), m.index + m[0].length - value.length - 1, 'html');
     }
   }
   if (kind === 'rst') {
-    for (const m of masked.matchAll(RST_INLINE)) add(m[1]!.trim(), m.index! + m[0].lastIndexOf('<') + 1, 'rst');
-    for (const m of masked.matchAll(RST_DIRECTIVE)) add(m[1]!, m.index! + m[0].length - m[1]!.length, 'image');
-    for (const m of masked.matchAll(RST_TARGET)) if (!m[1]!.endsWith('_')) add(m[1]!, m.index! + m[0].length - m[1]!.length, 'rst');
+    for (const m of masked.matchAll(RST_INLINE)) add(m[1]!.trim(), m.index + m[0].lastIndexOf('<') + 1, 'rst');
+    for (const m of masked.matchAll(RST_DIRECTIVE)) add(m[1]!, m.index + m[0].length - m[1]!.length, 'image');
+    for (const m of masked.matchAll(RST_TARGET)) if (!m[1]!.endsWith('_')) add(m[1]!, m.index + m[0].length - m[1]!.length, 'rst');
   }
   // Bare URLs (GFM autolink literals, plain-text docs) that are not part of a target found above.
   for (const m of masked.matchAll(BARE_URL)) {
-    if (covered[m.index!] === 1) continue;
-    add(trimUrl(m[0]), m.index!, 'url');
+    if (covered[m.index] === 1) continue;
+    add(trimUrl(m[0]), m.index, 'url');
   }
   return out;
 }

@@ -32,7 +32,7 @@ function pythonTests(root: Node, out: TestCase[]): void {
       }
       if (def.type !== 'function_definition') continue;
       const name = field(def, 'name')?.text ?? '';
-      if (!/^test/.test(name)) continue;
+      if (!name.startsWith("test")) continue;
       const body = field(def, 'body');
       if (!body) continue;
       const statements = named(body).filter((s) => s.type !== 'comment');
@@ -61,6 +61,7 @@ function goTests(root: Node, out: TestCase[]): void {
     const params = field(fn, 'parameters');
     const tDecl = params && named(params).find((p) => /\*\s*testing\.T\b/.test(field(p, 'type')?.text ?? ''));
     if (!tDecl) continue;
+    const tName = field(tDecl, 'name');
     const body = field(fn, 'body');
     if (!body) continue;
     out.push({
@@ -70,7 +71,7 @@ function goTests(root: Node, out: TestCase[]): void {
       body: body.text,
       empty: named(body).filter((s) => s.type !== 'comment').length === 0,
       exempt: /\.\s*Skip(?:f|Now)?\s*\(/.test(body.text),
-      ...(field(tDecl, 'name') ? { tParam: field(tDecl, 'name')!.text } : {}),
+      ...(tName ? { tParam: tName.text } : {}),
     });
   }
 }

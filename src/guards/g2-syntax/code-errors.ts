@@ -53,7 +53,7 @@ const QUOTE_TOKENS = new Set(['"', "'", '`', 'string_start']);
 function runawayString(node: Node, lines: string[]): SyntaxProblem | null {
   let prev: Node | null = node.previousSibling;
   for (let up = node.parent; !prev && up; up = up.parent) prev = up.previousSibling;
-  if (!prev || !/string/.test(prev.type) || prev.startPosition.row === prev.endPosition.row) return null;
+  if (!prev || !prev.type.includes('string') || prev.startPosition.row === prev.endPosition.row) return null;
   const text = prev.text;
   if (!/^["']/.test(text) || /^("""|''')/.test(text)) return null;
   const at = clamp(lines, prev.startPosition.row + 1, prev.startPosition.column + 1);
@@ -85,7 +85,7 @@ function describe(node: Node, lang: LangId, lines: string[]): SyntaxProblem {
   }
   const opener = node.firstChild?.type;
   if (node.isError && opener && QUOTE_TOKENS.has(opener)) {
-    const quote = node.firstChild!.text.slice(-1);
+    const quote = node.firstChild.text.slice(-1);
     return { ...at, message: `the ${quote === "'" && lang === 'rust' ? 'character' : 'string'} literal opened here with ${quote} is never closed` };
   }
   const snippet = node.text.split('\n')[0]!.trim().slice(0, 40);
@@ -108,8 +108,8 @@ function locate(tree: Tree, lang: LangId, text: string): SyntaxProblem | null {
  * comments do not take part in indentation), e.g. a `# note` at column 0 between a decorator and its
  * `def` inside a class.
  */
-function ownLineComments(tree: Tree, text: string): Array<[number, number]> {
-  const spans: Array<[number, number]> = [];
+function ownLineComments(tree: Tree, text: string): [number, number][] {
+  const spans: [number, number][] = [];
   const visit = (node: Node): void => {
     if (node.type === 'comment') {
       const lineStart = text.lastIndexOf('\n', node.startIndex - 1) + 1;
@@ -122,7 +122,7 @@ function ownLineComments(tree: Tree, text: string): Array<[number, number]> {
   return spans;
 }
 
-function withoutSpans(text: string, spans: Array<[number, number]>): string {
+function withoutSpans(text: string, spans: [number, number][]): string {
   let out = '';
   let at = 0;
   for (const [from, to] of spans) {

@@ -108,7 +108,7 @@ function checkJson(text: string, comments: boolean): SyntaxProblem | null {
 /** " (line 6 is indented by 3 spaces, line 5 by 4: …)" when the error line's indentation differs from the line above. */
 function indentHint(text: string, line: number): string {
   const lines = text.split(/\r?\n/);
-  const indent = (s: string) => /^ */.exec(s)![0].length;
+  const indent = (s: string) => s.length - s.replace(/^ +/, '').length;
   const here = lines[line - 1];
   if (here === undefined || here.trim() === '') return '';
   let above = line - 1;

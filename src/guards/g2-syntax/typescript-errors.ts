@@ -4,10 +4,15 @@ import type { SyntaxProblem } from './config-parsers.js';
 
 type ScriptLang = Extract<LangId, 'javascript' | 'typescript' | 'tsx'>;
 
-/** The TypeScript compiler is large: it is loaded on the first JS/TS file G2 sees, once. */
-let compiler: Promise<typeof TS> | null = null;
-function loadCompiler(): Promise<typeof TS> {
-  compiler ??= import('typescript').then((m) => (m.default ?? m) as unknown as typeof TS);
+/**
+ * The TypeScript compiler is large: it is loaded on the first JS/TS file G2 sees, once. Imported from ESM, its
+ * CommonJS build hangs everything off `default`.
+ */
+const importCompiler = () => import('typescript');
+type Compiler = Awaited<ReturnType<typeof importCompiler>>['default'];
+let compiler: Promise<Compiler> | null = null;
+function loadCompiler(): Promise<Compiler> {
+  compiler ??= importCompiler().then((m) => m.default);
   return compiler;
 }
 
@@ -21,7 +26,7 @@ export const isScriptLang = (lang: LangId): lang is ScriptLang => lang === 'java
  * JavaScript the TypeScript-only syntax a `.js` file may not contain (type annotations, `enum`, …).
  * A one-file program without lib or module resolution: no type checking happens.
  */
-function syntacticDiagnostics(ts: typeof TS, lang: ScriptLang, text: string): { file: TS.SourceFile; diagnostics: readonly TS.Diagnostic[] } {
+function syntacticDiagnostics(ts: Compiler, lang: ScriptLang, text: string): { file: TS.SourceFile; diagnostics: readonly TS.Diagnostic[] } {
   const fileName = FILE_NAME[lang];
   const kind = lang === 'javascript' ? ts.ScriptKind.JS : lang === 'tsx' ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
   const file = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, kind);
@@ -64,7 +69,7 @@ const BRACKETS: Record<string, [string, 'OpenBraceToken' | 'OpenParenToken' | 'O
 };
 
 /** `'}' expected` → "missing `}` to close the `{` opened on line N" (the compiler's note, or the unclosed token). */
-function missingCloser(ts: typeof TS, d: TS.Diagnostic, message: string, file: TS.SourceFile): string | null {
+function missingCloser(ts: Compiler, d: TS.Diagnostic, message: string, file: TS.SourceFile): string | null {
   const expected = /^'([)\]}])' expected\.$/.exec(message);
   if (!expected) return null;
   const closer = expected[1]!;
@@ -94,9 +99,11 @@ function position(file: TS.SourceFile, offset: number): { line: number; column: 
 export async function checkScript(lang: ScriptLang, text: string): Promise<SyntaxProblem | null> {
   const ts = await loadCompiler();
   const { file, diagnostics } = syntacticDiagnostics(ts, lang, text);
-  const first = [...diagnostics].filter((d) => d.start !== undefined).sort((a, b) => a.start! - b.start!)[0];
-  if (!first) return diagnostics.length ? { line: 1, column: 1, message: ts.flattenDiagnosticMessageText(diagnostics[0]!.messageText, ' ') } : null;
+  const located = diagnostics.flatMap((d) => (d.start === undefined ? [] : [{ d, start: d.start }]));
+  const earliest = located.sort((a, b) => a.start - b.start)[0];
+  if (!earliest) return diagnostics.length ? { line: 1, column: 1, message: ts.flattenDiagnosticMessageText(diagnostics[0]!.messageText, ' ') } : null;
+  const first = earliest.d;
   const raw = ts.flattenDiagnosticMessageText(first.messageText, ' ');
   const message = missingCloser(ts, first, raw, file) ?? `${raw.replace(/\.$/, '')} (TS${first.code})`;
-  return { ...position(file, first.start!), message };
+  return { ...position(file, earliest.start), message };
 }

@@ -33,7 +33,8 @@ function insideTry(node: Node): boolean {
   return false;
 }
 
-function walk(node: Node, visit: (n: Node) => boolean | void): void {
+/** `visit` returns false to skip a node's children; anything else (undefined too) walks into them. */
+function walk(node: Node, visit: (n: Node) => boolean | undefined): void {
   if (visit(node) === false) return;
   for (const child of node.namedChildren) if (child) walk(child, visit);
 }
@@ -61,7 +62,7 @@ function pythonImports(root: Node): ImportRef[] {
 }
 
 function stringValue(node: Node | null | undefined): string | null {
-  if (!node || node.type !== 'string') return null;
+  if (node?.type !== 'string') return null;
   const fragment = node.namedChildren.find((c) => c?.type === 'string_fragment');
   return fragment ? fragment.text : node.text.length <= 2 ? '' : null;
 }

@@ -21,6 +21,6 @@ export const g4: Guard = {
     return !!lang && CHECKED.has(lang) && file.status !== 'deleted' && file.head.text !== null && !isSkippedPath(file.path);
   },
   async checkFile(file, ctx): Promise<GuardFinding[]> {
-    return [...(await ungroundedImports(file, ctx)), ...(await missingSymbols(file, ctx)), ...(await signatureChanges(file, ctx))];
+    return [...(await ungroundedImports(file, ctx)), ...(await missingSymbols(file, ctx)), ...(await signatureChanges(file))];
   },
 };

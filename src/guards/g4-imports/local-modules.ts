@@ -25,7 +25,7 @@ const PY_EXT = /\.(py|pyi|pyx)$/;
 
 function addPathNames(path: string, ext: RegExp, into: Set<string>): void {
   const parts = path.split('/');
-  const file = parts.pop()!;
+  const file = parts.pop() ?? '';
   into.add(file.replace(ext, ''));
   for (const dir of parts) into.add(dir);
 }
@@ -36,6 +36,7 @@ async function readJsAliases(head: Revision, paths: string[]): Promise<{ pattern
   const patterns = new Set<string>();
   const baseUrls = new Set<string>();
   for (const [path, text] of texts) {
+    // cast: I/O boundary: parsed from a file or a tool's output
     const json = parseJsonc(text, [], { allowTrailingComma: true }) as { compilerOptions?: { paths?: unknown; baseUrl?: unknown } } | undefined;
     const options = json?.compilerOptions;
     if (!options || typeof options !== 'object') continue;

@@ -7,6 +7,7 @@ import { topLevelDefinitions } from '../../repo/top-level-definitions.js';
 import { field, named } from '../../repo/tree-nodes.js';
 import { isSkippedPath } from '../../repo/manifests/index.js';
 import { isPythonStdlib } from '../../repo/stdlib/python.js';
+import { relativePythonModule } from '../shared/python-relative.js';
 
 /**
  * G4 (a'): a name the PR imports from one of the repository's own modules must exist there at head.
@@ -47,7 +48,7 @@ function pythonImports(text: string): NamedImport[] {
       .split(',')
       .map((s) => s.trim().split(/\s+as\s+/)[0]!.trim())
       .filter((n) => /^[A-Za-z_]\w*$/.test(n));
-    if (names.length) out.push({ module: m[2]!, names, line: lineOf(text, m.index!), text: m[0].split('\n')[0]!.trim().slice(0, 120) });
+    if (names.length) out.push({ module: m[2]!, names, line: lineOf(text, m.index), text: m[0].split('\n')[0]!.trim().slice(0, 120) });
   }
   return out;
 }
@@ -64,11 +65,7 @@ function pythonTargets(module: string, importer: string, paths: ReadonlySet<stri
     }
   };
   if (module.startsWith('.')) {
-    const dots = /^\.+/.exec(module)![0].length;
-    let dir = posix.dirname(importer);
-    for (let i = 1; i < dots; i++) dir = posix.dirname(dir);
-    const rest = module.slice(dots).replace(/\./g, '/');
-    const base = posix.normalize(rest ? posix.join(dir, rest) : dir);
+    const base = relativePythonModule(module, importer);
     if (base.startsWith('..')) return { files, dirs };
     add(base === '.' ? '' : base);
     return { files, dirs };
@@ -118,7 +115,7 @@ function jsImports(text: string): NamedImport[] {
       .split(',')
       .map((s) => s.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!.trim())
       .filter((n) => /^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(n) && n !== 'default');
-    if (names.length) out.push({ module: m[4]!, names, line: lineOf(text, m.index!), text: m[0].split('\n')[0]!.trim().slice(0, 120) });
+    if (names.length) out.push({ module: m[4]!, names, line: lineOf(text, m.index), text: m[0].split('\n')[0]!.trim().slice(0, 120) });
   }
   return out;
 }

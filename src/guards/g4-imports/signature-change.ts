@@ -1,4 +1,4 @@
-import type { GuardContext, GuardFinding } from '../../core/guard.js';
+import type { GuardFinding } from '../../core/guard.js';
 import type { ChangedFile } from '../../core/patch-set.js';
 import { languageOf } from '../../repo/languages.js';
 import { isTestPath } from '../shared/test-paths.js';
@@ -60,7 +60,7 @@ const onlyAnnotationsChanged = (a: Param[], b: Param[]) =>
 const privatePythonModule = (path: string) => path.split('/').some((part) => part.startsWith('_') && !/^__init__\.pyi?$/.test(part));
 
 /** G4 (b): public functions and methods whose parameter list differs between base and head. */
-export async function signatureChanges(file: ChangedFile, _ctx: GuardContext): Promise<GuardFinding[]> {
+export async function signatureChanges(file: ChangedFile): Promise<GuardFinding[]> {
   if (file.base.text === null || file.head.text === null) return [];
   const lang = languageOf(file.path);
   const baseLang = languageOf(file.oldPath ?? file.path);

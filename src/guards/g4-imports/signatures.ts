@@ -65,20 +65,21 @@ function skipped(n: Node): boolean {
 }
 
 /** pytest/unittest test functions and test classes: nobody calls them with arguments. */
-const isTestName = (name: string) => /^test/.test(name) || /^Test/.test(name);
+const isTestName = (name: string) => name.startsWith("test") || name.startsWith("Test");
 
 function pythonSignatures(root: Node, out: Map<string, PublicSignature>): void {
   for (const top of root.namedChildren) {
     const def = top && unwrapDecorated(top);
-    if (!def || skipped(top!)) continue;
+    if (!def || skipped(top)) continue;
     const name = def.childForFieldName('name')?.text ?? '';
     if (isTestName(name)) continue;
     if (def.type === 'function_definition' && !name.startsWith('_')) add(out, name, 'python', def);
     if (def.type === 'class_definition' && !name.startsWith('_')) {
       for (const member of def.childForFieldName('body')?.namedChildren ?? []) {
         const m = member && unwrapDecorated(member);
-        const mName = m?.childForFieldName('name')?.text ?? '';
-        if (m?.type === 'function_definition' && isPublicPy(mName) && !skipped(member!) && !isTestName(mName)) add(out, `${name}.${mName}`, 'python', m);
+        if (!member || !m) continue;
+        const mName = m.childForFieldName('name')?.text ?? '';
+        if (m.type === 'function_definition' && isPublicPy(mName) && !skipped(member) && !isTestName(mName)) add(out, `${name}.${mName}`, 'python', m);
       }
     }
   }
@@ -94,9 +95,10 @@ function jsDeclaration(lang: LangId, decl: Node, out: Map<string, PublicSignatur
   if (JS_FUNCTIONS.has(decl.type)) add(out, name, lang, decl);
   else if (decl.type === 'lexical_declaration' || decl.type === 'variable_declaration') {
     for (const v of decl.namedChildren) {
-      const value = v?.type === 'variable_declarator' ? v.childForFieldName('value') : null;
+      if (v?.type !== 'variable_declarator') continue;
+      const value = v.childForFieldName('value');
       if (value && /^(arrow_function|function_expression|function|generator_function)$/.test(value.type)) {
-        add(out, v!.childForFieldName('name')?.text ?? name, lang, value);
+        add(out, v.childForFieldName('name')?.text ?? name, lang, value);
       }
     }
   } else if (JS_CLASSES.has(decl.type)) {
@@ -124,7 +126,7 @@ function jsSignatures(lang: LangId, root: Node, out: Map<string, PublicSignature
       if (clause && !top.childForFieldName('source')) {
         for (const spec of clause.namedChildren) {
           const local = spec?.childForFieldName('name')?.text;
-          if (local) exportedLater.push([local, spec!.childForFieldName('alias')?.text ?? local]);
+          if (local) exportedLater.push([local, spec.childForFieldName('alias')?.text ?? local]);
         }
       }
     } else {

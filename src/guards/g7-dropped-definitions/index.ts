@@ -115,7 +115,7 @@ function publicRemovalFinding(file: ChangedFile, judged: Judged[]): GuardFinding
 }
 
 function renamedFinding(file: ChangedFile, j: Judged, headLines: number): GuardFinding {
-  const v = j.v as Vanished & { fate: { kind: 'renamed' } };
+  const v = j.v as Vanished & { fate: { kind: 'renamed' } }; // cast: the caller picked renamed fates only
   const { to, path, similarity } = v.fate;
   const sameFile = path === file.path;
   const line = sameFile ? to.line : headLineForBaseLine(v.def.line, file.removed, file.added, headLines);
@@ -193,7 +193,11 @@ const MAX_TEXTS = 2000;
 
 async function judge(losses: FileLoss[], ctx: GuardContext): Promise<Map<FileLoss, Judged[]>> {
   const byFamily = new Map<string, Set<string>>();
-  for (const l of losses) for (const v of l.vanished) (byFamily.get(l.family) ?? byFamily.set(l.family, new Set()).get(l.family)!).add(v.def.simpleName);
+  for (const l of losses) {
+    let names = byFamily.get(l.family);
+    if (!names) byFamily.set(l.family, (names = new Set()));
+    for (const v of l.vanished) names.add(v.def.simpleName);
+  }
   const hits = new Map<string, HeadHit[]>();
   for (const [family, names] of byFamily) hits.set(family, await searchHead(ctx, family, [...names]));
   const paths = [...new Set([...hits.values()].flat().map((h) => h.path))].slice(0, MAX_TEXTS);
@@ -228,7 +232,7 @@ function commentText(p: PlaceholderComment): string {
  */
 function privateModule(file: ChangedFile, family: string): boolean {
   const parts = file.path.split('/');
-  if (family === 'python') return parts.some((p) => /^_/.test(p) && p !== '__init__.py' && p !== '__init__.pyi');
+  if (family === 'python') return parts.some((p) => p.startsWith("_") && p !== '__init__.py' && p !== '__init__.pyi');
   if (family === 'go') return parts.includes('internal') || /^\s*package\s+main\b/m.test(file.head.text ?? '');
   return false;
 }
@@ -265,7 +269,7 @@ function guardError(what: string, err: unknown, path?: string): GuardFinding {
 /** Head texts of the PR's other changed Rust files that define macros (where items can be declared). */
 function rustHeadsOf(ctx: GuardContext, except: string): string[] {
   return ctx.patch.files
-    .filter((f) => f.path !== except && f.path.endsWith('.rs') && f.head.text !== null && f.head.text.includes('macro_rules!'))
+    .filter((f) => f.path !== except && f.path.endsWith('.rs') && f.head.text?.includes('macro_rules!'))
     .map((f) => f.head.text ?? '');
 }
 

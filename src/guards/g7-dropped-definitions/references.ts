@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import type { Definition } from '../../repo/top-level-definitions.js';
 import type { HeadHit } from './head-search.js';
+import { relativePythonModule } from '../shared/python-relative.js';
 
 /**
  * Evidence that a definition the PR removed is still needed at head: a line of the head tree that
@@ -38,7 +39,7 @@ const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const word = (n: string) => new RegExp(`(?<![\\w$])${esc(n)}(?![\\w$])`, 'g');
 
 function occurrences(text: string, name: string): number[] {
-  return [...text.matchAll(word(name))].map((m) => m.index!);
+  return [...text.matchAll(word(name))].map((m) => m.index);
 }
 
 function isComment(family: string, text: string): boolean {
@@ -67,7 +68,7 @@ function firstLine(s: string): string {
 
 /** Multi-line strings and block comments: Python docstrings, JS template literals, C-style block comments, Go raw strings. */
 const MULTILINE: Record<string, RegExp> = {
-  python: /"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'/g,
+  python: /"""[\s\S]*?"""|'''[\s\S]*?'''/g,
   js: /\/\*[\s\S]*?\*\/|`(?:\\[\s\S]|[^\\`])*`/g,
   go: /\/\*[\s\S]*?\*\/|`[^`]*`/g,
   rust: /\/\*[\s\S]*?\*\//g,
@@ -85,7 +86,7 @@ function maskedLines(text: string, family: string): Set<number> {
   if (re) {
     for (const m of text.matchAll(new RegExp(re.source, 'g'))) {
       if (!m[0].includes('\n')) continue;
-      const first = lineOf(text, m.index!);
+      const first = lineOf(text, m.index);
       const last = first + (m[0].match(/\n/g)?.length ?? 0);
       for (let l = first; l <= last; l++) out.add(l);
     }
@@ -124,12 +125,7 @@ function pyModuleKey(path: string): string {
 /** True when `from X import …` in `importer` names the module whose key is `target`. */
 function pyResolves(module: string, importer: string, target: string): boolean {
   if (module.startsWith('.')) {
-    const dots = /^\.+/.exec(module)![0].length;
-    let dir = posix.dirname(importer);
-    for (let i = 1; i < dots; i++) dir = posix.dirname(dir);
-    const rest = module.slice(dots).replace(/\./g, '/');
-    const resolved = posix.normalize(rest ? posix.join(dir, rest) : dir);
-    return resolved === target;
+    return relativePythonModule(module, importer) === target;
   }
   const dotted = module.replace(/\./g, '/');
   return target === dotted || target.endsWith(`/${dotted}`);
@@ -190,7 +186,7 @@ function python(s: Subject, hits: readonly HeadHit[], textOf: TextOf): Reference
     if (text !== undefined) {
       for (const m of text.matchAll(PY_FROM)) {
         if (!pyImportedNames(m[2]!).includes(n)) continue;
-        const hit = { path, line: lineOf(text, m.index!), text: firstLine(m[0]) };
+        const hit = { path, line: lineOf(text, m.index), text: firstLine(m[0]) };
         if (pyResolves(m[1]!, path, key)) refs.push(ref(hit, 'import'));
         else if (posix.basename(path) === '__init__.py' || posix.basename(path) === '__init__.pyi') servedBy ??= ref(hit, 'import');
       }
@@ -255,8 +251,9 @@ function js(s: Subject, hits: readonly HeadHit[], textOf: TextOf): ReferenceVerd
     const text = textOf(path);
     if (text === undefined) continue;
     for (const m of text.matchAll(JS_MODULE_STATEMENT)) {
+      // cast: the regex has three groups, all required
       const [whole, kind, clause, spec] = m as unknown as [string, string, string, string];
-      const hit = { path, line: lineOf(text, m.index!), text: firstLine(whole) };
+      const hit = { path, line: lineOf(text, m.index), text: firstLine(whole) };
       const resolves = jsResolves(spec, path, target);
       if (braceNames(clause).includes(n)) {
         if (resolves) refs.push(ref(hit, 'import'));
@@ -267,7 +264,7 @@ function js(s: Subject, hits: readonly HeadHit[], textOf: TextOf): ReferenceVerd
       if (ns && new RegExp(`(?<![\\w$.])${esc(ns)}\\s*\\.\\s*${esc(n)}(?![\\w$])`).test(text)) refs.push(ref(hit, 'qualified'));
     }
     for (const m of text.matchAll(JS_REQUIRE)) {
-      if (braceNames(`{${m[1]!}}`).includes(n) && jsResolves(m[2]!, path, target)) refs.push(ref({ path, line: lineOf(text, m.index!), text: firstLine(m[0]) }, 'import'));
+      if (braceNames(`{${m[1]!}}`).includes(n) && jsResolves(m[2]!, path, target)) refs.push(ref({ path, line: lineOf(text, m.index), text: firstLine(m[0]) }, 'import'));
     }
   }
   return { refs, ...(servedBy ? { servedBy } : {}) };
@@ -395,7 +392,7 @@ function rust(s: Subject, hits: readonly HeadHit[], textOf: TextOf): ReferenceVe
       for (const m of text.matchAll(RUST_USE)) {
         const stmt = m[0];
         if (!new RegExp(`(?:::|\\{|,)\\s*${esc(n)}\\b`).test(stmt)) continue;
-        const hit = { path, line: lineOf(text, m.index!), text: firstLine(stmt) };
+        const hit = { path, line: lineOf(text, m.index), text: firstLine(stmt) };
         if (new RegExp(`\\b${esc(mod)}\\s*::`).test(stmt)) refs.push(ref(hit, 'import'));
         else if (m[1]) servedBy ??= ref(hit, 'import');
       }
@@ -429,7 +426,8 @@ function java(s: Subject, hits: readonly HeadHit[], textOf: TextOf): ReferenceVe
     }
     return { refs };
   }
-  const container = s.def.container!.split('.').pop()!;
+  const container = s.def.container?.split('.').pop();
+  if (!container) return { refs }; // a Java method always has its class; without it there is nothing to qualify by
   // an override is served by the superclass: give up when the class extends or implements anything
   if (new RegExp(`\\b(?:class|enum|record)\\s+${esc(container)}\\b[^{]*\\b(?:extends|implements)\\b`).test(s.headText)) return { refs };
   const declaration = (h: HeadHit, idx: number) => /[\w>\]]\s+$/.test(h.text.slice(0, idx)) && !JAVA_NOT_A_TYPE.test(h.text.slice(0, idx));

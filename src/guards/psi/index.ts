@@ -1,5 +1,5 @@
 import type { Guard, GuardFinding } from '../../core/guard.js';
-import { isAddedLine, type ChangedFile } from '../../core/patch-set.js';
+import { isAddedLine } from '../../core/patch-set.js';
 import { omegaOf, psiOf, type OmegaComponents, type OmegaResult } from '../../core/psi.js';
 import type { PsiFileScore, PsiSection } from '../../core/report-sections.js';
 import { gammaOf } from './gamma.js';
@@ -21,10 +21,11 @@ const COMPONENT_LABELS: Record<keyof OmegaComponents, string> = {
 
 function describeSlop(om: OmegaResult): string[] {
   const out: string[] = [];
-  for (const key of Object.keys(COMPONENT_LABELS) as Array<keyof OmegaComponents>) {
+  // cast: Object.keys/fromEntries drop key types; the keys come from the const list
+  for (const key of Object.keys(COMPONENT_LABELS) as (keyof OmegaComponents)[]) {
     const v = om.components[key];
     if (v <= 0) continue;
-    const lines = key in om.lines ? om.lines[key as keyof OmegaResult['lines']] : [];
+    const lines = key in om.lines ? om.lines[key as keyof OmegaResult['lines']] : []; // cast: checked with `in` just before
     const at = lines.length ? ` (line${lines.length === 1 ? '' : 's'} ${lines.slice(0, 5).join(', ')}${lines.length > 5 ? ', …' : ''})` : '';
     out.push(`${COMPONENT_LABELS[key]} ${f2(v)}${at}`);
   }
@@ -38,7 +39,7 @@ function firstEvidenceLine(om: OmegaResult): number | undefined {
 }
 
 /** Slop components that are direct evidence of a broken generation, not of careless formatting. */
-const STRONG_SLOP: Array<keyof OmegaComponents> = ['literalNewlines', 'fencedSource', 'nearEmpty'];
+const STRONG_SLOP: (keyof OmegaComponents)[] = ['literalNewlines', 'fencedSource', 'nearEmpty'];
 
 /**
  * How bad a score below the threshold is. Grounding alone never blocks: a name the repository does
@@ -69,12 +70,12 @@ export const psi: Guard = {
     const { alpha, lambda, threshold } = ctx.config.psi;
     const scores: PsiFileScore[] = [];
     const findings: GuardFinding[] = [];
-    for (const file of files as ChangedFile[]) {
+    for (const file of files) {
       if (ctx.signal.aborted) break;
       const gammaResult = await gammaOf(file, ctx);
       const { gamma, evidence } = gammaResult;
       const ungrounded = gammaResult.ungrounded ?? (gamma < 1 ? 1 : 0);
-      const om = omegaOf({ path: file.path, text: file.head.text!, baseText: file.status === 'added' ? null : file.base.text, isAdded: (l) => isAddedLine(file, l) });
+      const om = omegaOf({ path: file.path, text: file.head.text ?? '', baseText: file.status === 'added' ? null : file.base.text, isAdded: (l) => isAddedLine(file, l) });
       const score = psiOf(gamma, om.omega, { alpha, lambda });
       scores.push({ path: file.path, psi: score, gamma, omega: om.omega, components: om.components, gammaEvidence: evidence });
       if (score >= threshold) continue;

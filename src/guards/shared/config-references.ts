@@ -86,7 +86,7 @@ function babelName(written: string, kind: 'preset' | 'plugin'): string | null {
   if (!name) return null;
   if (name.startsWith('@babel/')) return name.startsWith(`@babel/${kind}-`) || name === '@babel/core' ? name : `@babel/${kind}-${name.slice(7)}`;
   if (name.startsWith('@')) {
-    const [scope, pkg] = name.split('/') as [string, string];
+    const [scope, pkg] = name.split('/') as [string, string]; // cast: a scoped name (@scope/pkg) always has both parts
     return pkg.startsWith(prefix) ? name : `${scope}/${prefix}-${pkg}`;
   }
   return name.startsWith(prefix) ? name : `${prefix}-${name}`;
@@ -99,7 +99,7 @@ function eslintName(written: string, kind: 'plugin' | 'config'): string | null {
   const name = packageName(written);
   if (!name) return null;
   if (name.startsWith('@')) {
-    const [scope, pkg] = name.split('/') as [string, string];
+    const [scope, pkg] = name.split('/') as [string, string]; // cast: a scoped name (@scope/pkg) always has both parts
     return pkg.startsWith(prefix) ? name : `${scope}/${prefix}-${pkg}`;
   }
   return name.startsWith(prefix) ? name : `${prefix}-${name}`;
@@ -156,7 +156,7 @@ export async function configReferences(path: string, text: string): Promise<Pack
     };
     /** A `plugins`/`presets` value: strings, and the first element of `[name, options]` tuples. */
     const fromList = (value: Node, via: string) => {
-      if (value.type === 'string' || value.type === 'template_string') return add(value, via);
+      if (value.type === 'string' || value.type === 'template_string') { add(value, via); return; }
       if (value.type === 'object' && tool === 'postcss' && via === 'plugins') {
         for (const pair of value.namedChildren) {
           const key = pair?.type === 'pair' ? pair.childForFieldName('key') : null;
@@ -189,7 +189,7 @@ export async function configReferences(path: string, text: string): Promise<Pack
           const first = node.childForFieldName('arguments')?.namedChildren[0];
           const isRequire = fn?.type === 'identifier' && fn.text === 'require';
           const isResolve = fn?.type === 'member_expression' && /^require\.resolve$/.test(fn.text);
-          if (first && (fn?.type === 'import' || isRequire || isResolve)) add(first, fn?.type === 'import' ? 'import' : 'require');
+          if (first && (fn?.type === 'import' || isRequire || isResolve)) add(first, fn.type === 'import' ? 'import' : 'require');
           break;
         }
         case 'pair': {

@@ -29,7 +29,7 @@ export function maskComments(text: string): string {
  * its partner is found through a precomputed "next run of the same length" table.
  */
 export function maskCodeSpans(text: string): string {
-  const runs: Array<{ start: number; len: number }> = [];
+  const runs: { start: number; len: number }[] = [];
   for (let i = 0; i < text.length; ) {
     if (text.charCodeAt(i) !== 96) {
       i++;

@@ -59,10 +59,12 @@ function windowBefore(line: string, at: number): string {
   return line.slice(Math.max(0, at - CONTEXT_WINDOW), at);
 }
 
+const CLAUSE_BOUNDARIES = ['.', ';', ':', '!', '?', ',', '(', ')', '[', ']', '|', '—', '–'];
+
 /** The clause before position `at`: back to the last sentence or clause boundary. */
 function clauseBefore(line: string, at: number): string {
   const before = windowBefore(line, at);
-  const cut = Math.max(...[...'.;:!?,()[]|—–'].map((c) => before.lastIndexOf(c)));
+  const cut = Math.max(...CLAUSE_BOUNDARIES.map((c) => before.lastIndexOf(c)));
   return before.slice(cut + 1);
 }
 
@@ -91,7 +93,7 @@ function proseClaims(line: string, lineNo: number, kind: DocKind): FrameworkClai
   const take = (p: CompiledPattern, re: RegExp | null, bare: boolean) => {
     if (!re) return;
     for (const m of text.matchAll(re)) {
-      const at = m.index!;
+      const at = m.index;
       if (bare && !bareInContext(text, at, m[0])) continue;
       if (p.verb && atSentenceStart(text, at) && VERB_USE.test(text.slice(at + m[0].length, at + m[0].length + CONTEXT_WINDOW))) continue;
       if (NON_CLAIM.test(clauseBefore(text, at))) continue;
@@ -120,7 +122,7 @@ const FENCE_LANGUAGE: Record<string, string[]> = {
 function runnableBlock(block: CodeBlock, fp: RepoFingerprint): Ecosystem | null {
   const lang = block.info.replace(/^[{.]+/, '').split(/[\s,{}]/)[0]!.toLowerCase();
   const needs = FENCE_LANGUAGE[lang];
-  if (!needs || !needs.some((l) => (fp.languages[l] ?? 0) > 0)) return null;
+  if (!needs?.some((l) => (fp.languages[l] ?? 0) > 0)) return null;
   if (needs.includes('python')) return 'python';
   if (needs.includes('rust')) return 'rust';
   if (needs.includes('go')) return 'go';
@@ -195,7 +197,7 @@ export function frameworkClaims(file: ChangedFile, fp: RepoFingerprint): Framewo
  */
 export function isGroundedFramework(id: string, fp: RepoFingerprint, extraOwn: Iterable<string> = []): boolean {
   if (hasFramework(fp, id)) return true;
-  const own = [...fp.localPackages, ...fp.rustCrates, ...(fp.pythonProjects ?? []), ...extraOwn].map((n) => n.toLowerCase());
+  const own = [...fp.localPackages, ...fp.rustCrates, ...fp.pythonProjects, ...extraOwn].map((n) => n.toLowerCase());
   if (fp.goModules.some((m) => frameworksOf('go', m).includes(id))) return true;
   if (own.some((n) => n === id || frameworksOf('npm', n).includes(id) || frameworksOf('rust', n).includes(id) || frameworksOf('python', n).includes(id))) return true;
   // The project's own name spelled like the framework ("Cobra" in spf13/cobra, "Next.js" in next.js).

@@ -20,7 +20,7 @@ export async function ownNames(ctx: GuardContext, fp: RepoFingerprint): Promise<
       add(mod);
       add(mod.replace(/\/v\d+$/, '').split('/').at(-1));
     }
-    for (const n of [...fp.localPackages, ...fp.rustCrates, ...(fp.pythonProjects ?? [])]) {
+    for (const n of [...fp.localPackages, ...fp.rustCrates, ...fp.pythonProjects]) {
       add(n);
       add(n.replace(/^@[^/]+\//, '')); // @scope/name → name
     }

@@ -23,7 +23,8 @@ export function isGroundedPackage(name: string, fp: RepoFingerprint): boolean {
 
 /** The references in a changed config file that its base version did not already make. */
 export async function addedReferences(file: ChangedFile): Promise<PackageReference[]> {
-  const head = await configReferences(file.path, file.head.text!);
+  if (file.head.text === null) return [];
+  const head = await configReferences(file.path, file.head.text);
   const baseText = file.base.text;
   const before = baseText !== null ? await configReferences(file.oldPath ?? file.path, baseText) : [];
   const known = new Set(before.map((r) => r.name));

@@ -2,6 +2,7 @@ import { homedir, tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { InputError } from '../../core/errors.js';
 import { queueOptionsFromEnv, type QueueOptions } from '../../queue/create-queue.js';
+import { isOneOf } from '../../core/one-of.js';
 
 /**
  * What an App server process does. `all` (default): answers webhooks and runs the gate jobs. `web`:
@@ -20,10 +21,10 @@ const ROLES: readonly ServerRole[] = ['all', 'web'];
 /** Reads `SLOPGATE_ROLE` and the queue settings; refuses combinations that could never run a job. */
 export function serverDeploymentFromEnv(env: NodeJS.ProcessEnv = process.env): ServerDeployment {
   const raw = env.SLOPGATE_ROLE?.trim().toLowerCase() || 'all';
-  if (!ROLES.includes(raw as ServerRole)) {
+  const role = raw;
+  if (!isOneOf(ROLES, role)) {
     throw new InputError(`SLOPGATE_ROLE must be 'all' or 'web', got '${env.SLOPGATE_ROLE}'`, "'web' queues jobs for `slopgate worker` processes; 'all' (the default) also runs them");
   }
-  const role = raw as ServerRole;
   const queue = queueOptionsFromEnv(env);
   if (role === 'web' && !queue.databaseUrl) {
     throw new InputError(

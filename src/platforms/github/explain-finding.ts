@@ -50,7 +50,7 @@ export async function lookUpFinding(gh: GitHubClient, target: RepoTarget, pr: nu
   }
   const runs = await gh.rest.checks.listForRef({ ...target, ref: headSha, check_name: CHECK_NAME, filter: 'latest', per_page: 10 });
   for (const run of runs.data.check_runs) {
-    const block = findingBlockInText(run.output?.text ?? '', id);
+    const block = findingBlockInText(run.output.text ?? '', id);
     if (block) return `From the slopgate check run on \`${headSha.slice(0, 7)}\`:\n\n${neutralizeComments(block)}`;
   }
   return null;

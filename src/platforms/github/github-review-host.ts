@@ -151,7 +151,7 @@ export class GitHubReviewHost implements ReviewHost {
       path: c.path,
       line: c.line ?? null,
       inReplyTo: c.in_reply_to_id ?? null,
-      authorIsBot: c.user?.type === 'Bot',
+      authorIsBot: c.user.type === 'Bot',
     }));
   }
 

@@ -13,7 +13,7 @@ export async function minimiseComments(gh: GitHubClient, stale: StaleComment[]):
     'query($ids: [ID!]!) { nodes(ids: $ids) { ... on PullRequestReviewComment { id isMinimized } } }',
     { ids },
   );
-  const todo = state.nodes.filter((n): n is { id: string; isMinimized: boolean } => Boolean(n?.id) && !n!.isMinimized).map((n) => n.id);
+  const todo = state.nodes.flatMap((n) => (n?.id && !n.isMinimized ? [n.id] : []));
   if (!todo.length) return 0;
   const fields = todo.map(
     (_, i) => `m${i}: minimizeComment(input: { subjectId: $id${i}, classifier: OUTDATED }) { minimizedComment { isMinimized } }`,

@@ -21,7 +21,7 @@ export async function roleOf(gh: GitHubClient, target: RepoTarget, username: str
     }
     return 'none';
   } catch (err) {
-    if ((err as { status?: number }).status === 404) return 'none';
+    if ((err as { status?: number }).status === 404) return 'none'; // cast: I/O boundary: Octokit request errors carry the HTTP status
     throw err;
   }
 }

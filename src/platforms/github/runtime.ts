@@ -1,4 +1,5 @@
 import { errorMessage } from '../../core/errors.js';
+import { evictOldest } from '../../core/evict-oldest.js';
 import type { Logger } from '../../core/trace.js';
 import { MemoryQueue } from '../../queue/memory-queue.js';
 import type { JobQueue, QueueJob } from '../../queue/types.js';
@@ -118,7 +119,7 @@ export class SlopgateRuntime {
 
   /** Background work that tests and shutdown can wait for. */
   track(p: Promise<unknown>): void {
-    const guarded = p.catch((err) => this.log.error({ err: errorMessage(err) }, 'background task failed'));
+    const guarded = p.catch((err: unknown) => this.log.error({ err: errorMessage(err) }, 'background task failed'));
     this.pending.add(guarded);
     void guarded.finally(() => this.pending.delete(guarded));
   }
@@ -127,8 +128,7 @@ export class SlopgateRuntime {
   async idle(): Promise<void> {
     for (;;) {
       while (this.pending.size) await Promise.all([...this.pending]);
-      const q = this.queue as Partial<{ onIdle(): Promise<void> }>;
-      if (q.onIdle) await q.onIdle();
+      if (this.queue instanceof MemoryQueue) await this.queue.onIdle();
       if (!this.pending.size) return;
     }
   }
@@ -142,7 +142,8 @@ export class SlopgateRuntime {
     const gate = job.payload;
     try {
       const host = await hostFor(this.deps, gate);
-      await host.reopenCheckRun(gate.checkRunId, retryingOutput(job.previous!, job.attempt, job.maxAttempts));
+      if (!job.previous) return; // a retry always carries the failure it follows
+      await host.reopenCheckRun(gate.checkRunId, retryingOutput(job.previous, job.attempt, job.maxAttempts));
     } catch (err) {
       this.log.warn({ job: gate.key, err: errorMessage(err) }, 'could not mark the check run as retrying');
     }
@@ -183,6 +184,6 @@ export class SlopgateRuntime {
     };
     const { id } = await this.queue.enqueue({ key, payload: job });
     this.jobHeads.set(id, req.headSha);
-    if (this.jobHeads.size > REMEMBERED_JOBS) this.jobHeads.delete(this.jobHeads.keys().next().value!);
+    evictOldest(this.jobHeads, REMEMBERED_JOBS);
   }
 }

@@ -9,7 +9,8 @@ import { fixOf } from './line-suggestion.js';
  * manifest is never "reverted" (that would delete it), nor is an edit that adds a dependency.
  */
 async function revert(finding: Finding, ctx: RecipeContext): Promise<RecipeFix | null> {
-  const path = finding.path!;
+  const path = finding.path;
+  if (!path) return null; // every finding this recipe handles names its file
   const [base, current] = await Promise.all([ctx.readBase(path), ctx.readCurrent(path)]);
   if (base === null || current === null || base === current) return null;
   const fix = await fixOf(ctx, {

@@ -12,7 +12,8 @@ import { fixOf } from './line-suggestion.js';
  * numbers an earlier split has moved.
  */
 async function split(finding: Finding, ctx: RecipeContext): Promise<RecipeFix | null> {
-  const path = finding.path!;
+  const path = finding.path;
+  if (!path) return null; // every finding this recipe handles names its file
   const [base, current] = await Promise.all([ctx.readBase(path), ctx.readCurrent(path)]);
   if (current === null) return null;
   const before = new Set(base === null ? [] : codeBlocksOf(path, base).flatMap((b) => b.body.map((l) => l.text.trim())));

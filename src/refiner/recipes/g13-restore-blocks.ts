@@ -66,11 +66,13 @@ function putBack(
   }
   if (standIns.length > 1) return null;
   if (above) return [...lines.slice(0, from), ...baseLines.slice(above.base + 1, open), ...text, ...lines.slice(from)];
-  return [...lines.slice(0, to), ...text, ...baseLines.slice(end + 1, below!.base), ...lines.slice(to)];
+  if (!below) return null;
+  return [...lines.slice(0, to), ...text, ...baseLines.slice(end + 1, below.base), ...lines.slice(to)];
 }
 
 async function restore(finding: Finding, ctx: RecipeContext): Promise<RecipeFix | null> {
-  const path = finding.path!;
+  const path = finding.path;
+  if (!path) return null; // every finding this recipe handles names its file
   const [base, current] = await Promise.all([ctx.readBase(path), ctx.readCurrent(path)]);
   if (base === null || current === null) return null;
   const baseBlocks = codeBlocksOf(path, base);

@@ -34,7 +34,8 @@ function relinkLine(line: string, raw: string, next: string): string | null {
 }
 
 async function relink(finding: Finding, ctx: RecipeContext): Promise<RecipeFix | null> {
-  const path = finding.path!;
+  const path = finding.path;
+  if (!path) return null; // every finding this recipe handles names its file
   const e = evidenceOf(finding);
   const raw = str(e, 'target')?.trim();
   if (!raw) return null;

@@ -27,7 +27,7 @@ function tomlParses(text: string): boolean {
 /** TOML: the line G2's parser check quotes (`key = "value"`), one at a time. */
 function quoteNext(text: string): string | null {
   const problem = checkConfig('toml', text);
-  if (!problem || problem.fixedLine === undefined) return null;
+  if (problem?.fixedLine === undefined) return null;
   const lines = text.split('\n');
   const old = lines[problem.line - 1];
   if (old === undefined) return null;
@@ -65,7 +65,8 @@ function dropNextComma(text: string): string | null {
 }
 
 async function repair(finding: Finding, ctx: RecipeContext): Promise<RecipeFix | null> {
-  const path = finding.path!;
+  const path = finding.path;
+  if (!path) return null; // every finding this recipe handles names its file
   const kind = syntaxKindOf(path)?.kind;
   if (kind !== 'toml' && kind !== 'json') return null;
   const current = await ctx.readCurrent(path);

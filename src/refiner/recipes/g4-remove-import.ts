@@ -79,7 +79,7 @@ function jsStatement(n: Node): Statement | null {
  */
 function goStatement(spec: Node): Statement | null {
   const alias = spec.childForFieldName('name');
-  if (!alias || alias.type !== 'package_identifier') return null; // `_` and `.` imports act by being imported
+  if (alias?.type !== 'package_identifier') return null; // `_` and `.` imports act by being imported
   const list = spec.parent?.type === 'import_spec_list' ? spec.parent : null;
   const whole = list ? (list.namedChildren.filter((c) => c?.type === 'import_spec').length === 1 ? list.parent : null) : spec.parent;
   return span(whole ?? spec, [alias.text]);
@@ -139,17 +139,16 @@ function familyOf(lang: LangId): string {
 function statementAt(root: Node, family: string, row: number): Statement | null {
   const types = STATEMENT_TYPES[family];
   if (!types) return null;
-  let found: Node | null = null;
-  const visit = (n: Node): void => {
-    if (found || n.startPosition.row > row || n.endPosition.row < row) return;
-    if (types.has(n.type) && n.startPosition.row === row) {
-      found = n;
-      return;
+  const visit = (n: Node): Node | null => {
+    if (n.startPosition.row > row || n.endPosition.row < row) return null;
+    if (types.has(n.type) && n.startPosition.row === row) return n;
+    for (const c of n.namedChildren) {
+      const hit = c && visit(c);
+      if (hit) return hit;
     }
-    for (const c of n.namedChildren) if (c) visit(c);
+    return null;
   };
-  visit(root);
-  const node: Node | null = found;
+  const node = visit(root);
   if (!node) return null;
   switch (family) {
     case 'python':
@@ -166,7 +165,8 @@ function statementAt(root: Node, family: string, row: number): Statement | null 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 async function removeImport(finding: Finding, ctx: RecipeContext): Promise<RecipeFix | null> {
-  const path = finding.path!;
+  const path = finding.path;
+  if (!path) return null; // every finding this recipe handles names its file
   const spec = str(evidenceOf(finding), 'import');
   const lang = languageOf(path);
   if (!spec || !lang) return null;

@@ -64,7 +64,8 @@ function groupsOf(baseTop: readonly Definition[], missing: readonly Definition[]
 }
 
 async function restore(finding: Finding, ctx: RecipeContext): Promise<RecipeFix | null> {
-  const path = finding.path!;
+  const path = finding.path;
+  if (!path) return null; // every finding this recipe handles names its file
   const basePath = str(evidenceOf(finding), 'basePath') ?? path;
   const lang = languageOf(path);
   if (!lang || languageOf(basePath) !== lang) return null;
@@ -95,8 +96,8 @@ async function restore(finding: Finding, ctx: RecipeContext): Promise<RecipeFix 
     if (!prev && !next) return null;
     const blockStart = startOf(first, baseLines, baseTop[i - 1]?.endLine ?? 0);
     const block = baseLines.slice(blockStart - 1, last.endLine);
-    const curPrev = prev ? curByName.get(prev.name)! : undefined;
-    const curNext = next ? curByName.get(next.name)! : undefined;
+    const curPrev = prev && curByName.get(prev.name);
+    const curNext = next && curByName.get(next.name);
     const gapFrom = curPrev ? curPrev.endLine : 0; // 0-based index of the first gap line
     const gapTo = curNext ? startOf(curNext, curLines, gapFrom) - 1 : curLines.length; // exclusive
     if (gapTo < gapFrom) return null; // the neighbours swapped places: no position matches the base
@@ -114,8 +115,8 @@ async function restore(finding: Finding, ctx: RecipeContext): Promise<RecipeFix 
       edits.push({ at, remove: 1, lines: block, order });
     } else if (prev && curPrev) {
       edits.push({ at: curPrev.endLine, remove: 0, lines: [...baseLines.slice(prev.endLine, blockStart - 1), ...block], order });
-    } else {
-      const nextStart = startOf(next!, baseLines, last.endLine);
+    } else if (next) {
+      const nextStart = startOf(next, baseLines, last.endLine);
       edits.push({ at: gapTo, remove: 0, lines: [...block, ...baseLines.slice(last.endLine, nextStart - 1)], order });
     }
   }

@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { pep503 } from './python-names.js';
+import { isRecord } from '../../core/is-record.js';
 
 /**
  * Dependency tables of a manifest with their version specs, grouped by table (`devDependencies`,
@@ -13,10 +14,6 @@ export type DepMap = Map<string, string>;
 
 /** Reads one manifest's dependency tables; throws when the text does not parse. */
 export type DependencyReader = (text: string) => DepMap;
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function specOf(v: unknown): string {
   if (typeof v === 'string') return v;
@@ -68,7 +65,7 @@ const readComposerJson: DependencyReader = (text) => {
 };
 
 const readPyproject: DependencyReader = (text) => {
-  const doc = parseToml(text) as Record<string, unknown>;
+  const doc = parseToml(text) as Record<string, unknown>; // cast: I/O boundary: parsed from a file or a tool's output
   const out: DepMap = new Map();
   const project = isRecord(doc.project) ? doc.project : {};
   addRequirements(out, 'project.dependencies', project.dependencies);
@@ -93,7 +90,7 @@ const readPyproject: DependencyReader = (text) => {
 };
 
 const readCargoToml: DependencyReader = (text) => {
-  const doc = parseToml(text) as Record<string, unknown>;
+  const doc = parseToml(text) as Record<string, unknown>; // cast: I/O boundary: parsed from a file or a tool's output
   const out: DepMap = new Map();
   const kinds = ['dependencies', 'dev-dependencies', 'build-dependencies'];
   for (const k of kinds) addTable(out, k, doc[k]);
@@ -105,7 +102,7 @@ const readCargoToml: DependencyReader = (text) => {
 };
 
 const readPipfile: DependencyReader = (text) => {
-  const doc = parseToml(text) as Record<string, unknown>;
+  const doc = parseToml(text) as Record<string, unknown>; // cast: I/O boundary: parsed from a file or a tool's output
   const out: DepMap = new Map();
   addTable(out, 'packages', doc.packages);
   addTable(out, 'dev-packages', doc['dev-packages']);

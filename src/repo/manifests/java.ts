@@ -63,7 +63,7 @@ export function parseVersionCatalog(_path: string, text: string): ManifestInfo {
         const [g, a] = spec.split(':');
         if (g && a) deps.add(`${g}:${a}`.toLowerCase());
       } else if (isTable(spec)) {
-        const module = typeof spec.module === 'string' ? spec.module : `${String(spec.group ?? '')}:${String(spec.name ?? '')}`;
+        const module = typeof spec.module === 'string' ? spec.module : `${typeof spec.group === 'string' ? spec.group : ''}:${typeof spec.name === 'string' ? spec.name : ''}`;
         const [g, a] = module.split(':');
         if (g && a) deps.add(`${g}:${a}`.toLowerCase());
       }

@@ -1,11 +1,8 @@
 import { parse as parseJsonc } from 'jsonc-parser';
 import type { ManifestInfo } from '../fingerprint-types.js';
+import { isRecord } from '../../core/is-record.js';
 
 const DEP_FIELDS = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'] as const;
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /**
  * package.json: the four dependency tables (names lower-cased) plus the package's own name, which

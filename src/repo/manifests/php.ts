@@ -1,9 +1,6 @@
 import { parse as parseJsonc } from 'jsonc-parser';
 import type { ManifestInfo } from '../fingerprint-types.js';
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+import { isRecord } from '../../core/is-record.js';
 
 /** composer.json: `require` and `require-dev` package names; the `php` and `ext-*` platform entries are not packages. */
 export function parseComposerJson(_path: string, text: string): ManifestInfo {

@@ -24,8 +24,10 @@ export function parsePyproject(_path: string, text: string): ManifestInfo {
   const deps = new Set<string>();
   addRequirements(deps, stringsOf(dig(doc, 'project', 'dependencies')));
   const optional = dig(doc, 'project', 'optional-dependencies');
+  // cast: I/O boundary: JSON-like data walked field by field
   for (const group of keysOf(optional)) addRequirements(deps, stringsOf((optional as Record<string, unknown>)[group]));
   const groups = dig(doc, 'dependency-groups');
+  // cast: I/O boundary: JSON-like data walked field by field
   for (const group of keysOf(groups)) addRequirements(deps, stringsOf((groups as Record<string, unknown>)[group]));
   addRequirements(deps, stringsOf(dig(doc, 'build-system', 'requires')));
 
@@ -36,6 +38,7 @@ export function parsePyproject(_path: string, text: string): ManifestInfo {
   for (const group of keysOf(poetryGroups)) addKeys(deps, dig(poetryGroups, group, 'dependencies'));
 
   const pdmDev = dig(doc, 'tool', 'pdm', 'dev-dependencies');
+  // cast: I/O boundary: JSON-like data walked field by field
   for (const group of keysOf(pdmDev)) addRequirements(deps, stringsOf((pdmDev as Record<string, unknown>)[group]));
   addRequirements(deps, stringsOf(dig(doc, 'tool', 'uv', 'dev-dependencies')));
 

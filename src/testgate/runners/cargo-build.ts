@@ -50,7 +50,7 @@ export function parseCargoBuild(jsonLines: string, workdir: string): CargoBuild 
     if (!line.startsWith('{')) continue;
     let m: CargoMessage;
     try {
-      m = JSON.parse(line) as CargoMessage;
+      m = JSON.parse(line) as CargoMessage; // cast: I/O boundary: parsed from a file or a tool's output
     } catch {
       continue;
     }

@@ -63,10 +63,11 @@ export function parseLibtestOutput(text: string, pkgOfUnit: (unit: string) => st
     const status = t[2] === 'ok' ? 'passed' : t[2] === 'FAILED' ? 'failed' : 'skipped';
     const outcome: TestOutcome = { id, status, unit, ...(doc ? { file: name.split(' - ')[0]! } : unitFile ? { file: unitFile } : {}) };
     tests.set(id, outcome);
+    // cast: a private sort key carried on the outcome, removed before it leaves
     if (status === 'failed') (outcome as TestOutcome & { key?: string }).key = `${unit}\0${rawName}`;
   }
   for (const t of tests.values()) {
-    const withKey = t as TestOutcome & { key?: string };
+    const withKey = t as TestOutcome & { key?: string }; // cast: a private sort key carried on the outcome, removed before it leaves
     if (withKey.key) {
       const msg = shortMessage(messages.get(withKey.key));
       if (msg) t.message = msg;

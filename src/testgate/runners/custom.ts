@@ -34,8 +34,8 @@ export function customRunner(command: string, goModulePath: string): Runner {
     const out: RunnerOutput = { tests: [], units: [], exitCode: r.exitCode, outputTail: tailOf(`${r.stdout}\n${r.stderr}`.trim()), ...(r.killedBy ? { killedBy: r.killedBy } : {}) };
     const missing = missingToolchain(r, command.split(/\s+/)[0] ?? command);
     if (missing) return { ...out, missingToolchain: missing };
-    const xmlFiles = (await readdir(ctx.outDir).catch(() => [] as string[])).filter((f) => f.endsWith('.xml')).sort();
-    const junit = { tests: [] as TestOutcome[], units: [] as UnitStatus[] };
+    const xmlFiles = (await readdir(ctx.outDir).catch((): string[] => [])).filter((f) => f.endsWith('.xml')).sort();
+    const junit: { tests: TestOutcome[]; units: UnitStatus[] } = { tests: [], units: [] };
     for (const f of xmlFiles) {
       try {
         const part = fromJunit(await readJunitFile(join(ctx.outDir, f)));

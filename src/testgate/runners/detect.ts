@@ -19,7 +19,7 @@ const NPM_DEFAULT_TEST = 'no test specified';
 function nodeRunner(pkgText: string, ci: CiTestCommand[]): Detection {
   let pkg: { scripts?: Record<string, string>; dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
   try {
-    pkg = JSON.parse(pkgText) as typeof pkg;
+    pkg = JSON.parse(pkgText) as typeof pkg; // cast: I/O boundary: parsed from a file or a tool's output
   } catch {
     return { skipped: 'package.json at the base does not parse, so no test command could be derived from it' };
   }
@@ -88,7 +88,7 @@ export async function detectRunner(base: Revision, configured?: string): Promise
   const paths = await base.paths();
   const has = (p: string) => paths.includes(p);
   const hasPython = paths.some((p) => p.endsWith('.py'));
-  const ci = await findCiTestCommands(base).catch(() => [] as CiTestCommand[]);
+  const ci = await findCiTestCommands(base).catch((): CiTestCommand[] => []);
   if (PYTEST_STRONG.some(has) || (PYTHON_MARKERS.some(has) && hasPython)) return { runner: await pythonRunner(base, ci) };
   if (has('go.mod')) {
     const picked = pickCi(ci, ['go'], goCiArgs);

@@ -85,7 +85,7 @@ export function parseGoTestJson(stdout: string, stderr: string, modulePath: stri
     }
     let ev: GoEvent;
     try {
-      ev = JSON.parse(line) as GoEvent;
+      ev = JSON.parse(line) as GoEvent; // cast: I/O boundary: parsed from a file or a tool's output
     } catch {
       continue;
     }
@@ -132,7 +132,7 @@ function buildOutputOf(jsonl: string): string {
   for (const line of jsonl.split('\n')) {
     if (!line.includes('"build-output"')) continue;
     try {
-      text += (JSON.parse(line) as GoEvent).Output ?? '';
+      text += (JSON.parse(line) as GoEvent).Output ?? ''; // cast: I/O boundary: parsed from a file or a tool's output
     } catch {
       // not an event
     }

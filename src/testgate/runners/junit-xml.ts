@@ -31,7 +31,7 @@ function attr(value: unknown): string {
 function text(node: unknown): string {
   if (typeof node === 'string') return node;
   if (node && typeof node === 'object') {
-    const n = node as Node;
+    const n = node as Node; // cast: I/O boundary: JSON-like data walked field by field
     const body = typeof n['#text'] === 'string' ? n['#text'] : '';
     const msg = typeof n.message === 'string' ? n.message : '';
     return [msg, body].filter(Boolean).join('\n');
@@ -40,7 +40,7 @@ function text(node: unknown): string {
 }
 
 function collectSuites(node: Node, out: Node[]): void {
-  for (const s of (node.testsuite as Node[] | undefined) ?? []) {
+  for (const s of (node.testsuite as Node[] | undefined) ?? []) { // cast: I/O boundary: JSON-like data walked field by field
     out.push(s);
     collectSuites(s, out);
   }
@@ -53,9 +53,9 @@ export function readJunitFile(path: string): Promise<string> {
 
 /** Parses JUnit XML (pytest, node, generic tools) into flat test cases. Throws on malformed XML. */
 export function parseJunitXml(xml: string): JunitCase[] {
-  const doc = parser.parse(xml) as Node;
+  const doc = parser.parse(xml) as Node; // cast: I/O boundary: parsed from a file or a tool's output
   const roots: Node[] = [];
-  if (doc.testsuites) roots.push(doc.testsuites as Node);
+  if (doc.testsuites) roots.push(doc.testsuites as Node); // cast: I/O boundary: JSON-like data walked field by field
   if (doc.testsuite) roots.push({ testsuite: doc.testsuite });
   const suites: Node[] = [];
   for (const r of roots) {
@@ -64,10 +64,10 @@ export function parseJunitXml(xml: string): JunitCase[] {
   }
   const cases: JunitCase[] = [];
   for (const suite of suites) {
-    for (const tc of (suite.testcase as Node[] | undefined) ?? []) {
+    for (const tc of (suite.testcase as Node[] | undefined) ?? []) { // cast: I/O boundary: JSON-like data walked field by field
       // The parser makes these elements arrays (isArray above) when present; absent ones are undefined.
       const failures = [...((tc.failure as unknown[] | undefined) ?? []), ...((tc.error as unknown[] | undefined) ?? [])];
-      const skipped = ((tc.skipped as unknown[] | undefined) ?? []).length > 0;
+      const skipped = ((tc.skipped as unknown[] | undefined) ?? []).length > 0; // cast: I/O boundary: JSON-like data walked field by field
       const c: JunitCase = {
         classname: attr(tc.classname),
         name: attr(tc.name),
@@ -76,7 +76,7 @@ export function parseJunitXml(xml: string): JunitCase[] {
       if (tc.file !== undefined) c.file = attr(tc.file);
       if (tc.line !== undefined && !Number.isNaN(Number(tc.line))) c.line = Number(tc.line);
       if (failures.length) c.message = failures.map(text).join('\n');
-      const err = ((tc.error as unknown[] | undefined) ?? [])[0];
+      const err = ((tc.error as unknown[] | undefined) ?? [])[0]; // cast: I/O boundary: JSON-like data walked field by field
       if (err && !tc.failure) c.errorMessage = text(err);
       cases.push(c);
     }

@@ -44,7 +44,7 @@ export function parseNodeTestLines(text: string, workdir: string): { tests: Test
   for (const l of text.split('\n')) {
     if (!l.startsWith('{')) continue;
     try {
-      lines.push(JSON.parse(l) as NodeLine);
+      lines.push(JSON.parse(l) as NodeLine); // cast: I/O boundary: parsed from a file or a tool's output
     } catch {
       // a torn line
     }
@@ -87,7 +87,6 @@ interface JestFile {
   assertionResults?: JestAssertion[];
 }
 
-// eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
 
 /**
@@ -108,6 +107,7 @@ export function fileError(text: string | undefined): string | undefined {
  * the tests as skipped, so the file is the unit that broke.
  */
 export function parseJestJson(json: string, workdir: string): { tests: TestOutcome[]; units: UnitStatus[] } {
+  // cast: I/O boundary: parsed from a file or a tool's output
   const doc = JSON.parse(json) as { testResults?: JestFile[] };
   const tests: TestOutcome[] = [];
   const units: UnitStatus[] = [];

@@ -87,6 +87,7 @@ interface RawOrigin {
 
 export async function readOrigins(path: string): Promise<PackageOrigin[]> {
   try {
+    // cast: I/O boundary: parsed from a file or a tool's output
     const data = JSON.parse(await readCappedText(path, 1 << 20)) as unknown;
     if (!Array.isArray(data)) return [];
     // The file is written by a probe inside the sandbox: every field is checked, nothing is trusted.
@@ -136,7 +137,7 @@ export async function treeHasModule(root: string, name: string, depth = 4): Prom
 async function dependencyFiles(root: string): Promise<string[]> {
   const files = ['pyproject.toml', 'setup.cfg', 'setup.py', 'Pipfile', 'tox.ini', 'environment.yml', 'environment.yaml', 'noxfile.py'];
   for (const dir of ['', 'requirements', '.github/workflows']) {
-    const names = await readdir(join(root, dir)).catch(() => [] as string[]);
+    const names = await readdir(join(root, dir)).catch((): string[] => []);
     for (const n of names) if (dir || /^requirements.*\.(txt|in)$/.test(n)) files.push(dir ? `${dir}/${n}` : n);
   }
   return files;

@@ -79,7 +79,7 @@ export class E2eEnv {
     await waitFor(async () => {
       const res = await fetch(`${this.app.url}/healthz`);
       const body = (await res.json()) as { queue?: { pending: number; running: number } | null };
-      return body.queue && body.queue.pending === 0 && body.queue.running === 0 ? true : undefined;
+      return body.queue?.pending === 0 && body.queue.running === 0 ? true : undefined;
     }, timeoutMs);
   }
 

@@ -56,7 +56,7 @@ export function serveGitHttp(req: IncomingMessage, res: ServerResponse, g: GitHt
     const h = req.headers;
     if (h['content-type']) env.CONTENT_TYPE = h['content-type'];
     if (h['content-length']) env.CONTENT_LENGTH = h['content-length'];
-    if (h['content-encoding']) env.HTTP_CONTENT_ENCODING = String(h['content-encoding']);
+    if (h['content-encoding']) env.HTTP_CONTENT_ENCODING = h['content-encoding'];
     if (h['git-protocol']) env.GIT_PROTOCOL = String(h['git-protocol']);
     const child = spawn('git', ['http-backend'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stderr = '';

@@ -78,7 +78,7 @@ export class GitHubStandIn {
     this.remote = new GitRemote(opts.gitRoot);
     this.graphql = new GraphqlStandIn(this.state);
     this.server = createServer((req, res) => {
-      this.handle(req, res).catch((err) => {
+      this.handle(req, res).catch((err: unknown) => {
         this.violations.push(`stand-in crashed on ${req.method} ${req.url}: ${(err as Error).stack ?? String(err)}`);
         if (!res.headersSent) res.writeHead(500);
         res.end();
@@ -195,23 +195,23 @@ export class GitHubStandIn {
     const match = this.validator.match(method, path);
     if (!match) {
       this.violations.push(`${where}: no such endpoint in GitHub's OpenAPI description`);
-      return reply(404, { message: 'Not Found' });
+      reply(404, { message: 'Not Found' }); return;
     }
     rec.operationId = match.operation.operationId;
     // Authentication: the App JWT for /app/*, an unexpired installation token for the rest.
-    const auth = /^(bearer|token)\s+(\S+)$/i.exec(String(req.headers.authorization ?? ''));
+    const auth = /^(bearer|token)\s+(\S+)$/i.exec(req.headers.authorization ?? '');
     if (match.operation.template.startsWith('/app')) {
       const check = auth ? verifyAppJwt(auth[2]!, this.opts.publicKey, this.opts.appId) : { ok: false as const, problem: 'no Authorization header' };
       if (!check.ok) {
         this.violations.push(`${where}: App JWT rejected: ${check.problem}`);
-        return reply(401, { message: 'A JSON web token could not be decoded' });
+        reply(401, { message: 'A JSON web token could not be decoded' }); return;
       }
       rec.auth = 'app';
     } else {
       const installation = this.tokenInstallation(auth?.[2]);
       if (installation === null) {
         this.violations.push(`${where}: no valid installation token (${auth ? 'unknown or expired token' : 'no Authorization header'})`);
-        return reply(401, { message: 'Bad credentials' });
+        reply(401, { message: 'Bad credentials' }); return;
       }
       rec.auth = 'installation';
       rec.installationId = installation;
@@ -219,12 +219,12 @@ export class GitHubStandIn {
     const problems = ok ? this.validator.validate(match, url.searchParams, body) : [];
     if (problems.length) {
       for (const p of problems) this.violations.push(`${where} (${match.operation.operationId}): ${p}`);
-      return reply(422, { message: 'Invalid request.', errors: problems });
+      reply(422, { message: 'Invalid request.', errors: problems }); return;
     }
     const route = ROUTES[match.operation.operationId] ?? GIT_DATA_ROUTES[match.operation.operationId];
     if (!route) {
       this.violations.push(`${where}: ${match.operation.operationId} is not implemented by the stand-in`);
-      return reply(404, { message: 'Not Found' });
+      reply(404, { message: 'Not Found' }); return;
     }
     const result =
       this.overrides.get(match.operation.operationId)?.(body) ??
@@ -235,12 +235,12 @@ export class GitHubStandIn {
 
   private async handleGraphql(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const { body } = await this.parseJson(req, `POST ${url.pathname}`);
-    const installation = this.tokenInstallation(/^(?:bearer|token)\s+(\S+)$/i.exec(String(req.headers.authorization ?? ''))?.[1]);
+    const installation = this.tokenInstallation(/^(?:bearer|token)\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1]);
     const rec = { kind: 'graphql' as const, method: req.method ?? 'POST', path: url.pathname, query: '', operationId: 'graphql', body, auth: 'installation' as const, installationId: installation };
     if (installation === null || req.method !== 'POST' || typeof body?.query !== 'string') {
       this.violations.push(`graphql: ${installation === null ? 'no valid installation token' : 'expected POST with a JSON {query}'}`);
       this.record({ ...rec, status: 401 });
-      return this.send(res, 401, { message: 'Bad credentials' });
+      this.send(res, 401, { message: 'Bad credentials' }); return;
     }
     this.record({ ...rec, status: 200 });
     this.send(res, 200, this.graphql.answer(body.query, body.variables));
@@ -249,7 +249,7 @@ export class GitHubStandIn {
   private async handleGit(req: IncomingMessage, res: ServerResponse, url: URL, owner: string, repo: string): Promise<void> {
     const method = req.method ?? 'GET';
     const rec = { kind: 'git' as const, method, path: url.pathname, query: url.search, operationId: null, body: null };
-    const basic = /^basic\s+(\S+)$/i.exec(String(req.headers.authorization ?? ''));
+    const basic = /^basic\s+(\S+)$/i.exec(req.headers.authorization ?? '');
     const [user, password] = basic ? Buffer.from(basic[1]!, 'base64').toString('utf8').split(/:(.*)/s) : [];
     const installation = this.tokenInstallation(password);
     if (installation === null) {

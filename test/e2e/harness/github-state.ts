@@ -240,7 +240,7 @@ export class GitHubState {
   }
 
   labelJson(name: string): Json {
-    const id = [...name].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7);
+    const id = Array.from(name, (c) => c.charCodeAt(0)).reduce((h, code) => (h * 31 + code) >>> 0, 7);
     return { id, node_id: nodeId('L', id), url: `${this.baseUrl}/api/v3/labels/${encodeURIComponent(name)}`, name, color: 'ededed', default: false, description: null };
   }
 

@@ -30,7 +30,7 @@ export class GraphqlStandIn {
       this.resolvedThreads.add(variables[m[2]!]);
       data[m[1]!] = { thread: { isResolved: true } };
     }
-    if (/reviewThreads/.test(query) && variables.owner && variables.repo) {
+    if (query.includes('reviewThreads') && variables.owner && variables.repo) {
       const repo = this.state.repo(variables.owner, variables.repo);
       const n = Number(variables.n ?? variables.number);
       const tops = this.state.reviewComments.filter((c) => c.repo === repo && c.pull === n && !c.inReplyTo);

@@ -77,8 +77,3 @@ export function pushToPull(gh: GitHubStandIn, pull: PullState, sourceDir: string
   syncPullRefs(gh, pull, sourceDir);
   return before;
 }
-
-/** Moves the base repo's default branch (e.g. to commit a config file there). */
-export function pushBranch(gh: GitHubStandIn, repo: RepoState, sourceDir: string, branch: string): void {
-  gh.remote.pushFrom(repo.owner.login, repo.name, sourceDir, [`refs/heads/${branch}:refs/heads/${branch}`]);
-}

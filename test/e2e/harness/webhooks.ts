@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { createHmac, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
-import type { GitHubState, PullState, UserState, CheckRunState } from './github-state.js';
+import type { GitHubState, PullState, UserState } from './github-state.js';
 
 type Json = any;
 
@@ -126,18 +126,5 @@ export function issueCommentPayload(state: GitHubState, pull: PullState, comment
     repository: { ...ex.repository, ...state.repoJson(pull.repo) },
     installation: installation(installationId),
     sender: state.userJson(comment.user),
-  };
-}
-
-/** `check_run.rerequested` for one of the App's check runs. */
-export function checkRunPayload(state: GitHubState, run: CheckRunState, action: string, installationId: number, sender: UserState): Json {
-  const ex = examplePayload('check_run', action);
-  return {
-    ...ex,
-    action,
-    check_run: { ...ex.check_run, ...state.checkRunJson(run) },
-    repository: { ...ex.repository, ...state.repoJson(run.repo) },
-    installation: installation(installationId),
-    sender: state.userJson(sender),
   };
 }

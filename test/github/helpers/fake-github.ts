@@ -1,5 +1,5 @@
 import nock from 'nock';
-import { INSTALLATION_ID, OWNER, REPO, pullRequest, type PrShape } from './payloads.js';
+import { INSTALLATION_ID, OWNER, REPO, pullRequest, type JsonValue, type PrShape } from './payloads.js';
 
 export const API = 'https://api.github.com';
 export const TOKEN = 'ghs_TestInstallationToken0123456789abcdefXYZ';
@@ -8,7 +8,7 @@ const R = `/repos/${OWNER}/${REPO}`;
 export interface Captured {
   method: string;
   path: string;
-  body: any;
+  body: JsonValue;
 }
 
 /**
@@ -36,7 +36,7 @@ export class FakeGitHub {
     this.captured.push({ method, path, body: typeof body === 'string' && body ? safeJson(body) : body });
   }
 
-  bodiesOf(method: string, pathPart: string): any[] {
+  bodiesOf(method: string, pathPart: string): JsonValue[] {
     return this.captured.filter((c) => c.method === method && c.path.includes(pathPart)).map((c) => c.body);
   }
 

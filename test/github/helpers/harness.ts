@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import { Probot, ProbotOctokit } from 'probot';
 import { createSlopgateApp, type SlopgateApp, type SlopgateAppOptions } from '../../../src/app.js';
 import { deriveSanctionKey } from '../../../src/host/sanctions.js';
-import { APP_ID } from './payloads.js';
+import { APP_ID, type Json } from './payloads.js';
 import { FakeGitHub } from './fake-github.js';
 import type { FakeRemote } from './fake-remote.js';
 
@@ -30,7 +30,7 @@ export interface Harness {
   github: FakeGitHub;
   workDir: string;
   /** Delivers a webhook like GitHub does (the id is X-GitHub-Delivery). */
-  receive(name: string, payload: Record<string, any>, id?: string): Promise<void>;
+  receive(name: string, payload: Json, id?: string): Promise<void>;
   /** Waits until every background task and queued job is done. */
   idle(): Promise<void>;
   close(): void;

@@ -1,7 +1,15 @@
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-type Example = { name: string; examples: Record<string, any>[] };
+
+/**
+ * Webhook and REST JSON as the tests build and read it: real example payloads edited in place, and request
+ * bodies the App sent. The one deliberately loose type of these tests; the assertions are the type check.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type JsonValue = any;
+export type Json = Record<string, JsonValue>;
+interface Example { name: string; examples: Json[] }
 const EXAMPLES = require('@octokit/webhooks-examples') as Example[];
 
 export const OWNER = 'Codertocat';
@@ -10,7 +18,7 @@ export const INSTALLATION_ID = 1;
 export const APP_ID = 123;
 
 /** A deep copy of a real example payload from @octokit/webhooks-examples. */
-export function example(name: string, pick: (e: Record<string, any>) => boolean): Record<string, any> {
+export function example(name: string, pick: (e: Json) => boolean): Json {
   const found = EXAMPLES.find((e) => e.name === name)?.examples.find(pick);
   if (!found) throw new Error(`no ${name} example matches`);
   return structuredClone(found);
@@ -30,7 +38,7 @@ export interface PrShape {
 }
 
 /** A pull_request object (webhook and REST share the shape) built from a real example. */
-export function pullRequest(s: PrShape): Record<string, any> {
+export function pullRequest(s: PrShape): Json {
   const pr = example('pull_request', (e) => e.action === 'synchronize').pull_request;
   pr.number = s.number;
   pr.state = 'open';
@@ -54,7 +62,7 @@ export function pullRequest(s: PrShape): Record<string, any> {
   return pr;
 }
 
-export function pullRequestEvent(action: string, s: PrShape): Record<string, any> {
+export function pullRequestEvent(action: string, s: PrShape): Json {
   const payload = example('pull_request', (e) => e.action === 'synchronize');
   payload.action = action;
   payload.number = s.number;
@@ -69,7 +77,7 @@ export function pullRequestEvent(action: string, s: PrShape): Record<string, any
 }
 
 /** issue_comment.created on a PR (the example comment is on an issue: give it a pull_request link). */
-export function commentEvent(number: number, body: string, user = 'Codertocat', userType = 'User'): Record<string, any> {
+export function commentEvent(number: number, body: string, user = 'Codertocat', userType = 'User'): Json {
   const payload = example('issue_comment', (e) => e.action === 'created' && Boolean(e.installation));
   payload.issue.number = number;
   payload.issue.pull_request = {

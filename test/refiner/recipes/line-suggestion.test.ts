@@ -55,7 +55,7 @@ describe('RECIPES', () => {
   });
 
   it('handles nothing without the evidence its fix needs (and G2 only TOML and strict JSON)', () => {
-    const shapes: Array<[string, Category, string]> = [
+    const shapes: [string, Category, string][] = [
       ['G7', 'toplevel-dropped', 'app/db.py'],
       ['G1', 'manifest-edit', 'package.json'],
       ['G13', 'doc-destroyed', 'README.md'],
