@@ -45,13 +45,14 @@ export function parseCommand(body: string | null | undefined): Command | null {
 }
 
 function interpret(args: string[], line: string): Command {
-  const [verb, ...rest] = args;
-  switch ((verb ?? '').toLowerCase()) {
+  const [first, ...rest] = args;
+  const verb = first ?? '';
+  switch (verb.toLowerCase()) {
     case 'recheck':
     case 'refine':
     case 'reset':
     case 'help':
-      return { name: verb!.toLowerCase() as 'recheck' };
+      return { name: verb.toLowerCase() as 'recheck' }; // cast: the case labels above are exactly these names
     case 'allow': {
       const arg = rest.join(' ');
       if (!arg) return { name: 'unknown', text: line, problem: '`allow` needs a path, e.g. `/slopgate allow package.json`' };
@@ -72,7 +73,7 @@ function interpret(args: string[], line: string): Command {
     case '':
       return { name: 'help' };
     default:
-      return { name: 'unknown', text: line, problem: `\`${verb!.slice(0, 40)}\` is not a slopgate command` };
+      return { name: 'unknown', text: line, problem: `\`${verb.slice(0, 40)}\` is not a slopgate command` };
   }
 }
 
@@ -82,7 +83,7 @@ function interpret(args: string[], line: string): Command {
  */
 export function normaliseAllowPath(input: string): { ok: true; path: string } | { ok: false; problem: string } {
   let p = input.trim().replace(/^[`'"]+|[`'"]+$/g, '').replace(/\\/g, '/');
-  // eslint-disable-next-line no-control-regex
+   
   if (/[\u0000-\u001f\u007f]/.test(p)) return { ok: false, problem: 'the path contains control characters' };
   if (p.includes('`')) return { ok: false, problem: 'the path may not contain backticks' };
   if (p.length > 512) return { ok: false, problem: 'the path is longer than 512 characters' };

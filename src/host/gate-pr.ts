@@ -135,7 +135,7 @@ export async function gatePr(
     }
     if (pr.headSha !== job.headSha) {
       await finish(supersededOutcome(pr.headSha));
-      await deps.onStaleHead?.(job, pr.headSha).catch((err) => log.warn({ err: errorMessage(err) }, 'could not gate the newer head'));
+      await deps.onStaleHead?.(job, pr.headSha).catch((err: unknown) => log.warn({ err: errorMessage(err) }, 'could not gate the newer head'));
       return 'superseded';
     }
     let config: SlopgateConfig;
@@ -241,7 +241,7 @@ export async function gatePr(
       throw err;
     }
     log.error({ err: errorMessage(err) }, 'gate job failed');
-    await finish(infrastructureOutcome(errorMessage(err), infraMode)).catch((e) =>
+    await finish(infrastructureOutcome(errorMessage(err), infraMode)).catch((e: unknown) =>
       log.error({ err: errorMessage(e) }, 'could not complete the check run'),
     );
     return 'infrastructure-error';

@@ -60,6 +60,7 @@ afterEach(() => {
 });
 
 afterAll(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll failed
   await env?.stop();
   for (const d of scratch) rmSync(d, { recursive: true, force: true });
 });
@@ -117,7 +118,7 @@ describe('slopgate App end to end', () => {
       expect(c.body).toMatch(/<!-- slopgate:finding:[A-Za-z0-9_-]+ -->/);
     }
     // The TOML fix is offered as a suggestion on the broken line.
-    expect(comments.some((c) => c.path === 'ruff.toml' && /```suggestion\ntarget-version = "py310"\n```/.test(c.body))).toBe(true);
+    expect(comments.some((c) => c.path === 'ruff.toml' && c.body.includes('```suggestion\ntarget-version = "py310"\n```'))).toBe(true);
     await waitFor(() => (markerCount(pull.body) === 1 ? true : undefined), 20_000);
     expect(pull.body).toMatch(/<!-- slopgate:start -->[\s\S]*\*\*(REFINE|STUCK|ESCALATE)\*\*[\s\S]*<!-- slopgate:end -->/);
     expect(pull.body!.startsWith('The author wrote this description.')).toBe(true);
@@ -222,7 +223,7 @@ describe('slopgate App end to end', () => {
     env.gh.state.issueComments.push({ id: comment.id, repo, issue: pull.number, user: comment.user, body: comment.body, viaApp: null });
     const ack = await env.deliver('issue_comment', issueCommentPayload(env.gh.state, pull, comment, env.installationId));
     expect(ack.status).toBe(200);
-    const reply = await waitFor(() => env.gh.state.issueComments.find((c) => c.repo === repo && c.user.type === 'Bot' && /visitor/.test(c.body)), 30_000);
+    const reply = await waitFor(() => env.gh.state.issueComments.find((c) => c.repo === repo && c.user.type === 'Bot' && c.body.includes('visitor')), 30_000);
     expect(reply.body).toMatch(/`read`/);
     expect(env.gh.calls('repos/get-collaborator-permission-level').some((r) => r.path.endsWith('/collaborators/visitor/permission'))).toBe(true);
     await waitFor(() => env.gh.state.reactions.find((r) => r.commentId === comment.id), 10_000);
@@ -236,7 +237,7 @@ describe('slopgate App end to end', () => {
     const { repo, pull } = demo;
     repo.collaborators.set('maintainer', 'write');
     const manifestNotes = (run: { annotations: { path: string; message: string }[] }) =>
-      run.annotations.filter((a) => a.path === 'pyproject.toml' && /build manifest/.test(a.message)).length;
+      run.annotations.filter((a) => a.path === 'pyproject.toml' && a.message.includes('build manifest')).length;
     const previous = env.runsOn(repo, pull.headSha);
     expect(manifestNotes(previous[previous.length - 1]!)).toBe(1);
     const comment = { id: env.gh.state.id(), body: '/slopgate allow pyproject.toml', user: env.gh.state.user('maintainer') };

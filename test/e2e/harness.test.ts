@@ -44,7 +44,7 @@ function octokit(token: string): Octokit {
 function runGit(cwd: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve) => {
     execFile('git', args, { cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '', ...env } }, (err, _out, stderr) =>
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stderr: String(stderr) }),
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stderr }),
     );
   });
 }
@@ -63,6 +63,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll failed
   await gh?.close();
   rmSync(gitRoot, { recursive: true, force: true });
 });
@@ -126,7 +127,7 @@ describe('GitHub REST stand-in', () => {
     expect(pr.data.base.repo.default_branch).toBe('main');
     await api.rest.pulls.createReview({ owner: 'acme', repo: 'widgets', pull_number: pull.number, commit_id: pull.headSha, event: 'COMMENT', body: 'b', comments: [{ path: 'app.py', line: 5, side: 'RIGHT', body: 'on an added line' }] });
     const listed = await api.rest.pulls.listReviewComments({ owner: 'acme', repo: 'widgets', pull_number: pull.number, per_page: 100 });
-    expect(listed.data.map((c) => [c.path, c.line, c.user?.type])).toEqual([['app.py', 5, 'Bot']]);
+    expect(listed.data.map((c) => [c.path, c.line, c.user.type])).toEqual([['app.py', 5, 'Bot']]);
 
     const file = await api.rest.repos.getContent({ owner: 'acme', repo: 'widgets', path: 'app.py', ref: 'main' });
     expect(Buffer.from((file.data as { content: string }).content, 'base64').toString()).toBe('def main():\n    return 1\n');

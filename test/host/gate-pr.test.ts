@@ -233,6 +233,7 @@ describe('gatePr over an in-memory host', { timeout: TIMEOUT }, () => {
   describe('with a store', () => {
     let store: Store;
     afterEach(async () => {
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll failed
       await store?.close();
     });
 

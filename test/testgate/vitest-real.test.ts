@@ -1,7 +1,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { needs } from '../helpers/toolchains.js';
 import { MemoryBaselineCache } from '../../src/testgate/baseline-cache.js';
 import { TestRepo } from '../helpers/git-repo.js';

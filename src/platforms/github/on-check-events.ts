@@ -77,7 +77,7 @@ export function onCheckEvents(app: Probot, rt: SlopgateRuntime): void {
         const numbers = listed.length ? listed : await prsForHead(context.octokit, target, suite.head_sha);
         if (!numbers.length) context.log.info({ sha: suite.head_sha }, 'no open pull request for this check suite');
         for (const number of numbers) {
-          await handleCommand(rt, context.octokit, { target, installationId, number, sender: payload.sender.login, deliveryId: context.id }, { name: 'recheck' }).catch((err) =>
+          await handleCommand(rt, context.octokit, { target, installationId, number, sender: payload.sender.login, deliveryId: context.id }, { name: 'recheck' }).catch((err: unknown) =>
             context.log.warn({ err: errorMessage(err), pr: number }, 'check suite re-run: this PR was not gated again'),
           );
         }
