@@ -26,7 +26,10 @@ async function main(): Promise<void> {
   try {
     await mkdir(workDir, { recursive: true });
   } catch (err) {
-    throw new InputError(`cannot create the work dir ${workDir}: ${errorMessage(err)}`, 'set SLOPGATE_WORKDIR to a folder this user can write');
+    throw new InputError(
+      `cannot create the work dir ${workDir}: ${errorMessage(err)}`,
+      'set SLOPGATE_WORKDIR to a folder this user can write',
+    );
   }
   // DATABASE_URL: a shared PostgreSQL, opened now so that a wrong URL fails at start. Otherwise an
   // embedded PGlite database in the work dir, opened on first use: it needs several hundred MB of
@@ -36,7 +39,12 @@ async function main(): Promise<void> {
   const { databaseUrl, concurrency, durable } = deployment.queue;
   let queue: PgQueue<GateJob> | undefined;
   if (databaseUrl) {
-    queue = new PgQueue<GateJob>({ url: databaseUrl, ...durable, ...(concurrency ? { concurrency } : {}), log: createLogger({ level: process.env.LOG_LEVEL ?? 'info' }) });
+    queue = new PgQueue<GateJob>({
+      url: databaseUrl,
+      ...durable,
+      ...(concurrency ? { concurrency } : {}),
+      log: createLogger({ level: process.env.LOG_LEVEL ?? 'info' }),
+    });
     await queue.start(); // a wrong DATABASE_URL fails here, not on the first webhook
   }
   const slopgate = createSlopgateApp({

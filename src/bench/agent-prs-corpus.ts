@@ -54,13 +54,17 @@ export async function agentPrs(dir: string, repo: string, language: string, opts
     const pr = Number(m[1]);
     if (known.has(pr)) continue;
     const coAuthors = [...(body ?? '').matchAll(/^Co-authored-by:\s*(.+)$/gim)].map((c) => c[1]!.trim());
-    const agent = [author ?? '', ...coAuthors].map((a) => agentOf(a.replace(/^(.*) (\S+@\S+)$/, '$1 <$2>').replace(/<<(.*)>>/, '<$1>'))).find(Boolean);
+    const agent = [author ?? '', ...coAuthors]
+      .map((a) => agentOf(a.replace(/^(.*) (\S+@\S+)$/, '$1 <$2>').replace(/<<(.*)>>/, '<$1>')))
+      .find(Boolean);
     if (!agent) continue;
     known.add(pr);
     const files = (await git(dir, ['diff', '--name-only', '-z', parents, sha])).split('\0').filter(Boolean).length;
     if (files === 0 || files > opts.maxFiles) continue;
     if ((await gitMaybe(dir, ['diff', '-M', '--numstat', parents, sha])) === null) continue;
-    const revert = entries.find(([, s, b]) => /^Revert\b/i.test(s ?? '') && ((b ?? '').includes(sha) || new RegExp(`#${pr}\\b`).test(s ?? '')));
+    const revert = entries.find(
+      ([, s, b]) => /^Revert\b/i.test(s ?? '') && ((b ?? '').includes(sha) || new RegExp(`#${pr}\\b`).test(s ?? '')),
+    );
     out.push({
       repo,
       pr,
@@ -85,7 +89,8 @@ export async function agentPrs(dir: string, repo: string, language: string, opts
     const mergedBy = entries.find(([, s]) => s !== undefined && (s.endsWith(`(${tag})`) || s.startsWith(`Merge pull request ${tag} `)));
     const isAncestor = (await gitMaybe(dir, ['merge-base', '--is-ancestor', f.head, 'HEAD'])) !== null;
     const revert = entries.find(
-      ([, s, b]) => /^Revert\b/i.test(s ?? '') && (new RegExp(`${tag}\\b`).test(s ?? '') || (mergedBy && (b ?? '').includes(mergedBy[0].slice(0, 10)))),
+      ([, s, b]) =>
+        /^Revert\b/i.test(s ?? '') && (new RegExp(`${tag}\\b`).test(s ?? '') || (mergedBy && (b ?? '').includes(mergedBy[0].slice(0, 10)))),
     );
     const fate: AgentPr['fate'] = revert ? 'reverted' : mergedBy || isAncestor ? 'merged' : 'unmerged';
     const title = (await git(dir, ['log', '-1', '--format=%s', f.head])).trim();
@@ -100,7 +105,11 @@ export async function agentPrs(dir: string, repo: string, language: string, opts
       files,
       agent: f.agent,
       fate,
-      ...(revert ? { evidence: `${revert[0].slice(0, 10)} ${revert[1]}` } : mergedBy ? { evidence: `${mergedBy[0].slice(0, 10)} ${mergedBy[1]}` } : {}),
+      ...(revert
+        ? { evidence: `${revert[0].slice(0, 10)} ${revert[1]}` }
+        : mergedBy
+          ? { evidence: `${mergedBy[0].slice(0, 10)} ${mergedBy[1]}` }
+          : {}),
     });
   }
   return out.sort((a, b) => b.pr - a.pr);

@@ -31,7 +31,9 @@ for (const gitDir of process.argv.slice(2)) {
     if (!result || result.problems.length === 0) continue;
     bad++;
     for (const p of result.problems.slice(0, 3)) {
-      console.log(`  ${path}:${result.lineOf(p)} [${target.schema}] ${formatPath(p.path)} ${p.keyword}: expected ${p.expected}; found ${p.actual}`);
+      console.log(
+        `  ${path}:${result.lineOf(p)} [${target.schema}] ${formatPath(p.path)} ${p.keyword}: expected ${p.expected}; found ${p.actual}`,
+      );
     }
   }
   console.log(`${gitDir}: ${files} configs, ${bad} with schema problems`);
@@ -39,4 +41,9 @@ for (const gitDir of process.argv.slice(2)) {
   withProblems += bad;
 }
 console.log(`total: ${total} configs, ${withProblems} with schema problems`);
-console.log(`by schema: ${[...bySchema].sort((a, b) => b[1] - a[1]).map(([s, n]) => `${s} ${n}`).join(', ')}`);
+console.log(
+  `by schema: ${[...bySchema]
+    .sort((a, b) => b[1] - a[1])
+    .map(([s, n]) => `${s} ${n}`)
+    .join(', ')}`,
+);

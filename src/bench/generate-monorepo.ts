@@ -22,20 +22,43 @@ export function generateMonorepoPr(packages = 400, changed = 1000): string {
   git('init', '-q', '-b', 'main');
   git('config', 'user.email', 'bench@slopgate.invalid');
   git('config', 'user.name', 'bench');
-  put(dir, 'package.json', JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'], devDependencies: { prettier: '^3', vite: '^6' } }, null, 2));
+  put(
+    dir,
+    'package.json',
+    JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'], devDependencies: { prettier: '^3', vite: '^6' } }, null, 2),
+  );
   for (let i = 0; i < packages; i++) {
     const base = `packages/p${i}`;
     switch (i % 4) {
       case 0:
-        put(dir, `${base}/package.json`, JSON.stringify({ name: `@mono/p${i}`, dependencies: Object.fromEntries(NPM_DEPS.slice(0, 1 + (i % NPM_DEPS.length)).map((d) => [d, '^1.0.0'])) }, null, 2));
+        put(
+          dir,
+          `${base}/package.json`,
+          JSON.stringify(
+            {
+              name: `@mono/p${i}`,
+              dependencies: Object.fromEntries(NPM_DEPS.slice(0, 1 + (i % NPM_DEPS.length)).map((d) => [d, '^1.0.0'])),
+            },
+            null,
+            2,
+          ),
+        );
         for (let k = 0; k < 20; k++) put(dir, `${base}/src/m${k}.ts`, `export const v${k} = ${k};\n`);
         break;
       case 1:
-        put(dir, `${base}/pyproject.toml`, `[project]\nname = "p${i}"\nversion = "1.0"\ndependencies = ["django>=4", "requests[security]>=2; python_version>'3.8'"]\n`);
+        put(
+          dir,
+          `${base}/pyproject.toml`,
+          `[project]\nname = "p${i}"\nversion = "1.0"\ndependencies = ["django>=4", "requests[security]>=2; python_version>'3.8'"]\n`,
+        );
         for (let k = 0; k < 20; k++) put(dir, `${base}/p${i}/m${k}.py`, `V${k} = ${k}\n`);
         break;
       case 2:
-        put(dir, `${base}/Cargo.toml`, `[package]\nname = "p${i}"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\nclap = "4"\nserde = { version = "1", features = ["derive"] }\n`);
+        put(
+          dir,
+          `${base}/Cargo.toml`,
+          `[package]\nname = "p${i}"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\nclap = "4"\nserde = { version = "1", features = ["derive"] }\n`,
+        );
         for (let k = 0; k < 20; k++) put(dir, `${base}/src/m${k}.rs`, `pub const V${k}: i32 = ${k};\n`);
         break;
       default:

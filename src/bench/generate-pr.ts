@@ -20,9 +20,16 @@ function body(kind: Kind, i: number, version: number): string {
     case 'rs':
       return fns.map((k) => `pub fn f${i}_${k}(a: i64) -> i64 {\n    a + ${version + k}\n}\n`).join('\n');
     case 'java':
-      return `package p;\n\npublic class C${i} {\n` + fns.map((k) => `  public int m${k}(int a) {\n    return a + ${version + k};\n  }\n`).join('\n') + '}\n';
+      return (
+        `package p;\n\npublic class C${i} {\n` +
+        fns.map((k) => `  public int m${k}(int a) {\n    return a + ${version + k};\n  }\n`).join('\n') +
+        '}\n'
+      );
     case 'md':
-      return `# Module ${i}\n\nVersion ${version} of the notes.\n\n\`\`\`python\nfrom pkg import f${i}_0\nprint(f${i}_0(1, 2))\n\`\`\`\n\nSee [the index](../README.md).\n` + 'More prose here.\n'.repeat(20);
+      return (
+        `# Module ${i}\n\nVersion ${version} of the notes.\n\n\`\`\`python\nfrom pkg import f${i}_0\nprint(f${i}_0(1, 2))\n\`\`\`\n\nSee [the index](../README.md).\n` +
+        'More prose here.\n'.repeat(20)
+      );
     case 'json':
       return JSON.stringify({ name: `mod-${i}`, version, items: fns }, null, 2) + '\n';
     case 'yaml':

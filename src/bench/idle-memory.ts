@@ -38,10 +38,16 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * Starts the App server in a temp work dir, waits for it to idle, returns its RSS in MB. `dist` is the
  * build to start (default: the one this module belongs to).
  */
-export async function idleServerRssMb(opts: { settleMs?: number; dist?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ rssMb: number; workDir: string[] }> {
+export async function idleServerRssMb(
+  opts: { settleMs?: number; dist?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ rssMb: number; workDir: string[] }> {
   const settleMs = opts.settleMs ?? 3000;
   const work = mkdtempSync(join(tmpdir(), 'slopgate-idle-'));
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+  const { privateKey } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  });
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: work,

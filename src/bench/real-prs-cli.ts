@@ -51,7 +51,9 @@ async function corpus(argv: string[]): Promise<number> {
       continue;
     }
     const got = await mergedPrs(dir, target, { count: spec.perRepo, maxFiles: spec.maxFiles });
-    console.error(`${target.repo}: ${got.prs.length} PRs (#${got.prs.at(-1)?.pr ?? '-'}…#${got.prs[0]?.pr ?? '-'}), ${got.skipped.length} skipped`);
+    console.error(
+      `${target.repo}: ${got.prs.length} PRs (#${got.prs.at(-1)?.pr ?? '-'}…#${got.prs[0]?.pr ?? '-'}), ${got.skipped.length} skipped`,
+    );
     prs.push(...got.prs);
     skipped.push(...got.skipped);
   }
@@ -83,7 +85,8 @@ async function run(argv: string[]): Promise<number> {
     guards: GUARDS,
     ...(values.repo ? { only: values.repo } : {}),
     onResult: (r, done, total) => {
-      if (!values.quiet) process.stderr.write(`[${done}/${total}] ${r.repo}#${r.pr} ${r.outcome} ${r.findings.length} findings ${r.ms} ms\n`);
+      if (!values.quiet)
+        process.stderr.write(`[${done}/${total}] ${r.repo}#${r.pr} ${r.outcome} ${r.findings.length} findings ${r.ms} ms\n`);
     },
   });
   if (res.total.prs === 0) {

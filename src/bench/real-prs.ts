@@ -195,12 +195,16 @@ export function renderResults(res: BenchResults): string {
   const w = Math.max(24, ...res.repos.map((r) => r.repo.length));
   const row = (r: BenchRepoRow) =>
     `${r.repo.padEnd(w)} ${r.language.padEnd(6)} ${String(r.prs).padStart(4)} ${String(r.pass).padStart(5)} ${String(r.advise).padStart(6)} ${String(r.blocking).padStart(8)} ${String(r.error).padStart(5)}`;
-  out.push(`${'repo'.padEnd(w)} ${'lang'.padEnd(6)} ${'PRs'.padStart(4)} ${'PASS'.padStart(5)} ${'ADVISE'.padStart(6)} ${'blocking'.padStart(8)} ${'error'.padStart(5)}`);
+  out.push(
+    `${'repo'.padEnd(w)} ${'lang'.padEnd(6)} ${'PRs'.padStart(4)} ${'PASS'.padStart(5)} ${'ADVISE'.padStart(6)} ${'blocking'.padStart(8)} ${'error'.padStart(5)}`,
+  );
   for (const r of res.repos) out.push(row(r));
   out.push(row(res.total));
   const t = res.total;
   out.push('');
-  out.push(`blocked ${t.blocking}/${t.prs} (${pct(t.blocking, t.prs)}, target < 1 %); ADVISE ${t.advise}/${t.prs} (${pct(t.advise, t.prs)}, target < 25 %); errors ${t.error}`);
+  out.push(
+    `blocked ${t.blocking}/${t.prs} (${pct(t.blocking, t.prs)}, target < 1 %); ADVISE ${t.advise}/${t.prs} (${pct(t.advise, t.prs)}, target < 25 %); errors ${t.error}`,
+  );
   if (res.missing.length) out.push(`skipped (no mirror under the mirror root; fetch them first): ${res.missing.join(', ')}`);
 
   const blocking = res.results.filter((r) => r.verdict === 'blocking');
@@ -230,7 +234,9 @@ export function renderResults(res: BenchResults): string {
   }
   out.push('', `## ADVISE PRs (${advise.length}): findings by guard and category`);
   for (const [key, e] of [...byCat].sort((a, b) => b[1].prs.size - a[1].prs.size || b[1].findings - a[1].findings)) {
-    out.push(`  ${String(e.prs.size).padStart(3)} PRs ${String(e.findings).padStart(4)} findings  ${key}  e.g. ${[...e.prs].slice(0, 3).join(', ')}`);
+    out.push(
+      `  ${String(e.prs.size).padStart(3)} PRs ${String(e.findings).padStart(4)} findings  ${key}  e.g. ${[...e.prs].slice(0, 3).join(', ')}`,
+    );
   }
   return out.join('\n') + '\n';
 }
@@ -249,7 +255,9 @@ export function renderByLabel(res: BenchResults, label: string): string {
   const out = [`${label.padEnd(12)}  PRs  PASS ADVISE blocking error`];
   for (const [key, v] of rows) {
     const n = v.pass + v.advise + v.blocking + v.error;
-    out.push(`${key.padEnd(12)} ${String(n).padStart(4)} ${String(v.pass).padStart(5)} ${String(v.advise).padStart(6)} ${String(v.blocking).padStart(8)} ${String(v.error).padStart(5)}`);
+    out.push(
+      `${key.padEnd(12)} ${String(n).padStart(4)} ${String(v.pass).padStart(5)} ${String(v.advise).padStart(6)} ${String(v.blocking).padStart(8)} ${String(v.error).padStart(5)}`,
+    );
   }
   return out.join('\n') + '\n';
 }

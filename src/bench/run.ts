@@ -26,7 +26,11 @@ async function staticGuards(files: number): Promise<void> {
     const t0 = performance.now();
     const report = await runGate({ repoDir: dir, base: 'main', head: 'pr', guards: GUARDS, skip: STATIC_SKIP });
     const ms = performance.now() - t0;
-    const slow = [...report.guards].sort((a, b) => b.ms - a.ms).slice(0, 4).map((g) => `${g.id} ${g.ms} ms`).join(', ');
+    const slow = [...report.guards]
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 4)
+      .map((g) => `${g.id} ${g.ms} ms`)
+      .join(', ');
     console.log(
       `static guards, ${report.files.length}-file mixed-language PR: ${ms.toFixed(0)} ms wall, peak RSS ${mb(process.resourceUsage().maxRSS)}; ` +
         `${report.findings.length} findings; slowest: ${slow}`,
@@ -48,11 +52,16 @@ async function grounding(changed: number): Promise<void> {
     t0 = performance.now();
     await computeFingerprint(new Revision(dir, patch.baseSha), patch.baseTree);
     const warm = performance.now() - t0;
-    console.log(`fingerprint of a ${files}-file monorepo with ${fp.manifests.length} manifests: cold ${cold.toFixed(0)} ms, cached ${warm.toFixed(1)} ms`);
+    console.log(
+      `fingerprint of a ${files}-file monorepo with ${fp.manifests.length} manifests: cold ${cold.toFixed(0)} ms, cached ${warm.toFixed(1)} ms`,
+    );
     t0 = performance.now();
     const report = await runGate({ repoDir: dir, base: 'main', head: 'pr', guards: GUARDS, skip: STATIC_SKIP });
     const ms = performance.now() - t0;
-    const grounding = report.guards.filter((g) => ['G4', 'G10', 'G11', 'G12', 'G14', 'psi'].includes(g.id)).map((g) => `${g.id} ${g.ms} ms`).join(', ');
+    const grounding = report.guards
+      .filter((g) => ['G4', 'G10', 'G11', 'G12', 'G14', 'psi'].includes(g.id))
+      .map((g) => `${g.id} ${g.ms} ms`)
+      .join(', ');
     console.log(
       `grounding guards, ${report.files.length} changed docs and configs in that monorepo: ${ms.toFixed(0)} ms wall for the whole gate ` +
         `(${grounding}), peak RSS ${mb(process.resourceUsage().maxRSS)}; ${report.findings.length} findings`,

@@ -32,7 +32,10 @@ function write(dir: string, files: Record<string, string>): void {
 }
 
 function testFile(index: number, perFile: number): string {
-  const cases = Array.from({ length: perFile }, (_, i) => `test('primes below ${20_000 + i * 50} (${index}.${i})', () => {\n  assert.ok(countPrimes(${20_000 + i * 50}) > 2000);\n});`).join('\n\n');
+  const cases = Array.from(
+    { length: perFile },
+    (_, i) => `test('primes below ${20_000 + i * 50} (${index}.${i})', () => {\n  assert.ok(countPrimes(${20_000 + i * 50}) > 2000);\n});`,
+  ).join('\n\n');
   return `'use strict';\nconst test = require('node:test');\nconst assert = require('node:assert');\nconst { countPrimes } = require('../src/primes.js');\n\n${cases}\n`;
 }
 
@@ -45,7 +48,10 @@ export function buildTestGateFixture(files = 8, perFile = 25): string {
   git('init', '-q', '-b', 'main');
   git('config', 'user.email', 'bench@example.com');
   git('config', 'user.name', 'bench');
-  const suite: Record<string, string> = { 'package.json': JSON.stringify({ name: 'bench', version: '1.0.0', scripts: { test: 'node --test' } }), 'src/primes.js': PRIMES };
+  const suite: Record<string, string> = {
+    'package.json': JSON.stringify({ name: 'bench', version: '1.0.0', scripts: { test: 'node --test' } }),
+    'src/primes.js': PRIMES,
+  };
   for (let i = 0; i < files; i++) suite[`test/primes-${i}.test.js`] = testFile(i, perFile);
   write(dir, suite);
   git('add', '-A');
@@ -68,7 +74,14 @@ export async function benchTestGate(opts: { rounds?: number; files?: number; per
   try {
     const config = configSchema.parse({ tests: { reruns: 0 } });
     const gate = (cache: MemoryBaselineCache) =>
-      runGate({ repoDir: dir, base: 'main', head: 'pr', guards: [g8], config, services: { baselineCache: cache, tests: { cacheDir, repo: 'bench' } } });
+      runGate({
+        repoDir: dir,
+        base: 'main',
+        head: 'pr',
+        guards: [g8],
+        config,
+        services: { baselineCache: cache, tests: { cacheDir, repo: 'bench' } },
+      });
     // Cold runs first (each with an empty cache); then plain and warm runs alternate, so that load
     // from other processes hits both alike.
     const plain: number[] = [];
@@ -80,7 +93,8 @@ export async function benchTestGate(opts: { rounds?: number; files?: number; per
       const t0 = performance.now();
       const first = await gate(i === 0 ? cache : fresh);
       cold.push(performance.now() - t0);
-      if (first.findings.length || first.guards[0]?.status !== 'pass') throw new Error(`bench fixture did not pass G8: ${JSON.stringify(first.guards[0])}`);
+      if (first.findings.length || first.guards[0]?.status !== 'pass')
+        throw new Error(`bench fixture did not pass G8: ${JSON.stringify(first.guards[0])}`);
     }
     // The plain run gets the same environment the sandbox builds, so only the gate and the sandbox differ.
     const plainEnv = sandboxEnv({ home: cacheDir, tmp: tmpdir(), cacheDir, network: false });
@@ -95,7 +109,14 @@ export async function benchTestGate(opts: { rounds?: number; files?: number; per
       warm.push(performance.now() - t0);
     }
     const plainMs = median(plain);
-    const res = { tests, plainMs, coldMs: median(cold), warmMs: median(warm), warmRatio: median(warm) / plainMs, coldRatio: median(cold) / plainMs };
+    const res = {
+      tests,
+      plainMs,
+      coldMs: median(cold),
+      warmMs: median(warm),
+      warmRatio: median(warm) / plainMs,
+      coldRatio: median(cold) / plainMs,
+    };
     return res;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -125,7 +146,19 @@ export async function benchSandboxStartup(runs = 15): Promise<SandboxStartupResu
       spawnSync('/bin/sh', ['-c', 'true'], { cwd: join(root, 'work') });
       direct.push(performance.now() - t0);
       t0 = performance.now();
-      const r = await runSandboxed({ command: 'true', cwd: join(root, 'work'), home: join(root, 'home'), tmp: join(root, 'tmp'), cacheDir: join(root, 'cache'), writable: [root], network: false, timeoutMs: 30_000, memoryMb: 1024, maxProcesses: 64, isolation: 'best-effort' });
+      const r = await runSandboxed({
+        command: 'true',
+        cwd: join(root, 'work'),
+        home: join(root, 'home'),
+        tmp: join(root, 'tmp'),
+        cacheDir: join(root, 'cache'),
+        writable: [root],
+        network: false,
+        timeoutMs: 30_000,
+        memoryMb: 1024,
+        maxProcesses: 64,
+        isolation: 'best-effort',
+      });
       boxed.push(performance.now() - t0);
       sandbox = r.isolation.sandbox;
     }
@@ -140,5 +173,8 @@ export async function testGateBenchLine(): Promise<string> {
   const s = await benchSandboxStartup();
   const startup = `sandbox start-up (${s.sandbox === 'bwrap' ? 'bwrap' : `no sandbox: ${sandboxCapabilities().unavailable ?? ''}`}), median of ${s.runs}: \`true\` ${s.sandboxMs.toFixed(0)} ms in the sandbox vs ${s.directMs.toFixed(1)} ms direct (+${(s.sandboxMs - s.directMs).toFixed(0)} ms per run)`;
   const r = await benchTestGate();
-  return `${startup}\n` + `test gate (G8), ${r.tests}-test node --test suite: plain run ${r.plainMs.toFixed(0)} ms; gate cold ${r.coldMs.toFixed(0)} ms (${r.coldRatio.toFixed(2)}×), warm ${r.warmMs.toFixed(0)} ms (${r.warmRatio.toFixed(2)}×, target ≤ 1.15×)`;
+  return (
+    `${startup}\n` +
+    `test gate (G8), ${r.tests}-test node --test suite: plain run ${r.plainMs.toFixed(0)} ms; gate cold ${r.coldMs.toFixed(0)} ms (${r.coldRatio.toFixed(2)}×), warm ${r.warmMs.toFixed(0)} ms (${r.warmRatio.toFixed(2)}×, target ≤ 1.15×)`
+  );
 }

@@ -44,7 +44,10 @@ export function parseFormat(value: string | undefined): ReportFormat {
 export function checkGuardIds(flag: string, ids: string[]): string[] {
   const unknown = unknownGuardIds(ids);
   if (unknown.length) {
-    throw new InputError(`${flag}: unknown guard id${unknown.length === 1 ? '' : 's'} ${unknown.map((u) => `'${u}'`).join(', ')}`, `known ids: ${knownGuardIdsText()}`);
+    throw new InputError(
+      `${flag}: unknown guard id${unknown.length === 1 ? '' : 's'} ${unknown.map((u) => `'${u}'`).join(', ')}`,
+      `known ids: ${knownGuardIdsText()}`,
+    );
   }
   return ids.map((id) => canonicalGuardId(id) ?? id);
 }
@@ -54,7 +57,11 @@ async function checkOutputPath(output: string): Promise<string> {
   const file = resolve(output);
   const folder = dirname(file);
   const info = await stat(folder).catch(() => undefined);
-  if (!info) throw new InputError(`--output ${output}: the folder ${folder} does not exist`, `create it first (mkdir -p ${folder}) or write somewhere else`);
+  if (!info)
+    throw new InputError(
+      `--output ${output}: the folder ${folder} does not exist`,
+      `create it first (mkdir -p ${folder}) or write somewhere else`,
+    );
   if (!info.isDirectory()) throw new InputError(`--output ${output}: ${folder} is not a folder`);
   const existing = await stat(file).catch(() => undefined);
   if (existing?.isDirectory()) throw new InputError(`--output ${output}: that is a folder; give a file name`);
@@ -76,7 +83,11 @@ export async function runCheck(args: CheckArgs, write: (s: string) => void, llm:
   const base = args.base ?? (await defaultBranch(repoDir));
   const llmOptions = await cliLlmOptions(repoDir, args.head, config, args.qa ?? false, llm);
   const log = createLogger(args.trace ? { level: 'info', destination: resolve(args.trace) } : {});
-  const store = args.db ? await (await import('../store/open-store.js')).openStore(/^postgres(ql)?:\/\//i.test(args.db) ? { url: args.db } : { dataDir: resolve(args.db) }) : undefined;
+  const store = args.db
+    ? await (
+        await import('../store/open-store.js')
+      ).openStore(/^postgres(ql)?:\/\//i.test(args.db) ? { url: args.db } : { dataDir: resolve(args.db) })
+    : undefined;
   const services = store ? (await import('../store/services.js')).storeServices(store, { repo: repoDir }) : undefined;
   let report: Awaited<ReturnType<typeof runGate>>;
   try {
@@ -96,7 +107,9 @@ export async function runCheck(args: CheckArgs, write: (s: string) => void, llm:
   } finally {
     await store?.close();
   }
-  const out = renderReport(args.format, report, { color: args.format === 'text' && !output && process.stdout.isTTY && !process.env.NO_COLOR });
+  const out = renderReport(args.format, report, {
+    color: args.format === 'text' && !output && process.stdout.isTTY && !process.env.NO_COLOR,
+  });
   if (output) {
     try {
       await writeFile(output, out);

@@ -27,7 +27,10 @@ const COUNTED: Record<FailLevel, readonly string[]> = {
 export function parseFailLevel(value: string | undefined): FailLevel {
   const level = (value ?? 'fail').trim().toLowerCase();
   if (!isOneOf(FAIL_LEVELS, level)) {
-    throw new InputError(`unknown fail level '${value}'`, `use one of ${FAIL_LEVELS.join(', ')} (default fail: exit 1 only when the decision blocks)`);
+    throw new InputError(
+      `unknown fail level '${value}'`,
+      `use one of ${FAIL_LEVELS.join(', ')} (default fail: exit 1 only when the decision blocks)`,
+    );
   }
   return level;
 }

@@ -27,7 +27,10 @@ export async function runInit(args: InitArgs, write: (s: string) => void): Promi
   for (const path of CONFIG_PATHS) {
     if (args.force && path === '.github/slopgate.yml') continue;
     if (await stat(join(repoDir, path)).catch(() => undefined)) {
-      const hint = path === '.github/slopgate.yml' ? 'run slopgate init --force to replace it with the defaults' : `slopgate reads only one config file; remove ${path} first if you want the YAML one`;
+      const hint =
+        path === '.github/slopgate.yml'
+          ? 'run slopgate init --force to replace it with the defaults'
+          : `slopgate reads only one config file; remove ${path} first if you want the YAML one`;
       throw new InputError(`${display(join(repoDir, path))} already exists; nothing was written`, hint);
     }
   }

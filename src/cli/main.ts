@@ -16,7 +16,13 @@ const PR_OPTIONS = {
   config: { type: 'string', short: 'c' },
 } as const;
 
-const list = (value: string | undefined) => (value === undefined ? undefined : value.split(',').map((s) => s.trim()).filter(Boolean));
+const list = (value: string | undefined) =>
+  value === undefined
+    ? undefined
+    : value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
 
 /** Runs one slopgate command line (without `node` and the script); returns the exit code. */
 export async function main(argv: string[], write: (s: string) => void = (s) => process.stdout.write(s)): Promise<number> {
@@ -112,12 +118,20 @@ export async function main(argv: string[], write: (s: string) => void = (s) => p
       );
     }
     case 'init': {
-      const { values } = parseArgs({ args: rest, options: { ...HELP, repo: { type: 'string', default: '.' }, force: { type: 'boolean', default: false } }, strict: true });
+      const { values } = parseArgs({
+        args: rest,
+        options: { ...HELP, repo: { type: 'string', default: '.' }, force: { type: 'boolean', default: false } },
+        strict: true,
+      });
       if (values.help) return help();
       return runInit({ repo: values.repo, force: values.force }, write);
     }
     case 'demo': {
-      const { values } = parseArgs({ args: rest, options: { ...HELP, format: { type: 'string', short: 'f' }, keep: { type: 'boolean', default: false } }, strict: true });
+      const { values } = parseArgs({
+        args: rest,
+        options: { ...HELP, format: { type: 'string', short: 'f' }, keep: { type: 'boolean', default: false } },
+        strict: true,
+      });
       if (values.help) return help();
       const { runDemo } = await import('../demo/run-demo.js');
       return runDemo({ format: parseFormat(values.format), keep: values.keep }, write);
@@ -126,7 +140,8 @@ export async function main(argv: string[], write: (s: string) => void = (s) => p
       const { values } = parseArgs({ args: rest, options: { ...HELP, concurrency: { type: 'string' } }, strict: true });
       if (values.help) return help();
       const concurrency = values.concurrency === undefined ? undefined : Number(values.concurrency);
-      if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1)) throw new InputError(`--concurrency must be a positive integer, got '${values.concurrency}'`);
+      if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1))
+        throw new InputError(`--concurrency must be a positive integer, got '${values.concurrency}'`);
       const { runGateWorker } = await import('../platforms/github/worker-entry.js');
       return runGateWorker(concurrency ? { concurrency } : {});
     }

@@ -16,7 +16,10 @@ export class ConfigError extends InputError {
     readonly column: number | undefined,
     readonly detail: string,
   ) {
-    super(`${file}${line ? `:${line}${column ? `:${column}` : ''}` : ''}: ${detail}`, 'fix the slopgate config; every key is documented in the README');
+    super(
+      `${file}${line ? `:${line}${column ? `:${column}` : ''}` : ''}: ${detail}`,
+      'fix the slopgate config; every key is documented in the README',
+    );
     this.name = 'ConfigError';
   }
 }

@@ -45,7 +45,10 @@ export async function applyDismissals(findings: Finding[], inputs: DismissalInpu
   const linesOf = (path: string) => {
     let p = texts.get(path);
     if (!p) {
-      p = inputs.readHead(path).then((t) => (t === null ? null : t.split(/\r?\n/)), () => null);
+      p = inputs.readHead(path).then(
+        (t) => (t === null ? null : t.split(/\r?\n/)),
+        () => null,
+      );
       texts.set(path, p);
     }
     return p;

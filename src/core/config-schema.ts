@@ -39,7 +39,9 @@ export const configSchema = z
     onInfraError: z
       .enum(['action_required', 'neutral'])
       .default('action_required')
-      .describe("check run conclusion when slopgate itself cannot finish (crash, clone failure, abandoned job): action_required blocks the merge until a Re-run succeeds; neutral lets it through (GitHub counts neutral as passing for required checks)"),
+      .describe(
+        'check run conclusion when slopgate itself cannot finish (crash, clone failure, abandoned job): action_required blocks the merge until a Re-run succeeds; neutral lets it through (GitHub counts neutral as passing for required checks)',
+      ),
     ignore: z
       .object({
         paths: globList.default([]).describe('changed files matching these globs are not checked'),
@@ -65,7 +67,11 @@ export const configSchema = z
     guards: z
       .object({
         disable: z
-          .array(z.string().refine((id) => canonicalGuardId(id) !== undefined, { error: (iss) => `unknown guard id '${String(iss.input)}'; known ids: ${knownGuardIdsText()}` }))
+          .array(
+            z.string().refine((id) => canonicalGuardId(id) !== undefined, {
+              error: (iss) => `unknown guard id '${String(iss.input)}'; known ids: ${knownGuardIdsText()}`,
+            }),
+          )
           .default([])
           .describe("guard ids to turn off, e.g. ['G11', 'psi']"),
         timeoutMs: z.number().int().min(100).max(600_000).default(30_000).describe('time budget of one guard'),
@@ -80,13 +86,21 @@ export const configSchema = z
       .prefault({}),
     imports: z
       .object({
-        allow: z.array(z.string().min(1)).default([]).describe('G4: package names treated as declared (e.g. ones installed by tox, CI or the system image)'),
+        allow: z
+          .array(z.string().min(1))
+          .default([])
+          .describe('G4: package names treated as declared (e.g. ones installed by tox, CI or the system image)'),
       })
       .strict()
       .prefault({}),
     limits: z
       .object({
-        maxFileBytes: z.number().int().min(1).default(2 * 1024 * 1024).describe('G1: files above this size are flagged; text above it is not read'),
+        maxFileBytes: z
+          .number()
+          .int()
+          .min(1)
+          .default(2 * 1024 * 1024)
+          .describe('G1: files above this size are flagged; text above it is not read'),
       })
       .strict()
       .prefault({}),
@@ -124,21 +138,51 @@ export const configSchema = z
         network: z.boolean().default(false).describe('allow network access inside the test sandbox'),
         timeoutSec: z.number().int().min(10).max(7200).default(900).describe('wall-clock budget of one suite run'),
         reruns: z.number().int().min(0).max(10).default(2).describe('re-runs of newly failing tests to detect flakes'),
-        memoryMb: z.number().int().min(128).max(65_536).default(4096).describe('memory limit of one test run (its cgroup; per process where no cgroup can be made)'),
-        diskMb: z.number().int().min(64).max(262_144).default(2048).describe("size cap of one test run's writable tree, and of its /tmp (a tmpfs each)"),
+        memoryMb: z
+          .number()
+          .int()
+          .min(128)
+          .max(65_536)
+          .default(4096)
+          .describe('memory limit of one test run (its cgroup; per process where no cgroup can be made)'),
+        diskMb: z
+          .number()
+          .int()
+          .min(64)
+          .max(262_144)
+          .default(2048)
+          .describe("size cap of one test run's writable tree, and of its /tmp (a tmpfs each)"),
         isolation: z
           .enum(['required', 'best-effort'])
           .default('required')
-          .describe('required: G8 is skipped when the bubblewrap sandbox cannot be established; best-effort (operators only): run the tests without it, and say so'),
-        maxProcesses: z.number().int().min(16).max(100_000).default(512).describe('G8: process-count limit of one test run; reaching it stops the run (fork bombs)'),
+          .describe(
+            'required: G8 is skipped when the bubblewrap sandbox cannot be established; best-effort (operators only): run the tests without it, and say so',
+          ),
+        maxProcesses: z
+          .number()
+          .int()
+          .min(16)
+          .max(100_000)
+          .default(512)
+          .describe('G8: process-count limit of one test run; reaching it stops the run (fork bombs)'),
       })
       .strict()
       .prefault({}),
     history: z
       .object({
-        threshold: z.number().int().min(1).default(2).describe('G9: separate failing runs (commits) on a path within the window that make it a hotspot'),
+        threshold: z
+          .number()
+          .int()
+          .min(1)
+          .default(2)
+          .describe('G9: separate failing runs (commits) on a path within the window that make it a hotspot'),
         windowDays: z.number().int().min(1).max(365).default(7).describe('G9: look-back window'),
-        includeOwnPr: z.boolean().default(false).describe("G9: also count earlier runs of the same PR (off: pushing fixes to one PR is not a hotspot; maxRounds bounds that loop)"),
+        includeOwnPr: z
+          .boolean()
+          .default(false)
+          .describe(
+            'G9: also count earlier runs of the same PR (off: pushing fixes to one PR is not a hotspot; maxRounds bounds that loop)',
+          ),
       })
       .strict()
       .prefault({}),

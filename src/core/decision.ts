@@ -8,14 +8,7 @@ export type Conclusion = 'success' | 'neutral' | 'failure' | 'action_required';
 
 /** What should happen next, for the App (or a CI job reading the JSON report). */
 export type NextAction =
-  | 'none'
-  | 'annotate'
-  | 'fix-and-push'
-  | 'offer-refine'
-  | 'auto-refine'
-  | 'ask-author'
-  | 'request-review'
-  | 'label-stuck';
+  'none' | 'annotate' | 'fix-and-push' | 'offer-refine' | 'auto-refine' | 'ask-author' | 'request-review' | 'label-stuck';
 
 /** Navigator tiers: 1 fast path, 2 route table, 3 LLM tie-breaker, 5 escalate to a human. */
 export type Tier = 1 | 2 | 3 | 5;

@@ -36,7 +36,10 @@ function parseArgs(rest: string): DismissCommand {
     const shown = id.slice(0, 40).replace(/`/g, '');
     return { ok: false, problem: `\`${shown}\` is not a finding id (12 hex digits, shown with each finding); ${USAGE}` };
   }
-  const reason = words.join(' ').replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const reason = words
+    .join(' ')
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim();
   if (!reason) return { ok: false, problem: `a reason is required; ${USAGE}` };
   if (reason.length > MAX_DISMISS_REASON) return { ok: false, problem: `the reason is longer than ${MAX_DISMISS_REASON} characters` };
   return { ok: true, findingId: id, reason };
@@ -52,7 +55,8 @@ export function dismissTarget<F extends Pick<Finding, 'id' | 'category'>>(findin
   const finding = findings.find((f) => f.id === findingId);
   if (!finding) return { ok: false, problem: `no finding \`${findingId}\` in the latest report of this pull request` };
   if (bucketOf(finding.category) === 'stuck') {
-    const problem = `\`${findingId}\` says the gate itself could not finish (${finding.category}); ` + 'it cannot be dismissed, re-run the check instead';
+    const problem =
+      `\`${findingId}\` says the gate itself could not finish (${finding.category}); ` + 'it cannot be dismissed, re-run the check instead';
     return { ok: false, problem };
   }
   return { ok: true, finding };

@@ -53,10 +53,7 @@ export interface Finding {
 export type FindingInput = Omit<Finding, 'id' | 'confirmedBy' | 'dismissed'> & { confirmedBy?: string[] };
 
 export function normalizeText(value: string | undefined): string {
-  return (value ?? '')
-    .toLowerCase()
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (value ?? '').toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
 /**
@@ -65,12 +62,7 @@ export function normalizeText(value: string | undefined): string {
  * problem raised by two sources merges into one finding.
  */
 export function fingerprintOf(f: Pick<Finding, 'category' | 'path' | 'line' | 'remediation'>): string {
-  const parts = [
-    f.category,
-    normalizeText(f.path),
-    f.line === undefined ? '' : String(f.line),
-    normalizeText(f.remediation).slice(0, 80),
-  ];
+  const parts = [f.category, normalizeText(f.path), f.line === undefined ? '' : String(f.line), normalizeText(f.remediation).slice(0, 80)];
   return createHash('sha256').update(parts.join('|')).digest('hex').slice(0, 12);
 }
 

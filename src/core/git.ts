@@ -29,24 +29,19 @@ export function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 /** Runs git in `cwd` and returns stdout as a Buffer. */
 export function gitBuffer(cwd: string, args: string[], input?: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const child = execFile(
-      'git',
-      args,
-      { cwd, env: gitEnv(), maxBuffer: MAX_BUFFER, encoding: 'buffer' },
-      (err, stdout, stderr) => {
-        if (err) {
-          // execFile's error: `code` is the exit status, or an errno string when git could not start.
-          const code = typeof err.code === 'number' ? err.code : null;
-          if (err.code === 'ENOENT') {
-            reject(new InputError(`cannot run git in ${cwd}: ${err.message}`));
-            return;
-          }
-          reject(new GitCommandError(args, code, stderr.toString('utf8')));
+    const child = execFile('git', args, { cwd, env: gitEnv(), maxBuffer: MAX_BUFFER, encoding: 'buffer' }, (err, stdout, stderr) => {
+      if (err) {
+        // execFile's error: `code` is the exit status, or an errno string when git could not start.
+        const code = typeof err.code === 'number' ? err.code : null;
+        if (err.code === 'ENOENT') {
+          reject(new InputError(`cannot run git in ${cwd}: ${err.message}`));
           return;
         }
-        resolve(stdout);
-      },
-    );
+        reject(new GitCommandError(args, code, stderr.toString('utf8')));
+        return;
+      }
+      resolve(stdout);
+    });
     if (input !== undefined) child.stdin?.end(input);
   });
 }

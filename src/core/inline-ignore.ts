@@ -5,9 +5,7 @@ import { isCategory, type Category } from './categories.js';
  * opener (`#`, `//`, `--`, `/*`, `<!--`, or a `*` continuing a block comment), so the word in a string
  * literal or in prose does not count. A closing `*\/` or `-->` after the reason is not part of it.
  */
-export type InlineMarker =
-  | { ok: true; category: Category; reason: string }
-  | { ok: false; problem: string };
+export type InlineMarker = { ok: true; category: Category; reason: string } | { ok: false; problem: string };
 
 const MARKER = /(?:#|\/\/|--|\/\*+|<!--|^\s*\*)\s*slopgate-ignore\b(.*)$/;
 const BODY = /^\s+([A-Za-z0-9_-]+)\s*:\s*(.*)$/;

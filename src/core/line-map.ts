@@ -29,7 +29,12 @@ function kthUnaddedHeadLine(added: readonly LineRange[], k: number): number {
  * Works from the added/removed ranges alone: unchanged lines keep their order, so the k-th surviving
  * base line is the k-th head line the PR did not add.
  */
-export function headLineForBaseLine(baseLine: number, removed: readonly LineRange[], added: readonly LineRange[], headLines: number): number {
+export function headLineForBaseLine(
+  baseLine: number,
+  removed: readonly LineRange[],
+  added: readonly LineRange[],
+  headLines: number,
+): number {
   let p = baseLine;
   const wasRemoved = inRanges(removed, p);
   while (p > 0 && inRanges(removed, p)) p--;

@@ -69,7 +69,10 @@ async function assertRepo(repoDir: string): Promise<void> {
 export async function resolveCommit(repoDir: string, ref: string): Promise<string> {
   const sha = await gitMaybe(repoDir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
   if (!sha) {
-    throw new InputError(`unknown git ref '${ref}' in ${repoDir}`, 'check the branch or commit name (fetch it first if it lives on a remote)');
+    throw new InputError(
+      `unknown git ref '${ref}' in ${repoDir}`,
+      'check the branch or commit name (fetch it first if it lives on a remote)',
+    );
   }
   return sha.trim();
 }
@@ -95,7 +98,10 @@ async function mergeBase(repoDir: string, base: string, head: string, baseRef: s
       'fetch more history (git fetch --unshallow, or actions/checkout with fetch-depth: 0)',
     );
   }
-  throw new InputError(`'${baseRef}' and '${headRef}' share no history (unrelated branches)`, 'pick a base that the head branch was created from');
+  throw new InputError(
+    `'${baseRef}' and '${headRef}' share no history (unrelated branches)`,
+    'pick a base that the head branch was created from',
+  );
 }
 
 interface RawEntry {
@@ -267,6 +273,11 @@ export async function attributeLines(patch: PatchSet, path: string, lines: numbe
  */
 export function addedRanges(patch: PatchSet): Map<string, LineRange[]> {
   const out = new Map<string, LineRange[]>();
-  for (const f of patch.files) if (f.status !== 'deleted' && f.added.length) out.set(f.path, f.added.map((r) => ({ ...r })));
+  for (const f of patch.files)
+    if (f.status !== 'deleted' && f.added.length)
+      out.set(
+        f.path,
+        f.added.map((r) => ({ ...r })),
+      );
   return out;
 }

@@ -15,7 +15,24 @@ import { countLiteralNewlines } from './literal-newlines.js';
  * Markdown hard line breaks, and E ignores `__init__.py` (empty by convention).
  */
 
-export const SOURCE_SUFFIXES = ['.py', '.rs', '.go', '.ts', '.tsx', '.js', '.jsx', '.mjs', '.java', '.kt', '.rb', '.php', '.c', '.cpp', '.h', '.hpp'];
+export const SOURCE_SUFFIXES = [
+  '.py',
+  '.rs',
+  '.go',
+  '.ts',
+  '.tsx',
+  '.js',
+  '.jsx',
+  '.mjs',
+  '.java',
+  '.kt',
+  '.rb',
+  '.php',
+  '.c',
+  '.cpp',
+  '.h',
+  '.hpp',
+];
 
 export interface OmegaInput {
   path: string;

@@ -70,7 +70,11 @@ export class Revision {
       const entry = entries.get(p);
       if (entry?.mode.startsWith('100')) wanted.push([p, entry]);
     }
-    const blobs = await readBlobs(this.repoDir, wanted.map(([, e]) => e.oid), this.maxBytes);
+    const blobs = await readBlobs(
+      this.repoDir,
+      wanted.map(([, e]) => e.oid),
+      this.maxBytes,
+    );
     const out = new Map<string, string>();
     for (const [p, entry] of wanted) {
       const content = blobs.get(entry.oid)?.content;

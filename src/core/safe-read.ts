@@ -32,12 +32,14 @@ export async function readCappedBytes(path: string, maxBytes: number): Promise<B
     fh = await open(path, FLAGS);
   } catch (err) {
     // cast: I/O boundary: a Node error carries an errno-style code
-    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw new UnsafeFileError(path, 'symlink', 'is a symbolic link; it is not followed');
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP')
+      throw new UnsafeFileError(path, 'symlink', 'is a symbolic link; it is not followed');
     throw err;
   }
   try {
     const st = await fh.stat();
-    if (!st.isFile()) throw new UnsafeFileError(path, 'not-regular', 'is not a regular file (a FIFO, socket, device or directory); it is not read');
+    if (!st.isFile())
+      throw new UnsafeFileError(path, 'not-regular', 'is not a regular file (a FIFO, socket, device or directory); it is not read');
     if (st.size > maxBytes) throw new UnsafeFileError(path, 'too-large', `is ${st.size} bytes, more than the ${maxBytes}-byte cap`);
     // The size can change after fstat (the file is still being written): read until the cap, no further.
     const chunks: Buffer[] = [];
@@ -64,7 +66,11 @@ export async function readCappedText(path: string, maxBytes = RESULTS_FILE_CAP):
 }
 
 /** {@link readCappedText}, or null when the file is absent or unsafe (reported through `onUnsafe`). */
-export async function readCappedTextOr(path: string, maxBytes = RESULTS_FILE_CAP, onUnsafe?: (err: UnsafeFileError) => void): Promise<string | null> {
+export async function readCappedTextOr(
+  path: string,
+  maxBytes = RESULTS_FILE_CAP,
+  onUnsafe?: (err: UnsafeFileError) => void,
+): Promise<string | null> {
   try {
     return await readCappedText(path, maxBytes);
   } catch (err) {

@@ -72,4 +72,3 @@ export interface SuiteResult {
   /** What the reader should know about how the suite ran (command source, import path, missing deps). */
   notes?: string[];
 }
-

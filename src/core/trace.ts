@@ -9,7 +9,18 @@ export function createLogger(opts: { level?: string; destination?: DestinationSt
     level,
     base: { name: 'slopgate' },
     redact: {
-      paths: ['token', '*.token', 'headers.authorization', '*.headers.authorization', 'privateKey', '*.privateKey', 'secret', '*.secret', 'apiKey', '*.apiKey'],
+      paths: [
+        'token',
+        '*.token',
+        'headers.authorization',
+        '*.headers.authorization',
+        'privateKey',
+        '*.privateKey',
+        'secret',
+        '*.secret',
+        'apiKey',
+        '*.apiKey',
+      ],
       censor: '[redacted]',
     },
   };

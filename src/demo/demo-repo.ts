@@ -126,7 +126,7 @@ def test_rows_can_be_read_by_column_name():
     row = connect().execute("SELECT 1 AS qty").fetchone()
     assert row["qty"] == 1
 `,
-  'README.md': `# inventory
+      'README.md': `# inventory
 
 A tiny SQLite-backed inventory library with a modern React and Redux dashboard.
 
@@ -159,7 +159,11 @@ function write(dir: string, files: Files): void {
 }
 
 function git(dir: string, ...args: string[]): void {
-  execFileSync('git', args, { cwd: dir, stdio: 'ignore', env: { ...process.env, GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z' } });
+  execFileSync('git', args, {
+    cwd: dir,
+    stdio: 'ignore',
+    env: { ...process.env, GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z' },
+  });
 }
 
 /** Builds the demo repository in a temp dir: `main` holds a healthy project, `slop-pr` the sloppy PR. */

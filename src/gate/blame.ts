@@ -23,7 +23,11 @@ export async function attributeCommits(patch: PatchSet, findings: Finding[]): Pr
   const entries = [...byPath].slice(0, MAX_BLAMED_FILES);
   await Promise.all(
     entries.map(async ([path, list]) => {
-      const commits = await attributeLines(patch, path, list.map((e) => e.line));
+      const commits = await attributeLines(
+        patch,
+        path,
+        list.map((e) => e.line),
+      );
       for (const { finding, line } of list) {
         const c = commits.get(line);
         if (c) finding.commit = c;

@@ -23,7 +23,11 @@ const idle: Worker[] = [];
 /** A worker that registers tsx's loader first, then imports the TypeScript worker module. */
 function sourceWorker(): Worker {
   // The ESM entry of tsx's API (require.resolve gives the CommonJS one, which cannot register from here).
-  const api = pathToFileURL(createRequire(SELF).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  const api = pathToFileURL(
+    createRequire(SELF)
+      .resolve('tsx/esm/api')
+      .replace(/\.cjs$/, '.mjs'),
+  ).href;
   const code = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(WORKER_URL.href)}); });`;
   return new Worker(code, { eval: true });
 }
@@ -87,7 +91,13 @@ export class GuardWorkerSession {
           return;
         }
         cleanup();
-        if (msg.type === 'done') resolve({ findings: msg.findings, errors: msg.errors, ...(msg.skipped !== undefined ? { skipped: msg.skipped } : {}), sections: msg.sections });
+        if (msg.type === 'done')
+          resolve({
+            findings: msg.findings,
+            errors: msg.errors,
+            ...(msg.skipped !== undefined ? { skipped: msg.skipped } : {}),
+            sections: msg.sections,
+          });
         else reject(new Error(msg.message));
       };
       const onError = (err: Error) => {

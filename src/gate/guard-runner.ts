@@ -34,7 +34,12 @@ export async function runGuardInThread(
   addSections: (sections: ReportSections) => void,
 ): Promise<{ findings: GuardFinding[]; errors: number; skipped?: string }> {
   try {
-    const r = await session.run(guard.id, guard.workerModule, files.map((f) => f.path), budgetMs);
+    const r = await session.run(
+      guard.id,
+      guard.workerModule,
+      files.map((f) => f.path),
+      budgetMs,
+    );
     addSections(r.sections);
     return { findings: r.findings, errors: r.errors, ...(r.skipped !== undefined ? { skipped: r.skipped } : {}) };
   } catch (err) {
@@ -47,7 +52,13 @@ export async function runGuardInThread(
  * for that file and the next file is checked; running out of time stops the guard with one
  * `guard-error`; a `GuardSkip` reports the guard as skipped.
  */
-export async function runOneGuard(guard: Guard, files: ChangedFile[], ctx: GuardContext, budgetMs: number, controller: AbortController): Promise<{ findings: GuardFinding[]; errors: number; skipped?: string }> {
+export async function runOneGuard(
+  guard: Guard,
+  files: ChangedFile[],
+  ctx: GuardContext,
+  budgetMs: number,
+  controller: AbortController,
+): Promise<{ findings: GuardFinding[]; errors: number; skipped?: string }> {
   const findings: GuardFinding[] = [];
   let errors = 0;
   let skipped: string | undefined;

@@ -113,24 +113,29 @@ function init(msg: InitRun): void {
 
 // Outside a worker thread there is no port and this module does nothing.
 const port = parentPort;
-if (port) port.on('message', (msg: InitRun | RunGuard | { type: 'end' }) => {
-  if (msg.type === 'init') {
-    init(msg);
-    return;
-  }
-  if (msg.type === 'end') {
-    state = null;
-    return;
-  }
-  runGuard(msg, port).then(
-    (done) => {
-      try {
-        port.postMessage(done);
-      } catch (err) {
-        // A finding that cannot be cloned (a function in its evidence) is the guard's bug.
-        port.postMessage({ type: 'failed', message: `its findings could not be passed back (${err instanceof Error ? err.message : String(err)})` } satisfies GuardFailed);
-      }
-    },
-    (err: unknown) => port.postMessage({ type: 'failed', message: err instanceof Error ? err.message : String(err) } satisfies GuardFailed),
-  );
-});
+if (port)
+  port.on('message', (msg: InitRun | RunGuard | { type: 'end' }) => {
+    if (msg.type === 'init') {
+      init(msg);
+      return;
+    }
+    if (msg.type === 'end') {
+      state = null;
+      return;
+    }
+    runGuard(msg, port).then(
+      (done) => {
+        try {
+          port.postMessage(done);
+        } catch (err) {
+          // A finding that cannot be cloned (a function in its evidence) is the guard's bug.
+          port.postMessage({
+            type: 'failed',
+            message: `its findings could not be passed back (${err instanceof Error ? err.message : String(err)})`,
+          } satisfies GuardFailed);
+        }
+      },
+      (err: unknown) =>
+        port.postMessage({ type: 'failed', message: err instanceof Error ? err.message : String(err) } satisfies GuardFailed),
+    );
+  });

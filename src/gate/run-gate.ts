@@ -38,7 +38,15 @@ export async function runGate(opts: GateOptions): Promise<Report> {
   await attributeCommits(patch, findings);
   traceFindings(run, findings);
   const tabled = decideRun({ findings, statuses, sections, config, round: opts.round, decide: opts.decide });
-  const decision = await runNavigatorStage(opts.navigator, { decision: tabled, findings, patch, sections, config, log, decide: opts.decide });
+  const decision = await runNavigatorStage(opts.navigator, {
+    decision: tabled,
+    findings,
+    patch,
+    sections,
+    config,
+    log,
+    decide: opts.decide,
+  });
   return assembleReport(opts, run, { statuses, findings, decision, started });
 }
 

@@ -47,7 +47,8 @@ function hotspotFinding(file: ChangedFile, spot: Hotspot, windowDays: number, th
       `${where} failed slopgate's checks in ${spot.runs} separate runs of this repository in the last ${windowDays} day${windowDays === 1 ? '' : 's'} ` +
       `(${spot.failures} failing finding${spot.failures === 1 ? '' : 's'}: ${spot.categories.join(', ')} from ${spot.guards.join(', ')}; threshold ${threshold}). ` +
       `Most recent: ${latest}.`,
-    remediation: 'Changes to this file keep failing the gate; ask a maintainer who knows it to review this change, and check the recent failing runs for a pattern before editing it again.',
+    remediation:
+      'Changes to this file keep failing the gate; ask a maintainer who knows it to review this change, and check the recent failing runs for a pattern before editing it again.',
     evidence: {
       runs: spot.runs,
       failures: spot.failures,
@@ -67,7 +68,8 @@ export const g9: Guard = {
   name: 'Failure history',
   appliesTo: (file) => file.status !== 'deleted',
   skipReason(ctx) {
-    if (!ctx.services.history) return 'no store configured: G9 reads the history of earlier runs (set DATABASE_URL for the App, or --db DIR for the CLI)';
+    if (!ctx.services.history)
+      return 'no store configured: G9 reads the history of earlier runs (set DATABASE_URL for the App, or --db DIR for the CLI)';
     if (!ctx.services.run?.repo) return 'the repository name is unknown, so there is no history to look up';
     return null;
   },
@@ -96,7 +98,13 @@ export const g9: Guard = {
     }
     const section = refineSection(await attemptsFor(ctx, run).catch(() => []));
     if (section) ctx.section('refine', section);
-    ctx.section('history', { windowDays, threshold, includeOwnPr, checked: files.length, hotspots: spots.map((s) => ({ path: s.path, runs: s.runs, failures: s.failures })) });
+    ctx.section('history', {
+      windowDays,
+      threshold,
+      includeOwnPr,
+      checked: files.length,
+      hotspots: spots.map((s) => ({ path: s.path, runs: s.runs, failures: s.failures })),
+    });
     return findings;
   },
 };

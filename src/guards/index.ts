@@ -18,4 +18,3 @@ import { g15 } from './g15-weak-assertions/index.js';
  * applies to; the order only decides the order of the report's guard table.
  */
 export const GUARDS: Guard[] = [g1, g2, g4, g7, g10, g11, g12, g13, g14, g15, g8, g9, psi];
-

@@ -23,7 +23,7 @@ export const HELP_TEXT = [
   '| `/slopgate allow <path>` | sanction an edit of a build manifest or sensitive file in this PR, then recheck | write access |',
   '| `/slopgate explain <finding-id>` | show a finding in full (message, what to do, evidence) | anyone |',
   '| `/slopgate dismiss <finding-id> <reason>` | accept one finding: it stays in the report as dismissed and no longer blocks, while its fingerprint is unchanged | write access |',
-  '| `/slopgate reset` | reset this PR\'s refine round counter | write access |',
+  "| `/slopgate reset` | reset this PR's refine round counter | write access |",
   '| `/slopgate help` | this table | anyone |',
 ].join('\n');
 
@@ -62,7 +62,12 @@ function interpret(args: string[], line: string): Command {
     }
     case 'explain': {
       const id = rest[0] ?? '';
-      if (!/^[A-Za-z0-9_-]{4,64}$/.test(id)) return { name: 'unknown', text: line, problem: '`explain` needs a finding id as shown in the check run, e.g. `/slopgate explain 3f2a9c1b7d0e`' };
+      if (!/^[A-Za-z0-9_-]{4,64}$/.test(id))
+        return {
+          name: 'unknown',
+          text: line,
+          problem: '`explain` needs a finding id as shown in the check run, e.g. `/slopgate explain 3f2a9c1b7d0e`',
+        };
       return { name: 'explain', findingId: id };
     }
     case 'dismiss': {
@@ -82,8 +87,11 @@ function interpret(args: string[], line: string): Command {
  * backslashes turned into slashes, `./` and leading `/` dropped; `..`, NUL and control characters refused.
  */
 export function normaliseAllowPath(input: string): { ok: true; path: string } | { ok: false; problem: string } {
-  let p = input.trim().replace(/^[`'"]+|[`'"]+$/g, '').replace(/\\/g, '/');
-   
+  let p = input
+    .trim()
+    .replace(/^[`'"]+|[`'"]+$/g, '')
+    .replace(/\\/g, '/');
+
   if (/[\u0000-\u001f\u007f]/.test(p)) return { ok: false, problem: 'the path contains control characters' };
   if (p.includes('`')) return { ok: false, problem: 'the path may not contain backticks' };
   if (p.length > 512) return { ok: false, problem: 'the path is longer than 512 characters' };

@@ -89,7 +89,11 @@ function infraNote(mode: InfraErrorMode): string {
 
 /** slopgate itself failed (clone, rate limit, crash): never a red mark on the code, and by default not a pass either. */
 export function infrastructureOutcome(reason: string, mode: InfraErrorMode = DEFAULT_INFRA_ERROR_MODE): CheckRunOutcome {
-  const first = reason.split('\n').find((l) => l.trim())?.trim() ?? 'unknown error';
+  const first =
+    reason
+      .split('\n')
+      .find((l) => l.trim())
+      ?.trim() ?? 'unknown error';
   return {
     conclusion: mode,
     title: `Not about your code: slopgate could not finish (${first.slice(0, 150)}); Re-run to try again`.slice(0, 250),
@@ -118,7 +122,10 @@ const LOST_TITLES: Partial<Record<string, string>> = {
  * went away the check run says so; a job that kept failing reports its last error. `action_required`
  * by default (the job's config is not read here), with a Re-run button: none of this is about the code.
  */
-export function abandonedOutcome(previous: { reason: string; message?: string } | undefined, mode: InfraErrorMode = DEFAULT_INFRA_ERROR_MODE): CheckRunOutcome {
+export function abandonedOutcome(
+  previous: { reason: string; message?: string } | undefined,
+  mode: InfraErrorMode = DEFAULT_INFRA_ERROR_MODE,
+): CheckRunOutcome {
   const title = previous ? LOST_TITLES[previous.reason] : undefined;
   if (!title) return infrastructureOutcome(previous?.message ?? `the job was abandoned (${previous?.reason ?? 'unknown reason'})`, mode);
   const detail = previous?.message?.split('\n')[0]?.trim();

@@ -135,7 +135,9 @@ export async function gatePr(
     }
     if (pr.headSha !== job.headSha) {
       await finish(supersededOutcome(pr.headSha));
-      await deps.onStaleHead?.(job, pr.headSha).catch((err: unknown) => log.warn({ err: errorMessage(err) }, 'could not gate the newer head'));
+      await deps
+        .onStaleHead?.(job, pr.headSha)
+        .catch((err: unknown) => log.warn({ err: errorMessage(err) }, 'could not gate the newer head'));
       return 'superseded';
     }
     let config: SlopgateConfig;

@@ -41,9 +41,13 @@ export async function listPostedComments(host: ReviewHost, pullNumber: number): 
 
 function reviewBody(plan: ReviewPlan, budget: number, checkRunUrl?: string): string {
   const where = checkRunUrl ? `[the check run](${checkRunUrl})` : 'the slopgate check run';
-  const lines = [`slopgate left ${plan.comments.length} comment${plan.comments.length === 1 ? '' : 's'} on lines this PR added. Every finding, including those elsewhere, is in ${where}.`];
+  const lines = [
+    `slopgate left ${plan.comments.length} comment${plan.comments.length === 1 ? '' : 's'} on lines this PR added. Every finding, including those elsewhere, is in ${where}.`,
+  ];
   if (plan.overBudget.length) {
-    lines.push(`${plan.overBudget.length} more finding${plan.overBudget.length === 1 ? '' : 's'} on changed lines ${plan.overBudget.length === 1 ? 'is' : 'are'} only in ${where} (comment budget: ${budget} per run).`);
+    lines.push(
+      `${plan.overBudget.length} more finding${plan.overBudget.length === 1 ? '' : 's'} on changed lines ${plan.overBudget.length === 1 ? 'is' : 'are'} only in ${where} (comment budget: ${budget} per run).`,
+    );
   }
   return lines.join('\n\n');
 }

@@ -47,7 +47,13 @@ export function renderBodySection(input: BodySectionInput): string {
     `${d.blocking} blocking · ${d.advisory} advisory · round ${d.round} of ${d.maxRounds}`,
   ];
   for (const n of input.notes ?? []) lines.push('', n);
-  lines.push('', renderQaBlock(input.qa), '', '<sub>This section is rewritten by slopgate on every run; edits inside it are lost.</sub>', BODY_END);
+  lines.push(
+    '',
+    renderQaBlock(input.qa),
+    '',
+    '<sub>This section is rewritten by slopgate on every run; edits inside it are lost.</sub>',
+    BODY_END,
+  );
   return lines.join('\n');
 }
 
@@ -91,6 +97,12 @@ export function fitSection(body: string | null | undefined, section: string): st
   const outside = (body ?? '').length;
   const room = MAX_BODY_CHARS - outside - 4;
   if (section.length <= room) return section;
-  const short = [BODY_START, '### slopgate', '', 'The summary did not fit into the PR description; see the slopgate check run.', BODY_END].join('\n');
+  const short = [
+    BODY_START,
+    '### slopgate',
+    '',
+    'The summary did not fit into the PR description; see the slopgate check run.',
+    BODY_END,
+  ].join('\n');
   return short;
 }

@@ -14,7 +14,20 @@ import type { ReviewHost } from './review-host.js';
 
 /** Added line ranges per head path, from the same merge-base → head diff the pipeline used. */
 export async function addedLines(repoDir: string, mergeBase: string, head: string): Promise<Map<string, LineRange[]>> {
-  const diff = await git(repoDir, ['-c', 'core.quotePath=false', 'diff', '-U0', '-M', '--no-ext-diff', '--no-textconv', '--no-color', '--src-prefix=a/', '--dst-prefix=b/', mergeBase, head]);
+  const diff = await git(repoDir, [
+    '-c',
+    'core.quotePath=false',
+    'diff',
+    '-U0',
+    '-M',
+    '--no-ext-diff',
+    '--no-textconv',
+    '--no-color',
+    '--src-prefix=a/',
+    '--dst-prefix=b/',
+    mergeBase,
+    head,
+  ]);
   const out = new Map<string, LineRange[]>();
   for (const f of parseUnifiedZeroDiff(diff)) if (f.newPath && f.added.length) out.set(f.newPath, f.added);
   return out;

@@ -26,7 +26,13 @@ export async function loadRepoConfig(host: ReviewHost, defaultBranch: string): P
   }
   const file = present[0]!;
   const size = listing.find((e) => e.path === file)?.size ?? 0;
-  if (size > MAX_CONFIG_BYTES) throw new ConfigError(file, undefined, undefined, `the file is ${size} bytes; a slopgate config may be at most ${MAX_CONFIG_BYTES} bytes`);
+  if (size > MAX_CONFIG_BYTES)
+    throw new ConfigError(
+      file,
+      undefined,
+      undefined,
+      `the file is ${size} bytes; a slopgate config may be at most ${MAX_CONFIG_BYTES} bytes`,
+    );
   const text = await host.readFile(file, defaultBranch);
   if (text === null) throw new ConfigError(file, undefined, undefined, 'expected a regular file');
   return { config: parseConfigText(text, file), file };

@@ -82,7 +82,11 @@ function clip(text: string, max: number): string {
 }
 
 /** Where a finding can sit on the diff: its own lines, or the lines its suggestion replaces. */
-function anchor(f: Finding, added: Map<string, LineRange[]>, suggestions: boolean): { path: string; start: number; end: number; suggestion?: string } | null {
+function anchor(
+  f: Finding,
+  added: Map<string, LineRange[]>,
+  suggestions: boolean,
+): { path: string; start: number; end: number; suggestion?: string } | null {
   if (!f.path || !f.line) return null;
   const ranges = added.get(f.path);
   if (!ranges?.length) return null;

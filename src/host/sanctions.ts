@@ -46,7 +46,9 @@ export interface SanctionScope {
 }
 
 function mac(key: Buffer, scope: SanctionScope, path: string): string {
-  const h = createHmac('sha256', key).update(`${scope.owner.toLowerCase()}/${scope.repo.toLowerCase()}#${scope.number}\n${path}`).digest('base64url');
+  const h = createHmac('sha256', key)
+    .update(`${scope.owner.toLowerCase()}/${scope.repo.toLowerCase()}#${scope.number}\n${path}`)
+    .digest('base64url');
   return h.slice(0, MAC_CHARS);
 }
 

@@ -74,9 +74,7 @@ export async function postChat(cfg: ChatHttpConfig, body: unknown, purpose: stri
   }
 }
 
-type TryOutcome =
-  | { kind: 'reply'; reply: ChatReply }
-  | { kind: 'error'; error: LlmError; retryable: boolean; retryAfterMs: number | null };
+type TryOutcome = { kind: 'reply'; reply: ChatReply } | { kind: 'error'; error: LlmError; retryable: boolean; retryAfterMs: number | null };
 
 async function oneTry(cfg: ChatHttpConfig, body: unknown, purpose: string, signal?: AbortSignal): Promise<TryOutcome> {
   const controller = new AbortController();

@@ -163,7 +163,8 @@ export function repairJson(text: string): string {
       } else out += quote === '"' ? '\\"' : "'";
       continue;
     }
-    if (ch === '"') out += '\\"'; // a double quote inside a single-quoted string
+    if (ch === '"')
+      out += '\\"'; // a double quote inside a single-quoted string
     else if (ch === '\n') out += '\\n';
     else if (ch === '\r') out += '\\r';
     else if (ch === '\t') out += '\\t';

@@ -21,7 +21,10 @@ export function citationProblem(evidence: string | null, files: readonly Changed
 
 /** Strips `./`, a leading `/` and the `a/` or `b/` prefixes of diff headers. */
 function normalisePath(raw: string): string {
-  return raw.trim().replace(/^[./]+/, '').replace(/^[ab]\//, '');
+  return raw
+    .trim()
+    .replace(/^[./]+/, '')
+    .replace(/^[ab]\//, '');
 }
 
 function findFile(path: string, files: readonly ChangedFile[]): ChangedFile | undefined {

@@ -17,7 +17,10 @@ async function headText(repoDir: string, head: string): Promise<{ title: string;
   return { title, body: body.join('\n').trim() };
 }
 
-export interface LlmGateOptions { qa?: QaGateOptions; navigator?: NavigatorGateOptions }
+export interface LlmGateOptions {
+  qa?: QaGateOptions;
+  navigator?: NavigatorGateOptions;
+}
 
 /**
  * `GateOptions.qa` / `.navigator` from the config, the PR's text and the environment: Q&A when

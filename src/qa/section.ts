@@ -46,7 +46,11 @@ export function notRunSection(reason: string): QaSection {
 export function crashReason(err: unknown): string {
   const type = err instanceof Error ? err.name || 'Error' : typeof err;
   const message = err instanceof Error ? err.message : String(err);
-  const first = stripControl(message).split('\n').map((l) => l.trim()).find(Boolean) ?? 'no message';
+  const first =
+    stripControl(message)
+      .split('\n')
+      .map((l) => l.trim())
+      .find(Boolean) ?? 'no message';
   const kind = typeof err === 'object' && err !== null && 'kind' in err && typeof err.kind === 'string' ? ` (${err.kind})` : '';
   return `${type}${kind}: ${first}`.slice(0, 300);
 }
@@ -76,7 +80,13 @@ export function qaBlockMarkdown(section: unknown, headingLevel: 3 | 4 = 3): stri
   if (!isRecord(section)) return '';
   const s = section; // a report read back from JSON: checked field by field below
   const h = '#'.repeat(headingLevel);
-  const reason = typeof s.reason === 'string' ? (stripControl(s.reason).split('\n').map((l) => l.trim()).find(Boolean) ?? '') : '';
+  const reason =
+    typeof s.reason === 'string'
+      ? (stripControl(s.reason)
+          .split('\n')
+          .map((l) => l.trim())
+          .find(Boolean) ?? '')
+      : '';
   if (s.status === 'crashed') {
     return [
       `${h} ⚠️ Q&A self-consistency phase CRASHED`,

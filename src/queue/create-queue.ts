@@ -15,7 +15,12 @@ export interface QueueOptions {
 /** The durable PostgreSQL queue when a database URL is given, else the in-process queue. */
 export function createQueue<P>(opts: QueueOptions = {}): JobQueue<P> {
   if (opts.databaseUrl) {
-    return new PgQueue<P>({ url: opts.databaseUrl, ...opts.durable, ...(opts.concurrency ? { concurrency: opts.concurrency } : {}), ...(opts.log ? { log: opts.log } : {}) });
+    return new PgQueue<P>({
+      url: opts.databaseUrl,
+      ...opts.durable,
+      ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
+      ...(opts.log ? { log: opts.log } : {}),
+    });
   }
   return new MemoryQueue<P>({ ...(opts.concurrency ? { concurrency: opts.concurrency } : {}), ...(opts.log ? { log: opts.log } : {}) });
 }

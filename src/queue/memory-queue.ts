@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { errorMessage } from '../core/errors.js';
 import { silentLogger, type Logger } from '../core/trace.js';
 import { settlesWithin } from './sleep.js';
-import { ShutdownError, SupersededError, type EnqueueRequest, type JobHandler, type JobQueue, type PreviousAttempt, type QueueJob } from './types.js';
+import {
+  ShutdownError,
+  SupersededError,
+  type EnqueueRequest,
+  type JobHandler,
+  type JobQueue,
+  type PreviousAttempt,
+  type QueueJob,
+} from './types.js';
 
 export interface MemoryQueueOptions {
   /** Jobs running at once (default 2). */
@@ -69,7 +77,8 @@ export class MemoryQueue<P = unknown> implements JobQueue<P> {
   async stop(opts: { graceMs?: number } = {}): Promise<void> {
     const graceMs = opts.graceMs ?? 30_000;
     this.stopping = true;
-    for (const job of this.pending.splice(0)) this.closeOut({ ...job, mode: 'abandoned', previous: { reason: 'shutdown', message: 'slopgate stopped before this job ran' } });
+    for (const job of this.pending.splice(0))
+      this.closeOut({ ...job, mode: 'abandoned', previous: { reason: 'shutdown', message: 'slopgate stopped before this job ran' } });
     if (!(await settlesWithin(Promise.all([...this.tasks]), graceMs))) {
       for (const { controller } of this.running.values()) controller.abort(new ShutdownError());
       await settlesWithin(Promise.all([...this.tasks]), Math.max(1000, graceMs));
@@ -127,7 +136,8 @@ export class MemoryQueue<P = unknown> implements JobQueue<P> {
           await handler(job, controller.signal);
         } catch (err) {
           if (!(controller.signal.reason instanceof SupersededError)) {
-            const previous: PreviousAttempt = controller.signal.reason instanceof ShutdownError ? { reason: 'shutdown' } : { reason: 'error', message: errorMessage(err) };
+            const previous: PreviousAttempt =
+              controller.signal.reason instanceof ShutdownError ? { reason: 'shutdown' } : { reason: 'error', message: errorMessage(err) };
             this.log.warn({ jobId: job.id, key: job.key, err: errorMessage(err) }, 'queue: job failed');
             this.closeOut({ ...job, mode: 'abandoned', previous });
           }

@@ -8,7 +8,16 @@ import { checkSchemaName } from '../store/db.js';
 import { withPgTransaction } from '../store/pg-db.js';
 import { queueSql, queueTablesSql } from './pg-queue-schema.js';
 import { settlesWithin, sleep } from './sleep.js';
-import { LeaseLostError, ShutdownError, SupersededError, type EnqueueRequest, type JobHandler, type JobQueue, type PreviousAttempt, type QueueJob } from './types.js';
+import {
+  LeaseLostError,
+  ShutdownError,
+  SupersededError,
+  type EnqueueRequest,
+  type JobHandler,
+  type JobQueue,
+  type PreviousAttempt,
+  type QueueJob,
+} from './types.js';
 
 export interface PgQueueOptions {
   /** `postgres://…` — the same database every worker and the App use. */
@@ -113,13 +122,22 @@ export class PgQueue<P = unknown> implements JobQueue<P> {
   start(): Promise<void> {
     this.started ??= (async () => {
       await this.boss.start();
-      const retry = { retryLimit: this.o.retryLimit, retryDelay: this.o.retryDelaySec, retryBackoff: this.o.retryBackoff, expireInSeconds: this.o.expireInSeconds };
+      const retry = {
+        retryLimit: this.o.retryLimit,
+        retryDelay: this.o.retryDelaySec,
+        retryBackoff: this.o.retryBackoff,
+        expireInSeconds: this.o.expireInSeconds,
+      };
       await this.inTransaction(async (client) => {
         await client.query(this.sql.lockSetup);
         await client.query(queueTablesSql(this.o.schema));
       });
-      await this.withSetupLock(() => this.boss.createQueue(this.dead, { name: this.dead, policy: 'standard', retryLimit: 1, retryDelay: this.o.retryDelaySec }));
-      await this.withSetupLock(() => this.boss.createQueue(this.o.queueName, { name: this.o.queueName, policy: 'standard', deadLetter: this.dead, ...retry }));
+      await this.withSetupLock(() =>
+        this.boss.createQueue(this.dead, { name: this.dead, policy: 'standard', retryLimit: 1, retryDelay: this.o.retryDelaySec }),
+      );
+      await this.withSetupLock(() =>
+        this.boss.createQueue(this.o.queueName, { name: this.o.queueName, policy: 'standard', deadLetter: this.dead, ...retry }),
+      );
       await this.boss.updateQueue(this.o.queueName, { name: this.o.queueName, policy: 'standard', deadLetter: this.dead, ...retry });
     })().catch((err: unknown) => {
       this.started = undefined; // let the next call try again (e.g. the database was still starting)
@@ -138,7 +156,11 @@ export class PgQueue<P = unknown> implements JobQueue<P> {
       const data: JobData<P> = { key: req.key, seq: rows[0]!.seq, payload: req.payload };
       const id = randomUUID();
       // cast: library typing gap: pg-boss types the payload as object
-      await this.boss.send(this.o.queueName, data as object, { id, singletonKey: req.key, db: { executeSql: (text, values) => client.query(text, values) } });
+      await this.boss.send(this.o.queueName, data as object, {
+        id,
+        singletonKey: req.key,
+        db: { executeSql: (text, values) => client.query(text, values) },
+      });
       await client.query(this.sql.setKeyJob, [req.key, id]);
       return { id };
     });
@@ -172,7 +194,8 @@ export class PgQueue<P = unknown> implements JobQueue<P> {
     // pg-boss creates a partition per queue; two processes doing it at once can collide on the DDL.
     for (let attempt = 1; ; attempt++) {
       try {
-        await fn(); return;
+        await fn();
+        return;
       } catch (err) {
         if (attempt >= 5) throw err;
         await sleep(100 * attempt);
@@ -244,15 +267,28 @@ export class PgQueue<P = unknown> implements JobQueue<P> {
     this.active.set(job.id, { key: qjob.key, seq: job.data.seq, controller });
     try {
       await handler(qjob, controller.signal);
-      await this.finish(queue, job.id, 'complete', controller.signal.reason instanceof SupersededError ? { superseded: controller.signal.reason.by } : { ok: true });
+      await this.finish(
+        queue,
+        job.id,
+        'complete',
+        controller.signal.reason instanceof SupersededError ? { superseded: controller.signal.reason.by } : { ok: true },
+      );
     } catch (err) {
       const reason: unknown = controller.signal.reason;
       if (reason instanceof SupersededError) await this.finish(queue, job.id, 'complete', { superseded: reason.by });
       else if (reason instanceof LeaseLostError) this.log.warn({ jobId: job.id }, 'queue: lost the lease; another worker owns the job now');
       else {
         const shutdown = reason instanceof ShutdownError;
-        this.log.warn({ jobId: job.id, key: qjob.key, attempt: qjob.attempt, err: errorMessage(err) }, shutdown ? 'queue: job interrupted by shutdown' : 'queue: job failed');
-        await this.finish(queue, job.id, 'fail', shutdown ? { reason: 'shutdown', worker: this.workerId } : { reason: 'error', message: errorMessage(err), worker: this.workerId });
+        this.log.warn(
+          { jobId: job.id, key: qjob.key, attempt: qjob.attempt, err: errorMessage(err) },
+          shutdown ? 'queue: job interrupted by shutdown' : 'queue: job failed',
+        );
+        await this.finish(
+          queue,
+          job.id,
+          'fail',
+          shutdown ? { reason: 'shutdown', worker: this.workerId } : { reason: 'error', message: errorMessage(err), worker: this.workerId },
+        );
       }
     } finally {
       this.active.delete(job.id);
@@ -281,7 +317,9 @@ export class PgQueue<P = unknown> implements JobQueue<P> {
     try {
       const held = new Set((await this.pool.query<{ job_id: string }>(this.sql.heartbeat, [this.workerId, ids])).rows.map((r) => r.job_id));
       const keys = [...new Set([...this.active.values()].map((a) => a.key))];
-      const latest = new Map((await this.pool.query<{ key: string; seq: number; job_id: string }>(this.sql.latestForKeys, [keys])).rows.map((r) => [r.key, r]));
+      const latest = new Map(
+        (await this.pool.query<{ key: string; seq: number; job_id: string }>(this.sql.latestForKeys, [keys])).rows.map((r) => [r.key, r]),
+      );
       for (const [id, a] of this.active) {
         if (a.controller.signal.aborted) continue;
         const newest = latest.get(a.key);
@@ -302,13 +340,22 @@ export class PgQueue<P = unknown> implements JobQueue<P> {
         if (!rows[0]?.locked) return;
         const stale = (await client.query<{ job_id: string; worker_id: string }>(this.sql.reapStaleLeases, [this.o.leaseSeconds])).rows;
         const staleWorker = new Map(stale.map((r) => [r.job_id, r.worker_id]));
-        const active = stale.length ? (await client.query<{ id: string; name: string }>(this.sql.activeByIds, [[...staleWorker.keys()]])).rows : [];
-        const orphans = (await client.query<{ id: string; name: string }>(this.sql.orphans, [[this.o.queueName, this.dead], this.o.leaseSeconds])).rows;
+        const active = stale.length
+          ? (await client.query<{ id: string; name: string }>(this.sql.activeByIds, [[...staleWorker.keys()]])).rows
+          : [];
+        const orphans = (
+          await client.query<{ id: string; name: string }>(this.sql.orphans, [[this.o.queueName, this.dead], this.o.leaseSeconds])
+        ).rows;
         const db = { executeSql: (text: string, values: unknown[]) => client.query(text, values) };
         for (const j of [...active, ...orphans]) {
           const worker = staleWorker.get(j.id);
           this.log.warn({ jobId: j.id, worker }, 'queue: a worker stopped heartbeating; retrying its job');
-          await this.boss.fail(j.name, j.id, { reason: 'worker-lost', message: 'the worker running this job stopped responding', ...(worker ? { worker } : {}) }, { db });
+          await this.boss.fail(
+            j.name,
+            j.id,
+            { reason: 'worker-lost', message: 'the worker running this job stopped responding', ...(worker ? { worker } : {}) },
+            { db },
+          );
         }
       });
     } catch (err) {
@@ -322,7 +369,11 @@ function previousAttempt(output: unknown): PreviousAttempt | undefined {
   if (!output || typeof output !== 'object') return undefined;
   const o = output as Record<string, unknown>; // cast: I/O boundary: pg-boss stores the output as JSON
   if (o.reason === 'error' || o.reason === 'worker-lost' || o.reason === 'shutdown') {
-    return { reason: o.reason, ...(typeof o.message === 'string' ? { message: o.message } : {}), ...(typeof o.worker === 'string' ? { worker: o.worker } : {}) };
+    return {
+      reason: o.reason,
+      ...(typeof o.message === 'string' ? { message: o.message } : {}),
+      ...(typeof o.worker === 'string' ? { worker: o.worker } : {}),
+    };
   }
   const value = o.value as { message?: unknown } | undefined; // cast: I/O boundary: pg-boss stores the output as JSON
   if (value && typeof value.message === 'string' && value.message.includes('timeout')) return { reason: 'expired', message: value.message };

@@ -1,7 +1,10 @@
 /** Resolves after `ms`, or early when `signal` aborts (never rejects). */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    if (signal?.aborted) { resolve(); return; }
+    if (signal?.aborted) {
+      resolve();
+      return;
+    }
     const timer = setTimeout(done, ms);
     timer.unref();
     function done() {
@@ -20,7 +23,13 @@ export async function settlesWithin(promise: Promise<unknown>, ms: number): Prom
     timer = setTimeout(() => resolve(false), ms);
   });
   try {
-    return await Promise.race([promise.then(() => true, () => true), timeout]);
+    return await Promise.race([
+      promise.then(
+        () => true,
+        () => true,
+      ),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }

@@ -26,14 +26,22 @@ export async function runWorker<P = unknown>(opts: WorkerOptions<P> = {}): Promi
   const env = queueOptionsFromEnv();
   const url = opts.url ?? env.databaseUrl;
   if (!url && !opts.queue) {
-    throw new InputError('slopgate worker needs a shared PostgreSQL database', 'set DATABASE_URL=postgres://user:pass@host:5432/db (the same one the App uses)');
+    throw new InputError(
+      'slopgate worker needs a shared PostgreSQL database',
+      'set DATABASE_URL=postgres://user:pass@host:5432/db (the same one the App uses)',
+    );
   }
   const handler = opts.handler ?? fromRegistry<P>();
-  if (!handler) throw new InputError('no job handler is registered in this build', 'the App registers its gate handler with registerJobHandler() before runWorker() is called');
+  if (!handler)
+    throw new InputError(
+      'no job handler is registered in this build',
+      'the App registers its gate handler with registerJobHandler() before runWorker() is called',
+    );
   const log = opts.log ?? createLogger({ level: process.env.LOG_LEVEL ?? 'info' });
   const { handler: _h, log: _l, signal, graceMs, queue: given, ...tuning } = opts;
   // Without a given queue the check above made sure there is a url.
-  const queue = given ?? new PgQueue({ ...env.durable, ...(env.concurrency ? { concurrency: env.concurrency } : {}), ...tuning, url: url ?? '', log });
+  const queue =
+    given ?? new PgQueue({ ...env.durable, ...(env.concurrency ? { concurrency: env.concurrency } : {}), ...tuning, url: url ?? '', log });
 
   const stopped = new Promise<void>((resolve) => {
     const onSignal = () => resolve();

@@ -89,7 +89,11 @@ export async function applyRecipes(run: RecipeRun): Promise<void> {
       }
       let ev: Evaluation;
       try {
-        ev = await run.evaluate(state.sha, changedFiles, changedFiles.map((f) => f.path));
+        ev = await run.evaluate(
+          state.sha,
+          changedFiles,
+          changedFiles.map((f) => f.path),
+        );
       } catch (err) {
         const reason = `candidate not gated: ${errorMessage(err)}`;
         await run.record({ ...attempt, targets: fix.findingIds, paths, outcome: 'error', reason, ms: Date.now() - started });

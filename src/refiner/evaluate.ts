@@ -59,7 +59,10 @@ export async function evaluateCandidate(
     ...(setup.log ? { log: setup.log } : {}),
   });
   const cmp = compare(before, report, setup.config.strict);
-  const outside = checkFileFence(files.map((f) => f.path), fence);
+  const outside = checkFileFence(
+    files.map((f) => f.path),
+    fence,
+  );
   if (outside.length) {
     const message = outside[0]!.message;
     cmp.verdicts.unshift({ guard: 'G4-fence', status: 'fail', newFindings: outside.length, message });

@@ -119,15 +119,16 @@ export async function refine(opts: RefineOptions): Promise<RefineResult> {
   };
 
   if (!opts.config.refiner.recipes) notes.push('recipes are off (refiner.recipes: false)');
-  else await applyRecipes({
-    setup: opts,
-    recipes: opts.recipes,
-    state,
-    changed: opts.report.files,
-    evaluate: (parent, files, fence) => evaluateCandidate(opts, parent, files, state.findings, fence),
-    accept: (ev, files, summary) => accept(state, ev, files, summary),
-    record,
-  });
+  else
+    await applyRecipes({
+      setup: opts,
+      recipes: opts.recipes,
+      state,
+      changed: opts.report.files,
+      evaluate: (parent, files, fence) => evaluateCandidate(opts, parent, files, state.findings, fence),
+      accept: (ev, files, summary) => accept(state, ev, files, summary),
+      record,
+    });
 
   const refinable = () => state.findings.filter((f) => !f.dismissed && bucketOf(f.category) === 'refine');
   const attemptsAllowed = opts.modelAttempts ?? opts.config.refiner.modelAttempts;
@@ -227,4 +228,3 @@ function commitMessage(summaries: string[], fixed: string[]): string {
   const head = `slopgate refine: fix ${fixed.length} finding${fixed.length === 1 ? '' : 's'}`;
   return `${head}\n\n${summaries.map((s) => `- ${s}`).join('\n')}\n\nFindings: ${fixed.join(', ')}\n`;
 }
-

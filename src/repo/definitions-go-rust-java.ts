@@ -32,7 +32,8 @@ export const goCollector: Collector = (root, sink) => {
       }
       case 'type_declaration':
         for (const spec of named(child))
-          if (spec.type === 'type_spec' || spec.type === 'type_alias') sink.def(spec, field(spec, 'name'), 'type', undefined, isExportedGo(field(spec, 'name')?.text));
+          if (spec.type === 'type_spec' || spec.type === 'type_alias')
+            sink.def(spec, field(spec, 'name'), 'type', undefined, isExportedGo(field(spec, 'name')?.text));
         break;
       case 'const_declaration':
       case 'var_declaration':
@@ -51,7 +52,8 @@ const isPubRust = (item: Node) => named(item).some((c) => c.type === 'visibility
 
 /** `#[macro_export]` right above a `macro_rules!`: exported from the crate. */
 function macroExported(item: Node): boolean {
-  for (let p = item.previousNamedSibling; p?.type === 'attribute_item'; p = p.previousNamedSibling) if (p.text.includes('macro_export')) return true;
+  for (let p = item.previousNamedSibling; p?.type === 'attribute_item'; p = p.previousNamedSibling)
+    if (p.text.includes('macro_export')) return true;
   return false;
 }
 
@@ -81,7 +83,9 @@ function rustItems(container: Node, sink: DefinitionSink, prefix: string | undef
         sink.def(item, name, 'type', prefix, pub);
         const body = field(item, 'body');
         if (name && body)
-          for (const m of named(body)) if (m.type === 'function_item' || m.type === 'function_signature_item') sink.def(m, field(m, 'name'), 'method', q(name.text), pub);
+          for (const m of named(body))
+            if (m.type === 'function_item' || m.type === 'function_signature_item')
+              sink.def(m, field(m, 'name'), 'method', q(name.text), pub);
         break;
       }
       case 'mod_item': {
@@ -96,7 +100,9 @@ function rustItems(container: Node, sink: DefinitionSink, prefix: string | undef
         if (field(item, 'trait')) break;
         const type = baseTypeName(field(item, 'type'));
         const body = field(item, 'body');
-        if (type && body) for (const m of named(body)) if (m.type === 'function_item') sink.def(m, field(m, 'name'), 'method', q(type), publicScope && isPubRust(m));
+        if (type && body)
+          for (const m of named(body))
+            if (m.type === 'function_item') sink.def(m, field(m, 'name'), 'method', q(type), publicScope && isPubRust(m));
         break;
       }
       case 'use_declaration':
@@ -109,14 +115,22 @@ function rustItems(container: Node, sink: DefinitionSink, prefix: string | undef
 function bindRustUse(node: Node | null, sink: DefinitionSink): void {
   if (!node) return;
   switch (node.type) {
-    case 'identifier':
-      { sink.bind(node.text); return; }
-    case 'scoped_identifier':
-      { sink.bind(field(node, 'name')?.text); return; }
-    case 'use_as_clause':
-      { sink.bind(field(node, 'alias')?.text); return; }
-    case 'scoped_use_list':
-      { bindRustUse(field(node, 'list'), sink); return; }
+    case 'identifier': {
+      sink.bind(node.text);
+      return;
+    }
+    case 'scoped_identifier': {
+      sink.bind(field(node, 'name')?.text);
+      return;
+    }
+    case 'use_as_clause': {
+      sink.bind(field(node, 'alias')?.text);
+      return;
+    }
+    case 'scoped_use_list': {
+      bindRustUse(field(node, 'list'), sink);
+      return;
+    }
     case 'use_list':
       for (const c of named(node)) bindRustUse(c, sink);
       return;
@@ -126,7 +140,13 @@ function bindRustUse(node: Node | null, sink: DefinitionSink): void {
 export const rustCollector: Collector = (root, sink) => rustItems(root, sink, undefined, true);
 
 /** Java: classes, interfaces, enums, records, annotation types (nested too) and their methods. */
-const JAVA_TYPES = new Set(['class_declaration', 'interface_declaration', 'enum_declaration', 'record_declaration', 'annotation_type_declaration']);
+const JAVA_TYPES = new Set([
+  'class_declaration',
+  'interface_declaration',
+  'enum_declaration',
+  'record_declaration',
+  'annotation_type_declaration',
+]);
 
 /** `public` or `protected` among a declaration's modifiers (interface members are public by default). */
 function javaVisible(member: Node, inInterface: boolean): boolean {

@@ -3,7 +3,18 @@ import type { Collector, DefinitionSink } from './definition-sink.js';
 import { field, named } from './tree-nodes.js';
 
 /** Python: module-level def/async def/class (decorated too), also inside top-level if/try/with. */
-const PY_SCOPE_BLOCKS = new Set(['if_statement', 'elif_clause', 'else_clause', 'try_statement', 'except_clause', 'finally_clause', 'with_statement', 'block', 'for_statement', 'while_statement']);
+const PY_SCOPE_BLOCKS = new Set([
+  'if_statement',
+  'elif_clause',
+  'else_clause',
+  'try_statement',
+  'except_clause',
+  'finally_clause',
+  'with_statement',
+  'block',
+  'for_statement',
+  'while_statement',
+]);
 
 const isPublicPy = (name: Node | null | undefined) => !!name && (!name.text.startsWith('_') || /^__\w+__$/.test(name.text));
 
@@ -19,7 +30,14 @@ export function pythonCollector(root: Node, sink: DefinitionSink): void {
           break;
         case 'decorated_definition': {
           const inner = field(child, 'definition');
-          if (inner) sink.def(child, field(inner, 'name'), inner.type === 'class_definition' ? 'class' : 'function', undefined, isPublicPy(field(inner, 'name')));
+          if (inner)
+            sink.def(
+              child,
+              field(inner, 'name'),
+              inner.type === 'class_definition' ? 'class' : 'function',
+              undefined,
+              isPublicPy(field(inner, 'name')),
+            );
           break;
         }
         case 'import_statement':
@@ -62,9 +80,13 @@ function jsStatement(node: Node, sink: DefinitionSink, exported: boolean, laterE
   switch (node.type) {
     case 'export_statement': {
       const decl = field(node, 'declaration');
-      if (decl) { jsStatement(decl, sink, true, laterExports); return; }
+      if (decl) {
+        jsStatement(decl, sink, true, laterExports);
+        return;
+      }
       for (const c of named(node)) {
-        if (ANONYMOUS_DEFAULTS.has(c.type) && !field(c, 'name')) sink.def(c, 'default', c.type === 'class' ? 'class' : 'function', undefined, true);
+        if (ANONYMOUS_DEFAULTS.has(c.type) && !field(c, 'name'))
+          sink.def(c, 'default', c.type === 'class' ? 'class' : 'function', undefined, true);
         else if (c.type === 'function_declaration' || c.type === 'class_declaration') jsStatement(c, sink, true, laterExports);
         else if (c.type === 'export_clause' && field(node, 'source'))
           for (const s of named(c)) sink.bind((field(s, 'alias') ?? field(s, 'name'))?.text);
@@ -72,15 +94,21 @@ function jsStatement(node: Node, sink: DefinitionSink, exported: boolean, laterE
       return;
     }
     case 'function_declaration':
-    case 'generator_function_declaration':
-      { sink.def(node, field(node, 'name'), 'function', undefined, pub(field(node, 'name'))); return; }
+    case 'generator_function_declaration': {
+      sink.def(node, field(node, 'name'), 'function', undefined, pub(field(node, 'name')));
+      return;
+    }
     case 'class_declaration':
-    case 'abstract_class_declaration':
-      { sink.def(node, field(node, 'name'), 'class', undefined, pub(field(node, 'name'))); return; }
+    case 'abstract_class_declaration': {
+      sink.def(node, field(node, 'name'), 'class', undefined, pub(field(node, 'name')));
+      return;
+    }
     case 'interface_declaration':
     case 'type_alias_declaration':
-    case 'enum_declaration':
-      { sink.def(node, field(node, 'name'), 'type', undefined, pub(field(node, 'name'))); return; }
+    case 'enum_declaration': {
+      sink.def(node, field(node, 'name'), 'type', undefined, pub(field(node, 'name')));
+      return;
+    }
     case 'ambient_declaration':
       for (const c of named(node)) jsStatement(c, sink, exported, laterExports);
       return;
@@ -92,7 +120,8 @@ function jsStatement(node: Node, sink: DefinitionSink, exported: boolean, laterE
         if (name?.type !== 'identifier') continue;
         const value = field(d, 'value');
         const isFunction = !!value && FUNCTION_VALUES.has(value.type);
-        if (exported || isFunction || laterExports.has(name.text)) sink.def(d, name, isFunction ? 'function' : 'constant', undefined, pub(name));
+        if (exported || isFunction || laterExports.has(name.text))
+          sink.def(d, name, isFunction ? 'function' : 'constant', undefined, pub(name));
         else sink.bind(name.text);
       }
       return;
@@ -110,8 +139,7 @@ function jsStatement(node: Node, sink: DefinitionSink, exported: boolean, laterE
         for (const c of named(clause)) {
           if (c.type === 'identifier') sink.bind(c.text);
           else if (c.type === 'namespace_import') sink.bind(named(c)[0]?.text);
-          else if (c.type === 'named_imports')
-            for (const s of named(c)) sink.bind((field(s, 'alias') ?? field(s, 'name'))?.text);
+          else if (c.type === 'named_imports') for (const s of named(c)) sink.bind((field(s, 'alias') ?? field(s, 'name'))?.text);
         }
       }
       return;
@@ -123,10 +151,12 @@ function laterExportsOf(root: Node): Set<string> {
   const out = new Set<string>();
   for (const child of named(root)) {
     if (child.type !== 'export_statement' || field(child, 'source')) continue;
-    for (const c of named(child)) if (c.type === 'export_clause') for (const s of named(c)) {
-      const name = field(s, 'name');
-      if (name) out.add(name.text);
-    }
+    for (const c of named(child))
+      if (c.type === 'export_clause')
+        for (const s of named(c)) {
+          const name = field(s, 'name');
+          if (name) out.add(name.text);
+        }
   }
   return out;
 }

@@ -167,4 +167,3 @@ export function fingerprintFor(ctx: GuardContext): Promise<RepoFingerprint> {
     return mergeFingerprints(base, await prDeclared(ctx));
   });
 }
-

@@ -79,7 +79,10 @@ export class HttpLinkChecker implements LinkChecker {
   check(url: string): Promise<LinkVerdict> {
     let verdict = this.cache.get(url);
     if (!verdict) {
-      verdict = this.limit(() => this.checkUncached(url)).catch((err: unknown) => ({ status: 'unknown' as const, reason: `check failed: ${errorMessage(err)}` }));
+      verdict = this.limit(() => this.checkUncached(url)).catch((err: unknown) => ({
+        status: 'unknown' as const,
+        reason: `check failed: ${errorMessage(err)}`,
+      }));
       evictOldest(this.cache, MAX_CACHED - 1);
       this.cache.set(url, verdict);
     }
@@ -104,7 +107,8 @@ export class HttpLinkChecker implements LinkChecker {
         current = new URL(answer.location, parsed).toString();
         continue;
       }
-      if (answer.status === 404 || answer.status === 410) return { status: 'dead', reason: `HTTP ${answer.status}`, httpStatus: answer.status };
+      if (answer.status === 404 || answer.status === 410)
+        return { status: 'dead', reason: `HTTP ${answer.status}`, httpStatus: answer.status };
       if (answer.status > 0 && answer.status < 400) return { status: 'ok', reason: `HTTP ${answer.status}`, httpStatus: answer.status };
       return { status: 'unknown', reason: answer.status ? `HTTP ${answer.status}` : 'no answer', httpStatus: answer.status };
     }
@@ -134,7 +138,8 @@ export class HttpLinkChecker implements LinkChecker {
     const family = isIP(address);
     const lookup: LookupFunction = (_host, options, callback) => {
       // cast: library typing gap: net.LookupFunction overloads its callback on options.all
-      if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
+      if ((options as { all?: boolean }).all)
+        (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
       else callback(null, address, family);
     };
     const client = url.protocol === 'https:' ? https : http;

@@ -5,7 +5,6 @@ import { withTree, type LangId } from './languages.js';
 
 export type { DefinitionKind } from './definition-sink.js';
 
-
 /** One top-level definition of a source file. */
 export interface Definition {
   /** Qualified name: `f`, `Class.method` (Python/JS/Java/Go), `Type::method`, `tests::case` (Rust). */
@@ -37,7 +36,6 @@ export interface DefinitionIndex {
   /** The parser had to recover from a syntax error; some definitions may be missing from the list. */
   hasError: boolean;
 }
-
 
 const COLLECTORS: Record<LangId, Collector> = {
   python: pythonCollector,

@@ -16,7 +16,8 @@ export const CATEGORY_HELP: Record<Category, string> = {
   'test-regression': 'A test that passes at the base fails with this change.',
   'build-broken': 'The tests cannot be built or collected any more with this change.',
   'tests-removed': 'Tests that exist or ran at the base were deleted, or no longer run because the change edits the test configuration.',
-  'tests-not-run': 'The tests ran at the base but not with this change (killed at a limit, setup failed, toolchain gone), so the change is unverified.',
+  'tests-not-run':
+    'The tests ran at the base but not with this change (killed at a limit, setup failed, toolchain gone), so the change is unverified.',
   'flaky-test': 'A test failed once with this change but passed when re-run; it is probably flaky.',
   'history-hotspot': 'These paths failed the gate repeatedly in recent runs; a maintainer should look.',
   'schema-invalid': 'A known config file does not validate against its JSON Schema.',

@@ -19,7 +19,8 @@ export function neutralizeComments(text: string): string {
 function deep(value: unknown): unknown {
   if (typeof value === 'string') return neutralizeComments(value);
   if (Array.isArray(value)) return value.map(deep);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [neutralizeComments(k), deep(v)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [neutralizeComments(k), deep(v)]));
   return value;
 }
 

@@ -14,5 +14,7 @@ const SOURCE_LABEL: Record<DismissalSource, string> = {
 export function dismissedText(d: Dismissal): string {
   const day = /^\d{4}-\d{2}-\d{2}/.exec(d.at)?.[0];
   const via = SOURCE_LABEL[d.source];
-  return stripControl(`dismissed by ${d.by} via ${via}${day ? ` on ${day}` : ''}: ${d.reason}`).replace(/\s+/g, ' ').trim();
+  return stripControl(`dismissed by ${d.by} via ${via}${day ? ` on ${day}` : ''}: ${d.reason}`)
+    .replace(/\s+/g, ' ')
+    .trim();
 }

@@ -62,7 +62,10 @@ export function groupByFile(findings: Finding[]): { path: string | undefined; fi
   const keys: (string | undefined)[] = groups.has(undefined) ? [undefined, ...named] : named;
   return keys.map((path) => ({
     path,
-    findings: (groups.get(path) ?? []).map((f, i) => ({ f, i })).sort((a, b) => (a.f.line ?? 0) - (b.f.line ?? 0) || a.i - b.i).map((x) => x.f),
+    findings: (groups.get(path) ?? [])
+      .map((f, i) => ({ f, i }))
+      .sort((a, b) => (a.f.line ?? 0) - (b.f.line ?? 0) || a.i - b.i)
+      .map((x) => x.f),
   }));
 }
 
@@ -73,7 +76,10 @@ export function groupByFile(findings: Finding[]): { path: string | undefined; fi
 export function repoRelativePath(path: string | undefined): string | undefined {
   if (!path) return undefined;
   const cleaned = path.replace(/\\/g, '/').replace(/[\u0000-\u001f\u007f]/g, '');
-  const normal = posix.normalize(cleaned).replace(/^(\.\/)+/, '').replace(/^\/+/, '');
+  const normal = posix
+    .normalize(cleaned)
+    .replace(/^(\.\/)+/, '')
+    .replace(/^\/+/, '');
   if (!normal || normal === '.' || normal === '..' || normal.startsWith('../')) return undefined;
   return normal;
 }
@@ -121,10 +127,13 @@ const XML_NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"
  * is escaped like any other. References to invalid code points stay as they are.
  */
 export function decodeXmlEntities(text: string): string {
-  return text.replace(/&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|(lt|gt|amp|quot|apos));/g, (whole, dec: string | undefined, hex: string | undefined, name: string | undefined) => {
-    if (name) return XML_NAMED[name]!;
-    const code = dec !== undefined ? Number(dec) : parseInt(hex ?? '', 16);
-    if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return whole;
-    return String.fromCodePoint(code);
-  });
+  return text.replace(
+    /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|(lt|gt|amp|quot|apos));/g,
+    (whole, dec: string | undefined, hex: string | undefined, name: string | undefined) => {
+      if (name) return XML_NAMED[name]!;
+      const code = dec !== undefined ? Number(dec) : parseInt(hex ?? '', 16);
+      if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return whole;
+      return String.fromCodePoint(code);
+    },
+  );
 }

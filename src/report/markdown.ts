@@ -1,7 +1,17 @@
 import { isolationWarning } from './isolation-warning.js';
 import type { Finding, Severity } from '../core/finding.js';
 import type { Report } from '../core/report.js';
-import { clip, countBySeverity, decodeXmlEntities, firstLine, formatNumber, nextStepText, plural, shortSha, stripControl } from './format-helpers.js';
+import {
+  clip,
+  countBySeverity,
+  decodeXmlEntities,
+  firstLine,
+  formatNumber,
+  nextStepText,
+  plural,
+  shortSha,
+  stripControl,
+} from './format-helpers.js';
 import { fitBlocks } from './markdown-budget.js';
 import { codeBlock, escapeCell, escapeInline, escapeInlineParagraph, escapeMarkdown } from './markdown-escape.js';
 import { dismissedText } from './dismissed-text.js';
@@ -48,10 +58,16 @@ export function checkRunTitle(report: Report): string {
   if (d.advisory > 0) parts.push(`${d.advisory} advisory`);
   const tests = readTests(report);
   const untested = tests?.headline.startsWith('tests not run') ?? false;
-  if (parts.length === 0) parts.push(d.outcome === 'PASS' ? (untested ? 'no findings' : 'all clear') : `${d.outcome.toLowerCase()}: ${reason}`);
+  if (parts.length === 0)
+    parts.push(d.outcome === 'PASS' ? (untested ? 'no findings' : 'all clear') : `${d.outcome.toLowerCase()}: ${reason}`);
   const psi = report.sections.psi === undefined ? null : readPsi(report.sections.psi);
   if (psi?.score !== undefined) parts.push(`Ψ ${formatNumber(psi.score)}`);
-  if (tests) parts.push(tests.headline.startsWith('tests not run') ? firstLine(stripControl(tests.headline), 120) : `tests: ${firstLine(stripControl(tests.headline), 60)}`);
+  if (tests)
+    parts.push(
+      tests.headline.startsWith('tests not run')
+        ? firstLine(stripControl(tests.headline), 120)
+        : `tests: ${firstLine(stripControl(tests.headline), 60)}`,
+    );
   return clip(parts.join(' · '), 250);
 }
 
@@ -86,9 +102,12 @@ function decisionSection(report: Report, detailsUrl?: string): string {
 function guardSection(report: Report): string {
   if (report.guards.length === 0) return '';
   const rows = report.guards.map(
-    (g) => `| ${escapeCell(`${g.id} ${g.name}`)} | ${escapeCell(g.status)} | ${g.files} | ${g.findings} | ${g.ms} | ${escapeCell(firstLine(g.reason ?? '', 200))} |`,
+    (g) =>
+      `| ${escapeCell(`${g.id} ${g.name}`)} | ${escapeCell(g.status)} | ${g.files} | ${g.findings} | ${g.ms} | ${escapeCell(firstLine(g.reason ?? '', 200))} |`,
   );
-  return ['', '### Guards', '', '| guard | status | files | findings | ms | note |', '|---|---|--:|--:|--:|---|', ...rows].join('\n') + '\n';
+  return (
+    ['', '### Guards', '', '| guard | status | files | findings | ms | note |', '|---|---|--:|--:|--:|---|', ...rows].join('\n') + '\n'
+  );
 }
 
 function psiSection(report: Report): string {
@@ -117,7 +136,11 @@ function testsSection(report: Report): string {
     for (const name of tests.regressed.slice(0, 20)) lines.push(`- ${escapeCell(decodeXmlEntities(name))}`);
     if (tests.regressed.length > 20) lines.push(`- … ${plural(tests.regressed.length - 20, 'more regression')}`);
   }
-  if (tests.details.length) lines.push('', ...tests.details.map(([k, v]) => `- ${escapeCell(k)}: ${escapeInline(firstLine(decodeXmlEntities(v), 200), { cell: true })}`));
+  if (tests.details.length)
+    lines.push(
+      '',
+      ...tests.details.map(([k, v]) => `- ${escapeCell(k)}: ${escapeInline(firstLine(decodeXmlEntities(v), 200), { cell: true })}`),
+    );
   return lines.join('\n') + '\n';
 }
 
@@ -159,7 +182,9 @@ function langOf(path: string): string {
 
 function findingDetail(f: Finding): string {
   const icon = SEVERITY_ICON[f.severity];
-  const place = f.path ? `${escapeMarkdown(f.path)}${f.line ? ` line ${f.line}${f.endLine && f.endLine > f.line ? `–${f.endLine}` : ''}` : ''}` : 'whole change';
+  const place = f.path
+    ? `${escapeMarkdown(f.path)}${f.line ? ` line ${f.line}${f.endLine && f.endLine > f.line ? `–${f.endLine}` : ''}` : ''}`
+    : 'whole change';
   const parts = [
     `### ${icon} ${escapeMarkdown(f.severity)}${f.dismissed ? ' (dismissed)' : ''} · ${escapeMarkdown(f.category)} · ${place}`,
     '',
@@ -201,7 +226,10 @@ export function renderCheckRun(report: Report, opts: CheckRunOptions = {}): Chec
     refineMarkdown(report.sections.refine) +
     findingsHead(report);
   const summary = fitBlocks(head, report.findings.map(findingRow), moreLine('summary', max), max).text;
-  const text = report.findings.length === 0 ? '' : fitBlocks('## Findings in detail\n\n', report.findings.map(findingDetail), moreLine('text', max), max).text;
+  const text =
+    report.findings.length === 0
+      ? ''
+      : fitBlocks('## Findings in detail\n\n', report.findings.map(findingDetail), moreLine('text', max), max).text;
   return { title: checkRunTitle(report), summary, text };
 }
 

@@ -32,7 +32,10 @@ export interface AttemptLike extends RefineRowView {
 /** Builds the section from attempts (stored or fresh); undefined when there are none. */
 export function refineSection(attempts: readonly AttemptLike[]): RefineView | undefined {
   if (attempts.length === 0) return undefined;
-  const rows = attempts.slice(-MAX_ROWS).map(row).filter((r): r is RefineRowView => r !== null);
+  const rows = attempts
+    .slice(-MAX_ROWS)
+    .map(row)
+    .filter((r): r is RefineRowView => r !== null);
   return {
     attempts: rows,
     kept: attempts.filter((a) => a.outcome === 'kept').length,
@@ -44,7 +47,10 @@ export function refineSection(attempts: readonly AttemptLike[]): RefineView | un
 /** Tolerant reader (the section may come from an older or newer slopgate). */
 export function readRefine(section: unknown): RefineView | null {
   if (!isRecord(section) || !Array.isArray(section.attempts)) return null;
-  const attempts = section.attempts.map(row).filter((r): r is RefineRowView => r !== null).slice(-MAX_ROWS);
+  const attempts = section.attempts
+    .map(row)
+    .filter((r): r is RefineRowView => r !== null)
+    .slice(-MAX_ROWS);
   if (attempts.length === 0) return null;
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
   return { attempts, kept: num(section.kept), reverted: num(section.reverted), tokens: num(section.tokens) };

@@ -97,7 +97,9 @@ function resultOf(f: Finding, ruleIndex: number | undefined, path: string, pinne
     ...(ruleIndex !== undefined ? { ruleIndex } : {}),
     level: levelOf(f.severity),
     message: { text: `${prefix}${f.message}${f.remediation ? `\nWhat to do: ${f.remediation}` : ''}` },
-    locations: [{ physicalLocation: { artifactLocation: { uri: sarifUri(path), uriBaseId: '%SRCROOT%' }, region: { startLine, endLine } } }],
+    locations: [
+      { physicalLocation: { artifactLocation: { uri: sarifUri(path), uriBaseId: '%SRCROOT%' }, region: { startLine, endLine } } },
+    ],
     partialFingerprints: { [FINGERPRINT_KEY]: f.id },
     properties: {
       guard: f.guard,
@@ -145,7 +147,11 @@ export function toSarif(report: Report): Log {
     const own = repoRelativePath(f.path);
     const path = own ?? anchor;
     if (!path) {
-      notifications.push({ level: levelOf(f.severity), message: { text: `${f.message}${f.remediation ? `\nWhat to do: ${f.remediation}` : ''}` }, descriptor: { id: ruleIdOf(f) } });
+      notifications.push({
+        level: levelOf(f.severity),
+        message: { text: `${f.message}${f.remediation ? `\nWhat to do: ${f.remediation}` : ''}` },
+        descriptor: { id: ruleIdOf(f) },
+      });
       continue;
     }
     if (results.length >= MAX_SARIF_RESULTS) continue;
@@ -153,10 +159,21 @@ export function toSarif(report: Report): Log {
   }
   const dropped = report.findings.length - results.length - notifications.length;
   if (dropped > 0) {
-    notifications.push({ level: 'warning', message: { text: `${dropped} more findings were left out: code scanning accepts at most ${MAX_SARIF_RESULTS} results per run.` } });
+    notifications.push({
+      level: 'warning',
+      message: { text: `${dropped} more findings were left out: code scanning accepts at most ${MAX_SARIF_RESULTS} results per run.` },
+    });
   }
   const run: Run = {
-    tool: { driver: { name: 'slopgate', version: report.tool.version, semanticVersion: report.tool.version, informationUri: TOOL_INFORMATION_URI, rules } },
+    tool: {
+      driver: {
+        name: 'slopgate',
+        version: report.tool.version,
+        semanticVersion: report.tool.version,
+        informationUri: TOOL_INFORMATION_URI,
+        rules,
+      },
+    },
     invocations: [
       {
         executionSuccessful: !report.guards.some((g) => g.status === 'error'),

@@ -107,7 +107,12 @@ export function readTests(report: Report): TestsView | null {
   const fromFindings = report.findings.filter((f) => f.category === 'test-regression').length;
   if (!s) {
     if (fromFindings === 0) return null;
-    return { headline: `${fromFindings} regression${fromFindings === 1 ? '' : 's'}`, regressions: fromFindings, details: [], regressed: [] };
+    return {
+      headline: `${fromFindings} regression${fromFindings === 1 ? '' : 's'}`,
+      regressions: fromFindings,
+      details: [],
+      regressed: [],
+    };
   }
   const regressions = s.regressions.length;
   const notRun = s.notRun ?? s.skipped;

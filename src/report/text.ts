@@ -1,7 +1,16 @@
 import { isolationWarning } from './isolation-warning.js';
 import type { Finding, Severity } from '../core/finding.js';
 import type { Report } from '../core/report.js';
-import { countBySeverity, decodeXmlEntities, formatNumber, groupByFile, nextStepText, plural, shortSha, stripControl } from './format-helpers.js';
+import {
+  countBySeverity,
+  decodeXmlEntities,
+  formatNumber,
+  groupByFile,
+  nextStepText,
+  plural,
+  shortSha,
+  stripControl,
+} from './format-helpers.js';
 import { dismissedText } from './dismissed-text.js';
 import { readPsi, readTests } from './sections.js';
 import { refineTextLines } from './refine-section.js';
@@ -37,7 +46,10 @@ function header(report: Report, paint: Paint): string[] {
   const range = `${safe(report.base.ref)}..${safe(report.head.ref)} (${shortSha(report.base.sha)}..${shortSha(report.head.sha)})`;
   return [
     `${paint(ANSI.bold, `slopgate ${report.tool.version}`)}  ${safe(report.repo)}  ${range}`,
-    paint(ANSI.dim, `${plural(report.files.length, 'file')} changed · ${plural(report.commits.length, 'commit')} · ${report.durationMs} ms`),
+    paint(
+      ANSI.dim,
+      `${plural(report.files.length, 'file')} changed · ${plural(report.commits.length, 'commit')} · ${report.durationMs} ms`,
+    ),
   ];
 }
 
@@ -86,7 +98,14 @@ function findingLines(f: Finding, paint: Paint): string[] {
 
 function guardTable(report: Report, paint: Paint): string[] {
   if (report.guards.length === 0) return [];
-  const rows = report.guards.map((g) => [g.status, safe(`${g.id} ${g.name}`), String(g.files), String(g.findings), String(g.ms), g.reason ? safe(g.reason).replace(/\n/g, ' ') : '']);
+  const rows = report.guards.map((g) => [
+    g.status,
+    safe(`${g.id} ${g.name}`),
+    String(g.files),
+    String(g.findings),
+    String(g.ms),
+    g.reason ? safe(g.reason).replace(/\n/g, ' ') : '',
+  ]);
   const head = ['status', 'guard', 'files', 'findings', 'ms', 'note'];
   const width = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) =>
@@ -128,7 +147,11 @@ function testLines(report: Report, paint: Paint): string[] {
   if (report.sections.tests === undefined) return [];
   const tests = readTests(report);
   if (!tests) return [];
-  const out = [tests.headline.startsWith('tests not run') ? `${paint(ANSI.bold, 'Tests:')} ${safe(tests.headline)}` : `${paint(ANSI.bold, 'Tests')} ${safe(tests.headline)}`];
+  const out = [
+    tests.headline.startsWith('tests not run')
+      ? `${paint(ANSI.bold, 'Tests:')} ${safe(tests.headline)}`
+      : `${paint(ANSI.bold, 'Tests')} ${safe(tests.headline)}`,
+  ];
   for (const name of tests.regressed.slice(0, 10)) out.push(`  ${paint(ANSI.red, '✖')} ${safe(name)}`);
   if (tests.regressed.length > 10) out.push(paint(ANSI.dim, `  … ${plural(tests.regressed.length - 10, 'more regression')}`));
   for (const [k, v] of tests.details) out.push(paint(ANSI.dim, `  ${safe(k)}: ${safe(v).replace(/\n/g, ' ')}`));
@@ -148,5 +171,10 @@ export function renderText(report: Report, opts: { color?: boolean } = {}): stri
     blocks.push(lines);
   }
   blocks.push(guardTable(report, paint), psiLines(report, paint), testLines(report, paint), refineTextLines(report.sections.refine));
-  return blocks.filter((b) => b.length > 0).map((b) => b.join('\n')).join('\n\n') + '\n';
+  return (
+    blocks
+      .filter((b) => b.length > 0)
+      .map((b) => b.join('\n'))
+      .join('\n\n') + '\n'
+  );
 }

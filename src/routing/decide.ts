@@ -104,7 +104,12 @@ export function decide(all: Finding[], opts: DecideOptions = {}): Decision {
     return make('ADVISE', 2, `${plural(advisory, 'advisory finding')} (${countBy(findings)}); nothing blocks`, 'annotate');
   }
   if (round >= maxRounds) {
-    return make('STUCK', 2, `round ${round} of ${maxRounds} reached with ${plural(blocking.length, 'blocking finding')} left`, 'label-stuck');
+    return make(
+      'STUCK',
+      2,
+      `round ${round} of ${maxRounds} reached with ${plural(blocking.length, 'blocking finding')} left`,
+      'label-stuck',
+    );
   }
   const bucket = BUCKET_PRECEDENCE.find((b) => buckets[b]?.length);
   if (!bucket) throw new Error('blocking findings fell into no routing bucket'); // every category has a bucket

@@ -149,8 +149,7 @@ export async function navigate(input: NavigatorInput): Promise<Decision> {
       source: 'navigator',
       candidates,
       reason:
-        `${input.decision.reason}; navigator chose ${choice} from ${candidates.join(' or ')} ` +
-        `(the table alone says ${point.fallback})`,
+        `${input.decision.reason}; navigator chose ${choice} from ${candidates.join(' or ')} ` + `(the table alone says ${point.fallback})`,
     };
   } catch (err) {
     const kind = err instanceof LlmError ? err.kind : err instanceof Error ? err.name : 'error';

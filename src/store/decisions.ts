@@ -40,7 +40,16 @@ export async function insertDecision(tx: Queryable, e: DecisionEntry): Promise<n
   const { rows } = await tx.query<{ id: number }>(
     `INSERT INTO decisions (run_id, repo, pr, outcome, reason, round, record, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8) RETURNING id::int AS id`,
-    [e.runId ?? null, e.repo, e.pr ?? null, e.decision.outcome, e.decision.reason, e.decision.round, JSON.stringify(record), e.at ?? new Date()],
+    [
+      e.runId ?? null,
+      e.repo,
+      e.pr ?? null,
+      e.decision.outcome,
+      e.decision.reason,
+      e.decision.round,
+      JSON.stringify(record),
+      e.at ?? new Date(),
+    ],
   );
   return rows[0]!.id;
 }

@@ -25,7 +25,14 @@ function byCount(counts: Map<string, number>): string[] {
  * evidence), and the excluded run, commit and PR do not count at all. Used by G9 and, to skip such
  * paths, by the refiner.
  */
-export async function findHotspots(db: Db, repo: string, paths: string[], windowDays: number, threshold: number, exclude: HistoryExclusions = {}): Promise<Hotspot[]> {
+export async function findHotspots(
+  db: Db,
+  repo: string,
+  paths: string[],
+  windowDays: number,
+  threshold: number,
+  exclude: HistoryExclusions = {},
+): Promise<Hotspot[]> {
   const wanted = [...new Set(paths)].slice(0, MAX_PATHS);
   if (wanted.length === 0) return [];
   const since = new Date((exclude.now ?? new Date()).getTime() - windowDays * 86_400_000);
@@ -64,7 +71,9 @@ export async function findHotspots(db: Db, repo: string, paths: string[], window
       failures: list.length,
       guards: byCount(guards),
       categories: byCount(categories),
-      lastRuns: newest.slice(0, 5).map((r) => ({ runId: r.run_id, pr: r.pr, headSha: r.head_sha, at: new Date(r.created_at).toISOString() })),
+      lastRuns: newest
+        .slice(0, 5)
+        .map((r) => ({ runId: r.run_id, pr: r.pr, headSha: r.head_sha, at: new Date(r.created_at).toISOString() })),
       lastFailedAt: new Date(list[0]!.created_at).toISOString(),
     });
   }

@@ -32,7 +32,11 @@ export async function openDb(opts: StoreOptions = {}): Promise<Db> {
   let db: Db;
   if (opts.url) {
     if (!isPostgresUrl(opts.url)) throw new Error('the database URL must start with postgres:// or postgresql://');
-    db = await openPostgres({ url: opts.url, ...(opts.schema ? { schema: opts.schema } : {}), ...(opts.poolSize ? { max: opts.poolSize } : {}) });
+    db = await openPostgres({
+      url: opts.url,
+      ...(opts.schema ? { schema: opts.schema } : {}),
+      ...(opts.poolSize ? { max: opts.poolSize } : {}),
+    });
   } else {
     db = await openPglite({ ...(opts.dataDir ? { dataDir: opts.dataDir } : {}), ...(opts.schema ? { schema: opts.schema } : {}) });
   }

@@ -14,7 +14,9 @@ export async function getRound(db: Db, repo: string, pr: number): Promise<RoundS
     [repo, pr],
   );
   const r = rows[0];
-  return r ? { round: r.round, maxRoundsOverride: r.max_rounds_override, updatedAt: new Date(r.updated_at) } : { round: 1, maxRoundsOverride: null, updatedAt: null };
+  return r
+    ? { round: r.round, maxRoundsOverride: r.max_rounds_override, updatedAt: new Date(r.updated_at) }
+    : { round: 1, maxRoundsOverride: null, updatedAt: null };
 }
 
 export type AdvanceResult = { advanced: true; round: number } | { advanced: false; round: number; reason: 'round-shifted' };

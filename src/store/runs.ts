@@ -64,7 +64,15 @@ async function insertFindings(tx: Queryable, runId: string, findings: Finding[])
   }
 }
 
-async function insertGuardFailures(tx: Queryable, runId: string, repo: string, meta: RunMeta, headSha: string, at: Date, findings: Finding[]): Promise<void> {
+async function insertGuardFailures(
+  tx: Queryable,
+  runId: string,
+  repo: string,
+  meta: RunMeta,
+  headSha: string,
+  at: Date,
+  findings: Finding[],
+): Promise<void> {
   for (const part of chunks(findings.filter(isGuardFailure))) {
     await tx.query(
       `INSERT INTO guard_failures (repo, path, guard, category, run_id, pr, head_sha, created_at)
@@ -175,9 +183,10 @@ export async function getRun(db: Db, id: string): Promise<StoredRun | undefined>
 
 /** The newest runs of a pull request, newest first. */
 export async function listRuns(db: Db, repo: string, pr: number, limit = 20): Promise<StoredRun[]> {
-  const { rows } = await db.query<RunRow>(
-    'SELECT * FROM runs WHERE repo = $1 AND pr = $2 ORDER BY started_at DESC, id LIMIT $3',
-    [repo, pr, Math.max(1, Math.min(limit, 1000))],
-  );
+  const { rows } = await db.query<RunRow>('SELECT * FROM runs WHERE repo = $1 AND pr = $2 ORDER BY started_at DESC, id LIMIT $3', [
+    repo,
+    pr,
+    Math.max(1, Math.min(limit, 1000)),
+  ]);
   return rows.map(toRun);
 }

@@ -1,6 +1,13 @@
 import type { Report } from '../core/report.js';
 import type { Db } from './db.js';
-import { appendDecision, exportDecisions, listDecisions, type DecisionEntry, type DecisionFilter, type DecisionRecord } from './decisions.js';
+import {
+  appendDecision,
+  exportDecisions,
+  listDecisions,
+  type DecisionEntry,
+  type DecisionFilter,
+  type DecisionRecord,
+} from './decisions.js';
 import { pruneDeliveries, recordDelivery } from './deliveries.js';
 import type { HistoryExclusions, HistoryReader, Hotspot } from '../core/ports.js';
 import { dismissFinding, listDismissals, type DismissalEntry, type StoredDismissal } from './dismissals.js';

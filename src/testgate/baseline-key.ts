@@ -4,7 +4,8 @@ import type { Revision } from '../core/revision.js';
 import type { BaselineKey } from '../core/ports.js';
 
 /** Lockfiles whose content changes what a test run installs or builds. */
-const LOCKFILE = /(^|\/)(package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb?|Cargo\.lock|go\.sum|poetry\.lock|uv\.lock|Pipfile\.lock|pdm\.lock|requirements[^/]*\.txt)$/;
+const LOCKFILE =
+  /(^|\/)(package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb?|Cargo\.lock|go\.sum|poetry\.lock|uv\.lock|Pipfile\.lock|pdm\.lock|requirements[^/]*\.txt)$/;
 
 /** Hash over the blob ids of every lockfile in the tree (blob ids are content hashes already). */
 export async function lockfileHash(rev: Revision): Promise<string> {

@@ -81,12 +81,16 @@ export function parsePlainTestCommand(line: string): PlainTestCommand | null {
   if (tool === 'coverage' && rest[0] === 'run') {
     // coverage run [--opt=value|-p] -m pytest …: like python -m, the working directory is on sys.path.
     const m = rest.indexOf('-m');
-    if (m > 0 && rest[m + 1] === 'pytest' && rest.slice(1, m).every((a) => /^(-p|--\w[\w-]*=\S+|--parallel-mode|--branch)$/.test(a))) return { kind: 'python-m-pytest', args: rest.slice(m + 2) };
+    if (m > 0 && rest[m + 1] === 'pytest' && rest.slice(1, m).every((a) => /^(-p|--\w[\w-]*=\S+|--parallel-mode|--branch)$/.test(a)))
+      return { kind: 'python-m-pytest', args: rest.slice(m + 2) };
     return null;
   }
   if (tool === 'go' && rest[0] === 'test') return { kind: 'go', args: rest.slice(1) };
   if (tool === 'cargo' && rest[0] === 'test') return { kind: 'cargo', args: rest.slice(1) };
-  if ((tool === 'npm' || tool === 'yarn' || tool === 'pnpm') && ((rest[0] === 'test' || rest[0] === 't') || (rest[0] === 'run' && rest[1] === 'test'))) {
+  if (
+    (tool === 'npm' || tool === 'yarn' || tool === 'pnpm') &&
+    (rest[0] === 'test' || rest[0] === 't' || (rest[0] === 'run' && rest[1] === 'test'))
+  ) {
     const after = rest[0] === 'run' ? rest.slice(2) : rest.slice(1);
     return after.length === 0 ? { kind: 'npm-test', args: [] } : null;
   }
@@ -173,7 +177,9 @@ export function makefileTestCommands(text: string): CiTestCommand[] {
  */
 export async function findCiTestCommands(base: Revision): Promise<CiTestCommand[]> {
   const paths = await base.paths();
-  const workflows = paths.filter((p) => /^\.github\/workflows\/[^/]+\.ya?ml$/.test(p)).sort((a, b) => Number(!/test|ci/i.test(a)) - Number(!/test|ci/i.test(b)) || a.localeCompare(b));
+  const workflows = paths
+    .filter((p) => /^\.github\/workflows\/[^/]+\.ya?ml$/.test(p))
+    .sort((a, b) => Number(!/test|ci/i.test(a)) - Number(!/test|ci/i.test(b)) || a.localeCompare(b));
   const texts = await base.readTexts([...workflows, ...['tox.ini', 'Makefile'].filter((p) => paths.includes(p))]);
   const out: CiTestCommand[] = [];
   for (const wf of workflows) out.push(...workflowTestCommands(wf, texts.get(wf) ?? ''));

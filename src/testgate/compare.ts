@@ -28,6 +28,8 @@ export function compareSuites(baseline: SuiteResult, candidate: SuiteResult): Su
   const newlyFailing = candidate.tests.filter((t) => t.status === 'failed' && baseTests.get(t.id)?.status !== 'failed');
   const fixed = baseline.tests.filter((t) => t.status === 'failed' && headTests.get(t.id)?.status === 'passed').map((t) => t.id);
   // A test whose unit no longer builds is reported with the unit, not as removed.
-  const removed = baseline.tests.filter((t) => !headTests.has(t.id) && !brokenGroups.has(t.unit) && !brokenGroups.has(groupOf.get(t.unit) ?? t.unit));
+  const removed = baseline.tests.filter(
+    (t) => !headTests.has(t.id) && !brokenGroups.has(t.unit) && !brokenGroups.has(groupOf.get(t.unit) ?? t.unit),
+  );
   return { newlyFailing, fixed, removed, brokenUnits, suiteBroken: false };
 }

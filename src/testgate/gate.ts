@@ -99,7 +99,12 @@ function baselineSkip(r: SuiteResult): string {
 }
 
 /** Re-runs newly failing tests up to `reruns` times; a test that passes once is flaky. */
-async function separateFlakes(ws: SuiteWorkspace, runner: Runner, failing: TestOutcome[], reruns: number): Promise<{ regressions: RerunVerdict[]; flaky: RerunVerdict[] }> {
+async function separateFlakes(
+  ws: SuiteWorkspace,
+  runner: Runner,
+  failing: TestOutcome[],
+  reruns: number,
+): Promise<{ regressions: RerunVerdict[]; flaky: RerunVerdict[] }> {
   const flaky: RerunVerdict[] = [];
   let pending = failing.slice(0, MAX_RERUN_TESTS);
   const unconfirmed = failing.slice(MAX_RERUN_TESTS).map((test) => ({ test, runs: 1 }));
@@ -127,7 +132,11 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
   if (refusal) return { ...empty, runner: runner.id, command: runner.command, skipped: refusal };
   const info = { runner: runner.id, command: runner.command };
   const cacheDir = opts.cacheDir ?? defaultCacheDir(opts.repo);
-  const key = await baselineKey(opts.repo, opts.base, opts.config.setup ? `${runner.command} [setup: ${opts.config.setup}]` : runner.command);
+  const key = await baselineKey(
+    opts.repo,
+    opts.base,
+    opts.config.setup ? `${runner.command} [setup: ${opts.config.setup}]` : runner.command,
+  );
 
   let cached: SuiteResult | null = null;
   try {
@@ -154,10 +163,12 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
         })();
     const [baselineRaw, candidateRaw] = await Promise.all([baselineRun, runSuite(candidateWs, runner, opts.config)]);
     const [baseline, candidate] = [capSuiteMessages(baselineRaw), capSuiteMessages(candidateRaw)];
-    const configChanges = await testConfigChanges(opts.base, new Revision(opts.repoDir, opts.candidateSha)).catch((err: unknown): TestConfigChange[] => {
-      opts.log?.warn({ err: String(err) }, 'could not compare the test configuration of base and candidate');
-      return [];
-    });
+    const configChanges = await testConfigChanges(opts.base, new Revision(opts.repoDir, opts.candidateSha)).catch(
+      (err: unknown): TestConfigChange[] => {
+        opts.log?.warn({ err: String(err) }, 'could not compare the test configuration of base and candidate');
+        return [];
+      },
+    );
     if (!cached && baselineState.isolated && cacheable(baseline)) {
       await opts.cache.put(key, baseline).catch((err: unknown) => opts.log?.warn({ err: String(err) }, 'baseline cache write failed'));
     }

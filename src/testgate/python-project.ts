@@ -27,7 +27,26 @@ export interface PythonProject {
 }
 
 /** Directories that hold tests, docs or tooling, never the package under test. */
-const NOT_PACKAGES = new Set(['tests', 'test', 'testing', 'docs', 'doc', 'examples', 'example', 'scripts', 'tools', 'benchmarks', 'bench', 'build', 'dist', 'site-packages', 'conftest', 'setup', 'noxfile', 'tasks']);
+const NOT_PACKAGES = new Set([
+  'tests',
+  'test',
+  'testing',
+  'docs',
+  'doc',
+  'examples',
+  'example',
+  'scripts',
+  'tools',
+  'benchmarks',
+  'bench',
+  'build',
+  'dist',
+  'site-packages',
+  'conftest',
+  'setup',
+  'noxfile',
+  'tasks',
+]);
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -45,7 +64,9 @@ function configuredRoots(pyproject: Table, setupCfg: Map<string, Map<string, str
   const setuptoolsPackages = dig(pyproject, 'tool', 'setuptools', 'packages');
   names.push(...stringsOf(setuptoolsPackages).map((p) => p.split('.')[0]!));
   // cast: checked with Array.isArray just before
-  for (const entry of Array.isArray(dig(pyproject, 'tool', 'poetry', 'packages')) ? (dig(pyproject, 'tool', 'poetry', 'packages') as unknown[]) : []) {
+  for (const entry of Array.isArray(dig(pyproject, 'tool', 'poetry', 'packages'))
+    ? (dig(pyproject, 'tool', 'poetry', 'packages') as unknown[])
+    : []) {
     if (!isTable(entry) || typeof entry.include !== 'string') continue;
     names.push(entry.include.split(/[./]/)[0]!);
     if (typeof entry.from === 'string') roots.push(entry.from);
@@ -64,12 +85,23 @@ function configuredRoots(pyproject: Table, setupCfg: Map<string, Map<string, str
   const where = setupCfg.get('options.packages.find')?.get('where');
   if (where) roots.push(where.trim());
   const cfgPackages = options?.get('packages');
-  if (cfgPackages && !cfgPackages.includes('find')) names.push(...cfgPackages.split(/[\s,]+/).filter(Boolean).map((p) => p.split('.')[0]!));
+  if (cfgPackages && !cfgPackages.includes('find'))
+    names.push(
+      ...cfgPackages
+        .split(/[\s,]+/)
+        .filter(Boolean)
+        .map((p) => p.split('.')[0]!),
+    );
   return { roots: roots.map(clean).filter((r) => r && r !== '.'), names };
 }
 
 /** pytest's `pythonpath` from the config file pytest would pick (pytest.ini, pyproject, tox.ini, setup.cfg). */
-function pytestPythonpath(pytestIni: string | null, pyproject: Table, toxIni: string | null, setupCfg: Map<string, Map<string, string>>): string[] | null {
+function pytestPythonpath(
+  pytestIni: string | null,
+  pyproject: Table,
+  toxIni: string | null,
+  setupCfg: Map<string, Map<string, string>>,
+): string[] | null {
   const split = (v: string | undefined) => (v === undefined ? null : v.split(/\s+/).filter(Boolean));
   if (pytestIni !== null) {
     const ini = readIni(pytestIni);
@@ -95,7 +127,12 @@ export async function readPythonProject(base: Revision): Promise<PythonProject> 
   const pyproject = readToml(texts.get('pyproject.toml') ?? '');
   const setupCfg = readIni(texts.get('setup.cfg') ?? '');
   const installable =
-    isTable(pyproject.project) || isTable(pyproject['build-system']) || isTable(dig(pyproject, 'tool', 'poetry')) || texts.has('setup.py') || setupCfg.has('metadata') || setupCfg.has('options');
+    isTable(pyproject.project) ||
+    isTable(pyproject['build-system']) ||
+    isTable(dig(pyproject, 'tool', 'poetry')) ||
+    texts.has('setup.py') ||
+    setupCfg.has('metadata') ||
+    setupCfg.has('options');
   const configured = configuredRoots(pyproject, setupCfg);
 
   /** Top-level packages (dirs with `__init__.py`) and modules directly under `root`. */
@@ -116,11 +153,16 @@ export async function readPythonProject(base: Revision): Promise<PythonProject> 
   const packages = new Set<string>(configured.names.filter((n) => IDENT.test(n)));
   for (const r of roots) for (const n of topLevelUnder(r)) packages.add(n);
   for (const n of topLevelUnder('')) packages.add(n);
-  const projectName = dig(pyproject, 'project', 'name') ?? dig(pyproject, 'tool', 'poetry', 'name') ?? setupCfg.get('metadata')?.get('name');
+  const projectName =
+    dig(pyproject, 'project', 'name') ?? dig(pyproject, 'tool', 'poetry', 'name') ?? setupCfg.get('metadata')?.get('name');
   if (typeof projectName === 'string') {
     const n = projectName.trim().toLowerCase().replace(/[-.]+/g, '_');
     // Only when the tree has it: a distribution name is often not an import name.
-    if (IDENT.test(n) && [...roots, ''].some((r) => paths.includes(`${r ? r + '/' : ''}${n}/__init__.py`) || paths.includes(`${r ? r + '/' : ''}${n}.py`))) packages.add(n);
+    if (
+      IDENT.test(n) &&
+      [...roots, ''].some((r) => paths.includes(`${r ? r + '/' : ''}${n}/__init__.py`) || paths.includes(`${r ? r + '/' : ''}${n}.py`))
+    )
+      packages.add(n);
   }
   const flatPackages = [...packages].filter((n) => paths.includes(`${n}/__init__.py`)).sort();
   return {

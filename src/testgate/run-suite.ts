@@ -55,7 +55,13 @@ export class SuiteWorkspace {
    * @param _sharedCacheDir no longer written: a cache shared between runs would let one PR's tests
    *   poison another run. Kept so that callers need not change.
    */
-  static async create(repoDir: string, sha: string, _sharedCacheDir: string, limits: SuiteLimits, signal?: AbortSignal): Promise<SuiteWorkspace> {
+  static async create(
+    repoDir: string,
+    sha: string,
+    _sharedCacheDir: string,
+    limits: SuiteLimits,
+    signal?: AbortSignal,
+  ): Promise<SuiteWorkspace> {
     const root = await mkdtemp(join(tmpdir(), 'slopgate-suite-'));
     const ws = new SuiteWorkspace(root, sha, limits, signal);
     try {
@@ -145,11 +151,24 @@ const KILLED: Record<string, (limits: SuiteLimits) => string> = {
 
 /** Turns a runner's output into a {@link SuiteResult} with an honest status. */
 export function toSuiteResult(runner: Runner, sha: string, out: RunnerOutput, durationMs: number, limits: SuiteLimits): SuiteResult {
-  const base: SuiteResult = { runner: runner.id, command: runner.command, status: 'ok', exitCode: out.exitCode, tests: out.tests, units: out.units, durationMs, outputTail: out.outputTail, sha, ...(out.notes?.length ? { notes: out.notes } : {}) };
-  if (out.killedBy) return { ...base, status: 'skipped', killedBy: out.killedBy, skippedReason: `the test run ${KILLED[out.killedBy]!(limits)}` };
+  const base: SuiteResult = {
+    runner: runner.id,
+    command: runner.command,
+    status: 'ok',
+    exitCode: out.exitCode,
+    tests: out.tests,
+    units: out.units,
+    durationMs,
+    outputTail: out.outputTail,
+    sha,
+    ...(out.notes?.length ? { notes: out.notes } : {}),
+  };
+  if (out.killedBy)
+    return { ...base, status: 'skipped', killedBy: out.killedBy, skippedReason: `the test run ${KILLED[out.killedBy]!(limits)}` };
   if (out.missingToolchain) return { ...base, status: 'skipped', skippedReason: out.missingToolchain };
   if (out.exitCodeOnly) {
-    if (out.exitCode === 0) return { ...base, units: [{ id: `${runner.id}:(suite)`, kind: 'suite', group: `${runner.id}:(suite)`, status: 'ok' }] };
+    if (out.exitCode === 0)
+      return { ...base, units: [{ id: `${runner.id}:(suite)`, kind: 'suite', group: `${runner.id}:(suite)`, status: 'ok' }] };
     return { ...base, status: 'no-results' };
   }
   const anything = out.tests.length > 0 || out.units.some((u) => u.status === 'broken');
@@ -174,7 +193,18 @@ export async function runSuite(ws: SuiteWorkspace, runner: Runner, limits: Suite
   const started = Date.now();
   const refusal = sandboxRefusal(limits.isolation);
   if (refusal) {
-    return { runner: runner.id, command: runner.command, status: 'skipped', skippedReason: refusal, exitCode: null, tests: [], units: [], durationMs: 0, outputTail: '', sha: ws.sha };
+    return {
+      runner: runner.id,
+      command: runner.command,
+      status: 'skipped',
+      skippedReason: refusal,
+      exitCode: null,
+      tests: [],
+      units: [],
+      durationMs: 0,
+      outputTail: '',
+      sha: ws.sha,
+    };
   }
   if (limits.setup) {
     const s = await ws.exec(limits.setup, limits.timeoutSec * 1000);

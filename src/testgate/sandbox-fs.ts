@@ -43,10 +43,49 @@ const ETC_ENTRIES = [
 ];
 
 /** Files in a toolchain root that may hold credentials; hidden behind /dev/null. */
-const CREDENTIAL_FILES = ['credentials', 'credentials.toml', '.npmrc', '.pypirc', '.netrc', '.git-credentials', '.env', '.docker', '.ssh', '.aws', 'config.json', 'auth.json'];
+const CREDENTIAL_FILES = [
+  'credentials',
+  'credentials.toml',
+  '.npmrc',
+  '.pypirc',
+  '.netrc',
+  '.git-credentials',
+  '.env',
+  '.docker',
+  '.ssh',
+  '.aws',
+  'config.json',
+  'auth.json',
+];
 
 /** Binaries whose real location decides which toolchain roots are mounted. */
-const TOOLS = ['node', 'npm', 'npx', 'yarn', 'pnpm', 'bun', 'deno', 'python', 'python3', 'pytest', 'pip', 'pip3', 'uv', 'go', 'gofmt', 'cargo', 'rustc', 'rustup', 'java', 'mvn', 'gradle', 'git', 'make', 'gcc', 'cc'];
+const TOOLS = [
+  'node',
+  'npm',
+  'npx',
+  'yarn',
+  'pnpm',
+  'bun',
+  'deno',
+  'python',
+  'python3',
+  'pytest',
+  'pip',
+  'pip3',
+  'uv',
+  'go',
+  'gofmt',
+  'cargo',
+  'rustc',
+  'rustup',
+  'java',
+  'mvn',
+  'gradle',
+  'git',
+  'make',
+  'gcc',
+  'cc',
+];
 
 /** The uid and gid the PR's code runs as inside the sandbox. */
 export const SANDBOX_UID = 1000;

@@ -45,7 +45,11 @@ let pending: Promise<string | null> | undefined;
 
 function goVersion(): string | null {
   try {
-    return execFileSync('go', ['env', 'GOVERSION', 'GOROOT', 'GOARCH'], { encoding: 'utf8', timeout: 20_000, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmpdir() } }).trim();
+    return execFileSync('go', ['env', 'GOVERSION', 'GOROOT', 'GOARCH'], {
+      encoding: 'utf8',
+      timeout: 20_000,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmpdir() },
+    }).trim();
   } catch {
     return null;
   }
@@ -85,7 +89,10 @@ async function build(opts: { memoryMb: number; maxProcesses: number; timeoutMs?:
       maxProcesses: Math.max(opts.maxProcesses, 128),
     });
     if (r.exitCode !== 0 || r.refused) return null;
-    await writeFile(join(work, 'cache', 'go-build', 'README'), `Go build cache seed for ${version.split('\n')[0]}, built by slopgate from its own test module.\n`);
+    await writeFile(
+      join(work, 'cache', 'go-build', 'README'),
+      `Go build cache seed for ${version.split('\n')[0]}, built by slopgate from its own test module.\n`,
+    );
     try {
       await rename(join(work, 'cache', 'go-build'), dir);
     } catch {

@@ -59,7 +59,20 @@ function works(cmd: string, args: string[]): boolean {
 
 /** The arguments every sandbox gets (namespaces, identity, capabilities); see sandbox.ts. */
 export function namespaceArgs(network: boolean, uid: number, gid: number): string[] {
-  return ['--unshare-all', ...(network ? ['--share-net'] : []), '--uid', String(uid), '--gid', String(gid), '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--hostname', 'sandbox'];
+  return [
+    '--unshare-all',
+    ...(network ? ['--share-net'] : []),
+    '--uid',
+    String(uid),
+    '--gid',
+    String(gid),
+    '--die-with-parent',
+    '--new-session',
+    '--cap-drop',
+    'ALL',
+    '--hostname',
+    'sandbox',
+  ];
 }
 
 /**
@@ -74,7 +87,33 @@ function probeBwrap(bwrap: string | null, seccompFile: string | null): string | 
   try {
     const r = spawnSync(
       bwrap,
-      [...namespaceArgs(false, 1000, 1000), '--ro-bind', '/usr', '/usr', '--symlink', 'usr/bin', '/bin', '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64', '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--seccomp', '3', '--', '/bin/sh', '-c', 'test "$(id -u)" = 1000'],
+      [
+        ...namespaceArgs(false, 1000, 1000),
+        '--ro-bind',
+        '/usr',
+        '/usr',
+        '--symlink',
+        'usr/bin',
+        '/bin',
+        '--symlink',
+        'usr/lib',
+        '/lib',
+        '--symlink',
+        'usr/lib64',
+        '/lib64',
+        '--proc',
+        '/proc',
+        '--dev',
+        '/dev',
+        '--tmpfs',
+        '/tmp',
+        '--seccomp',
+        '3',
+        '--',
+        '/bin/sh',
+        '-c',
+        'test "$(id -u)" = 1000',
+      ],
       { stdio: ['ignore', 'ignore', 'pipe', fd], timeout: 10_000, env: { PATH: '/usr/bin:/bin' }, encoding: 'utf8' },
     );
     if (r.error) return `bwrap cannot start: ${r.error.message}`;

@@ -181,7 +181,7 @@ export function evaluateSeccompFilter(prog: Buffer, data: { arch: number; nr: nu
     return (data.args?.[i] ?? 0) >>> 0;
   };
   let acc = 0;
-  for (let pc = 0; pc * 8 < prog.length; ) {
+  for (let pc = 0; pc * 8 < prog.length;) {
     const code = prog.readUInt16LE(pc * 8);
     const jt = prog.readUInt8(pc * 8 + 2);
     const jf = prog.readUInt8(pc * 8 + 3);

@@ -75,7 +75,10 @@ export interface SandboxResult {
  * operator allows it in slopgate's own environment (SLOPGATE_TESTS_ISOLATION=best-effort). A
  * repository alone can never lower the isolation of the machine that runs its PRs.
  */
-export function effectiveIsolation(configured: 'required' | 'best-effort' = 'required', env: NodeJS.ProcessEnv = process.env): 'required' | 'best-effort' {
+export function effectiveIsolation(
+  configured: 'required' | 'best-effort' = 'required',
+  env: NodeJS.ProcessEnv = process.env,
+): 'required' | 'best-effort' {
   return configured === 'best-effort' && env.SLOPGATE_TESTS_ISOLATION === 'best-effort' ? 'best-effort' : 'required';
 }
 
@@ -87,7 +90,10 @@ export function sandboxRefusal(isolation: 'required' | 'best-effort' = 'required
   if (effectiveIsolation(isolation) === 'best-effort') return null;
   const why = sandboxCapabilities().unavailable;
   if (!why) return null;
-  const ignored = isolation === 'best-effort' ? '; tests.isolation: best-effort is ignored unless the operator sets SLOPGATE_TESTS_ISOLATION=best-effort' : '';
+  const ignored =
+    isolation === 'best-effort'
+      ? '; tests.isolation: best-effort is ignored unless the operator sets SLOPGATE_TESTS_ISOLATION=best-effort'
+      : '';
   return `tests not run: the sandbox cannot be established (${why})${ignored}`;
 }
 
@@ -131,7 +137,8 @@ function plan(opts: SandboxOptions, cgroup: RunCgroup | null, counter: ProcessCo
   let seccompFd: number | null = null;
   if (useBwrap) {
     // The probe only reports the sandbox usable with both; should that ever break, run nothing (fail closed).
-    if (caps.bwrap === null || caps.seccompFile === null) throw new Error('the sandbox probe passed without a bwrap binary or a seccomp filter');
+    if (caps.bwrap === null || caps.seccompFile === null)
+      throw new Error('the sandbox probe passed without a bwrap binary or a seccomp filter');
     const uniqueWritable = [...new Set(writable)].filter((w) => !writable.some((o) => o !== w && insideRun(w, o)));
     const fs = fsArgs({
       runRoot: uniqueWritable[0]!,
@@ -145,7 +152,19 @@ function plan(opts: SandboxOptions, cgroup: RunCgroup | null, counter: ProcessCo
     for (const w of uniqueWritable.slice(1)) fs.push('--bind', w, w);
     seccompFd = openSync(caps.seccompFile, 'r');
     const envArgs = Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v]);
-    argv = [caps.bwrap, ...namespaceArgs(opts.network, SANDBOX_UID, SANDBOX_GID), ...fs, '--chdir', opts.cwd, '--clearenv', ...envArgs, '--seccomp', '3', '--', ...argv];
+    argv = [
+      caps.bwrap,
+      ...namespaceArgs(opts.network, SANDBOX_UID, SANDBOX_GID),
+      ...fs,
+      '--chdir',
+      opts.cwd,
+      '--clearenv',
+      ...envArgs,
+      '--seccomp',
+      '3',
+      '--',
+      ...argv,
+    ];
   }
   if (caps.prlimit) {
     const limits = ['--core=0'];
@@ -186,7 +205,16 @@ function refusedResult(reason: string): SandboxResult {
     truncatedBytes: 0,
     durationMs: 0,
     refused: reason,
-    isolation: { sandbox: 'none', network: 'not-isolated', pidNamespace: false, seccomp: false, processLimit: 'watchdog', memoryLimit: 'rlimit', disk: 'per-file', unavailable: reason },
+    isolation: {
+      sandbox: 'none',
+      network: 'not-isolated',
+      pidNamespace: false,
+      seccomp: false,
+      processLimit: 'watchdog',
+      memoryLimit: 'rlimit',
+      disk: 'per-file',
+      unavailable: reason,
+    },
   };
 }
 
@@ -235,7 +263,8 @@ export async function runSandboxed(opts: SandboxOptions): Promise<SandboxResult>
     const timer = setTimeout(() => stop('timeout'), opts.timeoutMs);
     const watchdog = setInterval(() => {
       if (pid <= 0) return;
-      if (cgroup?.processLimitHit() || counter.count(pid) >= opts.maxProcesses + (isolation.sandbox === 'bwrap' ? 3 : 1)) stop('process-limit');
+      if (cgroup?.processLimitHit() || counter.count(pid) >= opts.maxProcesses + (isolation.sandbox === 'bwrap' ? 3 : 1))
+        stop('process-limit');
     }, opts.pollMs ?? 100);
     const onAbort = () => stop('aborted');
     opts.signal?.addEventListener('abort', onAbort, { once: true });

@@ -14,8 +14,14 @@ export const BASE_FAILING_SHARE = 0.2;
 function commonCause(messages: string[]): { line: string; count: number } | undefined {
   const counts = new Map<string, number>();
   for (const m of messages) {
-    const lines = m.split('\n').map((l) => l.trim()).filter(Boolean);
-    const line = (lines.find((l) => /\w*(Error|Exception)\b|error:|panicked|cannot|not found|refused/i.test(l)) ?? lines[0] ?? '').slice(0, 160);
+    const lines = m
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
+    const line = (lines.find((l) => /\w*(Error|Exception)\b|error:|panicked|cannot|not found|refused/i.test(l)) ?? lines[0] ?? '').slice(
+      0,
+      160,
+    );
     if (line) counts.set(line, (counts.get(line) ?? 0) + 1);
   }
   const top = [...counts].sort((a, b) => b[1] - a[1])[0];

@@ -14,7 +14,14 @@ export interface TestConfigChange {
 }
 
 /** Whole files whose every edit can change test selection. */
-const WHOLE_FILE = [/(^|\/)conftest\.py$/, /(^|\/)(jest|vitest|vite)\.config\.[cm]?[jt]s$/, /(^|\/)vitest\.(workspace|projects)\.[cm]?[jt]s$/, /(^|\/)jest\.config\.json$/, /^\.mocharc(\.\w+)?$/, /^pytest\.ini$/];
+const WHOLE_FILE = [
+  /(^|\/)conftest\.py$/,
+  /(^|\/)(jest|vitest|vite)\.config\.[cm]?[jt]s$/,
+  /(^|\/)vitest\.(workspace|projects)\.[cm]?[jt]s$/,
+  /(^|\/)jest\.config\.json$/,
+  /^\.mocharc(\.\w+)?$/,
+  /^pytest\.ini$/,
+];
 
 /** Files of which only one section decides test selection: path → section headers (INI/TOML). */
 const SECTIONED: Record<string, { header: RegExp; label: string }> = {

@@ -63,7 +63,18 @@ export function allowedProtocols(url: string): string {
  * reference-transaction or post-checkout hook never runs), no fsmonitor command, no `ext::` transport,
  * no credential helper.
  */
-export const HARDENING_ARGS = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '-c', 'protocol.ext.allow=never', '-c', 'protocol.allow=user', '-c', 'credential.helper='];
+export const HARDENING_ARGS = [
+  '-c',
+  'core.hooksPath=/dev/null',
+  '-c',
+  'core.fsmonitor=false',
+  '-c',
+  'protocol.ext.allow=never',
+  '-c',
+  'protocol.allow=user',
+  '-c',
+  'credential.helper=',
+];
 
 export interface RunGitOptions {
   creds?: GitCredentials;
@@ -93,7 +104,13 @@ export function runGit(cwd: string, args: string[], opts: RunGitOptions = {}): P
         cwd,
         // GIT_ALLOW_PROTOCOL also holds for submodules and lazy fetches; GIT_PROTOCOL_FROM_USER=0
         // keeps protocol.allow=user from allowing anything else.
-        env: gitEnv({ ...authEnv(opts.creds), GIT_ALLOW_PROTOCOL: protocols, GIT_PROTOCOL_FROM_USER: '0', GIT_CONFIG_NOSYSTEM: '1', ...(opts.env ?? {}) }),
+        env: gitEnv({
+          ...authEnv(opts.creds),
+          GIT_ALLOW_PROTOCOL: protocols,
+          GIT_PROTOCOL_FROM_USER: '0',
+          GIT_CONFIG_NOSYSTEM: '1',
+          ...(opts.env ?? {}),
+        }),
         maxBuffer: 256 * 1024 * 1024,
         timeout: opts.timeoutMs ?? 10 * 60_000,
         killSignal: 'SIGKILL',

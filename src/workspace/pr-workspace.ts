@@ -57,7 +57,10 @@ async function snapshot(mirrorDir: string, sha: string, target: string, creds?: 
   await mkdir(target, { recursive: true });
   const index = `${target}.index`;
   try {
-    await runGit(mirrorDir, ['--work-tree', target, 'read-tree', '-u', '--reset', sha], { ...(creds ? { creds } : {}), env: { GIT_INDEX_FILE: index } });
+    await runGit(mirrorDir, ['--work-tree', target, 'read-tree', '-u', '--reset', sha], {
+      ...(creds ? { creds } : {}),
+      env: { GIT_INDEX_FILE: index },
+    });
   } finally {
     await rm(index, { force: true });
   }
@@ -71,14 +74,20 @@ async function snapshot(mirrorDir: string, sha: string, target: string, creds?: 
 export async function preparePrRevisions(mirrors: RepoMirrors, req: PrRevisionsRequest): Promise<PrRevisions> {
   const refs = prRefs(req.number);
   const { mirrorDir, mergeSha } = await mirrors.withLock(req.repo, async () => {
-    const dir = await mirrors.fetch(req.repo, [`+refs/heads/${req.baseRef}:${refs.base}`, `+refs/pull/${req.number}/head:${refs.head}`], req.creds);
+    const dir = await mirrors.fetch(
+      req.repo,
+      [`+refs/heads/${req.baseRef}:${refs.base}`, `+refs/pull/${req.number}/head:${refs.head}`],
+      req.creds,
+    );
     const merged = req.withMerge && (await mirrors.tryFetch(req.repo, [`+refs/pull/${req.number}/merge:${refs.merge}`], req.creds));
     return { mirrorDir: dir, mergeSha: merged ? ((await revParse(dir, refs.merge)) ?? undefined) : undefined };
   });
   const fetchedHead = await revParse(mirrorDir, refs.head);
   const headSha = (await revParse(mirrorDir, req.headSha)) ?? null;
   if (!headSha) {
-    throw new Error(`head commit ${req.headSha.slice(0, 12)} is not on refs/pull/${req.number}/head (now ${fetchedHead?.slice(0, 12) ?? 'missing'}); the PR moved on`);
+    throw new Error(
+      `head commit ${req.headSha.slice(0, 12)} is not on refs/pull/${req.number}/head (now ${fetchedHead?.slice(0, 12) ?? 'missing'}); the PR moved on`,
+    );
   }
   const baseSha = (req.baseSha && (await revParse(mirrorDir, req.baseSha))) || (await revParse(mirrorDir, refs.base));
   if (!baseSha) throw new Error(`base branch '${req.baseRef}' could not be fetched`);

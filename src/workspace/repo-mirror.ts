@@ -55,7 +55,19 @@ export interface MirrorOptions {
  */
 export function mirrorConfig(url: string): string {
   if (/[\n\r"\\]/.test(url)) throw new Error('refusing a remote URL with newlines, quotes or backslashes');
-  return ['[core]', '\trepositoryformatversion = 1', '\tfilemode = true', '\tbare = true', '[remote "origin"]', `\turl = ${url}`, '\tpromisor = true', '\tpartialclonefilter = blob:none', '[extensions]', '\tpartialclone = origin', ''].join('\n');
+  return [
+    '[core]',
+    '\trepositoryformatversion = 1',
+    '\tfilemode = true',
+    '\tbare = true',
+    '[remote "origin"]',
+    `\turl = ${url}`,
+    '\tpromisor = true',
+    '\tpartialclonefilter = blob:none',
+    '[extensions]',
+    '\tpartialclone = origin',
+    '',
+  ].join('\n');
 }
 
 /**
@@ -102,7 +114,11 @@ export class RepoMirrors {
   async fetch(ref: RepoRef, refspecs: string[], creds?: GitCredentials): Promise<string> {
     const dir = await this.ensure(ref, creds);
     const url = await this.resetConfig(dir, ref);
-    await runGit(dir, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--filter=blob:none', 'origin', ...refspecs], this.gitOpts(creds, url));
+    await runGit(
+      dir,
+      ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--filter=blob:none', 'origin', ...refspecs],
+      this.gitOpts(creds, url),
+    );
     return dir;
   }
 
@@ -131,7 +147,18 @@ export class RepoMirrors {
     const url = await this.resetConfig(dir, this.refOf(dir));
     await runGit(
       dir,
-      ['-c', 'fetch.negotiationAlgorithm=noop', 'fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--recurse-submodules=no', '--filter=blob:none', '--stdin', 'origin'],
+      [
+        '-c',
+        'fetch.negotiationAlgorithm=noop',
+        'fetch',
+        '--quiet',
+        '--no-tags',
+        '--no-write-fetch-head',
+        '--recurse-submodules=no',
+        '--filter=blob:none',
+        '--stdin',
+        'origin',
+      ],
       { ...this.gitOpts(creds, url), input: [...missing].join('\n') + '\n' },
     );
     return missing.size;
@@ -159,7 +186,11 @@ export class RepoMirrors {
   }
 
   private gitOpts(creds?: GitCredentials, remoteUrl?: string) {
-    return { ...(creds ? { creds } : {}), ...(remoteUrl ? { remoteUrl } : {}), ...(this.opts.timeoutMs ? { timeoutMs: this.opts.timeoutMs } : {}) };
+    return {
+      ...(creds ? { creds } : {}),
+      ...(remoteUrl ? { remoteUrl } : {}),
+      ...(this.opts.timeoutMs ? { timeoutMs: this.opts.timeoutMs } : {}),
+    };
   }
 }
 

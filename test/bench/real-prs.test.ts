@@ -32,7 +32,9 @@ const badFileGuard: Guard = {
   id: 'G99',
   name: 'bad file',
   appliesTo: (f) => f.path === 'bad.txt',
-  checkFile: (f) => [{ category: 'dead-link', severity: 'fail', path: f.path, line: 1, message: 'bad file added', remediation: 'remove it' }],
+  checkFile: (f) => [
+    { category: 'dead-link', severity: 'fail', path: f.path, line: 1, message: 'bad file added', remediation: 'remove it' },
+  ],
 };
 
 describe('real-PR corpus', () => {
@@ -114,7 +116,9 @@ describe('agent-written PRs', () => {
     repo.git('update-ref', 'refs/pull/7/head', 'HEAD');
     repo.checkout('main');
     // A squash merge co-authored by the Copilot agent, later reverted; and one by a human only.
-    const merged = repo.write({ 'a.txt': 'a\n' }).commit('fix: a (#8)\n\nCo-authored-by: copilot-swe-agent[bot] <198982749+Copilot@users.noreply.github.com>');
+    const merged = repo
+      .write({ 'a.txt': 'a\n' })
+      .commit('fix: a (#8)\n\nCo-authored-by: copilot-swe-agent[bot] <198982749+Copilot@users.noreply.github.com>');
     repo.write({ 'a.txt': null }).commit(`Revert "fix: a (#8)"\n\nThis reverts commit ${merged}.`);
     repo.write({ 'b.txt': 'b\n' }).commit('fix: b (#9)');
     const prs = await agentPrs(repo.dir, 'o/n', 'txt', { maxFiles: 300 });

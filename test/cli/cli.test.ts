@@ -84,7 +84,21 @@ describe('slopgate --help', () => {
   it('documents every option check accepts', async () => {
     let out = '';
     await main(['check', '-h'], (s) => (out += s));
-    for (const flag of ['--repo', '--base', '--head', '--format', '--config', '--only', '--skip', '--strict', '--no-tests', '--fail-level', '--output', '--trace', '--db']) {
+    for (const flag of [
+      '--repo',
+      '--base',
+      '--head',
+      '--format',
+      '--config',
+      '--only',
+      '--skip',
+      '--strict',
+      '--no-tests',
+      '--fail-level',
+      '--output',
+      '--trace',
+      '--db',
+    ]) {
       expect(out).toContain(flag);
     }
   });
@@ -137,14 +151,18 @@ describe('--output', () => {
 
   it('naming a folder is an error too', async () => {
     const repo = prRepo({ 'a.txt': 'a\n' }, { 'a.txt': 'b\n' });
-    await expect(runCheck({ repo: repo.dir, base: 'main', head: 'pr', format: 'json', strict: false, output: repo.dir }, () => undefined)).rejects.toThrow(/that is a folder/);
+    await expect(
+      runCheck({ repo: repo.dir, base: 'main', head: 'pr', format: 'json', strict: false, output: repo.dir }, () => undefined),
+    ).rejects.toThrow(/that is a folder/);
   });
 
   it('writes the report into an existing folder', async () => {
     const repo = prRepo({ 'a.txt': 'a\n' }, { 'a.txt': 'b\n' });
     const file = join(repo.dir, 'report.json');
     let out = '';
-    expect(await runCheck({ repo: repo.dir, base: 'main', head: 'pr', format: 'json', strict: false, output: file }, (s) => (out += s))).toBe(0);
+    expect(
+      await runCheck({ repo: repo.dir, base: 'main', head: 'pr', format: 'json', strict: false, output: file }, (s) => (out += s)),
+    ).toBe(0);
     expect(out).toBe('');
     expect((JSON.parse(readFileSync(file, 'utf8')) as Report).version).toBe(1);
   });

@@ -44,7 +44,10 @@ describe('slopgate check --fail-level on real repositories', () => {
   });
 
   it('an advisory PR (a dead link is a risk): 0 by default and at fail, 1 at risk and nit', async () => {
-    const repo = prRepo({ 'README.md': '# demo\n\nSee the [guide](docs/guide.md).\n', 'docs/guide.md': '# Guide\n' }, { 'README.md': '# demo\n\nSee the [guide](docs/gone.md).\n' });
+    const repo = prRepo(
+      { 'README.md': '# demo\n\nSee the [guide](docs/guide.md).\n', 'docs/guide.md': '# Guide\n' },
+      { 'README.md': '# demo\n\nSee the [guide](docs/gone.md).\n' },
+    );
     let out = '';
     const args = { repo: repo.dir, base: 'main', head: 'pr', format: 'json' as const, strict: false, noTests: true };
     expect(await runCheck(args, (s) => (out += s))).toBe(0);

@@ -12,7 +12,9 @@ import { TestRepo } from '../helpers/git-repo.js';
 /** Every dotted key of the schema (leaves only), e.g. `tests.timeoutSec`. */
 function schemaKeys(node: Record<string, unknown>, prefix = ''): string[] {
   const props = (node.properties ?? {}) as Record<string, Record<string, unknown>>;
-  return Object.entries(props).flatMap(([k, v]) => (v.type === 'object' && v.properties ? schemaKeys(v, `${prefix}${k}.`) : [`${prefix}${k}`]));
+  return Object.entries(props).flatMap(([k, v]) =>
+    v.type === 'object' && v.properties ? schemaKeys(v, `${prefix}${k}.`) : [`${prefix}${k}`],
+  );
 }
 
 describe('the init template', () => {
@@ -58,7 +60,10 @@ describe('slopgate init', () => {
     expect(out).toMatch(/wrote .*\.github\/slopgate\.yml/);
 
     writeFileSync(file, 'strict: true\n');
-    await expect(main(['init', '--repo', repo.dir], () => undefined)).rejects.toMatchObject({ message: expect.stringMatching(/already exists; nothing was written/), hint: expect.stringMatching(/--force/) });
+    await expect(main(['init', '--repo', repo.dir], () => undefined)).rejects.toMatchObject({
+      message: expect.stringMatching(/already exists; nothing was written/),
+      hint: expect.stringMatching(/--force/),
+    });
     expect(readFileSync(file, 'utf8')).toBe('strict: true\n');
 
     expect(await main(['init', '--repo', repo.dir, '--force'], () => undefined)).toBe(0);

@@ -21,7 +21,10 @@ describe('config loading', () => {
   });
 
   it('reads YAML and TOML', () => {
-    expect(parseConfigText('strict: true\nguards:\n  disable: [G11]\n', 'x.yml')).toMatchObject({ strict: true, guards: { disable: ['G11'] } });
+    expect(parseConfigText('strict: true\nguards:\n  disable: [G11]\n', 'x.yml')).toMatchObject({
+      strict: true,
+      guards: { disable: ['G11'] },
+    });
     expect(parseConfigText('strict = true\n[psi]\nthreshold = 0.7\n', 'x.toml')).toMatchObject({ strict: true, psi: { threshold: 0.7 } });
   });
 

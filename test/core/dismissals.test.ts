@@ -141,7 +141,14 @@ describe('dismissals in the pipeline', () => {
   });
 
   it('findings of the gate itself failing (stuck bucket) cannot be dismissed', async () => {
-    const crashing: Guard = { id: 'T9', name: 'crash', appliesTo: () => true, checkFile: () => { throw new Error('boom'); } };
+    const crashing: Guard = {
+      id: 'T9',
+      name: 'crash',
+      appliesTo: () => true,
+      checkFile: () => {
+        throw new Error('boom');
+      },
+    };
     const repo = prRepo(base, { 'a.txt': 'x\n' });
     const first = await gate(repo, [crashing], { guardThreads: false });
     const err = first.findings.find((f) => f.category === 'guard-error')!;

@@ -21,7 +21,8 @@ describe('code blocks of a doc', () => {
   });
 
   it('reads rST code directives (with options) and :: literal blocks, not other directives', () => {
-    const rst = 'Intro::\n\n    a = 1\n    b = 2\n\n.. note::\n\n   Not code.\n\n.. code-block:: bash\n   :linenos:\n\n   ls -la\n\nDone.\n';
+    const rst =
+      'Intro::\n\n    a = 1\n    b = 2\n\n.. note::\n\n   Not code.\n\n.. code-block:: bash\n   :linenos:\n\n   ls -la\n\nDone.\n';
     const blocks = rstLiteralBlocks(rst);
     expect(blocks.map((b) => [b.openLine, b.info, b.body.map((l) => l.text)])).toEqual([
       [1, '', ['a = 1', 'b = 2']],

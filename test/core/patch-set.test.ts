@@ -19,7 +19,10 @@ describe('patch set', () => {
     expect(byPath['a.txt']!.status).toBe('modified');
     expect(byPath['a.txt']!.base.text).toBe('one\ntwo\nthree\n');
     expect(byPath['a.txt']!.head.text).toBe('one\nTWO\nthree\nfour\n');
-    expect(byPath['a.txt']!.added).toEqual([{ start: 2, end: 2 }, { start: 4, end: 4 }]);
+    expect(byPath['a.txt']!.added).toEqual([
+      { start: 2, end: 2 },
+      { start: 4, end: 4 },
+    ]);
     expect(byPath['a.txt']!.removed).toEqual([{ start: 2, end: 2 }]);
     expect(byPath['new.txt']!.status).toBe('added');
     expect(byPath['new.txt']!.base.reason).toBe('absent');
@@ -31,7 +34,10 @@ describe('patch set', () => {
 
   it('detects renames with their similarity', async () => {
     const body = lines(40);
-    const repo = prRepo({ 'src/old_name.py': body }, { 'src/old_name.py': null, 'src/new_name.py': body.replace('line 3\n', 'line three\n') });
+    const repo = prRepo(
+      { 'src/old_name.py': body },
+      { 'src/old_name.py': null, 'src/new_name.py': body.replace('line 3\n', 'line three\n') },
+    );
     const ps = await loadPatchSet(repo.dir, 'main', 'pr');
     expect(ps.files).toHaveLength(1);
     const f = ps.files[0]!;
@@ -48,7 +54,11 @@ describe('patch set', () => {
     repo.branch('pr');
     repo.chmod('run.sh', 0o755);
     repo.symlink('link', '../../etc/passwd');
-    repo.write({ 'img.bin': Buffer.from([0x89, 0x50, 0x00, 0x01]), 'latin1.txt': Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]), 'big.txt': 'x'.repeat(5000) });
+    repo.write({
+      'img.bin': Buffer.from([0x89, 0x50, 0x00, 0x01]),
+      'latin1.txt': Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]),
+      'big.txt': 'x'.repeat(5000),
+    });
     repo.commit('pr');
     const ps = await loadPatchSet(repo.dir, 'main', 'pr', { maxTextBytes: 1000 });
     const byPath = Object.fromEntries(ps.files.map((f) => [f.path, f]));
@@ -95,7 +105,7 @@ describe('patch set', () => {
   });
 
   it('fails with an input error on an unknown ref or a non-repository', async () => {
-    const repo = prRepo({ 'a': '1\n' }, { 'a': '2\n' });
+    const repo = prRepo({ a: '1\n' }, { a: '2\n' });
     await expect(loadPatchSet(repo.dir, 'nope', 'pr')).rejects.toThrow(/unknown git ref 'nope'/);
     const empty = mkdtempSync(join(tmpdir(), 'slopgate-norepo-'));
     const err = await loadPatchSet(empty, 'main', 'pr').catch((e: unknown) => e);
@@ -106,12 +116,12 @@ describe('patch set', () => {
 
   it('explains a shallow clone without the merge-base', async () => {
     const origin = TestRepo.create();
-    origin.write({ 'a': '1\n' }).commit('one');
-    origin.write({ 'a': '2\n' }).commit('two');
+    origin.write({ a: '1\n' }).commit('one');
+    origin.write({ a: '2\n' }).commit('two');
     origin.branch('pr');
-    origin.write({ 'a': '3\n' }).commit('three');
+    origin.write({ a: '3\n' }).commit('three');
     origin.checkout('main');
-    origin.write({ 'b': '1\n' }).commit('main four');
+    origin.write({ b: '1\n' }).commit('main four');
     const clone = mkdtempSync(join(tmpdir(), 'slopgate-shallow-'));
     origin.git('clone', '-q', '--depth', '1', '--no-single-branch', `file://${origin.dir}`, clone);
     const err = await loadPatchSet(clone, 'origin/main', 'origin/pr').catch((e: unknown) => e);
@@ -122,7 +132,10 @@ describe('patch set', () => {
 
 describe('addedRanges', () => {
   it('gives the added line ranges per head path, leaving out deleted files and files with only removals', async () => {
-    const repo = prRepo({ 'a.txt': lines(5), 'gone.txt': 'x\n', 'trim.txt': lines(3) }, { 'a.txt': lines(2) + 'new\n' + lines(5).split('\n').slice(2).join('\n'), 'gone.txt': null, 'trim.txt': lines(2) });
+    const repo = prRepo(
+      { 'a.txt': lines(5), 'gone.txt': 'x\n', 'trim.txt': lines(3) },
+      { 'a.txt': lines(2) + 'new\n' + lines(5).split('\n').slice(2).join('\n'), 'gone.txt': null, 'trim.txt': lines(2) },
+    );
     const ranges = addedRanges(await loadPatchSet(repo.dir, 'main', 'pr'));
     expect([...ranges.keys()]).toEqual(['a.txt']);
     expect(ranges.get('a.txt')).toEqual([{ start: 3, end: 3 }]);

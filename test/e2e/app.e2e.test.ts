@@ -27,7 +27,8 @@ const CLEAN_BASE = {
 };
 const CLEAN_CHANGE = {
   'calc/ops.py': 'def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n',
-  'tests/test_ops.py': 'from calc.ops import add, sub\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_sub():\n    assert sub(5, 3) == 2\n',
+  'tests/test_ops.py':
+    'from calc.ops import add, sub\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_sub():\n    assert sub(5, 3) == 2\n',
 };
 
 function prOpened(pull: PullState) {
@@ -128,9 +129,16 @@ describe('slopgate App end to end', () => {
     const { repo, pull, dir } = demo;
     const before = env.gh.state.reviewComments.filter((c) => c.repo === repo).length;
     execFileSync('git', ['-C', dir, 'checkout', '-q', 'slop-pr']);
-    execFileSync('sh', ['-c', 'echo "scratch notes" > NOTES.txt && git add NOTES.txt && git -c user.email=a@b -c user.name=a commit -q -m notes'], { cwd: dir });
+    execFileSync(
+      'sh',
+      ['-c', 'echo "scratch notes" > NOTES.txt && git add NOTES.txt && git -c user.email=a@b -c user.name=a commit -q -m notes'],
+      { cwd: dir },
+    );
     const previous = pushToPull(env.gh, pull, dir);
-    const ack = await env.deliver('pull_request', pullRequestPayload(env.gh.state, pull, 'synchronize', { installationId: env.installationId, before: previous }));
+    const ack = await env.deliver(
+      'pull_request',
+      pullRequestPayload(env.gh.state, pull, 'synchronize', { installationId: env.installationId, before: previous }),
+    );
     expect(ack.status).toBe(200);
     const run = await env.completedRun(pull);
     expect(run.conclusion).toBe('failure');
@@ -223,9 +231,14 @@ describe('slopgate App end to end', () => {
     env.gh.state.issueComments.push({ id: comment.id, repo, issue: pull.number, user: comment.user, body: comment.body, viaApp: null });
     const ack = await env.deliver('issue_comment', issueCommentPayload(env.gh.state, pull, comment, env.installationId));
     expect(ack.status).toBe(200);
-    const reply = await waitFor(() => env.gh.state.issueComments.find((c) => c.repo === repo && c.user.type === 'Bot' && c.body.includes('visitor')), 30_000);
+    const reply = await waitFor(
+      () => env.gh.state.issueComments.find((c) => c.repo === repo && c.user.type === 'Bot' && c.body.includes('visitor')),
+      30_000,
+    );
     expect(reply.body).toMatch(/`read`/);
-    expect(env.gh.calls('repos/get-collaborator-permission-level').some((r) => r.path.endsWith('/collaborators/visitor/permission'))).toBe(true);
+    expect(env.gh.calls('repos/get-collaborator-permission-level').some((r) => r.path.endsWith('/collaborators/visitor/permission'))).toBe(
+      true,
+    );
     await waitFor(() => env.gh.state.reactions.find((r) => r.commentId === comment.id), 10_000);
     expect(env.gh.state.reactions.filter((r) => r.commentId === comment.id).map((r) => r.content)).toEqual(['confused']);
     await env.idle();

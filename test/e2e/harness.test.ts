@@ -31,7 +31,10 @@ function appJwt(privateKey = key.privateKey, iss: number = APP_ID): string {
 }
 
 async function installationToken(): Promise<string> {
-  const res = await fetch(`${gh.url}/api/v3/app/installations/${INSTALLATION}/access_tokens`, { method: 'POST', headers: { authorization: `Bearer ${appJwt()}`, accept: 'application/vnd.github+json' } });
+  const res = await fetch(`${gh.url}/api/v3/app/installations/${INSTALLATION}/access_tokens`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${appJwt()}`, accept: 'application/vnd.github+json' },
+  });
   expect(res.status).toBe(201);
   return ((await res.json()) as { token: string }).token;
 }
@@ -57,7 +60,10 @@ function tokenEnv(token: string): Record<string, string> {
 beforeAll(async () => {
   gitRoot = mkdtempSync(join(tmpdir(), 'slopgate-e2e-git-'));
   gh = await GitHubStandIn.start({ appId: APP_ID, publicKey: key.publicKey, gitRoot });
-  const src = prRepo({ 'app.py': 'def main():\n    return 1\n' }, { 'app.py': 'def main():\n    return 2\n\n\ndef extra():\n    return 3\n' });
+  const src = prRepo(
+    { 'app.py': 'def main():\n    return 1\n' },
+    { 'app.py': 'def main():\n    return 2\n\n\ndef extra():\n    return 3\n' },
+  );
   repo = publishRepo(gh, 'acme', 'widgets', src.dir);
   pull = openPull(gh, { repo, sourceDir: src.dir, headRef: 'pr' });
 });
@@ -77,7 +83,10 @@ describe('GitHub REST stand-in', () => {
   it('mints installation tokens only for an RS256 JWT signed with the App key', async () => {
     expect((await installationToken()).startsWith('ghs_')).toBe(true);
     expect(gh.violations).toEqual([]);
-    const forged = await fetch(`${gh.url}/api/v3/app/installations/${INSTALLATION}/access_tokens`, { method: 'POST', headers: { authorization: `Bearer ${appJwt(generateAppKey().privateKey)}` } });
+    const forged = await fetch(`${gh.url}/api/v3/app/installations/${INSTALLATION}/access_tokens`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${appJwt(generateAppKey().privateKey)}` },
+    });
     expect(forged.status).toBe(401);
     expect(gh.violations.join('\n')).toMatch(/signature does not verify/);
   });
@@ -115,23 +124,57 @@ describe('GitHub REST stand-in', () => {
 
   it('serves Octokit a full check-run, review and content round trip without violations', async () => {
     const api = octokit(await installationToken());
-    const created = await api.rest.checks.create({ owner: 'acme', repo: 'widgets', name: 'slopgate', head_sha: pull.headSha, status: 'in_progress' });
-    const annotations = Array.from({ length: 50 }, (_, i) => ({ path: 'app.py', start_line: 2, end_line: 2, annotation_level: 'warning' as const, message: `m${i}` }));
-    await api.rest.checks.update({ owner: 'acme', repo: 'widgets', check_run_id: created.data.id, output: { title: 't', summary: 's', annotations }, status: 'in_progress' });
-    await api.rest.checks.update({ owner: 'acme', repo: 'widgets', check_run_id: created.data.id, output: { title: 't', summary: 's', annotations: annotations.slice(0, 3) }, conclusion: 'failure' });
+    const created = await api.rest.checks.create({
+      owner: 'acme',
+      repo: 'widgets',
+      name: 'slopgate',
+      head_sha: pull.headSha,
+      status: 'in_progress',
+    });
+    const annotations = Array.from({ length: 50 }, (_, i) => ({
+      path: 'app.py',
+      start_line: 2,
+      end_line: 2,
+      annotation_level: 'warning' as const,
+      message: `m${i}`,
+    }));
+    await api.rest.checks.update({
+      owner: 'acme',
+      repo: 'widgets',
+      check_run_id: created.data.id,
+      output: { title: 't', summary: 's', annotations },
+      status: 'in_progress',
+    });
+    await api.rest.checks.update({
+      owner: 'acme',
+      repo: 'widgets',
+      check_run_id: created.data.id,
+      output: { title: 't', summary: 's', annotations: annotations.slice(0, 3) },
+      conclusion: 'failure',
+    });
     const run = gh.state.checkRuns.find((c) => c.id === created.data.id)!;
     expect([run.status, run.conclusion, run.annotations.length]).toEqual(['completed', 'failure', 53]);
 
     const pr = await api.rest.pulls.get({ owner: 'acme', repo: 'widgets', pull_number: pull.number });
     expect(pr.data.head.sha).toBe(pull.headSha);
     expect(pr.data.base.repo.default_branch).toBe('main');
-    await api.rest.pulls.createReview({ owner: 'acme', repo: 'widgets', pull_number: pull.number, commit_id: pull.headSha, event: 'COMMENT', body: 'b', comments: [{ path: 'app.py', line: 5, side: 'RIGHT', body: 'on an added line' }] });
+    await api.rest.pulls.createReview({
+      owner: 'acme',
+      repo: 'widgets',
+      pull_number: pull.number,
+      commit_id: pull.headSha,
+      event: 'COMMENT',
+      body: 'b',
+      comments: [{ path: 'app.py', line: 5, side: 'RIGHT', body: 'on an added line' }],
+    });
     const listed = await api.rest.pulls.listReviewComments({ owner: 'acme', repo: 'widgets', pull_number: pull.number, per_page: 100 });
     expect(listed.data.map((c) => [c.path, c.line, c.user.type])).toEqual([['app.py', 5, 'Bot']]);
 
     const file = await api.rest.repos.getContent({ owner: 'acme', repo: 'widgets', path: 'app.py', ref: 'main' });
     expect(Buffer.from((file.data as { content: string }).content, 'base64').toString()).toBe('def main():\n    return 1\n');
-    const missing = await api.rest.repos.getContent({ owner: 'acme', repo: 'widgets', path: '.github', ref: 'main' }).catch((e: { status: number }) => e.status);
+    const missing = await api.rest.repos
+      .getContent({ owner: 'acme', repo: 'widgets', path: '.github', ref: 'main' })
+      .catch((e: { status: number }) => e.status);
     expect(missing).toBe(404);
     expect(gh.violations).toEqual([]);
   });
@@ -139,7 +182,14 @@ describe('GitHub REST stand-in', () => {
   it('answers 422 to a review comment on a line outside the diff, as GitHub does', async () => {
     const api = octokit(await installationToken());
     const err = await api.rest.pulls
-      .createReview({ owner: 'acme', repo: 'widgets', pull_number: pull.number, commit_id: pull.headSha, event: 'COMMENT', comments: [{ path: 'app.py', line: 40, side: 'RIGHT', body: 'x' }] })
+      .createReview({
+        owner: 'acme',
+        repo: 'widgets',
+        pull_number: pull.number,
+        commit_id: pull.headSha,
+        event: 'COMMENT',
+        comments: [{ path: 'app.py', line: 40, side: 'RIGHT', body: 'x' }],
+      })
       .catch((e: { status: number }) => e.status);
     expect(err).toBe(422);
     expect(gh.violations.join('\n')).toMatch(/line must be part of the diff \(app\.py:40\)/);
@@ -147,7 +197,9 @@ describe('GitHub REST stand-in', () => {
 
   it('validates query parameters against the operation (unknown names and wrong types)', async () => {
     const token = await installationToken();
-    const res = await fetch(`${gh.url}/api/v3/repos/acme/widgets/pulls/${pull.number}/comments?per_page=lots&colour=red`, { headers: { authorization: `token ${token}` } });
+    const res = await fetch(`${gh.url}/api/v3/repos/acme/widgets/pulls/${pull.number}/comments?per_page=lots&colour=red`, {
+      headers: { authorization: `token ${token}` },
+    });
     expect(res.status).toBe(422);
     expect(gh.violations.join('\n')).toMatch(/per_page must be integer/);
     expect(gh.violations.join('\n')).toMatch(/additional properties 'colour'/);
@@ -159,11 +211,28 @@ describe('git over HTTP', () => {
     const token = await installationToken();
     const dir = mkdtempSync(join(tmpdir(), 'slopgate-e2e-clone-'));
     try {
-      const clone = await runGit(dir, ['clone', '--quiet', '--bare', '--filter=blob:none', `${gh.url}/acme/widgets.git`, 'm.git'], tokenEnv(token));
+      const clone = await runGit(
+        dir,
+        ['clone', '--quiet', '--bare', '--filter=blob:none', `${gh.url}/acme/widgets.git`, 'm.git'],
+        tokenEnv(token),
+      );
       expect(clone).toEqual({ code: 0, stderr: '' });
-      const fetched = await runGit(join(dir, 'm.git'), ['fetch', '--quiet', '--filter=blob:none', 'origin', `+refs/pull/${pull.number}/head:refs/p/head`, `+refs/pull/${pull.number}/merge:refs/p/merge`], tokenEnv(token));
+      const fetched = await runGit(
+        join(dir, 'm.git'),
+        [
+          'fetch',
+          '--quiet',
+          '--filter=blob:none',
+          'origin',
+          `+refs/pull/${pull.number}/head:refs/p/head`,
+          `+refs/pull/${pull.number}/merge:refs/p/merge`,
+        ],
+        tokenEnv(token),
+      );
       expect(fetched.code).toBe(0);
-      const show = await new Promise<string>((resolve) => execFile('git', ['rev-parse', 'refs/p/head'], { cwd: join(dir, 'm.git') }, (_e, out) => resolve(out.trim())));
+      const show = await new Promise<string>((resolve) =>
+        execFile('git', ['rev-parse', 'refs/p/head'], { cwd: join(dir, 'm.git') }, (_e, out) => resolve(out.trim())),
+      );
       expect(show).toBe(pull.headSha);
       const git = gh.requests.filter((r) => r.kind === 'git');
       expect(git.length).toBeGreaterThan(1);
@@ -206,7 +275,9 @@ describe('webhook sender', () => {
     const app = (p: Probot) => {
       p.on('pull_request.opened', async (ctx) => {
         received.push({ name: ctx.name, id: ctx.id, sha: ctx.payload.pull_request.head.sha });
-        await ctx.octokit.rest.checks.create(ctx.repo({ name: 'tiny', head_sha: ctx.payload.pull_request.head.sha, status: 'in_progress' as const }));
+        await ctx.octokit.rest.checks.create(
+          ctx.repo({ name: 'tiny', head_sha: ctx.payload.pull_request.head.sha, status: 'in_progress' as const }),
+        );
       });
     };
     const middleware = await createNodeMiddleware(app, { probot });
@@ -237,6 +308,10 @@ describe('leakedSecrets', () => {
     expect(leakedSecrets('all quiet', s)).toEqual([]);
     const keyLine = key.privateKey.split('\n')[3]!;
     const basic = Buffer.from('x-access-token:ghs_abcdefghijklmnop').toString('base64');
-    expect(leakedSecrets(`header ${basic} ${keyLine} shh-secret`, s)).toEqual(['installation token ghs_abcd… (base64)', 'webhook secret', 'private key']);
+    expect(leakedSecrets(`header ${basic} ${keyLine} shh-secret`, s)).toEqual([
+      'installation token ghs_abcd… (base64)',
+      'webhook secret',
+      'private key',
+    ]);
   });
 });

@@ -33,7 +33,9 @@ async function main(): Promise<void> {
     const coldMs = performance.now() - t0;
     await env.idle();
 
-    execFileSync('sh', ['-c', 'echo notes > NOTES.txt && git add NOTES.txt && git -c user.email=a@b -c user.name=a commit -q -m notes'], { cwd: dir });
+    execFileSync('sh', ['-c', 'echo notes > NOTES.txt && git add NOTES.txt && git -c user.email=a@b -c user.name=a commit -q -m notes'], {
+      cwd: dir,
+    });
     const before = pushToPull(env.gh, pull, dir);
     t0 = performance.now();
     await env.deliver('pull_request', pullRequestPayload(state, pull, 'synchronize', { installationId: env.installationId, before }));

@@ -9,9 +9,20 @@ const todoGuard: Guard = {
   name: 'todo',
   appliesTo: (f) => f.head.text !== null,
   checkFile: (f) =>
-    (f.head.text ?? '')
-      .split('\n')
-      .flatMap((text, i) => (text.includes('TODO') ? [{ category: 'todo-marker' as const, severity: 'nit' as const, path: f.path, line: i + 1, message: `TODO on line ${i + 1}`, remediation: 'finish it' }] : [])),
+    (f.head.text ?? '').split('\n').flatMap((text, i) =>
+      text.includes('TODO')
+        ? [
+            {
+              category: 'todo-marker' as const,
+              severity: 'nit' as const,
+              path: f.path,
+              line: i + 1,
+              message: `TODO on line ${i + 1}`,
+              remediation: 'finish it',
+            },
+          ]
+        : [],
+    ),
 };
 
 const crashingGuard: Guard = {
@@ -50,7 +61,12 @@ describe('pipeline', () => {
     expect(errors).toHaveLength(1);
     expect(errors[0]!.path).toBe('b.txt');
     expect(errors[0]!.message).toMatch(/boom/);
-    expect(report.findings.filter((f) => f.category === 'style').map((f) => f.path).sort()).toEqual(['a.txt', 'c.txt']);
+    expect(
+      report.findings
+        .filter((f) => f.category === 'style')
+        .map((f) => f.path)
+        .sort(),
+    ).toEqual(['a.txt', 'c.txt']);
     expect(report.guards.find((g) => g.id === 'T2')!.status).toBe('error');
     expect(report.decision.outcome).toBe('STUCK');
   });

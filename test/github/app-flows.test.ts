@@ -22,7 +22,18 @@ const manifestGuard: Guard = {
   name: 'manifests (test)',
   appliesTo: (f) => f.path === 'package.json' || f.path === 'go.mod',
   checkFile: (f, ctx) =>
-    ctx.sanctioned(f.path) ? [] : [{ category: 'manifest-edit', severity: 'fail', path: f.path, line: 1, message: `${f.path} edited`, remediation: 'revert or sanction it' }],
+    ctx.sanctioned(f.path)
+      ? []
+      : [
+          {
+            category: 'manifest-edit',
+            severity: 'fail',
+            path: f.path,
+            line: 1,
+            message: `${f.path} edited`,
+            remediation: 'revert or sanction it',
+          },
+        ],
 };
 
 describe('github app: the real guard registry on a bare blobless mirror', () => {
@@ -48,7 +59,7 @@ describe('github app: the real guard registry on a bare blobless mirror', () => 
 });
 
 describe('github app: sanctions and superseding', () => {
-  it('/slopgate allow by a maintainer is recorded in the App\'s reply and sanctions the next run; a pasted marker by a user does not', async () => {
+  it("/slopgate allow by a maintainer is recorded in the App's reply and sanctions the next run; a pasted marker by a user does not", async () => {
     const remote = FakeRemote.create({ 'package.json': '{"name":"a"}\n', 'go.mod': 'module a\n' });
     const head = remote.pushPr(20, { 'package.json': '{"name":"a","dependencies":{"x":"1"}}\n', 'go.mod': 'module a\n\nrequire x v1\n' });
     const pr: PrShape = { number: 20, headSha: head, baseSha: remote.baseSha, author: 'Codertocat' };
@@ -57,10 +68,23 @@ describe('github app: sanctions and superseding', () => {
     const g = h.github;
     g.token().getPr(pr).permission('maint', 'maintain').reaction(9001).createComment(20);
     // The job then reads the PR's comments: slopgate's reply (made by this App) and a forged one.
-    g.createCheckRun(91).getPr(pr).noConfig().issueComments(20, () => [
-      { id: 1, body: g.bodiesOf('POST', '/issues/20/comments')[0]?.body, user: { login: 'slopgate[bot]', type: 'Bot' }, performed_via_github_app: { id: APP_ID } },
-      { id: 2, body: `sure ${allowMarker('go.mod', SANCTION_KEY, scope)}`, user: { login: 'Codertocat', type: 'User' }, performed_via_github_app: null },
-    ]);
+    g.createCheckRun(91)
+      .getPr(pr)
+      .noConfig()
+      .issueComments(20, () => [
+        {
+          id: 1,
+          body: g.bodiesOf('POST', '/issues/20/comments')[0]?.body,
+          user: { login: 'slopgate[bot]', type: 'Bot' },
+          performed_via_github_app: { id: APP_ID },
+        },
+        {
+          id: 2,
+          body: `sure ${allowMarker('go.mod', SANCTION_KEY, scope)}`,
+          user: { login: 'Codertocat', type: 'User' },
+          performed_via_github_app: null,
+        },
+      ]);
     g.updateCheckRun(91).reviewComments(20).getPr(pr).updatePr(20);
 
     await h.receive('issue_comment', commentEvent(20, '/slopgate allow ./package.json', 'maint'));
@@ -104,7 +128,11 @@ describe('github app: sanctions and superseding', () => {
     await h.idle();
 
     const [cancelled] = h.github.bodiesOf('PATCH', '/check-runs/101');
-    expect(cancelled).toMatchObject({ status: 'completed', conclusion: 'cancelled', output: { title: `Superseded by ${second.slice(0, 7)}` } });
+    expect(cancelled).toMatchObject({
+      status: 'completed',
+      conclusion: 'cancelled',
+      output: { title: `Superseded by ${second.slice(0, 7)}` },
+    });
     expect(h.github.bodiesOf('PATCH', '/check-runs/102')[0]).toMatchObject({ conclusion: 'success' });
   });
 });

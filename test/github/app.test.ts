@@ -156,13 +156,14 @@ describe('github app: pull request events', () => {
     expect(done.conclusion).toBe('failure');
     const mirror = join(h.workDir, 'mirrors', 'Codertocat', 'Hello-World.git');
     expect(execFileSync('git', ['rev-parse', 'refs/slopgate/pr/5/head'], { cwd: mirror, encoding: 'utf8' }).trim()).toBe(head);
-    expect(execFileSync('git', ['config', '--get', 'remote.origin.partialclonefilter'], { cwd: mirror, encoding: 'utf8' }).trim()).toBe('blob:none');
+    expect(execFileSync('git', ['config', '--get', 'remote.origin.partialclonefilter'], { cwd: mirror, encoding: 'utf8' }).trim()).toBe(
+      'blob:none',
+    );
     const basic = Buffer.from(`x-access-token:${TOKEN}`).toString('base64');
     for (const file of filesUnder(h.workDir)) {
       const text = readFileSync(file, 'latin1');
       expect(text.includes(TOKEN) || text.includes(basic), file).toBe(false);
     }
-
   });
 
   it('the same delivery id twice is processed once', async () => {

@@ -75,7 +75,10 @@ const R = `/repos/${OWNER}/${REPO}`;
 
 /** GET /pulls?state=open… (the head-sha lookup used when a payload names no PR, e.g. a fork PR). */
 function openPulls(h: Harness, prs: PrShape[]): void {
-  h.github.scope.get(`${R}/pulls`).query({ state: 'open', sort: 'updated', direction: 'desc', per_page: 100 }).reply(200, prs.map(pullRequest));
+  h.github.scope
+    .get(`${R}/pulls`)
+    .query({ state: 'open', sort: 'updated', direction: 'desc', per_page: 100 })
+    .reply(200, prs.map(pullRequest));
 }
 
 async function gatedRemote(n: number): Promise<{ remote: FakeRemote; pr: PrShape }> {
@@ -84,13 +87,16 @@ async function gatedRemote(n: number): Promise<{ remote: FakeRemote; pr: PrShape
   return { remote, pr: { number: n, headSha: head, baseSha: remote.baseSha, author: 'Codertocat' } };
 }
 
-describe('check_run.rerequested (GitHub\'s own re-run link)', () => {
-  it('a writer re-running slopgate\'s check run of a fork PR (empty pull_requests) gates the PR named by the external id again', async () => {
+describe("check_run.rerequested (GitHub's own re-run link)", () => {
+  it("a writer re-running slopgate's check run of a fork PR (empty pull_requests) gates the PR named by the external id again", async () => {
     const { remote, pr } = await gatedRemote(60);
     h = await startHarness(remote, { guards: [markerGuard] });
     h.github.token().getPr(pr).permission('maint', 'write').createCheckRun(601).gateJob(pr, 601, { review: true });
 
-    await h.receive('check_run', checkRunEvent('rerequested', { checkRunId: 600, headSha: pr.headSha, sender: 'maint', externalId: 'slopgate:pr:60' }));
+    await h.receive(
+      'check_run',
+      checkRunEvent('rerequested', { checkRunId: 600, headSha: pr.headSha, sender: 'maint', externalId: 'slopgate:pr:60' }),
+    );
     await h.idle();
 
     const [created] = h.github.bodiesOf('POST', '/check-runs');
@@ -100,12 +106,17 @@ describe('check_run.rerequested (GitHub\'s own re-run link)', () => {
     expect(done.output.annotations.map((a: { path: string; start_line: number }) => [a.path, a.start_line])).toEqual([['a.txt', 2]]);
   });
 
-  it('without slopgate\'s external id, the listed PR of this repository is gated, not a same-numbered PR of another base repository', async () => {
+  it("without slopgate's external id, the listed PR of this repository is gated, not a same-numbered PR of another base repository", async () => {
     const { remote, pr } = await gatedRemote(66);
     h = await startHarness(remote, { guards: [markerGuard] });
     h.github.token().getPr(pr).createCheckRun(661).gateJob(pr, 661, { review: true });
 
-    const event = checkRunEvent('rerequested', { checkRunId: 660, headSha: pr.headSha, sender: 'Codertocat', pullRequests: [prRef(5, pr.headSha, 424242), prRef(66, pr.headSha)] });
+    const event = checkRunEvent('rerequested', {
+      checkRunId: 660,
+      headSha: pr.headSha,
+      sender: 'Codertocat',
+      pullRequests: [prRef(5, pr.headSha, 424242), prRef(66, pr.headSha)],
+    });
     await h.receive('check_run', event);
     await h.idle();
 
@@ -116,23 +127,40 @@ describe('check_run.rerequested (GitHub\'s own re-run link)', () => {
   it('ignores a check run named slopgate that another App owns, and checks of other names', async () => {
     h = await startHarness(null, { guards: [markerGuard] });
     const sha = 'c'.repeat(40);
-    await h.receive('check_run', checkRunEvent('rerequested', { checkRunId: 1, headSha: sha, sender: 'maint', externalId: 'slopgate:pr:1', appId: APP_ID + 1 }));
-    await h.receive('check_run', checkRunEvent('rerequested', { checkRunId: 2, headSha: sha, sender: 'maint', externalId: 'slopgate:pr:1', name: 'ci' }));
+    await h.receive(
+      'check_run',
+      checkRunEvent('rerequested', { checkRunId: 1, headSha: sha, sender: 'maint', externalId: 'slopgate:pr:1', appId: APP_ID + 1 }),
+    );
+    await h.receive(
+      'check_run',
+      checkRunEvent('rerequested', { checkRunId: 2, headSha: sha, sender: 'maint', externalId: 'slopgate:pr:1', name: 'ci' }),
+    );
     await h.idle();
     expect(h.github.captured).toEqual([]);
   });
 });
 
-describe('check_run.requested_action (the check run\'s buttons)', () => {
+describe("check_run.requested_action (the check run's buttons)", () => {
   it('Re-run pressed by the PR author gates again without a permission lookup (recheck is open to the author)', async () => {
     const { remote, pr } = await gatedRemote(61);
     h = await startHarness(remote, { guards: [markerGuard] });
     h.github.token().getPr(pr).createCheckRun(611).gateJob(pr, 611, { review: true });
 
-    await h.receive('check_run', checkRunEvent('requested_action', { checkRunId: 610, headSha: pr.headSha, sender: 'Codertocat', externalId: 'slopgate:pr:61', identifier: 'rerun' }));
+    await h.receive(
+      'check_run',
+      checkRunEvent('requested_action', {
+        checkRunId: 610,
+        headSha: pr.headSha,
+        sender: 'Codertocat',
+        externalId: 'slopgate:pr:61',
+        identifier: 'rerun',
+      }),
+    );
     await h.idle();
 
-    expect(h.github.bodiesOf('POST', '/check-runs')).toEqual([expect.objectContaining({ head_sha: pr.headSha, external_id: 'slopgate:pr:61' })]);
+    expect(h.github.bodiesOf('POST', '/check-runs')).toEqual([
+      expect.objectContaining({ head_sha: pr.headSha, external_id: 'slopgate:pr:61' }),
+    ]);
     expect(h.github.bodiesOf('PATCH', '/check-runs/611')[0]).toMatchObject({ status: 'completed', conclusion: 'failure' });
   });
 
@@ -141,7 +169,16 @@ describe('check_run.requested_action (the check run\'s buttons)', () => {
     const pr: PrShape = { number: 62, headSha: 'a'.repeat(40), baseSha: 'b'.repeat(40), author: 'Codertocat' };
     h.github.token().getPr(pr).permission('visitor', 'read').createComment(62);
 
-    await h.receive('check_run', checkRunEvent('requested_action', { checkRunId: 620, headSha: pr.headSha, sender: 'visitor', externalId: 'slopgate:pr:62', identifier: 'rerun' }));
+    await h.receive(
+      'check_run',
+      checkRunEvent('requested_action', {
+        checkRunId: 620,
+        headSha: pr.headSha,
+        sender: 'visitor',
+        externalId: 'slopgate:pr:62',
+        identifier: 'rerun',
+      }),
+    );
     await h.idle();
 
     const [reply] = h.github.bodiesOf('POST', '/issues/62/comments');
@@ -156,7 +193,16 @@ describe('check_run.requested_action (the check run\'s buttons)', () => {
     const pr: PrShape = { number: 63, headSha: 'a'.repeat(40), baseSha: 'b'.repeat(40), author: 'Codertocat' };
     h.github.token().getPr(pr).permission('maint', 'maintain').createComment(63);
 
-    await h.receive('check_run', checkRunEvent('requested_action', { checkRunId: 630, headSha: pr.headSha, sender: 'maint', externalId: 'slopgate:pr:63', identifier: 'refine' }));
+    await h.receive(
+      'check_run',
+      checkRunEvent('requested_action', {
+        checkRunId: 630,
+        headSha: pr.headSha,
+        sender: 'maint',
+        externalId: 'slopgate:pr:63',
+        identifier: 'refine',
+      }),
+    );
     await h.idle();
 
     expect(h.github.bodiesOf('POST', '/issues/63/comments')).toEqual([{ body: REFINER_NOT_CONFIGURED }]);
@@ -168,7 +214,16 @@ describe('check_run.requested_action (the check run\'s buttons)', () => {
     const pr: PrShape = { number: 64, headSha: 'a'.repeat(40), baseSha: 'b'.repeat(40), author: 'Codertocat' };
     h.github.token().getPr(pr).permission('Codertocat', 'read').createComment(64);
 
-    await h.receive('check_run', checkRunEvent('requested_action', { checkRunId: 640, headSha: pr.headSha, sender: 'Codertocat', externalId: 'slopgate:pr:64', identifier: 'refine' }));
+    await h.receive(
+      'check_run',
+      checkRunEvent('requested_action', {
+        checkRunId: 640,
+        headSha: pr.headSha,
+        sender: 'Codertocat',
+        externalId: 'slopgate:pr:64',
+        identifier: 'refine',
+      }),
+    );
     await h.idle();
 
     const [reply] = h.github.bodiesOf('POST', '/issues/64/comments');
@@ -176,9 +231,18 @@ describe('check_run.requested_action (the check run\'s buttons)', () => {
     expect(reply.body).not.toContain(REFINER_NOT_CONFIGURED);
   });
 
-  it('a button identifier slopgate never set (another App\'s action) does nothing', async () => {
+  it("a button identifier slopgate never set (another App's action) does nothing", async () => {
     h = await startHarness(null, { guards: [markerGuard] });
-    await h.receive('check_run', checkRunEvent('requested_action', { checkRunId: 650, headSha: 'a'.repeat(40), sender: 'maint', externalId: 'slopgate:pr:65', identifier: 'lgtm|65' }));
+    await h.receive(
+      'check_run',
+      checkRunEvent('requested_action', {
+        checkRunId: 650,
+        headSha: 'a'.repeat(40),
+        sender: 'maint',
+        externalId: 'slopgate:pr:65',
+        identifier: 'lgtm|65',
+      }),
+    );
     await h.idle();
     expect(h.github.captured).toEqual([]);
   });
@@ -198,12 +262,17 @@ describe('check_suite.rerequested (GitHub\'s "Re-run all checks")', () => {
     await h.receive('check_suite', checkSuiteEvent(head, 'Codertocat', [prRef(3, head, 424242), prRef(70, head), prRef(71, head)]));
     await h.idle();
 
-    expect(h.github.bodiesOf('POST', '/check-runs').map((c) => c.external_id).sort()).toEqual(['slopgate:pr:70', 'slopgate:pr:71']);
+    expect(
+      h.github
+        .bodiesOf('POST', '/check-runs')
+        .map((c) => c.external_id)
+        .sort(),
+    ).toEqual(['slopgate:pr:70', 'slopgate:pr:71']);
     expect(h.github.bodiesOf('PATCH', '/check-runs/701')[0]).toMatchObject({ status: 'completed', conclusion: 'success' });
     expect(h.github.bodiesOf('PATCH', '/check-runs/711')[0]).toMatchObject({ status: 'completed', conclusion: 'success' });
   });
 
-  it('a fork PR\'s suite (empty pull_requests) finds the open PR by its head sha and gates it', async () => {
+  it("a fork PR's suite (empty pull_requests) finds the open PR by its head sha and gates it", async () => {
     const { remote, pr } = await gatedRemote(72);
     const other: PrShape = { number: 73, headSha: 'd'.repeat(40), baseSha: remote.baseSha };
     h = await startHarness(remote, { guards: [markerGuard] });
@@ -214,7 +283,9 @@ describe('check_suite.rerequested (GitHub\'s "Re-run all checks")', () => {
     await h.receive('check_suite', checkSuiteEvent(pr.headSha, 'Codertocat', []));
     await h.idle();
 
-    expect(h.github.bodiesOf('POST', '/check-runs')).toEqual([expect.objectContaining({ head_sha: pr.headSha, external_id: 'slopgate:pr:72' })]);
+    expect(h.github.bodiesOf('POST', '/check-runs')).toEqual([
+      expect.objectContaining({ head_sha: pr.headSha, external_id: 'slopgate:pr:72' }),
+    ]);
     expect(h.github.bodiesOf('PATCH', '/check-runs/721')[0]).toMatchObject({ status: 'completed', conclusion: 'failure' });
   });
 });

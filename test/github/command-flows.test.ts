@@ -30,7 +30,10 @@ function checkRunsForRef(h: Harness, sha: string, runs: { id: number; text: stri
   h.github.scope
     .get(`${R}/commits/${sha}/check-runs`)
     .query({ check_name: 'slopgate', filter: 'latest', per_page: 10 })
-    .reply(200, { total_count: runs.length, check_runs: runs.map((r) => ({ id: r.id, name: 'slopgate', head_sha: sha, output: { title: 't', summary: 's', text: r.text } })) });
+    .reply(200, {
+      total_count: runs.length,
+      check_runs: runs.map((r) => ({ id: r.id, name: 'slopgate', head_sha: sha, output: { title: 't', summary: 's', text: r.text } })),
+    });
 }
 
 /** Gates a PR whose added line 2 holds the SLOP marker; returns the completed check run's body. */
@@ -54,7 +57,7 @@ function findingIdIn(text: string): string {
 }
 
 describe('/slopgate explain', () => {
-  it('without a store, answers from the check run\'s text: the message and what to do, with a thumbs-up', async () => {
+  it("without a store, answers from the check run's text: the message and what to do, with a thumbs-up", async () => {
     const { pr, done } = await gateSlopPr(80, 801);
     const id = findingIdIn(done.output.text);
     h!.github.getPr(pr).reaction(9001).createComment(80);
@@ -90,7 +93,9 @@ describe('/slopgate explain', () => {
     h = await startHarness(null, { guards: [markerGuard], store });
     const pr: PrShape = { number: 82, headSha: 'a'.repeat(40), baseSha: 'b'.repeat(40) };
     h.github.token().getPr(pr).reaction(9001).createComment(82);
-    checkRunsForRef(h, pr.headSha, [{ id: 821, text: '### ❌ fail · todo-marker · a.txt line 2\n\nsomething\n\n_guard G99 · finding `0123456789ab`_\n' }]);
+    checkRunsForRef(h, pr.headSha, [
+      { id: 821, text: '### ❌ fail · todo-marker · a.txt line 2\n\nsomething\n\n_guard G99 · finding `0123456789ab`_\n' },
+    ]);
 
     await h.receive('issue_comment', commentEvent(82, '/slopgate explain deadbeef0000', 'passer-by'));
     await h.idle();

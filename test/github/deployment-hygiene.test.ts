@@ -130,7 +130,10 @@ describe('the App’s idle memory', () => {
   it('stays under 250 MB without DATABASE_URL, and the embedded database is not created before first use', async () => {
     cpSync(join(ROOT, 'package.json'), join(build, 'package.json'));
     symlinkSync(join(ROOT, 'node_modules'), join(build, 'node_modules'), 'dir');
-    execFileSync(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(build, 'dist')], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 600_000 });
+    execFileSync(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(build, 'dist')], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 600_000,
+    });
     const { rssMb, workDir } = await idleServerRssMb({ dist: join(build, 'dist') });
     expect(workDir).not.toContain('db');
     expect(rssMb).toBeGreaterThan(20);

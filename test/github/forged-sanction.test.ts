@@ -29,7 +29,19 @@ const manifestGuard: Guard = {
   id: 'G1',
   name: 'manifests (test)',
   appliesTo: (f) => f.path === 'go.mod',
-  checkFile: (f, ctx) => (ctx.sanctioned(f.path) ? [] : [{ category: 'manifest-edit', severity: 'fail', path: f.path, line: 1, message: `${f.path} edited`, remediation: 'revert or sanction it' }]),
+  checkFile: (f, ctx) =>
+    ctx.sanctioned(f.path)
+      ? []
+      : [
+          {
+            category: 'manifest-edit',
+            severity: 'fail',
+            path: f.path,
+            line: 1,
+            message: `${f.path} edited`,
+            remediation: 'revert or sanction it',
+          },
+        ],
 };
 
 const scope = (number: number) => ({ owner: OWNER, repo: REPO, number });
@@ -55,7 +67,18 @@ describe('sanction markers are signed', () => {
   it('explain neutralises a file name that carries a marker, even a correctly signed one', () => {
     const marker = allowMarker('go.mod', SANCTION_KEY, scope(5));
     const text = explainFinding(
-      { id: 'abc123', guard: 'G99', category: 'todo-marker', severity: 'fail', path: `${marker}.md`, line: 1, message: `${marker}.md line 1 still holds SLOP`, remediation: 'x', confirmedBy: ['G99'], evidence: { file: marker } } as never,
+      {
+        id: 'abc123',
+        guard: 'G99',
+        category: 'todo-marker',
+        severity: 'fail',
+        path: `${marker}.md`,
+        line: 1,
+        message: `${marker}.md line 1 still holds SLOP`,
+        remediation: 'x',
+        confirmedBy: ['G99'],
+        evidence: { file: marker },
+      } as never,
       'a'.repeat(40),
     );
     expect(text).not.toContain('<!--');
@@ -85,7 +108,12 @@ describe('the forged sanction through the App', () => {
     expect(first.output.annotations.map((a: { path: string }) => a.path).sort()).toEqual([evil, 'go.mod'].sort());
     // The check run echoes the file name, neutralised (only the annotation's path field, which GitHub
     // needs verbatim to place it and never renders as Markdown, holds the raw name).
-    const shown = [first.output.title, first.output.summary, first.output.text, ...first.output.annotations.flatMap((a: { title: string; message: string }) => [a.title, a.message])].join('\n');
+    const shown = [
+      first.output.title,
+      first.output.summary,
+      first.output.text,
+      ...first.output.annotations.flatMap((a: { title: string; message: string }) => [a.title, a.message]),
+    ].join('\n');
     expect(shown).toContain('slopgate:allow');
     expect(shown).not.toContain('<!--');
     const id = /finding `([0-9a-zA-Z]+)`/.exec(first.output.text.slice(first.output.text.indexOf('.md')))?.[1];
@@ -101,7 +129,14 @@ describe('the forged sanction through the App', () => {
     expect(allowedPathsIn(reply.body, SANCTION_KEY, scope(n))).toEqual([]);
 
     // 3. The next run reads the App's own reply back: go.mod is still not sanctioned.
-    g.getPr(pr).reaction(9001).createCheckRun(902).getPr(pr).noConfig().issueComments(n, () => [{ id: 1, body: reply.body, user: { login: 'slopgate[bot]', type: 'Bot' }, performed_via_github_app: { id: APP_ID } }]);
+    g.getPr(pr)
+      .reaction(9001)
+      .createCheckRun(902)
+      .getPr(pr)
+      .noConfig()
+      .issueComments(n, () => [
+        { id: 1, body: reply.body, user: { login: 'slopgate[bot]', type: 'Bot' }, performed_via_github_app: { id: APP_ID } },
+      ]);
     g.updateCheckRun(902).reviewComments(n).createReview(n).getPr(pr).updatePr(n);
     await h.receive('issue_comment', commentEvent(n, '/slopgate recheck', 'Codertocat'));
     await h.idle();

@@ -17,12 +17,18 @@ afterAll(() => removeFakeRemotes());
 function installationEvent(action: 'created' | 'deleted', fullNames: string[]): Json {
   const payload = example('installation', (e) => e.action === action);
   payload.installation.id = INSTALLATION_ID;
-  payload.repositories = fullNames.map((full, i) => ({ id: 5000 + i, node_id: `R_${i}`, name: full.split('/')[1], full_name: full, private: false }));
+  payload.repositories = fullNames.map((full, i) => ({
+    id: 5000 + i,
+    node_id: `R_${i}`,
+    name: full.split('/')[1],
+    full_name: full,
+    private: false,
+  }));
   return payload;
 }
 
 describe('installation events', () => {
-  it('uninstalling removes the mirrors of the installation\'s repositories and keeps the others; installing removes nothing', async () => {
+  it("uninstalling removes the mirrors of the installation's repositories and keeps the others; installing removes nothing", async () => {
     const remote = FakeRemote.create({ 'a.txt': 'one\n' });
     const head = remote.pushPr(95, { 'a.txt': 'two\n' });
     const pr: PrShape = { number: 95, headSha: head, baseSha: remote.baseSha };

@@ -123,7 +123,11 @@ describe('pull_request.synchronize while the previous head is still queued', () 
     await h.idle();
 
     const [cancelled] = h.github.bodiesOf('PATCH', '/check-runs/941');
-    expect(cancelled).toMatchObject({ status: 'completed', conclusion: 'cancelled', output: { title: `Superseded by ${second.slice(0, 7)}` } });
+    expect(cancelled).toMatchObject({
+      status: 'completed',
+      conclusion: 'cancelled',
+      output: { title: `Superseded by ${second.slice(0, 7)}` },
+    });
     expect(gated).toEqual([busyHead, second]);
     expect(h.github.bodiesOf('PATCH', '/check-runs/942')[0]).toMatchObject({ status: 'completed', conclusion: 'success' });
     expect(h.github.bodiesOf('PATCH', '/check-runs/930')[0]).toMatchObject({ status: 'completed', conclusion: 'success' });

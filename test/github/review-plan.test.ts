@@ -3,14 +3,33 @@ import { makeFinding, type Finding } from '../../src/core/finding.js';
 import { findingIdOf, planReview, type PostedComment } from '../../src/host/review-plan.js';
 
 const f = (path: string, line: number, extra: Partial<Finding> = {}): Finding =>
-  makeFinding({ guard: 'G2', category: 'syntax-invalid', severity: 'fail', path, line, message: `broken at ${line}`, remediation: `fix line ${line}`, ...extra });
+  makeFinding({
+    guard: 'G2',
+    category: 'syntax-invalid',
+    severity: 'fail',
+    path,
+    line,
+    message: `broken at ${line}`,
+    remediation: `fix line ${line}`,
+    ...extra,
+  });
 
 const added = new Map([['src/a.ts', [{ start: 10, end: 14 }]]]);
 const opts = { budget: 25, suggestions: true };
 
 describe('github/review-plan', () => {
   it('comments only on added lines; a context line or another file goes to the check run', () => {
-    const plan = planReview([f('src/a.ts', 12), f('src/a.ts', 9), f('src/b.ts', 1), makeFinding({ guard: 'G8', category: 'test-regression', severity: 'fail', message: 'm', remediation: 'r' })], added, [], opts);
+    const plan = planReview(
+      [
+        f('src/a.ts', 12),
+        f('src/a.ts', 9),
+        f('src/b.ts', 1),
+        makeFinding({ guard: 'G8', category: 'test-regression', severity: 'fail', message: 'm', remediation: 'r' }),
+      ],
+      added,
+      [],
+      opts,
+    );
     expect(plan.comments.map((c) => c.line)).toEqual([12]);
     expect(plan.offDiff).toHaveLength(3);
   });
@@ -23,7 +42,9 @@ describe('github/review-plan', () => {
   });
 
   it('sits on the lines a suggestion replaces, with a fence longer than any backticks inside', () => {
-    const finding = f('src/a.ts', 10, { suggestion: { path: 'src/a.ts', startLine: 11, endLine: 12, replacement: 'const s = ```;\nok();\n' } });
+    const finding = f('src/a.ts', 10, {
+      suggestion: { path: 'src/a.ts', startLine: 11, endLine: 12, replacement: 'const s = ```;\nok();\n' },
+    });
     const [c] = planReview([finding], added, [], opts).comments;
     expect(c).toMatchObject({ start_line: 11, line: 12 });
     expect(c!.body).toContain('````suggestion\nconst s = ```;\nok();\n````');

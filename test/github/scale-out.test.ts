@@ -81,7 +81,13 @@ function startWorker(remote: FakeRemote, schema: string, retryLimit: number): vo
   const workDir = mkdtempSync(join(tmpdir(), 'slopgate-worker-'));
   dirs.push(workDir);
   const stop = new AbortController();
-  const env = { DATABASE_URL: PG_URL, APP_ID: String(APP_ID), PRIVATE_KEY: testPrivateKey(), LOG_LEVEL: 'silent' as const, SLOPGATE_WORKDIR: workDir };
+  const env = {
+    DATABASE_URL: PG_URL,
+    APP_ID: String(APP_ID),
+    PRIVATE_KEY: testPrivateKey(),
+    LOG_LEVEL: 'silent' as const,
+    SLOPGATE_WORKDIR: workDir,
+  };
   const done = runGateWorker({
     env,
     store: workerStore,
@@ -125,7 +131,8 @@ async function waitFor(what: string, check: () => boolean | Promise<boolean>, ms
   throw new Error(`timed out waiting for ${what}`);
 }
 
-const completedPatch = (harness: Harness, id: number) => harness.github.bodiesOf('PATCH', `/check-runs/${id}`).find((b) => b.status === 'completed');
+const completedPatch = (harness: Harness, id: number) =>
+  harness.github.bodiesOf('PATCH', `/check-runs/${id}`).find((b) => b.status === 'completed');
 
 async function queuedJob(schema: string): Promise<{ state: string; data: { key: string; payload: GateJob } }> {
   const client = new pg.Client({ connectionString: PG_URL });
@@ -156,7 +163,14 @@ describe('scale-out: a web tier queues in PostgreSQL, `slopgate worker` processe
     const job = await queuedJob(schema);
     expect(job.state).toBe('created');
     expect(job.data.key).toBe('Codertocat/Hello-World#40');
-    expect(job.data.payload).toMatchObject({ checkRunId: 401, installationId: 1, owner: 'Codertocat', repo: 'Hello-World', number: 40, headSha: head });
+    expect(job.data.payload).toMatchObject({
+      checkRunId: 401,
+      installationId: 1,
+      owner: 'Codertocat',
+      repo: 'Hello-World',
+      number: 40,
+      headSha: head,
+    });
 
     // The worker has its own Probot (a fresh installation token) and does the whole job.
     h.github.token().gateJob(pr, 401, { review: true });
@@ -189,7 +203,10 @@ describe('scale-out: a web tier queues in PostgreSQL, `slopgate worker` processe
     await waitFor('the survivor to complete check run 411', () => Boolean(completedPatch(h!, 411)));
 
     const updates = h.github.bodiesOf('PATCH', '/check-runs/411');
-    expect(updates[0]).toMatchObject({ status: 'in_progress', output: { title: 'Gating again (attempt 2 of 2): slopgate lost the worker that was running it' } });
+    expect(updates[0]).toMatchObject({
+      status: 'in_progress',
+      output: { title: 'Gating again (attempt 2 of 2): slopgate lost the worker that was running it' },
+    });
     expect(updates[1]).toMatchObject({ status: 'completed', conclusion: 'success' });
     expect(h.github.bodiesOf('POST', '/check-runs')).toHaveLength(1);
   });

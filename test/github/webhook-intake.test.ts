@@ -61,7 +61,11 @@ describe('webhook intake: the answer does not wait on the database', () => {
     h.github.token().createCheckRun(501).gateJob(pr, 501);
 
     const payload = pullRequestEvent('opened', pr);
-    await acknowledged(Promise.all([h.receive('pull_request', payload, 'delivery-50'), h.receive('pull_request', payload, 'delivery-50')]).then(() => undefined));
+    await acknowledged(
+      Promise.all([h.receive('pull_request', payload, 'delivery-50'), h.receive('pull_request', payload, 'delivery-50')]).then(
+        () => undefined,
+      ),
+    );
 
     // Both deliveries are answered; the store was asked once and nothing reached GitHub yet.
     expect(slow.inserts).toEqual(['delivery-50']);

@@ -13,10 +13,7 @@ async function g1Findings(repo: TestRepo, config = {}) {
 
 describe('G1 manifests, sensitive paths, oversize files, escaping symlinks', () => {
   it('flags a bumped and an added dependency in package.json, naming both, on the changed line', async () => {
-    const repo = prRepo(
-      { 'package.json': pkg({ react: '^18.2.0' }) },
-      { 'package.json': pkg({ react: '^18.3.1', 'left-pad': '^1.3.0' }) },
-    );
+    const repo = prRepo({ 'package.json': pkg({ react: '^18.2.0' }) }, { 'package.json': pkg({ react: '^18.3.1', 'left-pad': '^1.3.0' }) });
     const { report, findings } = await g1Findings(repo);
     expect(findings).toHaveLength(1);
     const f = findings[0]!;
@@ -50,7 +47,9 @@ describe('G1 manifests, sensitive paths, oversize files, escaping symlinks', () 
     const base = '[project]\nname = "inventory"\nversion = "0.3.0"\nrequires-python = ">=3.9"\ndependencies = []\n';
     const bump = await g1Findings(prRepo({ 'pyproject.toml': base }, { 'pyproject.toml': base.replace('0.3.0', '0.4.0') }));
     expect(bump.findings[0]!.message).toContain('it changes [project] (`version` 0.3.0 → 0.4.0).');
-    const head = base.replace('0.3.0', '0.4.0').replace('requires-python = ">=3.9"\n', 'scripts = { inv = "inventory:main" }\n') + 'license = "MIT"\nname2 = "x"\n';
+    const head =
+      base.replace('0.3.0', '0.4.0').replace('requires-python = ">=3.9"\n', 'scripts = { inv = "inventory:main" }\n') +
+      'license = "MIT"\nname2 = "x"\n';
     const many = await g1Findings(prRepo({ 'pyproject.toml': base }, { 'pyproject.toml': head }));
     expect(many.findings[0]!.message).toContain(
       'it adds [project.scripts]; changes [project] (`version` 0.3.0 → 0.4.0, `requires-python` removed, `license` added and 1 more).',
@@ -73,7 +72,9 @@ describe('G1 manifests, sensitive paths, oversize files, escaping symlinks', () 
 
     it('a table renamed with the same content, and a removed one', async () => {
       const head = PYPROJECT.replace('[tool.black]', '[tool.ruff.format]');
-      const { findings } = await g1Findings(prRepo({ 'pyproject.toml': `${PYPROJECT}\n[tool.isort]\nprofile = "black"\n` }, { 'pyproject.toml': head }));
+      const { findings } = await g1Findings(
+        prRepo({ 'pyproject.toml': `${PYPROJECT}\n[tool.isort]\nprofile = "black"\n` }, { 'pyproject.toml': head }),
+      );
       expect(findings[0]!.message).toContain('renames [tool.black] to [tool.ruff.format]');
       expect(findings[0]!.message).toContain('removes [tool.isort]');
       expect(findings[0]!.severity).toBe('nit');
@@ -103,10 +104,13 @@ describe('G1 manifests, sensitive paths, oversize files, escaping symlinks', () 
     });
 
     it('reads Poetry multiple-constraint arrays and array-written dependencies', async () => {
-      const base = '[tool.poetry]\nname = "p"\n\n[tool.poetry.dependencies]\npython = "^3.9"\nnumpy = [\n  { version = "<2", python = "<3.10" },\n  { version = ">=2", python = ">=3.10" },\n]\n';
+      const base =
+        '[tool.poetry]\nname = "p"\n\n[tool.poetry.dependencies]\npython = "^3.9"\nnumpy = [\n  { version = "<2", python = "<3.10" },\n  { version = ">=2", python = ">=3.10" },\n]\n';
       const head = base.replace('version = ">=2"', 'version = ">=2.1"');
       const { findings } = await g1Findings(prRepo({ 'pyproject.toml': base }, { 'pyproject.toml': head }));
-      expect(findings[0]!.message).toContain('changes `numpy` from <2 (python <3.10) | >=2 (python >=3.10) to <2 (python <3.10) | >=2.1 (python >=3.10)');
+      expect(findings[0]!.message).toContain(
+        'changes `numpy` from <2 (python <3.10) | >=2 (python >=3.10) to <2 (python <3.10) | >=2.1 (python >=3.10)',
+      );
       const arr = '[tool.poetry]\nname = "p"\ndependencies = ["requests>=2"]\n';
       const added = await g1Findings(prRepo({ 'pyproject.toml': '[tool.poetry]\nname = "p"\n' }, { 'pyproject.toml': arr }));
       expect(added.findings[0]!.message).toContain('adds `requests` >=2 (tool.poetry.dependencies)');
@@ -114,8 +118,12 @@ describe('G1 manifests, sensitive paths, oversize files, escaping symlinks', () 
   });
 
   it('flags a lockfile edited alone but passes a lockfile edited together with its manifest', async () => {
-    const lock = (v: string) => JSON.stringify({ name: 'app', lockfileVersion: 3, packages: { 'node_modules/react': { version: v } } }, null, 2) + '\n';
-    const alone = prRepo({ 'web/package.json': pkg({ react: '^18.2.0' }), 'web/package-lock.json': lock('18.2.0') }, { 'web/package-lock.json': lock('18.2.1') });
+    const lock = (v: string) =>
+      JSON.stringify({ name: 'app', lockfileVersion: 3, packages: { 'node_modules/react': { version: v } } }, null, 2) + '\n';
+    const alone = prRepo(
+      { 'web/package.json': pkg({ react: '^18.2.0' }), 'web/package-lock.json': lock('18.2.0') },
+      { 'web/package-lock.json': lock('18.2.1') },
+    );
     const { findings: aloneFindings } = await g1Findings(alone);
     expect(aloneFindings).toHaveLength(1);
     expect(aloneFindings[0]!.category).toBe('sensitive-path');
@@ -151,16 +159,23 @@ describe('G1 manifests, sensitive paths, oversize files, escaping symlinks', () 
   });
 
   it('passes an edited .env.example and .env.local.sample (templates)', async () => {
-    const repo = prRepo({ '.env.example': 'DB_PASSWORD=\n' }, { '.env.example': 'DB_PASSWORD=\nDB_HOST=\n', 'svc/.env.local.sample': 'X=\n' });
+    const repo = prRepo(
+      { '.env.example': 'DB_PASSWORD=\n' },
+      { '.env.example': 'DB_PASSWORD=\nDB_HOST=\n', 'svc/.env.local.sample': 'X=\n' },
+    );
     const { findings } = await g1Findings(repo);
     expect(findings).toEqual([]);
   });
 
   describe('workflow edits: risk for what widens their reach, nit otherwise', () => {
-    const CI = 'name: ci\non:\n  pull_request:\npermissions:\n  contents: read\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - uses: astral-sh/setup-uv@v3\n      - run: uv run pytest\n';
+    const CI =
+      'name: ci\non:\n  pull_request:\npermissions:\n  contents: read\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - uses: astral-sh/setup-uv@v3\n      - run: uv run pytest\n';
 
     it('a routine edit (matrix, action bump, step name) is a nit', async () => {
-      const head = CI.replace('setup-uv@v3', 'setup-uv@v5').replace('      - run: uv run pytest\n', '      - name: Tests\n        run: uv run pytest -x\n');
+      const head = CI.replace('setup-uv@v3', 'setup-uv@v5').replace(
+        '      - run: uv run pytest\n',
+        '      - name: Tests\n        run: uv run pytest -x\n',
+      );
       const { findings, report } = await g1Findings(prRepo({ '.github/workflows/ci.yml': CI }, { '.github/workflows/ci.yml': head }));
       expect(findings).toHaveLength(1);
       expect(findings[0]).toMatchObject({ category: 'sensitive-path', severity: 'nit' });
@@ -171,7 +186,10 @@ describe('G1 manifests, sensitive paths, oversize files, escaping symlinks', () 
     it('pull_request_target, write permissions, new secrets, curl | sh and a new unpinned third-party action are risks', async () => {
       const head = CI.replace('  pull_request:\n', '  pull_request:\n  pull_request_target:\n')
         .replace('  contents: read\n', '  contents: write\n')
-        .replace('      - run: uv run pytest\n', '      - run: curl -sSL https://example.com/i.sh | bash\n      - uses: someone/deploy-action@main\n        with:\n          token: ${{ secrets.DEPLOY_TOKEN }}\n');
+        .replace(
+          '      - run: uv run pytest\n',
+          '      - run: curl -sSL https://example.com/i.sh | bash\n      - uses: someone/deploy-action@main\n        with:\n          token: ${{ secrets.DEPLOY_TOKEN }}\n',
+        );
       const { findings } = await g1Findings(prRepo({ '.github/workflows/ci.yml': CI }, { '.github/workflows/ci.yml': head }));
       const f = findings[0]!;
       expect(f.severity).toBe('risk');
@@ -192,13 +210,18 @@ describe('G1 manifests, sensitive paths, oversize files, escaping symlinks', () 
       const removed = await g1Findings(prRepo(base, { '.github/workflows/ci.yml': noPerms }));
       expect(removed.findings[0]!.severity).toBe('risk');
       expect(removed.findings[0]!.message).toContain('removes the workflow-level `permissions` block');
-      const pinned = CI.replace('      - run: uv run pytest\n', `      - uses: other/tool@${'a'.repeat(40)}\n      - uses: codecov/codecov-action@v5\n      - run: uv run pytest\n`);
+      const pinned = CI.replace(
+        '      - run: uv run pytest\n',
+        `      - uses: other/tool@${'a'.repeat(40)}\n      - uses: codecov/codecov-action@v5\n      - run: uv run pytest\n`,
+      );
       const ok = await g1Findings(prRepo(base, { '.github/workflows/ci.yml': pinned }));
       expect(ok.findings[0]!.severity).toBe('nit');
     });
 
     it('.env, CODEOWNERS and .ssh keep their risk', async () => {
-      const { findings } = await g1Findings(prRepo({ 'README.md': 'x\n' }, { '.env': 'A=1\n', CODEOWNERS: '* @me\n', 'deploy/.ssh/config': 'Host x\n' }));
+      const { findings } = await g1Findings(
+        prRepo({ 'README.md': 'x\n' }, { '.env': 'A=1\n', CODEOWNERS: '* @me\n', 'deploy/.ssh/config': 'Host x\n' }),
+      );
       expect(findings.map((f) => f.severity)).toEqual(['risk', 'risk', 'risk']);
     });
   });
@@ -216,7 +239,11 @@ describe('G1 manifests, sensitive paths, oversize files, escaping symlinks', () 
     );
     const { findings } = await g1Findings(repo);
     const byPath = Object.fromEntries(findings.map((f) => [f.path, f]));
-    expect(Object.keys(byPath).sort()).toEqual(['.github/CODEOWNERS', '.github/workflows/ci.yml', 'tools/sub/.github/workflows/release.yml']);
+    expect(Object.keys(byPath).sort()).toEqual([
+      '.github/CODEOWNERS',
+      '.github/workflows/ci.yml',
+      'tools/sub/.github/workflows/release.yml',
+    ]);
     expect(byPath['.github/workflows/ci.yml']!.message).toContain('GitHub Actions workflow');
     expect(byPath['.github/workflows/ci.yml']!.line).toBe(1);
     expect(byPath['.github/CODEOWNERS']!.message).toContain('who must approve');
@@ -224,7 +251,10 @@ describe('G1 manifests, sensitive paths, oversize files, escaping symlinks', () 
 
   it('flags a 3 MiB file with its size and passes a file exactly at the limit', async () => {
     const limit = 2 * 1024 * 1024;
-    const repo = prRepo({ 'README.md': 'x\n' }, { 'data/dump.bin': Buffer.alloc(3 * 1024 * 1024, 7), 'data/exact.bin': Buffer.alloc(limit, 7) });
+    const repo = prRepo(
+      { 'README.md': 'x\n' },
+      { 'data/dump.bin': Buffer.alloc(3 * 1024 * 1024, 7), 'data/exact.bin': Buffer.alloc(limit, 7) },
+    );
     const { findings } = await g1Findings(repo);
     expect(findings).toHaveLength(1);
     expect(findings[0]!.category).toBe('oversize-file');
@@ -264,12 +294,19 @@ describe('G1 manifests, sensitive paths, oversize files, escaping symlinks', () 
   });
 
   it('turns a manifest finding off when config manifests.allow sanctions it, and records why', async () => {
-    const repo = prRepo({ 'pyproject.toml': '[project]\nname = "x"\ndependencies = ["requests>=2.30"]\n' }, { 'pyproject.toml': '[project]\nname = "x"\ndependencies = ["requests>=2.32", "httpx"]\n' });
+    const repo = prRepo(
+      { 'pyproject.toml': '[project]\nname = "x"\ndependencies = ["requests>=2.30"]\n' },
+      { 'pyproject.toml': '[project]\nname = "x"\ndependencies = ["requests>=2.32", "httpx"]\n' },
+    );
     const { report, findings } = await g1Findings(repo, { manifests: { allow: ['pyproject.toml'] } });
     expect(findings).toEqual([]);
     const section = report.sections.sanctions as { allowed: { path: string; category: string; allowedBy: string; finding: string }[] };
     expect(section.allowed).toHaveLength(1);
-    expect(section.allowed[0]).toMatchObject({ path: 'pyproject.toml', category: 'manifest-edit', allowedBy: 'config manifests.allow: pyproject.toml' });
+    expect(section.allowed[0]).toMatchObject({
+      path: 'pyproject.toml',
+      category: 'manifest-edit',
+      allowedBy: 'config manifests.allow: pyproject.toml',
+    });
     expect(section.allowed[0]!.finding).toContain('adds `httpx`');
   });
 
@@ -287,7 +324,10 @@ describe('G1 manifests, sensitive paths, oversize files, escaping symlinks', () 
     );
     const { findings } = await g1Findings(repo);
     const messages = findings.map((f) => f.message).sort();
-    expect(messages).toEqual(['This PR deletes the build manifest `svc/go.mod`.', 'This PR moves the build manifest `java/pom.xml` to `java2/pom.xml`.']);
+    expect(messages).toEqual([
+      'This PR deletes the build manifest `svc/go.mod`.',
+      'This PR moves the build manifest `java/pom.xml` to `java2/pom.xml`.',
+    ]);
     expect(findings.every((f) => f.line === undefined)).toBe(true);
   });
 });

@@ -34,7 +34,8 @@ describe('G10 config schema', () => {
   });
 
   it('reads `on:` in a workflow as the key "on" (YAML 1.2), so a valid workflow passes', async () => {
-    const wf = 'on: [push, pull_request]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: npm test\n';
+    const wf =
+      'on: [push, pull_request]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: npm test\n';
     expect(await g10Findings({ 'README.md': 'x\n' }, { '.github/workflows/test.yaml': wf })).toEqual([]);
   });
 
@@ -56,7 +57,8 @@ describe('G10 config schema', () => {
   });
 
   it('accepts a correct Cargo.toml with a quoted edition and lint tables (external $refs resolve offline)', async () => {
-    const cargo = '[package]\nname = "cli"\nversion = "0.1.0"\nedition = "2021"\n\n[lints.rust]\nunsafe_code = "forbid"\n\n[dependencies]\nclap = { version = "4", features = ["derive"] }\n';
+    const cargo =
+      '[package]\nname = "cli"\nversion = "0.1.0"\nedition = "2021"\n\n[lints.rust]\nunsafe_code = "forbid"\n\n[dependencies]\nclap = { version = "4", features = ["derive"] }\n';
     expect(await g10Findings({ 'README.md': 'x\n' }, { 'Cargo.toml': cargo })).toEqual([]);
   });
 
@@ -130,7 +132,8 @@ describe('G10 config schema', () => {
     });
 
     it('Poetry dependencies written as an array (PEP 621 style) under [tool.poetry]', async () => {
-      const pyproject = '[tool.poetry]\nname = "pkg"\nversion = "0.1.0"\ndescription = ""\nauthors = []\ndependencies = ["requests>=2", "click"]\n';
+      const pyproject =
+        '[tool.poetry]\nname = "pkg"\nversion = "0.1.0"\ndescription = ""\nauthors = []\ndependencies = ["requests>=2", "click"]\n';
       const [f] = await g10Findings(PY, { 'pyproject.toml': pyproject });
       expect(f).toMatchObject({ path: 'pyproject.toml', line: 6 });
       expect(f!.message).toContain('tool.poetry.dependencies');
@@ -177,7 +180,8 @@ describe('G10 config schema', () => {
     });
 
     it('.pre-commit-config.yaml: an unquoted numeric rev fails, a valid config passes', async () => {
-      const good = 'repos:\n  - repo: https://github.com/astral-sh/ruff-pre-commit\n    rev: v0.6.0\n    hooks:\n      - id: ruff\n        args: [--fix]\n';
+      const good =
+        'repos:\n  - repo: https://github.com/astral-sh/ruff-pre-commit\n    rev: v0.6.0\n    hooks:\n      - id: ruff\n        args: [--fix]\n';
       expect(await g10Findings(PY, { '.pre-commit-config.yaml': good })).toEqual([]);
       const bad = 'repos:\n  - repo: https://github.com/psf/black\n    rev: 24.8\n    hooks:\n      - id: black\n';
       const [f] = await g10Findings(PY, { '.pre-commit-config.yaml': bad });
@@ -207,7 +211,8 @@ describe('G10 config schema', () => {
     });
 
     it('action.yml: a composite action step without `shell` fails; boolean input defaults pass', async () => {
-      const good = 'name: a\ndescription: b\ninputs:\n  fast:\n    description: c\n    default: false\nruns:\n  using: composite\n  steps:\n    - run: echo hi\n      shell: bash\n';
+      const good =
+        'name: a\ndescription: b\ninputs:\n  fast:\n    description: c\n    default: false\nruns:\n  using: composite\n  steps:\n    - run: echo hi\n      shell: bash\n';
       expect(await g10Findings(PY, { 'action.yml': good })).toEqual([]);
       const [f] = await g10Findings(PY, { '.github/actions/setup/action.yml': good.replace('      shell: bash\n', '') });
       expect(f).toMatchObject({ path: '.github/actions/setup/action.yml' });
@@ -215,7 +220,8 @@ describe('G10 config schema', () => {
     });
 
     it('workflow triggers may name a single branch as a string (GitHub accepts it)', async () => {
-      const wf = 'on:\n  push:\n    branches: main\n    tags: "*"\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ok\n';
+      const wf =
+        'on:\n  push:\n    branches: main\n    tags: "*"\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ok\n';
       expect(await g10Findings(PY, { '.github/workflows/ci.yml': wf })).toEqual([]);
     });
 
@@ -223,7 +229,8 @@ describe('G10 config schema', () => {
       const found = await g10Findings(PY, {
         'rust-toolchain.toml': '[toolchain]\nchannel = "stable"\ncomponents = "clippy"\n',
         '.github/ISSUE_TEMPLATE/config.yml': 'blank_issues_enabled: false\n',
-        '.github/ISSUE_TEMPLATE/bug.yml': 'name: Bug\ndescription: x\nbody:\n  - type: textarea\n    id: what\n    attributes:\n      label: What happened?\n',
+        '.github/ISSUE_TEMPLATE/bug.yml':
+          'name: Bug\ndescription: x\nbody:\n  - type: textarea\n    id: what\n    attributes:\n      label: What happened?\n',
       });
       expect(found.map((f) => f.path)).toEqual(['rust-toolchain.toml']);
       expect(found[0]!.message).toContain('toolchain.components');

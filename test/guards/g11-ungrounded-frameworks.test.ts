@@ -10,7 +10,10 @@ const RUST_CLI = {
   'README.md': '# grepx\n',
 };
 const JS_APP = {
-  'package.json': JSON.stringify({ name: 'web', dependencies: { 'react-dom': '^18', '@reduxjs/toolkit': '^2', 'eslint-plugin-import': '^2' } }),
+  'package.json': JSON.stringify({
+    name: 'web',
+    dependencies: { 'react-dom': '^18', '@reduxjs/toolkit': '^2', 'eslint-plugin-import': '^2' },
+  }),
   'src/app.jsx': 'export const App = () => null;\n',
   'README.md': '# web\n',
 };
@@ -43,14 +46,20 @@ describe('G11 ungrounded frameworks', () => {
   });
 
   it('does not count negated or comparative mentions', async () => {
-    const doc = '# Why\n\nUnlike React, we render in the terminal. This is not a Vue app, it works without Redux.\nUse this instead of Angular. It is similar to Svelte in spirit.\n';
+    const doc =
+      '# Why\n\nUnlike React, we render in the terminal. This is not a Vue app, it works without Redux.\nUse this instead of Angular. It is similar to Svelte in spirit.\n';
     expect(await run(RUST_CLI, { 'WHY.md': doc })).toEqual([]);
   });
 
   it('counts ambiguous names only in a framework context', async () => {
-    const doc = '# Server\n\nThe API is built with Express and the docs site uses the Click framework.\nWe deploy the Next.js preview too.\n';
+    const doc =
+      '# Server\n\nThe API is built with Express and the docs site uses the Click framework.\nWe deploy the Next.js preview too.\n';
     const findings = await run(RUST_CLI, { 'docs/server.md': doc });
-    expect(findings.map((f) => `${String(f.evidence?.framework)}:${String(f.evidence?.literal)}`)).toEqual(['express:Express', 'click:Click', 'next:Next.js']);
+    expect(findings.map((f) => `${String(f.evidence?.framework)}:${String(f.evidence?.literal)}`)).toEqual([
+      'express:Express',
+      'click:Click',
+      'next:Next.js',
+    ]);
   });
 
   it('grounds frameworks by declared packages, not by loose substrings', async () => {
@@ -122,7 +131,11 @@ describe('G11 and Ψ: the repository own names are grounded', () => {
   });
 
   it('the repository name from the origin remote grounds the project talking about itself', async () => {
-    const base = { 'pyproject.toml': '[project]\nname = "asgi-kit"\nversion = "1"\ndependencies = ["anyio"]\n', 'src/kit.py': 'x = 1\n', 'README.md': '# kit\n' };
+    const base = {
+      'pyproject.toml': '[project]\nname = "asgi-kit"\nversion = "1"\ndependencies = ["anyio"]\n',
+      'src/kit.py': 'x = 1\n',
+      'README.md': '# kit\n',
+    };
     const doc = '# Kit\n\nStarlette supports middleware; this project is Starlette at heart.\n';
     const plain = prRepo(base, { 'docs/index.md': doc });
     expect(findingsOf(await gate(plain, [g11]), 'G11').map((f) => f.evidence?.framework)).toEqual(['starlette']);

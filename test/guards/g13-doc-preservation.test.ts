@@ -66,7 +66,12 @@ MIT
     const f = found[0]!;
     expect(f.line).toBe(8);
     expect(f.message).toContain('holds 2 written-out "\\n" sequences');
-    expect(f.suggestion).toEqual({ path: 'README.md', startLine: 8, endLine: 8, replacement: 'cargo install b2v\nb2v --version\nb2v --help' });
+    expect(f.suggestion).toEqual({
+      path: 'README.md',
+      startLine: 8,
+      endLine: 8,
+      replacement: 'cargo install b2v\nb2v --version\nb2v --help',
+    });
   });
 
   it('near-miss: a printf "a\\nb\\n" example already in the doc never counts when the doc is edited elsewhere', async () => {
@@ -90,7 +95,10 @@ MIT
   });
 
   it('a README edited normally (a section added, a sentence reworded) passes', async () => {
-    const head = README.replace('## License', '## Troubleshooting\n\nIf the topic is missing, list topics first:\n\n```bash\nb2v input.bag --list-topics\n```\n\n## License');
+    const head = README.replace(
+      '## License',
+      '## Troubleshooting\n\nIf the topic is missing, list topics first:\n\n```bash\nb2v input.bag --list-topics\n```\n\n## License',
+    );
     expect(await run({ 'README.md': README }, { 'README.md': head.replace('MIT', 'MIT, see LICENSE.') })).toEqual([]);
   });
 
@@ -129,7 +137,10 @@ MIT
 
   it('requirements.txt and LICENSE.txt are not docs: a shrink there is not G13’s business', async () => {
     const reqs = Array.from({ length: 60 }, (_, i) => `package-${i}==1.0.${i}`).join('\n') + '\n';
-    const found = await run({ 'requirements.txt': reqs, 'LICENSE.txt': 'Apache License '.repeat(60) }, { 'requirements.txt': 'flask==3.0\n', 'LICENSE.txt': 'MIT License\n' });
+    const found = await run(
+      { 'requirements.txt': reqs, 'LICENSE.txt': 'Apache License '.repeat(60) },
+      { 'requirements.txt': 'flask==3.0\n', 'LICENSE.txt': 'MIT License\n' },
+    );
     expect(found).toEqual([]);
   });
 
@@ -168,7 +179,10 @@ tool list input.bag
     const section = (title: string) => PROSE_README.slice(PROSE_README.indexOf(`## ${title}`)).split(/\n(?=## )/)[0]!;
 
     it('a README split into docs/ pages in the same PR passes (text and code blocks landed there)', async () => {
-      const found = await run({ 'README.md': PROSE_README }, { 'README.md': STUB, 'docs/install.md': section('Install'), 'docs/usage.md': section('Usage') });
+      const found = await run(
+        { 'README.md': PROSE_README },
+        { 'README.md': STUB, 'docs/install.md': section('Install'), 'docs/usage.md': section('Usage') },
+      );
       expect(found).toEqual([]);
     });
 
@@ -184,7 +198,10 @@ tool list input.bag
     });
 
     it('only part of the code moved: the blocks that vanished are still reported', async () => {
-      const config = '\n## Config\n\n```toml\n' + Array.from({ length: 8 }, (_, i) => `option_${i} = "a value that matters ${i}"`).join('\n') + '\n```\n';
+      const config =
+        '\n## Config\n\n```toml\n' +
+        Array.from({ length: 8 }, (_, i) => `option_${i} = "a value that matters ${i}"`).join('\n') +
+        '\n```\n';
       const found = await run({ 'README.md': PROSE_README + config }, { 'README.md': STUB, 'docs/install.md': section('Install') });
       const code = found.find((f) => f.message.includes('fenced code'))!;
       expect(code.message).toContain('2 of 3 code blocks');
@@ -265,7 +282,11 @@ import Home from './.vitepress/theme/Home.vue'
 `;
 
     it('a frontmatter home page whose text now lives in new Vue components passes', async () => {
-      const head = { 'docs/index.md': HOME_STUB, 'docs/.vitepress/theme/Hero.vue': HERO_VUE, 'docs/.vitepress/theme/FeatureGrid.vue': GRID_VUE };
+      const head = {
+        'docs/index.md': HOME_STUB,
+        'docs/.vitepress/theme/Hero.vue': HERO_VUE,
+        'docs/.vitepress/theme/FeatureGrid.vue': GRID_VUE,
+      };
       expect(await run({ 'docs/index.md': HOME_MD }, head)).toEqual([]);
     });
 
@@ -277,14 +298,24 @@ import Home from './.vitepress/theme/Home.vue'
     });
 
     it('text already in a component before the PR does not count as moved', async () => {
-      const base = { 'docs/index.md': HOME_MD, 'docs/.vitepress/theme/Hero.vue': HERO_VUE, 'docs/.vitepress/theme/FeatureGrid.vue': GRID_VUE };
+      const base = {
+        'docs/index.md': HOME_MD,
+        'docs/.vitepress/theme/Hero.vue': HERO_VUE,
+        'docs/.vitepress/theme/FeatureGrid.vue': GRID_VUE,
+      };
       const head = { 'docs/index.md': HOME_STUB, 'docs/.vitepress/theme/Hero.vue': HERO_VUE.replace('class="hero"', 'class="hero wide"') };
       const found = await run(base, head);
       expect(found.map((f) => f.category)).toEqual(['doc-destroyed']);
     });
 
     it('the same strings in a non-component file (a .ts module) do not count as moved', async () => {
-      const ts = HERO_VUE.replace(/<[^>]*>/g, '').split('\n').map((l) => `// ${l.trim()}`).join('\n') + '\n' + GRID_VUE.replace(/<[^>]*>/g, '');
+      const ts =
+        HERO_VUE.replace(/<[^>]*>/g, '')
+          .split('\n')
+          .map((l) => `// ${l.trim()}`)
+          .join('\n') +
+        '\n' +
+        GRID_VUE.replace(/<[^>]*>/g, '');
       const found = await run({ 'docs/index.md': HOME_MD }, { 'docs/index.md': HOME_STUB, 'docs/.vitepress/theme/strings.ts': ts });
       expect(found.map((f) => f.category)).toEqual(['doc-destroyed']);
     });

@@ -63,7 +63,8 @@ describe('G14 dead links', () => {
   });
 
   it('resolves from the doc folder and with a leading slash from the repo root; strips query and anchor', async () => {
-    const doc = '# Sub\n\n[up](../usage.md) [root](/docs/usage.md) [q](../img/logo.png?raw=true) [src](/src/index.ts?plain=1#L1) [dir](../../src/)\n';
+    const doc =
+      '# Sub\n\n[up](../usage.md) [root](/docs/usage.md) [q](../img/logo.png?raw=true) [src](/src/index.ts?plain=1#L1) [dir](../../src/)\n';
     expect((await run(BASE, { 'docs/guide/sub.md': doc })).findings).toEqual([]);
   });
 
@@ -93,13 +94,18 @@ describe('G14 dead links', () => {
     const readme = '# Project\n\nSee [the spec][spec].\n\n[spec]: docs/spec.md\n\n<img src="docs/img/banner.png" alt="b">\n';
     const rst = 'Title\n=====\n\nRead `the guide <docs/guide.rst>`_ and `usage <docs/usage.md>`_.\n\n.. image:: docs/img/logo.png\n';
     const { findings } = await run(BASE, { 'README.md': readme, 'index.rst': rst });
-    expect(findings.map((f) => `${f.path}:${String(f.evidence?.target)}`).sort()).toEqual(['README.md:docs/img/banner.png', 'README.md:docs/spec.md', 'index.rst:docs/guide.rst']);
+    expect(findings.map((f) => `${f.path}:${String(f.evidence?.target)}`).sort()).toEqual([
+      'README.md:docs/img/banner.png',
+      'README.md:docs/spec.md',
+      'index.rst:docs/guide.rst',
+    ]);
   });
 
   it('accepts docs-site spellings of pages (extension-less and .html for .md) where mkdocs builds the docs', async () => {
     const doc = '# Index\n\n[usage](usage) [usage page](usage.html) [file](../README.md)\n';
     expect((await run(BASE, { 'docs/index.md': doc })).findings.map((f) => f.evidence?.target)).toEqual(['usage', 'usage.html']);
-    const mkdocs = 'site_name: x\nmarkdown_extensions:\n  - pymdownx.superfences:\n      custom_fences:\n        - name: mermaid\n          format: !!python/name:pymdownx.superfences.fence_code_format\n';
+    const mkdocs =
+      'site_name: x\nmarkdown_extensions:\n  - pymdownx.superfences:\n      custom_fences:\n        - name: mermaid\n          format: !!python/name:pymdownx.superfences.fence_code_format\n';
     expect((await run({ ...BASE, 'mkdocs.yml': mkdocs }, { 'docs/index.md': doc })).findings).toEqual([]);
   });
 
@@ -172,7 +178,8 @@ describe('G14 dead links', () => {
   });
 
   it('a bracketed phrase starting a paragraph line is not a reference definition', async () => {
-    const doc = '# Deploy\n\nIf you host the code on [GitHub], there are two\n[kinds of sites]: project sites and user sites.\n\n[GitHub]: https://github.com\n';
+    const doc =
+      '# Deploy\n\nIf you host the code on [GitHub], there are two\n[kinds of sites]: project sites and user sites.\n\n[GitHub]: https://github.com\n';
     const { findings } = await run(BASE, { 'docs/deploy.md': doc });
     expect(findings).toEqual([]);
   });
@@ -180,7 +187,11 @@ describe('G14 dead links', () => {
   it('anchors of a doc that is a symlink to another file are read from its target', async () => {
     const repo = prRepo({ ...BASE, 'CHANGES.md': '# Changes\n\n## Version 2\n' }, {});
     repo.symlink('docs/changes.md', '../CHANGES.md').commit('link');
-    repo.write({ 'docs/usage.md': '# Usage\n\nSee [v2](changes.md#version-2) and [v3](changes.md#version-3).\n\n## Options\n\nText.\n\n## Options\n' }).commit('doc');
+    repo
+      .write({
+        'docs/usage.md': '# Usage\n\nSee [v2](changes.md#version-2) and [v3](changes.md#version-3).\n\n## Options\n\nText.\n\n## Options\n',
+      })
+      .commit('doc');
     const found = findingsOf(await gate(repo, [g14]), 'G14');
     expect(found.map((f) => f.evidence?.anchor)).toEqual(['version-3']);
   });

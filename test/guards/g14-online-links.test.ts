@@ -58,16 +58,21 @@ async function runOnline(readme: string, linkChecker = checker()) {
 describe('G14 online mode (local server, injected DNS)', () => {
   it('flags 404, 410 and NXDOMAIN; passes 200; falls back to GET when HEAD is refused', async () => {
     const u = (host: string, path: string) => `http://${host}:${port}${path}`;
-    const readme = [u('a.test', '/ok'), u('a.test', '/gone'), u('a.test', '/removed'), u('a.test', '/no-head'), u('nxdomain.test', '/x')].map((x) => `- <${x}>`).join('\n');
+    const readme = [u('a.test', '/ok'), u('a.test', '/gone'), u('a.test', '/removed'), u('a.test', '/no-head'), u('nxdomain.test', '/x')]
+      .map((x) => `- <${x}>`)
+      .join('\n');
     const { findings, links } = await runOnline(readme);
-    expect(findings.map((f) => f.evidence?.url).sort()).toEqual([u('a.test', '/gone'), u('a.test', '/removed'), u('nxdomain.test', '/x')].sort());
+    expect(findings.map((f) => f.evidence?.url).sort()).toEqual(
+      [u('a.test', '/gone'), u('a.test', '/removed'), u('nxdomain.test', '/x')].sort(),
+    );
     expect(findings.find((f) => String(f.evidence?.url).includes('nxdomain'))!.message).toContain('NXDOMAIN');
     expect(hits).toContain('GET /no-head');
     expect(links).toMatchObject({ mode: 'online', external: 5, ok: 2, dead: 3 });
   });
 
   it('never calls a timeout, a 5xx, a 403 or a DNS failure dead', async () => {
-    const readme = ['/slow', '/busy', '/forbidden'].map((p) => `[x](http://a.test:${port}${p})`).join(' ') + ` http://dns-down.test:${port}/ok`;
+    const readme =
+      ['/slow', '/busy', '/forbidden'].map((p) => `[x](http://a.test:${port}${p})`).join(' ') + ` http://dns-down.test:${port}/ok`;
     const { findings, links } = await runOnline(readme);
     expect(findings).toEqual([]);
     expect(links).toMatchObject({ unknown: 4, dead: 0 });
@@ -101,7 +106,17 @@ describe('G14 online mode (local server, injected DNS)', () => {
 
 describe('address block list', () => {
   it('blocks private, loopback, link-local and mapped addresses but not public ones', () => {
-    for (const a of ['127.0.0.1', '10.0.0.8', '172.20.1.1', '192.168.1.1', '169.254.169.254', '::1', 'fd00::1', '::ffff:10.0.0.1', '0.0.0.0']) {
+    for (const a of [
+      '127.0.0.1',
+      '10.0.0.8',
+      '172.20.1.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '::1',
+      'fd00::1',
+      '::ffff:10.0.0.1',
+      '0.0.0.0',
+    ]) {
       expect(isBlockedAddress(a), a).toBe(true);
     }
     for (const a of ['93.184.216.34', '172.32.0.1', '2606:4700::1111']) expect(isBlockedAddress(a), a).toBe(false);

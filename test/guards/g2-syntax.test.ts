@@ -11,7 +11,10 @@ async function g2Run(base: Record<string, FileContent>, pr: Record<string, FileC
 
 describe('G2 changed files still parse', () => {
   it('fails an unquoted TOML string value (name = my-project) and suggests the quoted line', async () => {
-    const { findings } = await g2Run({ 'pyproject.toml': '[project]\nname = "x"\n' }, { 'pyproject.toml': '[project]\nname = my-project\nversion = "1.0"\n' });
+    const { findings } = await g2Run(
+      { 'pyproject.toml': '[project]\nname = "x"\n' },
+      { 'pyproject.toml': '[project]\nname = my-project\nversion = "1.0"\n' },
+    );
     expect(findings).toHaveLength(1);
     const f = findings[0]!;
     expect(f).toMatchObject({ category: 'syntax-invalid', severity: 'fail', path: 'pyproject.toml', line: 2 });
@@ -52,15 +55,22 @@ describe('G2 changed files still parse', () => {
   });
 
   it('passes a multi-document Kubernetes YAML', async () => {
-    const k8s = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n';
-    const { findings } = await g2Run({ 'README.md': 'x\n' }, { 'deploy/k8s.yaml': k8s, 'charts/web/templates/svc.yaml': '{{- if .Values.enabled }}\nkind: Service\n{{- end }}\n' });
+    const k8s =
+      'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n';
+    const { findings } = await g2Run(
+      { 'README.md': 'x\n' },
+      { 'deploy/k8s.yaml': k8s, 'charts/web/templates/svc.yaml': '{{- if .Values.enabled }}\nkind: Service\n{{- end }}\n' },
+    );
     expect(findings).toEqual([]);
   });
 
   it('fails a YAML indentation error in the second document with its line', async () => {
     const { findings } = await g2Run(
       { '.github/dependabot.yml': 'version: 2\n' },
-      { '.github/dependabot.yml': 'version: 2\n---\nupdates:\n  - package-ecosystem: npm\n    directory: /\n   schedule:\n      interval: weekly\n' },
+      {
+        '.github/dependabot.yml':
+          'version: 2\n---\nupdates:\n  - package-ecosystem: npm\n    directory: /\n   schedule:\n      interval: weekly\n',
+      },
     );
     expect(findings).toHaveLength(1);
     expect(findings[0]!.line).toBe(6);
@@ -92,7 +102,8 @@ describe('G2 changed files still parse', () => {
     const { findings } = await g2Run(
       { 'README.md': 'x\n' },
       {
-        'ui/List.tsx': 'import { Item } from "./Item";\nexport const List = ({ items }: { items: string[] }) => (\n  <ul className="list">{items.map((i) => <Item key={i} label={i} />)}</ul>\n);\n',
+        'ui/List.tsx':
+          'import { Item } from "./Item";\nexport const List = ({ items }: { items: string[] }) => (\n  <ul className="list">{items.map((i) => <Item key={i} label={i} />)}</ul>\n);\n',
         'ui/App.jsx': 'export default function App() {\n  return <main><h1>Hi</h1></main>;\n}\n',
       },
     );
@@ -100,14 +111,20 @@ describe('G2 changed files still parse', () => {
   });
 
   it('fails a Go file missing a closing brace', async () => {
-    const { findings } = await g2Run({ 'README.md': 'x\n' }, { 'cmd/main.go': 'package main\n\nimport "fmt"\n\nfunc main() {\n\tfmt.Println("hi")\n' });
+    const { findings } = await g2Run(
+      { 'README.md': 'x\n' },
+      { 'cmd/main.go': 'package main\n\nimport "fmt"\n\nfunc main() {\n\tfmt.Println("hi")\n' },
+    );
     expect(findings).toHaveLength(1);
     expect(findings[0]!.message).toContain('no longer parses as Go');
     expect(findings[0]!.message).toContain('missing `}` to close the `{` opened on line 5');
   });
 
   it('fails a Rust file with an unclosed string at the opening quote', async () => {
-    const { findings } = await g2Run({ 'README.md': 'x\n' }, { 'src/main.rs': 'fn main() {\n    let s = "abc;\n    println!("{}", s);\n}\n' });
+    const { findings } = await g2Run(
+      { 'README.md': 'x\n' },
+      { 'src/main.rs': 'fn main() {\n    let s = "abc;\n    println!("{}", s);\n}\n' },
+    );
     expect(findings).toHaveLength(1);
     expect(findings[0]!.line).toBe(2);
     expect(findings[0]!.message).toContain('Rust (line 2, column 13): the string opened here with " runs on to line 3');
@@ -139,7 +156,10 @@ describe('G2 changed files still parse', () => {
   it('skips Flow-typed JavaScript, which the JavaScript grammar cannot read, but checks plain JavaScript', async () => {
     const { findings } = await g2Run(
       { 'README.md': 'x\n' },
-      { 'src/flow.js': '// @flow\nexport function f(x: number): string {\n  return String(x);\n}\n', 'src/plain.js': 'export function g(x {\n  return x;\n}\n' },
+      {
+        'src/flow.js': '// @flow\nexport function f(x: number): string {\n  return String(x);\n}\n',
+        'src/plain.js': 'export function g(x {\n  return x;\n}\n',
+      },
     );
     expect(findings.map((f) => f.path)).toEqual(['src/plain.js']);
   });

@@ -16,9 +16,12 @@ async function g2Run(pr: Record<string, FileContent>, base: Record<string, FileC
 
 const VALID_TS: Record<string, string> = {
   'src/export-type-star.ts': "export type * as Types from './types';\nexport type * from './more';\n",
-  'src/import-type-query.ts': "type Statement = import('@babel/types').Statement;\nexport let mod: typeof import('./m');\nexport type { Statement };\n",
-  'src/regex-html-comment.ts': "const comment = /<!--[\\s\\S]*?-->/g;\nexport const strip = (s: string): string => s.replace(comment, '');\n",
-  'src/accessor.ts': "export class Box {\n  accessor value = 1;\n  static accessor label: string = '';\n  @tracked accessor count!: number;\n}\n",
+  'src/import-type-query.ts':
+    "type Statement = import('@babel/types').Statement;\nexport let mod: typeof import('./m');\nexport type { Statement };\n",
+  'src/regex-html-comment.ts':
+    "const comment = /<!--[\\s\\S]*?-->/g;\nexport const strip = (s: string): string => s.replace(comment, '');\n",
+  'src/accessor.ts':
+    "export class Box {\n  accessor value = 1;\n  static accessor label: string = '';\n  @tracked accessor count!: number;\n}\n",
   'src/keyword-like-props.ts': 'export interface FilterAttrs {\n  in?: string;\n  in2?: number | string;\n}\n',
   'src/satisfies-using.ts':
     'const table = { a: 1 } satisfies Record<string, number>;\nexport function pick<const T extends readonly unknown[]>(xs: T): T {\n  using lock = acquire();\n  return xs;\n}\n',
@@ -30,12 +33,15 @@ const VALID_OTHERS: Record<string, string> = {
   // rust-lang/cargo tests: snapbox's str![] in expression position (`str` is also the primitive type).
   'tests/snap.rs':
     'fn t() {\n    let cases = &[("1.43.0", str!["1.43.0"])];\n    p.with_stderr_data(str![[r#"\n[UPDATING] index\n"#]]);\n}\n',
-  'src/async_closure.rs': 'async fn t(opt: Option<u8>) {\n    let f = async |x: u32| x + 1;\n    let g = async move || 1;\n    let Some(y) = opt else { return };\n}\n',
+  'src/async_closure.rs':
+    'async fn t(opt: Option<u8>) {\n    let f = async |x: u32| x + 1;\n    let g = async move || 1;\n    let Some(y) = opt else { return };\n}\n',
   // A cargo script: frontmatter between `---` fences, after a shebang.
   'scripts/tool.rs': '#!/usr/bin/env cargo\n---\n[dependencies]\nclap = "4"\n---\n\nfn main() {}\n',
   // pydantic's mypy output files: a comment at column 0 between a decorator and its def.
-  'tests/mypy/frozen.py': 'class Child(Parent):\n    a: int = 1\n\n    @property\n# MYPY: error: read-only property\n    def a(self) -> int:\n        return 1\n',
-  'src/pep695.py': "type Pair[T] = tuple[T, T]\n\n\ndef first[T](p: Pair[T]) -> T:\n    return p[0]\n\n\nd = {'k': 1}\nprint(f\"{d[\"k\"]}\")\n",
+  'tests/mypy/frozen.py':
+    'class Child(Parent):\n    a: int = 1\n\n    @property\n# MYPY: error: read-only property\n    def a(self) -> int:\n        return 1\n',
+  'src/pep695.py':
+    'type Pair[T] = tuple[T, T]\n\n\ndef first[T](p: Pair[T]) -> T:\n    return p[0]\n\n\nd = {\'k\': 1}\nprint(f"{d["k"]}")\n',
   'src/main/java/Shapes.java':
     'sealed interface Shape permits Circle {}\nrecord Circle(double r) implements Shape {}\nclass Area {\n    String of(Object o) {\n        return switch (o) {\n            case Circle c when c.r() > 1 -> "big";\n            default -> """\n                small\n                """;\n        };\n    }\n}\n',
   'pkg/sum.go': 'package pkg\n\nfunc Sum[T int | float64](xs ...T) (s T) {\n\tfor i := range 10 {\n\t\t_ = i\n\t}\n\treturn\n}\n',
@@ -66,7 +72,9 @@ describe('G2 still fails real syntax errors, with line and column', () => {
   it('JavaScript: a type annotation in a .js file is TypeScript-only syntax', async () => {
     const { findings } = await g2Run({ 'lib/a.js': 'export const a = 1;\nexport function f(x: number) {\n  return x;\n}\n' });
     expect(findings).toHaveLength(1);
-    expect(findings[0]!.message).toContain('JavaScript (line 2, column 22): Type annotations can only be used in TypeScript files (TS8010)');
+    expect(findings[0]!.message).toContain(
+      'JavaScript (line 2, column 22): Type annotations can only be used in TypeScript files (TS8010)',
+    );
   });
 
   it('TSX: a JSX element that is never closed', async () => {

@@ -13,11 +13,23 @@ const PYPROJECT = '[project]\nname = "callers"\ndependencies = ["requests"]\n';
 describe('G4 missing-symbol: names imported from the repository’s own modules exist there', () => {
   it('fails `from callers.api_routes import api_routes` when api_routes.py defines no such name (real LLM shape)', async () => {
     const found = await importFindings(
-      { 'pyproject.toml': PYPROJECT, 'callers/__init__.py': '', 'callers/api_routes.py': 'def register(app):\n    return app\n', 'callers/app.py': 'import os\n' },
-      { 'callers/app.py': 'import os\nfrom callers.api_routes import api_routes, register\n\n\ndef make():\n    return register(api_routes)\n' },
+      {
+        'pyproject.toml': PYPROJECT,
+        'callers/__init__.py': '',
+        'callers/api_routes.py': 'def register(app):\n    return app\n',
+        'callers/app.py': 'import os\n',
+      },
+      {
+        'callers/app.py':
+          'import os\nfrom callers.api_routes import api_routes, register\n\n\ndef make():\n    return register(api_routes)\n',
+      },
     );
     expect(found).toHaveLength(1);
-    expect(found[0]).toMatchObject({ severity: 'fail', line: 2, evidence: { kind: 'missing-symbol', name: 'api_routes', target: 'callers/api_routes.py' } });
+    expect(found[0]).toMatchObject({
+      severity: 'fail',
+      line: 2,
+      evidence: { kind: 'missing-symbol', name: 'api_routes', target: 'callers/api_routes.py' },
+    });
     expect(found[0]!.message).toContain('ImportError');
   });
 
@@ -26,7 +38,8 @@ describe('G4 missing-symbol: names imported from the repository’s own modules 
       {
         'pyproject.toml': PYPROJECT,
         'pkg/__init__.py': 'from .core import Engine\n\n__version__ = "1"\n',
-        'pkg/core.py': 'import sys\nfrom os import path as ospath\n\nclass Engine:\n    pass\n\nif sys.version_info >= (3, 11):\n    FAST = True\nelse:\n    FAST = False\n',
+        'pkg/core.py':
+          'import sys\nfrom os import path as ospath\n\nclass Engine:\n    pass\n\nif sys.version_info >= (3, 11):\n    FAST = True\nelse:\n    FAST = False\n',
         'pkg/lazy.py': 'def __getattr__(name):\n    return name\n',
         'pkg/star.py': 'from pkg.core import *\n',
         'pkg/sub/__init__.py': '',
@@ -61,7 +74,8 @@ describe('G4 missing-symbol: names imported from the repository’s own modules 
     const found = await importFindings(
       {
         'package.json': '{"name":"web","version":"1.0.0"}\n',
-        'src/util.ts': 'export function slug(s: string): string {\n  return s;\n}\nexport type Id = string;\nconst secret = 1;\nexport { secret as visible };\n',
+        'src/util.ts':
+          'export function slug(s: string): string {\n  return s;\n}\nexport type Id = string;\nconst secret = 1;\nexport { secret as visible };\n',
         'src/all.ts': "export * from './util';\n",
         'src/main.ts': 'export const x = 1;\n',
       },
@@ -112,8 +126,15 @@ describe('G4 ungrounded-import: packages the repository already imports', () => 
 
   it('passes a TS `import type` of a package imported elsewhere at base', async () => {
     const found = await importFindings(
-      { 'package.json': '{"name":"web","version":"1.0.0","dependencies":{}}\n', 'src/a.ts': "import { z } from 'zod';\nexport const s = z.string();\n", 'src/b.ts': 'export const b = 1;\n' },
-      { 'src/b.ts': "import type { ZodType } from 'zod';\nimport type { Other } from 'not-there';\nexport const b = 1;\nexport type T = ZodType | Other;\n" },
+      {
+        'package.json': '{"name":"web","version":"1.0.0","dependencies":{}}\n',
+        'src/a.ts': "import { z } from 'zod';\nexport const s = z.string();\n",
+        'src/b.ts': 'export const b = 1;\n',
+      },
+      {
+        'src/b.ts':
+          "import type { ZodType } from 'zod';\nimport type { Other } from 'not-there';\nexport const b = 1;\nexport type T = ZodType | Other;\n",
+      },
     );
     expect(found.map((f) => f.evidence?.package)).toEqual(['not-there']);
   });

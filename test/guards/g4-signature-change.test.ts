@@ -32,8 +32,14 @@ describe('G4 signature-change', () => {
 
   it('flags public methods of public classes, including __init__, but not _private methods or _Private classes', async () => {
     const findings = await signatureFindings(
-      { 'm.py': 'class Store:\n    def __init__(self, url):\n        pass\n\n    def get(self, key):\n        pass\n\n    def _evict(self):\n        pass\n\n\nclass _Cache:\n    def get(self, k):\n        pass\n' },
-      { 'm.py': 'class Store:\n    def __init__(self, url, pool):\n        pass\n\n    def get(self, key):\n        pass\n\n    def _evict(self, n):\n        pass\n\n\nclass _Cache:\n    def get(self, k, d):\n        pass\n' },
+      {
+        'm.py':
+          'class Store:\n    def __init__(self, url):\n        pass\n\n    def get(self, key):\n        pass\n\n    def _evict(self):\n        pass\n\n\nclass _Cache:\n    def get(self, k):\n        pass\n',
+      },
+      {
+        'm.py':
+          'class Store:\n    def __init__(self, url, pool):\n        pass\n\n    def get(self, key):\n        pass\n\n    def _evict(self, n):\n        pass\n\n\nclass _Cache:\n    def get(self, k, d):\n        pass\n',
+      },
     );
     expect(findings.map((f) => f.evidence?.name)).toEqual(['Store.__init__']);
   });
@@ -64,14 +70,20 @@ describe('G4 signature-change', () => {
     const findings = await signatureFindings(
       {
         'src/b.ts': [
-          'export const add = (a: number) => a;', 'function sub(a: number) { return a; }', 'export { sub as minus };',
-          'export class Cart { add(item: string) {} private calc(x: number) {} #hidden(y: number) {} }', '',
+          'export const add = (a: number) => a;',
+          'function sub(a: number) { return a; }',
+          'export { sub as minus };',
+          'export class Cart { add(item: string) {} private calc(x: number) {} #hidden(y: number) {} }',
+          '',
         ].join('\n'),
       },
       {
         'src/b.ts': [
-          'export const add = (a: number, b: number) => a + b;', 'function sub(a: number, b: number) { return a - b; }', 'export { sub as minus };',
-          'export class Cart { add(item: string, qty: number) {} private calc() {} #hidden() {} }', '',
+          'export const add = (a: number, b: number) => a + b;',
+          'function sub(a: number, b: number) { return a - b; }',
+          'export { sub as minus };',
+          'export class Cart { add(item: string, qty: number) {} private calc() {} #hidden() {} }',
+          '',
         ].join('\n'),
       },
     );
@@ -88,38 +100,60 @@ describe('G4 signature-change', () => {
 
   it('flags a Go exported function and method on an exported type; ignores unexported ones', async () => {
     const findings = await signatureFindings(
-      { 'store/store.go': 'package store\n\nfunc Open(path string) error { return nil }\n\nfunc (s *Store) Get(key string) {}\n\nfunc helper(a int) {}\n\nfunc (c *cache) Put(k string) {}\n' },
-      { 'store/store.go': 'package store\n\nfunc Open(path string, readOnly bool) error { return nil }\n\nfunc (s *Store) Get(ctx context.Context, key string) {}\n\nfunc helper() {}\n\nfunc (c *cache) Put() {}\n' },
+      {
+        'store/store.go':
+          'package store\n\nfunc Open(path string) error { return nil }\n\nfunc (s *Store) Get(key string) {}\n\nfunc helper(a int) {}\n\nfunc (c *cache) Put(k string) {}\n',
+      },
+      {
+        'store/store.go':
+          'package store\n\nfunc Open(path string, readOnly bool) error { return nil }\n\nfunc (s *Store) Get(ctx context.Context, key string) {}\n\nfunc helper() {}\n\nfunc (c *cache) Put() {}\n',
+      },
     );
-    expect(findings.map((f) => [f.evidence?.name, f.severity, f.line])).toEqual([['Open', 'risk', 3], ['Store.Get', 'risk', 5]]);
+    expect(findings.map((f) => [f.evidence?.name, f.severity, f.line])).toEqual([
+      ['Open', 'risk', 3],
+      ['Store.Get', 'risk', 5],
+    ]);
   });
 
   it('flags a Rust pub fn and pub method in an inherent impl; ignores pub(crate), private and trait impls', async () => {
     const findings = await signatureFindings(
-      { 'src/lib.rs': 'pub fn parse(s: &str) -> u8 { 0 }\npub(crate) fn inner(a: u8) {}\npub struct P;\nimpl P {\n    pub fn new(x: u8) -> Self { P }\n    fn hidden(y: u8) {}\n}\nimpl Default for P { fn default() -> Self { P } }\n' },
-      { 'src/lib.rs': 'pub fn parse(s: &str, strict: bool) -> u8 { 0 }\npub(crate) fn inner() {}\npub struct P;\nimpl P {\n    pub fn new(x: u8, y: u8) -> Self { P }\n    fn hidden() {}\n}\nimpl Default for P { fn default() -> Self { P } }\n' },
+      {
+        'src/lib.rs':
+          'pub fn parse(s: &str) -> u8 { 0 }\npub(crate) fn inner(a: u8) {}\npub struct P;\nimpl P {\n    pub fn new(x: u8) -> Self { P }\n    fn hidden(y: u8) {}\n}\nimpl Default for P { fn default() -> Self { P } }\n',
+      },
+      {
+        'src/lib.rs':
+          'pub fn parse(s: &str, strict: bool) -> u8 { 0 }\npub(crate) fn inner() {}\npub struct P;\nimpl P {\n    pub fn new(x: u8, y: u8) -> Self { P }\n    fn hidden() {}\n}\nimpl Default for P { fn default() -> Self { P } }\n',
+      },
     );
-    expect(findings.map((f) => [f.evidence?.name, f.line])).toEqual([['parse', 1], ['P::new', 5]]);
+    expect(findings.map((f) => [f.evidence?.name, f.line])).toEqual([
+      ['parse', 1],
+      ['P::new', 5],
+    ]);
   });
 
   it('passes a removed function (that is G7) and a newly added public function', async () => {
-    const findings = await signatureFindings(
-      { 'a.py': 'def old(a):\n    pass\n' },
-      { 'a.py': 'def new(a, b):\n    pass\n' },
-    );
+    const findings = await signatureFindings({ 'a.py': 'def old(a):\n    pass\n' }, { 'a.py': 'def new(a, b):\n    pass\n' });
     expect(findings).toEqual([]);
   });
 
   it('compares a renamed file against its old path', async () => {
-    const body = (params: string) => `def handler(${params}):\n    return 1\n` + '\n\n'.concat(Array.from({ length: 20 }, (_, i) => `X${i} = ${i}`).join('\n'), '\n');
-    const findings = await signatureFindings({ 'old_name.py': body('event') }, { 'old_name.py': null, 'new_name.py': body('event, context') });
+    const body = (params: string) =>
+      `def handler(${params}):\n    return 1\n` + '\n\n'.concat(Array.from({ length: 20 }, (_, i) => `X${i} = ${i}`).join('\n'), '\n');
+    const findings = await signatureFindings(
+      { 'old_name.py': body('event') },
+      { 'old_name.py': null, 'new_name.py': body('event, context') },
+    );
     expect(findings.map((f) => [f.path, f.evidence?.name])).toEqual([['new_name.py', 'handler']]);
   });
 });
 
 describe('G4 signature-change: default values', () => {
   it('treats a changed default value as a nit, not a breaking change', async () => {
-    const repo = prRepo({ 'pyproject.toml': '[project]\nname = "x"\n', 'lib/api.py': 'def fetch(url, retries=3):\n    return url\n' }, { 'lib/api.py': 'def fetch(url, retries=5):\n    return url\n' });
+    const repo = prRepo(
+      { 'pyproject.toml': '[project]\nname = "x"\n', 'lib/api.py': 'def fetch(url, retries=3):\n    return url\n' },
+      { 'lib/api.py': 'def fetch(url, retries=5):\n    return url\n' },
+    );
     const report = await gate(repo, [g4]);
     const f = report.findings.filter((x) => x.category === 'signature-change');
     expect(f).toHaveLength(1);
@@ -196,11 +230,13 @@ describe('G4 signature-change: Python annotations and private modules', () => {
   it('ignores annotation-only changes (typing.Any → Any) and private modules; still flags a renamed parameter', async () => {
     const found = await signatureFindings(
       {
-        'app/api.py': 'import typing\n\n\ndef get(obj: typing.Any, *args: typing.Any, key: str = "a") -> None:\n    pass\n\n\ndef put(obj, value):\n    pass\n',
+        'app/api.py':
+          'import typing\n\n\ndef get(obj: typing.Any, *args: typing.Any, key: str = "a") -> None:\n    pass\n\n\ndef put(obj, value):\n    pass\n',
         'app/_utils.py': 'def helper(a):\n    return a\n',
       },
       {
-        'app/api.py': 'from typing import Any\n\n\ndef get(obj: Any, *args: Any, key: "str" = "a") -> None:\n    pass\n\n\ndef put(obj, new_value):\n    pass\n',
+        'app/api.py':
+          'from typing import Any\n\n\ndef get(obj: Any, *args: Any, key: "str" = "a") -> None:\n    pass\n\n\ndef put(obj, new_value):\n    pass\n',
         'app/_utils.py': 'def helper(a, b):\n    return a\n',
       },
     );

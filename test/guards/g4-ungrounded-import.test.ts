@@ -43,13 +43,27 @@ describe('G4 ungrounded-import', () => {
     const findings = await importFindings(
       {
         'pyproject.toml': '[project]\nname = "shop"\ndependencies = ["PyYAML>=6", "google-cloud-storage"]\n',
-        'src/shop/__init__.py': '', 'src/shop/models.py': 'X = 1\n', 'src/shop/cli.py': 'import requests\n',
+        'src/shop/__init__.py': '',
+        'src/shop/models.py': 'X = 1\n',
+        'src/shop/cli.py': 'import requests\n',
       },
       {
         'src/shop/cli.py': [
-          'import requests', 'import os, json', 'from __future__ import annotations', 'from . import models',
-          'from .models import X', 'from shop.models import X as Y', 'import yaml', 'from google.cloud import storage',
-          'try:', '    import ujson', 'except ImportError:', '    ujson = None', 'import tomllib', 'import httpx', '',
+          'import requests',
+          'import os, json',
+          'from __future__ import annotations',
+          'from . import models',
+          'from .models import X',
+          'from shop.models import X as Y',
+          'import yaml',
+          'from google.cloud import storage',
+          'try:',
+          '    import ujson',
+          'except ImportError:',
+          '    ujson = None',
+          'import tomllib',
+          'import httpx',
+          '',
         ].join('\n'),
       },
     );
@@ -62,11 +76,15 @@ describe('G4 ungrounded-import', () => {
   });
 
   it('fails `import express` in JS when package.json does not declare it, passes when it does', async () => {
-    const undeclared = await importFindings({ 'package.json': pkg({ lodash: '4' }), 'src/server.js': 'const _ = require("lodash");\n' },
-      { 'src/server.js': 'const _ = require("lodash");\nimport express from "express";\n' });
+    const undeclared = await importFindings(
+      { 'package.json': pkg({ lodash: '4' }), 'src/server.js': 'const _ = require("lodash");\n' },
+      { 'src/server.js': 'const _ = require("lodash");\nimport express from "express";\n' },
+    );
     expect(undeclared.map((f) => [f.evidence?.package, f.line, f.remediation.includes('package.json')])).toEqual([['express', 2, true]]);
-    const declared = await importFindings({ 'package.json': pkg({ express: '4' }), 'src/server.js': '' },
-      { 'src/server.js': 'import express from "express";\nimport { Router } from "express/lib/router";\n' });
+    const declared = await importFindings(
+      { 'package.json': pkg({ express: '4' }), 'src/server.js': '' },
+      { 'src/server.js': 'import express from "express";\nimport { Router } from "express/lib/router";\n' },
+    );
     expect(declared).toEqual([]);
   });
 
@@ -74,19 +92,31 @@ describe('G4 ungrounded-import', () => {
     const findings = await importFindings(
       {
         'package.json': pkg({}, { devDependencies: { '@types/lodash': '4' } }),
-        'tsconfig.json': '{\n  // aliases\n  "compilerOptions": { "baseUrl": "src", "paths": { "@/*": ["src/*"], "~lib": ["lib/index.ts"] } },\n}\n',
-        'src/utils/format.ts': 'export const f = 1;\n', 'src/a.ts': 'export {};\n',
+        'tsconfig.json':
+          '{\n  // aliases\n  "compilerOptions": { "baseUrl": "src", "paths": { "@/*": ["src/*"], "~lib": ["lib/index.ts"] } },\n}\n',
+        'src/utils/format.ts': 'export const f = 1;\n',
+        'src/a.ts': 'export {};\n',
       },
       {
         'src/a.ts': [
-          "import { f } from '@/utils/format';", "import lib from '~lib';", "import { f as g } from 'utils/format';",
-          "import { readFile } from 'node:fs/promises';", "import path from 'path';", "import { test } from 'node:test';",
-          "import conf from '#config';", "import type { Dictionary } from 'lodash';", "import type { Z } from 'zod';",
-          "const lazy = () => import('chalk');", '',
+          "import { f } from '@/utils/format';",
+          "import lib from '~lib';",
+          "import { f as g } from 'utils/format';",
+          "import { readFile } from 'node:fs/promises';",
+          "import path from 'path';",
+          "import { test } from 'node:test';",
+          "import conf from '#config';",
+          "import type { Dictionary } from 'lodash';",
+          "import type { Z } from 'zod';",
+          "const lazy = () => import('chalk');",
+          '',
         ].join('\n'),
       },
     );
-    expect(findings.map((f) => [f.evidence?.package, f.line])).toEqual([['zod', 9], ['chalk', 10]]);
+    expect(findings.map((f) => [f.evidence?.package, f.line])).toEqual([
+      ['zod', 9],
+      ['chalk', 10],
+    ]);
   });
 
   it('grounds workspace packages and scoped names by their package, not their subpath', async () => {
@@ -97,7 +127,10 @@ describe('G4 ungrounded-import', () => {
         'packages/web/package.json': JSON.stringify({ name: '@acme/web', dependencies: { '@tanstack/react-query': '5' } }),
         'packages/web/index.tsx': 'export {};\n',
       },
-      { 'packages/web/index.tsx': "import { Button } from '@acme/ui/button';\nimport { useQuery } from '@tanstack/react-query';\nimport x from '@acme/missing/x';\n" },
+      {
+        'packages/web/index.tsx':
+          "import { Button } from '@acme/ui/button';\nimport { useQuery } from '@tanstack/react-query';\nimport x from '@acme/missing/x';\n",
+      },
     );
     expect(findings.map((f) => [f.evidence?.package, f.line])).toEqual([['@acme/missing', 3]]);
     expect(findings[0]!.remediation).toContain('packages/web/package.json');
@@ -105,9 +138,13 @@ describe('G4 ungrounded-import', () => {
 
   it('grounds Go std, module-local and declared subpackages; fails an undeclared github.com module', async () => {
     const findings = await importFindings(
-      { 'go.mod': 'module example.com/shop\n\ngo 1.22\n\nrequire github.com/spf13/cobra v1.8.0\n', 'cmd/main.go': 'package main\n\nimport "fmt"\n' },
       {
-        'cmd/main.go': 'package main\n\nimport (\n\t"fmt"\n\t"net/http"\n\t"example.com/shop/internal/store"\n\t"github.com/spf13/cobra/doc"\n\t"github.com/x/y/z"\n)\n',
+        'go.mod': 'module example.com/shop\n\ngo 1.22\n\nrequire github.com/spf13/cobra v1.8.0\n',
+        'cmd/main.go': 'package main\n\nimport "fmt"\n',
+      },
+      {
+        'cmd/main.go':
+          'package main\n\nimport (\n\t"fmt"\n\t"net/http"\n\t"example.com/shop/internal/store"\n\t"github.com/spf13/cobra/doc"\n\t"github.com/x/y/z"\n)\n',
       },
     );
     expect(findings.map((f) => [f.evidence?.package, f.line])).toEqual([['github.com/x/y', 8]]);
@@ -120,20 +157,38 @@ describe('G4 ungrounded-import', () => {
       { 'Cargo.toml': cargo, 'src/main.rs': 'fn main() {}\n', 'src/config.rs': 'pub struct C;\n' },
       {
         'src/main.rs': [
-          'mod config;', 'mod inline { pub fn f() {} }', 'use crate::config::C;', 'use self::inline::f;', 'use std::collections::HashMap;',
-          'use serde_json::Value;', 'use json5::from_str;', 'use my_tool::run;', 'use config::C as D;', 'enum Mode { A }', 'use Mode::*;',
-          'use serde::{Serialize, Deserialize};', 'extern crate rayon;', 'fn main() {}', '',
+          'mod config;',
+          'mod inline { pub fn f() {} }',
+          'use crate::config::C;',
+          'use self::inline::f;',
+          'use std::collections::HashMap;',
+          'use serde_json::Value;',
+          'use json5::from_str;',
+          'use my_tool::run;',
+          'use config::C as D;',
+          'enum Mode { A }',
+          'use Mode::*;',
+          'use serde::{Serialize, Deserialize};',
+          'extern crate rayon;',
+          'fn main() {}',
+          '',
         ].join('\n'),
       },
     );
-    expect(findings.map((f) => [f.evidence?.package, f.line])).toEqual([['serde', 12], ['rayon', 13]]);
+    expect(findings.map((f) => [f.evidence?.package, f.line])).toEqual([
+      ['serde', 12],
+      ['rayon', 13],
+    ]);
     expect(findings[0]!.remediation).toContain('Cargo.toml');
   });
 
   it('passes Rust `use serde` when the PR adds serde to Cargo.toml in the same change', async () => {
     const findings = await importFindings(
       { 'Cargo.toml': '[package]\nname = "t"\n\n[dependencies]\n', 'src/lib.rs': 'pub fn a() {}\n' },
-      { 'Cargo.toml': '[package]\nname = "t"\n\n[dependencies]\nserde = { version = "1", features = ["derive"] }\n', 'src/lib.rs': 'use serde::Serialize;\npub fn a() {}\n' },
+      {
+        'Cargo.toml': '[package]\nname = "t"\n\n[dependencies]\nserde = { version = "1", features = ["derive"] }\n',
+        'src/lib.rs': 'use serde::Serialize;\npub fn a() {}\n',
+      },
     );
     expect(findings).toEqual([]);
   });
@@ -151,7 +206,8 @@ describe('G4 ungrounded-import', () => {
       {
         'pyproject.toml': '[tool.poetry.dependencies]\npython = "^3.11"\nbeautifulsoup4 = "*"\npython-dateutil = "*"\n',
         'setup.cfg': '[options]\ninstall_requires =\n    Pillow\n',
-        'requirements.txt': '-r requirements/base.txt\n', 'requirements/base.txt': 'scikit-learn[alldeps]; python_version>"3.8"\n',
+        'requirements.txt': '-r requirements/base.txt\n',
+        'requirements/base.txt': 'scikit-learn[alldeps]; python_version>"3.8"\n',
         'svc.py': '',
       },
       { 'svc.py': 'from bs4 import BeautifulSoup\nfrom dateutil import parser\nfrom PIL import Image\nimport sklearn\nimport pandas\n' },

@@ -3,7 +3,8 @@ import { g7 } from '../../src/guards/g7-dropped-definitions/index.js';
 import { findingsOf, gate } from '../helpers/gate.js';
 import { prRepo } from '../helpers/git-repo.js';
 
-const run = async (base: Record<string, string>, head: Record<string, string | null>) => findingsOf(await gate(prRepo(base, head), [g7]), 'G7');
+const run = async (base: Record<string, string>, head: Record<string, string | null>) =>
+  findingsOf(await gate(prRepo(base, head), [g7]), 'G7');
 
 const DB_PY = `import sqlite3
 
@@ -56,7 +57,12 @@ def find_user(conn, name):
     expect(f.message).toContain('`seed` (function, base line 15)');
     expect(f.message).toContain('line 10: "# init_schema and seed remain unchanged"');
     expect(f.remediation).toMatch(/^Restore `init_schema` and `seed` in app\/db\.py/);
-    expect(f.evidence).toMatchObject({ dropped: [{ name: 'init_schema', baseLine: 10 }, { name: 'seed', baseLine: 15 }] });
+    expect(f.evidence).toMatchObject({
+      dropped: [
+        { name: 'init_schema', baseLine: 10 },
+        { name: 'seed', baseLine: 15 },
+      ],
+    });
   });
 
   it('rung-3 O1: a pytest fixture still requested by a test fails; a removed test is left to G8', async () => {

@@ -3,7 +3,8 @@ import { g7 } from '../../src/guards/g7-dropped-definitions/index.js';
 import { findingsOf, gate } from '../helpers/gate.js';
 import { prRepo } from '../helpers/git-repo.js';
 
-const run = async (base: Record<string, string>, head: Record<string, string | null>) => findingsOf(await gate(prRepo(base, head), [g7]), 'G7');
+const run = async (base: Record<string, string>, head: Record<string, string | null>) =>
+  findingsOf(await gate(prRepo(base, head), [g7]), 'G7');
 
 // A real shape from a merged PR: a private helper deleted while its two callers moved to Path.is_relative_to.
 const PATHS_BASE = `from pathlib import Path
@@ -37,7 +38,9 @@ def in_cache(p: Path, cache: Path) -> bool:
 
 describe('G7 fails only on evidence that something breaks', () => {
   it('passes a private helper deleted together with both of its callers’ uses (moved to Path.is_relative_to)', async () => {
-    expect(await run({ 'pkg/paths.py': PATHS_BASE, 'pkg/cli.py': 'from pkg.paths import in_project\n' }, { 'pkg/paths.py': PATHS_HEAD })).toEqual([]);
+    expect(
+      await run({ 'pkg/paths.py': PATHS_BASE, 'pkg/cli.py': 'from pkg.paths import in_project\n' }, { 'pkg/paths.py': PATHS_HEAD }),
+    ).toEqual([]);
   });
 
   it('fails the same deletion when one caller still calls the helper', async () => {
@@ -53,7 +56,11 @@ describe('G7 fails only on evidence that something breaks', () => {
     const base = `def load(path):\n    return open(path).read()\n\n\ndef save(path, text):\n    open(path, "w").write(text)\n`;
     const head = `def save(path, text):\n    open(path, "w").write(text)\n`;
     const found = await run(
-      { 'app/store.py': base, 'app/api.py': 'from .store import (\n    load,\n    save,\n)\n', 'scripts/dump.py': 'import app.store as store\n' },
+      {
+        'app/store.py': base,
+        'app/api.py': 'from .store import (\n    load,\n    save,\n)\n',
+        'scripts/dump.py': 'import app.store as store\n',
+      },
       { 'app/store.py': head },
     );
     expect(found).toHaveLength(1);
@@ -64,7 +71,10 @@ describe('G7 fails only on evidence that something breaks', () => {
   it('fails a module-qualified use (`store.load(...)`) in another file', async () => {
     const base = `def load(path):\n    return 1\n\n\ndef save(path):\n    return 2\n`;
     const head = `def save(path):\n    return 2\n`;
-    const found = await run({ 'app/store.py': base, 'app/cli.py': 'from app import store\n\n\ndef main():\n    return store.load("x")\n' }, { 'app/store.py': head });
+    const found = await run(
+      { 'app/store.py': base, 'app/cli.py': 'from app import store\n\n\ndef main():\n    return store.load("x")\n' },
+      { 'app/store.py': head },
+    );
     expect(found.map((f) => f.severity)).toEqual(['fail']);
     expect(found[0]!.evidence).toMatchObject({ references: [{ path: 'app/cli.py', line: 5, how: 'qualified' }] });
   });
@@ -100,7 +110,9 @@ describe('G7 fails only on evidence that something breaks', () => {
   it('a renamed private function whose old name nobody uses passes; one still called by its old name fails', async () => {
     const base = `def _load_cfg(path):\n    with open(path) as fh:\n        data = fh.read()\n    return dict(x.split("=") for x in data.splitlines())\n\n\ndef run():\n    return _load_cfg("a")\n`;
     const renamed = base.replace('def _load_cfg(path):', 'def _load_config(path):');
-    expect(await run({ 'app/cfg.py': base }, { 'app/cfg.py': renamed.replace('return _load_cfg("a")', 'return _load_config("a")') })).toEqual([]);
+    expect(
+      await run({ 'app/cfg.py': base }, { 'app/cfg.py': renamed.replace('return _load_cfg("a")', 'return _load_config("a")') }),
+    ).toEqual([]);
     const stale = await run({ 'app/cfg.py': base }, { 'app/cfg.py': renamed });
     expect(stale).toHaveLength(1);
     expect(stale[0]!.severity).toBe('fail');
@@ -109,7 +121,10 @@ describe('G7 fails only on evidence that something breaks', () => {
 
   it('a definition moved to another module still fails when a caller imports it from the old one', async () => {
     const found = await run(
-      { 'app/core.py': `def parse(t):\n    return t.split()\n\n\ndef render(x):\n    return str(x)\n`, 'app/main.py': 'from app.core import parse, render\n' },
+      {
+        'app/core.py': `def parse(t):\n    return t.split()\n\n\ndef render(x):\n    return str(x)\n`,
+        'app/main.py': 'from app.core import parse, render\n',
+      },
       { 'app/core.py': `def parse(t):\n    return t.split()\n`, 'app/render.py': `def render(x):\n    return str(x)\n` },
     );
     expect(found.map((f) => f.severity)).toEqual(['fail']);
@@ -157,7 +172,10 @@ describe('G7 private and public removals per language', () => {
 
   it('fails a Go function removed while another file of the same package calls it', async () => {
     const found = await run(
-      { 'store/a.go': `package store\n\nfunc helper() int { return 1 }\n\nfunc A() int { return 0 }\n`, 'store/b.go': `package store\n\nfunc B() int { return helper() + 1 }\n` },
+      {
+        'store/a.go': `package store\n\nfunc helper() int { return 1 }\n\nfunc A() int { return 0 }\n`,
+        'store/b.go': `package store\n\nfunc B() int { return helper() + 1 }\n`,
+      },
       { 'store/a.go': `package store\n\nfunc A() int { return 0 }\n` },
     );
     expect(found.map((f) => f.severity)).toEqual(['fail']);
@@ -186,7 +204,11 @@ describe('G7 names still served elsewhere', () => {
   it('passes a name the package __init__ re-exports from its new module', async () => {
     const found = await run(
       { 'lib/__init__.py': 'from .util import helper\n', 'lib/util.py': `def helper():\n    return 1\n\n\ndef other():\n    return 2\n` },
-      { 'lib/__init__.py': 'from .impl import helper\n', 'lib/util.py': `def other():\n    return 2\n`, 'lib/impl.py': `def helper():\n    return 10\n` },
+      {
+        'lib/__init__.py': 'from .impl import helper\n',
+        'lib/util.py': `def other():\n    return 2\n`,
+        'lib/impl.py': `def helper():\n    return 10\n`,
+      },
     );
     expect(found).toEqual([]);
   });
@@ -213,7 +235,10 @@ describe('G7 names still served elsewhere', () => {
 
   it('fails when the package __init__ still re-exports the name from the module that lost it', async () => {
     const found = await run(
-      { 'lib/__init__.py': 'from .util import helper, other\n', 'lib/util.py': `def helper():\n    return 1\n\n\ndef other():\n    return 2\n` },
+      {
+        'lib/__init__.py': 'from .util import helper, other\n',
+        'lib/util.py': `def helper():\n    return 1\n\n\ndef other():\n    return 2\n`,
+      },
       { 'lib/util.py': `def other():\n    return 2\n` },
     );
     expect(found.map((f) => f.severity)).toEqual(['fail']);

@@ -13,7 +13,16 @@ const breaks: Guard = {
   appliesTo: () => true,
   checkFile: (file) =>
     file.head.text?.includes('BROKEN')
-      ? [{ category: 'toplevel-dropped', severity: 'fail', path: file.path, line: 1, message: `${file.path} lost a definition`, remediation: 'restore it' }]
+      ? [
+          {
+            category: 'toplevel-dropped',
+            severity: 'fail',
+            path: file.path,
+            line: 1,
+            message: `${file.path} lost a definition`,
+            remediation: 'restore it',
+          },
+        ]
       : [],
 };
 
@@ -39,7 +48,12 @@ describe.each(BACKENDS.map((b) => [b().name, b] as const))('G9 failure history o
     await gateAndSave(prRepo({ 'src/db.py': 'ok\n' }, { 'src/db.py': 'BROKEN 1\n' }), name, 1);
     await gateAndSave(prRepo({ 'src/db.py': 'ok\n' }, { 'src/db.py': 'BROKEN 2\n' }), name, 2);
     // A third PR edits the same file, this time correctly.
-    const report = await gateAndSave(prRepo({ 'src/db.py': 'ok\n', 'src/other.py': 'x\n' }, { 'src/db.py': 'fine now\n', 'src/other.py': 'y\n' }), name, 3, { strict: true });
+    const report = await gateAndSave(
+      prRepo({ 'src/db.py': 'ok\n', 'src/other.py': 'x\n' }, { 'src/db.py': 'fine now\n', 'src/other.py': 'y\n' }),
+      name,
+      3,
+      { strict: true },
+    );
     const [hot, ...rest] = findingsOf(report, 'G9');
     expect(rest).toEqual([]);
     expect(hot).toMatchObject({ category: 'history-hotspot', severity: 'risk', path: 'src/db.py' });
@@ -56,7 +70,10 @@ describe.each(BACKENDS.map((b) => [b().name, b] as const))('G9 failure history o
     await gateAndSave(prRepo({ 'a.ts': 'ok\n' }, { 'a.ts': 'BROKEN b\n' }), name, 8);
     const fixed = prRepo({ 'a.ts': 'ok\n' }, { 'a.ts': 'fixed\n' });
     expect(findingsOf(await gateAndSave(fixed, name, 8), 'G9')).toEqual([]);
-    const counted = await gate(fixed, [g9], { services: { history: store, run: { repo: name, pr: 8 } }, config: { history: { includeOwnPr: true } } });
+    const counted = await gate(fixed, [g9], {
+      services: { history: store, run: { repo: name, pr: 8 } },
+      config: { history: { includeOwnPr: true } },
+    });
     expect(findingsOf(counted, 'G9')).toHaveLength(1);
   });
 

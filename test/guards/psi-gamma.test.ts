@@ -20,7 +20,10 @@ async function gammas(base: Record<string, FileContent>, pr: Record<string, File
   return out;
 }
 
-const RUST = { 'Cargo.toml': '[package]\nname = "cli"\nversion = "0.1.0"\n\n[dependencies]\nclap = "4"\n', 'src/main.rs': 'fn main() {}\n' };
+const RUST = {
+  'Cargo.toml': '[package]\nname = "cli"\nversion = "0.1.0"\n\n[dependencies]\nclap = "4"\n',
+  'src/main.rs': 'fn main() {}\n',
+};
 
 describe('Ψ-lite Γ', () => {
   it('is grounded/total over the frameworks a doc newly mentions ("Built on Clap. Also uses React." → 0.5)', async () => {

@@ -14,7 +14,6 @@ vi.mock('../../src/guards/psi/gamma.js', () => ({
 
 const { psi } = await import('../../src/guards/psi/index.js');
 
-
 async function score(base: Record<string, string>, head: Record<string, string | null>, threshold?: number) {
   const report = await gate(prRepo(base, head), [psi], threshold === undefined ? {} : { config: { psi: { threshold } } });
   return { findings: findingsOf(report, 'psi'), section: report.sections.psi! };
@@ -24,7 +23,10 @@ describe('Ψ-lite guard', () => {
   beforeEach(() => gammas.clear());
 
   it('a clean doc edit scores 1.0 and the psi section says so', async () => {
-    const { findings, section } = await score({ 'README.md': '# Tool\n\nIntro.\n' }, { 'README.md': '# Tool\n\nIntro, reworded.\n\n```bash\nmake\n```\n' });
+    const { findings, section } = await score(
+      { 'README.md': '# Tool\n\nIntro.\n' },
+      { 'README.md': '# Tool\n\nIntro, reworded.\n\n```bash\nmake\n```\n' },
+    );
     expect(findings).toEqual([]);
     expect(section).toMatchObject({ score: 1, weakestFile: 'README.md', files: [{ path: 'README.md', psi: 1, gamma: 1, omega: 0 }] });
   });
@@ -65,7 +67,11 @@ describe('Ψ-lite guard', () => {
     const one = await score(base, { 'docs/a.md': 'A uses Django. \nMore.\n' });
     expect(one.findings.map((f) => f.severity)).toEqual(['risk']);
     const { psiSeverity } = await import('../../src/guards/psi/index.js');
-    const om = { omega: 0.1, components: { literalNewlines: 0, blankRuns: 0, trailingWhitespace: 0.1, fencedSource: 0, nearEmpty: 0 }, lines: { literalNewlines: [], blankRuns: [], trailingWhitespace: [1] } };
+    const om = {
+      omega: 0.1,
+      components: { literalNewlines: 0, blankRuns: 0, trailingWhitespace: 0.1, fencedSource: 0, nearEmpty: 0 },
+      lines: { literalNewlines: [], blankRuns: [], trailingWhitespace: [1] },
+    };
     const w = { alpha: 1, lambda: 1, threshold: 0.5 };
     expect(psiSeverity(om, 1, w).severity).toBe('risk');
     expect(psiSeverity(om, 2, w).severity).toBe('fail');
@@ -74,7 +80,10 @@ describe('Ψ-lite guard', () => {
   });
 
   it('a .py the LLM wrapped in a ```python fence scores 0.4 and fails, pointing at line 1', async () => {
-    const { findings, section } = await score({ 'app/main.py': 'print("hi")\n' }, { 'app/main.py': '```python\nprint("hi")\nprint("bye")\n```\n' });
+    const { findings, section } = await score(
+      { 'app/main.py': 'print("hi")\n' },
+      { 'app/main.py': '```python\nprint("hi")\nprint("bye")\n```\n' },
+    );
     expect(section.files[0]).toMatchObject({ psi: 0.4, omega: 0.6, components: { fencedSource: 0.6 } });
     expect(findings).toHaveLength(1);
     expect(findings[0]!.line).toBe(1);
@@ -115,6 +124,6 @@ describe('Ψ-lite guard', () => {
     expect((await score({ 'doc.md': 'a\n' }, head)).findings).toEqual([]);
     const report = await gate(prRepo({ 'doc.md': 'a\n' }, head), [psi], { config: { psi: { lambda: 10 } } });
     expect(findingsOf(report, 'psi')).toHaveLength(1);
-    expect((report.sections.psi!).score).toBe(-0.5);
+    expect(report.sections.psi!.score).toBe(-0.5);
   });
 });

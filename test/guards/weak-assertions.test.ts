@@ -58,7 +58,12 @@ class TestParse:
         self.assertEqual(parse("x"), ["x"])
 `;
     const found = await run({ 'tests/test_parse.py': 'def test_old():\n    assert True\n' }, { 'tests/test_parse.py': head });
-    expect(found.map((f) => f.evidence?.test)).toEqual(['test_parse_empty', 'test_parse_spaces', 'test_parse_runs', 'TestParse.test_method_without_check']);
+    expect(found.map((f) => f.evidence?.test)).toEqual([
+      'test_parse_empty',
+      'test_parse_spaces',
+      'test_parse_runs',
+      'TestParse.test_method_without_check',
+    ]);
     expect(found.every((f) => f.category === 'weak-assertion' && f.severity === 'risk')).toBe(true);
     expect(found[0]!.message).toContain('has an empty body');
     expect(found[0]!.line).toBe(6);
@@ -110,7 +115,10 @@ describe('sum', () => {
 });
 `;
     const found = await run({ 'test/sum.test.ts': "import { it } from 'vitest';\n" }, { 'test/sum.test.ts': head });
-    expect(found.map((f) => [f.evidence?.test, f.line])).toEqual([['adds', 14], ['is empty', 17]]);
+    expect(found.map((f) => [f.evidence?.test, f.line])).toEqual([
+      ['adds', 14],
+      ['is empty', 17],
+    ]);
   });
 
   it('flags Go tests without t.Error/Fatal, testify or a helper taking t; passes those with them', async () => {
@@ -193,7 +201,10 @@ mod tests {
   });
 
   it('ignores non-test files and test-named functions outside test files (except Rust, where tests live inline)', async () => {
-    const found = await run({ 'app/x.py': '' }, { 'app/x.py': 'def test_connection(host):\n    return host\n', 'app/y.ts': "it('x', () => { run(); });\n" });
+    const found = await run(
+      { 'app/x.py': '' },
+      { 'app/x.py': 'def test_connection(host):\n    return host\n', 'app/y.ts': "it('x', () => { run(); });\n" },
+    );
     expect(found).toEqual([]);
   });
 });

@@ -16,7 +16,8 @@ export function sloppyPr(): TestRepo {
       'config.json': '{"a": 1}\n',
     },
     {
-      'app/db.py': 'import sqlite3\n\n\ndef connect(path):\n    return sqlite3.connect(path, timeout=5)\n\n# init_schema and seed remain unchanged\n',
+      'app/db.py':
+        'import sqlite3\n\n\ndef connect(path):\n    return sqlite3.connect(path, timeout=5)\n\n# init_schema and seed remain unchanged\n',
       'config.json': '{"a": 1,,}\n',
     },
   );

@@ -17,7 +17,11 @@ const PROBES: Record<Toolchain, { cmd: string; args: string[]; install: string }
   go: { cmd: 'go', args: ['version'], install: 'Go (apt install golang-go)' },
   cargo: { cmd: 'cargo', args: ['--version'], install: 'Rust with cargo (apt install cargo)' },
   // Present is not enough: it must be able to create a namespace here (containers may forbid it).
-  bwrap: { cmd: 'bwrap', args: ['--ro-bind', '/', '/', '--dev', '/dev', 'true'], install: 'bubblewrap (apt install bubblewrap) with user namespaces allowed' },
+  bwrap: {
+    cmd: 'bwrap',
+    args: ['--ro-bind', '/', '/', '--dev', '/dev', 'true'],
+    install: 'bubblewrap (apt install bubblewrap) with user namespaces allowed',
+  },
 };
 
 const found = new Map<Toolchain, boolean>();

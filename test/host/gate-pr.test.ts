@@ -279,14 +279,17 @@ describe('gatePr over an in-memory host', { timeout: TIMEOUT }, () => {
 
   it('sanctions: the allow-manifest label and signed markers in comments of this App reach the pipeline; others do not', async () => {
     const seen: string[][] = [];
-    const s = await setup({ 'src/app.js': 'x\n' }, {
-      deps: {
-        gate: async (opts) => {
-          seen.push(opts.sanctions ?? []);
-          throw new Error('stop here');
+    const s = await setup(
+      { 'src/app.js': 'x\n' },
+      {
+        deps: {
+          gate: async (opts) => {
+            seen.push(opts.sanctions ?? []);
+            throw new Error('stop here');
+          },
         },
       },
-    });
+    );
     const { allowMarker } = await import('../../src/host/sanctions.js');
     const scope = { owner: OWNER, repo: REPO, number: 7 };
     s.host.issueComments.push(
@@ -303,7 +306,7 @@ describe('gatePr over an in-memory host', { timeout: TIMEOUT }, () => {
     expect(seen[1]).toEqual([...MANIFEST_GLOBS, 'package.json']);
   });
 
-  it('skips are routing decisions: the conclusion is SKIPPED\'s, and a closed PR wins over draft and author', () => {
+  it("skips are routing decisions: the conclusion is SKIPPED's, and a closed PR wins over draft and author", () => {
     const host = new FakePlatform({ owner: OWNER, repo: REPO }, { number: 1, headSha: 'h', baseSha: 'b', state: 'closed', draft: true });
     expect(skipReasonFor(host.pr)).toBe('the pull request is closed');
     expect(skipOutcome('draft')).toMatchObject({ conclusion: CONCLUSION_OF.SKIPPED, title: 'Skipped: draft' });

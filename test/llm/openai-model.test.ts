@@ -278,10 +278,7 @@ describe('OpenAiModel against a local model server', () => {
     });
     if (!m) throw new Error('expected a model');
     // A hostile or careless server that echoes the Authorization header back, in an error and in a reply.
-    llm.reply(
-      { status: 500, body: `upstream failed for Bearer ${key}` },
-      { status: 401, body: `{"error": "invalid key ${key}"}` },
-    );
+    llm.reply({ status: 500, body: `upstream failed for Bearer ${key}` }, { status: 401, body: `{"error": "invalid key ${key}"}` });
     const http = await failure(m.completeJson(request()));
     llm.reply({ content: `I saw ${key}` }, { content: key }, { content: `{"path": "${key}"}` });
     const invalid = await failure(m.completeJson(request()));

@@ -16,7 +16,16 @@ import { sloppyPr } from '../helpers/sloppy-pr.js';
  * from npm's cache (`--prefer-offline`): `npm ci` has put every one of them there.
  */
 const ROOT = process.cwd();
-const PACKAGE_FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'app.yml', 'src', 'schemas'];
+const PACKAGE_FILES = [
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'README.md',
+  'app.yml',
+  'src',
+  'schemas',
+];
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 let work: string;
@@ -30,12 +39,20 @@ beforeAll(() => {
   mkdirSync(src);
   for (const f of PACKAGE_FILES) cpSync(join(ROOT, f), join(src, f), { recursive: true });
   symlinkSync(join(ROOT, 'node_modules'), join(src, 'node_modules'), 'dir');
-  const out = execFileSync(npm, ['pack', '--json', '--pack-destination', work], { cwd: src, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = execFileSync(npm, ['pack', '--json', '--pack-destination', work], {
+    cwd: src,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const packed = JSON.parse(out.slice(out.indexOf('['))) as { filename: string; files: { path: string }[] }[];
   tarball = join(work, packed[0]!.filename);
   packedFiles = packed[0]!.files.map((f) => f.path);
   const prefix = join(work, 'prefix');
-  execFileSync(npm, ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: work, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  execFileSync(npm, ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball], {
+    cwd: work,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   bin = join(prefix, 'bin', 'slopgate');
 }, 600_000);
 

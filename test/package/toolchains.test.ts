@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { missingReason, suiteFor, toolchainsRequired, type Toolchain } from '../helpers/toolchains.js';
 
-const only = (...present: Toolchain[]) => (t: Toolchain) => present.includes(t);
+const only =
+  (...present: Toolchain[]) =>
+  (t: Toolchain) =>
+    present.includes(t);
 
 describe('toolchain-dependent suites', () => {
   it('run where the toolchain is present', () => {
@@ -17,7 +20,9 @@ describe('toolchain-dependent suites', () => {
   });
 
   it('fail instead when SLOPGATE_REQUIRE_TOOLCHAINS is set (CI)', () => {
-    expect(() => suiteFor(['pytest'], only('python3'), { SLOPGATE_REQUIRE_TOOLCHAINS: '1' })).toThrow(/SLOPGATE_REQUIRE_TOOLCHAINS is set but this suite needs python3 with pytest/);
+    expect(() => suiteFor(['pytest'], only('python3'), { SLOPGATE_REQUIRE_TOOLCHAINS: '1' })).toThrow(
+      /SLOPGATE_REQUIRE_TOOLCHAINS is set but this suite needs python3 with pytest/,
+    );
     expect(toolchainsRequired({ SLOPGATE_REQUIRE_TOOLCHAINS: 'true' })).toBe(true);
     expect(toolchainsRequired({})).toBe(false);
   });

@@ -17,7 +17,10 @@ describe('decisions log in the store: routing source and candidates', () => {
     try {
       const store = new Store(db);
       await store.saveRun(report, { pr: 4, trigger: 'cli' });
-      const [line] = (await store.exportDecisions({})).trim().split('\n').map((l) => JSON.parse(l) as { record: Record<string, unknown> });
+      const [line] = (await store.exportDecisions({}))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { record: Record<string, unknown> });
       expect(line!.record).toMatchObject({ source: 'navigator', candidates: ['ADVISE', 'ASK_AUTHOR', 'REFINE'] });
     } finally {
       await db.close();

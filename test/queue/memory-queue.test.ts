@@ -10,7 +10,8 @@ function gate() {
 }
 
 /** Resolves when `signal` aborts. */
-const aborted = (signal: AbortSignal) => new Promise<void>((r) => (signal.aborted ? r() : signal.addEventListener('abort', () => r(), { once: true })));
+const aborted = (signal: AbortSignal) =>
+  new Promise<void>((r) => (signal.aborted ? r() : signal.addEventListener('abort', () => r(), { once: true })));
 
 describe('in-process queue', () => {
   it('never runs more jobs at once than its concurrency, and runs them all', async () => {
@@ -46,7 +47,12 @@ describe('in-process queue', () => {
     blocker.open();
     await q.onIdle();
     expect(seen.filter((s) => s.mode === 'run').map((s) => s.payload)).toEqual(['other PR', 'push 3']);
-    expect(seen.filter((s) => s.mode === 'superseded').map((s) => s.payload).sort()).toEqual(['push 1', 'push 2']);
+    expect(
+      seen
+        .filter((s) => s.mode === 'superseded')
+        .map((s) => s.payload)
+        .sort(),
+    ).toEqual(['push 1', 'push 2']);
     expect(seen.find((s) => s.payload === 'push 2')?.by).toBe(newest.id);
   });
 

@@ -30,7 +30,8 @@ describe('durable queue: two worker processes on one PostgreSQL', () => {
   const results = async (where = 'true', params: unknown[] = []) =>
     (await client.query<ResultRow>(`SELECT * FROM ${schema}.results WHERE ${where} ORDER BY at, id`, params)).rows;
   const jobStates = async (ids: string[]) =>
-    (await client.query<{ id: string; state: string }>(`SELECT id::text, state::text FROM ${schema}.job WHERE id = ANY($1::uuid[])`, [ids])).rows;
+    (await client.query<{ id: string; state: string }>(`SELECT id::text, state::text FROM ${schema}.job WHERE id = ANY($1::uuid[])`, [ids]))
+      .rows;
 
   /** Polls `check` until it returns true; fails after `ms` with the workers' stderr for context. */
   async function waitFor(what: string, check: () => Promise<boolean>, ms = 40_000): Promise<void> {
@@ -43,7 +44,10 @@ describe('durable queue: two worker processes on one PostgreSQL', () => {
   }
 
   function startWorker() {
-    const proc = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, PG_URL, QUEUE_SCHEMA: schema }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const proc = spawn(process.execPath, ['--import', 'tsx', script], {
+      env: { ...process.env, PG_URL, QUEUE_SCHEMA: schema },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     const w = { proc, stderr: [] as string[] };
     proc.stderr.on('data', (d: Buffer) => w.stderr.push(d.toString()));
     workers.push(w);
@@ -53,7 +57,9 @@ describe('durable queue: two worker processes on one PostgreSQL', () => {
   beforeAll(async () => {
     await client.connect();
     await client.query(`CREATE SCHEMA ${schema}`);
-    await client.query(`CREATE TABLE ${schema}.results (id bigserial PRIMARY KEY, job_id uuid, key text, tag text, mode text, attempt int, event text, pid int, previous text, at timestamptz DEFAULT clock_timestamp())`);
+    await client.query(
+      `CREATE TABLE ${schema}.results (id bigserial PRIMARY KEY, job_id uuid, key text, tag text, mode text, attempt int, event text, pid int, previous text, at timestamptz DEFAULT clock_timestamp())`,
+    );
     producer = new PgQueue<TestPayload>({ url: PG_URL, schema, retryLimit: 2, retryDelaySec: 1, leaseSeconds: 2 });
     await producer.start();
     startWorker();
@@ -66,7 +72,10 @@ describe('durable queue: two worker processes on one PostgreSQL', () => {
       workers.map(
         (w) =>
           new Promise<void>((resolve) => {
-            if (w.proc.exitCode !== null || w.proc.signalCode !== null) { resolve(); return; }
+            if (w.proc.exitCode !== null || w.proc.signalCode !== null) {
+              resolve();
+              return;
+            }
             const t = setTimeout(() => {
               w.proc.kill('SIGKILL');
               resolve();
@@ -103,12 +112,18 @@ describe('durable queue: two worker processes on one PostgreSQL', () => {
     const abandoned = await results(`tag = 'doomed' AND event = 'abandoned'`);
     expect(abandoned).toHaveLength(1);
     expect(abandoned[0]!.previous).toBe('error');
-    expect(await jobStates([flaky.id, doomed.id])).toEqual(expect.arrayContaining([{ id: flaky.id, state: 'completed' }, { id: doomed.id, state: 'failed' }]));
+    expect(await jobStates([flaky.id, doomed.id])).toEqual(
+      expect.arrayContaining([
+        { id: flaky.id, state: 'completed' },
+        { id: doomed.id, state: 'failed' },
+      ]),
+    );
   });
 
   it('three pushes to one PR in a row: only the newest runs to the end, the others are closed out, none is retried', async () => {
     const ids: string[] = [];
-    for (const tag of ['push 1', 'push 2', 'push 3']) ids.push((await producer.enqueue({ key: 'acme/app#7', payload: { tag, sleepMs: 1500 } })).id);
+    for (const tag of ['push 1', 'push 2', 'push 3'])
+      ids.push((await producer.enqueue({ key: 'acme/app#7', payload: { tag, sleepMs: 1500 } })).id);
     await waitFor('the newest push to finish', async () => (await results(`tag = 'push 3' AND event = 'done'`)).length > 0);
     await waitFor('all three jobs to be completed', async () => (await jobStates(ids)).every((j) => j.state === 'completed'));
     const rows = await results(`key = 'acme/app#7'`);
@@ -125,14 +140,19 @@ describe('durable queue: two worker processes on one PostgreSQL', () => {
   it('a worker killed with SIGKILL mid-job: its job is retried by the other worker, and every job completes exactly once', async () => {
     const [victim] = workers;
     const ids: string[] = [];
-    for (let i = 0; i < 4; i++) ids.push((await producer.enqueue({ key: `acme/kill#${i}`, payload: { tag: `kill ${i}`, sleepMs: 2500 } })).id);
+    for (let i = 0; i < 4; i++)
+      ids.push((await producer.enqueue({ key: `acme/kill#${i}`, payload: { tag: `kill ${i}`, sleepMs: 2500 } })).id);
     let inFlight: ResultRow[] = [];
     await waitFor('the first worker to be in the middle of a job', async () => {
       inFlight = await results(`tag LIKE 'kill %' AND event = 'start' AND pid = $1`, [victim!.proc.pid]);
       return inFlight.length > 0;
     });
     victim!.proc.kill('SIGKILL');
-    await waitFor('every job to finish', async () => new Set((await results(`tag LIKE 'kill %' AND event = 'done'`)).map((r) => r.tag)).size === 4, 60_000);
+    await waitFor(
+      'every job to finish',
+      async () => new Set((await results(`tag LIKE 'kill %' AND event = 'done'`)).map((r) => r.tag)).size === 4,
+      60_000,
+    );
     await waitFor('every job to be completed', async () => (await jobStates(ids)).every((j) => j.state === 'completed'));
 
     const done = await results(`tag LIKE 'kill %' AND event = 'done'`);

@@ -32,7 +32,14 @@ describe('the refiner reply schema', () => {
   it('refuses extra keys, duplicate paths and long summaries', () => {
     expect(schema.safeParse({ files: [], extra: 1 }).success).toBe(false);
     expect(schema.safeParse({ files: [{ path: 'app/db.py', content: '', mode: '755' }] }).success).toBe(false);
-    expect(schema.safeParse({ files: [{ path: 'app/db.py', content: 'a' }, { path: 'app/db.py', content: 'b' }] }).success).toBe(false);
+    expect(
+      schema.safeParse({
+        files: [
+          { path: 'app/db.py', content: 'a' },
+          { path: 'app/db.py', content: 'b' },
+        ],
+      }).success,
+    ).toBe(false);
     expect(schema.safeParse({ files: [], summary: 'x'.repeat(201) }).success).toBe(false);
   });
 

@@ -64,7 +64,12 @@ describe('refine: model patches through the refiner phase of the gate', () => {
   it('a reply that writes outside the fence (or a manifest) is refused by the schema before anything is applied', async () => {
     const repo = prRepo({ 'app/db.py': DB_PY, 'app/other.py': 'X = 1\n' }, { 'app/db.py': BROKEN });
     const model = new ScriptedModel([
-      { files: [{ path: 'app/db.py', content: DB_PY }, { path: 'app/other.py', content: 'X = 2\n' }] },
+      {
+        files: [
+          { path: 'app/db.py', content: DB_PY },
+          { path: 'app/other.py', content: 'X = 2\n' },
+        ],
+      },
       { files: [{ path: 'app/db.py', content: DB_PY }] },
     ]);
     const { result } = await gateAndRefine(repo, { model });
@@ -123,7 +128,9 @@ describe('refine: model patches through the refiner phase of the gate', () => {
         return Promise.resolve(null);
       },
     };
-    const config = { ignore: { findings: [{ path: 'app/db.py', category: 'toplevel-dropped', reason: 'the helpers moved out on purpose' }] } };
+    const config = {
+      ignore: { findings: [{ path: 'app/db.py', category: 'toplevel-dropped', reason: 'the helpers moved out on purpose' }] },
+    };
     const { report, result } = await gateAndRefine(repo, { recipes: [spy], config });
     const g7 = report.findings.filter((f) => f.guard === 'G7');
     expect(g7.length).toBeGreaterThan(0);

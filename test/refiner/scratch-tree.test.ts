@@ -10,11 +10,16 @@ describe('scratch candidates made with git plumbing', () => {
     repo.chmod('bin/run.sh', 0o755);
     const head = repo.commit('exec bit');
     repo.write({ 'scratch.txt': 'untracked\n' });
-    const sha = await commitCandidate(repo.dir, head, [
-      { path: 'a.py', content: 'A = 3\n' },
-      { path: 'bin/run.sh', content: '#!/bin/sh\necho bye\n' },
-      { path: 'new/dir/b.py', content: 'B = 1\n' },
-    ], 'candidate');
+    const sha = await commitCandidate(
+      repo.dir,
+      head,
+      [
+        { path: 'a.py', content: 'A = 3\n' },
+        { path: 'bin/run.sh', content: '#!/bin/sh\necho bye\n' },
+        { path: 'new/dir/b.py', content: 'B = 1\n' },
+      ],
+      'candidate',
+    );
     expect(repo.git('rev-parse', `${sha}^`).trim()).toBe(head);
     expect(await readAt(repo.dir, sha, 'a.py')).toBe('A = 3\n');
     expect(await readAt(repo.dir, sha, 'new/dir/b.py')).toBe('B = 1\n');

@@ -17,13 +17,18 @@ describe('repo fingerprint', () => {
   it('reads npm dependency tables, workspaces as local packages, and infers frameworks', async () => {
     const fp = await fingerprintOfFiles({
       'package.json': JSON.stringify({
-        name: 'root', workspaces: ['packages/*'],
+        name: 'root',
+        workspaces: ['packages/*'],
         dependencies: { '@reduxjs/toolkit': '^2', react: '^18' },
-        devDependencies: { Vitest: '^1' }, peerDependencies: { '@mui/material': '*' }, optionalDependencies: { fsevents: '*' },
+        devDependencies: { Vitest: '^1' },
+        peerDependencies: { '@mui/material': '*' },
+        optionalDependencies: { fsevents: '*' },
       }),
       'packages/ui/package.json': JSON.stringify({ name: '@acme/ui', dependencies: { '@nestjs/core': '^10' } }),
       'node_modules/left-pad/package.json': JSON.stringify({ name: 'left-pad', dependencies: { evil: '1' } }),
-      'src/a.ts': 'export {}\n', 'src/b.tsx': 'export {}\n', 'lib/c.py': '',
+      'src/a.ts': 'export {}\n',
+      'src/b.tsx': 'export {}\n',
+      'lib/c.py': '',
     });
     expect(fp.deps.npm).toEqual(['@mui/material', '@nestjs/core', '@reduxjs/toolkit', 'fsevents', 'react', 'vitest']);
     expect(fp.localPackages).toEqual(['@acme/ui', 'root']);
@@ -36,10 +41,15 @@ describe('repo fingerprint', () => {
   it('reads PEP 621 dependencies, optional dependencies, dependency groups and normalises per PEP 503', async () => {
     const fp = await fingerprintOfFiles({
       'pyproject.toml': [
-        '[project]', 'name = "My_App"', 'dependencies = ["Requests[socks]>=2.0", "typing.extensions; python_version<\'3.8\'", "Flask_Cors @ https://x/y.whl"]',
-        '[project.optional-dependencies]', 'pg = ["psycopg2-binary==2.9"]',
-        '[dependency-groups]', 'test = ["pytest>=8"]',
-        '[build-system]', 'requires = ["hatchling"]',
+        '[project]',
+        'name = "My_App"',
+        'dependencies = ["Requests[socks]>=2.0", "typing.extensions; python_version<\'3.8\'", "Flask_Cors @ https://x/y.whl"]',
+        '[project.optional-dependencies]',
+        'pg = ["psycopg2-binary==2.9"]',
+        '[dependency-groups]',
+        'test = ["pytest>=8"]',
+        '[build-system]',
+        'requires = ["hatchling"]',
       ].join('\n'),
     });
     expect(fp.deps.python).toEqual(['flask-cors', 'hatchling', 'psycopg2-binary', 'pytest', 'requests', 'typing-extensions']);
@@ -50,10 +60,15 @@ describe('repo fingerprint', () => {
   it('reads Poetry main, dev and group dependency tables without the python entry', async () => {
     const fp = await fingerprintOfFiles({
       'pyproject.toml': [
-        '[tool.poetry]', 'name = "svc"',
-        '[tool.poetry.dependencies]', 'python = "^3.11"', 'FastAPI = "^0.110"',
-        '[tool.poetry.dev-dependencies]', 'black = "*"',
-        '[tool.poetry.group.docs.dependencies]', 'mkdocs_material = "*"',
+        '[tool.poetry]',
+        'name = "svc"',
+        '[tool.poetry.dependencies]',
+        'python = "^3.11"',
+        'FastAPI = "^0.110"',
+        '[tool.poetry.dev-dependencies]',
+        'black = "*"',
+        '[tool.poetry.group.docs.dependencies]',
+        'mkdocs_material = "*"',
       ].join('\n'),
     });
     expect(fp.deps.python).toEqual(['black', 'fastapi', 'mkdocs-material']);
@@ -63,9 +78,15 @@ describe('repo fingerprint', () => {
   it('reads requirements files with extras, markers, -r includes, -e VCS URLs, URLs and comments', async () => {
     const fp = await fingerprintOfFiles({
       'requirements.txt': [
-        '# app deps', '-r base/common.in', 'uvicorn[standard]>=0.2 ; sys_platform != "win32"  # server',
-        '-e git+https://github.com/acme/Tool_Kit.git#egg=tool_kit', '--index-url https://pypi.example/simple',
-        'https://files.example/pkgs/Some.Lib-1.2.3.tar.gz', '-c constraints.txt', 'django \\', '  >=4.2',
+        '# app deps',
+        '-r base/common.in',
+        'uvicorn[standard]>=0.2 ; sys_platform != "win32"  # server',
+        '-e git+https://github.com/acme/Tool_Kit.git#egg=tool_kit',
+        '--index-url https://pypi.example/simple',
+        'https://files.example/pkgs/Some.Lib-1.2.3.tar.gz',
+        '-c constraints.txt',
+        'django \\',
+        '  >=4.2',
       ].join('\n'),
       'base/common.in': 'SQLAlchemy==2.0\n-r ../../escape.txt\n',
       'constraints.txt': 'not-a-dep==1\n',
@@ -77,9 +98,11 @@ describe('repo fingerprint', () => {
 
   it('reads setup.cfg install_requires and extras, Pipfile packages and setup.py literals', async () => {
     const fp = await fingerprintOfFiles({
-      'setup.cfg': '[metadata]\nname = legacy.pkg\n\n[options]\ninstall_requires =\n    click>=8\n    attrs ; python_version>"3.6"\n\n[options.extras_require]\nyaml =\n    PyYAML\n',
+      'setup.cfg':
+        '[metadata]\nname = legacy.pkg\n\n[options]\ninstall_requires =\n    click>=8\n    attrs ; python_version>"3.6"\n\n[options.extras_require]\nyaml =\n    PyYAML\n',
       'tools/Pipfile': '[packages]\nrich = "*"\n\n[dev-packages]\nmypy = "*"\n',
-      'legacy/setup.py': 'from setuptools import setup\nsetup(name="x", install_requires=["tornado>=6", \'six\'], extras_require={"dev": ["flake8"]})\n',
+      'legacy/setup.py':
+        'from setuptools import setup\nsetup(name="x", install_requires=["tornado>=6", \'six\'], extras_require={"dev": ["flake8"]})\n',
     });
     expect(fp.deps.python).toEqual(['attrs', 'click', 'flake8', 'mypy', 'pyyaml', 'rich', 'six', 'tornado']);
     expect(fp.pythonProjects).toEqual(['legacy-pkg']);
@@ -88,7 +111,8 @@ describe('repo fingerprint', () => {
 
   it('reads go.mod module path and require lines and blocks, indirect ones included', async () => {
     const fp = await fingerprintOfFiles({
-      'svc/go.mod': 'module example.com/acme/svc\n\ngo 1.22\n\nrequire github.com/spf13/cobra v1.8.0\n\nrequire (\n\tgithub.com/gin-gonic/gin v1.9.1\n\tgithub.com/labstack/echo/v4 v4.11.0 // indirect\n)\n',
+      'svc/go.mod':
+        'module example.com/acme/svc\n\ngo 1.22\n\nrequire github.com/spf13/cobra v1.8.0\n\nrequire (\n\tgithub.com/gin-gonic/gin v1.9.1\n\tgithub.com/labstack/echo/v4 v4.11.0 // indirect\n)\n',
       'svc/main.go': 'package main\n',
     });
     expect(fp.goModules).toEqual(['example.com/acme/svc']);
@@ -98,15 +122,26 @@ describe('repo fingerprint', () => {
 
   it('reads Cargo dependency tables incl. target-specific, workspace, build and renamed deps', async () => {
     const fp = await fingerprintOfFiles({
-      'Cargo.toml': [
-        '[workspace]', 'members = ["cli"]', '[workspace.dependencies]', 'tokio = { version = "1", features = ["full"] }',
-      ].join('\n'),
+      'Cargo.toml': ['[workspace]', 'members = ["cli"]', '[workspace.dependencies]', 'tokio = { version = "1", features = ["full"] }'].join(
+        '\n',
+      ),
       'cli/Cargo.toml': [
-        '[package]', 'name = "my-cli"', '[lib]', 'name = "mycli_core"',
-        '[dependencies]', 'clap = "4"', 'json = { package = "serde_json", version = "1" }', 'tokio.workspace = true',
-        '[dev-dependencies]', 'assert_cmd = "2"', '[build-dependencies]', 'cc = "1"',
-        "[target.'cfg(windows)'.dependencies]", 'winapi = "0.3"',
-        "[target.'cfg(unix)'.dev-dependencies]", 'nix = "0.27"',
+        '[package]',
+        'name = "my-cli"',
+        '[lib]',
+        'name = "mycli_core"',
+        '[dependencies]',
+        'clap = "4"',
+        'json = { package = "serde_json", version = "1" }',
+        'tokio.workspace = true',
+        '[dev-dependencies]',
+        'assert_cmd = "2"',
+        '[build-dependencies]',
+        'cc = "1"',
+        "[target.'cfg(windows)'.dependencies]",
+        'winapi = "0.3"',
+        "[target.'cfg(unix)'.dev-dependencies]",
+        'nix = "0.27"',
       ].join('\n'),
       'target/debug/Cargo.toml': '[dependencies]\nbogus = "1"\n',
     });
@@ -119,23 +154,34 @@ describe('repo fingerprint', () => {
 
   it('reads pom.xml, build.gradle(.kts) and the Gradle version catalog as group:artifact', async () => {
     const fp = await fingerprintOfFiles({
-      'pom.xml': '<project><dependencies><dependency><groupId>org.springframework.boot</groupId><artifactId>spring-boot-starter-web</artifactId></dependency></dependencies>'
-        + '<dependencyManagement><dependencies><dependency><groupId>com.google.guava</groupId><artifactId>guava</artifactId></dependency></dependencies></dependencyManagement></project>',
-      'app/build.gradle': "dependencies {\n  implementation 'com.squareup.okhttp3:okhttp:4.12.0'\n  testImplementation group: 'junit', name: 'junit', version: '4.13'\n}\n",
-      'lib/build.gradle.kts': 'dependencies {\n  api("org.jetbrains.kotlinx:kotlinx-coroutines-core:1.8.0")\n  implementation(platform("org.example:bom:1"))\n}\n',
+      'pom.xml':
+        '<project><dependencies><dependency><groupId>org.springframework.boot</groupId><artifactId>spring-boot-starter-web</artifactId></dependency></dependencies>' +
+        '<dependencyManagement><dependencies><dependency><groupId>com.google.guava</groupId><artifactId>guava</artifactId></dependency></dependencies></dependencyManagement></project>',
+      'app/build.gradle':
+        "dependencies {\n  implementation 'com.squareup.okhttp3:okhttp:4.12.0'\n  testImplementation group: 'junit', name: 'junit', version: '4.13'\n}\n",
+      'lib/build.gradle.kts':
+        'dependencies {\n  api("org.jetbrains.kotlinx:kotlinx-coroutines-core:1.8.0")\n  implementation(platform("org.example:bom:1"))\n}\n',
       'gradle/libs.versions.toml': '[libraries]\nretrofit = { module = "com.squareup.retrofit2:retrofit", version = "2" }\n',
     });
     expect(fp.deps.java).toEqual([
-      'com.google.guava:guava', 'com.squareup.okhttp3:okhttp', 'com.squareup.retrofit2:retrofit', 'junit:junit',
-      'org.example:bom', 'org.jetbrains.kotlinx:kotlinx-coroutines-core', 'org.springframework.boot:spring-boot-starter-web',
+      'com.google.guava:guava',
+      'com.squareup.okhttp3:okhttp',
+      'com.squareup.retrofit2:retrofit',
+      'junit:junit',
+      'org.example:bom',
+      'org.jetbrains.kotlinx:kotlinx-coroutines-core',
+      'org.springframework.boot:spring-boot-starter-web',
     ]);
   });
 
   it('reads Gemfile gems, gemspec dependencies and composer require tables without platform entries', async () => {
     const fp = await fingerprintOfFiles({
       Gemfile: "source 'https://rubygems.org'\ngem 'rails', '~> 7.1'\ngem(\"pg\")\n# gem 'commented'\n",
-      'acme.gemspec': "spec.add_development_dependency 'rspec'\nspec.add_runtime_dependency \"thor\"\n",
-      'composer.json': JSON.stringify({ require: { php: '>=8.1', 'ext-json': '*', 'laravel/framework': '^11' }, 'require-dev': { 'phpunit/phpunit': '^10' } }),
+      'acme.gemspec': 'spec.add_development_dependency \'rspec\'\nspec.add_runtime_dependency "thor"\n',
+      'composer.json': JSON.stringify({
+        require: { php: '>=8.1', 'ext-json': '*', 'laravel/framework': '^11' },
+        'require-dev': { 'phpunit/phpunit': '^10' },
+      }),
     });
     expect(fp.deps.ruby).toEqual(['pg', 'rails', 'rspec', 'thor']);
     expect(fp.deps.php).toEqual(['laravel/framework', 'phpunit/phpunit']);
@@ -177,7 +223,9 @@ describe('repo fingerprint', () => {
     );
     const seen: RepoFingerprint[] = [];
     const probe: Guard = {
-      id: 'probe', name: 'probe', appliesTo: () => true,
+      id: 'probe',
+      name: 'probe',
+      appliesTo: () => true,
       checkAll: async (_files, ctx) => {
         seen.push(await fingerprintFor(ctx));
         seen.push(await fingerprintFor(ctx));

@@ -21,7 +21,9 @@ describe('tree-sitter languages', () => {
       rust: 'pub fn f() -> i32 { 1 }\n',
       java: 'class A { int f() { return 1; } }\n',
     };
-    const results = await Promise.all(Object.entries(samples).map(([lang, src]) => withTree(lang as LangId, src, (t) => firstSyntaxError(t))));
+    const results = await Promise.all(
+      Object.entries(samples).map(([lang, src]) => withTree(lang as LangId, src, (t) => firstSyntaxError(t))),
+    );
     expect(results).toEqual(Object.keys(samples).map(() => null));
   });
 

@@ -8,13 +8,19 @@ const names = async (lang: Parameters<typeof topLevelDefinitions>[0], text: stri
 
 describe('top-level definitions per language', () => {
   it('Python: module-level def/async def/class, decorated, inside top-level if/try; not methods; imports and assignments bind', async () => {
-    const r = await names('python', 'from a import b as c, d\nimport os.path\n@fixture\ndef f():\n  pass\nasync def g(): pass\nclass C:\n  def m(self): pass\ntry:\n  def h(): pass\nexcept ImportError:\n  pass\nY = 1\n');
+    const r = await names(
+      'python',
+      'from a import b as c, d\nimport os.path\n@fixture\ndef f():\n  pass\nasync def g(): pass\nclass C:\n  def m(self): pass\ntry:\n  def h(): pass\nexcept ImportError:\n  pass\nY = 1\n',
+    );
     expect(r.defs).toEqual(['f', 'g', 'C', 'h']);
     expect(r.bound.sort()).toEqual(['Y', 'c', 'd', 'os']);
   });
 
   it('JS/TS: declarations, exported consts, const arrows, default exports, CommonJS exports; plain consts and imports bind', async () => {
-    const r = await names('typescript', "import x, { y as z } from 'm';\nexport const A = 1;\nconst arrow = () => 1;\nlet plain = 2;\nexport default function main() {}\nclass K {}\ninterface I {}\ntype T = 1;\nenum E { A }\nexports.q = 1;\nexport { r } from './r';\n");
+    const r = await names(
+      'typescript',
+      "import x, { y as z } from 'm';\nexport const A = 1;\nconst arrow = () => 1;\nlet plain = 2;\nexport default function main() {}\nclass K {}\ninterface I {}\ntype T = 1;\nenum E { A }\nexports.q = 1;\nexport { r } from './r';\n",
+    );
     expect(r.defs).toEqual(['A', 'arrow', 'main', 'K', 'I', 'T', 'E', 'q']);
     expect(r.bound.sort()).toEqual(['plain', 'r', 'x', 'z']);
   });
@@ -26,13 +32,19 @@ describe('top-level definitions per language', () => {
   });
 
   it('Rust: items, trait fns, inherent impl fns as Type::fn, inline mods; trait impls left out; use binds', async () => {
-    const r = await names('rust', 'use std::fmt::{self, Display as D};\nfn f() {}\nstruct S;\nimpl<T> S<T> { fn y() {} }\nimpl D for S { fn fmt() {} }\ntrait T { fn t(); }\nmod tests { fn case() {} }\nmod ext;\n');
+    const r = await names(
+      'rust',
+      'use std::fmt::{self, Display as D};\nfn f() {}\nstruct S;\nimpl<T> S<T> { fn y() {} }\nimpl D for S { fn fmt() {} }\ntrait T { fn t(); }\nmod tests { fn case() {} }\nmod ext;\n',
+    );
     expect(r.defs).toEqual(['f', 'S', 'S::y', 'T', 'T::t', 'tests', 'tests::case']);
     expect(r.bound).toContain('D');
   });
 
   it('Java: types (nested too) and their methods as Class.method', async () => {
-    const r = await names('java', 'import a.B;\nclass A { void m() {} static class In { void n() {} } }\nenum E { X; void e() {} }\ninterface I { void q(); }\n');
+    const r = await names(
+      'java',
+      'import a.B;\nclass A { void m() {} static class In { void n() {} } }\nenum E { X; void e() {} }\ninterface I { void q(); }\n',
+    );
     expect(r.defs).toEqual(['A', 'A.m', 'A.In', 'A.In.n', 'E', 'E.e', 'I', 'I.q']);
     expect(r.bound).toEqual(['B']);
   });

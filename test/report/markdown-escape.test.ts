@@ -73,7 +73,11 @@ describe('XML entities from test reports', () => {
   });
 
   it('a test failure message renders its line breaks and its < as text', () => {
-    const finding = f({ guard: 'G8', category: 'test-regression', message: 'tests/test_a.py::test_load failed:&#10;assert &lt;Row 1&gt; == None&#10;E   where x = 1' });
+    const finding = f({
+      guard: 'G8',
+      category: 'test-regression',
+      message: 'tests/test_a.py::test_load failed:&#10;assert &lt;Row 1&gt; == None&#10;E   where x = 1',
+    });
     const text = renderCheckRun(buildReport([finding])).text;
     expect(text).not.toContain('&#10;');
     expect(text).not.toContain('&lt;');

@@ -91,7 +91,8 @@ describe('report/markdown: escaping untrusted text', () => {
   const hostile = f({
     path: 'docs/a|b<!-- hide -->@octocat`x`.md',
     line: 3,
-    message: '| col | col |\n# Heading\n<img src=x onerror=alert(1)> ping @octocat and @acme/security-team [click](javascript:alert(1)) <!-- marker -->\n1. not a list\n---',
+    message:
+      '| col | col |\n# Heading\n<img src=x onerror=alert(1)> ping @octocat and @acme/security-team [click](javascript:alert(1)) <!-- marker -->\n1. not a list\n---',
     remediation: '<details>open</details> ask @someone',
   });
   const out = renderCheckRun(buildReport([hostile]));
@@ -121,7 +122,9 @@ describe('report/markdown: escaping untrusted text', () => {
 
 describe('report/markdown: document shape', () => {
   it('the summary gives the decision and why, the guard table, and the findings table; the text gives details', () => {
-    const report = buildReport([f({ suggestion: { path: 'src/app.py', startLine: 10, endLine: 11, replacement: 'def load_config():\n    ...\n' } })]);
+    const report = buildReport([
+      f({ suggestion: { path: 'src/app.py', startLine: 10, endLine: 11, replacement: 'def load_config():\n    ...\n' } }),
+    ]);
     const out = renderCheckRun(report, { detailsUrl: 'https://slopgate.example/runs/7 (x)' });
     expect(out.summary).toMatch(/^## ❌ REFINE · failure/);
     expect(out.summary).toContain('**Why:** 1 blocking finding');

@@ -38,7 +38,15 @@ describe('report/sarif', () => {
       name: 'sample guard',
       appliesTo: () => true,
       checkFile: (file) => [
-        { category: 'dead-link', severity: 'risk', path: file.path, line: 2, endLine: 3, message: `dead link in ${file.path}`, remediation: 'Point it at an existing file.' },
+        {
+          category: 'dead-link',
+          severity: 'risk',
+          path: file.path,
+          line: 2,
+          endLine: 3,
+          message: `dead link in ${file.path}`,
+          remediation: 'Point it at an existing file.',
+        },
       ],
       checkAll: () => [{ category: 'tests-removed', severity: 'fail', message: 'tests were deleted', remediation: 'Say why.' }],
     };
@@ -91,7 +99,11 @@ describe('report/sarif', () => {
   });
 
   it('uses repository-relative URIs: no leading slash, no "./", no escape from the root', () => {
-    const report = buildReport([f({ path: './src/app.py' }), f({ path: '/etc/passwd', line: 2 }), f({ path: '../../outside.txt', line: 3 })]);
+    const report = buildReport([
+      f({ path: './src/app.py' }),
+      f({ path: '/etc/passwd', line: 2 }),
+      f({ path: '../../outside.txt', line: 3 }),
+    ]);
     const log = toSarif(report);
     expectValid(log);
     const uris = log.runs[0]!.results!.map((r) => r.locations![0]!.physicalLocation!.artifactLocation!.uri);
@@ -110,15 +122,27 @@ describe('report/sarif', () => {
     const notes = log.runs[0]!.invocations![0]!.toolExecutionNotifications!;
     expect(notes).toHaveLength(1);
     expect(notes[0]).toMatchObject({ level: 'error', descriptor: { id: 'G7/tests-removed' } });
-    const withFiles = toSarif(buildReport([pathless], { files: [{ path: 'old.py', status: 'deleted', additions: 0, deletions: 5 }, { path: 'new.py', status: 'added', additions: 5, deletions: 0 }] }));
+    const withFiles = toSarif(
+      buildReport([pathless], {
+        files: [
+          { path: 'old.py', status: 'deleted', additions: 0, deletions: 5 },
+          { path: 'new.py', status: 'added', additions: 5, deletions: 0 },
+        ],
+      }),
+    );
     expect(withFiles.runs[0]!.results![0]!.locations![0]!.physicalLocation!.artifactLocation!.uri).toBe('new.py');
   });
 
   it('carries a deterministic suggestion as a SARIF fix and still validates', () => {
-    const log = toSarif(buildReport([f({ suggestion: { path: 'src/app.py', startLine: 10, endLine: 12, replacement: 'def load_config():\n    pass\n' } })]));
+    const log = toSarif(
+      buildReport([f({ suggestion: { path: 'src/app.py', startLine: 10, endLine: 12, replacement: 'def load_config():\n    pass\n' } })]),
+    );
     expectValid(log);
     const fix = log.runs[0]!.results![0]!.fixes![0]!;
-    expect(fix.artifactChanges[0]!.replacements[0]).toMatchObject({ deletedRegion: { startLine: 10, endLine: 12 }, insertedContent: { text: 'def load_config():\n    pass\n' } });
+    expect(fix.artifactChanges[0]!.replacements[0]).toMatchObject({
+      deletedRegion: { startLine: 10, endLine: 12 },
+      insertedContent: { text: 'def load_config():\n    pass\n' },
+    });
   });
 
   it('an empty report is still a valid log with one run and no results', () => {

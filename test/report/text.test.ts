@@ -29,7 +29,9 @@ const todoGuard: Guard = {
         suggestion: { path: file.path, startLine: n, endLine: n, replacement: 'done()\n' },
       }));
   },
-  checkAll: () => [{ category: 'tests-removed', severity: 'fail', message: 'the PR deletes tests', remediation: 'Explain why the tests were removed.' }],
+  checkAll: () => [
+    { category: 'tests-removed', severity: 'fail', message: 'the PR deletes tests', remediation: 'Explain why the tests were removed.' },
+  ],
 };
 
 describe('report/text', () => {
@@ -109,7 +111,15 @@ describe('report/text', () => {
       regressions: ['py:tests/test_connect.py::test_rows'],
       brokenUnits: ['py:tests/test_db.py'],
       fixed: [],
-      sandbox: { sandbox: 'bwrap', network: 'isolated', pidNamespace: true, seccomp: false, processLimit: 'cgroup', memoryLimit: 'cgroup', disk: 'tmpfs' },
+      sandbox: {
+        sandbox: 'bwrap',
+        network: 'isolated',
+        pidNamespace: true,
+        seccomp: false,
+        processLimit: 'cgroup',
+        memoryLimit: 'cgroup',
+        disk: 'tmpfs',
+      },
     });
     const out = renderText(buildReport([], { sections: { tests } }));
     expect(out).toContain('baseline: 0 failing of 3 tests · 1.0 s · 6eb3c9d · from the cache');

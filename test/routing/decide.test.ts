@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Category } from '../../src/core/categories.js';
 import { makeFinding, type Finding, type Severity } from '../../src/core/finding.js';
-import { BUCKET_PRECEDENCE, coerceMaxRounds, CONCLUSION_OF, decide, DEFAULT_MAX_ROUNDS, ROUND_ADVANCING } from '../../src/routing/decide.js';
+import {
+  BUCKET_PRECEDENCE,
+  coerceMaxRounds,
+  CONCLUSION_OF,
+  decide,
+  DEFAULT_MAX_ROUNDS,
+  ROUND_ADVANCING,
+} from '../../src/routing/decide.js';
 import type { Outcome } from '../../src/core/decision.js';
 
 let seq = 0;

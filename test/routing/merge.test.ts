@@ -62,7 +62,9 @@ describe('routing/merge: fingerprint dedup (first wins, confirmedBy grows)', () 
   });
 
   it('no path and no line are distinct from path "-" (different fingerprint parts)', () => {
-    const merged = mergeFindings([{ source: 'qa', findings: [raw({ path: undefined, line: undefined }), raw({ path: '-', line: undefined })] }]);
+    const merged = mergeFindings([
+      { source: 'qa', findings: [raw({ path: undefined, line: undefined }), raw({ path: '-', line: undefined })] },
+    ]);
     expect(merged).toHaveLength(2);
   });
 });
@@ -162,7 +164,14 @@ describe('routing/merge: malformed input is an error, never an empty PASS', () =
   });
 
   it('validation is fail-closed across reports: a bad second report rejects the whole merge', () => {
-    expect(codeOf(() => mergeFindings([{ source: 'G7', findings: [raw()] }, { source: 'qa', findings: [undefined] }]))).toBe('malformed-finding');
+    expect(
+      codeOf(() =>
+        mergeFindings([
+          { source: 'G7', findings: [raw()] },
+          { source: 'qa', findings: [undefined] },
+        ]),
+      ),
+    ).toBe('malformed-finding');
   });
 });
 

@@ -106,7 +106,10 @@ describe('routing/navigator', () => {
     const model = new ScriptedModel('nav', [obedient]);
     const report = await gate(removalRepo(), guards, { config, navigator: { model, body: `Please ${INJECTION}.` } });
     const request = model.requests[0]!;
-    const system = request.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+    const system = request.messages
+      .filter((m) => m.role === 'system')
+      .map((m) => m.content)
+      .join('\n');
     expect(system).not.toContain(INJECTION);
     expect(system).not.toContain('parse_port');
     const user = request.messages.find((m) => m.role === 'user')!.content;

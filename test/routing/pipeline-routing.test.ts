@@ -42,7 +42,14 @@ describe('routing through the pipeline', () => {
   });
 
   it('two guards raising the same fingerprint merge into one finding confirmed by both', async () => {
-    const same = { category: 'doc-destroyed', severity: 'fail', path: 'notes.md', line: 2, message: 'x', remediation: 'Restore the examples.' } as const;
+    const same = {
+      category: 'doc-destroyed',
+      severity: 'fail',
+      path: 'notes.md',
+      line: 2,
+      message: 'x',
+      remediation: 'Restore the examples.',
+    } as const;
     const a = touchesNotes({ id: 'GA', checkFile: () => [{ ...same }] });
     const b = touchesNotes({ id: 'GB', checkFile: () => [{ ...same, message: 'other words', severity: 'risk' }] });
     const report = await gate(repo, [a, b]);
@@ -64,7 +71,9 @@ describe('routing through the pipeline', () => {
   it('strict config turns a risk-only result from ADVISE into a blocking decision', async () => {
     const risky = touchesNotes({
       id: 'GL',
-      checkFile: () => [{ category: 'dead-link', severity: 'risk', path: 'notes.md', line: 2, message: 'link to ./gone.md', remediation: 'Fix the link.' }],
+      checkFile: () => [
+        { category: 'dead-link', severity: 'risk', path: 'notes.md', line: 2, message: 'link to ./gone.md', remediation: 'Fix the link.' },
+      ],
     });
     expect((await gate(repo, [risky])).decision.outcome).toBe('ADVISE');
     expect((await gate(repo, [risky], { config: { strict: true } })).decision.outcome).toBe('REFINE');
@@ -73,7 +82,9 @@ describe('routing through the pipeline', () => {
   it('round 3 of the default 3 with a blocking finding is STUCK', async () => {
     const broken = touchesNotes({
       id: 'G2',
-      checkFile: () => [{ category: 'syntax-invalid', severity: 'fail', path: 'notes.md', line: 1, message: 'bad', remediation: 'Fix it.' }],
+      checkFile: () => [
+        { category: 'syntax-invalid', severity: 'fail', path: 'notes.md', line: 1, message: 'bad', remediation: 'Fix it.' },
+      ],
     });
     expect((await gate(repo, [broken], { round: 2 })).decision.outcome).toBe('REFINE');
     expect((await gate(repo, [broken], { round: 3 })).decision.outcome).toBe('STUCK');

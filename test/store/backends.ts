@@ -80,8 +80,12 @@ let counter = 0;
 export type FindingSpec = Omit<FindingInput, 'remediation'> & { remediation?: string };
 
 /** A minimal but complete report, as the pipeline would produce it. */
-export function makeReport(opts: { repo?: string; headSha?: string; findings?: FindingSpec[]; outcome?: Report['decision']['outcome'] } = {}): Report {
-  const findings = (opts.findings ?? []).map((f) => makeFinding({ ...f, remediation: f.remediation ?? `fix ${f.category} in ${f.path ?? 'the PR'}` }));
+export function makeReport(
+  opts: { repo?: string; headSha?: string; findings?: FindingSpec[]; outcome?: Report['decision']['outcome'] } = {},
+): Report {
+  const findings = (opts.findings ?? []).map((f) =>
+    makeFinding({ ...f, remediation: f.remediation ?? `fix ${f.category} in ${f.path ?? 'the PR'}` }),
+  );
   const outcome = opts.outcome ?? (findings.length ? 'REFINE' : 'PASS');
   counter++;
   return {

@@ -13,7 +13,10 @@ function suite(failing: string[]): SuiteResult {
     command: 'pytest -q',
     status: 'ok',
     exitCode: failing.length ? 1 : 0,
-    tests: [{ id: 'py:tests/test_db.py::test_ok', status: 'passed', unit: 'tests/test_db.py' }, ...failing.map((id) => ({ id, status: 'failed' as const, unit: 'tests/test_db.py', message: 'AssertionError: 1 != 2' }))],
+    tests: [
+      { id: 'py:tests/test_db.py::test_ok', status: 'passed', unit: 'tests/test_db.py' },
+      ...failing.map((id) => ({ id, status: 'failed' as const, unit: 'tests/test_db.py', message: 'AssertionError: 1 != 2' })),
+    ],
     units: [{ id: 'tests/test_db.py', kind: 'module', group: 'tests/test_db.py', status: 'ok' }],
     durationMs: 1234,
     outputTail: '1 failed, 1 passed',

@@ -15,7 +15,9 @@ const badGuard: Guard = {
   checkFile: (f) =>
     (f.head.text ?? '')
       .split('\n')
-      .flatMap((t, i) => (t.includes('BAD') ? [{ category: 'style' as const, severity: 'fail' as const, path: f.path, line: i + 1, message: 'bad' }] : []))
+      .flatMap((t, i) =>
+        t.includes('BAD') ? [{ category: 'style' as const, severity: 'fail' as const, path: f.path, line: i + 1, message: 'bad' }] : [],
+      )
       .map((x) => ({ ...x, remediation: 'drop it' })),
 };
 

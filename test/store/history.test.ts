@@ -10,12 +10,22 @@ describe.each(BACKENDS.map((b) => [b().name, b] as const))('failure history (G9 
   const backend = factory();
   let store: Store;
   /** Saves a run with one failing finding per path. */
-  const fail = (repo: string, paths: string[], opts: { pr?: number; head?: string; at?: Date; guard?: string; category?: 'toplevel-dropped' | 'syntax-invalid' } = {}) =>
+  const fail = (
+    repo: string,
+    paths: string[],
+    opts: { pr?: number; head?: string; at?: Date; guard?: string; category?: 'toplevel-dropped' | 'syntax-invalid' } = {},
+  ) =>
     store.saveRun(
       makeReport({
         repo,
         ...(opts.head ? { headSha: opts.head } : {}),
-        findings: paths.map((p) => ({ guard: opts.guard ?? 'G7', category: opts.category ?? 'toplevel-dropped', severity: 'fail' as const, path: p, message: `dropped a function in ${p}` })),
+        findings: paths.map((p) => ({
+          guard: opts.guard ?? 'G7',
+          category: opts.category ?? 'toplevel-dropped',
+          severity: 'fail' as const,
+          path: p,
+          message: `dropped a function in ${p}`,
+        })),
       }),
       { trigger: 'pull_request', finishedAt: opts.at ?? daysAgo(1), ...(opts.pr !== undefined ? { pr: opts.pr } : {}) },
     );

@@ -24,8 +24,21 @@ describe('migrations on a shared PostgreSQL', () => {
     try {
       const { rows } = await client.query(`SELECT count(*)::int AS n FROM ${schema}.schema_migrations`);
       expect(rows[0].n).toBe(MIGRATIONS.length);
-      const tables = await client.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`, [schema]);
-      const names = ['baselines', 'decisions', 'deliveries', 'dismissals', 'findings', 'guard_failures', 'refine_attempts', 'rounds', 'runs', 'schema_migrations'];
+      const tables = await client.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`, [
+        schema,
+      ]);
+      const names = [
+        'baselines',
+        'decisions',
+        'deliveries',
+        'dismissals',
+        'findings',
+        'guard_failures',
+        'refine_attempts',
+        'rounds',
+        'runs',
+        'schema_migrations',
+      ];
       expect(tables.rows.map((r) => r.table_name)).toEqual(expect.arrayContaining(names));
     } finally {
       await client.end();

@@ -38,7 +38,10 @@ describe.each(BACKENDS.map((b) => [b().name, b] as const))('refine attempts on %
     await store.recordRefineAttempt(scope, attempt(2, 'kept', ['app/db.py']));
     await store.recordRefineAttempt({ repo: 'r/one', pr: 5, round: 1, headSha: 'b'.repeat(40) }, attempt(1, 'kept', ['x.py']));
     const list = await store.listRefineAttempts('r/one', 4);
-    expect(list.map((a) => [a.n, a.outcome])).toEqual([[1, 'reverted'], [2, 'kept']]);
+    expect(list.map((a) => [a.n, a.outcome])).toEqual([
+      [1, 'reverted'],
+      [2, 'kept'],
+    ]);
     expect(list[0]).toMatchObject({ pr: 4, round: 1, source: 'model:qwen3', reason: 'G7 failed: format_row was dropped' });
     expect(list[0]).toMatchObject({ candidateSha: 'c'.repeat(40), tokens: { prompt: 1200, completion: 300 } });
     expect(list[0]!.verdicts).toEqual([{ guard: 'G7', status: 'fail', newFindings: 1 }]);

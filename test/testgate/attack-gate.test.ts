@@ -35,7 +35,8 @@ const marker = `slopgate-gate-daemon-${process.pid}`;
 const BASE = {
   'package.json': JSON.stringify({ name: 'victim', version: '1.0.0', scripts: { test: 'node --test' } }, null, 2) + '\n',
   'src/add.js': "'use strict';\nmodule.exports = { add: (a, b) => a + b };\n",
-  'test/add.test.js': "'use strict';\nconst test = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../src/add.js');\ntest('adds', () => assert.strictEqual(add(1, 2), 3));\n",
+  'test/add.test.js':
+    "'use strict';\nconst test = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../src/add.js');\ntest('adds', () => assert.strictEqual(add(1, 2), 3));\n",
 };
 
 function attackFile(repoDir: string): string {
@@ -135,7 +136,10 @@ describe.skipIf(why !== null)('attacks through the real gate (node --test PR)', 
     expect(s.candidate?.total).toBe(8);
     const failing = s.regressions;
     for (const name of ['umount /proc', 'nsenter', 'host TCP', 'host unix sockets', 'read credentials', 'plant a hook', 'a daemon']) {
-      expect(failing.some((id) => id.includes(name)), name).toBe(true);
+      expect(
+        failing.some((id) => id.includes(name)),
+        name,
+      ).toBe(true);
     }
     expect(report.decision.outcome).not.toBe('PASS');
   });
@@ -170,10 +174,14 @@ describe('when the sandbox cannot be established (tests.isolation: required)', (
     overrideSandboxCapabilities({ ...real, unavailable: 'bwrap cannot create the sandbox: No permissions to create new namespace' });
     const proof = join(mkdtempSync(join(tmpdir(), 'slopgate-refused-')), 'ran');
     try {
-      const repo = prRepo(BASE, { 'test/add.test.js': `'use strict';\nrequire('node:fs').writeFileSync(${JSON.stringify(proof)}, 'ran');\n` });
+      const repo = prRepo(BASE, {
+        'test/add.test.js': `'use strict';\nrequire('node:fs').writeFileSync(${JSON.stringify(proof)}, 'ran');\n`,
+      });
       const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
       expect(g8Status(report).status).toBe('skipped');
-      expect(g8Status(report).reason).toContain('tests not run: the sandbox cannot be established (bwrap cannot create the sandbox: No permissions to create new namespace)');
+      expect(g8Status(report).reason).toContain(
+        'tests not run: the sandbox cannot be established (bwrap cannot create the sandbox: No permissions to create new namespace)',
+      );
       expect(existsSync(proof)).toBe(false);
       expect(renderReport('text', report).split('\n')[0]).not.toContain('without isolation');
       // A repository asking for best-effort does not lower the isolation on its own.

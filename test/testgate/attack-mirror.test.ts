@@ -30,11 +30,22 @@ describe('mirror attacks (App job path)', () => {
     const remote = FakeRemote.create({ 'a.txt': 'a\n' });
     const head = remote.pushPr(1, { 'a.txt': 'b\n' });
     const { root, mirrors } = setup(() => remote.url);
-    const req = { repo: { owner: 'o', repo: 'r' }, number: 1, baseRef: 'main', headSha: head, withMerge: false, snapshots: false, scratchRoot: join(root, 'jobs') };
+    const req = {
+      repo: { owner: 'o', repo: 'r' },
+      number: 1,
+      baseRef: 'main',
+      headSha: head,
+      withMerge: false,
+      snapshots: false,
+      scratchRoot: join(root, 'jobs'),
+    };
     const first = await preparePrRevisions(mirrors, req);
     const pwned = join(root, 'pwned');
     const cfg = join(first.mirrorDir, 'config');
-    writeFileSync(cfg, `${readFileSync(cfg, 'utf8').replace(/url = .*/, `url = ext::sh -c touch\\ ${pwned}-ext`)}[core]\n\tfsmonitor = touch ${pwned}-fsmonitor\n\thooksPath = hooks\n[protocol "ext"]\n\tallow = always\n`);
+    writeFileSync(
+      cfg,
+      `${readFileSync(cfg, 'utf8').replace(/url = .*/, `url = ext::sh -c touch\\ ${pwned}-ext`)}[core]\n\tfsmonitor = touch ${pwned}-fsmonitor\n\thooksPath = hooks\n[protocol "ext"]\n\tallow = always\n`,
+    );
     for (const hook of ['reference-transaction', 'post-checkout', 'pre-auto-gc']) {
       const p = join(first.mirrorDir, 'hooks', hook);
       execFileSync('mkdir', ['-p', join(first.mirrorDir, 'hooks')]);
@@ -44,7 +55,8 @@ describe('mirror attacks (App job path)', () => {
     const next = remote.pushPr(1, { 'a.txt': 'c\n' });
     const second = await preparePrRevisions(mirrors, { ...req, headSha: next, snapshots: true });
     expect(second.headSha).toBe(next);
-    for (const suffix of ['-ext', '-fsmonitor', '-hook-reference-transaction', '-hook-post-checkout', '-hook-pre-auto-gc']) expect(existsSync(pwned + suffix), suffix).toBe(false);
+    for (const suffix of ['-ext', '-fsmonitor', '-hook-reference-transaction', '-hook-post-checkout', '-hook-pre-auto-gc'])
+      expect(existsSync(pwned + suffix), suffix).toBe(false);
     expect(readFileSync(cfg, 'utf8')).toBe(mirrorConfig(remote.url));
     await second.cleanup();
   });
@@ -54,7 +66,14 @@ describe('mirror attacks (App job path)', () => {
     const head = remote.pushPr(2, { 'a.txt': 'b\n' });
     let url = remote.url;
     const { root, mirrors } = setup(() => url);
-    const req = { repo: { owner: 'o', repo: 'r' }, number: 2, baseRef: 'main', withMerge: false, snapshots: false, scratchRoot: join(root, 'jobs') };
+    const req = {
+      repo: { owner: 'o', repo: 'r' },
+      number: 2,
+      baseRef: 'main',
+      withMerge: false,
+      snapshots: false,
+      scratchRoot: join(root, 'jobs'),
+    };
     await preparePrRevisions(mirrors, { ...req, headSha: head });
     // The old host goes away (GHE_HOST or its port changed); the new one serves the same repository.
     const moved = `${remote.dir}.moved`;

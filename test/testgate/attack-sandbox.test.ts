@@ -38,7 +38,19 @@ function listen(server: Server, ...args: unknown[]): Promise<void> {
 function opts(command: string, extra: Partial<SandboxOptions> = {}): SandboxOptions {
   const run = mkdtempSync(join(root, 'run-'));
   for (const d of ['home', 'tmp', 'cache', 'work']) mkdirSync(join(run, d));
-  return { command, cwd: join(run, 'work'), home: join(run, 'home'), tmp: join(run, 'tmp'), cacheDir: join(run, 'cache'), writable: [run], network: false, timeoutMs: 60_000, memoryMb: 1024, maxProcesses: 128, ...extra };
+  return {
+    command,
+    cwd: join(run, 'work'),
+    home: join(run, 'home'),
+    tmp: join(run, 'tmp'),
+    cacheDir: join(run, 'cache'),
+    writable: [run],
+    network: false,
+    timeoutMs: 60_000,
+    memoryMb: 1024,
+    maxProcesses: 128,
+    ...extra,
+  };
 }
 
 function noSecretIn(r: SandboxResult): void {
@@ -84,7 +96,11 @@ describe.skipIf(why !== null)('sandbox attacks (real bwrap)', () => {
   });
 
   it('umount /proc, then read the host process environment: umount is refused and host pids do not exist', async () => {
-    const r = await runSandboxed(opts(`umount -l /proc 2>&1 || echo UMOUNT-REFUSED; cat /proc/${process.pid}/environ 2>&1 || echo NO-HOST-PID; cat /proc/*/environ 2>/dev/null | tr '\\0' '\\n'; cat /proc/1/environ | tr '\\0' '\\n'`));
+    const r = await runSandboxed(
+      opts(
+        `umount -l /proc 2>&1 || echo UMOUNT-REFUSED; cat /proc/${process.pid}/environ 2>&1 || echo NO-HOST-PID; cat /proc/*/environ 2>/dev/null | tr '\\0' '\\n'; cat /proc/1/environ | tr '\\0' '\\n'`,
+      ),
+    );
     expect(r.stdout).toContain('UMOUNT-REFUSED');
     expect(r.stdout).toContain('NO-HOST-PID');
     noSecretIn(r);
@@ -98,7 +114,9 @@ describe.skipIf(why !== null)('sandbox attacks (real bwrap)', () => {
     await listen(server, 0, '127.0.0.1');
     const port = (server.address() as { port: number }).port;
     const r = await runSandboxed(
-      opts(`for p in /proc/[0-9]*; do nsenter --net=$p/ns/net -- true 2>/dev/null && echo ENTERED $p; done; python3 -c "import socket; s=socket.create_connection(('127.0.0.1', ${port}), 2); print('CONNECTED', s.recv(64))" 2>&1 | tail -1`),
+      opts(
+        `for p in /proc/[0-9]*; do nsenter --net=$p/ns/net -- true 2>/dev/null && echo ENTERED $p; done; python3 -c "import socket; s=socket.create_connection(('127.0.0.1', ${port}), 2); print('CONNECTED', s.recv(64))" 2>&1 | tail -1`,
+      ),
     );
     expect(r.stdout).not.toContain('ENTERED');
     expect(r.stdout).not.toContain('CONNECTED');
@@ -115,7 +133,11 @@ describe.skipIf(why !== null)('sandbox attacks (real bwrap)', () => {
   });
 
   it('read a credentials file outside the tree, /root/.npmrc, /etc/shadow and the work dir: none exists inside', async () => {
-    const r = await runSandboxed(opts(`for f in ${secretFile} /root/.npmrc /etc/shadow /etc/gshadow ${process.cwd()}/package.json; do cat "$f" 2>/dev/null && echo READ "$f" || echo MISSING "$f"; done; ls / ; ls -a /root`));
+    const r = await runSandboxed(
+      opts(
+        `for f in ${secretFile} /root/.npmrc /etc/shadow /etc/gshadow ${process.cwd()}/package.json; do cat "$f" 2>/dev/null && echo READ "$f" || echo MISSING "$f"; done; ls / ; ls -a /root`,
+      ),
+    );
     expect(r.stdout).not.toContain('READ ');
     expect(r.stdout).toContain(`MISSING ${secretFile}`);
     expect(r.stdout).toContain('MISSING /etc/shadow');
@@ -127,7 +149,9 @@ describe.skipIf(why !== null)('sandbox attacks (real bwrap)', () => {
     const repo = TestRepo.create();
     repo.write({ 'a.txt': 'a\n' }).commit('a');
     const hook = join(repo.dir, '.git', 'hooks', 'post-checkout');
-    const r = await runSandboxed(opts(`mkdir -p ${repo.dir}/.git/hooks 2>&1; printf '#!/bin/sh\\ntouch /tmp/pwned\\n' > ${hook} && echo WROTE-HOOK`));
+    const r = await runSandboxed(
+      opts(`mkdir -p ${repo.dir}/.git/hooks 2>&1; printf '#!/bin/sh\\ntouch /tmp/pwned\\n' > ${hook} && echo WROTE-HOOK`),
+    );
     expect(existsSync(hook)).toBe(false);
     // Whatever it wrote landed in its own /tmp, which is gone.
     expect(existsSync(join(repo.dir, '.git', 'hooks', 'post-checkout'))).toBe(false);
@@ -136,7 +160,9 @@ describe.skipIf(why !== null)('sandbox attacks (real bwrap)', () => {
 
   it('a setsid daemon does not outlive the run', async () => {
     const marker = `slopgate-daemon-${process.pid}-${Date.now()}`;
-    const o = opts(`setsid sh -c 'touch $HOME/daemon-1; sleep 300; :' ${marker} < /dev/null > /dev/null 2>&1 & nohup sh -c 'trap "" HUP TERM; touch $HOME/daemon-2; sleep 300; :' ${marker}-2 > /dev/null 2>&1 & sleep 0.5; echo started`);
+    const o = opts(
+      `setsid sh -c 'touch $HOME/daemon-1; sleep 300; :' ${marker} < /dev/null > /dev/null 2>&1 & nohup sh -c 'trap "" HUP TERM; touch $HOME/daemon-2; sleep 300; :' ${marker}-2 > /dev/null 2>&1 & sleep 0.5; echo started`,
+    );
     const r = await runSandboxed(o);
     expect(r.stdout).toContain('started');
     expect(existsSync(join(o.home, 'daemon-1')) && existsSync(join(o.home, 'daemon-2'))).toBe(true);
@@ -146,31 +172,49 @@ describe.skipIf(why !== null)('sandbox attacks (real bwrap)', () => {
 
   it('150 processes against a limit of 64: forks fail at the limit, the run is stopped, nothing survives', async () => {
     const marker = `slopgate-procs-${process.pid}-${Date.now()}`;
-    const o = opts(`i=0; while [ $i -lt 150 ]; do sh -c 'echo x >> $HOME/started; sleep 120; :' ${marker} & i=$((i+1)); done; wait`, { maxProcesses: 64, pollMs: 50 });
+    const o = opts(`i=0; while [ $i -lt 150 ]; do sh -c 'echo x >> $HOME/started; sleep 120; :' ${marker} & i=$((i+1)); done; wait`, {
+      maxProcesses: 64,
+      pollMs: 50,
+    });
     const r = await runSandboxed(o);
     expect(r.killedBy).toBe('process-limit');
     expect(r.isolation.processLimit).toBe(caps.cgroups?.pids ? 'cgroup' : r.isolation.processLimit);
-    const started = existsSync(join(o.home, 'started')) ? readFileSync(join(o.home, 'started'), 'utf8').split('\n').filter(Boolean).length : 0;
+    const started = existsSync(join(o.home, 'started'))
+      ? readFileSync(join(o.home, 'started'), 'utf8').split('\n').filter(Boolean).length
+      : 0;
     expect(started).toBeLessThanOrEqual(64);
     expect(processesWithArg(marker)).toEqual([]);
   });
 
-  it.skipIf(!caps.cgroups?.memory)('4 × 400 MB against 512 MB: the limit holds for the run, not per process', async () => {
-    // b'\\x01' * n fills every page at memset speed, so the memory is really used.
-    const alloc = `python3 -c "import time; b = b'\\x01' * (400 * 1024 * 1024); print('ALLOCATED', flush=True); time.sleep(3)"`;
-    const r = await runSandboxed(opts(`for i in 1 2 3 4; do ${alloc} & done; wait`, { memoryMb: 512 }));
-    const allocated = (r.stdout.match(/ALLOCATED/g) ?? []).length;
-    expect(allocated).toBeLessThan(4);
-    expect(r.memoryLimitHit).toBe(true);
-    expect(r.isolation.memoryLimit).toBe('cgroup');
-  }, 240_000);
+  it.skipIf(!caps.cgroups?.memory)(
+    '4 × 400 MB against 512 MB: the limit holds for the run, not per process',
+    async () => {
+      // b'\\x01' * n fills every page at memset speed, so the memory is really used.
+      const alloc = `python3 -c "import time; b = b'\\x01' * (400 * 1024 * 1024); print('ALLOCATED', flush=True); time.sleep(3)"`;
+      const r = await runSandboxed(opts(`for i in 1 2 3 4; do ${alloc} & done; wait`, { memoryMb: 512 }));
+      const allocated = (r.stdout.match(/ALLOCATED/g) ?? []).length;
+      expect(allocated).toBeLessThan(4);
+      expect(r.memoryLimitHit).toBe(true);
+      expect(r.isolation.memoryLimit).toBe('cgroup');
+    },
+    240_000,
+  );
 
   it.skipIf(!caps.tmpfsMount)('writing 3 GB to disk stops at the run’s cap (tree, /tmp and /dev/shm)', async () => {
     const repo = TestRepo.create();
     const sha = repo.write({ 'a.txt': 'a\n' }).commit('a');
-    const ws = await SuiteWorkspace.create(repo.dir, sha, join(root, 'unused'), { network: false, timeoutSec: 60, memoryMb: 2048, maxProcesses: 64, diskMb: 64 });
+    const ws = await SuiteWorkspace.create(repo.dir, sha, join(root, 'unused'), {
+      network: false,
+      timeoutSec: 60,
+      memoryMb: 2048,
+      maxProcesses: 64,
+      diskMb: 64,
+    });
     try {
-      const r = await ws.exec('for d in . /tmp /dev/shm; do dd if=/dev/zero of=$d/big bs=1M count=3000 2>/dev/null; echo "$d $(du -m $d/big | cut -f1)"; done', 60_000);
+      const r = await ws.exec(
+        'for d in . /tmp /dev/shm; do dd if=/dev/zero of=$d/big bs=1M count=3000 2>/dev/null; echo "$d $(du -m $d/big | cut -f1)"; done',
+        60_000,
+      );
       for (const line of r.stdout.trim().split('\n')) expect(Number(line.split(' ')[1]), line).toBeLessThanOrEqual(64);
       expect(r.stdout.trim().split('\n')).toHaveLength(3);
     } finally {
@@ -203,9 +247,17 @@ describe.skipIf(why !== null)('sandbox attacks (real bwrap)', () => {
   it('results planted as a symlink to a host file or a FIFO are removed before slopgate reads them', async () => {
     const repo = TestRepo.create();
     const sha = repo.write({ 'a.txt': 'a\n' }).commit('a');
-    const ws = await SuiteWorkspace.create(repo.dir, sha, join(root, 'unused'), { network: false, timeoutSec: 60, memoryMb: 1024, maxProcesses: 64 });
+    const ws = await SuiteWorkspace.create(repo.dir, sha, join(root, 'unused'), {
+      network: false,
+      timeoutSec: 60,
+      memoryMb: 1024,
+      maxProcesses: 64,
+    });
     try {
-      const r = await ws.exec(`ln -s ${secretFile} "$SLOPGATE_OUT/junit.xml" && mkfifo "$SLOPGATE_OUT/go.jsonl" && mkdir -p "$SLOPGATE_OUT/d" && ln -s /etc/passwd "$SLOPGATE_OUT/d/report.json" && echo ok > "$SLOPGATE_OUT/real.txt" && echo planted`, 30_000);
+      const r = await ws.exec(
+        `ln -s ${secretFile} "$SLOPGATE_OUT/junit.xml" && mkfifo "$SLOPGATE_OUT/go.jsonl" && mkdir -p "$SLOPGATE_OUT/d" && ln -s /etc/passwd "$SLOPGATE_OUT/d/report.json" && echo ok > "$SLOPGATE_OUT/real.txt" && echo planted`,
+        30_000,
+      );
       expect(r.stdout).toContain('planted');
       const out = join(ws.root, 'out');
       expect(readdirSync(out).sort()).toEqual(['d', 'real.txt']);
@@ -252,7 +304,8 @@ describe.skipIf(why !== null)('sandbox attacks (real bwrap)', () => {
     writeFileSync(join(o.cwd, 'probe.py'), py);
     const r = await runSandboxed({ ...o, command: `${o.command}; python3 probe.py` });
     const out = r.stdout + r.stderr;
-    for (const name of ['ptrace', 'unshare-user', 'unshare-mnt', 'mount', 'chroot', 'keyctl', 'bpf', 'io_uring', 'perf']) expect(out).toMatch(new RegExp(`^${name} ERR`, 'm'));
+    for (const name of ['ptrace', 'unshare-user', 'unshare-mnt', 'mount', 'chroot', 'keyctl', 'bpf', 'io_uring', 'perf'])
+      expect(out).toMatch(new RegExp(`^${name} ERR`, 'm'));
     expect(out).toMatch(/^TIOCSTI ERR/m);
     expect(out).not.toContain('fake-npm-token-from-host');
     expect(out).toMatch(/^CapEff:\s+0+$/m);

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { Revision } from '../../src/core/revision.js';
-import { findCiTestCommands, makefileTestCommands, parsePlainTestCommand, plainWords, toxTestCommands, workflowTestCommands } from '../../src/testgate/ci-test-command.js';
+import {
+  findCiTestCommands,
+  makefileTestCommands,
+  parsePlainTestCommand,
+  plainWords,
+  toxTestCommands,
+  workflowTestCommands,
+} from '../../src/testgate/ci-test-command.js';
 import { readPythonProject } from '../../src/testgate/python-project.js';
 import { cargoCiArgs, goCiArgs, pytestCiArgs } from '../../src/testgate/runners/ci-args.js';
 import { cargoMissingCrates, goMissingModules, goModuleOf, pythonMissingModule } from '../../src/testgate/runners/missing-dependency.js';
@@ -17,8 +24,25 @@ function revisionOf(files: Record<string, string>): Revision {
 
 describe('the repository’s CI test command', () => {
   it('takes plain commands only: quoting is fine, shell syntax, variables and expressions are not', () => {
-    expect(plainWords(`pytest -m "not slow" -k 'db or api' tests/unit`)).toEqual(['pytest', '-m', 'not slow', '-k', 'db or api', 'tests/unit']);
-    for (const line of ['pytest | tee log', 'pytest && echo ok', 'pytest > out.txt', 'pytest $ARGS', 'pytest ${{ matrix.args }}', 'pytest tests/*.py', 'cd x; pytest', 'pytest "a\\"b"', 'pytest `ls`']) {
+    expect(plainWords(`pytest -m "not slow" -k 'db or api' tests/unit`)).toEqual([
+      'pytest',
+      '-m',
+      'not slow',
+      '-k',
+      'db or api',
+      'tests/unit',
+    ]);
+    for (const line of [
+      'pytest | tee log',
+      'pytest && echo ok',
+      'pytest > out.txt',
+      'pytest $ARGS',
+      'pytest ${{ matrix.args }}',
+      'pytest tests/*.py',
+      'cd x; pytest',
+      'pytest "a\\"b"',
+      'pytest `ls`',
+    ]) {
       expect(plainWords(line), line).toBeNull();
     }
     expect(parsePlainTestCommand('python -m pytest -q')).toEqual({ kind: 'python-m-pytest', args: ['-q'] });
@@ -58,14 +82,23 @@ jobs:
             --strict-markers tests
           pytest \${{ matrix.extra }}
 `;
-    expect(workflowTestCommands('.github/workflows/ci.yml', wf)).toEqual([{ kind: 'pytest', args: ['--strict-markers', 'tests'], source: '.github/workflows/ci.yml', line: 'pytest --strict-markers tests' }]);
+    expect(workflowTestCommands('.github/workflows/ci.yml', wf)).toEqual([
+      { kind: 'pytest', args: ['--strict-markers', 'tests'], source: '.github/workflows/ci.yml', line: 'pytest --strict-markers tests' },
+    ]);
     expect(workflowTestCommands('x.yml', 'not: [valid')).toEqual([]);
   });
 
   it('reads tox.ini commands ({posargs} dropped or defaulted) and the Makefile test target', () => {
-    expect(toxTestCommands('[tox]\nenvlist = py311\n\n[testenv]\ndeps = pytest\ncommands =\n    pytest {posargs:tests}\n').map((c) => [c.kind, c.args])).toEqual([['pytest', ['tests']]]);
+    expect(
+      toxTestCommands('[tox]\nenvlist = py311\n\n[testenv]\ndeps = pytest\ncommands =\n    pytest {posargs:tests}\n').map((c) => [
+        c.kind,
+        c.args,
+      ]),
+    ).toEqual([['pytest', ['tests']]]);
     expect(toxTestCommands('[testenv]\ncommands = pytest {envsitepackagesdir}\n')).toEqual([]);
-    expect(makefileTestCommands('lint:\n\truff check .\n\ntest:\n\t@go test -short ./...\n').map((c) => [c.kind, c.args, c.source])).toEqual([['go', ['-short', './...'], 'Makefile']]);
+    expect(
+      makefileTestCommands('lint:\n\truff check .\n\ntest:\n\t@go test -short ./...\n').map((c) => [c.kind, c.args, c.source]),
+    ).toEqual([['go', ['-short', './...'], 'Makefile']]);
     expect(makefileTestCommands('test: build\n\t$(GO) test ./...\n')).toEqual([]);
   });
 
@@ -81,16 +114,39 @@ jobs:
   });
 
   it('merges what selects tests and drops what changes the output or stops early', () => {
-    expect(pytestCiArgs(['-x', '-n', 'auto', '--cov', 'pkg', '--cov-report=xml', '-m', 'not slow', '-vv', '-ra', '--import-mode=importlib', '-p', 'no:randomly', 'tests'])).toEqual({
+    expect(
+      pytestCiArgs([
+        '-x',
+        '-n',
+        'auto',
+        '--cov',
+        'pkg',
+        '--cov-report=xml',
+        '-m',
+        'not slow',
+        '-vv',
+        '-ra',
+        '--import-mode=importlib',
+        '-p',
+        'no:randomly',
+        'tests',
+      ]),
+    ).toEqual({
       options: ['-m', 'not slow', '--import-mode=importlib', '-p', 'no:randomly'],
       positional: ['tests'],
     });
     // An unknown option that may take the next word cannot be merged safely.
     expect(pytestCiArgs(['--my-plugin-opt', 'value', 'tests'])).toBeNull();
     expect(pytestCiArgs(['--runslow'])).toEqual({ options: [], positional: [] });
-    expect(goCiArgs(['-race', '-v', '-coverprofile=c.out', '-tags', 'integration', '-short', './pkg/...'])).toEqual({ options: ['-tags', 'integration', '-short'], positional: ['./pkg/...'] });
+    expect(goCiArgs(['-race', '-v', '-coverprofile=c.out', '-tags', 'integration', '-short', './pkg/...'])).toEqual({
+      options: ['-tags', 'integration', '-short'],
+      positional: ['./pkg/...'],
+    });
     expect(goCiArgs(['-weird', 'x'])).toBeNull();
-    expect(cargoCiArgs(['--all-features', '--workspace', '-j', '4', '--', '--test-threads=1'])).toEqual({ options: ['--all-features', '--workspace'], positional: [] });
+    expect(cargoCiArgs(['--all-features', '--workspace', '-j', '4', '--', '--test-threads=1'])).toEqual({
+      options: ['--all-features', '--workspace'],
+      positional: [],
+    });
     expect(cargoCiArgs(['--manifest-path', 'sub/Cargo.toml'])).toBeNull();
   });
 });
@@ -105,19 +161,38 @@ describe('the Python project under test', () => {
       'tests/test_x.py': '',
       'docs/conf.py': '',
     });
-    expect(await readPythonProject(rev)).toEqual({ packages: ['shiny_app'], flatPackages: [], packageRoots: ['src'], pytestPythonpath: ['.'], installable: true });
+    expect(await readPythonProject(rev)).toEqual({
+      packages: ['shiny_app'],
+      flatPackages: [],
+      packageRoots: ['src'],
+      pytestPythonpath: ['.'],
+      installable: true,
+    });
   });
 
   it('setup.cfg package_dir and pytest.ini pythonpath; a flat layout has no install root', async () => {
-    const cfg = await readPythonProject(revisionOf({ 'setup.cfg': '[metadata]\nname = lib\n\n[options]\npackage_dir =\n    = lib_src\npackages = find:\n', 'lib_src/mylib/__init__.py': '', 'pytest.ini': '[pytest]\npythonpath = lib_src helpers\n' }));
+    const cfg = await readPythonProject(
+      revisionOf({
+        'setup.cfg': '[metadata]\nname = lib\n\n[options]\npackage_dir =\n    = lib_src\npackages = find:\n',
+        'lib_src/mylib/__init__.py': '',
+        'pytest.ini': '[pytest]\npythonpath = lib_src helpers\n',
+      }),
+    );
     expect(cfg).toMatchObject({ packages: ['mylib'], packageRoots: ['lib_src'], pytestPythonpath: ['lib_src', 'helpers'] });
-    const flat = await readPythonProject(revisionOf({ 'pyproject.toml': '[tool.poetry]\nname = "core"\n', 'core/__init__.py': '', 'tests/test_core.py': '' }));
+    const flat = await readPythonProject(
+      revisionOf({ 'pyproject.toml': '[tool.poetry]\nname = "core"\n', 'core/__init__.py': '', 'tests/test_core.py': '' }),
+    );
     expect(flat).toMatchObject({ packages: ['core'], flatPackages: ['core'], packageRoots: [], pytestPythonpath: null, installable: true });
   });
 
   it('the pytest command: safe path (-P) by default, src first on PYTHONPATH, CI options before the report flags', () => {
-    const cmd = pytestCommand({ packageRoots: ['src'], packages: ['shiny'], ci: { options: ['-m', 'not slow'], positional: ['tests'] } }, null);
-    expect(cmd).toBe(`PYTHONPATH="$PWD/src:$SLOPGATE_OUT/py" SLOPGATE_PY_PACKAGES='shiny' python3 -P -m pytest -m 'not slow' tests -p _slopgate_origins -q -p no:cacheprovider --continue-on-collection-errors -o junit_family=xunit1 --junitxml="$SLOPGATE_OUT/junit.xml"`);
+    const cmd = pytestCommand(
+      { packageRoots: ['src'], packages: ['shiny'], ci: { options: ['-m', 'not slow'], positional: ['tests'] } },
+      null,
+    );
+    expect(cmd).toBe(
+      `PYTHONPATH="$PWD/src:$SLOPGATE_OUT/py" SLOPGATE_PY_PACKAGES='shiny' python3 -P -m pytest -m 'not slow' tests -p _slopgate_origins -q -p no:cacheprovider --continue-on-collection-errors -o junit_family=xunit1 --junitxml="$SLOPGATE_OUT/junit.xml"`,
+    );
     // Re-runs select node ids instead of the CI's paths; old interpreters drop cwd from sys.path by hand.
     const rerun = pytestCommand({ style: 'console', ci: { options: [], positional: ['tests'] } }, ['tests/test_a.py::test_b'], true);
     expect(rerun).toContain(`python3 -c 'import sys; del sys.path[0]; import pytest;`);
@@ -125,20 +200,39 @@ describe('the Python project under test', () => {
     expect(rerun).not.toContain(' tests -p');
     expect(pytestCommand({ style: 'module' }, null)).toContain(' python3 -m pytest -p _slopgate_origins');
     // A flat layout's packages are linked alone into a directory on the path, never the root.
-    expect(pytestCommand({ linkedPackages: ['core'] }, null)).toMatch(/^mkdir -p "\$SLOPGATE_OUT\/site" && ln -sfn "\$PWD\/core" "\$SLOPGATE_OUT\/site\/core" && PYTHONPATH="\$SLOPGATE_OUT\/site:\$SLOPGATE_OUT\/py" python3 -P -m pytest /);
+    expect(pytestCommand({ linkedPackages: ['core'] }, null)).toMatch(
+      /^mkdir -p "\$SLOPGATE_OUT\/site" && ln -sfn "\$PWD\/core" "\$SLOPGATE_OUT\/site\/core" && PYTHONPATH="\$SLOPGATE_OUT\/site:\$SLOPGATE_OUT\/py" python3 -P -m pytest /,
+    );
   });
 });
 
 describe('missing dependencies named from toolchain errors', () => {
   it('Go: old (position only, with the download line) and new message shapes', () => {
-    const go119 = 'go: downloading github.com/google/go-cmp v0.6.0\n# example.com/d/p\np/p_test.go:2:20: module lookup disabled by GOPROXY=off\nFAIL\texample.com/d/p [setup failed]\n';
+    const go119 =
+      'go: downloading github.com/google/go-cmp v0.6.0\n# example.com/d/p\np/p_test.go:2:20: module lookup disabled by GOPROXY=off\nFAIL\texample.com/d/p [setup failed]\n';
     expect(goMissingModules(go119)).toEqual(['github.com/google/go-cmp@v0.6.0']);
-    expect(goMissingModules('p/p_test.go:2:20: module lookup disabled by GOPROXY=off\n', () => 'github.com/x/y/z')).toEqual(['github.com/x/y/z']);
-    expect(goMissingModules('go: github.com/pkg/errors@v0.9.1: module lookup disabled by GOPROXY=off\n')).toEqual(['github.com/pkg/errors@v0.9.1']);
-    expect(goMissingModules('a.go:3:2: cannot find module providing package golang.org/x/sync/errgroup: module lookup disabled by GOPROXY=off\n')).toEqual(['golang.org/x/sync/errgroup']);
-    expect(goMissingModules('go: github.com/!burnt!sushi/toml@v1.3.2: Get "https://proxy.golang.org/github.com/!burnt!sushi/toml/@v/v1.3.2.mod": dial tcp: lookup proxy.golang.org on 127.0.0.53:53: no such host\n')).toEqual(['github.com/BurntSushi/toml@v1.3.2']);
-    expect(goModuleOf('golang.org/x/sys/unix', 'module m\n\ngo 1.21\n\nrequire golang.org/x/sys v0.28.0\n')).toBe('golang.org/x/sys@v0.28.0');
-    expect(goModuleOf('github.com/a/b/c', 'module m\n\nrequire (\n\tgithub.com/a/b v1.2.0 // indirect\n\tgithub.com/a/bc v0.1.0\n)\n')).toBe('github.com/a/b@v1.2.0');
+    expect(goMissingModules('p/p_test.go:2:20: module lookup disabled by GOPROXY=off\n', () => 'github.com/x/y/z')).toEqual([
+      'github.com/x/y/z',
+    ]);
+    expect(goMissingModules('go: github.com/pkg/errors@v0.9.1: module lookup disabled by GOPROXY=off\n')).toEqual([
+      'github.com/pkg/errors@v0.9.1',
+    ]);
+    expect(
+      goMissingModules(
+        'a.go:3:2: cannot find module providing package golang.org/x/sync/errgroup: module lookup disabled by GOPROXY=off\n',
+      ),
+    ).toEqual(['golang.org/x/sync/errgroup']);
+    expect(
+      goMissingModules(
+        'go: github.com/!burnt!sushi/toml@v1.3.2: Get "https://proxy.golang.org/github.com/!burnt!sushi/toml/@v/v1.3.2.mod": dial tcp: lookup proxy.golang.org on 127.0.0.53:53: no such host\n',
+      ),
+    ).toEqual(['github.com/BurntSushi/toml@v1.3.2']);
+    expect(goModuleOf('golang.org/x/sys/unix', 'module m\n\ngo 1.21\n\nrequire golang.org/x/sys v0.28.0\n')).toBe(
+      'golang.org/x/sys@v0.28.0',
+    );
+    expect(
+      goModuleOf('github.com/a/b/c', 'module m\n\nrequire (\n\tgithub.com/a/b v1.2.0 // indirect\n\tgithub.com/a/bc v0.1.0\n)\n'),
+    ).toBe('github.com/a/b@v1.2.0');
     expect(goModuleOf('github.com/z/y', 'module m\n')).toBe('github.com/z/y');
     // An ordinary compile error is not a missing dependency.
     expect(goMissingModules('# example.com/d/p\np/p.go:4:2: undefined: nam\n')).toEqual([]);
@@ -159,7 +253,10 @@ describe('many tests already failing at the base', () => {
     command: 'pytest',
     status: 'ok',
     exitCode: 1,
-    tests: [...Array.from({ length: failing }, (_, i) => ({ id: `py:t.py::f${i}`, status: 'failed' as const, unit: 'py:t.py', message })), ...Array.from({ length: passing }, (_, i) => ({ id: `py:t.py::p${i}`, status: 'passed' as const, unit: 'py:t.py' }))],
+    tests: [
+      ...Array.from({ length: failing }, (_, i) => ({ id: `py:t.py::f${i}`, status: 'failed' as const, unit: 'py:t.py', message })),
+      ...Array.from({ length: passing }, (_, i) => ({ id: `py:t.py::p${i}`, status: 'passed' as const, unit: 'py:t.py' })),
+    ],
     units: [],
     durationMs: 1,
     outputTail: '',
@@ -167,7 +264,9 @@ describe('many tests already failing at the base', () => {
   });
 
   it('warns above 10 failing tests or 20 %, with the most common error', () => {
-    expect(baseFailingWarning(suite(11, 500))).toMatch(/^11 of 511 tests already fail at the base: the sandbox probably lacks something CI has.*Most common error \(11×\): ModuleNotFoundError: No module named 'redis'/);
+    expect(baseFailingWarning(suite(11, 500))).toMatch(
+      /^11 of 511 tests already fail at the base: the sandbox probably lacks something CI has.*Most common error \(11×\): ModuleNotFoundError: No module named 'redis'/,
+    );
     expect(baseFailingWarning(suite(3, 7))).toMatch(/^3 of 10 tests already fail/);
     expect(baseFailingWarning(suite(2, 98))).toBeUndefined();
     expect(baseFailingWarning(undefined)).toBeUndefined();

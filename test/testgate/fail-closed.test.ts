@@ -31,7 +31,12 @@ def test_mul():
     assert mul(2, 3) == 6
 `;
 
-const PY = { 'pytest.ini': '[pytest]\ntestpaths = tests\n', 'calc.py': CALC, 'tests/test_calc.py': TESTS, 'tests/conftest.py': 'import sys, os\nsys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))\n' };
+const PY = {
+  'pytest.ini': '[pytest]\ntestpaths = tests\n',
+  'calc.py': CALC,
+  'tests/test_calc.py': TESTS,
+  'tests/conftest.py': 'import sys, os\nsys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))\n',
+};
 
 needs('pytest', 'bwrap')('G8 fails closed', () => {
   it('a PR that breaks a test and then hangs past the budget is blocked: tests not run, timeout named', async () => {
@@ -69,7 +74,9 @@ needs('pytest', 'bwrap')('G8 fails closed', () => {
     const f = report.findings.filter((x) => x.category === 'tests-removed');
     expect(f).toHaveLength(1);
     expect(f[0]).toMatchObject({ severity: 'fail', path: 'pytest.ini', evidence: { count: 2 } });
-    expect(f[0]!.message).toMatch(/^2 tests that ran at the base \(\w{7}\) did not run with this change — this change edits what the test command selects: `pytest\.ini`/);
+    expect(f[0]!.message).toMatch(
+      /^2 tests that ran at the base \(\w{7}\) did not run with this change — this change edits what the test command selects: `pytest\.ini`/,
+    );
     expect(g8Status(report).status).toBe('fail');
   }, 180_000);
 
@@ -96,7 +103,10 @@ needs('pytest', 'bwrap')('G8 fails closed', () => {
 
   it('a pyproject.toml edit outside its pytest section is not blamed', async () => {
     const base = { ...PY, 'pyproject.toml': '[project]\nname = "calc"\nversion = "0.1.0"\n' };
-    const repo = prRepo(base, { 'pyproject.toml': '[project]\nname = "calc"\nversion = "0.2.0"\n', 'tests/test_calc.py': TESTS.replace(/\n\ndef test_mul[\s\S]*$/, '\n') });
+    const repo = prRepo(base, {
+      'pyproject.toml': '[project]\nname = "calc"\nversion = "0.2.0"\n',
+      'tests/test_calc.py': TESTS.replace(/\n\ndef test_mul[\s\S]*$/, '\n'),
+    });
     const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
     const f = report.findings.filter((x) => x.category === 'tests-removed');
     // test_mul was deleted from its file: the plain (advisory) removal, no configuration blamed.
@@ -110,13 +120,17 @@ needs('bwrap')('G8 fails closed on Node repositories', () => {
   const NODE = {
     'package.json': JSON.stringify({ name: 'calc', version: '1.0.0', scripts: { test: 'node test/run.js' } }, null, 2) + '\n',
     'calc.js': 'module.exports = { add: (a, b) => a + b };\n',
-    'test/run.js': "const assert = require('node:assert');\nconst { add } = require('../calc.js');\nassert.strictEqual(add(2, 3), 5);\nconsole.log('ok');\n",
+    'test/run.js':
+      "const assert = require('node:assert');\nconst { add } = require('../calc.js');\nassert.strictEqual(add(2, 3), 5);\nconsole.log('ok');\n",
   };
 
   it('a PR that rewrites the package.json test script of an exit-code-only suite is not a pass', async () => {
     const pkg = JSON.parse(NODE['package.json']) as { scripts: Record<string, string> };
     pkg.scripts.test = 'echo skipping';
-    const repo = prRepo(NODE, { 'package.json': JSON.stringify(pkg, null, 2) + '\n', 'calc.js': 'module.exports = { add: (a, b) => a - b };\n' });
+    const repo = prRepo(NODE, {
+      'package.json': JSON.stringify(pkg, null, 2) + '\n',
+      'calc.js': 'module.exports = { add: (a, b) => a - b };\n',
+    });
     const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
     expect(testsSection(report).runner).toBe('npm-test');
     expect(report.decision.outcome).not.toBe('PASS');
@@ -128,7 +142,8 @@ needs('bwrap')('G8 fails closed on Node repositories', () => {
   const NODE_TEST = {
     'package.json': JSON.stringify({ name: 'calc', version: '1.0.0', scripts: { test: 'node --test' } }, null, 2) + '\n',
     'calc.js': 'module.exports = { add: (a, b) => a + b };\n',
-    'test/calc.test.js': "const test = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../calc.js');\ntest('adds', () => assert.strictEqual(add(2, 3), 5));\n",
+    'test/calc.test.js':
+      "const test = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../calc.js');\ntest('adds', () => assert.strictEqual(add(2, 3), 5));\n",
   };
 
   it('a results file replaced by a FIFO does not hang the gate, and the missing results block', async () => {
@@ -149,7 +164,9 @@ needs('bwrap')('G8 fails closed on Node repositories', () => {
     const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
     expect(testsSection(report).runner).toBe('node-test');
     expect(report.decision.outcome).not.toBe('PASS');
-    expect(report.findings.map((f) => f.category)).toEqual(expect.arrayContaining([expect.stringMatching(/tests-not-run|build-broken|tests-removed/)]));
+    expect(report.findings.map((f) => f.category)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/tests-not-run|build-broken|tests-removed/)]),
+    );
     expect(report.findings.some((f) => f.severity === 'fail')).toBe(true);
   }, 180_000);
 

@@ -53,7 +53,12 @@ func TestGreetNeedsName(t *testing.T) {
 `;
 import { needs } from '../helpers/toolchains.js';
 
-const GO = { 'go.mod': 'module example.com/svc\n\ngo 1.19\n', 'api/greet.go': HANDLER, 'api/greet_test.go': HANDLER_TEST, 'util/util.go': 'package util\n\nfunc Double(x int) int { return x * 2 }\n' };
+const GO = {
+  'go.mod': 'module example.com/svc\n\ngo 1.19\n',
+  'api/greet.go': HANDLER,
+  'api/greet_test.go': HANDLER_TEST,
+  'util/util.go': 'package util\n\nfunc Double(x int) int { return x * 2 }\n',
+};
 
 needs('go')('G8 on Go repositories', () => {
   it('a handler whose body changed fails its test: test-regression at `func TestGreet`', async () => {
@@ -102,13 +107,22 @@ mod tests {
 
 needs('cargo')('G8 on a Rust crate (one fixture, several PRs on one cached baseline)', () => {
   const repo = TestRepo.create();
-  repo.write({ 'Cargo.toml': '[package]\nname = "shapes"\nversion = "0.1.0"\nedition = "2021"\n', 'src/lib.rs': LIB, 'tests/api.rs': 'use shapes::triangle;\n\n#[test]\nfn triangle_of_one() {\n    assert_eq!(triangle(1), 1);\n}\n' }).commit('base');
+  repo
+    .write({
+      'Cargo.toml': '[package]\nname = "shapes"\nversion = "0.1.0"\nedition = "2021"\n',
+      'src/lib.rs': LIB,
+      'tests/api.rs': 'use shapes::triangle;\n\n#[test]\nfn triangle_of_one() {\n    assert_eq!(triangle(1), 1);\n}\n',
+    })
+    .commit('base');
   const branch = (name: string, files: Record<string, string>) => {
     repo.git('checkout', '-q', '-B', name, 'main');
     repo.write(files).commit(name);
   };
   branch('off-by-one', { 'src/lib.rs': LIB.replace('(1..=n).sum()', '(1..n).sum()') });
-  branch('broken', { 'tests/api.rs': 'use shapes::triangle;\n\n#[test]\nfn triangle_of_one() {\n    let n: u32 = "one";\n    assert_eq!(triangle(n), 1);\n}\n' });
+  branch('broken', {
+    'tests/api.rs':
+      'use shapes::triangle;\n\n#[test]\nfn triangle_of_one() {\n    let n: u32 = "one";\n    assert_eq!(triangle(n), 1);\n}\n',
+  });
   const shared = new MemoryBaselineCache();
 
   it('an off-by-one in a function is a test regression in both the unit and the integration target', async () => {
@@ -134,9 +148,12 @@ describe('G8 names a dependency the offline sandbox cannot resolve', () => {
   it('Go: a module missing from the (empty) module cache is a skip naming the module and how to provide it', async () => {
     const files = {
       'go.mod': 'module example.com/diffs\n\ngo 1.19\n\nrequire github.com/google/go-cmp v0.6.0\n',
-      'go.sum': 'github.com/google/go-cmp v0.6.0 h1:ofyhxvXcZhMsU5ulbFiLKl/XBFqE1GSq7atu8tAmTRI=\ngithub.com/google/go-cmp v0.6.0/go.mod h1:17dUlkBOakJ0+DkrSSNjCkIjxS6bF9zb3elmeNGIjoY=\n',
-      'diff/diff.go': 'package diff\n\nimport "github.com/google/go-cmp/cmp"\n\n// Of returns the difference between two values.\nfunc Of(a, b any) string { return cmp.Diff(a, b) }\n',
-      'diff/diff_test.go': 'package diff\n\nimport "testing"\n\nfunc TestSame(t *testing.T) {\n\tif Of(1, 1) != "" {\n\t\tt.Fatal("equal values differ")\n\t}\n}\n',
+      'go.sum':
+        'github.com/google/go-cmp v0.6.0 h1:ofyhxvXcZhMsU5ulbFiLKl/XBFqE1GSq7atu8tAmTRI=\ngithub.com/google/go-cmp v0.6.0/go.mod h1:17dUlkBOakJ0+DkrSSNjCkIjxS6bF9zb3elmeNGIjoY=\n',
+      'diff/diff.go':
+        'package diff\n\nimport "github.com/google/go-cmp/cmp"\n\n// Of returns the difference between two values.\nfunc Of(a, b any) string { return cmp.Diff(a, b) }\n',
+      'diff/diff_test.go':
+        'package diff\n\nimport "testing"\n\nfunc TestSame(t *testing.T) {\n\tif Of(1, 1) != "" {\n\t\tt.Fatal("equal values differ")\n\t}\n}\n',
     };
     const repo = prRepo(files, { 'diff/diff.go': files['diff/diff.go'].replace('cmp.Diff(a, b)', 'cmp.Diff(b, a)') });
     const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
@@ -150,7 +167,8 @@ describe('G8 names a dependency the offline sandbox cannot resolve', () => {
   it('cargo: a crate the offline registry cache lacks is a skip naming the crate', async () => {
     const files = {
       'Cargo.toml': '[package]\nname = "fmtnum"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\nitoa = "1"\n',
-      'src/lib.rs': 'pub fn show(n: u32) -> String {\n    itoa::Buffer::new().format(n).to_string()\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn shows() {\n        assert_eq!(super::show(7), "7");\n    }\n}\n',
+      'src/lib.rs':
+        'pub fn show(n: u32) -> String {\n    itoa::Buffer::new().format(n).to_string()\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn shows() {\n        assert_eq!(super::show(7), "7");\n    }\n}\n',
     };
     const repo = prRepo(files, { 'src/lib.rs': files['src/lib.rs'].replace('"7"', '"8"') });
     const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
@@ -164,8 +182,10 @@ describe('G8 names a dependency the offline sandbox cannot resolve', () => {
   it('Go: build tags and -short from the CI workflow are merged into the gate’s command (-race and -v dropped)', async () => {
     const files = {
       ...GO,
-      '.github/workflows/go.yml': 'on: [pull_request]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/setup-go@v5\n      - run: go vet ./...\n      - run: go test -race -v -short -tags extra ./...\n',
-      'util/extra_test.go': '//go:build extra\n\npackage util\n\nimport "testing"\n\nfunc TestDoubleExtra(t *testing.T) {\n\tif Double(2) != 4 {\n\t\tt.Fatal("Double(2) != 4")\n\t}\n}\n',
+      '.github/workflows/go.yml':
+        'on: [pull_request]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/setup-go@v5\n      - run: go vet ./...\n      - run: go test -race -v -short -tags extra ./...\n',
+      'util/extra_test.go':
+        '//go:build extra\n\npackage util\n\nimport "testing"\n\nfunc TestDoubleExtra(t *testing.T) {\n\tif Double(2) != 4 {\n\t\tt.Fatal("Double(2) != 4")\n\t}\n}\n',
     };
     const repo = prRepo(files, { 'util/util.go': 'package util\n\nfunc Double(x int) int { return x * 3 }\n' });
     const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });

@@ -55,7 +55,9 @@ describe('G8 on node --test repositories', () => {
   });
 
   it('a test file that no longer loads is build-broken for that file', async () => {
-    const repo = prRepo(JS, { 'test/render.test.js': RENDER_TEST.replace("test('renders plain text', () => {", "test('renders plain text', () => {{") });
+    const repo = prRepo(JS, {
+      'test/render.test.js': RENDER_TEST.replace("test('renders plain text', () => {", "test('renders plain text', () => {{"),
+    });
     const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
     expect(report.findings.map((f) => [f.category, f.path])).toEqual([['build-broken', 'test/render.test.js']]);
     expect(report.findings[0]!.message).toMatch(/no longer loads.*SyntaxError|SyntaxError/);

@@ -37,7 +37,13 @@ def test_schema_accepts_names():
     assert conn.execute("SELECT count(*) FROM users").fetchone()[0] == 1
 `;
 
-const BASE = { 'pyproject.toml': '[project]\nname = "app"\nversion = "0.1.0"\n', 'app/__init__.py': '', 'app/db.py': DB, 'tests/test_db.py': TESTS, 'tests/__init__.py': '' };
+const BASE = {
+  'pyproject.toml': '[project]\nname = "app"\nversion = "0.1.0"\n',
+  'app/__init__.py': '',
+  'app/db.py': DB,
+  'tests/test_db.py': TESTS,
+  'tests/__init__.py': '',
+};
 
 needs('pytest')('G8 on pytest repositories', () => {
   it('a dropped `conn.row_factory = sqlite3.Row` is a test regression at the test definition line', async () => {
@@ -57,7 +63,10 @@ needs('pytest')('G8 on pytest repositories', () => {
   it('a stray `>` inside the SQL DDL string breaks every test that touches the table', async () => {
     const repo = prRepo(BASE, { 'app/db.py': DB.replace('name TEXT NOT NULL)', 'name TEXT NOT NULL>)') });
     const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
-    expect(testsSection(report).regressions.sort()).toEqual(['py:tests/test_db.py::test_row_factory', 'py:tests/test_db.py::test_schema_accepts_names']);
+    expect(testsSection(report).regressions.sort()).toEqual([
+      'py:tests/test_db.py::test_row_factory',
+      'py:tests/test_db.py::test_schema_accepts_names',
+    ]);
     expect(report.findings.find((f) => f.category === 'test-regression')!.message).toMatch(/syntax error/i);
     expect(report.decision.outcome).not.toBe('PASS');
   }, 240_000);
@@ -116,7 +125,10 @@ def test_eventually():
 
   it('a command that fails without parseable results on both sides is skipped, not a regression', async () => {
     // The original embedded volatile output ("no tests ran in 0.57s") in a sentinel id, so every run differed.
-    const repo = prRepo({ 'run.sh': 'echo "no tests ran in $(date +%N)s"; exit 3\n' }, { 'run.sh': 'echo "still nothing at $(date +%N)"; exit 4\n' });
+    const repo = prRepo(
+      { 'run.sh': 'echo "no tests ran in $(date +%N)s"; exit 3\n' },
+      { 'run.sh': 'echo "still nothing at $(date +%N)"; exit 4\n' },
+    );
     const report = await gateTests(repo, { cacheDir: cache.dir, tests: { command: 'sh run.sh' } });
     expect(report.findings).toEqual([]);
     expect(g8Status(report).status).toBe('skipped');
@@ -146,7 +158,9 @@ def test_eventually():
     expect(s.baseline).toMatchObject({ failing: 12, total: 14 });
     expect(report.findings).toEqual([]);
     const warning = s.notes?.find((n) => n.includes('already fail'));
-    expect(warning).toMatch(/^12 of 14 tests already fail at the base: the sandbox probably lacks something CI has .*Most common error \(12×\): KeyError: 'SERVICE_DSN'/);
+    expect(warning).toMatch(
+      /^12 of 14 tests already fail at the base: the sandbox probably lacks something CI has .*Most common error \(12×\): KeyError: 'SERVICE_DSN'/,
+    );
   }, 240_000);
 
   it('the --no-tests service flag and tests.enabled: false skip G8 without running anything', async () => {

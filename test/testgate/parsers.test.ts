@@ -17,24 +17,66 @@ describe('runner output parsers', () => {
   it('vitest/jest JSON: suite > test ids, locations, and a file that failed to load as a broken unit', () => {
     const json = JSON.stringify({
       testResults: [
-        { name: '/w/test/a.test.ts', status: 'failed', assertionResults: [{ ancestorTitles: ['math'], title: 'adds', status: 'failed', failureMessages: ['AssertionError: expected 3 to be 4'], location: { line: 7, column: 3 } }, { ancestorTitles: [], title: 'todo', status: 'todo' }] },
+        {
+          name: '/w/test/a.test.ts',
+          status: 'failed',
+          assertionResults: [
+            {
+              ancestorTitles: ['math'],
+              title: 'adds',
+              status: 'failed',
+              failureMessages: ['AssertionError: expected 3 to be 4'],
+              location: { line: 7, column: 3 },
+            },
+            { ancestorTitles: [], title: 'todo', status: 'todo' },
+          ],
+        },
         { name: '/w/test/b.test.ts', status: 'failed', message: 'SyntaxError: Unexpected token (3:1)', assertionResults: [] },
       ],
     });
     const r = parseJestJson(json, '/w');
     expect(r.tests).toEqual([
-      { id: 'js:test/a.test.ts > math > adds', status: 'failed', unit: 'js:test/a.test.ts', file: 'test/a.test.ts', line: 7, message: 'AssertionError: expected 3 to be 4' },
+      {
+        id: 'js:test/a.test.ts > math > adds',
+        status: 'failed',
+        unit: 'js:test/a.test.ts',
+        file: 'test/a.test.ts',
+        line: 7,
+        message: 'AssertionError: expected 3 to be 4',
+      },
       { id: 'js:test/a.test.ts > todo', status: 'skipped', unit: 'js:test/a.test.ts', file: 'test/a.test.ts' },
     ]);
-    expect(r.units.find((u) => u.id === 'js:test/b.test.ts')).toMatchObject({ status: 'broken', message: 'SyntaxError: Unexpected token (3:1)' });
+    expect(r.units.find((u) => u.id === 'js:test/b.test.ts')).toMatchObject({
+      status: 'broken',
+      message: 'SyntaxError: Unexpected token (3:1)',
+    });
   });
 
   it('vitest 4 JSON: a file whose hook failed (tests "skipped", none failed) is broken; parse errors lose colour codes and the "Transform failed" lead', () => {
-    const frame = '\u001b[31m[PARSE_ERROR] \u001b[0mUnexpected token\n   \u001b[38;5;246m╭\u001b[0m\u001b[38;5;246m─\u001b[0m\u001b[38;5;246m[\u001b[0m test/c.test.ts:7:4 \u001b[38;5;246m]\u001b[0m\n';
+    const frame =
+      '\u001b[31m[PARSE_ERROR] \u001b[0mUnexpected token\n   \u001b[38;5;246m╭\u001b[0m\u001b[38;5;246m─\u001b[0m\u001b[38;5;246m[\u001b[0m test/c.test.ts:7:4 \u001b[38;5;246m]\u001b[0m\n';
     const json = JSON.stringify({
       testResults: [
-        { name: '/w/test/hook.test.ts', status: 'failed', message: 'cannot connect', assertionResults: [{ ancestorTitles: ['db'], title: 'reads', status: 'skipped', failureMessages: [] }] },
-        { name: '/w/test/skip.test.ts', status: 'failed', message: '', assertionResults: [{ ancestorTitles: [], title: 'later', status: 'skipped', failureMessages: [] }, { ancestorTitles: [], title: 'fails', status: 'failed', failureMessages: ['\u001b[31mAssertionError\u001b[39m: expected 1 to be 2'] }] },
+        {
+          name: '/w/test/hook.test.ts',
+          status: 'failed',
+          message: 'cannot connect',
+          assertionResults: [{ ancestorTitles: ['db'], title: 'reads', status: 'skipped', failureMessages: [] }],
+        },
+        {
+          name: '/w/test/skip.test.ts',
+          status: 'failed',
+          message: '',
+          assertionResults: [
+            { ancestorTitles: [], title: 'later', status: 'skipped', failureMessages: [] },
+            {
+              ancestorTitles: [],
+              title: 'fails',
+              status: 'failed',
+              failureMessages: ['\u001b[31mAssertionError\u001b[39m: expected 1 to be 2'],
+            },
+          ],
+        },
         { name: '/w/test/c.test.ts', status: 'failed', message: `Transform failed with 1 error:\n\n${frame}`, assertionResults: [] },
       ],
     });
@@ -56,7 +98,9 @@ describe('runner output parsers', () => {
       { Action: 'pass', Package: 'example.com/m/b', Test: 'TestB' },
       { Action: 'output', Package: 'example.com/m/b', Output: 'panic: init failed\n' },
       { Action: 'fail', Package: 'example.com/m/b' },
-    ].map((e) => JSON.stringify(e)).join('\n');
+    ]
+      .map((e) => JSON.stringify(e))
+      .join('\n');
     const r = parseGoTestJson(lines, '', 'example.com/m');
     expect(r.units.map((u) => [u.id, u.status, u.file])).toEqual([
       ['go:example.com/m/a', 'broken', 'a'],
@@ -67,9 +111,22 @@ describe('runner output parsers', () => {
   });
 
   it('libtest: doc-test ids drop the line number (it moves with every edit above it)', () => {
-    const text = ['   Doc-tests shapes', '', 'running 1 test', 'test src/lib.rs - triangle (line 12) ... FAILED', '', 'failures:', '', '---- src/lib.rs - triangle (line 12) stdout ----', 'assertion failed', ''].join('\n');
+    const text = [
+      '   Doc-tests shapes',
+      '',
+      'running 1 test',
+      'test src/lib.rs - triangle (line 12) ... FAILED',
+      '',
+      'failures:',
+      '',
+      '---- src/lib.rs - triangle (line 12) stdout ----',
+      'assertion failed',
+      '',
+    ].join('\n');
     const r = parseLibtestOutput(text);
-    expect(r.tests).toEqual([{ id: 'rust:doc:src/lib.rs - triangle', status: 'failed', unit: 'rust:doc:shapes', file: 'src/lib.rs', message: 'assertion failed' }]);
+    expect(r.tests).toEqual([
+      { id: 'rust:doc:src/lib.rs - triangle', status: 'failed', unit: 'rust:doc:shapes', file: 'src/lib.rs', message: 'assertion failed' },
+    ]);
   });
 
   it('cargo package ids of old and new cargo give the package name', () => {
@@ -80,13 +137,24 @@ describe('runner output parsers', () => {
 
   it('pytest junit: class tests get Class:: ids and 1-based lines; a teardown error keeps the failure', () => {
     const xml = `<testsuites><testsuite><testcase classname="tests.test_a.TestK" name="test_m" file="tests/test_a.py" line="5"><failure message="boom">x</failure></testcase><testcase classname="tests.test_a.TestK" name="test_m" file="tests/test_a.py" line="5"><error message="teardown"/></testcase></testsuite></testsuites>`;
-    expect(parsePytestJunit(xml).tests).toEqual([{ id: 'py:tests/test_a.py::TestK::test_m', status: 'failed', unit: 'py:tests/test_a.py', file: 'tests/test_a.py', line: 6, message: 'boom\nx' }]);
+    expect(parsePytestJunit(xml).tests).toEqual([
+      {
+        id: 'py:tests/test_a.py::TestK::test_m',
+        status: 'failed',
+        unit: 'py:tests/test_a.py',
+        file: 'tests/test_a.py',
+        line: 6,
+        message: 'boom\nx',
+      },
+    ]);
   });
 
   it('node --test scripts keep their file arguments and drop their own reporters', () => {
     expect(nodeTestScriptArgs('node --test')).toBe('');
     expect(nodeTestScriptArgs('node --test test/')).toBe('test/');
-    expect(nodeTestScriptArgs('node --experimental-vm-modules --test --test-reporter=spec test/*.test.js')).toBe('--experimental-vm-modules test/*.test.js');
+    expect(nodeTestScriptArgs('node --experimental-vm-modules --test --test-reporter=spec test/*.test.js')).toBe(
+      '--experimental-vm-modules test/*.test.js',
+    );
     expect(nodeTestScriptArgs('node --test && eslint .')).toBeNull();
   });
 });
@@ -102,8 +170,18 @@ describe('suite status (never a fake regression)', () => {
   });
 
   it('a timeout or a missing toolchain is skipped with the reason', () => {
-    expect(toSuiteResult(runner, 'a', { tests: [], units: [], exitCode: null, killedBy: 'timeout', outputTail: '' }, 5, limits)).toMatchObject({ status: 'skipped', skippedReason: 'the test run did not finish within tests.timeoutSec (60 s)' });
-    expect(toSuiteResult(runner, 'a', { tests: [], units: [], exitCode: 127, missingToolchain: 'go is not available', outputTail: '' }, 5, limits)).toMatchObject({ status: 'skipped', skippedReason: 'go is not available' });
+    expect(
+      toSuiteResult(runner, 'a', { tests: [], units: [], exitCode: null, killedBy: 'timeout', outputTail: '' }, 5, limits),
+    ).toMatchObject({ status: 'skipped', skippedReason: 'the test run did not finish within tests.timeoutSec (60 s)' });
+    expect(
+      toSuiteResult(
+        runner,
+        'a',
+        { tests: [], units: [], exitCode: 127, missingToolchain: 'go is not available', outputTail: '' },
+        5,
+        limits,
+      ),
+    ).toMatchObject({ status: 'skipped', skippedReason: 'go is not available' });
   });
 });
 
@@ -128,10 +206,27 @@ describe('baseline cache and sandbox environment', () => {
       tmp: '/t',
       cacheDir: '/c',
       network: false,
-      from: { PATH: '/usr/bin', GITHUB_TOKEN: 'x', PRIVATE_KEY: 'k', DATABASE_URL: 'postgres://', AWS_SECRET_ACCESS_KEY: 's', HTTPS_PROXY: 'http://u:p@proxy', HOME: '/root' },
+      from: {
+        PATH: '/usr/bin',
+        GITHUB_TOKEN: 'x',
+        PRIVATE_KEY: 'k',
+        DATABASE_URL: 'postgres://',
+        AWS_SECRET_ACCESS_KEY: 's',
+        HTTPS_PROXY: 'http://u:p@proxy',
+        HOME: '/root',
+      },
       extra: { SLOPGATE_OUT: '/o', NPM_TOKEN: 'leak' },
     });
-    expect(env).toMatchObject({ PATH: '/usr/bin', HOME: '/h', TMPDIR: '/t', CI: 'true', SLOPGATE_OUT: '/o', GOPROXY: 'off', CARGO_HOME: '/c/cargo-home' });
-    for (const name of ['GITHUB_TOKEN', 'PRIVATE_KEY', 'DATABASE_URL', 'AWS_SECRET_ACCESS_KEY', 'HTTPS_PROXY', 'NPM_TOKEN']) expect(env[name]).toBeUndefined();
+    expect(env).toMatchObject({
+      PATH: '/usr/bin',
+      HOME: '/h',
+      TMPDIR: '/t',
+      CI: 'true',
+      SLOPGATE_OUT: '/o',
+      GOPROXY: 'off',
+      CARGO_HOME: '/c/cargo-home',
+    });
+    for (const name of ['GITHUB_TOKEN', 'PRIVATE_KEY', 'DATABASE_URL', 'AWS_SECRET_ACCESS_KEY', 'HTTPS_PROXY', 'NPM_TOKEN'])
+      expect(env[name]).toBeUndefined();
   });
 });

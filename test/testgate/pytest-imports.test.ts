@@ -10,12 +10,15 @@ const cache = sandboxCacheDir();
 afterAll(() => cache.remove());
 
 /** tests.setup that copies `stale/<pkg>` into the sandbox user's site-packages: an installed copy outside the tree. */
-const installStale = (pkg: string) => `python3 -c "import os, shutil, site; d = site.getusersitepackages(); os.makedirs(d, exist_ok=True); shutil.copytree('stale/${pkg}', os.path.join(d, '${pkg}'))"`;
+const installStale = (pkg: string) =>
+  `python3 -c "import os, shutil, site; d = site.getusersitepackages(); os.makedirs(d, exist_ok=True); shutil.copytree('stale/${pkg}', os.path.join(d, '${pkg}'))"`;
 
 const GREET = 'def greet(name):\n    return f"hello, {name}"\n';
-const GREET_TEST = 'from shinyapp import greet\n\n\ndef test_greet():\n    assert greet("ada") == "hello, ada"\n\n\ndef test_greet_other():\n    assert greet("bob").startswith("hello")\n';
+const GREET_TEST =
+  'from shinyapp import greet\n\n\ndef test_greet():\n    assert greet("ada") == "hello, ada"\n\n\ndef test_greet_other():\n    assert greet("bob").startswith("hello")\n';
 const SRC_LAYOUT = {
-  'pyproject.toml': '[build-system]\nrequires = ["setuptools>=61"]\nbuild-backend = "setuptools.build_meta"\n\n[project]\nname = "shinyapp"\nversion = "1.0.0"\n',
+  'pyproject.toml':
+    '[build-system]\nrequires = ["setuptools>=61"]\nbuild-backend = "setuptools.build_meta"\n\n[project]\nname = "shinyapp"\nversion = "1.0.0"\n',
   'src/shinyapp/__init__.py': 'from shinyapp.core import greet\n',
   'src/shinyapp/core.py': GREET,
   'tests/test_greet.py': GREET_TEST,
@@ -33,7 +36,9 @@ describe('G8 imports the code under test as CI does', () => {
     expect(s.command).toContain('python3 -P -m pytest');
     expect(s.command).toContain('$PWD/src');
     expect(s.notes?.join('\n')).toMatch(/`src` is first on the import path.*`shinyapp`/);
-    expect(s.notes?.join('\n')).toMatch(/another copy of `shinyapp` is installed outside the repository \(\S*site-packages\/shinyapp\/__init__\.py\); the tests imported this tree's/);
+    expect(s.notes?.join('\n')).toMatch(
+      /another copy of `shinyapp` is installed outside the repository \(\S*site-packages\/shinyapp\/__init__\.py\); the tests imported this tree's/,
+    );
   }, 240_000);
 
   it('an installable flat layout: its package is importable as an install makes it, so the tree’s code is tested, not the installed copy', async () => {
@@ -47,7 +52,9 @@ describe('G8 imports the code under test as CI does', () => {
     const report = await gateTests(repo, { cacheDir: cache.dir, tests: { setup: installStale('flatpkg'), reruns: 0 } });
     const s = testsSection(report) as ReturnType<typeof testsSection> & { notes?: string[] };
     expect(s.regressions).toEqual(['py:tests/test_flat.py::test_greet']);
-    expect(s.notes?.join('\n')).toMatch(/package `flatpkg` is importable as an install makes it \(the repository root itself is not on the import path\)/);
+    expect(s.notes?.join('\n')).toMatch(
+      /package `flatpkg` is importable as an install makes it \(the repository root itself is not on the import path\)/,
+    );
     expect(s.notes?.join('\n')).toMatch(/another copy of `flatpkg` is installed outside the repository/);
     // slopgate's own link to the tree's package (under the run's out dir) is not another copy
     expect(s.notes?.join('\n')).not.toMatch(/out\/site\/flatpkg/);
@@ -66,7 +73,9 @@ describe('G8 imports the code under test as CI does', () => {
     expect(report.findings).toEqual([]);
     const g8 = g8Status(report);
     expect(g8.status).toBe('skipped');
-    expect(g8.reason).toMatch(/pytest imported the project's own package `flatpkg` from \S*site-packages\/flatpkg\/__init__\.py, outside the repository/);
+    expect(g8.reason).toMatch(
+      /pytest imported the project's own package `flatpkg` from \S*site-packages\/flatpkg\/__init__\.py, outside the repository/,
+    );
     expect(g8.reason).toMatch(/tests\.setup/);
   }, 240_000);
 
@@ -107,7 +116,10 @@ jobs:
       'tests/test_slow.py': 'import pytest\n\n\n@pytest.mark.slow\ndef test_slow():\n    assert True\n',
     };
     // The PR drops pythonpath (CI's `python -m pytest` still finds `core`) and breaks a slow test CI never runs.
-    const repo = prRepo(base, { 'pyproject.toml': NO_PYTHONPATH['pyproject.toml'] + '\n[tool.pytest.ini_options]\nmarkers = ["slow: long tests"]\n', 'tests/test_slow.py': 'import pytest\n\n\n@pytest.mark.slow\ndef test_slow():\n    assert False\n' });
+    const repo = prRepo(base, {
+      'pyproject.toml': NO_PYTHONPATH['pyproject.toml'] + '\n[tool.pytest.ini_options]\nmarkers = ["slow: long tests"]\n',
+      'tests/test_slow.py': 'import pytest\n\n\n@pytest.mark.slow\ndef test_slow():\n    assert False\n',
+    });
     const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
     expect(report.findings).toEqual([]);
     const s = testsSection(report) as ReturnType<typeof testsSection> & { notes?: string[] };
@@ -115,7 +127,9 @@ jobs:
     expect(s.command).not.toContain('--cov');
     expect(s.command).not.toMatch(/ -x /);
     expect(s.baseline).toMatchObject({ failing: 0, total: 1 });
-    expect(s.notes?.join('\n')).toContain('test command taken from CI: `python -m pytest -m "not slow" --cov=core -x tests` (.github/workflows/ci.yml)');
+    expect(s.notes?.join('\n')).toContain(
+      'test command taken from CI: `python -m pytest -m "not slow" --cov=core -x tests` (.github/workflows/ci.yml)',
+    );
   }, 240_000);
 
   it('every test module failing on a dependency the sandbox lacks is a skip that names it and how to provide it', async () => {
@@ -131,7 +145,9 @@ jobs:
     expect(report.findings).toEqual([]);
     const g8 = g8Status(report);
     expect(g8.status).toBe('skipped');
-    expect(g8.reason).toMatch(/^at the base, every test module fails to import `pendulum` \(ModuleNotFoundError\), a declared dependency that is not part of the repository/);
+    expect(g8.reason).toMatch(
+      /^at the base, every test module fails to import `pendulum` \(ModuleNotFoundError\), a declared dependency that is not part of the repository/,
+    );
     expect(g8.reason).toMatch(/tests\.setup.*tests\.network: true/);
   }, 240_000);
 

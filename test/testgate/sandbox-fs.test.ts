@@ -20,7 +20,13 @@ describe('sandbox filesystem layout', () => {
     const found = findToolchains({ PATH: `${join(tool, 'bin')}:/usr/bin:/bin`, HOME: root });
     expect(found.roots).toContain(tool);
     expect(found.path).toBe(`${join(tool, 'bin')}:/usr/bin:/bin`);
-    const args = fsArgs({ runRoot: join(root, 'run'), home: join(root, 'run', 'home'), network: false, tmpBytes: 1 << 20, toolchains: found });
+    const args = fsArgs({
+      runRoot: join(root, 'run'),
+      home: join(root, 'run', 'home'),
+      network: false,
+      tmpBytes: 1 << 20,
+      toolchains: found,
+    });
     const joined = args.join(' ');
     expect(joined).toContain(`--ro-bind ${tool} ${tool}`);
     expect(joined).toContain(`--ro-bind /dev/null ${join(tool, 'credentials.toml')}`);
@@ -47,7 +53,17 @@ describe('sandbox filesystem layout', () => {
   });
 
   it('secret-looking variable names never pass', () => {
-    for (const name of ['PRIVATE_KEY', 'PRIVATE_KEY_PATH', 'WEBHOOK_SECRET', 'GITHUB_TOKEN', 'DATABASE_URL', 'SOME_API_KEY', 'KEYFILE', 'NPM_TOKEN']) expect(isForbiddenEnvName(name), name).toBe(true);
+    for (const name of [
+      'PRIVATE_KEY',
+      'PRIVATE_KEY_PATH',
+      'WEBHOOK_SECRET',
+      'GITHUB_TOKEN',
+      'DATABASE_URL',
+      'SOME_API_KEY',
+      'KEYFILE',
+      'NPM_TOKEN',
+    ])
+      expect(isForbiddenEnvName(name), name).toBe(true);
     for (const name of ['PATH', 'LANG', 'GOFLAGS', 'HOME']) expect(isForbiddenEnvName(name), name).toBe(false);
   });
 });

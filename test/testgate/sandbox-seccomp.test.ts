@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { BLOCKED_SYSCALLS, buildSeccompFilter, CLONE_NEW_FLAGS, evaluateSeccompFilter, SECCOMP, seccompArch } from '../../src/testgate/sandbox-seccomp.js';
+import {
+  BLOCKED_SYSCALLS,
+  buildSeccompFilter,
+  CLONE_NEW_FLAGS,
+  evaluateSeccompFilter,
+  SECCOMP,
+  seccompArch,
+} from '../../src/testgate/sandbox-seccomp.js';
 
 const { AUDIT_ARCH, SYSCALLS, CLONE, CLONE3, IOCTL, TIOCSTI, RET_ALLOW, RET_ERRNO, EPERM, ENOSYS } = SECCOMP;
 const DENY = RET_ERRNO | EPERM;

@@ -86,7 +86,9 @@ needs('python3')('sandbox', () => {
 
   it('loopback still works inside the sandbox (tests that start their own local server pass)', async () => {
     const r = await runSandboxed(
-      opts(`node -e "const n=require('net');const srv=n.createServer(s=>s.end('pong'));srv.listen(0,'127.0.0.1',()=>{n.connect(srv.address().port,'127.0.0.1').on('data',d=>{console.log(String(d));process.exit(0)})})"`),
+      opts(
+        `node -e "const n=require('net');const srv=n.createServer(s=>s.end('pong'));srv.listen(0,'127.0.0.1',()=>{n.connect(srv.address().port,'127.0.0.1').on('data',d=>{console.log(String(d));process.exit(0)})})"`,
+      ),
     );
     expect(r.stdout).toContain('pong');
     expect(r.exitCode).toBe(0);
@@ -105,7 +107,9 @@ needs('python3')('sandbox', () => {
     const caps = sandboxCapabilities();
     overrideSandboxCapabilities({ ...caps, cgroups: caps.cgroups ? { ...caps.cgroups, pids: null } : null });
     try {
-      const r = await runSandboxed(opts('for i in $(seq 1 400); do sleep 30 & done; wait', { maxProcesses: 48, timeoutMs: 30_000, pollMs: 20 }));
+      const r = await runSandboxed(
+        opts('for i in $(seq 1 400); do sleep 30 & done; wait', { maxProcesses: 48, timeoutMs: 30_000, pollMs: 20 }),
+      );
       expect(r.killedBy).toBe('process-limit');
       expect(r.isolation.processLimit).not.toBe('cgroup');
     } finally {
@@ -144,7 +148,9 @@ needs('python3')('sandbox', () => {
   it('Node code that uses WebAssembly (fetch, vitest) still runs under the address-space limit', async () => {
     // V8 reserves ~10 GB per wasm memory unless the trap handler is off; without that, undici's
     // wasm HTTP parser behind fetch died with "Cannot allocate Wasm memory".
-    const r = await runSandboxed(opts(`node -e "fetch('http://127.0.0.1:5999').then(() => {}, (e) => console.log('fetch failed:', e.cause && e.cause.code))"`));
+    const r = await runSandboxed(
+      opts(`node -e "fetch('http://127.0.0.1:5999').then(() => {}, (e) => console.log('fetch failed:', e.cause && e.cause.code))"`),
+    );
     expect(r.stderr).not.toContain('Cannot allocate Wasm memory');
     expect(r.stdout).toContain('fetch failed: ECONNREFUSED');
   });

@@ -98,7 +98,12 @@ it('passes the second time', () => {
 `;
 
 const BASE = {
-  'package.json': JSON.stringify({ name: 'comments', version: '1.0.0', type: 'module', scripts: { test: 'vitest run' }, devDependencies: { vitest: '^4.1.0' } }, null, 2) + '\n',
+  'package.json':
+    JSON.stringify(
+      { name: 'comments', version: '1.0.0', type: 'module', scripts: { test: 'vitest run' }, devDependencies: { vitest: '^4.1.0' } },
+      null,
+      2,
+    ) + '\n',
   'src/render.ts': RENDER,
   'src/truncate.ts': TRUNCATE,
   'test/render.test.ts': RENDER_TEST,
@@ -124,16 +129,23 @@ beforeAll(() => {
   branch('regress', { 'src/render.ts': RENDER.replace('/[&<>"]/g', '/[&>"]/g') });
   branch('unloadable', {
     'test/render.test.ts': RENDER_TEST.replace("it('renders plain text', () => {", "it('renders plain text', () => {{"),
-    'test/slug.test.ts': SLUG_TEST.replace("from 'vitest';", "from 'vitest';\nimport { slugify } from '../src/slug.js';").replace("'A-B'.toLowerCase()", "slugify('A-B')"),
+    'test/slug.test.ts': SLUG_TEST.replace("from 'vitest';", "from 'vitest';\nimport { slugify } from '../src/slug.js';").replace(
+      "'A-B'.toLowerCase()",
+      "slugify('A-B')",
+    ),
   });
   branch('hook', { 'test/slug.test.ts': SLUG_TEST.replace("words = ['a', 'b'];", "throw new Error('fixture words.txt is missing');") });
   branch('flaky', { 'test/flaky.test.ts': FLAKY_TEST });
   branch('fix', { 'src/truncate.ts': TRUNCATE.replace('max - 2', 'max - 1') });
-  branch('drop', { 'test/render.test.ts': RENDER_TEST.replace(/\n {2}it\('renders plain text'[\s\S]*?\n {2}\}\);\n/, ''), 'test/slug.test.ts': null });
+  branch('drop', {
+    'test/render.test.ts': RENDER_TEST.replace(/\n {2}it\('renders plain text'[\s\S]*?\n {2}\}\);\n/, ''),
+    'test/slug.test.ts': null,
+  });
 });
 afterAll(() => cacheDir.remove());
 
-const run = (head: string, reruns = 0) => gateTests(repo, { head, cacheDir: cacheDir.dir, cache: baselines, tests: { setup: SETUP, reruns } });
+const run = (head: string, reruns = 0) =>
+  gateTests(repo, { head, cacheDir: cacheDir.dir, cache: baselines, tests: { setup: SETUP, reruns } });
 
 needs('bwrap')('G8 running a real vitest 4 in the sandbox', () => {
   it('the setup links vitest from the host (no network needed)', () => {
@@ -177,7 +189,9 @@ needs('bwrap')('G8 running a real vitest 4 in the sandbox', () => {
     const report = await run('hook');
     expect(report.findings).toHaveLength(1);
     expect(report.findings[0]).toMatchObject({ category: 'build-broken', path: 'test/slug.test.ts' });
-    expect(report.findings[0]!.message).toMatch(/a hook \(beforeAll\/afterAll\) or code outside the tests failed: fixture words\.txt is missing/);
+    expect(report.findings[0]!.message).toMatch(
+      /a hook \(beforeAll\/afterAll\) or code outside the tests failed: fixture words\.txt is missing/,
+    );
     expect(testsSection(report).removed).toEqual([]);
   });
 
@@ -200,13 +214,18 @@ needs('bwrap')('G8 running a real vitest 4 in the sandbox', () => {
   it('a deleted test and a deleted test file are tests-removed, one finding per file', async () => {
     const report = await run('drop');
     const s = testsSection(report);
-    expect(s.removed.sort()).toEqual(['js:test/render.test.ts > renderComment > renders plain text', 'js:test/slug.test.ts > slug > lowercases']);
+    expect(s.removed.sort()).toEqual([
+      'js:test/render.test.ts > renderComment > renders plain text',
+      'js:test/slug.test.ts > slug > lowercases',
+    ]);
     expect(report.findings).toHaveLength(2);
     expect(report.findings.map((f) => [f.category, f.severity, f.path]).sort()).toEqual([
       ['tests-removed', 'risk', 'test/render.test.ts'],
       ['tests-removed', 'risk', 'test/slug.test.ts'],
     ]);
-    expect(report.findings.find((f) => f.path === 'test/render.test.ts')!.message).toContain('`test/render.test.ts > renderComment > renders plain text`');
+    expect(report.findings.find((f) => f.path === 'test/render.test.ts')!.message).toContain(
+      '`test/render.test.ts > renderComment > renders plain text`',
+    );
   });
 
   it('the baseline ran once and was reused by every other case', async () => {

@@ -38,7 +38,15 @@ describe('workspace/pr-workspace', () => {
     remote.work.checkout('main');
     const { root, mirrors } = setup(remote);
 
-    const rev = await preparePrRevisions(mirrors, { repo: { owner: 'o', repo: 'r' }, number: 1, baseRef: 'main', headSha: head, withMerge: true, snapshots: true, scratchRoot: join(root, 'jobs') });
+    const rev = await preparePrRevisions(mirrors, {
+      repo: { owner: 'o', repo: 'r' },
+      number: 1,
+      baseRef: 'main',
+      headSha: head,
+      withMerge: true,
+      snapshots: true,
+      scratchRoot: join(root, 'jobs'),
+    });
 
     expect(rev.headSha).toBe(head);
     expect(rev.mergeSha).toBe(merge);
@@ -62,18 +70,27 @@ describe('workspace/pr-workspace', () => {
     const { root, mirrors } = setup(remote);
     const now = remote.pushPr(2, { 'a.txt': 'c\n' });
     expect(now).not.toBe(old);
-    const req = { repo: { owner: 'o', repo: 'r' }, number: 2, baseRef: 'main', withMerge: false, snapshots: false, scratchRoot: join(root, 'jobs') };
+    const req = {
+      repo: { owner: 'o', repo: 'r' },
+      number: 2,
+      baseRef: 'main',
+      withMerge: false,
+      snapshots: false,
+      scratchRoot: join(root, 'jobs'),
+    };
     const rev = await preparePrRevisions(mirrors, { ...req, headSha: now });
     expect(rev.dirs).toBeUndefined();
     await expect(preparePrRevisions(mirrors, { ...req, headSha: 'f'.repeat(40) })).rejects.toThrow(/moved on/);
   });
 
-  it('the token only travels in git\'s environment and is scrubbed from errors', () => {
+  it("the token only travels in git's environment and is scrubbed from errors", () => {
     const env = authEnv({ token: 'ghs_secret' });
     expect(env.GIT_CONFIG_KEY_1).toBe('http.extraHeader');
     expect(env.GIT_CONFIG_VALUE_1).toBe(`Authorization: Basic ${Buffer.from('x-access-token:ghs_secret').toString('base64')}`);
     expect(env.GIT_CONFIG_KEY_0).toBe('credential.helper');
-    expect(redactToken(`fatal: ghs_secret and ${Buffer.from('x-access-token:ghs_secret').toString('base64')}`, { token: 'ghs_secret' })).toBe('fatal: [token] and [token]');
+    expect(
+      redactToken(`fatal: ghs_secret and ${Buffer.from('x-access-token:ghs_secret').toString('base64')}`, { token: 'ghs_secret' }),
+    ).toBe('fatal: [token] and [token]');
   });
 
   it('refuses owner or repository names that would escape the mirror root', () => {

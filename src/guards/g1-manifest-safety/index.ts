@@ -126,7 +126,12 @@ function baseActions(ctx: GuardContext): Promise<Set<string>> {
 }
 
 /** A workflow edit: `risk` for what widens its reach, `nit` for a routine change. */
-async function workflowFinding(file: ChangedFile, reason: string, ctx: GuardContext, at: (line: number | undefined) => { line?: number }): Promise<GuardFinding> {
+async function workflowFinding(
+  file: ChangedFile,
+  reason: string,
+  ctx: GuardContext,
+  at: (line: number | undefined) => { line?: number },
+): Promise<GuardFinding> {
   const base = sensitiveFinding(file, reason);
   if (file.status === 'deleted') return { ...base, severity: 'nit' };
   if (file.head.text === null) return { ...base, ...at(file.added[0]?.start) };

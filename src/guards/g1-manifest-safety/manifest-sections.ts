@@ -30,7 +30,11 @@ function tomlTables(doc: Record<string, unknown>): Flat {
   const walk = (table: Record<string, unknown>, name: string) => {
     const own: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(table)) if (!isRecord(v)) own[k] = v;
-    if (name) out.set(name, JSON.stringify(own, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)));
+    if (name)
+      out.set(
+        name,
+        JSON.stringify(own, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)),
+      );
     for (const [k, v] of Object.entries(table)) if (isRecord(v)) walk(v, name ? `${name}.${k}` : k);
   };
   walk(doc, '');
@@ -38,13 +42,38 @@ function tomlTables(doc: Record<string, unknown>): Flat {
 }
 
 /** Dependency tables: their edits are reported as dependency changes, not as sections. */
-const TOML_DEPENDENCY_TABLE = /^(?:(?:workspace|target\.[^.]+(?:\.[^.]+)*)\.)?(?:dependencies|dev-dependencies|build-dependencies)(?:\..+)?$|^tool\.poetry\.(?:dependencies|dev-dependencies|group\.[^.]+\.dependencies)(?:\..+)?$|^project\.optional-dependencies$|^dependency-groups$|^packages$|^dev-packages$/;
+const TOML_DEPENDENCY_TABLE =
+  /^(?:(?:workspace|target\.[^.]+(?:\.[^.]+)*)\.)?(?:dependencies|dev-dependencies|build-dependencies)(?:\..+)?$|^tool\.poetry\.(?:dependencies|dev-dependencies|group\.[^.]+\.dependencies)(?:\..+)?$|^project\.optional-dependencies$|^dependency-groups$|^packages$|^dev-packages$/;
 
 /** pyproject tools that build, package or install (their tables decide what ships or installs). */
-const BUILD_TOOLS = new Set(['poetry', 'setuptools', 'setuptools_scm', 'hatch', 'pdm', 'flit', 'maturin', 'scikit-build', 'uv', 'pixi', 'cibuildwheel', 'meson-python', 'pdm-backend']);
+const BUILD_TOOLS = new Set([
+  'poetry',
+  'setuptools',
+  'setuptools_scm',
+  'hatch',
+  'pdm',
+  'flit',
+  'maturin',
+  'scikit-build',
+  'uv',
+  'pixi',
+  'cibuildwheel',
+  'meson-python',
+  'pdm-backend',
+]);
 
 /** [project] keys that only describe the project. */
-const PROJECT_METADATA = new Set(['description', 'readme', 'keywords', 'classifiers', 'urls', 'authors', 'maintainers', 'license', 'license-files']);
+const PROJECT_METADATA = new Set([
+  'description',
+  'readme',
+  'keywords',
+  'classifiers',
+  'urls',
+  'authors',
+  'maintainers',
+  'license',
+  'license-files',
+]);
 
 function pyprojectImpact(table: string): SectionChange['impact'] {
   const m = /^tool\.([^.]+)/.exec(table);
@@ -54,14 +83,51 @@ function pyprojectImpact(table: string): SectionChange['impact'] {
 }
 
 function cargoImpact(table: string): SectionChange['impact'] {
-  return /^(?:workspace\.)?(?:lints|metadata)(?:\.|$)|^profile(?:\.|$)|^package\.metadata(?:\.|$)|^badges(?:\.|$)/.test(table) ? 'tool' : 'build';
+  return /^(?:workspace\.)?(?:lints|metadata)(?:\.|$)|^profile(?:\.|$)|^package\.metadata(?:\.|$)|^badges(?:\.|$)/.test(table)
+    ? 'tool'
+    : 'build';
 }
 
 /** package.json keys that can change what installs or runs; everything else configures a tool. */
-const NPM_BUILD_KEYS = new Set(['workspaces', 'packageManager', 'publishConfig', 'bundledDependencies', 'bundleDependencies', 'bin', 'main', 'module', 'exports', 'files', 'type', 'engines', 'os', 'cpu', 'name', 'private']);
+const NPM_BUILD_KEYS = new Set([
+  'workspaces',
+  'packageManager',
+  'publishConfig',
+  'bundledDependencies',
+  'bundleDependencies',
+  'bin',
+  'main',
+  'module',
+  'exports',
+  'files',
+  'type',
+  'engines',
+  'os',
+  'cpu',
+  'name',
+  'private',
+]);
 /** Scripts npm runs by itself on install or publish. */
-const NPM_LIFECYCLE = new Set(['preinstall', 'install', 'postinstall', 'prepare', 'prepublish', 'prepublishOnly', 'prepack', 'postpack', 'dependencies']);
-const NPM_DEPENDENCY_KEYS = new Set(['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies', 'overrides', 'resolutions', 'peerDependenciesMeta']);
+const NPM_LIFECYCLE = new Set([
+  'preinstall',
+  'install',
+  'postinstall',
+  'prepare',
+  'prepublish',
+  'prepublishOnly',
+  'prepack',
+  'postpack',
+  'dependencies',
+]);
+const NPM_DEPENDENCY_KEYS = new Set([
+  'dependencies',
+  'devDependencies',
+  'peerDependencies',
+  'optionalDependencies',
+  'overrides',
+  'resolutions',
+  'peerDependenciesMeta',
+]);
 
 function npmSections(text: string): Flat {
   const doc: unknown = JSON.parse(text);
@@ -176,7 +242,8 @@ export function sectionChanges(path: string, before: string | null, after: strin
       out.push({ section: reader.label(name), kind: 'renamed', from: reader.label(twin), impact });
     } else out.push({ section: reader.label(name), kind: 'added', impact: reader.impact(name) });
   }
-  for (const name of removed) if (!renamedFrom.has(name)) out.push({ section: reader.label(name), kind: 'removed', impact: reader.impact(name) });
+  for (const name of removed)
+    if (!renamedFrom.has(name)) out.push({ section: reader.label(name), kind: 'removed', impact: reader.impact(name) });
   for (const [name, value] of b) {
     const prev = a.get(name);
     if (prev === undefined || prev === value) continue;

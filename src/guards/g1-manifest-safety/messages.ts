@@ -37,7 +37,10 @@ export function manifestMessage(file: ChangedFile, changes: DependencyChange[] |
   if (phrases.length > 0) {
     const listed = phrases.slice(0, MAX_LISTED).join('; ');
     const more = phrases.length > MAX_LISTED ? `; and ${phrases.length - MAX_LISTED} more` : '';
-    const toolOnly = !changes?.length && sections?.length && sections.every((s) => s.impact === 'tool') ? ' Only tool configuration changed: no dependency, build or install setting.' : '';
+    const toolOnly =
+      !changes?.length && sections?.length && sections.every((s) => s.impact === 'tool')
+        ? ' Only tool configuration changed: no dependency, build or install setting.'
+        : '';
     return `${where}: it ${listed}${more}.${toolOnly}`;
   }
   const added = lineCount(file.added);

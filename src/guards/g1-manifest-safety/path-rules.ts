@@ -68,14 +68,29 @@ const SENSITIVE_FILES: Record<string, string> = {
 };
 
 /** Last dot-segment of `.env.<…>` that marks a committed template rather than real values. */
-const ENV_TEMPLATE_SUFFIXES = new Set(['example', 'examples', 'sample', 'samples', 'template', 'templates', 'tmpl', 'tpl', 'dist', 'defaults', 'schema']);
+const ENV_TEMPLATE_SUFFIXES = new Set([
+  'example',
+  'examples',
+  'sample',
+  'samples',
+  'template',
+  'templates',
+  'tmpl',
+  'tpl',
+  'dist',
+  'defaults',
+  'schema',
+]);
 
 /** The three places GitHub reads CODEOWNERS from. */
 const CODEOWNERS_DIRS = new Set(['', '.github', 'docs']);
 
 /** Normalises an untrusted repo path: forward slashes, no `./` or empty segments. */
 export function normalizeRepoPath(path: string): string {
-  return posix.normalize(path.replace(/\\/g, '/')).replace(/^(\.\/)+/, '').replace(/\/+$/, '');
+  return posix
+    .normalize(path.replace(/\\/g, '/'))
+    .replace(/^(\.\/)+/, '')
+    .replace(/\/+$/, '');
 }
 
 function parts(path: string): string[] {

@@ -2,10 +2,7 @@ import { posix } from 'node:path';
 
 /** Where a symlink of the PR really points, as far as the head tree can tell. */
 export type SymlinkVerdict =
-  | { kind: 'inside'; resolved: string }
-  | { kind: 'outside'; why: string }
-  | { kind: 'git-internals'; resolved: string }
-  | { kind: 'loop' };
+  { kind: 'inside'; resolved: string } | { kind: 'outside'; why: string } | { kind: 'git-internals'; resolved: string } | { kind: 'loop' };
 
 /** Reads the target of a symlink of the head tree, or null when `path` is not a symlink there. */
 export type SymlinkReader = (path: string) => Promise<string | null>;
@@ -27,7 +24,8 @@ export async function resolveSymlink(linkPath: string, target: string, readLink:
   for (let hop = 0; hop < MAX_HOPS; hop++) {
     if (isAbsoluteTarget(pending)) return { kind: 'outside', why: `it is an absolute path (\`${pending}\`)` };
     const joined = posix.normalize(posix.join(dir, pending));
-    if (joined === '..' || joined.startsWith('../')) return { kind: 'outside', why: `\`..\` climbs above the repository root (resolves to \`${joined}\`)` };
+    if (joined === '..' || joined.startsWith('../'))
+      return { kind: 'outside', why: `\`..\` climbs above the repository root (resolves to \`${joined}\`)` };
     const comps = joined === '.' ? [] : joined.split('/').filter(Boolean);
     if (comps.some((c) => c.toLowerCase() === '.git')) return { kind: 'git-internals', resolved: joined };
     let redirected = false;

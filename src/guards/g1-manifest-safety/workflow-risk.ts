@@ -99,7 +99,10 @@ export function workflowConcerns(baseText: string | null, headText: string | nul
   const before = triggers(baseDoc);
   for (const t of ['pull_request_target', 'workflow_run']) {
     if (triggers(head).has(t) && !before.has(t)) {
-      concerns.push({ what: `adds the \`${t}\` trigger (runs with the repository's secrets and write token on events from forks)`, line: lineOf(lines, (l) => l.includes(t)) });
+      concerns.push({
+        what: `adds the \`${t}\` trigger (runs with the repository's secrets and write token on events from forks)`,
+        line: lineOf(lines, (l) => l.includes(t)),
+      });
     }
   }
 
@@ -107,7 +110,8 @@ export function workflowConcerns(baseText: string | null, headText: string | nul
   const permsAfter = permissions(head);
   for (const [where, scopes] of permsBefore) {
     if (!permsAfter.has(where)) {
-      const label = where === 'workflow' ? 'the workflow-level `permissions` block' : `the \`permissions\` block of job \`${where.slice(4)}\``;
+      const label =
+        where === 'workflow' ? 'the workflow-level `permissions` block' : `the \`permissions\` block of job \`${where.slice(4)}\``;
       concerns.push({ what: `removes ${label} (the token falls back to the repository default, often write-all)` });
       void scopes;
     }
@@ -119,28 +123,48 @@ export function workflowConcerns(baseText: string | null, headText: string | nul
       if (!widened || old?.get(scope) === level) continue;
       const label = scope === '*' ? level : `\`${scope}: ${level}\``;
       const whereLabel = where === 'workflow' ? 'for the whole workflow' : `for job \`${where.slice(4)}\``;
-      concerns.push({ what: `grants ${label} ${whereLabel}`, line: lineOf(lines, (l) => (scope === '*' ? l.includes('write-all') : new RegExp(`^\\s*${scope}\\s*:\\s*write`).test(l))) });
+      concerns.push({
+        what: `grants ${label} ${whereLabel}`,
+        line: lineOf(lines, (l) => (scope === '*' ? l.includes('write-all') : new RegExp(`^\\s*${scope}\\s*:\\s*write`).test(l))),
+      });
     }
   }
 
   const oldSecrets = secretsIn(baseText ?? '');
   const newSecrets = [...secretsIn(headText)].filter((s) => !oldSecrets.has(s));
   if (newSecrets.length) {
-    concerns.push({ what: `uses new secret${newSecrets.length === 1 ? '' : 's'} ${newSecrets.map((s) => `\`${s}\``).join(', ')}`, line: lineOf(lines, (l) => l.includes(`secrets.${newSecrets[0]}`)) });
+    concerns.push({
+      what: `uses new secret${newSecrets.length === 1 ? '' : 's'} ${newSecrets.map((s) => `\`${s}\``).join(', ')}`,
+      line: lineOf(lines, (l) => l.includes(`secrets.${newSecrets[0]}`)),
+    });
   }
 
-  const oldPipes = new Set((baseText ?? '').split('\n').filter((l) => PIPE_TO_SHELL.test(l)).map((l) => l.trim()));
+  const oldPipes = new Set(
+    (baseText ?? '')
+      .split('\n')
+      .filter((l) => PIPE_TO_SHELL.test(l))
+      .map((l) => l.trim()),
+  );
   const pipeLine = lines.findIndex((l) => PIPE_TO_SHELL.test(l) && !oldPipes.has(l.trim()));
-  if (pipeLine >= 0) concerns.push({ what: `pipes a download into a shell (\`${lines[pipeLine]!.trim().slice(0, 80)}\`)`, line: pipeLine + 1 });
+  if (pipeLine >= 0)
+    concerns.push({ what: `pipes a download into a shell (\`${lines[pipeLine]!.trim().slice(0, 80)}\`)`, line: pipeLine + 1 });
 
-  const baseUses = new Set((baseText ?? '').split('\n').flatMap((l) => { const u = USES.exec(l)?.[1]; return u ? [actionOwnerRepo(u)?.name] : []; }));
+  const baseUses = new Set(
+    (baseText ?? '').split('\n').flatMap((l) => {
+      const u = USES.exec(l)?.[1];
+      return u ? [actionOwnerRepo(u)?.name] : [];
+    }),
+  );
   lines.forEach((l, i) => {
     const uses = USES.exec(l)?.[1];
     const action = uses ? actionOwnerRepo(uses) : null;
     if (!action || /^(actions|github)\//.test(action.name) || baseUses.has(action.name) || usedAtBase.has(action.name)) return;
     if (/^[0-9a-f]{40}$/i.test(action.ref)) return;
     if (concerns.some((c) => c.what.includes(`\`${action.name}\``))) return;
-    concerns.push({ what: `adds the third-party action \`${action.name}\` pinned to \`${action.ref}\`, a tag or branch its owner can move (pin a full commit sha)`, line: i + 1 });
+    concerns.push({
+      what: `adds the third-party action \`${action.name}\` pinned to \`${action.ref}\`, a tag or branch its owner can move (pin a full commit sha)`,
+      line: i + 1,
+    });
   });
   return concerns;
 }

@@ -65,9 +65,11 @@ function byLocation(path: string): SchemaTarget | null {
   if (/^\.github\/dependabot\.ya?ml$/.test(path)) return { schema: 'dependabot', format: 'yaml' };
   if (/^\.github\/slopgate\.ya?ml$/.test(path)) return { schema: 'slopgate', format: 'yaml' };
   if (path === '.github/slopgate.toml') return { schema: 'slopgate', format: 'toml' };
-  if (/^\.github\/ISSUE_TEMPLATE\/[^/]+\.ya?ml$/.test(path) && !/\/config\.ya?ml$/.test(path)) return { schema: 'github-issue-forms', format: 'yaml' };
+  if (/^\.github\/ISSUE_TEMPLATE\/[^/]+\.ya?ml$/.test(path) && !/\/config\.ya?ml$/.test(path))
+    return { schema: 'github-issue-forms', format: 'yaml' };
   if (/^\.github\/funding\.ya?ml$/i.test(path)) return { schema: 'github-funding', format: 'yaml' };
-  if (/^(?:\.github\/|\.gitlab\/)?renovate\.json$/.test(path) || /^\.renovaterc(?:\.json)?$/.test(path)) return { schema: 'renovate', format: 'jsonc' };
+  if (/^(?:\.github\/|\.gitlab\/)?renovate\.json$/.test(path) || /^\.renovaterc(?:\.json)?$/.test(path))
+    return { schema: 'renovate', format: 'jsonc' };
   return null;
 }
 
@@ -95,7 +97,10 @@ function under(inner: PathSegment[], outer: PathSegment[]): boolean {
 }
 
 /** Problems of one text against its schema; null when the text does not parse (G2 reports that). */
-export function schemaProblems(text: string, target: SchemaTarget): { problems: SchemaProblem[]; lineOf: (p: SchemaProblem) => number } | null {
+export function schemaProblems(
+  text: string,
+  target: SchemaTarget,
+): { problems: SchemaProblem[]; lineOf: (p: SchemaProblem) => number } | null {
   const doc = parseConfigDocument(text, target.format);
   if (!doc) return null;
   // An empty YAML file is null: nothing to validate (and nothing wrong with the schema's shape).
@@ -119,7 +124,8 @@ function messageFor(path: string, problem: SchemaProblem, target: SchemaTarget, 
 
 function remediationFor(path: string, problem: SchemaProblem): string {
   const key = `\`${formatPath(problem.path)}\``;
-  if (problem.keyword === 'additionalProperties') return `Remove or rename ${key} in ${path}: the tool does not know this key and will reject or ignore it.`;
+  if (problem.keyword === 'additionalProperties')
+    return `Remove or rename ${key} in ${path}: the tool does not know this key and will reject or ignore it.`;
   if (problem.keyword === 'required') return `Add ${key} to ${path}; the tool requires it here.`;
   return `Set ${key} in ${path} to ${problem.expected.replace(/ \(found [^)]*\)$/, '')}.`;
 }

@@ -105,7 +105,9 @@ function describe(errors: ErrorObject[], value: unknown): string {
       return known.length ? `only known keys (${listValues(known, 15)})` : 'no keys besides the documented ones';
     }
     default:
-      return first.message ? `a value that ${first.message.replace(/^must /, 'does ').replace(/^does be /, 'is ')}` : `a value accepted by "${first.keyword}"`;
+      return first.message
+        ? `a value that ${first.message.replace(/^must /, 'does ').replace(/^does be /, 'is ')}`
+        : `a value accepted by "${first.keyword}"`;
   }
 }
 
@@ -133,14 +135,20 @@ export function problemsFrom(rawErrors: ErrorObject[], data: unknown): SchemaPro
     );
   // An enum/const error next to a type error of the same subschema repeats it (the type error names the values).
   const typeErrors = errors.filter((e) => e.keyword === 'type' && !otherBranchWentFurther(e));
-  const typeErrorBeside = (e: ErrorObject) => typeErrors.some((o) => o.instancePath === e.instancePath && o.parentSchema === e.parentSchema);
+  const typeErrorBeside = (e: ErrorObject) =>
+    typeErrors.some((o) => o.instancePath === e.instancePath && o.parentSchema === e.parentSchema);
   const kept = errors.filter((e) =>
     e.keyword === 'type' ? typeErrors.includes(e) : !((e.keyword === 'enum' || e.keyword === 'const') && typeErrorBeside(e)),
   );
   const byPath = new Map<string, ErrorObject[]>();
   for (const e of kept) {
     // cast: library typing gap: ajv types params per keyword only loosely
-    const extra = e.keyword === 'required' ? (e.params as { missingProperty: string }).missingProperty : e.keyword === 'additionalProperties' ? (e.params as { additionalProperty: string }).additionalProperty : '';
+    const extra =
+      e.keyword === 'required'
+        ? (e.params as { missingProperty: string }).missingProperty
+        : e.keyword === 'additionalProperties'
+          ? (e.params as { additionalProperty: string }).additionalProperty
+          : '';
     const slot = `${e.instancePath}\u0000${e.keyword}\u0000${extra}`;
     byPath.set(slot, [...(byPath.get(slot) ?? []), e]);
   }
@@ -152,7 +160,12 @@ export function problemsFrom(rawErrors: ErrorObject[], data: unknown): SchemaPro
     const base = decodePointer(first.instancePath, data);
     // cast: library typing gap: ajv types params per keyword only loosely
     const params = first.params as { missingProperty?: string; additionalProperty?: string };
-    const child = first.keyword === 'required' ? params.missingProperty : first.keyword === 'additionalProperties' ? params.additionalProperty : undefined;
+    const child =
+      first.keyword === 'required'
+        ? params.missingProperty
+        : first.keyword === 'additionalProperties'
+          ? params.additionalProperty
+          : undefined;
     const path = child === undefined ? base : [...base, child];
     const value = valueAt(data, path);
     const problem: SchemaProblem = {

@@ -20,7 +20,8 @@ export function declaredSample(fp: RepoFingerprint, max = 6): string {
 function findingFor(file: ChangedFile, claims: FrameworkClaim[], fp: RepoFingerprint): GuardFinding {
   const first = claims[0]!;
   const lines = [...new Set(claims.map((c) => c.line))];
-  const also = lines.length > 1 ? ` (also on line${lines.length > 2 ? 's' : ''} ${lines.slice(1, 6).join(', ')}${lines.length > 6 ? ', …' : ''})` : '';
+  const also =
+    lines.length > 1 ? ` (also on line${lines.length > 2 ? 's' : ''} ${lines.slice(1, 6).join(', ')}${lines.length > 6 ? ', …' : ''})` : '';
   const where = first.inCode ? 'in a code example' : '';
   return {
     category: 'ungrounded-framework',

@@ -29,7 +29,13 @@ function anchorOf(file: ChangedFile, baseLine: number | undefined): number {
   return firstAddedLine(file.added) ?? 1;
 }
 
-function codeBlockLoss(file: ChangedFile, baseBlocks: CodeBlock[], headBlocks: CodeBlock[], ctx: GuardContext, landing: Landing): GuardFinding[] {
+function codeBlockLoss(
+  file: ChangedFile,
+  baseBlocks: CodeBlock[],
+  headBlocks: CodeBlock[],
+  ctx: GuardContext,
+  landing: Landing,
+): GuardFinding[] {
   const { codeBlockFloor, codeBlockMinChars } = ctx.config.docs;
   const o = codeChars(baseBlocks);
   const n = codeChars(headBlocks);
@@ -42,7 +48,9 @@ function codeBlockLoss(file: ChangedFile, baseBlocks: CodeBlock[], headBlocks: C
   if (n + codeChars(moved.map((m) => m.block)) >= codeBlockFloor * o) return [];
   const lost = gone.filter((b) => !movedSet.has(b));
   const first = lost[0];
-  const example = first ? ` The first one gone is the ${blockName(first)} at base line ${first.openLine}: "${snippet(first.body.find((l) => l.text.trim())?.text ?? '')}".` : '';
+  const example = first
+    ? ` The first one gone is the ${blockName(first)} at base line ${first.openLine}: "${snippet(first.body.find((l) => l.text.trim())?.text ?? '')}".`
+    : '';
   return [
     {
       category: 'doc-destroyed',
@@ -122,6 +130,10 @@ export const g13: Guard = {
     const baseBlocks = codeBlocksOf(file.oldPath ?? file.path, file.base.text);
     const headBlocks = codeBlocksOf(file.path, file.head.text);
     const landing = await landingOf(ctx);
-    return [...codeBlockLoss(file, baseBlocks, headBlocks, ctx, landing), ...literalNewlineLines(file, baseBlocks, headBlocks), ...bulkShrink(file, ctx, landing)];
+    return [
+      ...codeBlockLoss(file, baseBlocks, headBlocks, ctx, landing),
+      ...literalNewlineLines(file, baseBlocks, headBlocks),
+      ...bulkShrink(file, ctx, landing),
+    ];
   },
 };

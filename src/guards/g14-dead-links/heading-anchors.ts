@@ -128,9 +128,20 @@ export function markdownAnchors(path: string, text: string, opts: { siteSlugs?: 
     // attr_list ids on inline elements (`**locale**{ #mkdocs-locale }`), as docs generators render them
     if (line.includes('{')) for (const m of line.matchAll(INLINE_ATTR_ID)) anchors.add(m[1]!.toLowerCase());
     const atx = atxHeading(line);
-    if (atx !== null) { addHeading(atx); return; }
+    if (atx !== null) {
+      addHeading(atx);
+      return;
+    }
     const prev = lines[i - 1];
-    if (i > 0 && SETEXT.test(line) && prev !== undefined && prev.trim() !== '' && !inCode.has(i) && atxHeading(prev) === null && !/^\s*[-*+]\s/.test(prev)) {
+    if (
+      i > 0 &&
+      SETEXT.test(line) &&
+      prev !== undefined &&
+      prev.trim() !== '' &&
+      !inCode.has(i) &&
+      atxHeading(prev) === null &&
+      !/^\s*[-*+]\s/.test(prev)
+    ) {
       addHeading(prev.trim());
     }
   });

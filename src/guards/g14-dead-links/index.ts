@@ -8,10 +8,7 @@ import { checkAnchor, resolveLocalTarget, type AnchorProblem } from './local-tar
 import { similarPaths } from '../../repo/similar-paths.js';
 
 /** A link's target, sorted by what checking it takes. */
-type Target =
-  | { type: 'external'; url: string }
-  | { type: 'local'; path: string; fragment: string }
-  | { type: 'skip' };
+type Target = { type: 'external'; url: string } | { type: 'local'; path: string; fragment: string } | { type: 'skip' };
 
 export function classifyTarget(raw: string): Target {
   const target = raw.trim();
@@ -31,7 +28,10 @@ export function addedLinks(file: ChangedFile): DocLink[] {
   const kind = docKindOf(file.path);
   const headText = file.head.text;
   if (kind === null || headText === null) return [];
-  const before = file.base.text !== null ? new Set(extractLinks(file.oldPath ?? file.path, file.base.text, kind).map((l) => l.target)) : new Set<string>();
+  const before =
+    file.base.text !== null
+      ? new Set(extractLinks(file.oldPath ?? file.path, file.base.text, kind).map((l) => l.target))
+      : new Set<string>();
   const seen = new Set<string>();
   return extractLinks(file.path, headText, kind).filter((link) => {
     const key = `${link.line}\u0000${link.target}`;
@@ -58,12 +58,22 @@ function anchorFinding(file: ChangedFile, link: DocLink, problem: AnchorProblem)
   const lineText = textLines(file.head.text ?? '')[link.line - 1] ?? '';
   const wrong = `#${problem.fragment}`;
   if (problem.closest && lineText.split(wrong).length === 2) {
-    finding.suggestion = { path: file.path, startLine: link.line, endLine: link.line, replacement: lineText.replace(wrong, `#${problem.closest}`) };
+    finding.suggestion = {
+      path: file.path,
+      startLine: link.line,
+      endLine: link.line,
+      replacement: lineText.replace(wrong, `#${problem.closest}`),
+    };
   }
   return finding;
 }
 
-async function checkLocal(file: ChangedFile, link: DocLink, target: { path: string; fragment: string }, ctx: GuardContext): Promise<GuardFinding | null> {
+async function checkLocal(
+  file: ChangedFile,
+  link: DocLink,
+  target: { path: string; fragment: string },
+  ctx: GuardContext,
+): Promise<GuardFinding | null> {
   const kind = docKindOf(file.path);
   if (target.path === '') {
     if (!target.fragment || kind !== 'markdown' || file.head.text === null) return null;
@@ -130,7 +140,10 @@ async function checkExternal(urls: Map<string, { file: ChangedFile; link: DocLin
   // network degrades to "not checked" instead of a guard timeout.
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<LinkVerdict>((resolve) => {
-    timer = setTimeout(() => resolve({ status: 'unknown', reason: 'not checked within the time budget' }), Math.floor(ctx.config.guards.timeoutMs * 0.8));
+    timer = setTimeout(
+      () => resolve({ status: 'unknown', reason: 'not checked within the time budget' }),
+      Math.floor(ctx.config.guards.timeoutMs * 0.8),
+    );
   });
   await Promise.all(
     [...urls].map(async ([url, uses]) => {

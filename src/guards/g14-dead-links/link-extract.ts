@@ -19,7 +19,7 @@ function maskCode(path: string, text: string, kind: DocKind): string {
   const lines = text.split('\n');
   if (kind !== 'text') {
     for (const block of codeBlocksOf(path, text)) {
-      const last = block.closeLine ?? (block.body.at(-1)?.line ?? block.openLine);
+      const last = block.closeLine ?? block.body.at(-1)?.line ?? block.openLine;
       for (let l = block.openLine; l <= last; l++) lines[l - 1] = ' '.repeat(lines[l - 1]?.length ?? 0);
     }
   }

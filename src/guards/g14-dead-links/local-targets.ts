@@ -74,13 +74,15 @@ export async function resolveLocalTarget(docPath: string, target: string, ctx: G
   const path = decode(target).replace(/\\/g, '/');
   const sites = await docSites(ctx);
   for (const site of sitesOf(docPath, sites)) {
-    for (const candidate of siteCandidates(docPath, path, site)) if (exists(tree, candidate) && candidate !== '') return { found: candidate, tried };
+    for (const candidate of siteCandidates(docPath, path, site))
+      if (exists(tree, candidate) && candidate !== '') return { found: candidate, tried };
   }
   // An absolute link in a repository that builds docs sites is a site URL; translations built by a
   // project's own tooling (not a config we can read) share the main site's root.
   if (path.startsWith('/') && /\.(md|mdx|markdown|rst)$/i.test(docPath)) {
     for (const site of sites) {
-      for (const candidate of siteCandidates(docPath, path, site)) if (exists(tree, candidate) && candidate !== '') return { found: candidate, tried };
+      for (const candidate of siteCandidates(docPath, path, site))
+        if (exists(tree, candidate) && candidate !== '') return { found: candidate, tried };
     }
   }
   if (github !== null && !path.startsWith('/')) {

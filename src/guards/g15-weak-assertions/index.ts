@@ -14,11 +14,43 @@ import { namedFunctions, testCases, type TestCase } from './test-bodies.js';
 /** What counts as checking something, per language (a call of a helper named assert*, check*, verify*, expect* included). */
 const HELPER = /(?<![\w$])_*(?:assert|check|verify|expect|ensure|validate)\w*\s*(?:<[^;()]*>\s*)?[!(]/i;
 const CHECKS: Partial<Record<LangId, RegExp[]>> = {
-  python: [/\bassert\b/, /\braises\s*\(/, /\bwarns\s*\(/, /\bself\.(?:assert\w*|fail\w*)\s*\(/, /\.assert_\w+\s*\(/, /\bpytest\.fail\b/, /\braise\s+AssertionError\b/, /\bdeprecated_call\s*\(/],
+  python: [
+    /\bassert\b/,
+    /\braises\s*\(/,
+    /\bwarns\s*\(/,
+    /\bself\.(?:assert\w*|fail\w*)\s*\(/,
+    /\.assert_\w+\s*\(/,
+    /\bpytest\.fail\b/,
+    /\braise\s+AssertionError\b/,
+    /\bdeprecated_call\s*\(/,
+  ],
   // `satisfies` and `@ts-expect-error` are type-level checks (type tests run under tsc or vitest --typecheck)
-  javascript: [/\bexpect\w*\s*[(.<]/, /\bsatisfies\b/, /\bassert\w*\b/, /\.should\b/, /\bt\.(?:is|not|true|false|truthy|falsy|deepEqual|notDeepEqual|like|throws\w*|notThrows\w*|regex|snapshot|pass|fail|assert|plan)\s*\(/, /\bsinon\.assert\b/, /\.verify\s*\(/, /\bthrow\s+new\s+(?:Assertion)?Error\b/],
-  go: [/\.\s*(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\s*\(/, /\b(?:assert|require)\s*\.\s*\w+\s*\(/, /\.\s*(?:Require|Assert)\s*\(\s*\)/, /\bpanic\s*\(/],
-  rust: [/\b\w*assert\w*!/, /\bpanic!/, /\bunreachable!/, /\btodo!/, /\.unwrap(?:_err)?\s*\(/, /\.expect(?:_err)?\s*\(/, /\?\s*[;)}\s]/, /\bprop_assert/],
+  javascript: [
+    /\bexpect\w*\s*[(.<]/,
+    /\bsatisfies\b/,
+    /\bassert\w*\b/,
+    /\.should\b/,
+    /\bt\.(?:is|not|true|false|truthy|falsy|deepEqual|notDeepEqual|like|throws\w*|notThrows\w*|regex|snapshot|pass|fail|assert|plan)\s*\(/,
+    /\bsinon\.assert\b/,
+    /\.verify\s*\(/,
+    /\bthrow\s+new\s+(?:Assertion)?Error\b/,
+  ],
+  go: [
+    /\.\s*(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\s*\(/,
+    /\b(?:assert|require)\s*\.\s*\w+\s*\(/,
+    /\.\s*(?:Require|Assert)\s*\(\s*\)/,
+    /\bpanic\s*\(/,
+  ],
+  rust: [
+    /\b\w*assert\w*!/,
+    /\bpanic!/,
+    /\bunreachable!/,
+    /\btodo!/,
+    /\.unwrap(?:_err)?\s*\(/,
+    /\.expect(?:_err)?\s*\(/,
+    /\?\s*[;)}\s]/,
+    /\bprop_assert/,
+  ],
 };
 CHECKS.typescript = CHECKS.javascript;
 CHECKS.tsx = CHECKS.javascript;
@@ -104,7 +136,10 @@ async function checkFile(file: ChangedFile): Promise<GuardFinding[]> {
       severity: 'risk',
       path: file.path,
       line: rest[0]!.line,
-      message: `${rest.length} more tests in ${file.path} that this PR adds or rewrites check nothing: ${rest.slice(0, 8).map((f) => `\`${String(f.evidence?.test)}\``).join(', ')}${rest.length > 8 ? ', …' : ''}.`,
+      message: `${rest.length} more tests in ${file.path} that this PR adds or rewrites check nothing: ${rest
+        .slice(0, 8)
+        .map((f) => `\`${String(f.evidence?.test)}\``)
+        .join(', ')}${rest.length > 8 ? ', …' : ''}.`,
       remediation: `Give each of these tests an assertion about the behaviour it is named after, or remove it.`,
       evidence: { tests: rest.map((f) => f.evidence?.test) },
     },
@@ -116,7 +151,14 @@ export const g15: Guard = {
   name: 'added tests assert something',
   appliesTo(file) {
     const lang = languageOf(file.path);
-    return !!lang && lang !== 'java' && file.status !== 'deleted' && file.head.text !== null && !isSkippedPath(file.path) && isTestFile(file.path, lang);
+    return (
+      !!lang &&
+      lang !== 'java' &&
+      file.status !== 'deleted' &&
+      file.head.text !== null &&
+      !isSkippedPath(file.path) &&
+      isTestFile(file.path, lang)
+    );
   },
   checkFile(file) {
     return checkFile(file);

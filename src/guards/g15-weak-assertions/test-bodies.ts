@@ -32,14 +32,22 @@ function pythonTests(root: Node, out: TestCase[]): void {
       }
       if (def.type !== 'function_definition') continue;
       const name = field(def, 'name')?.text ?? '';
-      if (!name.startsWith("test")) continue;
+      if (!name.startsWith('test')) continue;
       const body = field(def, 'body');
       if (!body) continue;
       const statements = named(body).filter((s) => s.type !== 'comment');
       const trivial = statements.every(
-        (s) => s.type === 'pass_statement' || (s.type === 'expression_statement' && /^(?:\.\.\.|(?:[rbuf]*)("""|'''|"|')[\s\S]*\1)$/.test(s.text.trim())),
+        (s) =>
+          s.type === 'pass_statement' ||
+          (s.type === 'expression_statement' && /^(?:\.\.\.|(?:[rbuf]*)("""|'''|"|')[\s\S]*\1)$/.test(s.text.trim())),
       );
-      const decorators = child.type === 'decorated_definition' ? named(child).filter((c) => c.type === 'decorator').map((c) => c.text).join('\n') : '';
+      const decorators =
+        child.type === 'decorated_definition'
+          ? named(child)
+              .filter((c) => c.type === 'decorator')
+              .map((c) => c.text)
+              .join('\n')
+          : '';
       out.push({
         name: inClass && container.parent ? `${field(container.parent, 'name')?.text ?? ''}.${name}` : name,
         line: child.startPosition.row + 1,
@@ -128,7 +136,14 @@ function jsTests(root: Node, out: TestCase[]): void {
         const body = field(fn, 'body');
         if (body) {
           const statements = body.type === 'statement_block' ? named(body).filter((s) => s.type !== 'comment') : [body];
-          out.push({ name, line: node.startPosition.row + 1, endLine: node.endPosition.row + 1, body: body.text, empty: statements.length === 0, exempt: false });
+          out.push({
+            name,
+            line: node.startPosition.row + 1,
+            endLine: node.endPosition.row + 1,
+            body: body.text,
+            empty: statements.length === 0,
+            exempt: false,
+          });
         }
         return; // nested calls belong to this test
       }

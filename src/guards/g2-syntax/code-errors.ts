@@ -86,7 +86,10 @@ function describe(node: Node, lang: LangId, lines: string[]): SyntaxProblem {
   const opener = node.firstChild?.type;
   if (node.isError && opener && QUOTE_TOKENS.has(opener)) {
     const quote = node.firstChild.text.slice(-1);
-    return { ...at, message: `the ${quote === "'" && lang === 'rust' ? 'character' : 'string'} literal opened here with ${quote} is never closed` };
+    return {
+      ...at,
+      message: `the ${quote === "'" && lang === 'rust' ? 'character' : 'string'} literal opened here with ${quote} is never closed`,
+    };
   }
   const snippet = node.text.split('\n')[0]!.trim().slice(0, 40);
   if (!snippet) return { ...at, message: 'the code here does not fit the grammar' };
@@ -133,7 +136,10 @@ function withoutSpans(text: string, spans: [number, number][]): string {
 }
 
 async function checkTreeSitter(lang: LangId, text: string): Promise<SyntaxProblem | null> {
-  const first = await withTree(lang, text, (tree) => ({ problem: locate(tree, lang, text), comments: lang === 'python' && tree.rootNode.hasError ? ownLineComments(tree, text) : [] }));
+  const first = await withTree(lang, text, (tree) => ({
+    problem: locate(tree, lang, text),
+    comments: lang === 'python' && tree.rootNode.hasError ? ownLineComments(tree, text) : [],
+  }));
   if (!first.problem || first.comments.length === 0) return first.problem;
   // Python only: parse again with own-line comments blanked (same offsets). If that parses, the
   // error was the grammar's, not the file's.

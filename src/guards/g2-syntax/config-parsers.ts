@@ -98,10 +98,17 @@ function checkJson(text: string, comments: boolean): SyntaxProblem | null {
     const at = lineColOf(text, comma);
     const source = lineAt(text, at.line);
     const fix = source.slice(at.column).trim() === '' ? source.slice(0, at.column - 1) : undefined;
-    return { ...at, message: `trailing comma before \`${text[first.offset]}\`: JSON does not allow a comma after the last item`, ...(fix !== undefined ? { fixedLine: fix } : {}) };
+    return {
+      ...at,
+      message: `trailing comma before \`${text[first.offset]}\`: JSON does not allow a comma after the last item`,
+      ...(fix !== undefined ? { fixedLine: fix } : {}),
+    };
   }
   const words = JSON_ERROR_WORDS[first.error] ?? jsonc.printParseErrorCode(first.error);
-  const hint = first.error === jsonc.ParseErrorCode.InvalidCommentToken ? ' (this file is read as strict JSON; only known comment-tolerant files such as tsconfig.json may have comments)' : '';
+  const hint =
+    first.error === jsonc.ParseErrorCode.InvalidCommentToken
+      ? ' (this file is read as strict JSON; only known comment-tolerant files such as tsconfig.json may have comments)'
+      : '';
   return { ...lineColOf(text, first.offset), message: `${words}${hint}` };
 }
 

@@ -46,7 +46,12 @@ function finding(file: ChangedFile, kind: SyntaxKind, problem: SyntaxProblem, be
     remediation: before
       ? `The file was broken before this PR; fixing it here is welcome. Errors this PR adds further down may be hidden behind the first one, so re-run after fixing line ${problem.line}.`
       : `Fix the ${label} syntax at line ${problem.line} so the file parses again (tools that read it will refuse it as it is).`,
-    evidence: { parser: label, line: problem.line, column: problem.column, ...(before ? { baseLine: before.line, baseColumn: before.column } : {}) },
+    evidence: {
+      parser: label,
+      line: problem.line,
+      column: problem.column,
+      ...(before ? { baseLine: before.line, baseColumn: before.column } : {}),
+    },
   };
   if (problem.fixedLine !== undefined) {
     base.suggestion = { path: file.path, startLine: problem.line, endLine: problem.line, replacement: problem.fixedLine };

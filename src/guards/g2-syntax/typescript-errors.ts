@@ -26,7 +26,11 @@ export const isScriptLang = (lang: LangId): lang is ScriptLang => lang === 'java
  * JavaScript the TypeScript-only syntax a `.js` file may not contain (type annotations, `enum`, …).
  * A one-file program without lib or module resolution: no type checking happens.
  */
-function syntacticDiagnostics(ts: Compiler, lang: ScriptLang, text: string): { file: TS.SourceFile; diagnostics: readonly TS.Diagnostic[] } {
+function syntacticDiagnostics(
+  ts: Compiler,
+  lang: ScriptLang,
+  text: string,
+): { file: TS.SourceFile; diagnostics: readonly TS.Diagnostic[] } {
   const fileName = FILE_NAME[lang];
   const kind = lang === 'javascript' ? ts.ScriptKind.JS : lang === 'tsx' ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
   const file = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, kind);
@@ -62,7 +66,10 @@ function unclosedOpener(file: TS.SourceFile, offset: number, open: TS.SyntaxKind
   return found;
 }
 
-const BRACKETS: Record<string, [string, 'OpenBraceToken' | 'OpenParenToken' | 'OpenBracketToken', 'CloseBraceToken' | 'CloseParenToken' | 'CloseBracketToken']> = {
+const BRACKETS: Record<
+  string,
+  [string, 'OpenBraceToken' | 'OpenParenToken' | 'OpenBracketToken', 'CloseBraceToken' | 'CloseParenToken' | 'CloseBracketToken']
+> = {
   '}': ['{', 'OpenBraceToken', 'CloseBraceToken'],
   ')': ['(', 'OpenParenToken', 'CloseParenToken'],
   ']': ['[', 'OpenBracketToken', 'CloseBracketToken'],
@@ -75,7 +82,8 @@ function missingCloser(ts: Compiler, d: TS.Diagnostic, message: string, file: TS
   const closer = expected[1]!;
   const [opener, openKind, closeKind] = BRACKETS[closer]!;
   const note = d.relatedInformation?.find((r) => r.start !== undefined && r.file === file);
-  const openAt = note?.start ?? unclosedOpener(file, d.start ?? file.text.length, ts.SyntaxKind[openKind], ts.SyntaxKind[closeKind])?.getStart(file);
+  const openAt =
+    note?.start ?? unclosedOpener(file, d.start ?? file.text.length, ts.SyntaxKind[openKind], ts.SyntaxKind[closeKind])?.getStart(file);
   if (openAt === undefined) return `missing \`${closer}\``;
   const line = file.getLineAndCharacterOfPosition(openAt).line + 1;
   return `missing \`${closer}\` to close the \`${opener}\` opened on line ${line}`;
@@ -101,7 +109,8 @@ export async function checkScript(lang: ScriptLang, text: string): Promise<Synta
   const { file, diagnostics } = syntacticDiagnostics(ts, lang, text);
   const located = diagnostics.flatMap((d) => (d.start === undefined ? [] : [{ d, start: d.start }]));
   const earliest = located.sort((a, b) => a.start - b.start)[0];
-  if (!earliest) return diagnostics.length ? { line: 1, column: 1, message: ts.flattenDiagnosticMessageText(diagnostics[0]!.messageText, ' ') } : null;
+  if (!earliest)
+    return diagnostics.length ? { line: 1, column: 1, message: ts.flattenDiagnosticMessageText(diagnostics[0]!.messageText, ' ') } : null;
   const first = earliest.d;
   const raw = ts.flattenDiagnosticMessageText(first.messageText, ' ');
   const message = missingCloser(ts, first, raw, file) ?? `${raw.replace(/\.$/, '')} (TS${first.code})`;

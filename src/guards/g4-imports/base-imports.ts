@@ -9,9 +9,15 @@ function patternFor(ecosystem: Ecosystem, pkg: string): { re: string; specs: str
   const p = esc(pkg);
   switch (ecosystem) {
     case 'python':
-      return { re: `^[[:space:]]*(from[[:space:]]+${p}([.[:space:]]|$)|import[[:space:]]+([A-Za-z_][A-Za-z0-9_.]*[[:space:]]*,[[:space:]]*)*${p}([.,[:space:]]|$))`, specs: ['*.py', '*.pyi'] };
+      return {
+        re: `^[[:space:]]*(from[[:space:]]+${p}([.[:space:]]|$)|import[[:space:]]+([A-Za-z_][A-Za-z0-9_.]*[[:space:]]*,[[:space:]]*)*${p}([.,[:space:]]|$))`,
+        specs: ['*.py', '*.pyi'],
+      };
     case 'npm':
-      return { re: `(from|require\\(|import\\(|import)[[:space:]]*['"]${p}(/[^'"]*)?['"]`, specs: ['*.js', '*.jsx', '*.mjs', '*.cjs', '*.ts', '*.tsx', '*.mts', '*.cts', '*.vue', '*.svelte'] };
+      return {
+        re: `(from|require\\(|import\\(|import)[[:space:]]*['"]${p}(/[^'"]*)?['"]`,
+        specs: ['*.js', '*.jsx', '*.mjs', '*.cjs', '*.ts', '*.tsx', '*.mts', '*.cts', '*.vue', '*.svelte'],
+      };
     case 'rust':
       return { re: `(^|[^A-Za-z0-9_:])(use|extern[[:space:]]+crate)[[:space:]]+(::)?${p}([^A-Za-z0-9_]|$)`, specs: ['*.rs'] };
     default:

@@ -37,7 +37,8 @@ async function readJsAliases(head: Revision, paths: string[]): Promise<{ pattern
   const baseUrls = new Set<string>();
   for (const [path, text] of texts) {
     // cast: I/O boundary: parsed from a file or a tool's output
-    const json = parseJsonc(text, [], { allowTrailingComma: true }) as { compilerOptions?: { paths?: unknown; baseUrl?: unknown } } | undefined;
+    const json = parseJsonc(text, [], { allowTrailingComma: true }) as
+      { compilerOptions?: { paths?: unknown; baseUrl?: unknown } } | undefined;
     const options = json?.compilerOptions;
     if (!options || typeof options !== 'object') continue;
     if (options.paths && typeof options.paths === 'object') for (const key of Object.keys(options.paths)) patterns.add(key);

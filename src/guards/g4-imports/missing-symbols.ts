@@ -46,7 +46,12 @@ function pythonImports(text: string): NamedImport[] {
       .replace(/#[^\n]*/g, '')
       .replace(/[()\\]/g, ' ')
       .split(',')
-      .map((s) => s.trim().split(/\s+as\s+/)[0]!.trim())
+      .map((s) =>
+        s
+          .trim()
+          .split(/\s+as\s+/)[0]!
+          .trim(),
+      )
       .filter((n) => /^[A-Za-z_]\w*$/.test(n));
     if (names.length) out.push({ module: m[2]!, names, line: lineOf(text, m.index), text: m[0].split('\n')[0]!.trim().slice(0, 120) });
   }
@@ -59,10 +64,11 @@ function pythonTargets(module: string, importer: string, paths: ReadonlySet<stri
   const dirs: string[] = [];
   const add = (base: string) => {
     for (const f of [`${base}.py`, `${base}.pyi`]) if (paths.has(f)) files.push(f);
-    for (const f of [`${base}/__init__.py`, `${base}/__init__.pyi`]) if (paths.has(f)) {
-      files.push(f);
-      if (!dirs.includes(base)) dirs.push(base);
-    }
+    for (const f of [`${base}/__init__.py`, `${base}/__init__.pyi`])
+      if (paths.has(f)) {
+        files.push(f);
+        if (!dirs.includes(base)) dirs.push(base);
+      }
   };
   if (module.startsWith('.')) {
     const base = relativePythonModule(module, importer);
@@ -113,7 +119,13 @@ function jsImports(text: string): NamedImport[] {
     const names = m[3]!
       .replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, '')
       .split(',')
-      .map((s) => s.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!.trim())
+      .map((s) =>
+        s
+          .trim()
+          .replace(/^type\s+/, '')
+          .split(/\s+as\s+/)[0]!
+          .trim(),
+      )
       .filter((n) => /^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(n) && n !== 'default');
     if (names.length) out.push({ module: m[4]!, names, line: lineOf(text, m.index), text: m[0].split('\n')[0]!.trim().slice(0, 120) });
   }
@@ -219,7 +231,12 @@ export async function missingSymbols(file: ChangedFile, ctx: GuardContext): Prom
       for (const name of fresh) {
         if (provided.some((s) => s.has(name))) continue;
         if ([...texts.values()].some((t) => pythonBindsSomehow(t, name))) continue;
-        if (dirs.some((d) => paths.has(`${d}/${name}.py`) || paths.has(`${d}/${name}.pyi`) || [...paths].some((p) => p.startsWith(`${d}/${name}/`)))) continue; // a submodule
+        if (
+          dirs.some(
+            (d) => paths.has(`${d}/${name}.py`) || paths.has(`${d}/${name}.pyi`) || [...paths].some((p) => p.startsWith(`${d}/${name}/`)),
+          )
+        )
+          continue; // a submodule
         out.push(finding(file, imp, name, files[0]!, 'python'));
       }
     } else {

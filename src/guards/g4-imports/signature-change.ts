@@ -20,7 +20,10 @@ const withoutDefault = (p: Param) => p.text.replace(/\s*=[^=].*$/s, '').trim();
 
 /** True when only default values changed: same parameters, same order, same optionality. */
 function onlyDefaultsChanged(before: Param[], after: Param[]): boolean {
-  return before.length === after.length && before.every((p, i) => p.optional === after[i]!.optional && withoutDefault(p) === withoutDefault(after[i]!));
+  return (
+    before.length === after.length &&
+    before.every((p, i) => p.optional === after[i]!.optional && withoutDefault(p) === withoutDefault(after[i]!))
+  );
 }
 
 function finding(file: ChangedFile, was: PublicSignature, now: PublicSignature): GuardFinding {

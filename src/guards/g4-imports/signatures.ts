@@ -19,7 +19,14 @@ export interface PublicSignature {
 const squash = (s: string) => s.replace(/\s+/g, ' ').replace(/\(\s+/g, '(').replace(/\s+\)/g, ')').trim();
 
 const OPTIONAL_TYPES: Partial<Record<LangId, Set<string>>> = {
-  python: new Set(['default_parameter', 'typed_default_parameter', 'list_splat_pattern', 'dictionary_splat_pattern', 'keyword_separator', 'positional_separator']),
+  python: new Set([
+    'default_parameter',
+    'typed_default_parameter',
+    'list_splat_pattern',
+    'dictionary_splat_pattern',
+    'keyword_separator',
+    'positional_separator',
+  ]),
   javascript: new Set(['assignment_pattern', 'rest_pattern', 'optional_parameter']),
   typescript: new Set(['optional_parameter']),
   tsx: new Set(['optional_parameter']),
@@ -32,7 +39,10 @@ function paramsOf(lang: LangId, list: Node | null): Param[] {
     .filter((c): c is Node => !!c && c.type !== 'comment')
     .map((c) => {
       const ts = lang === 'typescript' || lang === 'tsx' || lang === 'javascript';
-      const hasDefault = ts && c.type === 'required_parameter' && (!!c.childForFieldName('value') || c.namedChildren.some((n) => n?.type === 'rest_pattern'));
+      const hasDefault =
+        ts &&
+        c.type === 'required_parameter' &&
+        (!!c.childForFieldName('value') || c.namedChildren.some((n) => n?.type === 'rest_pattern'));
       return { text: squash(c.text), optional: optionalTypes.has(c.type) || hasDefault };
     });
 }
@@ -57,7 +67,8 @@ function unwrapDecorated(n: Node): Node {
  * Decorators whose functions are not call signatures callers depend on: `@overload` stubs (the
  * implementation carries the contract) and property accessors (`@property`, `@x.setter`, …).
  */
-const NOT_A_CALL_SIGNATURE = /^@\s*(?:(?:typing|typing_extensions|t)\.)?overload\b|^@\s*(?:\w+\.)*(?:cached_)?property\b|^@\s*[\w.]+\.(?:setter|getter|deleter)\b/;
+const NOT_A_CALL_SIGNATURE =
+  /^@\s*(?:(?:typing|typing_extensions|t)\.)?overload\b|^@\s*(?:\w+\.)*(?:cached_)?property\b|^@\s*[\w.]+\.(?:setter|getter|deleter)\b/;
 
 function skipped(n: Node): boolean {
   if (n.type !== 'decorated_definition') return false;
@@ -65,7 +76,7 @@ function skipped(n: Node): boolean {
 }
 
 /** pytest/unittest test functions and test classes: nobody calls them with arguments. */
-const isTestName = (name: string) => name.startsWith("test") || name.startsWith("Test");
+const isTestName = (name: string) => name.startsWith('test') || name.startsWith('Test');
 
 function pythonSignatures(root: Node, out: Map<string, PublicSignature>): void {
   for (const top of root.namedChildren) {
@@ -79,7 +90,8 @@ function pythonSignatures(root: Node, out: Map<string, PublicSignature>): void {
         const m = member && unwrapDecorated(member);
         if (!member || !m) continue;
         const mName = m.childForFieldName('name')?.text ?? '';
-        if (m.type === 'function_definition' && isPublicPy(mName) && !skipped(member) && !isTestName(mName)) add(out, `${name}.${mName}`, 'python', m);
+        if (m.type === 'function_definition' && isPublicPy(mName) && !skipped(member) && !isTestName(mName))
+          add(out, `${name}.${mName}`, 'python', m);
       }
     }
   }
@@ -174,7 +186,8 @@ function rustSignatures(root: Node, out: Map<string, PublicSignature>): void {
     if (top.type === 'impl_item' && !top.childForFieldName('trait')) {
       const type = (top.childForFieldName('type')?.text ?? '').replace(/<.*$/s, '');
       for (const item of top.childForFieldName('body')?.namedChildren ?? []) {
-        if (item?.type === 'function_item' && isPubRust(item)) add(out, `${type}::${item.childForFieldName('name')?.text ?? ''}`, 'rust', item);
+        if (item?.type === 'function_item' && isPubRust(item))
+          add(out, `${type}::${item.childForFieldName('name')?.text ?? ''}`, 'rust', item);
       }
     }
   }
@@ -195,5 +208,8 @@ export async function publicSignatures(lang: LangId, text: string): Promise<Map<
 
 /** `(a, b=1)` for messages. */
 export function renderParams(params: Param[]): string {
-  return `(${params.map((p) => p.text).join(', ').replace(/, \|, /g, ') | (')})`;
+  return `(${params
+    .map((p) => p.text)
+    .join(', ')
+    .replace(/, \|, /g, ') | (')})`;
 }

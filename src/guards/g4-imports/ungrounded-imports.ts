@@ -10,7 +10,10 @@ import { manifestFor } from './manifest-hint.js';
 import { importedAtBase } from './base-imports.js';
 
 const ECOSYSTEM_WORDS: Partial<Record<Ecosystem, { manifest: string; stdlib: string }>> = {
-  python: { manifest: 'Python manifest (pyproject.toml, requirements*.txt, setup.cfg, setup.py, Pipfile)', stdlib: 'the Python standard library' },
+  python: {
+    manifest: 'Python manifest (pyproject.toml, requirements*.txt, setup.cfg, setup.py, Pipfile)',
+    stdlib: 'the Python standard library',
+  },
   npm: { manifest: 'package.json', stdlib: 'a Node built-in' },
   go: { manifest: 'go.mod', stdlib: 'the Go standard library' },
   rust: { manifest: 'Cargo.toml', stdlib: 'std/core/alloc' },
@@ -49,8 +52,7 @@ function finding(file: ChangedFile, ref: ImportRef, ecosystem: Ecosystem, pkg: s
     message:
       `Line ${ref.line} adds \`${ref.text}\`, which needs the package '${pkg}'. No ${words.manifest} in this repository ` +
       `or in this PR declares it, and it is neither ${words.stdlib} nor a module of the repository.`,
-    remediation:
-      `Declare '${pkg}' in ${manifest} in this PR if the change really needs it; otherwise use a library the repository already depends on.`,
+    remediation: `Declare '${pkg}' in ${manifest} in this PR if the change really needs it; otherwise use a library the repository already depends on.`,
     evidence: { import: ref.spec, package: pkg, ecosystem, manifest },
   };
 }
@@ -73,7 +75,13 @@ export async function ungroundedImports(file: ChangedFile, ctx: GuardContext): P
   const baseLang = languageOf(file.oldPath ?? file.path);
   const baseRefs = file.base.text !== null && baseLang ? await extractImports(baseLang, file.base.text) : [];
   const before = new Set(baseRefs.map((r) => importKey(lang, r.spec)));
-  const rustNames = lang === 'rust' ? rustFileNames(file.head.text, headRefs.map((r) => r.spec)) : new Set<string>();
+  const rustNames =
+    lang === 'rust'
+      ? rustFileNames(
+          file.head.text,
+          headRefs.map((r) => r.spec),
+        )
+      : new Set<string>();
 
   const allowed = new Set(ctx.config.imports.allow.map(allowKey));
   const out: GuardFinding[] = [];

@@ -23,7 +23,13 @@ export interface Vanished {
 }
 
 /** A side of a changed file, indexed (memoised per run so other guards can reuse it). */
-export async function indexOf(ctx: GuardContext, side: 'base' | 'head', path: string, lang: LangId, text: string): Promise<DefinitionIndex> {
+export async function indexOf(
+  ctx: GuardContext,
+  side: 'base' | 'head',
+  path: string,
+  lang: LangId,
+  text: string,
+): Promise<DefinitionIndex> {
   return ctx.memo(`top-level-definitions:${side}:${path}`, () => topLevelDefinitions(lang, text));
 }
 
@@ -85,7 +91,14 @@ function reboundByImport(def: Definition, head: DefinitionIndex, family: string)
   return !def.container || (family === 'java' && def.kind === 'method');
 }
 
-function fateOf(def: Definition, head: DefinitionIndex, headText: string, others: readonly Candidate[], fresh: readonly Candidate[], family: string): Fate {
+function fateOf(
+  def: Definition,
+  head: DefinitionIndex,
+  headText: string,
+  others: readonly Candidate[],
+  fresh: readonly Candidate[],
+  family: string,
+): Fate {
   if (reboundByImport(def, head, family)) return { kind: 'rebound' };
   const moved = others.find((c) => c.def.name === def.name);
   if (moved) return { kind: 'moved', path: moved.path };

@@ -71,7 +71,10 @@ function failFindings(file: ChangedFile, judged: Judged[], headHasError: boolean
     let message = `${file.path} lost ${n === 1 ? 'a top-level definition' : `${n} top-level definitions`} that ${basePath === file.path ? 'it has' : `${basePath} has`} on the base branch: ${joinAnd(where)}.`;
     if (refs.length) message += ` The head of this PR still uses ${it}: ${describeRefs(refs)}. Those lines will fail.`;
     if (quoted.length) {
-      const q = quoted.slice(0, 2).map((p) => `line ${p.line}: "${p.text}"`).join('; ');
+      const q = quoted
+        .slice(0, 2)
+        .map((p) => `line ${p.line}: "${p.text}"`)
+        .join('; ');
       message += ` The PR added a comment that stands in for the missing code (${q}), but that code is not in the file.`;
     }
     if (headHasError) message += ' (The head version also has a syntax error; only names that appear nowhere in it are reported here.)';
@@ -129,9 +132,10 @@ function renamedFinding(file: ChangedFile, j: Judged, headLines: number): GuardF
     message:
       `${code(v.def.name)} (base line ${v.def.line}) is gone from ${file.path}, but ${code(to.name)} at ${path}:${to.line} has ` +
       `${pct === 100 ? 'the same body' : `a ${pct} % similar body`}, so it looks renamed to ${code(to.name)}. ` +
-      (broken ? `The head still uses the old name: ${describeRefs(j.refs)}.` : `Nothing in this repository uses the old name any more; code outside it may.`),
-    remediation:
-      `If renaming ${code(v.def.name)} to ${code(to.name)} is intended, update every caller (or keep the old name as an alias); otherwise restore ${code(v.def.name)}.`,
+      (broken
+        ? `The head still uses the old name: ${describeRefs(j.refs)}.`
+        : `Nothing in this repository uses the old name any more; code outside it may.`),
+    remediation: `If renaming ${code(v.def.name)} to ${code(to.name)} is intended, update every caller (or keep the old name as an alias); otherwise restore ${code(v.def.name)}.`,
     evidence: {
       name: v.def.name,
       baseLine: v.def.line,
@@ -159,7 +163,11 @@ function near(file: ChangedFile, v: Vanished, p: PlaceholderComment): boolean {
   return Math.abs(headLineForBaseLine(v.def.line, file.removed, file.added, headLines) - p.line) <= 3;
 }
 
-async function lossOf(file: ChangedFile, ctx: GuardContext, candidates: Awaited<ReturnType<typeof candidatesOf>>): Promise<FileLoss | null> {
+async function lossOf(
+  file: ChangedFile,
+  ctx: GuardContext,
+  candidates: Awaited<ReturnType<typeof candidatesOf>>,
+): Promise<FileLoss | null> {
   const lang = languageOf(file.path);
   const baseLang = languageOf(file.oldPath ?? file.path);
   if (!lang || !baseLang || file.base.text === null || file.head.text === null) return null;
@@ -174,17 +182,27 @@ async function lossOf(file: ChangedFile, ctx: GuardContext, candidates: Awaited<
   const vanished: Vanished[] = [];
   for (const v of all) {
     const skip =
-      v.fate.kind === 'rebound' || v.fate.kind === 'uncertain' ? v.fate.kind
-      : isTestDefinition(v.def, file.oldPath ?? file.path, family, file.base.text) ? 'a test (G8 reports removed tests)'
-      : dynamic && !v.def.container ? 'served by the module __getattr__'
-      : family === 'rust' && !v.def.container && declaredInMacroBody(v.def, otherRustHeads) ? 'declared again inside a macro body of this PR'
-      : v.fate.kind === 'moved' && family === 'go' && posix.dirname(v.fate.path) === posix.dirname(file.path) ? 'moved within its Go package'
-      : null;
+      v.fate.kind === 'rebound' || v.fate.kind === 'uncertain'
+        ? v.fate.kind
+        : isTestDefinition(v.def, file.oldPath ?? file.path, family, file.base.text)
+          ? 'a test (G8 reports removed tests)'
+          : dynamic && !v.def.container
+            ? 'served by the module __getattr__'
+            : family === 'rust' && !v.def.container && declaredInMacroBody(v.def, otherRustHeads)
+              ? 'declared again inside a macro body of this PR'
+              : v.fate.kind === 'moved' && family === 'go' && posix.dirname(v.fate.path) === posix.dirname(file.path)
+                ? 'moved within its Go package'
+                : null;
     if (skip) ctx.log.debug({ guard: 'G7', path: file.path, name: v.def.name, why: skip }, 'definition gone but accounted for');
     else vanished.push(v);
   }
   if (vanished.length === 0) return null;
-  const placeholders = placeholderComments(file.head.text, lang, (l) => isAddedLine(file, l), vanished.map((v) => v.def.simpleName));
+  const placeholders = placeholderComments(
+    file.head.text,
+    lang,
+    (l) => isAddedLine(file, l),
+    vanished.map((v) => v.def.simpleName),
+  );
   return { file, family, headHasError: head.hasError, vanished, placeholders };
 }
 
@@ -207,11 +225,19 @@ async function judge(losses: FileLoss[], ctx: GuardContext): Promise<Map<FileLos
     const familyHits = hits.get(l.family) ?? [];
     const judged: Judged[] = [];
     for (const v of l.vanished) {
-      const placeholders = v.fate.kind === 'dropped' ? l.placeholders.filter((p) => placeholderFor(p.text, v.def.simpleName) || (isGenericPlaceholder(commentText(p)) && near(l.file, v, p))) : [];
+      const placeholders =
+        v.fate.kind === 'dropped'
+          ? l.placeholders.filter(
+              (p) => placeholderFor(p.text, v.def.simpleName) || (isGenericPlaceholder(commentText(p)) && near(l.file, v, p)),
+            )
+          : [];
       const subject = { def: v.def, path: l.file.path, family: l.family, headText: l.file.head.text ?? '' };
       const verdict = referencesOf(subject, hitsFor(familyHits, v.def.simpleName), (p) => texts.get(p));
       if (verdict.servedBy && !verdict.refs.length && !placeholders.length) {
-        ctx.log.debug({ guard: 'G7', path: l.file.path, name: v.def.name, servedBy: verdict.servedBy }, 'definition still served by a re-export');
+        ctx.log.debug(
+          { guard: 'G7', path: l.file.path, name: v.def.name, servedBy: verdict.servedBy },
+          'definition still served by a re-export',
+        );
         continue;
       }
       judged.push({ v, refs: verdict.refs, placeholders });
@@ -232,7 +258,7 @@ function commentText(p: PlaceholderComment): string {
  */
 function privateModule(file: ChangedFile, family: string): boolean {
   const parts = file.path.split('/');
-  if (family === 'python') return parts.some((p) => p.startsWith("_") && p !== '__init__.py' && p !== '__init__.pyi');
+  if (family === 'python') return parts.some((p) => p.startsWith('_') && p !== '__init__.py' && p !== '__init__.pyi');
   if (family === 'go') return parts.includes('internal') || /^\s*package\s+main\b/m.test(file.head.text ?? '');
   return false;
 }

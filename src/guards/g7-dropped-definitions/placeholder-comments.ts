@@ -62,13 +62,19 @@ export function placeholderFor(comment: string, name: string): boolean {
  * Comments on the given head lines (the lines the PR added) that look like placeholders, either
  * generically or because they name one of `names`.
  */
-export function placeholderComments(text: string, lang: LangId, onLines: (line: number) => boolean, names: readonly string[]): PlaceholderComment[] {
+export function placeholderComments(
+  text: string,
+  lang: LangId,
+  onLines: (line: number) => boolean,
+  names: readonly string[],
+): PlaceholderComment[] {
   const out: PlaceholderComment[] = [];
   text.split('\n').forEach((raw, i) => {
     if (!onLines(i + 1)) return;
     const comment = commentOf(raw, lang);
     if (!comment) return;
-    if (isGenericPlaceholder(comment) || names.some((n) => placeholderFor(comment, n))) out.push({ line: i + 1, text: raw.trim().slice(0, 160) });
+    if (isGenericPlaceholder(comment) || names.some((n) => placeholderFor(comment, n)))
+      out.push({ line: i + 1, text: raw.trim().slice(0, 160) });
   });
   return out;
 }

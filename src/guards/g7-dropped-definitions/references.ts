@@ -97,7 +97,12 @@ function maskedLines(text: string, family: string): Set<number> {
 }
 
 /** Hits of a name as usable occurrences: outside comments and strings (`text`, when known, masks multi-line ones). */
-function* uses(hits: readonly HeadHit[], name: string, family: string, text?: string): Generator<{ hit: HeadHit; idx: number; before: string; after: string }> {
+function* uses(
+  hits: readonly HeadHit[],
+  name: string,
+  family: string,
+  text?: string,
+): Generator<{ hit: HeadHit; idx: number; before: string; after: string }> {
   const masked = text === undefined ? null : maskedLines(text, family);
   for (const hit of hits) {
     if (isComment(family, hit.text) || masked?.has(hit.line)) continue;
@@ -108,7 +113,12 @@ function* uses(hits: readonly HeadHit[], name: string, family: string, text?: st
   }
 }
 
-const ref = (hit: HeadHit, how: Reference['how']): Reference => ({ path: hit.path, line: hit.line, text: hit.text.trim().slice(0, 160), how });
+const ref = (hit: HeadHit, how: Reference['how']): Reference => ({
+  path: hit.path,
+  line: hit.line,
+  text: hit.text.trim().slice(0, 160),
+  how,
+});
 
 function stripExt(path: string): string {
   return path.replace(/\.d\.ts$/, '').replace(/\.[^./]+$/, '');
@@ -138,13 +148,21 @@ function pyImportedNames(clause: string): string[] {
     .replace(/[()\\]/g, ' ')
     .replace(/#[^\n]*/g, '')
     .split(',')
-    .map((s) => s.trim().split(/\s+as\s+/)[0]!.trim())
+    .map((s) =>
+      s
+        .trim()
+        .split(/\s+as\s+/)[0]!
+        .trim(),
+    )
     .filter(Boolean);
 }
 
 function pyShadows(text: string, n: string): boolean {
   const e = esc(n);
-  return new RegExp(`[(,]\\s*\\*{0,2}${e}\\s*[:=,)]|\\bfor\\s+(?:[\\w\\s,(]*,\\s*)?${e}\\b|\\bas\\s+${e}\\b|^[ \\t]+${e}\\s*(?::[^=\\n]*)?=(?!=)|\\b(?:global|nonlocal)\\s+${e}\\b|\\blambda\\b[^:\\n]*\\b${e}\\b`, 'm').test(text);
+  return new RegExp(
+    `[(,]\\s*\\*{0,2}${e}\\s*[:=,)]|\\bfor\\s+(?:[\\w\\s,(]*,\\s*)?${e}\\b|\\bas\\s+${e}\\b|^[ \\t]+${e}\\s*(?::[^=\\n]*)?=(?!=)|\\b(?:global|nonlocal)\\s+${e}\\b|\\blambda\\b[^:\\n]*\\b${e}\\b`,
+    'm',
+  ).test(text);
 }
 
 function pyAllMentions(text: string, n: string): number | null {
@@ -221,13 +239,22 @@ function braceNames(clause: string): string[] {
   if (!m) return [];
   return m[1]!
     .split(',')
-    .map((s) => s.trim().replace(/^type\s+/, '').split(/\s+as\s+|\s*:\s*/)[0]!.trim())
+    .map((s) =>
+      s
+        .trim()
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+|\s*:\s*/)[0]!
+        .trim(),
+    )
     .filter(Boolean);
 }
 
 function jsShadows(text: string, n: string): boolean {
   const e = esc(n);
-  return new RegExp(`^[ \\t]+(?:export\\s+)?(?:const|let|var|function|class)\\s+${e}\\b|[(,]\\s*(?:\\.\\.\\.)?${e}\\s*[,)=:?]|\\bcatch\\s*\\(\\s*${e}\\b|[{,]\\s*${e}\\s*[,}]\\s*=|\\bfor\\s*\\(\\s*(?:const|let|var)\\s+${e}\\b`, 'm').test(text);
+  return new RegExp(
+    `^[ \\t]+(?:export\\s+)?(?:const|let|var|function|class)\\s+${e}\\b|[(,]\\s*(?:\\.\\.\\.)?${e}\\s*[,)=:?]|\\bcatch\\s*\\(\\s*${e}\\b|[{,]\\s*${e}\\s*[,}]\\s*=|\\bfor\\s*\\(\\s*(?:const|let|var)\\s+${e}\\b`,
+    'm',
+  ).test(text);
 }
 
 function js(s: Subject, hits: readonly HeadHit[], textOf: TextOf): ReferenceVerdict {
@@ -240,7 +267,8 @@ function js(s: Subject, hits: readonly HeadHit[], textOf: TextOf): ReferenceVerd
     if (path === s.path) {
       if (shadowed) continue;
       for (const u of uses(lines, n, 'js', textOf(path) ?? (path === s.path ? s.headText : undefined))) {
-        if (/(?:\.|\?\.)\s*$/.test(u.before) || /\b(?:function\*?|class|const|let|var|interface|type|enum|namespace)\s+$/.test(u.before)) continue;
+        if (/(?:\.|\?\.)\s*$/.test(u.before) || /\b(?:function\*?|class|const|let|var|interface|type|enum|namespace)\s+$/.test(u.before))
+          continue;
         if (/^\s*\??:(?!:)/.test(u.after) && !/\?[^:]*$/.test(u.before)) continue; // an object key or a parameter name
         if (/^\s*(?:import|export)\b[^(]*\bfrom\b/.test(u.hit.text)) continue;
         refs.push(ref(u.hit, 'bare'));
@@ -264,7 +292,8 @@ function js(s: Subject, hits: readonly HeadHit[], textOf: TextOf): ReferenceVerd
       if (ns && new RegExp(`(?<![\\w$.])${esc(ns)}\\s*\\.\\s*${esc(n)}(?![\\w$])`).test(text)) refs.push(ref(hit, 'qualified'));
     }
     for (const m of text.matchAll(JS_REQUIRE)) {
-      if (braceNames(`{${m[1]!}}`).includes(n) && jsResolves(m[2]!, path, target)) refs.push(ref({ path, line: lineOf(text, m.index), text: firstLine(m[0]) }, 'import'));
+      if (braceNames(`{${m[1]!}}`).includes(n) && jsResolves(m[2]!, path, target))
+        refs.push(ref({ path, line: lineOf(text, m.index), text: firstLine(m[0]) }, 'import'));
     }
   }
   return { refs, ...(servedBy ? { servedBy } : {}) };
@@ -276,7 +305,10 @@ const goPackage = (text: string | undefined) => (text ? /^\s*package\s+(\w+)/m.e
 
 function goShadows(text: string, n: string): boolean {
   const e = esc(n);
-  return new RegExp(`\\b${e}\\s*(?:,\\s*[\\w]+\\s*)*:=|\\b(?:[\\w]+\\s*,\\s*)+${e}\\s*:=|\\bvar\\s+${e}\\b|[(,]\\s*${e}\\s+[\\w*\\[.]|\\brange\\b.*\\b${e}\\b`, 'm').test(text);
+  return new RegExp(
+    `\\b${e}\\s*(?:,\\s*[\\w]+\\s*)*:=|\\b(?:[\\w]+\\s*,\\s*)+${e}\\s*:=|\\bvar\\s+${e}\\b|[(,]\\s*${e}\\s+[\\w*\\[.]|\\brange\\b.*\\b${e}\\b`,
+    'm',
+  ).test(text);
 }
 
 /** A line that declares `n` itself: a func or method, an interface method, a struct field. */
@@ -294,14 +326,17 @@ function go(s: Subject, hits: readonly HeadHit[], textOf: TextOf): ReferenceVerd
   const samePackage = (p: string) => posix.dirname(p) === dir && (goPackage(textOf(p)) ?? pkg) === pkg;
   if (s.def.container) {
     // a method: `.n` in the package counts only when nothing else in the package declares `n`
-    const declared = [...grouped].some(([p, lines]) => samePackage(p) && lines.some((h) => !isComment('go', h.text) && goDeclares(h.text, n)));
+    const declared = [...grouped].some(
+      ([p, lines]) => samePackage(p) && lines.some((h) => !isComment('go', h.text) && goDeclares(h.text, n)),
+    );
     if (declared) return { refs };
     for (const [p, lines] of grouped) {
       if (!samePackage(p)) continue;
-      for (const u of uses(lines, n, 'go', textOf(p))) if (/\.\s*$/.test(u.before)) {
-        refs.push(ref(u.hit, 'member'));
-        break;
-      }
+      for (const u of uses(lines, n, 'go', textOf(p)))
+        if (/\.\s*$/.test(u.before)) {
+          refs.push(ref(u.hit, 'member'));
+          break;
+        }
     }
     return { refs };
   }
@@ -342,7 +377,10 @@ function rustModuleName(path: string): string {
 
 function rustShadows(text: string, n: string): boolean {
   const e = esc(n);
-  return new RegExp(`\\blet\\s+(?:mut\\s+)?${e}\\b|[(,|]\\s*(?:mut\\s+)?${e}\\s*[:|,)]|\\bfor\\s+${e}\\s+in\\b|\\b(?:Some|Ok|Err)\\(\\s*${e}\\s*\\)`, 'm').test(text);
+  return new RegExp(
+    `\\blet\\s+(?:mut\\s+)?${e}\\b|[(,|]\\s*(?:mut\\s+)?${e}\\s*[:|,)]|\\bfor\\s+${e}\\s+in\\b|\\b(?:Some|Ok|Err)\\(\\s*${e}\\s*\\)`,
+    'm',
+  ).test(text);
 }
 
 const RUST_USE = /\b(pub(?:\([^)]*\))?\s+)?use\s+[^;]*;/g;
@@ -382,10 +420,11 @@ function rust(s: Subject, hits: readonly HeadHit[], textOf: TextOf): ReferenceVe
     }
     if (isMember) {
       if (!container) continue;
-      for (const u of uses(lines, n, 'rust', textOf(path) ?? (path === s.path ? s.headText : undefined))) if (new RegExp(`(?<![\\w])${esc(container)}\\s*(?:<[^>]*>)?\\s*::\\s*$`).test(u.before)) {
-        refs.push(ref(u.hit, 'qualified'));
-        break;
-      }
+      for (const u of uses(lines, n, 'rust', textOf(path) ?? (path === s.path ? s.headText : undefined)))
+        if (new RegExp(`(?<![\\w])${esc(container)}\\s*(?:<[^>]*>)?\\s*::\\s*$`).test(u.before)) {
+          refs.push(ref(u.hit, 'qualified'));
+          break;
+        }
       continue;
     }
     if (text !== undefined) {
@@ -398,7 +437,11 @@ function rust(s: Subject, hits: readonly HeadHit[], textOf: TextOf): ReferenceVe
       }
     }
     for (const u of uses(lines, n, 'rust', textOf(path) ?? (path === s.path ? s.headText : undefined))) {
-      if (mod !== 'crate' && new RegExp(`(?<![\\w])${esc(mod)}\\s*::\\s*$`).test(u.before) && !/^\s*(?:pub(?:\([^)]*\))?\s+)?use\b/.test(u.hit.text)) {
+      if (
+        mod !== 'crate' &&
+        new RegExp(`(?<![\\w])${esc(mod)}\\s*::\\s*$`).test(u.before) &&
+        !/^\s*(?:pub(?:\([^)]*\))?\s+)?use\b/.test(u.hit.text)
+      ) {
         refs.push(ref(u.hit, 'qualified'));
         break;
       }
@@ -431,12 +474,15 @@ function java(s: Subject, hits: readonly HeadHit[], textOf: TextOf): ReferenceVe
   // an override is served by the superclass: give up when the class extends or implements anything
   if (new RegExp(`\\b(?:class|enum|record)\\s+${esc(container)}\\b[^{]*\\b(?:extends|implements)\\b`).test(s.headText)) return { refs };
   const declaration = (h: HeadHit, idx: number) => /[\w>\]]\s+$/.test(h.text.slice(0, idx)) && !JAVA_NOT_A_TYPE.test(h.text.slice(0, idx));
-  const declared = [...grouped].some(([path, lines]) => [...uses(lines, n, 'java', textOf(path))].some((u) => /^\s*\(/.test(u.after) && declaration(u.hit, u.idx)));
+  const declared = [...grouped].some(([path, lines]) =>
+    [...uses(lines, n, 'java', textOf(path))].some((u) => /^\s*\(/.test(u.after) && declaration(u.hit, u.idx)),
+  );
   for (const [path, lines] of grouped) {
     for (const u of uses(lines, n, 'java', textOf(path))) {
       if (!/^\s*\(/.test(u.after)) continue;
       const qualified = new RegExp(`(?<![\\w])${esc(container)}\\s*\\.\\s*$`).test(u.before);
-      const local = path === s.path && !declared && !declaration(u.hit, u.idx) && (/\bthis\s*\.\s*$/.test(u.before) || !/\.\s*$/.test(u.before));
+      const local =
+        path === s.path && !declared && !declaration(u.hit, u.idx) && (/\bthis\s*\.\s*$/.test(u.before) || !/\.\s*$/.test(u.before));
       if (qualified || local) {
         refs.push(ref(u.hit, qualified ? 'qualified' : 'bare'));
         break;

@@ -10,7 +10,10 @@ const short = (sha: string | undefined) => (sha ?? '').slice(0, 7);
 
 /** The most telling line of an error: the first that names an error, else the first non-empty one. */
 function firstLine(text: string | undefined): string {
-  const lines = (text ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = (text ?? '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const telling = lines.find((l) => /(\w*Error\b|\berror(\[\w+\])?:|^undefined:|: undefined:|\bassert|\bpanicked\b|\bexpected\b)/i.test(l));
   return (telling ?? lines[0] ?? '').slice(0, 240);
 }
@@ -100,7 +103,13 @@ export function notRunFinding(res: TestGateResult): GuardFinding {
     severity: 'fail',
     message: `Tests not run: ${res.notRun}; ${atBase}. Without results for this change the gate cannot tell whether it breaks tests, so it blocks.${cause}`,
     remediation: `Run \`${res.command}\` on this branch and make it finish within the limits (tests.timeoutSec, tests.maxProcesses): look for a test that hangs, waits on the network or spawns processes without end. The end of its output is in the evidence.`,
-    evidence: { runner: res.runner, reason: res.notRun, ...(res.candidate?.killedBy ? { killedBy: res.candidate.killedBy } : {}), exitCode: res.candidate?.exitCode ?? null, output: res.candidate?.outputTail.slice(-2000) ?? '' },
+    evidence: {
+      runner: res.runner,
+      reason: res.notRun,
+      ...(res.candidate?.killedBy ? { killedBy: res.candidate.killedBy } : {}),
+      exitCode: res.candidate?.exitCode ?? null,
+      output: res.candidate?.outputTail.slice(-2000) ?? '',
+    },
   };
 }
 
@@ -163,7 +172,8 @@ function unverifiableFinding(res: TestGateResult): GuardFinding {
     severity: 'fail',
     path: 'package.json',
     message: `This change edits what \`${res.command}\` runs (${describeChanges(changes)}), and that command only reports an exit code, so its pass with this change says nothing about the tests that ran at the base. Treated as tests removed.`,
-    remediation: 'Keep the test script of package.json as it is at the base in this PR (change it in a separate PR a reviewer approves), or configure tests.command on the default branch.',
+    remediation:
+      'Keep the test script of package.json as it is at the base in this PR (change it in a separate PR a reviewer approves), or configure tests.command on the default branch.',
     evidence: { configChanges: changes.map((c) => `${c.path}: ${c.what}`) },
   };
 }

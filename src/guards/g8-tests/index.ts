@@ -65,14 +65,26 @@ export const g8: Guard = {
   },
   async checkAll(_files, ctx): Promise<GuardFinding[]> {
     const { tests, cache } = services(ctx);
-    const candidateSha = tests.mergeRef ? (await git(ctx.base.repoDir, ['rev-parse', '--verify', `${tests.mergeRef}^{commit}`])).trim() : ctx.head.sha;
+    const candidateSha = tests.mergeRef
+      ? (await git(ctx.base.repoDir, ['rev-parse', '--verify', `${tests.mergeRef}^{commit}`])).trim()
+      : ctx.head.sha;
     const t = ctx.config.tests;
     const res = await runTestGate({
       repoDir: ctx.base.repoDir,
       repo: tests.repo ?? ctx.patch.repoDir,
       base: ctx.base,
       candidateSha,
-      config: { reruns: t.reruns, network: t.network, timeoutSec: t.timeoutSec, memoryMb: t.memoryMb, maxProcesses: t.maxProcesses, isolation: t.isolation, diskMb: t.diskMb, ...(t.command ? { command: t.command } : {}), ...(t.setup ? { setup: t.setup } : {}) },
+      config: {
+        reruns: t.reruns,
+        network: t.network,
+        timeoutSec: t.timeoutSec,
+        memoryMb: t.memoryMb,
+        maxProcesses: t.maxProcesses,
+        isolation: t.isolation,
+        diskMb: t.diskMb,
+        ...(t.command ? { command: t.command } : {}),
+        ...(t.setup ? { setup: t.setup } : {}),
+      },
       cache,
       ...(tests.cacheDir ? { cacheDir: tests.cacheDir } : {}),
       signal: ctx.signal,

@@ -26,7 +26,9 @@ function describeSlop(om: OmegaResult): string[] {
     const v = om.components[key];
     if (v <= 0) continue;
     const lines = key in om.lines ? om.lines[key as keyof OmegaResult['lines']] : []; // cast: checked with `in` just before
-    const at = lines.length ? ` (line${lines.length === 1 ? '' : 's'} ${lines.slice(0, 5).join(', ')}${lines.length > 5 ? ', …' : ''})` : '';
+    const at = lines.length
+      ? ` (line${lines.length === 1 ? '' : 's'} ${lines.slice(0, 5).join(', ')}${lines.length > 5 ? ', …' : ''})`
+      : '';
     out.push(`${COMPONENT_LABELS[key]} ${f2(v)}${at}`);
   }
   return out;
@@ -50,7 +52,11 @@ const STRONG_SLOP: (keyof OmegaComponents)[] = ['literalNewlines', 'fencedSource
  *   - any slop next to two or more ungrounded claims.
  * Everything else below the threshold is a `risk`.
  */
-export function psiSeverity(om: OmegaResult, ungrounded: number, w: { alpha: number; lambda: number; threshold: number }): { severity: 'fail' | 'risk'; why: string } {
+export function psiSeverity(
+  om: OmegaResult,
+  ungrounded: number,
+  w: { alpha: number; lambda: number; threshold: number },
+): { severity: 'fail' | 'risk'; why: string } {
   if (w.alpha - w.lambda * om.omega < w.threshold) return { severity: 'fail', why: 'the slop alone puts it below the threshold' };
   const strong = STRONG_SLOP.some((k) => om.components[k] > 0);
   if (strong && ungrounded >= 1) return { severity: 'fail', why: 'broken-generation slop next to an ungrounded claim' };
@@ -75,7 +81,12 @@ export const psi: Guard = {
       const gammaResult = await gammaOf(file, ctx);
       const { gamma, evidence } = gammaResult;
       const ungrounded = gammaResult.ungrounded ?? (gamma < 1 ? 1 : 0);
-      const om = omegaOf({ path: file.path, text: file.head.text ?? '', baseText: file.status === 'added' ? null : file.base.text, isAdded: (l) => isAddedLine(file, l) });
+      const om = omegaOf({
+        path: file.path,
+        text: file.head.text ?? '',
+        baseText: file.status === 'added' ? null : file.base.text,
+        isAdded: (l) => isAddedLine(file, l),
+      });
       const score = psiOf(gamma, om.omega, { alpha, lambda });
       scores.push({ path: file.path, psi: score, gamma, omega: om.omega, components: om.components, gammaEvidence: evidence });
       if (score >= threshold) continue;
@@ -91,11 +102,26 @@ export const psi: Guard = {
           `Ψ-lite of ${file.path} is ${f2(score)}, below the threshold ${f2(threshold)}: Ψ = α·Γ − λ·Ω = ${f2(alpha)}·${f2(gamma)} − ${f2(lambda)}·${f2(om.omega)}. ` +
           `Grounding Γ = ${f2(gamma)}${evidence.length ? ` (${evidence.slice(0, 5).join('; ')})` : ''}; ` +
           `slop Ω = ${f2(om.omega)}${slop.length ? ` (${slop.join('; ')})` : ''}. Severity ${verdict.severity}: ${verdict.why}.`,
-        remediation: `Raise the score of ${file.path}: ${[
-          ...(slop.length ? ['remove the slop listed (real line breaks instead of written-out \\n, no blank-line runs or trailing whitespace, plain source instead of a fenced or empty one)'] : []),
-          ...(gamma < 1 ? ['drop or ground the claims about frameworks/packages the repo does not use'] : []),
-        ].join(', and ') || 'review the file'}.`,
-        evidence: { psi: score, gamma, ungrounded, omega: om.omega, components: om.components, lines: om.lines, gammaEvidence: evidence, threshold },
+        remediation: `Raise the score of ${file.path}: ${
+          [
+            ...(slop.length
+              ? [
+                  'remove the slop listed (real line breaks instead of written-out \\n, no blank-line runs or trailing whitespace, plain source instead of a fenced or empty one)',
+                ]
+              : []),
+            ...(gamma < 1 ? ['drop or ground the claims about frameworks/packages the repo does not use'] : []),
+          ].join(', and ') || 'review the file'
+        }.`,
+        evidence: {
+          psi: score,
+          gamma,
+          ungrounded,
+          omega: om.omega,
+          components: om.components,
+          lines: om.lines,
+          gammaEvidence: evidence,
+          threshold,
+        },
       });
     }
     const weakest = scores.reduce<PsiFileScore | null>((w, s) => (w === null || s.psi < w.psi ? s : w), null);

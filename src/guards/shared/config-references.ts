@@ -58,7 +58,8 @@ export interface PackageReference {
 
 const stringValue = (node: Node): string | null => {
   if (node.type === 'string') return node.text.slice(1, -1);
-  if (node.type === 'template_string' && !node.namedChildren.some((c) => c?.type === 'template_substitution')) return node.text.slice(1, -1);
+  if (node.type === 'template_string' && !node.namedChildren.some((c) => c?.type === 'template_substitution'))
+    return node.text.slice(1, -1);
   return null;
 };
 
@@ -69,7 +70,8 @@ const stringValue = (node: Node): string | null => {
  */
 export function packageName(spec: string): string | null {
   const s = spec.trim();
-  if (!s || /^[./~#$]/.test(s) || s.startsWith('@/') || /^[A-Za-z]:[\\/]/.test(s) || /^[a-z][a-z0-9+.-]*:/i.test(s) || /[\s\0\\]/.test(s)) return null;
+  if (!s || /^[./~#$]/.test(s) || s.startsWith('@/') || /^[A-Za-z]:[\\/]/.test(s) || /^[a-z][a-z0-9+.-]*:/i.test(s) || /[\s\0\\]/.test(s))
+    return null;
   if (isNodeBuiltin(s) || isNodeBuiltin(s.split('/')[0]!)) return null;
   const parts = s.split('/');
   const name = s.startsWith('@') ? (parts.length >= 2 && parts[1] ? `${parts[0]}/${parts[1]}` : null) : parts[0]!;
@@ -84,7 +86,8 @@ function babelName(written: string, kind: 'preset' | 'plugin'): string | null {
   if (/^@[^/]+$/.test(written)) return `${written}/${prefix}`;
   const name = packageName(written);
   if (!name) return null;
-  if (name.startsWith('@babel/')) return name.startsWith(`@babel/${kind}-`) || name === '@babel/core' ? name : `@babel/${kind}-${name.slice(7)}`;
+  if (name.startsWith('@babel/'))
+    return name.startsWith(`@babel/${kind}-`) || name === '@babel/core' ? name : `@babel/${kind}-${name.slice(7)}`;
   if (name.startsWith('@')) {
     const [scope, pkg] = name.split('/') as [string, string]; // cast: a scoped name (@scope/pkg) always has both parts
     return pkg.startsWith(prefix) ? name : `${scope}/${prefix}-${pkg}`;
@@ -156,7 +159,10 @@ export async function configReferences(path: string, text: string): Promise<Pack
     };
     /** A `plugins`/`presets` value: strings, and the first element of `[name, options]` tuples. */
     const fromList = (value: Node, via: string) => {
-      if (value.type === 'string' || value.type === 'template_string') { add(value, via); return; }
+      if (value.type === 'string' || value.type === 'template_string') {
+        add(value, via);
+        return;
+      }
       if (value.type === 'object' && tool === 'postcss' && via === 'plugins') {
         for (const pair of value.namedChildren) {
           const key = pair?.type === 'pair' ? pair.childForFieldName('key') : null;

@@ -5,7 +5,8 @@ import type { ChangedFile } from '../../core/patch-set.js';
 export type DocKind = 'markdown' | 'rst' | 'text';
 
 /** `.txt` files that are data or build input, not prose. */
-const NOT_PROSE_TXT = /^(requirements[^/]*|constraints[^/]*|[^/]*-requirements|cmakelists|robots|license|licence|copying|notice|authors|third[-_]party[^/]*|top_level|sources|dependency_links|entry_points|vocab[^/]*|words?|dictionary[^/]*)\.txt$/i;
+const NOT_PROSE_TXT =
+  /^(requirements[^/]*|constraints[^/]*|[^/]*-requirements|cmakelists|robots|license|licence|copying|notice|authors|third[-_]party[^/]*|top_level|sources|dependency_links|entry_points|vocab[^/]*|words?|dictionary[^/]*)\.txt$/i;
 
 /** Doc kind of a path, or null when it is not a doc G11/G14 read. */
 export function docKindOf(path: string): DocKind | null {

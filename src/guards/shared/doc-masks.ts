@@ -30,7 +30,7 @@ export function maskComments(text: string): string {
  */
 export function maskCodeSpans(text: string): string {
   const runs: { start: number; len: number }[] = [];
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     if (text.charCodeAt(i) !== 96) {
       i++;
       continue;
@@ -49,7 +49,7 @@ export function maskCodeSpans(text: string): string {
   }
   let out = '';
   let from = 0;
-  for (let r = 0; r < runs.length; ) {
+  for (let r = 0; r < runs.length;) {
     const partner = next[r]!;
     if (partner < 0) {
       r++;
@@ -64,4 +64,3 @@ export function maskCodeSpans(text: string): string {
   }
   return out + text.slice(from);
 }
-

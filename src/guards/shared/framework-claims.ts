@@ -25,13 +25,17 @@ export interface FrameworkClaim {
 /** Inline code, URLs, link destinations, HTML tags/comments blanked (same length). */
 function maskProse(line: string, kind: DocKind): string {
   // Bounded repetitions and one-pass masks: a hostile line costs linear time.
-  let out = maskComments(line).replace(/<[^<>\n]{1,2000}>/g, blank).replace(/\]\([^()\n]{0,2000}\)/g, blank).replace(/\bhttps?:\/\/\S+/g, blank);
+  let out = maskComments(line)
+    .replace(/<[^<>\n]{1,2000}>/g, blank)
+    .replace(/\]\([^()\n]{0,2000}\)/g, blank)
+    .replace(/\bhttps?:\/\/\S+/g, blank);
   out = kind === 'rst' ? out.replace(/``[^`]+``|`[^`<]*<[^>`]+>`_+/g, blank) : maskCodeSpans(out);
   return out.replace(/^\s*\[[^\]]+\]:\s.*$/, blank); // reference definitions
 }
 
 /** Words after a bare name that make it a framework ("Express framework", "Click library"). */
-const FRAMEWORK_NOUN = /^[ \t]+(?:(?:web|http|cli|ui|go|rust|python|js|micro)[ \t-]+)?(?:framework|micro-?framework|library|middleware|router|routing|server framework)\b/i;
+const FRAMEWORK_NOUN =
+  /^[ \t]+(?:(?:web|http|cli|ui|go|rust|python|js|micro)[ \t-]+)?(?:framework|micro-?framework|library|middleware|router|routing|server framework)\b/i;
 /** Phrases that introduce a technology ("built with Express", "powered by Rocket"). */
 const INTRODUCER =
   /(?:\b(?:built|written|made|implemented|developed|created|served)[ \t]+(?:with|on|using|upon|in|by)|\bpowered[ \t]+by|\bbased[ \t]+on|\bon[ \t]+top[ \t]+of|\bruns?[ \t]+on|\busing|\buses|\bvia)[ \t]+$/i;
@@ -46,7 +50,8 @@ const NON_CLAIM =
   /\b(?:not|no|never|without|unlike|instead[ \t]+of|rather[ \t]+than|except|nor|neither|isn't|aren't|doesn't|don't|won't|didn't|no[ \t]+longer|vs\.?|versus|compared[ \t]+(?:to|with)|similar[ \t]+to|inspired[ \t]+by|alternatives?[ \t]+to|like|drop(?:s|ped|ping)?|remov(?:e|es|ed|ing)|replac(?:e|es|ed|ing)|(?:migrat(?:e|es|ed|ing)|switch(?:es|ed|ing)?|mov(?:e|es|ed|ing))[ \t]+(?:away[ \t]+)?from)\b/i;
 
 /** What follows a name used as an English verb at the start of a sentence ("React to changes", "React quickly"). */
-const VERB_USE = /^[ \t]+(?:to|quickly|fast|immediately|accordingly|appropriately|promptly|swiftly|differently|calmly|well|badly|only|when|if)\b/;
+const VERB_USE =
+  /^[ \t]+(?:to|quickly|fast|immediately|accordingly|appropriately|promptly|swiftly|differently|calmly|well|badly|only|when|if)\b/;
 
 /**
  * How far back from a mention its context is read. Every context rule looks at the few words before
@@ -112,15 +117,32 @@ function proseClaims(line: string, lineNo: number, kind: DocKind): FrameworkClai
 
 /** Fence languages → the repo language that could run them (shells, data and config never count). */
 const FENCE_LANGUAGE: Record<string, string[]> = {
-  js: ['javascript', 'typescript'], javascript: ['javascript', 'typescript'], jsx: ['javascript', 'typescript'], mjs: ['javascript', 'typescript'], cjs: ['javascript', 'typescript'],
-  ts: ['typescript', 'javascript'], typescript: ['typescript', 'javascript'], tsx: ['typescript', 'javascript'],
-  py: ['python'], python: ['python'], python3: ['python'], py3: ['python'],
-  rs: ['rust'], rust: ['rust'], go: ['go'], golang: ['go'],
-  vue: ['vue', 'javascript', 'typescript'], svelte: ['svelte', 'javascript', 'typescript'], astro: ['astro', 'javascript', 'typescript'],
+  js: ['javascript', 'typescript'],
+  javascript: ['javascript', 'typescript'],
+  jsx: ['javascript', 'typescript'],
+  mjs: ['javascript', 'typescript'],
+  cjs: ['javascript', 'typescript'],
+  ts: ['typescript', 'javascript'],
+  typescript: ['typescript', 'javascript'],
+  tsx: ['typescript', 'javascript'],
+  py: ['python'],
+  python: ['python'],
+  python3: ['python'],
+  py3: ['python'],
+  rs: ['rust'],
+  rust: ['rust'],
+  go: ['go'],
+  golang: ['go'],
+  vue: ['vue', 'javascript', 'typescript'],
+  svelte: ['svelte', 'javascript', 'typescript'],
+  astro: ['astro', 'javascript', 'typescript'],
 };
 
 function runnableBlock(block: CodeBlock, fp: RepoFingerprint): Ecosystem | null {
-  const lang = block.info.replace(/^[{.]+/, '').split(/[\s,{}]/)[0]!.toLowerCase();
+  const lang = block.info
+    .replace(/^[{.]+/, '')
+    .split(/[\s,{}]/)[0]!
+    .toLowerCase();
   const needs = FENCE_LANGUAGE[lang];
   if (!needs?.some((l) => (fp.languages[l] ?? 0) > 0)) return null;
   if (needs.includes('python')) return 'python';
@@ -155,7 +177,8 @@ function codeClaims(line: string, lineNo: number, ecosystem: Ecosystem): Framewo
   }
   // canonical names used in code (React.useState, Vue.createApp); bare words never count in code
   for (const p of COMPILED_PATTERNS) {
-    for (const m of p.strongRe ? line.matchAll(p.strongRe) : []) out.push({ id: p.id, name: p.name, literal: m[0], line: lineNo, inCode: true });
+    for (const m of p.strongRe ? line.matchAll(p.strongRe) : [])
+      out.push({ id: p.id, name: p.name, literal: m[0], line: lineNo, inCode: true });
   }
   return out;
 }
@@ -199,7 +222,13 @@ export function isGroundedFramework(id: string, fp: RepoFingerprint, extraOwn: I
   if (hasFramework(fp, id)) return true;
   const own = [...fp.localPackages, ...fp.rustCrates, ...fp.pythonProjects, ...extraOwn].map((n) => n.toLowerCase());
   if (fp.goModules.some((m) => frameworksOf('go', m).includes(id))) return true;
-  if (own.some((n) => n === id || frameworksOf('npm', n).includes(id) || frameworksOf('rust', n).includes(id) || frameworksOf('python', n).includes(id))) return true;
+  if (
+    own.some(
+      (n) =>
+        n === id || frameworksOf('npm', n).includes(id) || frameworksOf('rust', n).includes(id) || frameworksOf('python', n).includes(id),
+    )
+  )
+    return true;
   // The project's own name spelled like the framework ("Cobra" in spf13/cobra, "Next.js" in next.js).
   const pattern = COMPILED_PATTERNS.find((p) => p.id === id);
   const spellings = new Set([id, ...(pattern ? [...pattern.strong, ...(pattern.bare ?? [])] : [])].map(nameKey).filter(Boolean));

@@ -48,7 +48,12 @@ export const FRAMEWORK_PATTERNS: FrameworkPattern[] = [
   { id: 'mui', name: 'Material UI', strong: ['Material UI', 'Material-UI', 'MaterialUI', 'MUI'] },
   { id: 'chakra', name: 'Chakra UI', strong: ['Chakra UI', 'Chakra'] },
   { id: 'antd', name: 'Ant Design', strong: ['Ant Design', 'antd'] },
-  { id: 'bootstrap', name: 'Bootstrap', strong: ['Twitter Bootstrap', 'Bootstrap CSS', 'Bootstrap 3', 'Bootstrap 4', 'Bootstrap 5'], bare: ['Bootstrap'] },
+  {
+    id: 'bootstrap',
+    name: 'Bootstrap',
+    strong: ['Twitter Bootstrap', 'Bootstrap CSS', 'Bootstrap 3', 'Bootstrap 4', 'Bootstrap 5'],
+    bare: ['Bootstrap'],
+  },
   { id: 'gin', name: 'Gin', strong: ['Gin Gonic', 'gin-gonic'], bare: ['Gin'] },
   { id: 'echo', name: 'Echo', strong: ['labstack/echo'], bare: ['Echo'] },
   { id: 'fiber', name: 'Fiber', strong: ['gofiber', 'GoFiber'], bare: ['Fiber'] },
@@ -64,7 +69,10 @@ export const FRAMEWORK_PATTERNS: FrameworkPattern[] = [
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 function alternation(spellings: string[]): string {
-  return [...spellings].sort((a, b) => b.length - a.length).map((s) => escape(s).replace(/ /g, '[ \\t]+')).join('|');
+  return [...spellings]
+    .sort((a, b) => b.length - a.length)
+    .map((s) => escape(s).replace(/ /g, '[ \\t]+'))
+    .join('|');
 }
 
 /** A spelling must stand alone: not glued to a word character, `@`, `/`, `.` or `-` before, nor to a word character after ("React-based" counts). */

@@ -18,7 +18,12 @@ export async function ownNames(ctx: GuardContext, fp: RepoFingerprint): Promise<
     };
     for (const mod of fp.goModules) {
       add(mod);
-      add(mod.replace(/\/v\d+$/, '').split('/').at(-1));
+      add(
+        mod
+          .replace(/\/v\d+$/, '')
+          .split('/')
+          .at(-1),
+      );
     }
     for (const n of [...fp.localPackages, ...fp.rustCrates, ...fp.pythonProjects]) {
       add(n);
@@ -28,7 +33,15 @@ export async function ownNames(ctx: GuardContext, fp: RepoFingerprint): Promise<
     const repoName = ctx.services.repoName;
     if (typeof repoName === 'string') add(repoName.split('/').at(-1));
     const origin = await gitMaybe(ctx.patch.repoDir, ['config', '--get', 'remote.origin.url']).catch(() => null);
-    if (origin) add(origin.trim().replace(/\.git$/, '').replace(/\/+$/, '').split(/[/:]/).at(-1));
+    if (origin)
+      add(
+        origin
+          .trim()
+          .replace(/\.git$/, '')
+          .replace(/\/+$/, '')
+          .split(/[/:]/)
+          .at(-1),
+      );
     return names;
   });
 }

@@ -36,7 +36,7 @@ function attributesAbove(baseText: string, line: number): string {
 export function isTestDefinition(def: Definition, path: string, family: string, baseText: string): boolean {
   switch (family) {
     case 'python':
-      return (def.kind === 'function' && def.simpleName.startsWith("test")) || (def.kind === 'class' && def.simpleName.startsWith("Test"));
+      return (def.kind === 'function' && def.simpleName.startsWith('test')) || (def.kind === 'class' && def.simpleName.startsWith('Test'));
     case 'go':
       return path.endsWith('_test.go') && /^(Test|Benchmark|Example|Fuzz)/.test(def.simpleName);
     case 'rust':

@@ -27,8 +27,18 @@ export async function startCheckRun(gh: GitHubClient, target: RepoTarget, headSh
 }
 
 /** Puts an existing check run back to `in_progress` with a new title and summary (a retried job). */
-export async function reopenCheckRun(gh: GitHubClient, target: RepoTarget, checkRunId: number, output: { title: string; summary: string }): Promise<void> {
-  await gh.rest.checks.update({ ...target, check_run_id: checkRunId, status: 'in_progress', output: { title: capText(neutralizeComments(output.title), 255), summary: capText(neutralizeComments(output.summary)) } });
+export async function reopenCheckRun(
+  gh: GitHubClient,
+  target: RepoTarget,
+  checkRunId: number,
+  output: { title: string; summary: string },
+): Promise<void> {
+  await gh.rest.checks.update({
+    ...target,
+    check_run_id: checkRunId,
+    status: 'in_progress',
+    output: { title: capText(neutralizeComments(output.title), 255), summary: capText(neutralizeComments(output.summary)) },
+  });
 }
 
 /**

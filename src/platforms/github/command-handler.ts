@@ -68,7 +68,12 @@ export async function handleCommand(rt: SlopgateRuntime, gh: GitHubClient, origi
       const pr = await host.pullRequest(origin.number);
       const found = await lookUpFinding(gh, target, origin.number, pr.headSha, command.findingId, rt.deps.store);
       await react(host, origin, found ? '+1' : 'confused');
-      await reply(host, origin, found ?? `No finding \`${command.findingId}\` in the recent slopgate runs of this PR. Finding ids are shown next to each finding in the check run.`);
+      await reply(
+        host,
+        origin,
+        found ??
+          `No finding \`${command.findingId}\` in the recent slopgate runs of this PR. Finding ids are shown next to each finding in the check run.`,
+      );
       return;
     }
     default:
@@ -135,7 +140,11 @@ export async function handleCommand(rt: SlopgateRuntime, gh: GitHubClient, origi
       const store = rt.deps.store;
       if (!store) {
         await react(host, origin, 'confused');
-        await reply(host, origin, 'This slopgate installation keeps no store, so there is no round counter to reset (every run counts as round 1).');
+        await reply(
+          host,
+          origin,
+          'This slopgate installation keeps no store, so there is no round counter to reset (every run counts as round 1).',
+        );
         return;
       }
       try {

@@ -23,7 +23,10 @@ export function serverDeploymentFromEnv(env: NodeJS.ProcessEnv = process.env): S
   const raw = env.SLOPGATE_ROLE?.trim().toLowerCase() || 'all';
   const role = raw;
   if (!isOneOf(ROLES, role)) {
-    throw new InputError(`SLOPGATE_ROLE must be 'all' or 'web', got '${env.SLOPGATE_ROLE}'`, "'web' queues jobs for `slopgate worker` processes; 'all' (the default) also runs them");
+    throw new InputError(
+      `SLOPGATE_ROLE must be 'all' or 'web', got '${env.SLOPGATE_ROLE}'`,
+      "'web' queues jobs for `slopgate worker` processes; 'all' (the default) also runs them",
+    );
   }
   const queue = queueOptionsFromEnv(env);
   if (role === 'web' && !queue.databaseUrl) {
@@ -39,10 +42,16 @@ export function serverDeploymentFromEnv(env: NodeJS.ProcessEnv = process.env): S
 export function requireAppCredentials(env: NodeJS.ProcessEnv, who: string): void {
   const appId = Number(env.APP_ID);
   if (!Number.isInteger(appId) || appId < 1) {
-    throw new InputError(`${who} needs the GitHub App's id`, 'set APP_ID (and PRIVATE_KEY or PRIVATE_KEY_PATH) to the same values the App server uses');
+    throw new InputError(
+      `${who} needs the GitHub App's id`,
+      'set APP_ID (and PRIVATE_KEY or PRIVATE_KEY_PATH) to the same values the App server uses',
+    );
   }
   if (!env.PRIVATE_KEY?.trim() && !env.PRIVATE_KEY_PATH?.trim()) {
-    throw new InputError(`${who} needs the GitHub App's private key`, 'set PRIVATE_KEY (the PEM text) or PRIVATE_KEY_PATH (a path to the .pem file), the same as the App server');
+    throw new InputError(
+      `${who} needs the GitHub App's private key`,
+      'set PRIVATE_KEY (the PEM text) or PRIVATE_KEY_PATH (a path to the .pem file), the same as the App server',
+    );
   }
 }
 
@@ -60,7 +69,8 @@ const PLACEHOLDER_SECRETS = new Set(['development', 'secret', 'changeme', 'chang
 export function requireWebhookSecret(env: NodeJS.ProcessEnv = process.env): void {
   if (!env.APP_ID?.trim()) return;
   const secret = env.WEBHOOK_SECRET;
-  const hint = 'set WEBHOOK_SECRET to the secret in the App settings (Settings → Developer settings → GitHub Apps → Webhook secret); generate one with `openssl rand -hex 32`';
+  const hint =
+    'set WEBHOOK_SECRET to the secret in the App settings (Settings → Developer settings → GitHub Apps → Webhook secret); generate one with `openssl rand -hex 32`';
   if (secret === undefined || secret.trim() === '') {
     throw new InputError('WEBHOOK_SECRET is not set: the server would accept webhook deliveries signed with a guessable secret', hint);
   }

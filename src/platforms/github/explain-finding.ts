@@ -12,7 +12,9 @@ function fenced(text: string): string {
 
 /** The reply to `/slopgate explain <id>`: everything the last run knew about the finding. */
 export function explainFinding(f: Finding, headSha: string): string {
-  const place = f.path ? `\`${f.path}\`${f.line ? ` line ${f.line}${f.endLine && f.endLine > f.line ? `–${f.endLine}` : ''}` : ''}` : 'the whole change';
+  const place = f.path
+    ? `\`${f.path}\`${f.line ? ` line ${f.line}${f.endLine && f.endLine > f.line ? `–${f.endLine}` : ''}` : ''}`
+    : 'the whole change';
   const lines = [
     `**Finding \`${f.id}\`** (${f.guard} · \`${f.category}\` · ${f.severity}) at ${place}, from the run on \`${headSha.slice(0, 7)}\`:`,
     '',
@@ -22,8 +24,22 @@ export function explainFinding(f: Finding, headSha: string): string {
   ];
   if (f.commit) lines.push('', `Introduced by commit \`${f.commit.slice(0, 7)}\`.`);
   if (f.confirmedBy.length > 1) lines.push('', `Raised by: ${f.confirmedBy.join(', ')}.`);
-  if (f.suggestion) lines.push('', `Known fix for lines ${f.suggestion.startLine}–${f.suggestion.endLine} of \`${f.suggestion.path}\`:`, '', fenced(f.suggestion.replacement));
-  if (f.evidence && Object.keys(f.evidence).length) lines.push('', '<details><summary>Evidence</summary>', '', fenced(JSON.stringify(f.evidence, null, 2).slice(0, 20_000)), '', '</details>');
+  if (f.suggestion)
+    lines.push(
+      '',
+      `Known fix for lines ${f.suggestion.startLine}–${f.suggestion.endLine} of \`${f.suggestion.path}\`:`,
+      '',
+      fenced(f.suggestion.replacement),
+    );
+  if (f.evidence && Object.keys(f.evidence).length)
+    lines.push(
+      '',
+      '<details><summary>Evidence</summary>',
+      '',
+      fenced(JSON.stringify(f.evidence, null, 2).slice(0, 20_000)),
+      '',
+      '</details>',
+    );
   // Path, message, evidence and suggestion come from the PR: none may plant a hidden marker.
   return neutralizeComments(lines.join('\n'));
 }
@@ -41,7 +57,14 @@ export function findingBlockInText(text: string, id: string): string | null {
  * Finds a finding of the PR's most recent runs: in the store when there is one, else in the text of
  * the `slopgate` check run on the current head. Returns the reply text, or null when not found.
  */
-export async function lookUpFinding(gh: GitHubClient, target: RepoTarget, pr: number, headSha: string, id: string, store?: Store): Promise<string | null> {
+export async function lookUpFinding(
+  gh: GitHubClient,
+  target: RepoTarget,
+  pr: number,
+  headSha: string,
+  id: string,
+  store?: Store,
+): Promise<string | null> {
   if (store) {
     for (const run of await store.listRuns(`${target.owner}/${target.repo}`, pr, 10)) {
       const f = run.report?.findings.find((x) => x.id === id);

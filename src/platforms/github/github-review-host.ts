@@ -232,7 +232,12 @@ export class GitHubReviewHost implements ReviewHost {
     for (const f of input.files) {
       const content = Buffer.from(f.content, 'utf8').toString('base64');
       const blob = await this.gh.rest.git.createBlob({ ...this.target, content, encoding: 'base64' });
-      tree.push({ path: f.path, mode: f.executable ? ('100755' as const) : ('100644' as const), type: 'blob' as const, sha: blob.data.sha });
+      tree.push({
+        path: f.path,
+        mode: f.executable ? ('100755' as const) : ('100644' as const),
+        type: 'blob' as const,
+        sha: blob.data.sha,
+      });
     }
     const newTree = await this.gh.rest.git.createTree({ ...this.target, base_tree: parent.tree.sha, tree });
     const commit = await this.gh.rest.git.createCommit({

@@ -57,7 +57,12 @@ export function onCheckEvents(app: Probot, rt: SlopgateRuntime): void {
           context.log.info({ sha: run.head_sha }, 'no open pull request for this check run');
           return;
         }
-        await handleCommand(rt, context.octokit, { target, installationId, number, sender: payload.sender.login, deliveryId: context.id }, command);
+        await handleCommand(
+          rt,
+          context.octokit,
+          { target, installationId, number, sender: payload.sender.login, deliveryId: context.id },
+          command,
+        );
       })(),
     );
   });
@@ -77,7 +82,12 @@ export function onCheckEvents(app: Probot, rt: SlopgateRuntime): void {
         const numbers = listed.length ? listed : await prsForHead(context.octokit, target, suite.head_sha);
         if (!numbers.length) context.log.info({ sha: suite.head_sha }, 'no open pull request for this check suite');
         for (const number of numbers) {
-          await handleCommand(rt, context.octokit, { target, installationId, number, sender: payload.sender.login, deliveryId: context.id }, { name: 'recheck' }).catch((err: unknown) =>
+          await handleCommand(
+            rt,
+            context.octokit,
+            { target, installationId, number, sender: payload.sender.login, deliveryId: context.id },
+            { name: 'recheck' },
+          ).catch((err: unknown) =>
             context.log.warn({ err: errorMessage(err), pr: number }, 'check suite re-run: this PR was not gated again'),
           );
         }

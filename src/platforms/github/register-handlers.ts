@@ -15,7 +15,11 @@ function onInstallation(app: Probot, rt: SlopgateRuntime): void {
     for (const full of repos) {
       const [owner, repo] = full.split('/');
       if (!owner || !repo) continue;
-      rt.track(rt.deps.mirrors.remove({ owner, repo }).catch((err: unknown) => context.log.warn({ err: errorMessage(err), repo: full }, 'mirror not removed')));
+      rt.track(
+        rt.deps.mirrors
+          .remove({ owner, repo })
+          .catch((err: unknown) => context.log.warn({ err: errorMessage(err), repo: full }, 'mirror not removed')),
+      );
     }
   });
 }

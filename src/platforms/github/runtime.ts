@@ -7,7 +7,15 @@ import { supersedingHead } from '../../host/gate-pr.js';
 import type { GitHubClient } from './check-run.js';
 import { GitHubReviewHost } from './github-review-host.js';
 import { DeliveryDedupe } from './delivery-dedupe.js';
-import { abandonedOutcome, externalIdFor, jobKey, retryingOutput, supersededOutcome, type GateJob, type GateTrigger } from '../../host/gate-job.js';
+import {
+  abandonedOutcome,
+  externalIdFor,
+  jobKey,
+  retryingOutput,
+  supersededOutcome,
+  type GateJob,
+  type GateTrigger,
+} from '../../host/gate-job.js';
 import { hostFor, runGateJob, type JobDeps } from './run-gate-job.js';
 
 export interface GateRequest {

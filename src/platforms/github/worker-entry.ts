@@ -73,7 +73,12 @@ export async function runGateWorker(opts: GateWorkerOptions = {}): Promise<numbe
       log,
     });
     registerJobHandler<GateJob>((job, signal) => runtime.handle(job, signal));
-    return await runWorker({ queue, log, ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.graceMs !== undefined ? { graceMs: opts.graceMs } : {}) });
+    return await runWorker({
+      queue,
+      log,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.graceMs !== undefined ? { graceMs: opts.graceMs } : {}),
+    });
   } catch (err) {
     await queue.stop({ graceMs: 0 }).catch(() => undefined);
     throw err;

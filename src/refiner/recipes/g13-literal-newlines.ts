@@ -25,7 +25,12 @@ async function split(finding: Finding, ctx: RecipeContext): Promise<RecipeFix | 
       // the raw line, not the block's text (reStructuredText bodies are dedented)
       const raw = lines[l.line - 1]!;
       const cr = raw.endsWith('\r') ? '\r' : '';
-      fixed.set(l.line - 1, expandLiteralNewlines(raw.slice(0, raw.length - cr.length)).split('\n').join(`${cr}\n`) + cr);
+      fixed.set(
+        l.line - 1,
+        expandLiteralNewlines(raw.slice(0, raw.length - cr.length))
+          .split('\n')
+          .join(`${cr}\n`) + cr,
+      );
     }
   }
   if (fixed.size === 0) return null;

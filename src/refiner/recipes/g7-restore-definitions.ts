@@ -91,7 +91,10 @@ async function restore(finding: Finding, ctx: RecipeContext): Promise<RecipeFix 
     const last = group[group.length - 1]!;
     const i = baseTop.indexOf(first);
     const j = baseTop.indexOf(last);
-    const prev = baseTop.slice(0, i).reverse().find((d) => curByName.has(d.name));
+    const prev = baseTop
+      .slice(0, i)
+      .reverse()
+      .find((d) => curByName.has(d.name));
     const next = baseTop.slice(j + 1).find((d) => curByName.has(d.name));
     if (!prev && !next) return null;
     const blockStart = startOf(first, baseLines, baseTop[i - 1]?.endLine ?? 0);

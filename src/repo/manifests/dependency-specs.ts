@@ -18,7 +18,10 @@ export type DependencyReader = (text: string) => DepMap;
 function specOf(v: unknown): string {
   if (typeof v === 'string') return v;
   // Poetry's multiple-constraint form: `foo = [{ version = "<2", python = "<3.9" }, { version = ">=2", python = ">=3.9" }]`
-  if (Array.isArray(v)) return v.map((item) => (isRecord(item) && typeof item.python === 'string' ? `${specOf(item)} (python ${item.python})` : specOf(item))).join(' | ');
+  if (Array.isArray(v))
+    return v
+      .map((item) => (isRecord(item) && typeof item.python === 'string' ? `${specOf(item)} (python ${item.python})` : specOf(item)))
+      .join(' | ');
   if (isRecord(v)) {
     if (typeof v.version === 'string') return v.version;
     if (typeof v.git === 'string') return `git ${v.git}`;
@@ -53,7 +56,8 @@ const readPackageJson: DependencyReader = (text) => {
   const doc: unknown = JSON.parse(text);
   const out: DepMap = new Map();
   if (!isRecord(doc)) return out;
-  for (const g of ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies', 'overrides', 'resolutions']) addTable(out, g, doc[g]);
+  for (const g of ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies', 'overrides', 'resolutions'])
+    addTable(out, g, doc[g]);
   return out;
 };
 
@@ -70,7 +74,8 @@ const readPyproject: DependencyReader = (text) => {
   const project = isRecord(doc.project) ? doc.project : {};
   addRequirements(out, 'project.dependencies', project.dependencies);
   if (isRecord(project['optional-dependencies'])) {
-    for (const [extra, list] of Object.entries(project['optional-dependencies'])) addRequirements(out, `optional-dependencies.${extra}`, list);
+    for (const [extra, list] of Object.entries(project['optional-dependencies']))
+      addRequirements(out, `optional-dependencies.${extra}`, list);
   }
   if (isRecord(doc['dependency-groups'])) {
     for (const [g, list] of Object.entries(doc['dependency-groups'])) addRequirements(out, `dependency-groups.${g}`, list);
@@ -96,7 +101,8 @@ const readCargoToml: DependencyReader = (text) => {
   for (const k of kinds) addTable(out, k, doc[k]);
   if (isRecord(doc.workspace)) addTable(out, 'workspace.dependencies', doc.workspace.dependencies);
   if (isRecord(doc.target)) {
-    for (const [cfg, body] of Object.entries(doc.target)) if (isRecord(body)) for (const k of kinds) addTable(out, `target.${cfg}.${k}`, body[k]);
+    for (const [cfg, body] of Object.entries(doc.target))
+      if (isRecord(body)) for (const k of kinds) addTable(out, `target.${cfg}.${k}`, body[k]);
   }
   return out;
 };

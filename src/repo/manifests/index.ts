@@ -13,8 +13,20 @@ export type ManifestParser = (path: string, text: string) => ManifestInfo;
 
 /** Folders whose contents are someone else's code or build output: never read for manifests. */
 export const SKIPPED_DIRS = new Set([
-  'node_modules', 'vendor', '.venv', 'venv', 'target', 'dist', 'build', 'third_party', '.git',
-  'bower_components', '__pycache__', '.tox', '.nox', 'site-packages',
+  'node_modules',
+  'vendor',
+  '.venv',
+  'venv',
+  'target',
+  'dist',
+  'build',
+  'third_party',
+  '.git',
+  'bower_components',
+  '__pycache__',
+  '.tox',
+  '.nox',
+  'site-packages',
 ]);
 
 /** True when some folder on the path is a vendored/build folder. */

@@ -42,7 +42,10 @@ export function parsePomXml(_path: string, text: string): ManifestInfo {
 
 const CONFIGURATION = '(?:\\w*(?:[Ii]mplementation|[Aa]pi|[Cc]ompile|[Rr]untime|Only|[Cc]lasspath|kapt|ksp|[Aa]nnotationProcessor))';
 const GRADLE_STRING = new RegExp(`\\b${CONFIGURATION}\\s*\\(?\\s*(?:platform\\s*\\(\\s*)?['"]([\\w.-]+):([\\w.-]+)(?::[^'"]*)?['"]`, 'g');
-const GRADLE_MAP = new RegExp(`\\b${CONFIGURATION}\\s*\\(?\\s*group\\s*[:=]\\s*['"]([\\w.-]+)['"]\\s*,\\s*name\\s*[:=]\\s*['"]([\\w.-]+)['"]`, 'g');
+const GRADLE_MAP = new RegExp(
+  `\\b${CONFIGURATION}\\s*\\(?\\s*group\\s*[:=]\\s*['"]([\\w.-]+)['"]\\s*,\\s*name\\s*[:=]\\s*['"]([\\w.-]+)['"]`,
+  'g',
+);
 
 /** build.gradle / build.gradle.kts: `implementation 'g:a:v'`, `implementation("g:a:v")`, `group: 'g', name: 'a'` maps. */
 export function parseGradle(_path: string, text: string): ManifestInfo {
@@ -63,7 +66,10 @@ export function parseVersionCatalog(_path: string, text: string): ManifestInfo {
         const [g, a] = spec.split(':');
         if (g && a) deps.add(`${g}:${a}`.toLowerCase());
       } else if (isTable(spec)) {
-        const module = typeof spec.module === 'string' ? spec.module : `${typeof spec.group === 'string' ? spec.group : ''}:${typeof spec.name === 'string' ? spec.name : ''}`;
+        const module =
+          typeof spec.module === 'string'
+            ? spec.module
+            : `${typeof spec.group === 'string' ? spec.group : ''}:${typeof spec.name === 'string' ? spec.name : ''}`;
         const [g, a] = module.split(':');
         if (g && a) deps.add(`${g}:${a}`.toLowerCase());
       }

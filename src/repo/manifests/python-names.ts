@@ -1,6 +1,9 @@
 /** PEP 503 normalisation: lower case, every run of `-`, `_` and `.` becomes one `-`. */
 export function pep503(name: string): string {
-  return name.trim().toLowerCase().replace(/[-_.]+/g, '-');
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[-_.]+/g, '-');
 }
 
 const NAME = /^\s*([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)/;

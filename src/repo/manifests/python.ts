@@ -89,11 +89,18 @@ const QUOTED = /(['"])([^'"\n]+)\1/g;
 export function parseSetupPy(_path: string, text: string): ManifestInfo {
   const deps = new Set<string>();
   for (const m of text.matchAll(SETUP_PY_LISTS)) {
-    addRequirements(deps, [...m[1]!.matchAll(QUOTED)].map((q) => q[2]!));
+    addRequirements(
+      deps,
+      [...m[1]!.matchAll(QUOTED)].map((q) => q[2]!),
+    );
   }
   for (const m of text.matchAll(SETUP_PY_EXTRAS)) {
     // Only the values: strings that follow a `:` or sit inside a list.
-    for (const list of m[1]!.matchAll(/\[([^\]]*)\]/g)) addRequirements(deps, [...list[1]!.matchAll(QUOTED)].map((q) => q[2]!));
+    for (const list of m[1]!.matchAll(/\[([^\]]*)\]/g))
+      addRequirements(
+        deps,
+        [...list[1]!.matchAll(QUOTED)].map((q) => q[2]!),
+      );
   }
   return { ecosystem: 'python', deps: [...deps] };
 }

@@ -55,7 +55,12 @@ export function parseCargoBuild(jsonLines: string, workdir: string): CargoBuild 
       continue;
     }
     if (!m.target || !m.package_id) continue;
-    const target: CargoTarget = { pkg: cargoPackageName(m.package_id), kind: m.target.kind[0] ?? 'lib', name: m.target.name, src: relative(workdir, m.target.src_path) };
+    const target: CargoTarget = {
+      pkg: cargoPackageName(m.package_id),
+      kind: m.target.kind[0] ?? 'lib',
+      name: m.target.name,
+      src: relative(workdir, m.target.src_path),
+    };
     if (m.reason === 'compiler-artifact') {
       if (m.profile?.test && m.executable) built.push(target);
       else if (['lib', 'rlib', 'proc-macro'].includes(target.kind) && !m.profile?.test) libs.add(target.pkg);
@@ -63,7 +68,14 @@ export function parseCargoBuild(jsonLines: string, workdir: string): CargoBuild 
       const id = rustUnitId(target.src);
       const prev = broken.get(id);
       const text = [prev?.message, m.message.rendered].filter(Boolean).join('\n');
-      broken.set(id, { id, kind: 'target', group: `rust-pkg:${target.pkg}`, status: 'broken', file: target.src, message: shortMessage(text, 14, 1500) ?? 'compile error' });
+      broken.set(id, {
+        id,
+        kind: 'target',
+        group: `rust-pkg:${target.pkg}`,
+        status: 'broken',
+        file: target.src,
+        message: shortMessage(text, 14, 1500) ?? 'compile error',
+      });
     }
   }
   return { built, broken: [...broken.values()], libs };
@@ -83,6 +95,7 @@ export function cargoTestCommands(build: CargoBuild, extraArgs: string): string[
   }
   const cmds: string[] = [];
   for (const [pkg, flags] of byPkg) cmds.push(`cargo test --no-fail-fast -p '${pkg}' ${[...new Set(flags)].join(' ')}${extraArgs}`);
-  for (const pkg of build.libs) if (!build.broken.some((u) => u.group === `rust-pkg:${pkg}`)) cmds.push(`cargo test --no-fail-fast -p '${pkg}' --doc${extraArgs}`);
+  for (const pkg of build.libs)
+    if (!build.broken.some((u) => u.group === `rust-pkg:${pkg}`)) cmds.push(`cargo test --no-fail-fast -p '${pkg}' --doc${extraArgs}`);
   return cmds;
 }

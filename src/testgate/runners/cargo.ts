@@ -14,9 +14,13 @@ import { missingToolchain, shortMessage, shq, type RunContext, type Runner, type
  * `rust:doc:<file> - <item>` without the line number, which moves with every edit above it.
  */
 export const CARGO_COMMAND = 'cargo test --no-fail-fast';
-const buildCommand = (opts: string) => `cargo build --tests --keep-going${opts} --message-format=json > "$SLOPGATE_OUT/cargo-build.jsonl" 2> "$SLOPGATE_OUT/cargo-build.err"`;
+const buildCommand = (opts: string) =>
+  `cargo build --tests --keep-going${opts} --message-format=json > "$SLOPGATE_OUT/cargo-build.jsonl" 2> "$SLOPGATE_OUT/cargo-build.err"`;
 
-export function parseLibtestOutput(text: string, pkgOfUnit: (unit: string) => string = () => 'crate'): { tests: TestOutcome[]; units: UnitStatus[] } {
+export function parseLibtestOutput(
+  text: string,
+  pkgOfUnit: (unit: string) => string = () => 'crate',
+): { tests: TestOutcome[]; units: UnitStatus[] } {
   const tests = new Map<string, TestOutcome>();
   const units = new Map<string, UnitStatus>();
   const messages = new Map<string, string>();
@@ -32,7 +36,13 @@ export function parseLibtestOutput(text: string, pkgOfUnit: (unit: string) => st
       unit = rustUnitId(src);
       unitFile = running[2] ? src : undefined;
       doc = false;
-      units.set(unit, { id: unit, kind: 'target', group: `rust-pkg:${pkgOfUnit(unit)}`, status: 'ok', ...(unitFile ? { file: unitFile } : {}) });
+      units.set(unit, {
+        id: unit,
+        kind: 'target',
+        group: `rust-pkg:${pkgOfUnit(unit)}`,
+        status: 'ok',
+        ...(unitFile ? { file: unitFile } : {}),
+      });
       continue;
     }
     const docTests = /^\s*Doc-tests (\S+)/.exec(line);
@@ -105,7 +115,13 @@ async function runCargo(ctx: RunContext, filters: string[], options: string[], n
   const b = await ctx.exec(buildCommand(opts));
   const missing = missingToolchain(b, 'cargo');
   const buildErr = await readOr(join(ctx.outDir, 'cargo-build.err'));
-  const base: RunnerOutput = { tests: [], units: [], exitCode: b.exitCode, outputTail: tailOf(buildErr.trim()), ...(b.killedBy ? { killedBy: b.killedBy } : {}) };
+  const base: RunnerOutput = {
+    tests: [],
+    units: [],
+    exitCode: b.exitCode,
+    outputTail: tailOf(buildErr.trim()),
+    ...(b.killedBy ? { killedBy: b.killedBy } : {}),
+  };
   if (missing) return { ...base, missingToolchain: missing };
   if (b.killedBy) return base;
   // Dependency resolution fails for the whole workspace before anything compiles.
@@ -114,7 +130,10 @@ async function runCargo(ctx: RunContext, filters: string[], options: string[], n
   if (notes.length) base.notes = notes;
   const build = parseCargoBuild(await readOr(join(ctx.outDir, 'cargo-build.jsonl')), ctx.workdir);
   const extra = filters.length ? ` -- ${filters.map(shq).join(' ')}` : '';
-  const cmds = build.broken.length === 0 ? [`${CARGO_COMMAND}${opts}${extra}`] : cargoTestCommands(build, `${optionString(perPackage(options))}${extra}`);
+  const cmds =
+    build.broken.length === 0
+      ? [`${CARGO_COMMAND}${opts}${extra}`]
+      : cargoTestCommands(build, `${optionString(perPackage(options))}${extra}`);
   if (cmds.length === 0) return { ...base, units: build.broken };
   // cargo test may still stop at resolution (a dev-dependency the build did not need).
   const script = `: > "$SLOPGATE_OUT/cargo-test.txt"; status=0; ${cmds.map((c) => `${c} >> "$SLOPGATE_OUT/cargo-test.txt" 2>&1 || status=$?`).join('; ')}; exit $status`;
@@ -125,7 +144,8 @@ async function runCargo(ctx: RunContext, filters: string[], options: string[], n
   const units = [...parsed.units.filter((u) => !build.broken.some((x) => x.id === u.id)), ...build.broken];
   const noTests = parsed.tests.length === 0 && build.broken.length === 0 && text.includes('running 0 tests');
   const lateCrates = parsed.tests.length === 0 && r.exitCode !== 0 ? cargoMissingCrates(text) : [];
-  if (lateCrates.length) return { ...base, exitCode: r.exitCode, outputTail: tailOf(text.trim()), missingToolchain: cargoMissingReason(lateCrates) };
+  if (lateCrates.length)
+    return { ...base, exitCode: r.exitCode, outputTail: tailOf(text.trim()), missingToolchain: cargoMissingReason(lateCrates) };
   return {
     ...(notes.length ? { notes } : {}),
     tests: parsed.tests,
@@ -142,6 +162,12 @@ export function cargoRunner(options: string[] = [], notes: string[] = []): Runne
     id: 'cargo',
     command: `${CARGO_COMMAND}${optionString(options)}`,
     run: (ctx) => runCargo(ctx, [], options, notes),
-    rerun: (ctx, tests) => runCargo(ctx, [...new Set(tests.map((t) => (t.id.startsWith('rust:doc:') ? t.id.slice('rust:doc:'.length) : t.id.slice(t.unit.length + 2))))], options, notes),
+    rerun: (ctx, tests) =>
+      runCargo(
+        ctx,
+        [...new Set(tests.map((t) => (t.id.startsWith('rust:doc:') ? t.id.slice('rust:doc:'.length) : t.id.slice(t.unit.length + 2))))],
+        options,
+        notes,
+      ),
   };
 }

@@ -61,7 +61,8 @@ function merge(args: string[], t: FlagTable, attachedShort: (a: string) => 'keep
       const short = attachedShort(a);
       if (short === 'keep') options.push(a);
       else if (short === 'drop') continue;
-      else if (hasValue) continue; // unknown --name=value: dropped
+      else if (hasValue)
+        continue; // unknown --name=value: dropped
       else if (next !== undefined && !next.startsWith('-')) return null; // unknown option that may take the next word
       // unknown bare option at the end or before another option: dropped
     }
@@ -72,10 +73,16 @@ function merge(args: string[], t: FlagTable, attachedShort: (a: string) => 'keep
 const set = (s: string) => new Set(s.split(' '));
 
 const PYTEST: FlagTable = {
-  keepWithValue: set('-m -k --import-mode --rootdir -c --config-file --ignore --ignore-glob --deselect -p -W --pythonwarnings -o --override-ini --confcutdir --doctest-glob'),
+  keepWithValue: set(
+    '-m -k --import-mode --rootdir -c --config-file --ignore --ignore-glob --deselect -p -W --pythonwarnings -o --override-ini --confcutdir --doctest-glob',
+  ),
   keepBare: set('--strict-markers --strict-config --strict --doctest-modules --runxfail --continue-on-collection-errors'),
-  dropWithValue: set('-n --numprocesses --dist --maxprocesses --cov-report --cov-config --cov-fail-under --junitxml --junit-xml --junit-prefix --tb --maxfail --durations --durations-min --timeout --reruns --reruns-delay -r --color --code-highlight --log-level --log-cli-level --basetemp --html --capture --report-log --json-report-file --benchmark-json --random-order-seed'),
-  dropBare: set('-x --exitfirst -v -vv -vvv --verbose -q -qq --quiet -s -l --showlocals --lf --last-failed --ff --failed-first --nf --new-first --sw --stepwise --no-header --no-summary --cov-append --no-cov --disable-warnings --disable-pytest-warnings --benchmark-skip --benchmark-disable --random-order --forked --setup-show --cache-clear'),
+  dropWithValue: set(
+    '-n --numprocesses --dist --maxprocesses --cov-report --cov-config --cov-fail-under --junitxml --junit-xml --junit-prefix --tb --maxfail --durations --durations-min --timeout --reruns --reruns-delay -r --color --code-highlight --log-level --log-cli-level --basetemp --html --capture --report-log --json-report-file --benchmark-json --random-order-seed',
+  ),
+  dropBare: set(
+    '-x --exitfirst -v -vv -vvv --verbose -q -qq --quiet -s -l --showlocals --lf --last-failed --ff --failed-first --nf --new-first --sw --stepwise --no-header --no-summary --cov-append --no-cov --disable-warnings --disable-pytest-warnings --benchmark-skip --benchmark-disable --random-order --forked --setup-show --cache-clear',
+  ),
   dropOptionalValue: set('--cov'),
 };
 
@@ -93,7 +100,9 @@ export function pytestCiArgs(args: string[]): MergedArgs | null {
 const GO: FlagTable = {
   keepWithValue: set('-tags -run -skip -timeout -mod -ldflags -gcflags'),
   keepBare: set('-short -trimpath -vet'),
-  dropWithValue: set('-count -p -parallel -coverprofile -covermode -coverpkg -cpu -o -exec -shuffle -fuzz -fuzztime -benchtime -bench -outputdir -memprofile -cpuprofile -blockprofile -mutexprofile -trace'),
+  dropWithValue: set(
+    '-count -p -parallel -coverprofile -covermode -coverpkg -cpu -o -exec -shuffle -fuzz -fuzztime -benchtime -bench -outputdir -memprofile -cpuprofile -blockprofile -mutexprofile -trace',
+  ),
   dropBare: set('-v -race -cover -failfast -json -x -n -a -benchmem -msan -asan'),
 };
 
@@ -113,7 +122,9 @@ const CARGO: FlagTable = {
   keepWithValue: set('--features -F --exclude'),
   keepBare: set('--all-features --no-default-features --workspace --all --locked --frozen --offline'),
   dropWithValue: set('--jobs -j --color --message-format --target-dir --profile --test --bench --bin --example -Z --config'),
-  dropBare: set('--no-fail-fast --lib --bins --tests --benches --examples --all-targets --doc -q --quiet -v --verbose --release --ignore-rust-version --timings --future-incompat-report'),
+  dropBare: set(
+    '--no-fail-fast --lib --bins --tests --benches --examples --all-targets --doc -q --quiet -v --verbose --release --ignore-rust-version --timings --future-incompat-report',
+  ),
   reject: set('--manifest-path --target -p --package'),
 };
 

@@ -20,7 +20,12 @@ function fromJunit(xml: string): { tests: TestOutcome[]; units: UnitStatus[] } {
     const unitName = c.file ?? (c.classname || 'suite');
     const unit = `junit:${unitName}`;
     if (!units.has(unit)) units.set(unit, { id: unit, kind: 'file', group: unit, status: 'ok', ...(c.file ? { file: c.file } : {}) });
-    const t: TestOutcome = { id: `junit:${c.classname ? c.classname + '.' : ''}${c.name}`, status: c.status, unit, ...(c.file ? { file: c.file } : {}) };
+    const t: TestOutcome = {
+      id: `junit:${c.classname ? c.classname + '.' : ''}${c.name}`,
+      status: c.status,
+      unit,
+      ...(c.file ? { file: c.file } : {}),
+    };
     const msg = shortMessage(c.message);
     if (msg) t.message = msg;
     tests.push(t);
@@ -31,7 +36,13 @@ function fromJunit(xml: string): { tests: TestOutcome[]; units: UnitStatus[] } {
 export function customRunner(command: string, goModulePath: string): Runner {
   const run = async (ctx: RunContext): Promise<RunnerOutput> => {
     const r = await ctx.exec(command);
-    const out: RunnerOutput = { tests: [], units: [], exitCode: r.exitCode, outputTail: tailOf(`${r.stdout}\n${r.stderr}`.trim()), ...(r.killedBy ? { killedBy: r.killedBy } : {}) };
+    const out: RunnerOutput = {
+      tests: [],
+      units: [],
+      exitCode: r.exitCode,
+      outputTail: tailOf(`${r.stdout}\n${r.stderr}`.trim()),
+      ...(r.killedBy ? { killedBy: r.killedBy } : {}),
+    };
     const missing = missingToolchain(r, command.split(/\s+/)[0] ?? command);
     if (missing) return { ...out, missingToolchain: missing };
     const xmlFiles = (await readdir(ctx.outDir).catch((): string[] => [])).filter((f) => f.endsWith('.xml')).sort();

@@ -42,13 +42,19 @@ function quoted(c: CiTestCommand): string {
 }
 
 /** The first CI command of the given kinds whose arguments can be merged, with a note either way. */
-function pickCi(ci: CiTestCommand[], kinds: CiTestCommand['kind'][], mergeArgs: (args: string[]) => MergedArgs | null): { cmd?: CiTestCommand; args?: MergedArgs; notes: string[] } {
+function pickCi(
+  ci: CiTestCommand[],
+  kinds: CiTestCommand['kind'][],
+  mergeArgs: (args: string[]) => MergedArgs | null,
+): { cmd?: CiTestCommand; args?: MergedArgs; notes: string[] } {
   const candidates = ci.filter((c) => kinds.includes(c.kind));
   for (const cmd of candidates) {
     const args = mergeArgs(cmd.args);
     if (args) return { cmd, args, notes: [`test command taken from CI: ${quoted(cmd)}`] };
   }
-  return candidates.length ? { notes: [`the CI test command ${quoted(candidates[0]!)} has options the gate cannot merge safely; its default command ran instead`] } : { notes: [] };
+  return candidates.length
+    ? { notes: [`the CI test command ${quoted(candidates[0]!)} has options the gate cannot merge safely; its default command ran instead`] }
+    : { notes: [] };
 }
 
 async function pythonRunner(base: Revision, ci: CiTestCommand[]): Promise<Runner> {
@@ -59,13 +65,28 @@ async function pythonRunner(base: Revision, ci: CiTestCommand[]): Promise<Runner
   // An install (what CI does before running the tests) puts src/ on the path; the root never.
   const roots = project.installable ? project.packageRoots.filter((r) => !onPath.has(r)) : [];
   if (roots.length) {
-    const names = project.packages.length ? ` (${project.packages.slice(0, 5).map((p) => `\`${p}\``).join(', ')})` : '';
-    notes.push(`\`${roots.join('`, `')}\` is first on the import path, as installing the project puts it, so the tests import this tree's code${names}, never a copy installed elsewhere`);
+    const names = project.packages.length
+      ? ` (${project.packages
+          .slice(0, 5)
+          .map((p) => `\`${p}\``)
+          .join(', ')})`
+      : '';
+    notes.push(
+      `\`${roots.join('`, `')}\` is first on the import path, as installing the project puts it, so the tests import this tree's code${names}, never a copy installed elsewhere`,
+    );
   }
   // A flat layout that pytest's config does not put on the path is installed in CI: expose its
   // packages alone. With a `pythonpath` setting the project relies on it, and nothing is added.
   const linked = project.installable && project.pytestPythonpath === null && roots.length === 0 ? project.flatPackages : [];
-  if (linked.length) notes.push(`the project's package${linked.length === 1 ? '' : 's'} ${linked.slice(0, 5).map((p) => `\`${p}\``).join(', ')} ${linked.length === 1 ? 'is' : 'are'} importable as an install makes ${linked.length === 1 ? 'it' : 'them'} (the repository root itself is not on the import path)`);
+  if (linked.length)
+    notes.push(
+      `the project's package${linked.length === 1 ? '' : 's'} ${linked
+        .slice(0, 5)
+        .map((p) => `\`${p}\``)
+        .join(
+          ', ',
+        )} ${linked.length === 1 ? 'is' : 'are'} importable as an install makes ${linked.length === 1 ? 'it' : 'them'} (the repository root itself is not on the import path)`,
+    );
   return pytestRunner({
     style: picked.cmd?.kind === 'python-m-pytest' ? 'module' : 'console',
     ...(picked.args ? { ci: picked.args } : {}),
@@ -100,5 +121,8 @@ export async function detectRunner(base: Revision, configured?: string): Promise
   }
   if (has('package.json')) return nodeRunner((await base.readText('package.json')) ?? '', ci);
   if (PYTHON_MARKERS.some(has)) return { runner: await pythonRunner(base, ci) };
-  return { skipped: 'no supported test setup found at the base (pytest, go test, cargo test, vitest, jest, node --test or npm test); set tests.command to run one' };
+  return {
+    skipped:
+      'no supported test setup found at the base (pytest, go test, cargo test, vitest, jest, node --test or npm test); set tests.command to run one',
+  };
 }

@@ -99,7 +99,13 @@ export function parseGoTestJson(stdout: string, stderr: string, modulePath: stri
     if (!ev.Test) {
       if (ev.Action === 'fail') {
         const broken = ev.FailedBuild !== undefined || !failedTestsIn.get(pkg);
-        if (broken) unit(pkg, 'broken', shortMessage(errors.get((ev.FailedBuild ?? pkg).split(' ')[0]!) ?? output.get(pkg), 12) ?? 'package failed without a failing test (build, init or TestMain failure)');
+        if (broken)
+          unit(
+            pkg,
+            'broken',
+            shortMessage(errors.get((ev.FailedBuild ?? pkg).split(' ')[0]!) ?? output.get(pkg), 12) ??
+              'package failed without a failing test (build, init or TestMain failure)',
+          );
         else unit(pkg, 'ok');
       } else if (ev.Action === 'pass' || ev.Action === 'skip') unit(pkg, 'ok');
       else if (ev.Action === 'output' && ev.Output) output.set(pkg, ((output.get(pkg) ?? '') + ev.Output).slice(-2000));
@@ -107,7 +113,8 @@ export function parseGoTestJson(stdout: string, stderr: string, modulePath: stri
     }
     const id = `go:${pkg}.${ev.Test}`;
     if (ev.Action === 'output' && ev.Output) {
-      if (!/^(=== (RUN|PAUSE|CONT)|--- (PASS|FAIL|SKIP))/.test(ev.Output.trim())) output.set(id, ((output.get(id) ?? '') + ev.Output).slice(0, 2000));
+      if (!/^(=== (RUN|PAUSE|CONT)|--- (PASS|FAIL|SKIP))/.test(ev.Output.trim()))
+        output.set(id, ((output.get(id) ?? '') + ev.Output).slice(0, 2000));
       continue;
     }
     const status = ev.Action === 'pass' ? 'passed' : ev.Action === 'fail' ? 'failed' : ev.Action === 'skip' ? 'skipped' : null;
@@ -148,7 +155,13 @@ async function runGo(ctx: RunContext, command: string, modulePath: string, notes
   } catch {
     // no report
   }
-  const out: RunnerOutput = { tests: [], units: [], exitCode: r.exitCode, outputTail: tailOf(r.stderr.trim() || r.stdout.trim()), ...(r.killedBy ? { killedBy: r.killedBy } : {}) };
+  const out: RunnerOutput = {
+    tests: [],
+    units: [],
+    exitCode: r.exitCode,
+    outputTail: tailOf(r.stderr.trim() || r.stdout.trim()),
+    ...(r.killedBy ? { killedBy: r.killedBy } : {}),
+  };
   const missing = missingToolchain(r, 'go');
   if (missing) return { ...out, missingToolchain: missing };
   // A module that cannot be downloaded in the sandbox breaks every package that imports it, at the
@@ -160,7 +173,10 @@ async function runGo(ctx: RunContext, command: string, modulePath: string, notes
   }
   const parsed = parseGoTestJson(stdout, r.stderr, modulePath);
   if (notes.length) out.notes = notes;
-  const noTests = parsed.tests.length === 0 && parsed.units.every((u) => u.status === 'ok') && /no test files|no packages to test/.test(stdout + r.stderr);
+  const noTests =
+    parsed.tests.length === 0 &&
+    parsed.units.every((u) => u.status === 'ok') &&
+    /no test files|no packages to test/.test(stdout + r.stderr);
   return { ...out, ...parsed, ...(noTests ? { noTests } : {}) };
 }
 

@@ -40,7 +40,8 @@ function text(node: unknown): string {
 }
 
 function collectSuites(node: Node, out: Node[]): void {
-  for (const s of (node.testsuite as Node[] | undefined) ?? []) { // cast: I/O boundary: JSON-like data walked field by field
+  for (const s of (node.testsuite as Node[] | undefined) ?? []) {
+    // cast: I/O boundary: JSON-like data walked field by field
     out.push(s);
     collectSuites(s, out);
   }
@@ -64,7 +65,8 @@ export function parseJunitXml(xml: string): JunitCase[] {
   }
   const cases: JunitCase[] = [];
   for (const suite of suites) {
-    for (const tc of (suite.testcase as Node[] | undefined) ?? []) { // cast: I/O boundary: JSON-like data walked field by field
+    for (const tc of (suite.testcase as Node[] | undefined) ?? []) {
+      // cast: I/O boundary: JSON-like data walked field by field
       // The parser makes these elements arrays (isArray above) when present; absent ones are undefined.
       const failures = [...((tc.failure as unknown[] | undefined) ?? []), ...((tc.error as unknown[] | undefined) ?? [])];
       const skipped = ((tc.skipped as unknown[] | undefined) ?? []).length > 0; // cast: I/O boundary: JSON-like data walked field by field

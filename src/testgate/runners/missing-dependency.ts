@@ -15,7 +15,8 @@ function list(names: string[], max = 5): string {
   return more ? `${head}, ${last}${more}` : `${head} and ${last}`;
 }
 
-const GO_OFFLINE = /module lookup disabled by GOPROXY=off|import lookup disabled by -mod=|dial tcp: lookup [\w.-]+|proxyconnect tcp|network is unreachable|connection refused|i\/o timeout|no such host/;
+const GO_OFFLINE =
+  /module lookup disabled by GOPROXY=off|import lookup disabled by -mod=|dial tcp: lookup [\w.-]+|proxyconnect tcp|network is unreachable|connection refused|i\/o timeout|no such host/;
 
 /**
  * Go modules that could not be downloaded. `readImport(file, line, col)` returns the quoted import
@@ -63,9 +64,16 @@ export function goMissingModules(text: string, readImport?: (file: string, line:
 export function cargoMissingCrates(text: string): string[] {
   const names: string[] = [];
   for (const m of text.matchAll(/no matching package named `([^`]+)` found/g)) names.push(m[1]!);
-  for (const m of text.matchAll(/failed to (?:get|download|select a version for(?: the requirement)?) `([^`]+?)(?: = [^`]*)?`/g)) names.push(m[1]!);
+  for (const m of text.matchAll(/failed to (?:get|download|select a version for(?: the requirement)?) `([^`]+?)(?: = [^`]*)?`/g))
+    names.push(m[1]!);
   for (const m of text.matchAll(/failed to download from `[^`]*\/([\w-]+)\/[\w.+-]+\/download`/g)) names.push(m[1]!);
-  if (names.length === 0 && /(--offline was specified|you're using offline mode|failed to update registry|failed to query replaced source registry|Couldn't resolve host|failed to load source for dependency)/.test(text)) names.push('(a crate of Cargo.toml)');
+  if (
+    names.length === 0 &&
+    /(--offline was specified|you're using offline mode|failed to update registry|failed to query replaced source registry|Couldn't resolve host|failed to load source for dependency)/.test(
+      text,
+    )
+  )
+    names.push('(a crate of Cargo.toml)');
   return uniq(names);
 }
 
@@ -81,7 +89,10 @@ export function pythonMissingModule(message: string | undefined): string | null 
  */
 export function goModuleOf(name: string, goMod: string): string {
   if (name.includes('@')) return name;
-  const requires = [...goMod.matchAll(/^\s*(?:require\s+)?([\w.~+-]+(?:\/[\w.~+-]+)*)\s+(v\S+)/gm)].map((m) => ({ path: m[1]!, version: m[2]! }));
+  const requires = [...goMod.matchAll(/^\s*(?:require\s+)?([\w.~+-]+(?:\/[\w.~+-]+)*)\s+(v\S+)/gm)].map((m) => ({
+    path: m[1]!,
+    version: m[2]!,
+  }));
   const best = requires.filter((r) => name === r.path || name.startsWith(r.path + '/')).sort((a, b) => b.path.length - a.path.length)[0];
   return best ? `${best.path}@${best.version}` : name;
 }

@@ -58,7 +58,14 @@ export function parseNodeTestLines(text: string, workdir: string): { tests: Test
     if (!units.has(unit)) units.set(unit, { id: unit, kind: 'file', group: unit, status: 'ok', file });
     // A whole file that failed as one "test" named after itself: it did not load (syntax error, …).
     if (l.nesting === 0 && l.file && (l.name === l.file || relFile(workdir, l.name) === file) && l.event === 'fail') {
-      units.set(unit, { id: unit, kind: 'file', group: unit, status: 'broken', file, message: shortMessage(stderr.get(l.file) ?? l.message, 12) ?? 'the test file failed to load' });
+      units.set(unit, {
+        id: unit,
+        kind: 'file',
+        group: unit,
+        status: 'broken',
+        file,
+        message: shortMessage(stderr.get(l.file) ?? l.message, 12) ?? 'the test file failed to load',
+      });
       continue;
     }
     const id = jsTestId(file, [...(l.ancestors ?? []), l.name ?? '']);

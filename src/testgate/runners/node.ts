@@ -19,14 +19,23 @@ const NODE_REPORTER_ARGS = '--test-reporter="$SLOPGATE_OUT/reporter.mjs" --test-
 const readOr = (path: string): Promise<string | null> => readResultsFile(path);
 
 function baseOutput(r: Awaited<ReturnType<RunContext['exec']>>): RunnerOutput {
-  return { tests: [], units: [], exitCode: r.exitCode, outputTail: tailOf(`${r.stdout}\n${r.stderr}`.trim()), ...(r.killedBy ? { killedBy: r.killedBy } : {}) };
+  return {
+    tests: [],
+    units: [],
+    exitCode: r.exitCode,
+    outputTail: tailOf(`${r.stdout}\n${r.stderr}`.trim()),
+    ...(r.killedBy ? { killedBy: r.killedBy } : {}),
+  };
 }
 
 /** Extra arguments of a `node --test …` script (files, flags), or null when the script is more than that. */
 export function nodeTestScriptArgs(script: string): string | null {
   const m = /^\s*node\s+((?:--?[\w-]+(?:=\S+)?\s+)*)--test(\s+[^;&|<>`$]*)?$/.exec(script);
   if (!m) return null;
-  return `${m[1] ?? ''}${m[2] ?? ''}`.replace(/--test-reporter(-destination)?(=\S+|\s+\S+)/g, '').replace(/\s+/g, ' ').trim();
+  return `${m[1] ?? ''}${m[2] ?? ''}`
+    .replace(/--test-reporter(-destination)?(=\S+|\s+\S+)/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 export function nodeTestRunner(scriptArgs: string): Runner {
@@ -47,18 +56,28 @@ export function nodeTestRunner(scriptArgs: string): Runner {
     command,
     run: (ctx) => run(ctx, command),
     // node --test selects by file; the other tests of those files come along and are ignored.
-    rerun: (ctx, tests) => run(ctx, `node --test ${NODE_REPORTER_ARGS} ${[...new Set(tests.map((t) => t.file ?? ''))].filter(Boolean).map(shq).join(' ')}`),
+    rerun: (ctx, tests) =>
+      run(ctx, `node --test ${NODE_REPORTER_ARGS} ${[...new Set(tests.map((t) => t.file ?? ''))].filter(Boolean).map(shq).join(' ')}`),
   };
 }
 
 function jestLike(id: 'vitest' | 'jest'): Runner {
   const bin = `./node_modules/.bin/${id}`;
   // Both report where each test is defined only when asked to (the line of `it(` / `test(`).
-  const args = id === 'vitest' ? 'run --includeTaskLocation --reporter=json --outputFile="$SLOPGATE_OUT/report.json"' : '--ci --json --testLocationInResults --outputFile="$SLOPGATE_OUT/report.json"';
+  const args =
+    id === 'vitest'
+      ? 'run --includeTaskLocation --reporter=json --outputFile="$SLOPGATE_OUT/report.json"'
+      : '--ci --json --testLocationInResults --outputFile="$SLOPGATE_OUT/report.json"';
   const command = `${bin} ${args}`;
   const run = async (ctx: RunContext, cmd: string): Promise<RunnerOutput> => {
     if (!existsSync(join(ctx.workdir, bin))) {
-      return { tests: [], units: [], exitCode: null, outputTail: '', missingToolchain: `${id} is not installed in the tree (${bin} is missing; set tests.setup, e.g. "npm ci", and allow the network or a warm npm cache)` };
+      return {
+        tests: [],
+        units: [],
+        exitCode: null,
+        outputTail: '',
+        missingToolchain: `${id} is not installed in the tree (${bin} is missing; set tests.setup, e.g. "npm ci", and allow the network or a warm npm cache)`,
+      };
     }
     // A re-run must not read the previous run's report if it dies before writing its own.
     await rm(join(ctx.outDir, 'report.json'), { force: true });

@@ -55,7 +55,10 @@ function moduleFileOf(dotted: string): string {
 /** The `E   …` lines of a collection error (the actual exception), else its first lines. */
 function collectionError(text: string): string {
   const body = text.replace(/^collection failure\n?/, '');
-  const e = body.split('\n').filter((l) => /^E\s/.test(l)).map((l) => l.replace(/^E\s+/, ''));
+  const e = body
+    .split('\n')
+    .filter((l) => /^E\s/.test(l))
+    .map((l) => l.replace(/^E\s+/, ''));
   return shortMessage(e.length ? e.join('\n') : body, 12) ?? 'collection failed';
 }
 
@@ -67,11 +70,25 @@ export function parsePytestJunit(xml: string): { tests: TestOutcome[]; units: Un
     if (!c.classname && c.errorMessage !== undefined) {
       // A module that could not be collected: <testcase classname="" name="tests.test_db" file=…>
       const file = c.file ?? moduleFileOf(c.name);
-      units.set(`py:${file}`, { id: `py:${file}`, kind: 'module', group: `py:${file}`, status: 'broken', file, message: collectionError(c.errorMessage) });
+      units.set(`py:${file}`, {
+        id: `py:${file}`,
+        kind: 'module',
+        group: `py:${file}`,
+        status: 'broken',
+        file,
+        message: collectionError(c.errorMessage),
+      });
       continue;
     }
     const modulePath = c.file ? c.file.replace(/\.py$/, '').replace(/\//g, '.') : '';
-    const file = c.file ?? moduleFileOf(c.classname.split('.').filter((p) => !/^[A-Z]/.test(p)).join('.'));
+    const file =
+      c.file ??
+      moduleFileOf(
+        c.classname
+          .split('.')
+          .filter((p) => !/^[A-Z]/.test(p))
+          .join('.'),
+      );
     const dottedModule = modulePath || file.replace(/\.py$/, '').replace(/\//g, '.');
     const cls = c.classname.startsWith(dottedModule + '.') ? c.classname.slice(dottedModule.length + 1) : '';
     const id = `py:${file}::${cls ? cls.replace(/\./g, '::') + '::' : ''}${c.name}`;
@@ -93,11 +110,15 @@ export function pytestCommand(opts: PytestOptions, targets: string[] | null, leg
   const env: string[] = [];
   const links = opts.linkedPackages ?? [];
   const path = [...(opts.packageRoots ?? []).map((r) => `$PWD/${r}`), ...(links.length ? ['$SLOPGATE_OUT/site'] : []), '$SLOPGATE_OUT/py'];
-  const prelude = links.length ? `mkdir -p "$SLOPGATE_OUT/site" && ${links.map((p) => `ln -sfn "$PWD/${p}" "$SLOPGATE_OUT/site/${p}"`).join(' && ')} && ` : '';
+  const prelude = links.length
+    ? `mkdir -p "$SLOPGATE_OUT/site" && ${links.map((p) => `ln -sfn "$PWD/${p}" "$SLOPGATE_OUT/site/${p}"`).join(' && ')} && `
+    : '';
   env.push(`PYTHONPATH="${path.join(':')}"`);
   if (opts.packages?.length) env.push(`SLOPGATE_PY_PACKAGES=${shq(opts.packages.join(','))}`);
   const python = opts.style === 'module' ? 'python3 -m pytest' : legacyPython ? ENTRY_POINT_NO_CWD : 'python3 -P -m pytest';
-  const ci = opts.ci ? [...opts.ci.options, ...(targets ? [] : opts.ci.positional)].map((a) => (/^[\w./:=,@%+-]+$/.test(a) ? a : shq(a))) : [];
+  const ci = opts.ci
+    ? [...opts.ci.options, ...(targets ? [] : opts.ci.positional)].map((a) => (/^[\w./:=,@%+-]+$/.test(a) ? a : shq(a)))
+    : [];
   const picked = (targets ?? []).map(shq);
   return prelude + [...env, python, ...ci, `-p ${PY_ORIGINS_PLUGIN_NAME}`, REPORT_ARGS, ...picked].join(' ');
 }
@@ -115,7 +136,13 @@ async function runPytest(ctx: RunContext, opts: PytestOptions, targets: string[]
   let r = await ctx.exec(pytestCommand(opts, targets));
   if (r.exitCode === 2 && unknownSafePathOption(`${r.stdout}\n${r.stderr}`)) r = await ctx.exec(pytestCommand(opts, targets, true));
   const notes = [...(opts.notes ?? [])];
-  const out: RunnerOutput = { tests: [], units: [], exitCode: r.exitCode, outputTail: tailOf(`${r.stdout}\n${r.stderr}`.trim()), ...(r.killedBy ? { killedBy: r.killedBy } : {}) };
+  const out: RunnerOutput = {
+    tests: [],
+    units: [],
+    exitCode: r.exitCode,
+    outputTail: tailOf(`${r.stdout}\n${r.stderr}`.trim()),
+    ...(r.killedBy ? { killedBy: r.killedBy } : {}),
+  };
   const missing = missingToolchain(r, 'pytest', [/No module named pytest/]);
   if (missing) return { ...out, missingToolchain: missing };
 
@@ -150,8 +177,10 @@ async function runPytest(ctx: RunContext, opts: PytestOptions, targets: string[]
     const missingMods = broken.map((u) => pythonMissingModule(u.message));
     if (missingMods.every((m): m is string => m !== null)) {
       const external: string[] = [];
-      for (const m of new Set(missingMods)) if (!(await treeHasModule(ctx.workdir, m)) && (await declaredDependency(ctx.workdir, m))) external.push(m);
-      if (external.length === new Set(missingMods).size) return withNotes({ ...out, ...parsed, missingToolchain: pythonMissingReason(external) });
+      for (const m of new Set(missingMods))
+        if (!(await treeHasModule(ctx.workdir, m)) && (await declaredDependency(ctx.workdir, m))) external.push(m);
+      if (external.length === new Set(missingMods).size)
+        return withNotes({ ...out, ...parsed, missingToolchain: pythonMissingReason(external) });
     }
   }
   return withNotes({ ...out, ...parsed });
@@ -162,6 +191,11 @@ export function pytestRunner(opts: PytestOptions = {}): Runner {
     id: 'pytest',
     command: pytestCommand(opts, null),
     run: (ctx) => runPytest(ctx, opts, null),
-    rerun: (ctx, tests) => runPytest(ctx, opts, tests.map((t) => t.id.replace(/^py:/, ''))),
+    rerun: (ctx, tests) =>
+      runPytest(
+        ctx,
+        opts,
+        tests.map((t) => t.id.replace(/^py:/, '')),
+      ),
   };
 }

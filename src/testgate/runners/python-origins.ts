@@ -91,19 +91,34 @@ export async function readOrigins(path: string): Promise<PackageOrigin[]> {
     const data = JSON.parse(await readCappedText(path, 1 << 20)) as unknown;
     if (!Array.isArray(data)) return [];
     // The file is written by a probe inside the sandbox: every field is checked, nothing is trusted.
-    return data.filter((o): o is RawOrigin => typeof o === 'object' && o !== null && typeof (o as RawOrigin).name === 'string').map((o) => ({
-      name: o.name,
-      imported: o.imported === true,
-      file: typeof o.file === 'string' ? o.file : null,
-      inTree: o.inTree === true,
-      outside: typeof o.outside === 'string' ? o.outside : null,
-    }));
+    return data
+      .filter((o): o is RawOrigin => typeof o === 'object' && o !== null && typeof (o as RawOrigin).name === 'string')
+      .map((o) => ({
+        name: o.name,
+        imported: o.imported === true,
+        file: typeof o.file === 'string' ? o.file : null,
+        inTree: o.inTree === true,
+        outside: typeof o.outside === 'string' ? o.outside : null,
+      }));
   } catch {
     return [];
   }
 }
 
-const SKIP_DIRS = new Set(['.git', 'node_modules', '.venv', 'venv', '.tox', '.nox', '__pycache__', 'site-packages', 'build', 'dist', '.mypy_cache', '.pytest_cache']);
+const SKIP_DIRS = new Set([
+  '.git',
+  'node_modules',
+  '.venv',
+  'venv',
+  '.tox',
+  '.nox',
+  '__pycache__',
+  'site-packages',
+  'build',
+  'dist',
+  '.mypy_cache',
+  '.pytest_cache',
+]);
 
 /**
  * True when the tree has a package directory or a module file named `name` (at most `depth` levels

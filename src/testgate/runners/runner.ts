@@ -71,7 +71,11 @@ export function firstLine(text: string): string {
 export function shortMessage(text: string | undefined, maxLines = 6, maxChars = 600): string | undefined {
   if (!text) return undefined;
   // A failure message can be megabytes long: only its head is split and kept.
-  const lines = headOf(text).replace(/\r/g, '').split('\n').map((l) => l.trimEnd()).filter((l, i, a) => l || (i > 0 && a[i - 1]));
+  const lines = headOf(text)
+    .replace(/\r/g, '')
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter((l, i, a) => l || (i > 0 && a[i - 1]));
   const out = lines.slice(0, maxLines).join('\n').trim();
   return out ? out.slice(0, maxChars) : undefined;
 }

@@ -24,7 +24,12 @@ function decodePart(part: string): Record<string, unknown> | null {
  * Checks an App JWT the way GitHub does: RS256, signed with the App's key, `iss` the App id, issued
  * in the past and expiring at most 10 minutes after issue (with a minute of clock drift allowed).
  */
-export function verifyAppJwt(token: string, publicKey: KeyObject, appId: string | number, nowSec = Math.floor(Date.now() / 1000)): JwtCheck {
+export function verifyAppJwt(
+  token: string,
+  publicKey: KeyObject,
+  appId: string | number,
+  nowSec = Math.floor(Date.now() / 1000),
+): JwtCheck {
   const parts = token.split('.');
   if (parts.length !== 3) return { ok: false, problem: 'not a JWT (expected three dot-separated parts)' };
   const [h, p, s] = parts as [string, string, string];
@@ -35,7 +40,8 @@ export function verifyAppJwt(token: string, publicKey: KeyObject, appId: string 
   if (!verify('RSA-SHA256', Buffer.from(`${h}.${p}`), publicKey, Buffer.from(s, 'base64url'))) {
     return { ok: false, problem: 'JWT signature does not verify with the App public key' };
   }
-  if (String(payload.iss) !== String(appId)) return { ok: false, problem: `JWT iss is ${String(payload.iss)}, expected the App id ${appId}` };
+  if (String(payload.iss) !== String(appId))
+    return { ok: false, problem: `JWT iss is ${String(payload.iss)}, expected the App id ${appId}` };
   const iat = Number(payload.iat);
   const exp = Number(payload.exp);
   if (!Number.isFinite(iat) || !Number.isFinite(exp)) return { ok: false, problem: 'JWT lacks iat or exp' };

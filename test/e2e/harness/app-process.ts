@@ -58,7 +58,11 @@ export class AppProcess {
       ...opts.env,
       PORT: String(port),
     };
-    const child = spawn(process.execPath, [join(REPO_ROOT, 'dist', 'app-server.js')], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'dist', 'app-server.js')], {
+      cwd: REPO_ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const app = new AppProcess(child, port);
     await app.waitReady((opts.readyTimeoutS ?? 60) * 1000);
     return app;

@@ -23,7 +23,9 @@ export class E2eEnv {
     private readonly dirs: string[],
   ) {}
 
-  static async start(opts: { appId?: number; installationId?: number; env?: Record<string, string>; build?: boolean } = {}): Promise<E2eEnv> {
+  static async start(
+    opts: { appId?: number; installationId?: number; env?: Record<string, string>; build?: boolean } = {},
+  ): Promise<E2eEnv> {
     if (opts.build !== false) buildApp();
     const appId = opts.appId ?? 31337;
     const key = generateAppKey();
@@ -67,11 +69,15 @@ export class E2eEnv {
   /** Waits until the newest check run on the PR's head is completed; returns it. */
   async completedRun(pull: PullState, timeoutMs = 90_000): Promise<CheckRunState> {
     const sha = pull.headSha;
-    return waitFor(() => {
-      const runs = this.runsOn(pull.repo, sha);
-      const last = runs[runs.length - 1];
-      return last?.status === 'completed' ? last : undefined;
-    }, timeoutMs, () => `no completed check run on ${pull.repo.name}@${sha.slice(0, 7)}; App log tail:\n${this.app.logs.slice(-3000)}`);
+    return waitFor(
+      () => {
+        const runs = this.runsOn(pull.repo, sha);
+        const last = runs[runs.length - 1];
+        return last?.status === 'completed' ? last : undefined;
+      },
+      timeoutMs,
+      () => `no completed check run on ${pull.repo.name}@${sha.slice(0, 7)}; App log tail:\n${this.app.logs.slice(-3000)}`,
+    );
   }
 
   /** Waits until the App's queue has nothing pending or running (its /healthz reports the queue). */
@@ -96,7 +102,11 @@ export class E2eEnv {
 }
 
 /** Polls `probe` every 100 ms until it returns a value; throws after the timeout. */
-export async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, timeoutMs: number, explain?: () => string): Promise<T> {
+export async function waitFor<T>(
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs: number,
+  explain?: () => string,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe();

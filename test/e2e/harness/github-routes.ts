@@ -25,7 +25,10 @@ export interface RouteResult {
 
 export type Route = (ctx: RouteContext) => RouteResult;
 
-const notFound = (what: string): RouteResult => ({ status: 404, body: { message: `Not Found: ${what}`, documentation_url: 'https://docs.github.com/rest' } });
+const notFound = (what: string): RouteResult => ({
+  status: 404,
+  body: { message: `Not Found: ${what}`, documentation_url: 'https://docs.github.com/rest' },
+});
 const unprocessable = (message: string, violation = true): RouteResult => ({
   status: 422,
   body: { message: 'Validation Failed', errors: [message], documentation_url: 'https://docs.github.com/rest' },
@@ -59,7 +62,13 @@ function reviewableLines(ctx: RouteContext, pull: PullState, commitId: string) {
   return diffLines(ctx.remote.diff(owner, name, base, head));
 }
 
-function contentJson(ctx: RouteContext, repo: RepoState, ref: string, e: { name: string; path: string; type: string; sha: string; size: number }, withContent: boolean): Json {
+function contentJson(
+  ctx: RouteContext,
+  repo: RepoState,
+  ref: string,
+  e: { name: string; path: string; type: string; sha: string; size: number },
+  withContent: boolean,
+): Json {
   const u = ctx.state.repoUrls(repo);
   const base: Json = {
     type: e.type,
@@ -75,7 +84,10 @@ function contentJson(ctx: RouteContext, repo: RepoState, ref: string, e: { name:
   };
   if (withContent && e.type === 'file') {
     base.encoding = 'base64';
-    base.content = ctx.remote.readBlob(repo.owner.login, repo.name, e.sha).toString('base64').replace(/(.{60})/g, '$1\n');
+    base.content = ctx.remote
+      .readBlob(repo.owner.login, repo.name, e.sha)
+      .toString('base64')
+      .replace(/(.{60})/g, '$1\n');
   }
   return base;
 }
@@ -91,7 +103,11 @@ function checkRunPatch(run: GitHubState['checkRuns'][number], body: Json): void 
   if (body.completed_at) run.completedAt = body.completed_at;
   if (body.external_id !== undefined) run.externalId = body.external_id;
   if (body.output) {
-    run.output = { title: body.output.title ?? run.output.title, summary: body.output.summary ?? run.output.summary, text: body.output.text ?? run.output.text };
+    run.output = {
+      title: body.output.title ?? run.output.title,
+      summary: body.output.summary ?? run.output.summary,
+      text: body.output.text ?? run.output.text,
+    };
     run.annotations.push(...(body.output.annotations ?? []));
   }
   if (body.actions) run.actions = body.actions;
@@ -191,10 +207,21 @@ export const ROUTES: Record<string, Route> = {
       const onDiff = (n: number) => Boolean(file?.[side].has(n));
       if (c.subject_type === 'file') continue;
       if (!onDiff(c.line) || (c.start_line !== undefined && !onDiff(c.start_line))) {
-        return unprocessable(`pull_request_review_thread.line must be part of the diff (${c.path}:${c.start_line ? `${c.start_line}-` : ''}${c.line})`);
+        return unprocessable(
+          `pull_request_review_thread.line must be part of the diff (${c.path}:${c.start_line ? `${c.start_line}-` : ''}${c.line})`,
+        );
       }
     }
-    const review = { id: state.id(), repo: pull.repo, pull: pull.number, user: state.bot, body: ctx.body.body ?? null, event: ctx.body.event ?? 'PENDING', commitId, commentIds: [] as number[] };
+    const review = {
+      id: state.id(),
+      repo: pull.repo,
+      pull: pull.number,
+      user: state.bot,
+      body: ctx.body.body ?? null,
+      event: ctx.body.event ?? 'PENDING',
+      commitId,
+      commentIds: [] as number[],
+    };
     for (const c of comments) {
       const id = state.id();
       review.commentIds.push(id);
@@ -264,19 +291,35 @@ export const ROUTES: Record<string, Route> = {
     return { status: 200, body: { total_count: runs.length, check_runs: runs.reverse().map((r) => ctx.state.checkRunJson(r)) } };
   }),
 
-  'issues/list-comments': withPull((ctx, pull) => ({
-    status: 200,
-    body: ctx.state.issueComments.filter((c) => c.repo === pull.repo && c.issue === pull.number).map((c) => ctx.state.issueCommentJson(c)),
-  }), 'issue_number'),
+  'issues/list-comments': withPull(
+    (ctx, pull) => ({
+      status: 200,
+      body: ctx.state.issueComments
+        .filter((c) => c.repo === pull.repo && c.issue === pull.number)
+        .map((c) => ctx.state.issueCommentJson(c)),
+    }),
+    'issue_number',
+  ),
 
   'issues/create-comment': withPull((ctx, pull) => {
-    const c = { id: ctx.state.id(), repo: pull.repo, issue: pull.number, user: ctx.state.bot, body: ctx.body.body, viaApp: ctx.state.appId };
+    const c = {
+      id: ctx.state.id(),
+      repo: pull.repo,
+      issue: pull.number,
+      user: ctx.state.bot,
+      body: ctx.body.body,
+      viaApp: ctx.state.appId,
+    };
     ctx.state.issueComments.push(c);
     return { status: 201, body: ctx.state.issueCommentJson(c) };
   }, 'issue_number'),
 
   'issues/add-labels': withPull((ctx, pull) => {
-    const names: string[] = Array.isArray(ctx.body) ? ctx.body : Array.isArray(ctx.body?.labels) ? ctx.body.labels.map((l: Json) => (typeof l === 'string' ? l : l.name)) : [];
+    const names: string[] = Array.isArray(ctx.body)
+      ? ctx.body
+      : Array.isArray(ctx.body?.labels)
+        ? ctx.body.labels.map((l: Json) => (typeof l === 'string' ? l : l.name))
+        : [];
     for (const n of names) if (!pull.labels.includes(n)) pull.labels.push(n);
     return { status: 200, body: pull.labels.map((l) => ctx.state.labelJson(l)) };
   }, 'issue_number'),
@@ -291,6 +334,15 @@ export const ROUTES: Record<string, Route> = {
   'reactions/create-for-issue-comment': withRepo((ctx) => {
     const r = { id: ctx.state.id(), commentId: Number(ctx.params.comment_id), content: ctx.body.content, user: ctx.state.bot };
     ctx.state.reactions.push(r);
-    return { status: 201, body: { id: r.id, node_id: `REA_${r.id}`, user: ctx.state.userJson(r.user), content: r.content, created_at: new Date().toISOString() } };
+    return {
+      status: 201,
+      body: {
+        id: r.id,
+        node_id: `REA_${r.id}`,
+        user: ctx.state.userJson(r.user),
+        content: r.content,
+        created_at: new Date().toISOString(),
+      },
+    };
   }),
 };

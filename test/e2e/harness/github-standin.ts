@@ -151,7 +151,17 @@ export class GitHubStandIn {
     if (git) return this.handleGit(req, res, url, git[1]!, git[2]!);
     await readBody(req);
     this.violations.push(`request outside the GitHub API and git endpoints: ${method} ${url.pathname}`);
-    this.record({ kind: 'unknown', method, path: url.pathname, query: url.search, operationId: null, body: null, status: 404, auth: 'none', installationId: null });
+    this.record({
+      kind: 'unknown',
+      method,
+      path: url.pathname,
+      query: url.search,
+      operationId: null,
+      body: null,
+      status: 404,
+      auth: 'none',
+      installationId: null,
+    });
     this.send(res, 404, { message: 'Not Found' });
   }
 
@@ -187,7 +197,16 @@ export class GitHubStandIn {
     const path = url.pathname.slice('/api/v3'.length);
     const where = `${method} ${path}${url.search}`;
     const { body, ok } = await this.parseJson(req, where);
-    const rec = { kind: 'rest' as const, method, path, query: url.search, body, operationId: null as string | null, auth: 'none' as RecordedRequest['auth'], installationId: null as number | null };
+    const rec = {
+      kind: 'rest' as const,
+      method,
+      path,
+      query: url.search,
+      body,
+      operationId: null as string | null,
+      auth: 'none' as RecordedRequest['auth'],
+      installationId: null as number | null,
+    };
     const reply = (status: number, payload?: Json) => {
       this.record({ ...rec, status });
       this.send(res, status, payload);
@@ -195,23 +214,28 @@ export class GitHubStandIn {
     const match = this.validator.match(method, path);
     if (!match) {
       this.violations.push(`${where}: no such endpoint in GitHub's OpenAPI description`);
-      reply(404, { message: 'Not Found' }); return;
+      reply(404, { message: 'Not Found' });
+      return;
     }
     rec.operationId = match.operation.operationId;
     // Authentication: the App JWT for /app/*, an unexpired installation token for the rest.
     const auth = /^(bearer|token)\s+(\S+)$/i.exec(req.headers.authorization ?? '');
     if (match.operation.template.startsWith('/app')) {
-      const check = auth ? verifyAppJwt(auth[2]!, this.opts.publicKey, this.opts.appId) : { ok: false as const, problem: 'no Authorization header' };
+      const check = auth
+        ? verifyAppJwt(auth[2]!, this.opts.publicKey, this.opts.appId)
+        : { ok: false as const, problem: 'no Authorization header' };
       if (!check.ok) {
         this.violations.push(`${where}: App JWT rejected: ${check.problem}`);
-        reply(401, { message: 'A JSON web token could not be decoded' }); return;
+        reply(401, { message: 'A JSON web token could not be decoded' });
+        return;
       }
       rec.auth = 'app';
     } else {
       const installation = this.tokenInstallation(auth?.[2]);
       if (installation === null) {
         this.violations.push(`${where}: no valid installation token (${auth ? 'unknown or expired token' : 'no Authorization header'})`);
-        reply(401, { message: 'Bad credentials' }); return;
+        reply(401, { message: 'Bad credentials' });
+        return;
       }
       rec.auth = 'installation';
       rec.installationId = installation;
@@ -219,16 +243,26 @@ export class GitHubStandIn {
     const problems = ok ? this.validator.validate(match, url.searchParams, body) : [];
     if (problems.length) {
       for (const p of problems) this.violations.push(`${where} (${match.operation.operationId}): ${p}`);
-      reply(422, { message: 'Invalid request.', errors: problems }); return;
+      reply(422, { message: 'Invalid request.', errors: problems });
+      return;
     }
     const route = ROUTES[match.operation.operationId] ?? GIT_DATA_ROUTES[match.operation.operationId];
     if (!route) {
       this.violations.push(`${where}: ${match.operation.operationId} is not implemented by the stand-in`);
-      reply(404, { message: 'Not Found' }); return;
+      reply(404, { message: 'Not Found' });
+      return;
     }
     const result =
       this.overrides.get(match.operation.operationId)?.(body) ??
-      route({ state: this.state, remote: this.remote, params: match.params, query: url.searchParams, body: body ?? {}, installationId: rec.installationId, mintToken: (id) => this.mintToken(id) });
+      route({
+        state: this.state,
+        remote: this.remote,
+        params: match.params,
+        query: url.searchParams,
+        body: body ?? {},
+        installationId: rec.installationId,
+        mintToken: (id) => this.mintToken(id),
+      });
     if (result.violation) this.violations.push(`${where}: ${result.violation}`);
     reply(result.status, result.body);
   }
@@ -236,11 +270,21 @@ export class GitHubStandIn {
   private async handleGraphql(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const { body } = await this.parseJson(req, `POST ${url.pathname}`);
     const installation = this.tokenInstallation(/^(?:bearer|token)\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1]);
-    const rec = { kind: 'graphql' as const, method: req.method ?? 'POST', path: url.pathname, query: '', operationId: 'graphql', body, auth: 'installation' as const, installationId: installation };
+    const rec = {
+      kind: 'graphql' as const,
+      method: req.method ?? 'POST',
+      path: url.pathname,
+      query: '',
+      operationId: 'graphql',
+      body,
+      auth: 'installation' as const,
+      installationId: installation,
+    };
     if (installation === null || req.method !== 'POST' || typeof body?.query !== 'string') {
       this.violations.push(`graphql: ${installation === null ? 'no valid installation token' : 'expected POST with a JSON {query}'}`);
       this.record({ ...rec, status: 401 });
-      this.send(res, 401, { message: 'Bad credentials' }); return;
+      this.send(res, 401, { message: 'Bad credentials' });
+      return;
     }
     this.record({ ...rec, status: 200 });
     this.send(res, 200, this.graphql.answer(body.query, body.variables));
@@ -270,7 +314,12 @@ export class GitHubStandIn {
       res.writeHead(500).end('internal error\n');
       return;
     }
-    const status = await serveGitHttp(req, res, { projectRoot: this.remote.root, pathInfo: url.pathname, query: url.search.replace(/^\?/, ''), user: user ?? 'x-access-token' });
+    const status = await serveGitHttp(req, res, {
+      projectRoot: this.remote.root,
+      pathInfo: url.pathname,
+      query: url.search.replace(/^\?/, ''),
+      user: user ?? 'x-access-token',
+    });
     this.record({ ...rec, status, auth: 'installation', installationId: installation });
   }
 }

@@ -241,7 +241,15 @@ export class GitHubState {
 
   labelJson(name: string): Json {
     const id = Array.from(name, (c) => c.charCodeAt(0)).reduce((h, code) => (h * 31 + code) >>> 0, 7);
-    return { id, node_id: nodeId('L', id), url: `${this.baseUrl}/api/v3/labels/${encodeURIComponent(name)}`, name, color: 'ededed', default: false, description: null };
+    return {
+      id,
+      node_id: nodeId('L', id),
+      url: `${this.baseUrl}/api/v3/labels/${encodeURIComponent(name)}`,
+      name,
+      color: 'ededed',
+      default: false,
+      description: null,
+    };
   }
 
   pullJson(p: PullState): Json {
@@ -272,8 +280,20 @@ export class GitHubState {
       closed_at: null,
       merged_at: null,
       merge_commit_sha: null,
-      head: { label: `${p.headRepo.owner.login}:${p.headRef}`, ref: p.headRef, sha: p.headSha, user: this.userJson(p.headRepo.owner), repo: this.repoJson(p.headRepo) },
-      base: { label: `${p.repo.owner.login}:${p.baseRef}`, ref: p.baseRef, sha: p.baseSha, user: this.userJson(p.repo.owner), repo: this.repoJson(p.repo) },
+      head: {
+        label: `${p.headRepo.owner.login}:${p.headRef}`,
+        ref: p.headRef,
+        sha: p.headSha,
+        user: this.userJson(p.headRepo.owner),
+        repo: this.repoJson(p.headRepo),
+      },
+      base: {
+        label: `${p.repo.owner.login}:${p.baseRef}`,
+        ref: p.baseRef,
+        sha: p.baseSha,
+        user: this.userJson(p.repo.owner),
+        repo: this.repoJson(p.repo),
+      },
       commits: 1,
       additions: 1,
       deletions: 0,
@@ -302,7 +322,13 @@ export class GitHubState {
       output: { ...c.output, annotations_count: c.annotations.length, annotations_url: `${u.api}/check-runs/${c.id}/annotations` },
       check_suite: { id: c.id + 1 },
       app: this.appJson(),
-      pull_requests: prs.map((p) => ({ id: p.id, number: p.number, url: `${u.api}/pulls/${p.number}`, head: { ref: p.headRef, sha: p.headSha, repo: { id: p.repo.id, url: u.api, name: p.repo.name } }, base: { ref: p.baseRef, sha: p.baseSha, repo: { id: p.repo.id, url: u.api, name: p.repo.name } } })),
+      pull_requests: prs.map((p) => ({
+        id: p.id,
+        number: p.number,
+        url: `${u.api}/pulls/${p.number}`,
+        head: { ref: p.headRef, sha: p.headSha, repo: { id: p.repo.id, url: u.api, name: p.repo.name } },
+        base: { ref: p.baseRef, sha: p.baseSha, repo: { id: p.repo.id, url: u.api, name: p.repo.name } },
+      })),
     };
   }
 
@@ -334,7 +360,11 @@ export class GitHubState {
       original_start_line: c.startLine,
       start_side: c.startLine ? c.side : null,
       subject_type: 'line',
-      _links: { self: { href: `${u.api}/pulls/comments/${c.id}` }, html: { href: `${u.html}/pull/${c.pull}#discussion_r${c.id}` }, pull_request: { href: `${u.api}/pulls/${c.pull}` } },
+      _links: {
+        self: { href: `${u.api}/pulls/comments/${c.id}` },
+        html: { href: `${u.html}/pull/${c.pull}#discussion_r${c.id}` },
+        pull_request: { href: `${u.api}/pulls/${c.pull}` },
+      },
       ...(c.viaApp ? { performed_via_github_app: this.appJson() } : {}),
     };
   }
@@ -346,7 +376,14 @@ export class GitHubState {
       node_id: nodeId('PRR', r.id),
       user: this.userJson(r.user),
       body: r.body ?? '',
-      state: r.event === 'APPROVE' ? 'APPROVED' : r.event === 'REQUEST_CHANGES' ? 'CHANGES_REQUESTED' : r.event === 'COMMENT' ? 'COMMENTED' : 'PENDING',
+      state:
+        r.event === 'APPROVE'
+          ? 'APPROVED'
+          : r.event === 'REQUEST_CHANGES'
+            ? 'CHANGES_REQUESTED'
+            : r.event === 'COMMENT'
+              ? 'COMMENTED'
+              : 'PENDING',
       html_url: `${u.html}/pull/${r.pull}#pullrequestreview-${r.id}`,
       pull_request_url: `${u.api}/pulls/${r.pull}`,
       commit_id: r.commitId,

@@ -54,7 +54,10 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2
 
 function describe(errors: ErrorObject[] | null | undefined): string[] {
   return (errors ?? []).map((e) => {
-    const extra = e.keyword === 'enum' ? ` (allowed: ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')})` : '';
+    const extra =
+      e.keyword === 'enum'
+        ? ` (allowed: ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')})`
+        : '';
     const prop = e.keyword === 'additionalProperties' ? ` '${(e.params as { additionalProperty: string }).additionalProperty}'` : '';
     return `${e.instancePath || '(root)'} ${e.message}${prop}${extra}`;
   });
@@ -159,7 +162,9 @@ export class OpenApiValidator {
     const content = this.spec.paths[operation.template][operation.method.toLowerCase()].requestBody?.content ?? {};
     const type = content['application/json'] ? 'application/json' : Object.keys(content)[0];
     const fn = type
-      ? this.ajv.compile({ $ref: `gh#/${pointer('paths', operation.template, operation.method.toLowerCase(), 'requestBody', 'content', type, 'schema')}` })
+      ? this.ajv.compile({
+          $ref: `gh#/${pointer('paths', operation.template, operation.method.toLowerCase(), 'requestBody', 'content', type, 'schema')}`,
+        })
       : null;
     this.bodyCache.set(key, fn);
     return fn;
@@ -170,7 +175,9 @@ export class OpenApiValidator {
     const cached = this.paramCache.get(key);
     if (cached) return cached;
     const item = this.spec.paths[operation.template];
-    const declared: Json[] = [...(item.parameters ?? []), ...(item[operation.method.toLowerCase()].parameters ?? [])].map((p: Json) => this.deref(p));
+    const declared: Json[] = [...(item.parameters ?? []), ...(item[operation.method.toLowerCase()].parameters ?? [])].map((p: Json) =>
+      this.deref(p),
+    );
     const build = (where: 'path' | 'query') => {
       const list = declared.filter((p) => p.in === where);
       const schema = {

@@ -7,7 +7,13 @@ function head(sourceDir: string, ref: string): string {
 }
 
 /** Publishes a working repository on the stand-in as `<owner>/<name>` (its branches become remote branches). */
-export function publishRepo(gh: GitHubStandIn, owner: string, name: string, sourceDir: string, opts: { fork?: boolean; defaultBranch?: string } = {}): RepoState {
+export function publishRepo(
+  gh: GitHubStandIn,
+  owner: string,
+  name: string,
+  sourceDir: string,
+  opts: { fork?: boolean; defaultBranch?: string } = {},
+): RepoState {
   const repo = gh.state.addRepo(owner, name, opts);
   gh.remote.create(owner, name, sourceDir);
   return repo;
@@ -37,7 +43,9 @@ function syncPullRefs(gh: GitHubStandIn, pull: PullState, sourceDir: string): vo
   gh.remote.pushFrom(headRepo.owner.login, headRepo.name, sourceDir, [`refs/heads/${pull.headRef}:refs/heads/${pull.headRef}`]);
   if (headRepo !== pull.repo) {
     // A fork's commits reach the base repo only through refs/pull/N/head.
-    gh.remote.pushFrom(login, pull.repo.name, gh.remote.dirOf(headRepo.owner.login, headRepo.name), [`refs/heads/${pull.headRef}:refs/pull/${pull.number}/head`]);
+    gh.remote.pushFrom(login, pull.repo.name, gh.remote.dirOf(headRepo.owner.login, headRepo.name), [
+      `refs/heads/${pull.headRef}:refs/pull/${pull.number}/head`,
+    ]);
   }
   pull.headSha = head(sourceDir, pull.headRef);
   pull.baseSha = gh.remote.revParse(login, pull.repo.name, `refs/heads/${pull.baseRef}`)!;

@@ -70,7 +70,12 @@ function installation(id: number): Json {
 }
 
 /** `pull_request.<action>` for a PR of the stand-in, on top of GitHub's example payload. */
-export function pullRequestPayload(state: GitHubState, pull: PullState, action: string, opts: { installationId: number; before?: string; sender?: UserState }): Json {
+export function pullRequestPayload(
+  state: GitHubState,
+  pull: PullState,
+  action: string,
+  opts: { installationId: number; before?: string; sender?: UserState },
+): Json {
   const ex = examplePayload('pull_request', action);
   const payload: Json = {
     ...ex,
@@ -89,7 +94,12 @@ export function pullRequestPayload(state: GitHubState, pull: PullState, action: 
 }
 
 /** `issue_comment.created` on a PR (the issue carries `pull_request`, as GitHub sends it). */
-export function issueCommentPayload(state: GitHubState, pull: PullState, comment: { id: number; body: string; user: UserState }, installationId: number): Json {
+export function issueCommentPayload(
+  state: GitHubState,
+  pull: PullState,
+  comment: { id: number; body: string; user: UserState },
+  installationId: number,
+): Json {
   const ex = examplePayload('issue_comment', 'created');
   const pr = state.pullJson(pull);
   const repo = state.repoUrls(pull.repo);

@@ -41,7 +41,9 @@ export class FakeGitHub {
   }
 
   token(): this {
-    this.scope.post(`/app/installations/${INSTALLATION_ID}/access_tokens`).reply(201, { token: TOKEN, expires_at: new Date(Date.now() + 3600_000).toISOString(), permissions: {} });
+    this.scope
+      .post(`/app/installations/${INSTALLATION_ID}/access_tokens`)
+      .reply(201, { token: TOKEN, expires_at: new Date(Date.now() + 3600_000).toISOString(), permissions: {} });
     return this;
   }
 
@@ -80,7 +82,14 @@ export class FakeGitHub {
       .query({ ref: 'main' })
       .reply(200, [{ type: 'file', name: file.split('/').pop(), path: file, size: text.length, sha: 'abc' }]);
     this.scope
-      .get(new RegExp(`^${R}/contents/${file.split('/').map((p) => p.replace(/\./g, '\\.')).join('(?:/|%2F)')}\\?`))
+      .get(
+        new RegExp(
+          `^${R}/contents/${file
+            .split('/')
+            .map((p) => p.replace(/\./g, '\\.'))
+            .join('(?:/|%2F)')}\\?`,
+        ),
+      )
       .reply(200, { type: 'file', path: file, encoding: 'base64', content: Buffer.from(text).toString('base64') });
     return this;
   }
@@ -131,7 +140,9 @@ export class FakeGitHub {
   }
 
   permission(user: string, role: string): this {
-    this.scope.get(`${R}/collaborators/${user}/permission`).reply(200, { permission: role === 'maintain' ? 'write' : role, role_name: role, user: { login: user } });
+    this.scope
+      .get(`${R}/collaborators/${user}/permission`)
+      .reply(200, { permission: role === 'maintain' ? 'write' : role, role_name: role, user: { login: user } });
     return this;
   }
 
@@ -153,7 +164,11 @@ export class FakeGitHub {
 
   /** The requests a full gate job makes after the check run exists (no config file, no earlier comments). */
   gateJob(shape: PrShape, checkRunId: number, opts: { updates?: number; review?: boolean; existingComments?: unknown[] } = {}): this {
-    this.getPr(shape).noConfig().issueComments(shape.number).updateCheckRun(checkRunId, opts.updates ?? 1).reviewComments(shape.number, opts.existingComments ?? []);
+    this.getPr(shape)
+      .noConfig()
+      .issueComments(shape.number)
+      .updateCheckRun(checkRunId, opts.updates ?? 1)
+      .reviewComments(shape.number, opts.existingComments ?? []);
     if (opts.review) this.createReview(shape.number);
     return this.getPr(shape).updatePr(shape.number);
   }

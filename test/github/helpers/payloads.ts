@@ -9,7 +9,10 @@ const require = createRequire(import.meta.url);
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type JsonValue = any;
 export type Json = Record<string, JsonValue>;
-interface Example { name: string; examples: Json[] }
+interface Example {
+  name: string;
+  examples: Json[];
+}
 const EXAMPLES = require('@octokit/webhooks-examples') as Example[];
 
 export const OWNER = 'Codertocat';
@@ -45,7 +48,15 @@ export function pullRequest(s: PrShape): Json {
   pr.draft = s.draft ?? false;
   pr.body = s.body === undefined ? 'Adds a feature.' : s.body;
   pr.mergeable = s.mergeable ?? null;
-  pr.labels = (s.labels ?? []).map((name, i) => ({ id: 100 + i, node_id: `L${i}`, url: '', name, color: 'ededed', default: false, description: null }));
+  pr.labels = (s.labels ?? []).map((name, i) => ({
+    id: 100 + i,
+    node_id: `L${i}`,
+    url: '',
+    name,
+    color: 'ededed',
+    default: false,
+    description: null,
+  }));
   pr.user.login = s.author ?? 'Codertocat';
   pr.head.sha = s.headSha;
   pr.base.sha = s.baseSha;

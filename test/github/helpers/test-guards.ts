@@ -15,7 +15,14 @@ export const markerGuard: Guard = {
     file.head.text!.split('\n').forEach((text, i) => {
       const line = i + 1;
       if (text.includes('SENSITIVE')) {
-        out.push({ category: 'sensitive-path' as Category, severity: 'fail', path: file.path, line, message: `line ${line} touches a sensitive thing`, remediation: 'ask a maintainer' });
+        out.push({
+          category: 'sensitive-path' as Category,
+          severity: 'fail',
+          path: file.path,
+          line,
+          message: `line ${line} touches a sensitive thing`,
+          remediation: 'ask a maintainer',
+        });
         return;
       }
       if (!text.includes('SLOP')) return;
@@ -27,7 +34,8 @@ export const markerGuard: Guard = {
         message: `${file.path} line ${line} still holds the SLOP marker: "${text.trim()}"`,
         remediation: 'remove the SLOP marker',
       };
-      if (text.includes('FIXABLE')) finding.suggestion = { path: file.path, startLine: line, endLine: line, replacement: text.replace(/ ?SLOP FIXABLE/, '') };
+      if (text.includes('FIXABLE'))
+        finding.suggestion = { path: file.path, startLine: line, endLine: line, replacement: text.replace(/ ?SLOP FIXABLE/, '') };
       out.push(finding);
     });
     return out;

@@ -89,7 +89,7 @@ describe('recipe g7-restore-definitions', () => {
     expect(await applyAndRerun(c, g7, fix)).toEqual([]);
   });
 
-  it('replaces a placeholder glued to the next definition instead of taking it for that definition\'s comment', async () => {
+  it("replaces a placeholder glued to the next definition instead of taking it for that definition's comment", async () => {
     const head = HEAD_PY.replace('# init_schema and seed remain unchanged\n\n\n', '# init_schema and seed remain unchanged\n');
     const c = await reproduce(g7, { 'app/db.py': DB_PY, 'app/cli.py': CLI_PY }, { 'app/db.py': head });
     const { fix } = await fixOne(c, recipe);
