@@ -263,11 +263,12 @@ export function fsArgs(o: FsLayoutOptions): string[] {
       args.push(...(st.isDirectory() ? ['--tmpfs', p] : ['--ro-bind', '/dev/null', p]));
     }
   }
-  if (o.toolchains.goModCache) args.push('--ro-bind', o.toolchains.goModCache, o.toolchains.goModCache);
-  for (const p of o.extraReadOnly ?? []) args.push('--ro-bind', p, p);
   args.push('--proc', '/proc', '--dev', '/dev');
   args.push('--size', String(o.tmpBytes), '--tmpfs', '/tmp');
   args.push('--size', String(o.tmpBytes), '--tmpfs', '/dev/shm');
+  // After the fresh /tmp: a cache or an operator path that lives under /tmp must not be covered by it.
+  if (o.toolchains.goModCache) args.push('--ro-bind', o.toolchains.goModCache, o.toolchains.goModCache);
+  for (const p of o.extraReadOnly ?? []) args.push('--ro-bind', p, p);
   // The run's own tree, read-write; bound last so that nothing above can cover it.
   args.push('--bind', o.runRoot, o.runRoot);
   if (o.cargoHome) {

@@ -46,6 +46,23 @@ describe('sandbox filesystem layout', () => {
     expect(operatorReadOnlyPaths({ SLOPGATE_SANDBOX_RO_PATHS: `relative:/:${root}:/does/not/exist` })).toEqual([root]);
   });
 
+  it('an operator path under /tmp is bound after the fresh /tmp, so the tmpfs does not cover it', () => {
+    const shared = '/tmp/slopgate-shared-node_modules';
+    const found = findToolchains({ PATH: '/usr/bin:/bin' });
+    const args = fsArgs({
+      runRoot: join(root, 'r3'),
+      home: join(root, 'r3'),
+      network: false,
+      tmpBytes: 1 << 20,
+      toolchains: found,
+      extraReadOnly: [shared],
+    });
+    const tmpfs = args.findIndex((a, i) => a === '--tmpfs' && args[i + 1] === '/tmp');
+    const bind = args.findIndex((a, i) => a === '--ro-bind' && args[i + 1] === shared);
+    expect(tmpfs).toBeGreaterThan(-1);
+    expect(bind).toBeGreaterThan(tmpfs);
+  });
+
   it('best-effort needs both the repository and the operator', () => {
     expect(effectiveIsolation('best-effort', {})).toBe('required');
     expect(effectiveIsolation('required', { SLOPGATE_TESTS_ISOLATION: 'best-effort' })).toBe('required');
