@@ -1,19 +1,13 @@
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ConfigError } from '../config/load.js';
 import type { SlopgateConfig } from '../core/config-schema.js';
 import { errorMessage } from '../core/errors.js';
-import type { Guard } from '../core/guard.js';
 import { runGate, type GateOptions } from '../gate/run-gate.js';
 import type { Report } from '../core/report.js';
 import type { Logger } from '../core/trace.js';
 import { SupersededError } from '../queue/types.js';
 import { neutralizeReport } from '../report/comment-escape.js';
 import { decide, ROUND_ADVANCING } from '../routing/decide.js';
-import { StoreBaselineCache } from '../store/baseline-store.js';
-import type { Store } from '../store/store.js';
-import { preparePrRevisions, type PrRevisions } from '../workspace/pr-workspace.js';
-import type { RepoMirrors } from '../workspace/repo-mirror.js';
+import type { PrRevisions } from '../workspace/pr-workspace.js';
 import type { CheckRunOutcome } from './check-outcome.js';
 import {
   configErrorOutcome,
@@ -28,23 +22,11 @@ import { addedLines, publishReport } from './publish-report.js';
 import { spliceBodySection } from './pr-body.js';
 import { loadRepoConfig } from './repo-config.js';
 import type { PullRequestFacts, ReviewHost } from './review-host.js';
-import { commentSanctions, labelSanctions } from './sanctions.js';
 import { llmGateOptions, type LlmDeps } from '../qa/gate-options.js';
-import { priorDismissals } from './prior-dismissals.js';
+import { preparePr, prGateOptions, type PrGateDeps } from './pr-gate-options.js';
 
 /** What the job policy needs besides the host: the workspace, the guards, the store and settings. */
-export interface GatePrDeps {
-  mirrors: RepoMirrors;
-  /** Where per-job snapshots go (default: the OS temp dir). */
-  scratchRoot?: string;
-  /** Build caches of the test sandbox, per repository. */
-  cacheDir?: string;
-  guards: Guard[];
-  store?: Store;
-  /** Key of the `/slopgate allow` marker MAC (see sanctions.ts). */
-  sanctionKey: Buffer;
-  /** The refiner is offered (the Refine button and `/slopgate refine`): recipes alone are enough, a model is optional. */
-  refinerAvailable: boolean;
+export interface GatePrDeps extends PrGateDeps {
   /** Resolve stale review threads instead of minimising them. */
   resolveThreads: boolean;
   log: Logger;
@@ -155,48 +137,13 @@ export async function gatePr(
       return 'skipped';
     }
     checkpoint();
-    const creds = await host.cloneCredentials();
-    revisions = await preparePrRevisions(deps.mirrors, {
-      repo: host.target,
-      number: job.number,
-      baseRef: pr.baseRef,
-      baseSha: pr.baseSha,
-      headSha: job.headSha,
-      withMerge: pr.mergeable === true,
-      // G8 checks revisions out of the mirror itself (its own sandbox); every blob it needs is local now.
-      snapshots: false,
-      ...(creds.token ? { creds: { token: creds.token } } : {}),
-      scratchRoot: deps.scratchRoot ?? join(tmpdir(), 'slopgate-jobs'),
-    });
+    revisions = await preparePr(host, pr, job.headSha, deps);
     checkpoint();
-    const sanctions = [...labelSanctions(pr.labels), ...(await commentSanctions(host, job.number, deps.sanctionKey))];
-    const fullName = `${job.owner}/${job.repo}`;
-    const round = deps.store ? (await deps.store.getRound(fullName, job.number)).round : 1;
-    const prior = await priorDismissals(deps.store, fullName, job.number, log);
     const report = await (deps.gate ?? runGate)({
-      repoDir: revisions.mirrorDir,
-      base: revisions.baseSha,
-      head: revisions.headSha,
-      repoName: fullName,
-      config,
-      guards: deps.guards,
-      sanctions,
-      round,
-      decide: { refinerEnabled: deps.refinerAvailable, autoRefine: config.refiner.auto },
-      dismissals: { prior, ...(pr.author ? { author: pr.author } : {}) },
+      ...(await prGateOptions(host, pr, config, revisions, deps, log)),
       // The PR's title and body reach the Q&A roles and the navigator only inside their data block.
       // slopgate's own section of the body (the last verdict) is left out: the models see the author's text only.
       ...llmGateOptions(config, { title: pr.title, body: spliceBodySection(pr.body, '').trim() }, false, deps.llm),
-      services: {
-        tests: {
-          repo: fullName,
-          ...(revisions.mergeSha ? { mergeRef: revisions.mergeSha } : {}),
-          ...(deps.cacheDir ? { cacheDir: deps.cacheDir } : {}),
-        },
-        run: { repo: fullName, pr: job.number },
-        ...(deps.store ? { history: deps.store, baselineCache: new StoreBaselineCache(deps.store.db) } : {}),
-      },
-      log,
     });
     checkpoint();
     const added = await addedLines(revisions.mirrorDir, revisions.mergeBase, revisions.headSha);

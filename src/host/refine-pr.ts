@@ -1,10 +1,7 @@
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ConfigError } from '../config/load.js';
 import type { SlopgateConfig } from '../core/config-schema.js';
 import { errorMessage } from '../core/errors.js';
 import { gitMaybe } from '../core/git.js';
-import type { GuardServices } from '../core/guard.js';
 import type { Report } from '../core/report.js';
 import type { Logger } from '../core/trace.js';
 import { runGate } from '../gate/run-gate.js';
@@ -13,8 +10,7 @@ import { refine, type RefineResult } from '../refiner/refine.js';
 import type { FileContent, Recipe } from '../refiner/types.js';
 import { neutralizeComments } from '../report/comment-escape.js';
 import { codeSpan, escapeInline } from '../report/markdown-escape.js';
-import { StoreBaselineCache } from '../store/baseline-store.js';
-import { preparePrRevisions, type PrRevisions } from '../workspace/pr-workspace.js';
+import type { PrRevisions } from '../workspace/pr-workspace.js';
 import { skipReasonFor, type GatePrDeps } from './gate-pr.js';
 import {
   fixedFindings,
@@ -25,7 +21,7 @@ import {
   suggestionsBody,
 } from './refine-messages.js';
 import { deriveSuggestions } from './refine-suggestions.js';
-import { priorDismissals } from './prior-dismissals.js';
+import { preparePr, prGateOptions, prServices } from './pr-gate-options.js';
 import { loadRepoConfig } from './repo-config.js';
 import type { PullRequestFacts, PushCommitInput, ReviewHost } from './review-host.js';
 import { commentSanctions, labelSanctions } from './sanctions.js';
@@ -86,19 +82,6 @@ export function landingOf(host: ReviewHost, pr: PullRequestFacts, config: Slopga
   return { push: true };
 }
 
-function gateServices(host: ReviewHost, deps: GatePrDeps, number: number, revisions: GatedHead['revisions']): GuardServices {
-  const fullName = `${host.target.owner}/${host.target.repo}`;
-  return {
-    tests: {
-      repo: fullName,
-      ...(revisions.mergeSha ? { mergeRef: revisions.mergeSha } : {}),
-      ...(deps.cacheDir ? { cacheDir: deps.cacheDir } : {}),
-    },
-    run: { repo: fullName, pr: number },
-    ...(deps.store ? { history: deps.store, baselineCache: new StoreBaselineCache(deps.store.db) } : {}),
-  };
-}
-
 /** The files of a patch, each marked executable when it is an executable file at the head (its mode is kept). */
 async function withModes(repoDir: string, head: string, files: readonly FileContent[]): Promise<PushCommitInput['files']> {
   const out: PushCommitInput['files'] = [];
@@ -151,18 +134,7 @@ export async function refinePr(host: ReviewHost, req: RefineRequest, deps: Refin
       await say(host, req.number, `slopgate refine: nothing was refined: ${escapeInline(skip)}.`, log);
       return 'declined';
     }
-    const creds = await host.cloneCredentials();
-    revisions = await preparePrRevisions(deps.mirrors, {
-      repo: host.target,
-      number: req.number,
-      baseRef: pr.baseRef,
-      baseSha: pr.baseSha,
-      headSha: pr.headSha,
-      withMerge: pr.mergeable === true,
-      snapshots: false,
-      ...(creds.token ? { creds: { token: creds.token } } : {}),
-      scratchRoot: deps.scratchRoot ?? join(tmpdir(), 'slopgate-jobs'),
-    });
+    revisions = await preparePr(host, pr, pr.headSha, deps);
     const fullName = `${host.target.owner}/${host.target.repo}`;
     const report =
       (await storedReport(deps, fullName, req.number, revisions.baseSha, revisions.headSha)) ??
@@ -191,25 +163,8 @@ async function gateHead(
   deps: GatePrDeps,
   log: Logger,
 ): Promise<Report> {
-  const fullName = `${host.target.owner}/${host.target.repo}`;
-  const sanctions = [...labelSanctions(pr.labels), ...(await commentSanctions(host, pr.number, deps.sanctionKey))];
-  const round = deps.store ? (await deps.store.getRound(fullName, pr.number)).round : 1;
-  const prior = await priorDismissals(deps.store, fullName, pr.number, log);
-  return (deps.gate ?? runGate)({
-    repoDir: revisions.mirrorDir,
-    base: revisions.baseSha,
-    head: revisions.headSha,
-    repoName: fullName,
-    config,
-    guards: deps.guards,
-    sanctions,
-    round,
-    decide: { refinerEnabled: deps.refinerAvailable, autoRefine: config.refiner.auto },
-    // The PR's dismissals count as in its gate job; the Q&A phase is left out (the refiner works on guard findings).
-    dismissals: { prior, ...(pr.author ? { author: pr.author } : {}) },
-    services: gateServices(host, deps, pr.number, revisions),
-    log,
-  });
+  // The PR's dismissals count as in its gate job; the Q&A phase is left out (the refiner works on guard findings).
+  return (deps.gate ?? runGate)(await prGateOptions(host, pr, config, revisions, deps, log));
 }
 
 /**
@@ -244,7 +199,7 @@ export async function refineGatedHead(host: ReviewHost, head: GatedHead, deps: R
     guards: deps.guards,
     recipes: deps.recipes,
     ...(deps.model ? { model: deps.model } : {}),
-    services: gateServices(host, deps, pr.number, revisions),
+    services: prServices(host, deps, pr.number, revisions),
     sanctions: [...labelSanctions(pr.labels), ...(await commentSanctions(host, pr.number, deps.sanctionKey))],
     log,
     ...(store
