@@ -1,11 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/core/trace.js';
 import type { FileContent } from '../helpers/git-repo.js';
 import { gatePr, skipOutcome, skipReasonFor, type GatePrDeps } from '../../src/host/gate-pr.js';
-import { externalIdFor, jobKey, type GateJob } from '../../src/host/gate-job.js';
+import { externalIdFor, type GateJob } from '../../src/host/gate-job.js';
 import { ALLOW_MANIFEST_LABEL, STUCK_LABEL } from '../../src/host/labels.js';
 import { MANIFEST_GLOBS } from '../../src/guards/g1-manifest-safety/path-rules.js';
 import { BODY_START } from '../../src/host/pr-body.js';
@@ -13,10 +9,8 @@ import { SupersededError } from '../../src/queue/types.js';
 import { CONCLUSION_OF } from '../../src/routing/decide.js';
 import { openStore } from '../../src/store/open-store.js';
 import { Store } from '../../src/store/store.js';
-import { RepoMirrors } from '../../src/workspace/repo-mirror.js';
-import { FakeRemote, removeFakeRemotes } from '../github/helpers/fake-remote.js';
-import { markerGuard } from '../github/helpers/test-guards.js';
 import { FakePlatform } from './fake-platform.js';
+import { cleanUpPrs, OWNER, REPO, setupPr, type PrSetup } from './pr-setup.js';
 
 /** A store whose runs cannot be saved (a database that stops answering after the verdict). */
 class SaveFailsStore extends Store {
@@ -25,21 +19,9 @@ class SaveFailsStore extends Store {
   }
 }
 
-const OWNER = 'acme';
-const REPO = 'widgets';
-const scratch: string[] = [];
+afterAll(cleanUpPrs);
 
-afterAll(() => {
-  removeFakeRemotes();
-  for (const d of scratch) rmSync(d, { recursive: true, force: true });
-});
-
-interface Setup {
-  host: FakePlatform;
-  job: GateJob;
-  deps: GatePrDeps;
-  remote: FakeRemote;
-}
+type Setup = PrSetup;
 
 /**
  * A repository on a local bare remote with PR 7 on top of `main`, an in-memory host whose PR points at
@@ -53,35 +35,12 @@ interface SetupOptions {
 }
 
 async function setup(prFiles: Record<string, FileContent>, opts: SetupOptions = {}): Promise<Setup> {
-  const remote = FakeRemote.create({ 'README.md': 'widgets\n', 'src/app.js': 'export const x = 1;\n' });
-  const head = remote.pushPr(7, prFiles);
-  const host = new FakePlatform({ owner: OWNER, repo: REPO }, { number: 7, headSha: head, baseSha: remote.baseSha });
-  if (opts.config !== undefined) host.files.set('main:.github/slopgate.yml', opts.config);
-  const checkRunId = await host.startCheckRun(head, externalIdFor(7));
-  const work = mkdtempSync(join(tmpdir(), 'slopgate-gate-pr-'));
-  scratch.push(work);
-  const deps: GatePrDeps = {
-    mirrors: new RepoMirrors({ root: join(work, 'mirrors'), remoteUrl: () => remote.url }),
-    scratchRoot: join(work, 'jobs'),
-    guards: [markerGuard],
-    sanctionKey: Buffer.alloc(32, 7),
-    refinerAvailable: false,
-    resolveThreads: false,
-    log: silentLogger,
-    ...opts.deps,
-  };
-  const job: GateJob = {
-    key: jobKey(OWNER, REPO, 7),
-    installationId: 1,
-    owner: OWNER,
-    repo: REPO,
-    number: 7,
-    headSha: head,
-    checkRunId,
-    trigger: opts.trigger ?? 'pull_request',
-    deliveryId: 'delivery-1',
-  };
-  return { host, job, deps, remote };
+  const s = await setupPr(prFiles, {
+    ...(opts.config !== undefined ? { config: opts.config } : {}),
+    ...(opts.deps ? { deps: opts.deps } : {}),
+  });
+  if (opts.trigger) s.job.trigger = opts.trigger;
+  return s;
 }
 
 /** The one completion of the job's check run (a second one would be a bug). */
