@@ -68,6 +68,20 @@ export interface TestsSection {
   configChanges?: string[];
   notes?: string[];
   sandbox?: SandboxIsolation;
+  /** What the dependency stage did at each side (installed, cached, none, failed, off) and with which ecosystem. */
+  dependencies?: { base: DependencyStage; head: DependencyStage };
+  /** Tool versions the suites ran with (`python`, `pytest`, `node`, `go`, `rustc`, …). */
+  toolchain?: Record<string, string>;
+}
+
+/** One side of the dependency stage. */
+export interface DependencyStage {
+  status: 'installed' | 'cached' | 'none' | 'failed' | 'off';
+  ecosystem?: string;
+  key?: string;
+  installMs?: number;
+  reason?: string;
+  inputs?: string[];
 }
 
 /** G14's link check: offline counts local links only; online also checks external URLs. */

@@ -1,5 +1,5 @@
 import type { Report } from '../core/report.js';
-import type { PsiSection, SandboxIsolation, TestSideSummary, TestsSection } from '../core/report-sections.js';
+import type { DependencyStage, PsiSection, SandboxIsolation, TestSideSummary, TestsSection } from '../core/report-sections.js';
 
 /**
  * Readers of the report sections the psi guard and G8 write (`core/report-sections.ts`), turned into
@@ -65,6 +65,28 @@ function describeSandbox(sandbox: SandboxIsolation): string {
     .join(' · ');
 }
 
+/** "npm · installed in 41.2 s" / "python · from the cache" / "none: the module vendors its dependencies". */
+function describeStage(stage: DependencyStage): string {
+  const what = stage.ecosystem ? `${stage.ecosystem} · ` : '';
+  switch (stage.status) {
+    case 'installed':
+      return `${what}installed${stage.installMs !== undefined ? ` in ${seconds(stage.installMs)}` : ''}`;
+    case 'cached':
+      return `${what}from the cache`;
+    case 'failed':
+      return `${what}install failed: ${stage.reason ?? ''}`;
+    default:
+      return `${what}${stage.status}${stage.reason ? `: ${stage.reason}` : ''}`;
+  }
+}
+
+/** "base npm · from the cache; head the same" for the section's dependencies. */
+function describeDependencies(deps: { base: DependencyStage; head: DependencyStage }): string {
+  const base = describeStage(deps.base);
+  const head = deps.head.key !== undefined && deps.head.key === deps.base.key ? 'the same' : describeStage(deps.head);
+  return `base ${base}; head ${head}`;
+}
+
 type TestsEntry = { [K in keyof TestsSection]-?: [K, TestsSection[K]] }[keyof TestsSection];
 
 function describeEntry([key, value]: TestsEntry): string | undefined {
@@ -75,6 +97,12 @@ function describeEntry([key, value]: TestsEntry): string | undefined {
       return describeSide(value);
     case 'sandbox':
       return describeSandbox(value);
+    case 'dependencies':
+      return describeDependencies(value);
+    case 'toolchain':
+      return Object.entries(value)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(' · ');
     case 'runner':
     case 'command':
     case 'skipped':

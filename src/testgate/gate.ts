@@ -14,10 +14,13 @@ import { testConfigChanges, type TestConfigChange } from './test-config-changes.
 import { capSuiteMessages } from './message-cap.js';
 import { suiteNotes } from './suite-notes.js';
 import type { SuiteResult, TestOutcome } from '../core/suite-result.js';
+import { planSides, type DepsOptions, type SideDeps } from './deps/prepare-sides.js';
 
 export interface TestGateConfig extends SuiteLimits {
   command?: string;
   reruns: number;
+  /** `auto` (default): install the project's dependencies before the runs; `off`: the tree as it is. */
+  install?: 'auto' | 'off';
 }
 
 export interface TestGateOptions {
@@ -32,6 +35,8 @@ export interface TestGateOptions {
   cache: BaselineCache;
   /** Where per-repo build caches live (default: `<tmp>/slopgate-cache/<repo hash>`). */
   cacheDir?: string;
+  /** The dependency cache and the egress proxy (defaults: the machine's shared cache, a proxy per run). */
+  deps?: DepsOptions;
   signal?: AbortSignal;
   log?: Logger;
 }
@@ -74,6 +79,15 @@ export interface TestGateResult {
   isolation?: SandboxIsolation;
   /** How the suites ran and warnings about the base (see suite-notes.ts). */
   notes?: string[];
+  /** What the dependency stage did at the base and the head, and the toolchain versions used. */
+  dependencies?: SideDeps;
+  /**
+   * The dependencies installed at the base and not at the head: the installer's complaint and the
+   * dependency files this change edits (the culprits). Fails closed like `notRun`.
+   */
+  installFailed?: { message: string; culprits: string[]; output: string };
+  /** The gate could not run for reasons that are not the change's (a registry outage): never a pass. */
+  outage?: boolean;
 }
 
 /** At most this many newly failing tests are re-run; the rest count as regressions unconfirmed. */
@@ -132,10 +146,11 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
   if (refusal) return { ...empty, runner: runner.id, command: runner.command, skipped: refusal };
   const info = { runner: runner.id, command: runner.command };
   const cacheDir = opts.cacheDir ?? defaultCacheDir(opts.repo);
+  const sides = await planSides(opts, runner.id);
   const key = await baselineKey(
     opts.repo,
     opts.base,
-    opts.config.setup ? `${runner.command} [setup: ${opts.config.setup}]` : runner.command,
+    [runner.command, opts.config.setup ? ` [setup: ${opts.config.setup}]` : '', sides.baseKey ? ` [deps: ${sides.baseKey}]` : ''].join(''),
   );
 
   let cached: SuiteResult | null = null;
@@ -144,14 +159,19 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
   } catch (err) {
     opts.log?.warn({ err: String(err) }, 'baseline cache read failed; running the baseline');
   }
+  const deps = await sides.prepare(cached === null);
+  const withDeps = { ...empty, ...info, dependencies: deps.summary, ...(deps.notes.length ? { notes: deps.notes } : {}) };
+  if (deps.baseFailure) return { ...withDeps, skipped: deps.baseFailure };
+  if (deps.headOutage) return { ...withDeps, skipped: deps.headOutage, outage: true };
+  if (deps.headFailure) return { ...withDeps, installFailed: deps.headFailure };
   // Set by the baseline run's closure; an object so that the check after it is not narrowed to the initial false.
   const baselineState = { isolated: false };
-  const candidateWs = await SuiteWorkspace.create(opts.repoDir, opts.candidateSha, cacheDir, opts.config, opts.signal);
+  const candidateWs = await SuiteWorkspace.create(opts.repoDir, opts.candidateSha, cacheDir, opts.config, opts.signal, deps.head);
   try {
     const baselineRun = cached
       ? Promise.resolve(cached)
       : (async () => {
-          const ws = await SuiteWorkspace.create(opts.repoDir, opts.base.sha, cacheDir, opts.config, opts.signal);
+          const ws = await SuiteWorkspace.create(opts.repoDir, opts.base.sha, cacheDir, opts.config, opts.signal, deps.base);
           try {
             const result = await runSuite(ws, runner, opts.config);
             // Only a sandboxed run shared nothing writable with PR code; only such a baseline is kept.
@@ -172,10 +192,9 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
     if (!cached && baselineState.isolated && cacheable(baseline)) {
       await opts.cache.put(key, baseline).catch((err: unknown) => opts.log?.warn({ err: String(err) }, 'baseline cache write failed'));
     }
-    const notes = suiteNotes(baseline, candidate);
+    const notes = [...deps.notes, ...suiteNotes(baseline, candidate)];
     const common = {
-      ...empty,
-      ...info,
+      ...withDeps,
       baseline,
       baselineCached: cached !== null,
       candidate,

@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
-import { lstat, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { exportTree } from './export-tree.js';
 import type { Runner, RunContext, RunnerOutput } from './runners/runner.js';
 import { runSandboxed, sandboxRefusal, type SandboxIsolation, type SandboxResult } from './sandbox.js';
@@ -10,6 +10,7 @@ import { sandboxCapabilities } from './sandbox-probe.js';
 import { seedGoCache } from './sandbox-go-seed.js';
 import { tailOf } from './capped-output.js';
 import type { SuiteResult, TestOutcome } from '../core/suite-result.js';
+import { NO_RUN_DEPS, type RunDeps } from './deps/deps-plan.js';
 
 export interface SuiteLimits {
   setup?: string;
@@ -40,6 +41,7 @@ export class SuiteWorkspace {
     readonly sha: string,
     private readonly limits: SuiteLimits,
     private readonly signal?: AbortSignal,
+    private readonly deps: RunDeps = NO_RUN_DEPS,
   ) {}
 
   get workdir(): string {
@@ -61,9 +63,10 @@ export class SuiteWorkspace {
     _sharedCacheDir: string,
     limits: SuiteLimits,
     signal?: AbortSignal,
+    deps?: RunDeps,
   ): Promise<SuiteWorkspace> {
     const root = await mkdtemp(join(tmpdir(), 'slopgate-suite-'));
-    const ws = new SuiteWorkspace(root, sha, limits, signal);
+    const ws = new SuiteWorkspace(root, sha, limits, signal, deps);
     try {
       if (sandboxCapabilities().tmpfsMount) {
         const size = (limits.diskMb ?? DEFAULT_DISK_MB) * 1024 * 1024;
@@ -72,6 +75,10 @@ export class SuiteWorkspace {
       }
       await Promise.all(['work', 'home', 'tmp', 'out', 'cache'].map((d) => mkdir(join(root, d))));
       await exportTree(repoDir, sha, ws.workdir);
+      if (deps?.cargoConfig) {
+        await mkdir(join(ws.cacheDir, 'cargo-home'), { recursive: true });
+        await writeFile(join(ws.cacheDir, 'cargo-home', 'config.toml'), deps.cargoConfig);
+      }
       if (!sandboxRefusal(limits.isolation)) await seedGoCache(ws.workdir, join(ws.cacheDir, 'go-build'), limits);
     } catch (err) {
       await ws.dispose();
@@ -92,6 +99,7 @@ export class SuiteWorkspace {
   }
 
   async exec(command: string, timeoutMs: number): Promise<SandboxResult> {
+    const inTree = (p: string) => (isAbsolute(p) ? p : join(this.workdir, p));
     const r = await runSandboxed({
       command,
       cwd: this.workdir,
@@ -105,7 +113,10 @@ export class SuiteWorkspace {
       timeoutMs,
       memoryMb: this.limits.memoryMb,
       maxProcesses: this.limits.maxProcesses,
-      extraEnv: { SLOPGATE_OUT: join(this.root, 'out') },
+      extraEnv: { ...this.deps.env, SLOPGATE_OUT: join(this.root, 'out') },
+      binds: this.deps.binds.map((b) => ({ src: b.src, dest: inTree(b.dest) })),
+      tmpfs: this.deps.tmpfs.map(inTree),
+      pathPrepend: this.deps.path,
       ...(this.signal ? { signal: this.signal } : {}),
     });
     this.isolation = r.isolation;

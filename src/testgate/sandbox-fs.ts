@@ -229,6 +229,10 @@ export interface FsLayoutOptions {
   cargoHome?: string;
   /** Extra read-only paths the operator shares with every run (SLOPGATE_SANDBOX_RO_PATHS). */
   extraReadOnly?: string[];
+  /** Installed dependencies (and an install's own staging dir), bound after the run's tree so they may sit inside it. */
+  binds?: { src: string; dest: string; writable?: boolean }[];
+  /** Private tmpfs dirs mounted last (writable caches inside a read-only node_modules). */
+  tmpfs?: string[];
 }
 
 /**
@@ -275,6 +279,8 @@ export function fsArgs(o: FsLayoutOptions): string[] {
     if (o.toolchains.cargoRegistry) args.push('--ro-bind', o.toolchains.cargoRegistry, join(o.cargoHome, 'registry'));
     if (o.toolchains.cargoGit) args.push('--ro-bind', o.toolchains.cargoGit, join(o.cargoHome, 'git'));
   }
+  for (const b of o.binds ?? []) args.push(b.writable ? '--bind' : '--ro-bind', b.src, b.dest);
+  for (const t of o.tmpfs ?? []) args.push('--size', String(Math.min(o.tmpBytes, 512 * 1024 * 1024)), '--tmpfs', t);
   return args;
 }
 

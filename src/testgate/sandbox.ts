@@ -48,9 +48,23 @@ export interface SandboxOptions {
   /** Per stream; default 1 MiB. */
   maxOutputBytes?: number;
   extraEnv?: Record<string, string>;
+  /** Extra binds (installed dependencies): read-only unless `writable`; `dest` is the path inside. */
+  binds?: SandboxBind[];
+  /** Directories covered by a private tmpfs after the binds (caches tools write into a read-only node_modules). */
+  tmpfs?: string[];
+  /** Network only through slopgate's egress proxy (its unix socket); the sandbox keeps its own network namespace. */
+  egress?: { socketPath: string };
+  /** Directories put first on PATH inside (a virtual environment's bin). */
+  pathPrepend?: string[];
   signal?: AbortSignal;
   /** Poll interval of the limit watchdog (ms). */
   pollMs?: number;
+}
+
+export interface SandboxBind {
+  src: string;
+  dest: string;
+  writable?: boolean;
 }
 
 export type KilledBy = 'timeout' | 'process-limit' | 'aborted';
@@ -132,6 +146,7 @@ function plan(opts: SandboxOptions, cgroup: RunCgroup | null, counter: ProcessCo
     extra: opts.extraEnv ?? {},
   });
   if (caps.toolchains.path) env.PATH = caps.toolchains.path;
+  if (opts.pathPrepend?.length) env.PATH = [...opts.pathPrepend, env.PATH].join(':');
   // bwrap keeps its own init as pid 1 of the namespace, so the command is an ordinary process there.
   let argv = ['/bin/sh', '-c', opts.command];
   let seccompFd: number | null = null;
@@ -148,6 +163,8 @@ function plan(opts: SandboxOptions, cgroup: RunCgroup | null, counter: ProcessCo
       toolchains: caps.toolchains,
       cargoHome: join(cacheDir, 'cargo-home'),
       extraReadOnly: operatorReadOnlyPaths(),
+      binds: opts.binds ?? [],
+      tmpfs: opts.tmpfs ?? [],
     });
     for (const w of uniqueWritable.slice(1)) fs.push('--bind', w, w);
     seccompFd = openSync(caps.seccompFile, 'r');

@@ -3,6 +3,7 @@ import { locateTest } from '../../testgate/locate-test.js';
 import type { RerunVerdict, TestGateResult } from '../../testgate/gate.js';
 import { describeChanges } from '../../testgate/test-config-changes.js';
 import type { TestOutcome, UnitStatus } from '../../core/suite-result.js';
+import { installFailedFinding } from './install-finding.js';
 
 /** Turns the test gate's result into G8 findings pointing at test files and definition lines. */
 
@@ -192,6 +193,8 @@ async function flakyFinding(ctx: GuardContext, v: RerunVerdict): Promise<GuardFi
 
 export async function testGateFindings(res: TestGateResult, ctx: GuardContext): Promise<GuardFinding[]> {
   const out: GuardFinding[] = [];
+  const install = installFailedFinding(res);
+  if (install) return [install];
   if (res.notRun) return [notRunFinding(res)];
   if (res.suiteBroken) out.push(suiteBrokenFinding(res));
   for (const u of res.comparison?.brokenUnits ?? []) out.push(brokenUnitFinding(res, u));

@@ -45,6 +45,10 @@ export function testsSection(res: TestGateResult): TestsSection {
     ...(res.configChanges?.length ? { configChanges: res.configChanges.map((ch) => `${ch.path}: ${ch.what}`) } : {}),
     ...(res.notes?.length ? { notes: res.notes } : {}),
     ...(res.isolation ? { sandbox: res.isolation } : {}),
+    ...(res.dependencies
+      ? { dependencies: { base: res.dependencies.base, head: res.dependencies.head }, toolchain: res.dependencies.toolchain }
+      : {}),
+    ...(res.installFailed ? { notRun: `the dependencies of this change do not install: ${res.installFailed.message}` } : {}),
   };
 }
 
@@ -61,7 +65,9 @@ export const g8: Guard = {
   budgetMs(ctx) {
     const t = ctx.config.tests;
     const perRun = t.timeoutSec * 1000 * (t.setup ? 2 : 1);
-    return perRun * (1 + t.reruns) + 60_000;
+    // Installs (base and head, one retry) have their own budget of at least 15 minutes each.
+    const installs = t.install === 'off' ? 0 : 3 * Math.max(t.timeoutSec, 900) * 1000;
+    return perRun * (1 + t.reruns) + installs + 60_000;
   },
   async checkAll(_files, ctx): Promise<GuardFinding[]> {
     const { tests, cache } = services(ctx);
@@ -82,6 +88,7 @@ export const g8: Guard = {
         maxProcesses: t.maxProcesses,
         isolation: t.isolation,
         diskMb: t.diskMb,
+        install: t.install,
         ...(t.command ? { command: t.command } : {}),
         ...(t.setup ? { setup: t.setup } : {}),
       },
