@@ -38,7 +38,12 @@ export interface TestSideSummary {
 export interface SandboxIsolation {
   /** `bwrap` when the command ran in the sandbox; `none` when it ran without (best-effort only). */
   sandbox: 'bwrap' | 'none';
-  network: 'isolated' | 'allowed' | 'not-isolated';
+  /**
+   * `isolated`: no network but the sandbox's own loopback; `egress-proxy`: only allow-listed registry
+   * hosts through slopgate's egress proxy; `not-isolated`: no sandbox. `allowed` (the host's whole
+   * network) is only found in reports written before the egress proxy existed.
+   */
+  network: 'isolated' | 'egress-proxy' | 'allowed' | 'not-isolated';
   pidNamespace: boolean;
   seccomp: boolean;
   processLimit: 'cgroup' | 'rlimit+watchdog' | 'watchdog';
@@ -68,6 +73,10 @@ export interface TestsSection {
   configChanges?: string[];
   notes?: string[];
   sandbox?: SandboxIsolation;
+  /** With tests.network: what the egress proxy refused (`host:port: reason`). */
+  egressRefused?: string[];
+  /** With tests.network: the registry hosts reached, with the bytes they carried. */
+  egressUsed?: string[];
   /** What the dependency stage did at each side (installed, cached, none, failed, off) and with which ecosystem. */
   dependencies?: { base: DependencyStage; head: DependencyStage };
   /** Tool versions the suites ran with (`python`, `pytest`, `node`, `go`, `rustc`, …). */

@@ -14,6 +14,8 @@ import { testConfigChanges, type TestConfigChange } from './test-config-changes.
 import { capSuiteMessages } from './message-cap.js';
 import { suiteNotes } from './suite-notes.js';
 import type { SuiteResult, TestOutcome } from '../core/suite-result.js';
+import type { EgressRefusal } from './egress/egress-proxy.js';
+import { startRunEgress } from './egress/run-egress.js';
 import { planSides, type DepsOptions, type SideDeps } from './deps/prepare-sides.js';
 
 export interface TestGateConfig extends SuiteLimits {
@@ -79,6 +81,8 @@ export interface TestGateResult {
   isolation?: SandboxIsolation;
   /** How the suites ran and warnings about the base (see suite-notes.ts). */
   notes?: string[];
+  /** With tests.network: what the egress proxy refused, and the hosts it connected to. */
+  egress?: { refused: EgressRefusal[]; used: { host: string; bytes: number }[] };
   /** What the dependency stage did at the base and the head, and the toolchain versions used. */
   dependencies?: SideDeps;
   /**
@@ -144,6 +148,25 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
   const runner = detection.runner;
   const refusal = sandboxRefusal(opts.config.isolation);
   if (refusal) return { ...empty, runner: runner.id, command: runner.command, skipped: refusal };
+  // With tests.network, one egress proxy serves both sides of this run and is closed with it.
+  const egress = await startRunEgress(opts.config.network);
+  const config: TestGateConfig = {
+    ...opts.config,
+    ...(egress.proxy ? { egress: egress.proxy } : {}),
+    ...(egress.off ? { networkOff: egress.off } : {}),
+  };
+  try {
+    const res = await runBothSides({ ...opts, config }, runner);
+    if (egress.off) return { ...res, notes: [...(res.notes ?? []), `tests.network: ${egress.off}`] };
+    if (!egress.proxy) return res;
+    return { ...res, egress: { refused: egress.proxy.refusals(), used: egress.proxy.used() } };
+  } finally {
+    await egress.proxy?.close();
+  }
+}
+
+async function runBothSides(opts: TestGateOptions, runner: Runner): Promise<TestGateResult> {
+  const empty = { regressions: [], flaky: [], suiteBroken: false };
   const info = { runner: runner.id, command: runner.command };
   const cacheDir = opts.cacheDir ?? defaultCacheDir(opts.repo);
   const sides = await planSides(opts, runner.id);

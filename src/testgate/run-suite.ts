@@ -10,11 +10,17 @@ import { sandboxCapabilities } from './sandbox-probe.js';
 import { seedGoCache } from './sandbox-go-seed.js';
 import { tailOf } from './capped-output.js';
 import type { SuiteResult, TestOutcome } from '../core/suite-result.js';
+import type { EgressProxy } from './egress/egress-proxy.js';
 import { NO_RUN_DEPS, type RunDeps } from './deps/deps-plan.js';
 
 export interface SuiteLimits {
   setup?: string;
+  /** tests.network: the commands reach the registries through `egress` (when the gate started a proxy). */
   network: boolean;
+  /** The run's egress proxy (the gate starts one for tests.network); without it the commands have no network. */
+  egress?: Pick<EgressProxy, 'socketPath' | 'refusals'>;
+  /** Why tests.network is not in force (the operator switched the sandbox network off). */
+  networkOff?: string;
   timeoutSec: number;
   memoryMb: number;
   maxProcesses: number;
@@ -107,7 +113,7 @@ export class SuiteWorkspace {
       tmp: join(this.root, 'tmp'),
       cacheDir: this.cacheDir,
       writable: [this.root],
-      network: this.limits.network,
+      ...(this.limits.network && this.limits.egress ? { egress: { socketPath: this.limits.egress.socketPath } } : {}),
       diskMb: this.limits.diskMb ?? DEFAULT_DISK_MB,
       ...(this.limits.isolation ? { isolation: this.limits.isolation } : {}),
       timeoutMs,
@@ -199,6 +205,16 @@ function scrubPaths(out: RunnerOutput, ws: SuiteWorkspace): RunnerOutput {
   };
 }
 
+/** What the network had to do with a failed setup: the proxy's refusals, or that there was none. */
+function networkHint(limits: SuiteLimits): string {
+  if (limits.network && limits.networkOff) return `; ${limits.networkOff}`;
+  const refused = limits.egress?.refusals() ?? [];
+  if (refused.length === 0) return '';
+  const shown = refused.slice(0, 3).map((r) => (r.port ? `${r.host}:${r.port} (${r.reason})` : r.reason));
+  const more = refused.length > 3 ? ` and ${refused.length - 3} more` : '';
+  return `; the sandbox's egress proxy refused ${shown.join(', ')}${more}: only the package registries are reachable (see the README, "Network in the sandbox")`;
+}
+
 /** Runs `tests.setup` (if any) and the suite in a workspace. */
 export async function runSuite(ws: SuiteWorkspace, runner: Runner, limits: SuiteLimits): Promise<SuiteResult> {
   const started = Date.now();
@@ -220,7 +236,7 @@ export async function runSuite(ws: SuiteWorkspace, runner: Runner, limits: Suite
   if (limits.setup) {
     const s = await ws.exec(limits.setup, limits.timeoutSec * 1000);
     if (s.killedBy || s.exitCode !== 0) {
-      const why = s.killedBy ? KILLED[s.killedBy]!(limits) : `exited with code ${s.exitCode}`;
+      const why = (s.killedBy ? KILLED[s.killedBy]!(limits) : `exited with code ${s.exitCode}`) + networkHint(limits);
       return {
         runner: runner.id,
         command: runner.command,

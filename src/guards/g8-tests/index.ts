@@ -3,6 +3,7 @@ import { git } from '../../core/git.js';
 import type { BaselineCache, TestRunOptions } from '../../core/ports.js';
 import { sharedMemoryBaselineCache } from '../../testgate/baseline-cache.js';
 import { runTestGate, type TestGateResult } from '../../testgate/gate.js';
+import { refusalLines, usedLines } from '../../testgate/egress/run-egress.js';
 import type { TestSideSummary, TestsSection } from '../../core/report-sections.js';
 import { testGateFindings } from './findings.js';
 import type { SuiteResult } from '../../core/suite-result.js';
@@ -45,6 +46,8 @@ export function testsSection(res: TestGateResult): TestsSection {
     ...(res.configChanges?.length ? { configChanges: res.configChanges.map((ch) => `${ch.path}: ${ch.what}`) } : {}),
     ...(res.notes?.length ? { notes: res.notes } : {}),
     ...(res.isolation ? { sandbox: res.isolation } : {}),
+    ...(res.egress?.refused.length ? { egressRefused: refusalLines(res.egress.refused) } : {}),
+    ...(res.egress?.used.length ? { egressUsed: usedLines(res.egress.used) } : {}),
     ...(res.dependencies
       ? { dependencies: { base: res.dependencies.base, head: res.dependencies.head }, toolchain: res.dependencies.toolchain }
       : {}),

@@ -209,7 +209,6 @@ async function runInstall(plan: DepsPlan, staging: string, sha: string, ctx: Dep
       cacheDir: join(root, 'cache'),
       writable: [root],
       binds: [...(plan.hostPaths ?? []).map((p) => ({ src: p, dest: p })), { src: staging, dest: DEPS_MOUNT, writable: true }],
-      network: false,
       egress,
       timeoutMs: Math.max(ctx.limits.timeoutSec, 900) * 1000,
       memoryMb: Math.max(ctx.limits.memoryMb, 4096),

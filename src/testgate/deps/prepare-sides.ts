@@ -1,3 +1,4 @@
+import { installEgress } from './default-egress.js';
 import { Revision } from '../../core/revision.js';
 import { git } from '../../core/git.js';
 import type { RunnerId } from '../../core/suite-result.js';
