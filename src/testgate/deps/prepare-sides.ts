@@ -111,7 +111,7 @@ async function prepareBoth(opts: GateLike, basePlan: PlannedDeps, headPlan: Plan
     repoDir: opts.repoDir,
     cache: opts.deps?.cache ?? sharedDepCache(),
     egress: () =>
-      (egress.started ??= (opts.deps?.egress?.() ?? Promise.resolve(null)).then((h) => {
+      (egress.started ??= (opts.deps?.egress?.() ?? installEgress()).then((h) => {
         egress.handle = h;
         return h;
       })),
