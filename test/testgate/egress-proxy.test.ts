@@ -307,6 +307,17 @@ describe('the proxy refuses before it connects', () => {
     expect(dialed).toEqual([]);
   });
 
+  it('refuses CONNECT to port 80 (a tunnel would hide the Host header) and a huge host name, recorded short', async () => {
+    const { proxy, lookups, dialed } = await proxyWith({ hosts: ['pypi.org'] }, { 'pypi.org': ['1.1.1.1'] });
+    expect(await exchange(proxy, CONNECT('pypi.org:80'))).toContain('CONNECT to port 80 (send plain http as http:// requests)');
+    const long = `${'a'.repeat(5000)}.example:443`;
+    expect(await exchange(proxy, CONNECT(long))).toMatch(/^HTTP\/1\.1 403[^]*not a valid host name/);
+    expect(await exchange(proxy, CONNECT('http://pypi.org:443'))).toMatch(/^HTTP\/1\.1 403[^]*CONNECT needs host:port/);
+    expect(lookups).toEqual([]);
+    expect(dialed).toEqual([]);
+    expect(proxy.refusals().every((r) => r.host.length <= 101)).toBe(true);
+  });
+
   it('never resolves a name twice: it connects to the address it vetted (no DNS rebinding)', async () => {
     const listener = await target((s) => s.end('pong'));
     let calls = 0;

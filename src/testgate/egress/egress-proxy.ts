@@ -259,7 +259,9 @@ export async function startEgressProxy(policy: EgressPolicy, hooks: EgressTestHo
       return;
     }
     const { target } = parsed;
-    const decision = await vet(target);
+    // A tunnel to port 80 would carry plain http with any Host header; plain http goes as
+    // `GET http://…` requests, whose Host header the proxy checks.
+    const decision = target.port === 80 ? { refused: 'CONNECT to port 80 (send plain http as http:// requests)' } : await vet(target);
     if ('refused' in decision) {
       record(target.host, target.port, decision.refused);
       rawResponse(client, '403 Forbidden', `slopgate egress proxy: refused ${target.host}:${target.port}: ${decision.refused}`);
