@@ -22,17 +22,19 @@ function listen(server: Server): Promise<number> {
   return new Promise((res) => server.listen(0, '127.0.0.1', () => res((server.address() as { port: number }).port)));
 }
 
-/** A listener on 127.0.0.1 that records what it receives and answers with `reply`. */
+/** A listener on 127.0.0.1 that records what it receives and answers with `reply` (given what this connection sent). */
 async function target(reply: (socket: Socket, received: Buffer) => void = () => undefined) {
   const received: Buffer[] = [];
   let connections = 0;
   const port = await listen(
     createServer((s) => {
       connections++;
+      const mine: Buffer[] = [];
       s.on('error', () => undefined);
       s.on('data', (d) => {
         received.push(d);
-        reply(s, Buffer.concat(received));
+        mine.push(d);
+        reply(s, Buffer.concat(mine));
       });
     }),
   );
@@ -417,6 +419,25 @@ describe('tunnels and their bounds', () => {
     const answer = await exchange(proxy, CONNECT(`quiet.test:${silent.port}`));
     expect(answer).toBe('HTTP/1.1 200 Connection Established\r\n\r\n');
     expect(proxy.refusals()).toEqual([{ host: 'quiet.test', port: silent.port, reason: 'closed: no traffic for 200 ms (the idle limit)' }]);
+  });
+
+  it('tries the next vetted address when one does not answer', async () => {
+    const closedPort = await listen(createServer());
+    servers.pop()!.close();
+    const dialed: string[] = [];
+    const proxy = await startEgressProxy(
+      { hosts: ['two.test'], ports: [443], lookup: () => Promise.resolve(['1.1.1.1', '1.0.0.1']) },
+      {
+        connect: (address) => {
+          dialed.push(address);
+          return connect({ host: '127.0.0.1', port: address === '1.1.1.1' ? closedPort : echo.port });
+        },
+      },
+    );
+    proxies.push(proxy);
+    const answer = await exchange(proxy, CONNECT('two.test:443'), { after: (s, got) => got.endsWith('\r\n\r\n') && s.write('hi\n') });
+    expect(answer).toBe('HTTP/1.1 200 Connection Established\r\n\r\necho:hi\n');
+    expect(dialed).toEqual(['1.1.1.1', '1.0.0.1']);
   });
 
   it('an unreachable vetted address is a 502 with the cause, recorded', async () => {

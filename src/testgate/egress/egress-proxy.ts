@@ -176,17 +176,22 @@ export async function startEgressProxy(policy: EgressPolicy, hooks: EgressTestHo
         }
         const family = isIP(address);
         const socket = hooks.connect ? hooks.connect(address, port) : netConnect({ host: address, port, family });
+        socket.on('error', () => undefined); // a late error of an abandoned attempt must not crash slopgate
         socket.setTimeout(idleMs);
+        let failed = false;
         const fail = (why: string): void => {
+          if (failed) return;
+          failed = true;
           socket.removeAllListeners('connect');
           socket.destroy();
           last = why;
           attempt();
         };
-        socket.once('error', (err) => fail(errorCode(err)));
+        const onError = (err: Error): void => fail(errorCode(err));
+        socket.once('error', onError);
         socket.once('timeout', () => fail('ETIMEDOUT'));
         socket.once('connect', () => {
-          socket.removeAllListeners('error');
+          socket.removeListener('error', onError);
           socket.removeAllListeners('timeout');
           socket.setTimeout(0);
           resolve(track(socket));
