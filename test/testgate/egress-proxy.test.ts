@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { blockedAddress } from '../../src/testgate/egress/blocked-address.js';
 import { connectTarget, hostAllowed, httpTarget } from '../../src/testgate/egress/egress-target.js';
 import { startEgressProxy, type EgressPolicy, type EgressProxy, type EgressTestHooks } from '../../src/testgate/egress/egress-proxy.js';
+import { startRunEgress } from '../../src/testgate/egress/run-egress.js';
 
 /**
  * The egress proxy against a hostile client. Every destination is a listener this file starts on
@@ -299,6 +300,14 @@ describe('the proxy refuses before it connects', () => {
     const answer = await exchange(proxy, CONNECT(`localhost:443`));
     expect(answer).toMatch(/resolves to (a loopback address|an address of the machine slopgate runs on)/);
     expect(listener.connections()).toBe(0);
+  });
+
+  it("the gate's proxy (startRunEgress, policy from the environment only) refuses loopback even for a host the operator allows", async () => {
+    const { proxy } = await startRunEgress(true, { SLOPGATE_EGRESS_ALLOW: 'localhost,127.0.0.1' });
+    proxies.push(proxy!);
+    expect(await exchange(proxy!, CONNECT('localhost:443'))).toMatch(/^HTTP\/1\.1 403[^]*resolves to/);
+    expect(await exchange(proxy!, CONNECT('127.0.0.1:443'))).toMatch(/^HTTP\/1\.1 403[^]*an IP address/);
+    expect(await exchange(proxy!, CONNECT('evil.example:443'))).toMatch(/^HTTP\/1\.1 403[^]*not on the allow-list/);
   });
 
   it('a port off the list is refused before the lookup', async () => {
