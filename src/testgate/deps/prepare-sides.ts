@@ -9,6 +9,7 @@ import {
   installDependencies,
   planDependencies,
   sharedDepCache,
+  type DepsContext,
   type DepsSummary,
   type PlannedDeps,
   type PreparedDeps,
@@ -120,49 +121,63 @@ async function prepareBoth(opts: GateLike, basePlan: PlannedDeps, headPlan: Plan
     ...(opts.signal ? { signal: opts.signal } : {}),
   };
   try {
-    const sameKey = basePlan.key === headPlan.key;
-    const notNeeded: PreparedDeps = {
-      summary: { status: 'none', reason: 'the baseline is cached' },
-      run: NO_RUN_DEPS,
-      notes: [],
-      toolchain: {},
+    const result = await installBoth(opts, basePlan, headPlan, needBase, ctx);
+    const refused = ctx.refusals();
+    if (refused.length)
+      result.notes.push(`the egress proxy refused what the dependency installs tried to reach: ${refused.slice(0, 5).join('; ')}`);
+    return result;
+  } finally {
+    await (await egress.started)?.close();
+  }
+}
+
+async function installBoth(
+  opts: GateLike,
+  basePlan: PlannedDeps,
+  headPlan: PlannedDeps,
+  needBase: boolean,
+  ctx: DepsContext,
+): Promise<PreparedSides> {
+  const sameKey = basePlan.key === headPlan.key;
+  const notNeeded: PreparedDeps = {
+    summary: { status: 'none', reason: 'the baseline is cached' },
+    run: NO_RUN_DEPS,
+    notes: [],
+    toolchain: {},
+  };
+  const base = needBase || sameKey ? await installDependencies(basePlan, ctx) : notNeeded;
+  let head = sameKey ? base : await installDependencies(headPlan, ctx);
+  const notes = [...new Set([...head.notes, ...base.notes])];
+  const summary = (): SideDeps => ({ base: base.summary, head: head.summary, toolchain: { ...base.toolchain, ...head.toolchain } });
+  if (base.failure) {
+    return {
+      base: NO_RUN_DEPS,
+      head: NO_RUN_DEPS,
+      summary: summary(),
+      notes,
+      baseFailure: `the project's dependencies could not be installed at the base: ${base.failure.message}`,
     };
-    const base = needBase || sameKey ? await installDependencies(basePlan, ctx) : notNeeded;
-    let head = sameKey ? base : await installDependencies(headPlan, ctx);
-    const notes = [...new Set([...head.notes, ...base.notes])];
-    const summary = (): SideDeps => ({ base: base.summary, head: head.summary, toolchain: { ...base.toolchain, ...head.toolchain } });
-    if (base.failure) {
-      return {
-        base: NO_RUN_DEPS,
-        head: NO_RUN_DEPS,
-        summary: summary(),
-        notes,
-        baseFailure: `the project's dependencies could not be installed at the base: ${base.failure.message}`,
-      };
-    }
-    const isCodeProblem = (f: { message: string; tail: string }) => CODE_PROBLEM.test(`${f.message}\n${f.tail}`);
-    // One more try when it does not look like the change's doing: registries have bad minutes.
-    if (head.failure && !isCodeProblem(head.failure)) head = await installDependencies(headPlan, ctx);
-    if (!head.failure) return { base: base.run, head: head.run, summary: summary(), notes };
-    if (!isCodeProblem(head.failure)) {
-      return {
-        base: base.run,
-        head: NO_RUN_DEPS,
-        summary: summary(),
-        notes,
-        headOutage: `the dependencies of this change could not be installed, and the installer's output points at the registry or the network rather than at the change: ${head.failure.message}`,
-      };
-    }
-    const changed = await changedPaths(opts.repoDir, opts.base.sha, opts.candidateSha);
-    const culprits = (head.summary.inputs ?? []).filter((p) => changed.has(p));
+  }
+  const isCodeProblem = (f: { message: string; tail: string }) => CODE_PROBLEM.test(`${f.message}\n${f.tail}`);
+  // One more try when it does not look like the change's doing: registries have bad minutes.
+  if (head.failure && !isCodeProblem(head.failure)) head = await installDependencies(headPlan, ctx);
+  if (!head.failure) return { base: base.run, head: head.run, summary: summary(), notes };
+  if (!isCodeProblem(head.failure)) {
     return {
       base: base.run,
       head: NO_RUN_DEPS,
       summary: summary(),
       notes,
-      headFailure: { message: head.failure.message, culprits, output: head.failure.tail.slice(-2000) },
+      headOutage: `the dependencies of this change could not be installed, and the installer's output points at the registry or the network rather than at the change: ${head.failure.message}`,
     };
-  } finally {
-    await (await egress.started)?.close();
   }
+  const changed = await changedPaths(opts.repoDir, opts.base.sha, opts.candidateSha);
+  const culprits = (head.summary.inputs ?? []).filter((p) => changed.has(p));
+  return {
+    base: base.run,
+    head: NO_RUN_DEPS,
+    summary: summary(),
+    notes,
+    headFailure: { message: head.failure.message, culprits, output: head.failure.tail.slice(-2000) },
+  };
 }
