@@ -122,12 +122,17 @@ function describe_loopback(): void {
   it('an install script cannot reach a listener on the host’s loopback, directly or through the proxy; the refusal is reported', async () => {
     // setup.py runs while the project is built to learn its dependencies: PR code, in the sandbox.
     const probe = [
-      'import socket, urllib.request, sys',
+      'import os, socket, urllib.request, sys',
+      // A hostile script sends even loopback through the proxy (NO_PROXY would keep it inside the sandbox).
+      'os.environ.pop("no_proxy", None); os.environ.pop("NO_PROXY", None)',
+      'via_proxy = urllib.request.build_opener(urllib.request.ProxyHandler({"http": os.environ["HTTP_PROXY"]}))',
       'from setuptools import setup',
       'for how, fn in [',
       `    ("direct", lambda: socket.create_connection(("127.0.0.1", ${port}), timeout=5)),`,
-      `    ("proxy", lambda: urllib.request.urlopen("http://127.0.0.1:${port}/", timeout=10)),`,
-      `    ("proxy-name", lambda: urllib.request.urlopen("http://localhost:${port}/", timeout=10)),`,
+      `    ("proxy", lambda: via_proxy.open("http://127.0.0.1:${port}/", timeout=10)),`,
+      `    ("proxy-name", lambda: via_proxy.open("http://localhost:${port}/", timeout=10)),`,
+      // A private address through the proxy: refused before anything is sent there.
+      `    ("proxy-private", lambda: via_proxy.open("http://10.1.2.3/", timeout=10)),`,
       ']:',
       '    try:',
       '        fn()',
@@ -141,7 +146,11 @@ function describe_loopback(): void {
     const { tests } = await check(repo, freshCache());
     expect(hits).toBe(0);
     expect(tests.dependencies?.head.status).toBe('installed');
-    expect(tests.notes?.join('\n')).toMatch(/127\.0\.0\.1|localhost/);
+    const notes = tests.notes?.join('\n') ?? '';
+    expect(notes).toMatch(/egress proxy refused/);
+    expect(notes).toMatch(/127\.0\.0\.1/);
+    expect(notes).toMatch(/10\.1\.2\.3/);
+    expect(notes).toMatch(/localhost/);
     expect(tests.candidate).toMatchObject({ failing: 0, total: 1 });
   }, 600_000);
 }

@@ -202,7 +202,7 @@ async function runInstall(plan: DepsPlan, staging: string, sha: string, ctx: Dep
     await Promise.all(['home', 'tmp', 'cache'].map((d) => mkdir(join(root, d))));
     const env = { ...operatorRegistryEnv(), ...plan.env };
     const result = await runSandboxed({
-      command: `${exports(env)}; set -e; ${plan.script}`,
+      command: `set -e\n${exports(env)}\n${plan.script}`,
       cwd: INSTALL_TREE,
       home: join(root, 'home'),
       tmp: join(root, 'tmp'),
@@ -269,7 +269,7 @@ export async function installDependencies(planned: PlannedDeps, ctx: DepsContext
       else await rm(tree, { recursive: true, force: true });
       if (plan.ecosystem === 'cargo') cargoConfig = await readFile(join(staging, 'cargo-config.toml'), 'utf8');
       // The script's last line is the tool's version (`go version`, `pytest --version`).
-      const printed = /(\d+\.\d+\.\d+)/.exec(`${res.stdout}\n${res.stderr}`.trim().split('\n').at(-1) ?? '')?.[1];
+      const printed = /(\d+\.\d+\.\d+)/.exec(res.stdout.trim().split('\n').at(-1) ?? '')?.[1];
       const toolchain = { ...plan.toolchain };
       if (printed && plan.ecosystem === 'go') toolchain.go = printed;
       if (printed && plan.ecosystem === 'python') toolchain.pytest = printed;
@@ -293,9 +293,7 @@ export async function installDependencies(planned: PlannedDeps, ctx: DepsContext
   };
 }
 
-/** The machine's shared dependency cache (one per process). */
-let shared: DepCache | null = null;
+/** The machine's dependency cache, as slopgate's environment names it now. */
 export function sharedDepCache(): DepCache {
-  shared ??= new DepCache(depCacheOptionsFromEnv());
-  return shared;
+  return new DepCache(depCacheOptionsFromEnv());
 }

@@ -66,7 +66,8 @@ export async function planPython(rev: Revision): Promise<DepsPlan | NoInstall | 
     ecosystem: 'python',
     keyMaterial: `${key}\n${setupPy}`,
     inputs: [...new Set(inputs)],
-    script: steps.join(' && \\\n'),
+    // One command a line: the install runs under `set -e`, so the first failing step ends it.
+    script: steps.join('\n'),
     files,
     env: { PIP_NO_CACHE_DIR: '0', PIP_CACHE_DIR: '$TMPDIR/pip-cache', PIP_CONFIG_FILE: '/dev/null', PYTHONNOUSERSITE: '1' },
     notes: [
