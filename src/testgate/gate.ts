@@ -45,7 +45,10 @@ export interface RerunVerdict {
 
 export interface TestGateResult {
   runner?: Runner['id'];
+  /** The project's own test command, as people run it (see Runner.displayCommand). */
   command?: string;
+  /** The exact command the sandbox ran, with slopgate's wrapping (see Runner.command). */
+  internalCommand?: string;
   skipped?: string;
   baseline?: SuiteResult;
   baselineCached?: boolean;
@@ -93,7 +96,7 @@ function noTestsFound(r: SuiteResult): boolean {
 
 function baselineSkip(r: SuiteResult): string {
   if (r.status === 'no-results') {
-    return `the test command fails at the base without machine-readable results (exit ${r.exitCode}), so new failures cannot be told from old ones`;
+    return `no test results at the base: ${r.failure ?? `exit ${r.exitCode}`}. Without them, new failures cannot be told from old ones`;
   }
   return r.skippedReason === 'no tests found' ? 'no tests found at the base' : `at the base, ${r.skippedReason ?? 'the suite did not run'}`;
 }
@@ -129,8 +132,8 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
   if ('skipped' in detection) return { ...empty, skipped: detection.skipped };
   const runner = detection.runner;
   const refusal = sandboxRefusal(opts.config.isolation);
-  if (refusal) return { ...empty, runner: runner.id, command: runner.command, skipped: refusal };
-  const info = { runner: runner.id, command: runner.command };
+  const info = { runner: runner.id, command: runner.displayCommand, internalCommand: runner.command };
+  if (refusal) return { ...empty, ...info, skipped: refusal };
   const cacheDir = opts.cacheDir ?? defaultCacheDir(opts.repo);
   const key = await baselineKey(
     opts.repo,

@@ -226,7 +226,8 @@ describe('G8 names a dependency the offline sandbox cannot resolve', () => {
     const repo = prRepo(files, { 'util/util.go': 'package util\n\nfunc Double(x int) int { return x * 3 }\n' });
     const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
     const s = testsSection(report);
-    expect(s.command).toBe('go test -count=1 -json -short -tags extra ./... > "$SLOPGATE_OUT/go.jsonl"');
+    expect(s.internalCommand).toBe('go test -count=1 -json -short -tags extra ./... > "$SLOPGATE_OUT/go.jsonl"');
+    expect(s.command).toBe('go test -race -v -short -tags extra ./...');
     // The tagged test only exists with `-tags extra`.
     expect(s.regressions).toEqual(['go:example.com/svc/util.TestDoubleExtra']);
   }, 240_000);
