@@ -58,8 +58,12 @@ export function lastLines(output: string, max = 3): string {
   return lines.slice(-max).map(quoteCode).filter(Boolean).join(' ⏎ ');
 }
 
-const PY_INSTALL =
-  'declare it in the project\u2019s test dependencies (a `test` or `dev` extra or dependency group, or a requirements file its CI installs) so that the gate\u2019s dependency install provides it, or install it in tests.setup (with tests.network: true)';
+/** How to provide Python packages the sandbox lacks (`what`: the words for them, e.g. `it`, `them`, `the plugin`). */
+function pyInstall(what = 'it', plural = false): string {
+  const it = plural ? 'them' : 'it';
+  return `declare ${what} in the project\u2019s test dependencies (a \`test\` or \`dev\` extra or dependency group, or a requirements file its CI installs) so that the gate\u2019s dependency install provides ${it}, or install ${it} in tests.setup (with tests.network: true)`;
+}
+const PY_INSTALL = pyInstall();
 
 /** pytest options that belong to a plugin, and the plugin. */
 const PYTEST_PLUGIN_OPTIONS: [RegExp, string][] = [
@@ -127,7 +131,7 @@ function pythonCause(text: string, own: ReadonlySet<string>): FailureCause | nul
   if (plugin)
     return {
       what: `the pytest plugin ${name(plugin[1]!)} (loaded with \`-p\`) is not installed in the sandbox`,
-      remedy: PY_INSTALL.replace('declare it', 'declare the plugin'),
+      remedy: pyInstall('the plugin'),
     };
   const usage = /error: unrecognized arguments: (.+)/.exec(text);
   if (usage) {
@@ -138,7 +142,7 @@ function pythonCause(text: string, own: ReadonlySet<string>): FailureCause | nul
     if (plugins.length)
       return {
         what: `pytest rejects ${quoteCode(args.join(' '))}${where}: ${plugins.length === 1 ? 'an option' : 'options'} of ${names(plugins)}, which ${plugins.length === 1 ? 'is' : 'are'} not installed in the sandbox`,
-        remedy: PY_INSTALL.replace('declare it', `declare ${plugins.length === 1 ? 'it' : 'them'}`),
+        remedy: plugins.length === 1 ? PY_INSTALL : pyInstall('them', true),
       };
     return { what: `pytest rejects ${quoteCode(args.join(' '))}${where} (unrecognized arguments)` };
   }
@@ -147,7 +151,7 @@ function pythonCause(text: string, own: ReadonlySet<string>): FailureCause | nul
     const list = required[1]!.split(/,\s*/).map((s) => s.trim());
     return {
       what: `pytest's \`required_plugins\` setting names ${names(list)}, which the sandbox lacks`,
-      remedy: PY_INSTALL.replace('declare it', `declare ${list.length === 1 ? 'it' : 'them'}`),
+      remedy: list.length === 1 ? PY_INSTALL : pyInstall('them', true),
     };
   }
   const minversion = /'minversion' requires pytest-([\w.]+), actual pytest-([\w.]+)/.exec(text);
