@@ -54,6 +54,7 @@ export function nodeTestRunner(scriptArgs: string): Runner {
   return {
     id: 'node-test',
     command,
+    displayCommand: `node --test${scriptArgs ? ' ' + scriptArgs : ''}`,
     run: (ctx) => run(ctx, command),
     // node --test selects by file; the other tests of those files come along and are ignored.
     rerun: (ctx, tests) =>
@@ -61,7 +62,7 @@ export function nodeTestRunner(scriptArgs: string): Runner {
   };
 }
 
-function jestLike(id: 'vitest' | 'jest'): Runner {
+function jestLike(id: 'vitest' | 'jest', display: string): Runner {
   const bin = `./node_modules/.bin/${id}`;
   // Both report where each test is defined only when asked to (the line of `it(` / `test(`).
   const args =
@@ -95,6 +96,7 @@ function jestLike(id: 'vitest' | 'jest'): Runner {
   return {
     id,
     command,
+    displayCommand: display,
     run: (ctx) => run(ctx, command),
     rerun: (ctx, tests: TestOutcome[]) => {
       const files = [...new Set(tests.map((t) => t.file ?? ''))].filter(Boolean);
@@ -105,11 +107,12 @@ function jestLike(id: 'vitest' | 'jest'): Runner {
   };
 }
 
-export const vitestRunner = (): Runner => jestLike('vitest');
-export const jestRunner = (): Runner => jestLike('jest');
+/** `display`: the project's own command (its CI line or `npm test`); default `npx vitest run` / `npx jest`. */
+export const vitestRunner = (display = 'npx vitest run'): Runner => jestLike('vitest', display);
+export const jestRunner = (display = 'npx jest'): Runner => jestLike('jest', display);
 
 /** `npm test` or any other command without per-test output: the exit code is the only signal. */
-export function exitCodeRunner(id: RunnerId, command: string): Runner {
+export function exitCodeRunner(id: RunnerId, command: string, display = command): Runner {
   const run = async (ctx: RunContext): Promise<RunnerOutput> => {
     const r = await ctx.exec(command);
     const out = baseOutput(r);
@@ -117,5 +120,5 @@ export function exitCodeRunner(id: RunnerId, command: string): Runner {
     if (missing) return { ...out, missingToolchain: missing };
     return { ...out, exitCodeOnly: true };
   };
-  return { id, command, run, rerun: (ctx) => run(ctx) };
+  return { id, command, displayCommand: display, run, rerun: (ctx) => run(ctx) };
 }
