@@ -181,3 +181,25 @@ needs('bwrap')('G8 installs an npm project’s dependencies', () => {
     expect(f!.message).toMatch(/refused/);
   }, 600_000);
 });
+
+needs('bwrap')('G8 runs a vitest project whose node_modules the gate installed', () => {
+  it('vitest from the registry runs against the read-only node_modules, and a broken assertion is a regression', async () => {
+    const files = {
+      'package.json': JSON.stringify(
+        { name: 'slug', version: '1.0.0', type: 'module', scripts: { test: 'vitest run' }, devDependencies: { vitest: '3.2.4' } },
+        null,
+        2,
+      ),
+      'src/slug.js': "export const slug = (s) => s.trim().toLowerCase().replace(/\\s+/g, '-');\n",
+      'test/slug.test.js':
+        "import { expect, it } from 'vitest';\nimport { slug } from '../src/slug.js';\nit('joins words', () => expect(slug(' A b ')).toBe('a-b'));\n",
+    };
+    const repo = prRepo(files, { 'src/slug.js': "export const slug = (s) => s.trim().replace(/\\s+/g, '-');\n" });
+    const { report, tests } = await check(repo, freshCache());
+    expect(tests.dependencies?.base).toMatchObject({ status: 'installed', ecosystem: 'npm' });
+    expect(tests.runner).toBe('vitest');
+    expect(tests.baseline).toMatchObject({ failing: 0, total: 1 });
+    expect(tests.regressions).toEqual(['js:test/slug.test.js > joins words']);
+    expect(report.findings.find((f) => f.category === 'test-regression')).toMatchObject({ severity: 'fail', path: 'test/slug.test.js' });
+  }, 600_000);
+});

@@ -153,7 +153,7 @@ needs('cargo')('G8 on a Rust crate (one fixture, several PRs on one cached basel
   }, 240_000);
 });
 
-describe('G8 names a dependency the offline sandbox cannot resolve', () => {
+describe('G8 names a dependency the offline sandbox cannot resolve (tests.install: off)', () => {
   // The operator's Go module cache (GOMODCACHE, ~/go/pkg/mod) is mounted read-only in the sandbox. What the
   // gate says must not depend on whether there is one: each shape is set up explicitly through the toolchain finder.
   const moduleCaches: [string, (root: string) => string][] = [
@@ -186,7 +186,7 @@ describe('G8 names a dependency the offline sandbox cannot resolve', () => {
             'package diff\n\nimport "testing"\n\nfunc TestSame(t *testing.T) {\n\tif Of(1, 1) != "" {\n\t\tt.Fatal("equal values differ")\n\t}\n}\n',
         };
         const repo = prRepo(files, { 'diff/diff.go': files['diff/diff.go'].replace('cmp.Diff(a, b)', 'cmp.Diff(b, a)') });
-        const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
+        const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0, install: 'off' } });
         expect(report.findings).toEqual([]);
         const g8 = report.guards.find((g) => g.id === 'G8')!;
         expect(g8.status).toBe('skipped');
@@ -207,13 +207,45 @@ describe('G8 names a dependency the offline sandbox cannot resolve', () => {
         'pub fn show(n: u32) -> String {\n    itoa::Buffer::new().format(n).to_string()\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn shows() {\n        assert_eq!(super::show(7), "7");\n    }\n}\n',
     };
     const repo = prRepo(files, { 'src/lib.rs': files['src/lib.rs'].replace('"7"', '"8"') });
-    const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
+    const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0, install: 'off' } });
     expect(report.findings).toEqual([]);
     const g8 = report.guards.find((g) => g.id === 'G8')!;
     expect(g8.status).toBe('skipped');
     expect(g8.reason).toMatch(/^at the base, the crate `itoa` could not be resolved/);
     expect(g8.reason).toMatch(/cargo fetch.*tests\.network: true|cargo vendor/);
   }, 240_000);
+
+  it('with the dependency install on (the default) the same Go module and crate are fetched, and the tests run', async () => {
+    const goFiles = {
+      'go.mod': 'module example.com/diffs\n\ngo 1.19\n\nrequire github.com/google/go-cmp v0.6.0\n',
+      'go.sum':
+        'github.com/google/go-cmp v0.6.0 h1:ofyhxvXcZhMsU5ulbFiLKl/XBFqE1GSq7atu8tAmTRI=\ngithub.com/google/go-cmp v0.6.0/go.mod h1:17dUlkBOakJ0+DkrSSNjCkIjxS6bF9zb3elmeNGIjoY=\n',
+      'diff/diff.go': 'package diff\n\nimport "github.com/google/go-cmp/cmp"\n\nfunc Of(a, b any) string { return cmp.Diff(a, b) }\n',
+      'diff/diff_test.go':
+        'package diff\n\nimport "testing"\n\nfunc TestSame(t *testing.T) {\n\tif Of(1, 1) != "" {\n\t\tt.Fatal("equal values differ")\n\t}\n}\n',
+    };
+    const go = await gateTests(
+      prRepo(goFiles, { 'diff/diff.go': goFiles['diff/diff.go'].replace('cmp.Diff(a, b)', '"x" + cmp.Diff(a, b)') }),
+      {
+        cacheDir: cache.dir,
+        tests: { reruns: 0 },
+      },
+    );
+    expect(testsSection(go).regressions).toEqual(['go:example.com/diffs/diff.TestSame']);
+    expect(go.sections.tests?.dependencies?.base).toMatchObject({ ecosystem: 'go' });
+
+    const rust = {
+      'Cargo.toml': '[package]\nname = "fmtnum"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\nitoa = "1"\n',
+      'src/lib.rs':
+        'pub fn show(n: u32) -> String {\n    itoa::Buffer::new().format(n).to_string()\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn shows() {\n        assert_eq!(super::show(7), "7");\n    }\n}\n',
+    };
+    const cargo = await gateTests(prRepo(rust, { 'src/lib.rs': rust['src/lib.rs'].replace('"7"', '"8"') }), {
+      cacheDir: cache.dir,
+      tests: { reruns: 0 },
+    });
+    expect(testsSection(cargo).regressions).toEqual(['rust:src/lib.rs::tests::shows']);
+    expect(cargo.sections.tests?.dependencies?.base).toMatchObject({ ecosystem: 'cargo' });
+  }, 600_000);
 
   it('Go: build tags and -short from the CI workflow are merged into the gate’s command (-race and -v dropped)', async () => {
     const files = {

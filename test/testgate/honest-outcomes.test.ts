@@ -12,8 +12,7 @@ import { needs } from '../helpers/toolchains.js';
  * the project's own command, never slopgate's wrapper.
  */
 const PROJECT = {
-  'pyproject.toml':
-    '[project]\nname = "shop"\nversion = "0.1.0"\ndependencies = ["absent_dependency>=2"]\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
+  'pyproject.toml': '[project]\nname = "shop"\nversion = "0.1.0"\ndependencies = []\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
   'shop/__init__.py': 'def total(prices):\n    return sum(prices)\n',
   'tests/test_total.py': 'from shop import total\n\n\ndef test_total():\n    assert total([1, 2]) == 3\n',
   'tests/conftest.py': 'import pytest\n',

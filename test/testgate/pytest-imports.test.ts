@@ -29,7 +29,7 @@ const SRC_LAYOUT = {
 describe('G8 imports the code under test as CI does', () => {
   it('src layout with an older copy installed outside the tree: the PR’s code is tested, and a change to it is caught', async () => {
     const repo = prRepo(SRC_LAYOUT, { 'src/shinyapp/core.py': 'def greet(name):\n    return f"Hello {name}!"\n' });
-    const report = await gateTests(repo, { cacheDir: cache.dir, tests: { setup: installStale('shinyapp'), reruns: 0 } });
+    const report = await gateTests(repo, { cacheDir: cache.dir, tests: { setup: installStale('shinyapp'), reruns: 0, install: 'off' } });
     const s = testsSection(report) as ReturnType<typeof testsSection> & { notes?: string[] };
     // With the installed copy imported, both tests would pass on both sides and nothing would be seen.
     expect(s.regressions.sort()).toEqual(['py:tests/test_greet.py::test_greet', 'py:tests/test_greet.py::test_greet_other']);
@@ -51,7 +51,7 @@ describe('G8 imports the code under test as CI does', () => {
       'stale/flatpkg/__init__.py': GREET,
     };
     const repo = prRepo(files, { 'flatpkg/__init__.py': 'def greet(name):\n    return name\n' });
-    const report = await gateTests(repo, { cacheDir: cache.dir, tests: { setup: installStale('flatpkg'), reruns: 0 } });
+    const report = await gateTests(repo, { cacheDir: cache.dir, tests: { setup: installStale('flatpkg'), reruns: 0, install: 'off' } });
     const s = testsSection(report) as ReturnType<typeof testsSection> & { notes?: string[] };
     expect(s.regressions).toEqual(['py:tests/test_flat.py::test_greet']);
     expect(s.notes?.join('\n')).toMatch(
@@ -71,7 +71,7 @@ describe('G8 imports the code under test as CI does', () => {
       'stale/flatpkg/__init__.py': GREET,
     };
     const repo = prRepo(files, { 'flatpkg/__init__.py': 'def greet(name):\n    return name\n' });
-    const report = await gateTests(repo, { cacheDir: cache.dir, tests: { setup: installStale('flatpkg'), reruns: 0 } });
+    const report = await gateTests(repo, { cacheDir: cache.dir, tests: { setup: installStale('flatpkg'), reruns: 0, install: 'off' } });
     expect(report.findings).toEqual([]);
     const g8 = g8Status(report);
     expect(g8.status).toBe('skipped');
@@ -145,7 +145,7 @@ jobs:
       'tests/test_more.py': 'import pendulum\n\n\ndef test_tz():\n    assert pendulum.timezone("UTC")\n',
     };
     const repo = prRepo(base, { 'cal.py': 'import pendulum\n\n\ndef today():\n    return None\n' });
-    const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
+    const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0, install: 'off' } });
     expect(report.findings).toEqual([]);
     const g8 = g8Status(report);
     expect(g8.status).toBe('skipped');
@@ -153,7 +153,10 @@ jobs:
       /^at the base, every test module fails to import `pendulum` \(ModuleNotFoundError\), a declared dependency that is not part of the repository/,
     );
     expect(g8.reason).toMatch(/tests\.setup.*tests\.network: true/);
-  }, 240_000);
+    // With the dependency install on (the default), pendulum is installed and the broken `today()` is caught.
+    const installed = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
+    expect(testsSection(installed).regressions).toEqual(['py:tests/test_cal.py::test_today']);
+  }, 600_000);
 
   it('an import of a module declared nowhere (hallucinated) that breaks every test module is build-broken, not a missing dependency', async () => {
     const base = {

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { readResultsFile } from './node-results.js';
 import { join } from 'node:path';
@@ -70,19 +69,21 @@ function jestLike(id: 'vitest' | 'jest', display: string): Runner {
       ? 'run --includeTaskLocation --reporter=json --outputFile="$SLOPGATE_OUT/report.json"'
       : '--ci --json --testLocationInResults --outputFile="$SLOPGATE_OUT/report.json"';
   const command = `${bin} ${args}`;
+  // Checked inside the sandbox: node_modules may be the dependency install's, mounted only there.
+  const missing = `slopgate: ${bin} is missing`;
   const run = async (ctx: RunContext, cmd: string): Promise<RunnerOutput> => {
-    if (!existsSync(join(ctx.workdir, bin))) {
+    // A re-run must not read the previous run's report if it dies before writing its own.
+    await rm(join(ctx.outDir, 'report.json'), { force: true });
+    const r = await ctx.exec(`if [ ! -e ${bin} ]; then echo '${missing}' >&2; exit 127; fi; ${cmd}`);
+    if (r.exitCode === 127 && r.stderr.includes(missing)) {
       return {
         tests: [],
         units: [],
         exitCode: null,
         outputTail: '',
-        missingToolchain: `${id} is not installed in the tree (${bin} is missing; set tests.setup, e.g. "npm ci", and allow the network or a warm npm cache)`,
+        missingToolchain: `${id} is not installed in the tree (${bin} is missing): declare it in package.json so that the dependency install provides it, or install it with tests.setup`,
       };
     }
-    // A re-run must not read the previous run's report if it dies before writing its own.
-    await rm(join(ctx.outDir, 'report.json'), { force: true });
-    const r = await ctx.exec(cmd);
     const out = baseOutput(r);
     const json = await readOr(join(ctx.outDir, 'report.json'));
     if (json === null) return out;
