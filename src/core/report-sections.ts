@@ -90,7 +90,7 @@ export interface TestsSection {
 
 /** One side of the dependency stage. */
 export interface DependencyStage {
-  status: 'installed' | 'cached' | 'none' | 'failed' | 'off';
+  status: 'installed' | 'cached' | 'prepared' | 'none' | 'failed' | 'off';
   ecosystem?: string;
   key?: string;
   installMs?: number;

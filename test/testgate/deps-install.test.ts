@@ -4,6 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { configSchema } from '../../src/core/config-schema.js';
+import { runGate } from '../../src/gate/run-gate.js';
+import { g8 } from '../../src/guards/g8-tests/index.js';
+import { MemoryBaselineCache } from '../../src/testgate/baseline-cache.js';
 import type { Report } from '../../src/core/report.js';
 import type { TestsSection } from '../../src/core/report-sections.js';
 import { prRepo, removeTestRepos, type TestRepo } from '../helpers/git-repo.js';
@@ -201,5 +205,44 @@ needs('bwrap')('G8 runs a vitest project whose node_modules the gate installed',
     expect(tests.baseline).toMatchObject({ failing: 0, total: 1 });
     expect(tests.regressions).toEqual(['js:test/slug.test.js > joins words']);
     expect(report.findings.find((f) => f.category === 'test-regression')).toMatchObject({ severity: 'fail', path: 'test/slug.test.js' });
+  }, 600_000);
+});
+
+needs('bwrap')('G8 in a workflow that installed the dependencies itself (the Action)', () => {
+  it('uses the workspace’s node_modules read-only instead of installing, even with the sandbox network off', async () => {
+    const repo = prRepo(
+      { ...NODE_BASE, '.gitignore': 'node_modules/\n' },
+      { 'index.js': "const isNumber = require('is-number');\nexports.add = (a, b) => (isNumber(a) && isNumber(b) ? a - b : NaN);\n" },
+    );
+    // What `npm ci` in the workflow left in the checkout (a stand-in package, so no registry is needed).
+    repo.write({
+      'node_modules/is-number/package.json': '{"name":"is-number","version":"7.0.0","main":"index.js"}\n',
+      'node_modules/is-number/index.js': "module.exports = (n) => typeof n === 'number';\n",
+    });
+    const saved = { egress: process.env.SLOPGATE_EGRESS, cache: process.env.SLOPGATE_DEPS_CACHE_DIR };
+    process.env.SLOPGATE_EGRESS = 'off';
+    process.env.SLOPGATE_DEPS_CACHE_DIR = freshCache();
+    try {
+      const report = await runGate({
+        repoDir: repo.dir,
+        base: 'main',
+        head: 'pr',
+        guards: [g8],
+        config: configSchema.parse({ tests: { timeoutSec: 120, reruns: 0 } }),
+        services: { baselineCache: new MemoryBaselineCache(), tests: { repo: 'fixture', prepared: { workspace: repo.dir } } },
+      });
+      const tests = report.sections.tests!;
+      expect(tests.dependencies?.base).toMatchObject({ status: 'prepared', ecosystem: 'npm' });
+      expect(tests.dependencies?.head.status).toBe('prepared');
+      expect(tests.regressions).toEqual(['js:test/add.test.js > adds']);
+    } finally {
+      for (const [k, v] of [
+        ['SLOPGATE_EGRESS', saved.egress],
+        ['SLOPGATE_DEPS_CACHE_DIR', saved.cache],
+      ] as const) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
   }, 600_000);
 });

@@ -98,6 +98,7 @@ export const g8: Guard = {
       },
       cache,
       ...(tests.cacheDir ? { cacheDir: tests.cacheDir } : {}),
+      ...(tests.prepared ? { deps: { prepared: tests.prepared } } : {}),
       signal: ctx.signal,
       log: ctx.log,
     });

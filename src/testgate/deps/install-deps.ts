@@ -43,7 +43,7 @@ export interface DepsContext {
 
 /** What the report says about one side's dependencies. */
 export interface DepsSummary {
-  status: 'installed' | 'cached' | 'none' | 'failed' | 'off';
+  status: 'installed' | 'cached' | 'prepared' | 'none' | 'failed' | 'off';
   ecosystem?: Ecosystem;
   /** Cache key (ecosystem and hash). */
   key?: string;
