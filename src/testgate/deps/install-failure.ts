@@ -25,7 +25,7 @@ export function installFailureSummary(eco: Ecosystem, res: SandboxResult, tail: 
     .split('\n')
     .map((l) => l.replace(/\x1b\[[0-9;]*m/g, '').trimEnd()) // eslint-disable-line no-control-regex -- colour codes
     .filter((l) => l.trim());
-  const telling = [...new Set(lines.filter((l) => TELLING[eco].test(l)))].slice(0, 4);
+  const telling = [...new Set(lines.filter((l) => TELLING[eco].test(l) || /^(?:Error|TypeError|SyntaxError): /.test(l)))].slice(0, 4);
   const quoted = (telling.length ? telling : lines.slice(-3)).map((l) => l.trim().slice(0, 300));
   if (quoted.length) parts.push(quoted.join(' / '));
   if (!parts.length) parts.push(`the installer exited with code ${res.exitCode}`);

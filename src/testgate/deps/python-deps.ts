@@ -52,7 +52,8 @@ export async function planPython(rev: Revision): Promise<DepsPlan | NoInstall | 
   steps.push(
     `${VENV}/bin/python -c 'import pytest' 2>/dev/null || { echo "slopgate: pytest is not among the project's dependencies; installing the newest" >&2; ${PIP} install pytest; }`,
   );
-  steps.push(`${VENV}/bin/python -m pytest --version`);
+  // Last line: the version of pytest (read without loading the project's config or conftest.py).
+  steps.push(`${VENV}/bin/python -c 'import pytest; print(pytest.__version__)'`);
   const key = createHash('sha256')
     .update(JSON.stringify({ py: py.version, path: py.path, req: req.requirements, c: req.constraints, dynamic: req.dynamic, extras }))
     .digest('hex');

@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import picomatch from 'picomatch';
 import type { Revision } from '../../core/revision.js';
 import { readIni } from '../../repo/manifests/ini-read.js';
 import { pep503, requirementName } from '../../repo/manifests/python-names.js';
@@ -305,6 +306,21 @@ export async function readPythonRequirements(rev: Revision): Promise<PythonRequi
     ...stringsOf(dig(py, 'tool', 'pdm', 'dev-dependencies', 'test')),
     ...stringsOf(dig(py, 'tool', 'pdm', 'dev-dependencies', 'dev')),
   );
+
+  // A uv workspace: the members' own dependencies and test groups too (their tests live in this tree).
+  const members = stringsOf(dig(py, 'tool', 'uv', 'workspace', 'members'));
+  if (members.length) {
+    const isMember = picomatch(members.map((m) => `${m.replace(/\/+$/, '')}/pyproject.toml`));
+    for (const mp of paths.filter((p) => p !== 'pyproject.toml' && isMember(p)).slice(0, 20)) {
+      const text = await rev.readText(mp);
+      if (text === null) continue;
+      inputs.add(mp);
+      const m = readToml(text);
+      reqs.push(...stringsOf(dig(m, 'project', 'dependencies')));
+      const mg = m['dependency-groups'];
+      for (const g of keysOf(mg)) if (TEST_GROUPS.includes(g.toLowerCase()) || /test/i.test(g)) reqs.push(...groupRequirements(mg, g));
+    }
+  }
 
   // Requirements files: what CI/tox/make name, else the conventional ones.
   const files = new Set(ci.files);
