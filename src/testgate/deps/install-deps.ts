@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
-import { lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
@@ -164,21 +164,21 @@ async function keepNodeOutputs(tree: string): Promise<string[]> {
 
 /** What a suite run mounts from an entry. */
 function runDepsOf(plan: DepsPlan | NoInstall, meta: EntryMeta | null, dir: string | null): RunDeps {
-  const env = { ...('ecosystem' in plan ? plan.runEnv : plan.runEnv) };
-  if (!meta || !dir || !('ecosystem' in plan)) return { ...NO_RUN_DEPS, env: env ?? {} };
+  const env = { ...plan.runEnv };
+  if (!meta || !dir || !('ecosystem' in plan)) return { ...NO_RUN_DEPS, env };
   const host = (plan.hostPaths ?? []).map((p) => ({ src: p, dest: p }));
   if (meta.ecosystem === 'npm' || meta.ecosystem === 'pnpm' || meta.ecosystem === 'yarn') {
     return {
       binds: meta.outputs.map((o) => ({ src: join(dir, 'tree', o), dest: o })),
       tmpfs: meta.outputs.filter((o) => o.endsWith('node_modules')).flatMap((o) => NODE_MODULES_CACHES.map((c) => `${o}/${c}`)),
-      env: env ?? {},
+      env,
       path: [],
     };
   }
   return {
     binds: [...host, { src: dir, dest: DEPS_MOUNT }],
     tmpfs: [],
-    env: env ?? {},
+    env,
     path: plan.runPath ?? [],
     ...(meta.cargoConfig ? { cargoConfig: meta.cargoConfig } : {}),
   };

@@ -60,7 +60,7 @@ function workspaceGlobs(pkg: Record<string, unknown>, pnpmWorkspace: string | nu
       // An unreadable pnpm-workspace.yaml: pnpm itself will say so when it installs.
     }
   }
-  return [...fromPkg, ...fromPnpm].filter((g): g is string => typeof g === 'string');
+  return [...(fromPkg as unknown[]), ...fromPnpm].filter((g): g is string => typeof g === 'string');
 }
 
 export function detectPackageManager(
@@ -84,7 +84,7 @@ export function detectPackageManager(
 
 function isYarnBerry(lockText: string | null, version: string | undefined): boolean {
   if (version) return !version.startsWith('1.');
-  return lockText !== null && lockText.includes('__metadata:');
+  return lockText?.includes('__metadata:') ?? false;
 }
 
 function installScript(pm: Ecosystem, lockfile: string | undefined, berry: boolean): { script: string; notes: string[] } {

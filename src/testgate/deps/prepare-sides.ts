@@ -117,8 +117,8 @@ export async function planSides(opts: GateLike, runner: RunnerId): Promise<Sides
 
 /** A side that uses the workflow's prepared environment: no install. */
 async function fromWorkflow(plan: PlannedDeps, workspace: string): Promise<PreparedDeps | null> {
-  const eco = plan.plan && 'ecosystem' in plan.plan ? plan.plan.ecosystem : null;
-  if (!eco) return null;
+  if (!plan.plan || !('ecosystem' in plan.plan)) return null;
+  const eco = plan.plan.ecosystem;
   const run = await preparedRunDeps(eco, workspace);
   if (!run) return null;
   return {
@@ -130,7 +130,7 @@ async function fromWorkflow(plan: PlannedDeps, workspace: string): Promise<Prepa
     },
     run,
     notes: [],
-    toolchain: 'ecosystem' in plan.plan! ? plan.plan.toolchain : {},
+    toolchain: plan.plan.toolchain,
   };
 }
 

@@ -190,8 +190,9 @@ export function lockConstraints(path: string, text: string): string[] {
   const add = (name: unknown, version: unknown) => {
     if (typeof name !== 'string' || typeof version !== 'string') return;
     const n = pep503(name);
-    if (!versions.has(n)) versions.set(n, new Set());
-    versions.get(n)!.add(version);
+    const seen = versions.get(n) ?? new Set<string>();
+    seen.add(version);
+    versions.set(n, seen);
   };
   if (path.endsWith('Pipfile.lock')) {
     try {

@@ -97,9 +97,9 @@ export function satisfiesPep440(version: string, spec: string): boolean {
   for (const raw of spec.split(',')) {
     const m = /^\s*(~=|===|==|!=|<=|>=|<|>)\s*([\d.*]+)\s*$/.exec(raw);
     if (!m) continue;
-    const [, op, target] = m;
-    const wildcard = target!.endsWith('.*');
-    const t = release(target!.replace(/\.\*$/, ''));
+    const [, op, target = ''] = m;
+    const wildcard = target.endsWith('.*');
+    const t = release(target.replace(/\.\*$/, ''));
     const prefixEq = cmp(v.slice(0, t.length), t) === 0;
     switch (op) {
       case '==':
