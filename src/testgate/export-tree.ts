@@ -35,7 +35,10 @@ export async function exportTree(repoDir: string, sha: string, dest: string): Pr
   const problems = await checkExportedTree(dest, entries, links);
   if (problems.length) {
     const shown = problems.slice(0, 5).join('; ');
-    throw treeError(short, `${problems.length} difference${problems.length === 1 ? '' : 's'} from git ls-tree: ${shown}${problems.length > 5 ? '; …' : ''}`);
+    throw treeError(
+      short,
+      `${problems.length} difference${problems.length === 1 ? '' : 's'} from git ls-tree: ${shown}${problems.length > 5 ? '; …' : ''}`,
+    );
   }
 }
 
@@ -64,7 +67,8 @@ export async function listTree(repoDir: string, sha: string): Promise<ExportEntr
     // "<mode> SP <type> SP <oid> SP+ <size>\t<path>"
     const [mode, type, oid, size] = rec.subarray(0, tab).toString('latin1').split(/ +/);
     const path = rec.subarray(tab + 1).toString('latin1');
-    if (!mode || !oid || (type !== 'blob' && type !== 'commit')) throw treeError(sha.slice(0, 12), `unreadable ls-tree line for ${display(path)}`);
+    if (!mode || !oid || (type !== 'blob' && type !== 'commit'))
+      throw treeError(sha.slice(0, 12), `unreadable ls-tree line for ${display(path)}`);
     entries.push({ path, mode, oid, size: type === 'blob' ? Number(size) : 0 });
   }
   for (const e of entries) checkPath(e.path, sha);
@@ -109,7 +113,11 @@ async function writeEntries(repoDir: string, entries: ExportEntry[], dest: strin
       return;
     }
     // O_EXCL and O_NOFOLLOW: a file is created, never reused or reached through a link.
-    const fh = await open(bytes(`${dest}/${entry.path}`), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    const fh = await open(
+      bytes(`${dest}/${entry.path}`),
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      0o600,
+    );
     try {
       for await (const chunk of content) await fh.write(chunk);
       await fh.chmod(entry.mode === '100755' ? 0o755 : 0o644);
@@ -156,7 +164,7 @@ async function streamBlobs(
     for (const entry of entries) {
       const header = (await reader.line()).toString('latin1');
       const m = /^([0-9a-f]+) blob (\d+)$/.exec(header);
-      if (!m || m[1] !== entry.oid) throw new Error(`git cat-file gave "${header.slice(0, 80)}" for ${display(entry.path)}`);
+      if (m?.[1] !== entry.oid) throw new Error(`git cat-file gave "${header.slice(0, 80)}" for ${display(entry.path)}`);
       await sink(entry, reader.take(Number(m[2])));
       if ((await reader.exact(1))[0] !== 10) throw new Error('git cat-file --batch output is out of step');
     }

@@ -13,6 +13,7 @@ import { sandboxRefusal, type SandboxIsolation } from './sandbox.js';
 import { testConfigChanges, type TestConfigChange } from './test-config-changes.js';
 import { capSuiteMessages } from './message-cap.js';
 import { suiteNotes } from './suite-notes.js';
+import { hiddenTestsEvidence, type HiddenTestsEvidence } from './removed-tests-evidence.js';
 import type { SuiteResult, TestOutcome } from '../core/suite-result.js';
 
 export interface TestGateConfig extends SuiteLimits {
@@ -64,6 +65,8 @@ export interface TestGateResult {
   notRun?: string;
   /** The candidate ran no test at all although the base ran some. */
   noTestsAtHead?: boolean;
+  /** Tests that ran at the base and do not with the change, and how their base version fared against it. */
+  hiddenTests?: HiddenTestsEvidence;
   /** Files that decide which tests run and that this change edits (pytest.ini, conftest.py, …). */
   configChanges?: TestConfigChange[];
   /**
@@ -206,7 +209,24 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
       return { ...common, comparison, suiteBroken: true };
     }
     const { regressions, flaky } = await separateFlakes(candidateWs, runner, comparison.newlyFailing, opts.config.reruns);
-    return { ...common, comparison, regressions, flaky, ...(unverifiable ? { unverifiableCommand: true } : {}) };
+    const hiddenTests = await hiddenTestsEvidence({
+      ...opts,
+      runner,
+      limits: opts.config,
+      baseline,
+      candidate,
+      comparison,
+      configChanges,
+      cacheDir,
+    });
+    return {
+      ...common,
+      comparison,
+      regressions,
+      flaky,
+      ...(hiddenTests ? { hiddenTests } : {}),
+      ...(unverifiable ? { unverifiableCommand: true } : {}),
+    };
   } finally {
     await candidateWs.dispose();
   }

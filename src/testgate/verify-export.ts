@@ -43,7 +43,11 @@ async function walk(root: string, rel: string, out: Map<string, Found>): Promise
  * directory, and nothing else — no extra file, symlink or directory. Returns the differences, one
  * line each (empty: the tree is the commit).
  */
-export async function checkExportedTree(dest: string, entries: ExportEntry[], linkTargets?: ReadonlyMap<string, Buffer>): Promise<string[]> {
+export async function checkExportedTree(
+  dest: string,
+  entries: ExportEntry[],
+  linkTargets?: ReadonlyMap<string, Buffer>,
+): Promise<string[]> {
   const found = new Map<string, Found>();
   await walk(dest, '', found);
   const problems: string[] = [];
@@ -67,7 +71,7 @@ export async function checkExportedTree(dest: string, entries: ExportEntry[], li
     if (e.mode === '120000') {
       if (f.kind !== 'symlink') problems.push(`${name} should be a symlink, is a ${f.kind}`);
       else if (f.size !== e.size) problems.push(`${name} points elsewhere (target of ${f.size} bytes, not ${e.size})`);
-      else if (linkTargets?.get(e.path) && !linkTargets.get(e.path)!.equals(f.target!)) problems.push(`${name} points elsewhere`);
+      else if (f.target && linkTargets?.get(e.path)?.equals(f.target) === false) problems.push(`${name} points elsewhere`);
       continue;
     }
     if (f.kind !== 'file') {
@@ -75,7 +79,8 @@ export async function checkExportedTree(dest: string, entries: ExportEntry[], li
       continue;
     }
     if (f.size !== e.size) problems.push(`${name} has ${f.size} bytes, the commit ${e.size}`);
-    if (f.executable !== (e.mode === '100755')) problems.push(`${name} is ${f.executable ? '' : 'not '}executable (mode ${e.mode} in the commit)`);
+    if (f.executable !== (e.mode === '100755'))
+      problems.push(`${name} is ${f.executable ? '' : 'not '}executable (mode ${e.mode} in the commit)`);
   }
   for (const [path, f] of found) {
     if (f.kind === 'dir' && expectedDirs.has(path)) continue;

@@ -1,5 +1,16 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -33,12 +44,20 @@ const CALC = 'def add(a, b):\n    return a + b\n';
 const BROKEN = 'def add(a, b):\n    return a - b\n';
 /** The test fails on the broken code; its second operand is a placeholder the attributes would rewrite. */
 const TEST = (placeholder: string) => `from calc.ops import add\n\n\ndef test_add():\n    assert add(2, 3) == 5 or ${placeholder}\n`;
-const BASE = { 'pyproject.toml': '[project]\nname = "calc"\nversion = "0.1.0"\n', 'calc/__init__.py': '', 'calc/ops.py': CALC, 'tests/test_calc.py': TEST('False') };
+const BASE = {
+  'pyproject.toml': '[project]\nname = "calc"\nversion = "0.1.0"\n',
+  'calc/__init__.py': '',
+  'calc/ops.py': CALC,
+  'tests/test_calc.py': TEST('False'),
+};
 
 needs('pytest')('a PR cannot hide a broken test from the run with .gitattributes', () => {
   const attacks: { name: string; change: Record<string, string>; config?: [string, string][] }[] = [
     { name: 'export-ignore in the root .gitattributes', change: { '.gitattributes': 'tests/test_calc.py export-ignore\n' } },
-    { name: 'export-ignore in a .gitattributes of the tests directory', change: { 'tests/.gitattributes': 'test_calc.py export-ignore\n' } },
+    {
+      name: 'export-ignore in a .gitattributes of the tests directory',
+      change: { 'tests/.gitattributes': 'test_calc.py export-ignore\n' },
+    },
     {
       // `git archive` replaced "$Format:x$" by "x", so the assertion's fallback became true.
       name: 'export-subst with a $Format:…$ placeholder',

@@ -61,7 +61,8 @@ export const g8: Guard = {
   budgetMs(ctx) {
     const t = ctx.config.tests;
     const perRun = t.timeoutSec * 1000 * (t.setup ? 2 : 1);
-    return perRun * (1 + t.reruns) + 60_000;
+    // The suite at base and head in parallel, the re-runs, and one run of the base version of hidden tests.
+    return perRun * (2 + t.reruns) + 60_000;
   },
   async checkAll(_files, ctx): Promise<GuardFinding[]> {
     const { tests, cache } = services(ctx);
