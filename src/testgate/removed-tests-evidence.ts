@@ -183,7 +183,10 @@ async function selectHidden(opts: HiddenTestsOptions): Promise<Selection | undef
   );
   const gone = opts.comparison.removed.filter((t) => passedAtBase(t) && !deselected.has(t.id));
   const candidateStatus = new Map(opts.candidate.tests.map((t) => [t.id, t.status]));
-  const skipped = opts.baseline.tests.filter((t) => passedAtBase(t) && candidateStatus.get(t.id) === 'skipped');
+  // A test skipped because its file no longer loads (vitest skips the tests of a failing beforeAll) is
+  // reported with that unit as build-broken.
+  const broken = new Set(opts.candidate.units.filter((u) => u.status === 'broken').flatMap((u) => [u.id, u.group]));
+  const skipped = opts.baseline.tests.filter((t) => passedAtBase(t) && candidateStatus.get(t.id) === 'skipped' && !broken.has(t.unit));
   const tests = [...gone, ...skipped];
   if (tests.length === 0) return undefined;
   const submodules = [...new Set(tests.map(testFileOf))].flatMap((file) =>
