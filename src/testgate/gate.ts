@@ -9,7 +9,8 @@ import { compareSuites, type SuiteComparison } from './compare.js';
 import { detectRunner } from './runners/detect.js';
 import type { Runner } from './runners/runner.js';
 import { rerunPassing, runSuite, SuiteWorkspace, type SuiteLimits } from './run-suite.js';
-import { sandboxRefusal, type SandboxIsolation } from './sandbox.js';
+import type { SandboxIsolation } from './sandbox.js';
+import { requireSandbox } from './sandbox-required.js';
 import { testConfigChanges, type TestConfigChange } from './test-config-changes.js';
 import { capSuiteMessages } from './message-cap.js';
 import { suiteNotes } from './suite-notes.js';
@@ -131,8 +132,8 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
   const detection = await detectRunner(opts.base, opts.config.command);
   if ('skipped' in detection) return { ...empty, skipped: detection.skipped };
   const runner = detection.runner;
-  const refusal = sandboxRefusal(opts.config.isolation);
-  if (refusal) return { ...empty, runner: runner.id, command: runner.command, skipped: refusal };
+  // No sandbox here: the gate stops (an infra error, never a skip that would let the PR pass).
+  requireSandbox(opts.config.isolation);
   const info = { runner: runner.id, command: runner.command };
   const cacheDir = opts.cacheDir ?? defaultCacheDir(opts.repo);
   const key = await baselineKey(

@@ -71,6 +71,8 @@ export interface RunOptions {
   payload?: unknown;
   /** Called between the checkout and the Action's start (to break something). */
   afterCheckout?: () => void;
+  /** More of the runner's environment (e.g. GITHUB_WORKFLOW_REF, or SLOPGATE_BWRAP to take the sandbox away). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -114,6 +116,7 @@ export async function runActionProcess(o: RunOptions): Promise<ActionRun> {
     RUNNER_TEMP: tmp,
     'INPUT_GITHUB-TOKEN': o.token,
     ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
+    ...o.env,
   };
   const args = ENTRY.endsWith('.ts') ? ['--import', 'tsx', ENTRY] : [ENTRY];
   const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
