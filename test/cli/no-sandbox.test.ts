@@ -86,3 +86,13 @@ describe('slopgate check without a sandbox, on a repository without tests', () =
     expect(r.report!.guards.find((g) => g.id === 'G8')?.status).toBe('skipped');
   }, 60_000);
 });
+
+describe('slopgate demo without a sandbox', () => {
+  it('says the sandbox could not start and shows the gate without the tests', () => {
+    const r = spawnSync(TSX, [CLI, 'demo'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', SLOPGATE_BWRAP: NO_BWRAP } });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("slopgate demo: not about the demo's code: the sandbox could not start");
+    expect(r.stdout).toContain('showing the gate without the tests, as --no-tests would');
+    expect(r.stdout).toMatch(/'slopgate check' would exit with 1/);
+  }, 120_000);
+});
