@@ -19,9 +19,10 @@ import { actionCapabilities, actionOctokit, ActionsReviewHost } from './actions-
 import { readPullRequestEvent, runnerContext } from './event.js';
 import { fetchPrHistory } from './fetch-history.js';
 import { loadBaseConfig } from './base-config.js';
-import { readInputs, type ActionInputs } from './inputs.js';
+import { readInputs, trustedInputs, type ActionInputs } from './inputs.js';
 import { setOutputs } from './runner-files.js';
 import { workflowCommand } from './workflow-commands.js';
+import { workflowTrust, workflowTrustGuard } from './workflow-trust.js';
 
 /**
  * Exit codes of the step: 0 the gate passes (at the fail level), 1 it does not, 2 the workflow or the
@@ -150,6 +151,18 @@ export async function runAction(io: ActionIo): Promise<number> {
       baseSha: event.baseSha,
       headSha: event.headSha,
     });
+    // The workflow running this step is the PR's: when the PR changed it, its inputs are not used.
+    const trust = await workflowTrust({ env, dir: ctx.workspace, owner: ctx.owner, repo: ctx.repo, number: event.number, ...history });
+    if (trust.untrusted) {
+      inputs = trustedInputs(env, trust.baseInputs);
+      write(
+        workflowCommand(
+          'warning',
+          { title: 'slopgate: this PR changes its own gate' },
+          `${trust.untrusted}; this run uses the base branch's inputs`,
+        ),
+      );
+    }
     try {
       config = (await loadBaseConfig(ctx.workspace, history.baseSha, inputs.config)).config;
     } catch (err) {
@@ -174,7 +187,7 @@ export async function runAction(io: ActionIo): Promise<number> {
       head: history.headSha,
       repoName: fullName,
       config,
-      guards: GUARDS,
+      guards: [...GUARDS, workflowTrustGuard(trust)],
       sanctions: labelSanctions(pr.labels),
       round: 1,
       decide: { refinerEnabled: false },

@@ -113,6 +113,11 @@ export async function runActionProcess(o: RunOptions): Promise<ActionRun> {
     GITHUB_STEP_SUMMARY: summary,
     GITHUB_OUTPUT: output,
     GITHUB_RUN_ID: '987654',
+    // Under pull_request the workflow is read from the PR's merge ref (what the runner sets).
+    GITHUB_WORKFLOW_REF: `${o.pull.repo.owner.login}/${o.pull.repo.name}/.github/workflows/slopgate.yml@refs/pull/${o.pull.number}/merge`,
+    GITHUB_JOB: 'gate',
+    GITHUB_ACTION: 'slopgate',
+    GITHUB_ACTION_REPOSITORY: 'slopgate-dev/slopgate',
     RUNNER_TEMP: tmp,
     'INPUT_GITHUB-TOKEN': o.token,
     ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
