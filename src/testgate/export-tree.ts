@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
 import { mkdir, open, symlink } from 'node:fs/promises';
 import { gitBuffer, gitEnv } from '../core/git.js';
-import { GateInfraError } from '../core/errors.js';
+import { errorMessage, GateInfraError } from '../core/errors.js';
 import { checkExportedTree, type ExportEntry } from './verify-export.js';
 
 /**
@@ -30,7 +30,12 @@ export async function exportTree(repoDir: string, sha: string, dest: string): Pr
     links = await writeEntries(repoDir, entries, dest);
   } catch (err) {
     if (err instanceof GateInfraError) throw err;
-    throw treeError(short, `writing it failed: ${err instanceof Error ? err.message : String(err)}`);
+    const code = err instanceof Error && 'code' in err ? err.code : undefined;
+    // What the commit itself asks for (too big for the run's tree, a name too long to write) is not the
+    // machine's fault: G8 reports it as its own error, which blocks like any other.
+    if (code === 'ENOSPC' || code === 'EFBIG') throw new Error(`commit ${short} does not fit in the test run's tree (tests.diskMb)`);
+    if (code === 'ENAMETOOLONG') throw new Error(`commit ${short} holds a path too long to write: ${errorMessage(err)}`);
+    throw treeError(short, `writing it failed: ${errorMessage(err)}`);
   }
   const problems = await checkExportedTree(dest, entries, links);
   if (problems.length) {

@@ -75,13 +75,19 @@ export function deselectedByConfig(
 const TEST_FILE =
   /(^|\/)(test_[^/]*\.py|[^/]*_test\.py|conftest\.py|__init__\.py|[^/]*_test\.go|[^/]*\.(test|spec)\.[cm]?[jt]sx?)$|(^|\/)(tests?|__tests__|spec)\//;
 
-/** Base files to put back for `tests`: each test's file (or a Go package's test files) and pytest's support files above it. */
+/**
+ * Base files to put back for `tests` — each test's file (or a Go package's test files) and pytest's
+ * support files above it — and the candidate's conftest.py files on that path that the base does not
+ * have, which are taken away: a conftest.py the change adds could rewrite the outcome of the restored
+ * tests (a `pytest_runtest_makereport` hook that turns failures into passes).
+ */
 function filesToRestore(
   tests: TestOutcome[],
   baseEntries: Map<string, TreeEntry>,
   candidateEntries: Map<string, TreeEntry>,
-): (TreeEntry & { path: string })[] {
+): { restore: (TreeEntry & { path: string })[]; remove: string[] } {
   const out = new Map<string, TreeEntry & { path: string }>();
+  const remove = new Set<string>();
   const consider = (path: string) => {
     const b = baseEntries.get(path);
     if (!b || (b.mode !== '100644' && b.mode !== '100755')) return;
@@ -104,12 +110,24 @@ function filesToRestore(
       const parts = file.split('/');
       for (let i = 0; i < parts.length; i++) {
         const dir = parts.slice(0, i).join('/');
-        consider(dir ? `${dir}/conftest.py` : 'conftest.py');
+        const conftest = dir ? `${dir}/conftest.py` : 'conftest.py';
+        consider(conftest);
+        if (!baseEntries.has(conftest) && candidateEntries.has(conftest)) remove.add(conftest);
         if (dir) consider(`${dir}/__init__.py`);
       }
     }
   }
-  return [...out.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
+  return { restore: [...out.values()].sort((a, b) => (a.path < b.path ? -1 : 1)), remove: [...remove].sort() };
+}
+
+/** Removes `rel` inside `root`, unless a folder on the way is not a real folder (then it is not there anyway). */
+async function removeInside(root: string, rel: string): Promise<void> {
+  let dir = root;
+  for (const part of rel.split('/').slice(0, -1)) {
+    dir = join(dir, part);
+    if (!(await lstat(dir).catch(() => null))?.isDirectory()) return;
+  }
+  await rm(join(root, rel), { recursive: true, force: true });
 }
 
 /**
@@ -236,7 +254,7 @@ async function runBaseVersions(
   });
   if (!opts.runner.rerun) return notRun(`the ${opts.runner.id} runner cannot run single tests`);
 
-  const files = filesToRestore(tests, baseEntries, candidateEntries);
+  const { restore: files, remove } = filesToRestore(tests, baseEntries, candidateEntries);
   const restored = files.map((e) => e.path);
   const blobs = await readBlobs(
     opts.repoDir,
@@ -245,6 +263,7 @@ async function runBaseVersions(
   );
   const ws = await SuiteWorkspace.create(opts.repoDir, opts.candidateSha, opts.cacheDir, opts.limits, opts.signal);
   try {
+    for (const path of remove) await removeInside(ws.workdir, path);
     for (const entry of files) {
       const content = blobs.get(entry.oid)?.content;
       if (!content) return notRun(`the base version of \`${entry.path}\` could not be read`);

@@ -82,6 +82,24 @@ needs('pytest')('tests a PR takes out of the run follow the evidence rule', () =
     expect(f!.message).toMatch(/ImportError|cannot import name 'mul'/);
   }, 240_000);
 
+  it('a conftest.py the change adds cannot turn the restored test\'s failure into a pass', async () => {
+    const swallow = [
+      'import pytest',
+      '',
+      '',
+      '@pytest.hookimpl(hookwrapper=True)',
+      'def pytest_runtest_makereport(item, call):',
+      '    outcome = yield',
+      '    report = outcome.get_result()',
+      '    if report.failed:',
+      '        report.outcome = "passed"',
+      '',
+    ].join('\n');
+    const repo = prRepo(BASE, { 'calc/ops.py': BROKEN, 'tests/test_add.py': null, 'conftest.py': swallow });
+    const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
+    expect(removedFindings(report)).toMatchObject([{ severity: 'fail', path: 'tests/test_add.py' }]);
+  }, 240_000);
+
   it('deleting a test whose base version still passes: a risk that says so, not silence', async () => {
     const repo = prRepo(BASE, { 'tests/test_mul.py': null });
     const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });

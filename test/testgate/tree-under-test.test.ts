@@ -52,7 +52,7 @@ const BASE = {
 };
 
 needs('pytest')('a PR cannot hide a broken test from the run with .gitattributes', () => {
-  const attacks: { name: string; change: Record<string, string>; config?: [string, string][] }[] = [
+  const attacks: { name: string; change: Record<string, string>; base?: Record<string, string>; config?: [string, string][] }[] = [
     { name: 'export-ignore in the root .gitattributes', change: { '.gitattributes': 'tests/test_calc.py export-ignore\n' } },
     {
       name: 'export-ignore in a .gitattributes of the tests directory',
@@ -68,6 +68,18 @@ needs('pytest')('a PR cannot hide a broken test from the run with .gitattributes
       change: { '.gitattributes': 'tests/*.py ident\n', 'tests/test_calc.py': TEST('"$Id$" != "$Id" + "$"') },
     },
     {
+      // The base's conftest.py turns on the checked mode the change breaks; hidden, the broken path would not run.
+      name: 'export-ignore on the conftest.py the tests depend on',
+      base: {
+        'tests/conftest.py': 'import calc.ops\n\ncalc.ops.CHECKED = True\n',
+        'calc/ops.py': 'CHECKED = False\n\n\ndef add(a, b):\n    return a + b\n',
+      },
+      change: {
+        '.gitattributes': 'tests/conftest.py export-ignore\n',
+        'calc/ops.py': 'CHECKED = False\n\n\ndef add(a, b):\n    return a - b if CHECKED else a + b\n',
+      },
+    },
+    {
       // A filter driver configured on the machine (as git-lfs configures one globally on CI runners).
       name: 'a filter= attribute whose driver the machine configures',
       change: { '.gitattributes': 'tests/test_calc.py filter=hide\n' },
@@ -79,7 +91,7 @@ needs('pytest')('a PR cannot hide a broken test from the run with .gitattributes
   ];
   for (const attack of attacks) {
     it(`${attack.name}: the regression is found`, async () => {
-      const repo = prRepo(BASE, { 'calc/ops.py': BROKEN, ...attack.change });
+      const repo = prRepo({ ...BASE, ...attack.base }, { 'calc/ops.py': BROKEN, ...attack.change });
       for (const [k, v] of attack.config ?? []) repo.git('config', k, v);
       const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
       expect(testsSection(report).regressions).toEqual(['py:tests/test_calc.py::test_add']);
@@ -166,6 +178,21 @@ describe('exportTree writes the commit byte for byte', () => {
       '"link-to-run" should be a symlink, is a file',
       '"vendor/sub/x" is not in the commit (an extra file)',
     ]);
+  });
+
+  it("a name too long for the file system is the commit's problem (a G8 error that blocks), not the machine's", async () => {
+    const repo = TestRepo.create();
+    repo.write({ 'a.txt': 'a\n' }).commit('a');
+    const blob = repo.git('rev-parse', 'HEAD:a.txt').trim();
+    const tree = execFileSync('git', ['mktree'], {
+      cwd: repo.dir,
+      input: `100644 blob ${blob}\t${'x'.repeat(300)}\n`,
+      encoding: 'utf8',
+    }).trim();
+    const err = await exportTree(repo.dir, tree, tmp()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(err).not.toBeInstanceOf(GateInfraError);
+    expect((err as Error).message).toContain(`commit ${tree.slice(0, 12)} holds a path too long to write`);
   });
 
   it('refuses a tree object with a path no checkout would write', async () => {
