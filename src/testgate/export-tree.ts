@@ -60,7 +60,17 @@ const bytes = (s: string) => Buffer.from(s, 'latin1');
 
 /** `git ls-tree -r -l -z` of `sha`: every blob, symlink and submodule with its mode and size. */
 export async function listTree(repoDir: string, sha: string): Promise<ExportEntry[]> {
-  const out = await gitBuffer(repoDir, ['-c', 'core.quotePath=false', 'ls-tree', '-r', '-l', '-z', '--full-tree', sha]);
+  const out = await gitBuffer(repoDir, [
+    '--no-replace-objects',
+    '-c',
+    'core.quotePath=false',
+    'ls-tree',
+    '-r',
+    '-l',
+    '-z',
+    '--full-tree',
+    sha,
+  ]);
   const entries: ExportEntry[] = [];
   let pos = 0;
   while (pos < out.length) {

@@ -144,6 +144,17 @@ describe('exportTree writes the commit byte for byte', () => {
     expect(await checkExportedTree(dest, await listTree(repo.dir, sha))).toEqual([]);
   });
 
+  it('ignores replace refs: the blob written is the one the commit names', async () => {
+    const { repo, sha } = fixture();
+    const original = repo.git('rev-parse', `${sha}:lf.txt`).trim();
+    const other = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: repo.dir, input: 'replaced\n', encoding: 'utf8' }).trim();
+    repo.git('replace', original, other);
+    expect(repo.git('cat-file', 'blob', `${sha}:lf.txt`)).toBe('replaced\n');
+    const dest = tmp();
+    await exportTree(repo.dir, sha, dest);
+    expect(readFileSync(join(dest, 'lf.txt'), 'utf8')).toBe('one\ntwo $Id$ $Format:%H$\n');
+  });
+
   it('refuses to finish when the folder holds a file the commit does not (an infra error, not a run)', async () => {
     const { repo, sha } = fixture();
     const dest = tmp();
