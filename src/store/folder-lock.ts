@@ -157,13 +157,20 @@ export async function lockFolder(folder: string, opts: FolderLockOptions = {}): 
   const path = `${folder}.lock`;
   const waitMs = opts.waitMs ?? DEFAULT_LOCK_WAIT_MS;
   const pollMs = opts.pollMs ?? 200;
-  await mkdir(dirname(path), { recursive: true });
+  try {
+    await mkdir(dirname(path), { recursive: true });
+  } catch (err) {
+    throw new InputError(`cannot create the folder of the database ${folder}: ${errorMessage(err)}`, 'choose a folder this user can write');
+  }
   const mine = me();
   const content = JSON.stringify(mine) + '\n';
   /** The holder being waited for (an object, so that the loop's reads are not narrowed to the initial value). */
   const current = { key: '', firstSeen: 0 };
   for (;;) {
-    if (await createWith(path, content)) {
+    const created = await createWith(path, content).catch((err: unknown) => {
+      throw new InputError(`cannot lock the database folder ${folder}: ${errorMessage(err)}`, 'choose a folder this user can write');
+    });
+    if (created) {
       const { ino, dev } = await stat(path);
       return {
         path,

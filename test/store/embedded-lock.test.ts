@@ -193,6 +193,12 @@ describe('the folder lock', () => {
     expect(existsSync(`${db}.lock`)).toBe(false);
   });
 
+  it('a folder that cannot be made is a usage error that says so, not a crash', async () => {
+    const file = join(folder(), '..', 'a-file');
+    writeFileSync(file, '');
+    await expect(lockFolder(join(file, 'db'))).rejects.toThrow(`cannot create the folder of the database ${join(file, 'db')}`);
+  });
+
   it('a live holder on another host is never judged stale: the wait runs out instead', async () => {
     const db = folder();
     writeFileSync(`${db}.lock`, JSON.stringify({ pid: 1, host: 'elsewhere.example', since: 'then' }));
