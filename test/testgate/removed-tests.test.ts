@@ -82,7 +82,7 @@ needs('pytest')('tests a PR takes out of the run follow the evidence rule', () =
     expect(f!.message).toMatch(/ImportError|cannot import name 'mul'/);
   }, 240_000);
 
-  it('a conftest.py the change adds cannot turn the restored test\'s failure into a pass', async () => {
+  it("a conftest.py the change adds cannot turn the restored test's failure into a pass", async () => {
     const swallow = [
       'import pytest',
       '',
