@@ -153,7 +153,6 @@ export async function benchSandboxStartup(runs = 15): Promise<SandboxStartupResu
         tmp: join(root, 'tmp'),
         cacheDir: join(root, 'cache'),
         writable: [root],
-        network: false,
         timeoutMs: 30_000,
         memoryMb: 1024,
         maxProcesses: 64,

@@ -135,7 +135,16 @@ export const configSchema = z
         enabled: z.boolean().default(true).describe('run the test-regression gate (G8)'),
         command: z.string().min(1).optional().describe('test command; overrides runner detection'),
         setup: z.string().min(1).optional().describe('command run in the sandbox before the tests (e.g. npm ci)'),
-        network: z.boolean().default(false).describe('allow network access inside the test sandbox'),
+        network: z
+          .boolean()
+          .default(false)
+          .describe("let the sandbox reach the package registries (only) through slopgate's egress proxy, e.g. for tests.setup: npm ci"),
+        install: z
+          .enum(['auto', 'off'])
+          .default('auto')
+          .describe(
+            "auto: install the project's dependencies (cached, in the sandbox, network only to the package registries) before the runs; off: run the tests on the tree as it is",
+          ),
         timeoutSec: z.number().int().min(10).max(7200).default(900).describe('wall-clock budget of one suite run'),
         reruns: z.number().int().min(0).max(10).default(2).describe('re-runs of newly failing tests to detect flakes'),
         memoryMb: z

@@ -33,12 +33,19 @@ export interface TestSideSummary {
   total: number;
   durationMs: number;
   skipped?: string;
+  /** This side ran and produced no test results: why (the cause read from its output, or its last lines). */
+  failure?: string;
 }
 
 export interface SandboxIsolation {
   /** `bwrap` when the command ran in the sandbox; `none` when it ran without (best-effort only). */
   sandbox: 'bwrap' | 'none';
-  network: 'isolated' | 'allowed' | 'not-isolated';
+  /**
+   * `isolated`: no network but the sandbox's own loopback; `egress-proxy`: only allow-listed registry
+   * hosts through slopgate's egress proxy; `not-isolated`: no sandbox. `allowed` (the host's whole
+   * network) is only found in reports written before the egress proxy existed.
+   */
+  network: 'isolated' | 'egress-proxy' | 'allowed' | 'not-isolated';
   pidNamespace: boolean;
   seccomp: boolean;
   processLimit: 'cgroup' | 'rlimit+watchdog' | 'watchdog';
@@ -52,7 +59,10 @@ export interface SandboxIsolation {
 /** The test gate (written by G8). Test ids are listed, not counted. */
 export interface TestsSection {
   runner?: string;
+  /** The project's own test command, as its CI or a developer runs it (what the report shows). */
   command?: string;
+  /** The exact command the sandbox ran, with slopgate's wrapping (report files, import path). */
+  internalCommand?: string;
   baseline?: TestSideSummary & { cached: boolean };
   candidate?: TestSideSummary;
   regressions: string[];
@@ -68,6 +78,24 @@ export interface TestsSection {
   configChanges?: string[];
   notes?: string[];
   sandbox?: SandboxIsolation;
+  /** With tests.network: what the egress proxy refused (`host:port: reason`). */
+  egressRefused?: string[];
+  /** With tests.network: the registry hosts reached, with the bytes they carried. */
+  egressUsed?: string[];
+  /** What the dependency stage did at each side (installed, cached, none, failed, off) and with which ecosystem. */
+  dependencies?: { base: DependencyStage; head: DependencyStage };
+  /** Tool versions the suites ran with (`python`, `pytest`, `node`, `go`, `rustc`, …). */
+  toolchain?: Record<string, string>;
+}
+
+/** One side of the dependency stage. */
+export interface DependencyStage {
+  status: 'installed' | 'cached' | 'prepared' | 'none' | 'failed' | 'off';
+  ecosystem?: string;
+  key?: string;
+  installMs?: number;
+  reason?: string;
+  inputs?: string[];
 }
 
 /** G14's link check: offline counts local links only; online also checks external URLs. */

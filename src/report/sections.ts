@@ -1,5 +1,6 @@
 import type { Report } from '../core/report.js';
-import type { PsiSection, SandboxIsolation, TestSideSummary, TestsSection } from '../core/report-sections.js';
+import type { DependencyStage, PsiSection, SandboxIsolation, TestSideSummary, TestsSection } from '../core/report-sections.js';
+import { testsHeadline } from './tests-headline.js';
 
 /**
  * Readers of the report sections the psi guard and G8 write (`core/report-sections.ts`), turned into
@@ -28,8 +29,15 @@ export function readPsi(section: PsiSection | undefined): PsiView | null {
 }
 
 export interface TestsView {
-  /** One-line status such as "1 regression" or "skipped: no test runner found". */
+  /**
+   * One-line status: "1 regression", "no regressions" (only when both sides were compared),
+   * "tests not run: <why>", "suite does not start at the head: <why>" (see tests-headline.ts).
+   */
   headline: string;
+  /** Both sides ran and were compared; when false the headline says what happened instead. */
+  compared: boolean;
+  /** The headline without a remedy, for one-line titles. */
+  short: string;
   regressions: number;
   /** Label/value pairs for everything else the section holds (scalars and list sizes). */
   details: [string, string][];
@@ -65,6 +73,28 @@ function describeSandbox(sandbox: SandboxIsolation): string {
     .join(' · ');
 }
 
+/** "npm · installed in 41.2 s" / "python · from the cache" / "none: the module vendors its dependencies". */
+function describeStage(stage: DependencyStage): string {
+  const what = stage.ecosystem ? `${stage.ecosystem} · ` : '';
+  switch (stage.status) {
+    case 'installed':
+      return `${what}installed${stage.installMs !== undefined ? ` in ${seconds(stage.installMs)}` : ''}`;
+    case 'cached':
+      return `${what}from the cache`;
+    case 'failed':
+      return `${what}install failed: ${stage.reason ?? ''}`;
+    default:
+      return `${what}${stage.status}${stage.reason ? `: ${stage.reason}` : ''}`;
+  }
+}
+
+/** "base npm · from the cache; head the same" for the section's dependencies. */
+function describeDependencies(deps: { base: DependencyStage; head: DependencyStage }): string {
+  const base = describeStage(deps.base);
+  const head = deps.head.key !== undefined && deps.head.key === deps.base.key ? 'the same' : describeStage(deps.head);
+  return `base ${base}; head ${head}`;
+}
+
 type TestsEntry = { [K in keyof TestsSection]-?: [K, TestsSection[K]] }[keyof TestsSection];
 
 function describeEntry([key, value]: TestsEntry): string | undefined {
@@ -75,6 +105,15 @@ function describeEntry([key, value]: TestsEntry): string | undefined {
       return describeSide(value);
     case 'sandbox':
       return describeSandbox(value);
+    case 'dependencies':
+      return describeDependencies(value);
+    case 'toolchain':
+      return Object.entries(value)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(' · ');
+    case 'internalCommand':
+      // slopgate's own wrapper of the command: kept in the JSON report, never shown as something to run.
+      return undefined;
     case 'runner':
     case 'command':
     case 'skipped':
@@ -109,17 +148,14 @@ export function readTests(report: Report): TestsView | null {
     if (fromFindings === 0) return null;
     return {
       headline: `${fromFindings} regression${fromFindings === 1 ? '' : 's'}`,
+      compared: true,
+      short: `${fromFindings} regression${fromFindings === 1 ? '' : 's'}`,
       regressions: fromFindings,
       details: [],
       regressed: [],
     };
   }
-  const regressions = s.regressions.length;
-  const notRun = s.notRun ?? s.skipped;
-  let headline: string;
-  // A gate that did not run the tests never reads as "no regressions".
-  if (notRun) headline = `tests not run: ${notRun}`;
-  else if (regressions > 0) headline = `${regressions} regression${regressions === 1 ? '' : 's'}`;
-  else headline = 'no regressions';
-  return { headline, regressions, details: testDetails(s), regressed: [...s.regressions] };
+  // A gate that did not run or compare the tests never reads as "no regressions".
+  const { headline, compared, short } = testsHeadline(s);
+  return { headline, compared, short, regressions: s.regressions.length, details: testDetails(s), regressed: [...s.regressions] };
 }

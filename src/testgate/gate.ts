@@ -16,10 +16,15 @@ import { capSuiteMessages } from './message-cap.js';
 import { suiteNotes } from './suite-notes.js';
 import { hiddenTestsEvidence, type HiddenTestsEvidence } from './removed-tests-evidence.js';
 import type { SuiteResult, TestOutcome } from '../core/suite-result.js';
+import type { EgressRefusal } from './egress/egress-proxy.js';
+import { startRunEgress } from './egress/run-egress.js';
+import { planSides, type DepsOptions, type SideDeps } from './deps/prepare-sides.js';
 
 export interface TestGateConfig extends SuiteLimits {
   command?: string;
   reruns: number;
+  /** `auto` (default): install the project's dependencies before the runs; `off`: the tree as it is. */
+  install?: 'auto' | 'off';
 }
 
 export interface TestGateOptions {
@@ -34,6 +39,8 @@ export interface TestGateOptions {
   cache: BaselineCache;
   /** Where per-repo build caches live (default: `<tmp>/slopgate-cache/<repo hash>`). */
   cacheDir?: string;
+  /** The dependency cache and the egress proxy (defaults: the machine's shared cache, a proxy per run). */
+  deps?: DepsOptions;
   signal?: AbortSignal;
   log?: Logger;
 }
@@ -47,7 +54,10 @@ export interface RerunVerdict {
 
 export interface TestGateResult {
   runner?: Runner['id'];
+  /** The project's own test command, as people run it (see Runner.displayCommand). */
   command?: string;
+  /** The exact command the sandbox ran, with slopgate's wrapping (see Runner.command). */
+  internalCommand?: string;
   skipped?: string;
   baseline?: SuiteResult;
   baselineCached?: boolean;
@@ -78,6 +88,17 @@ export interface TestGateResult {
   isolation?: SandboxIsolation;
   /** How the suites ran and warnings about the base (see suite-notes.ts). */
   notes?: string[];
+  /** With tests.network: what the egress proxy refused, and the hosts it connected to. */
+  egress?: { refused: EgressRefusal[]; used: { host: string; bytes: number }[] };
+  /** What the dependency stage did at the base and the head, and the toolchain versions used. */
+  dependencies?: SideDeps;
+  /**
+   * The dependencies installed at the base and not at the head: the installer's complaint and the
+   * dependency files this change edits (the culprits). Fails closed like `notRun`.
+   */
+  installFailed?: { message: string; culprits: string[]; output: string };
+  /** The gate could not run for reasons that are not the change's (a registry outage): never a pass. */
+  outage?: boolean;
 }
 
 /** At most this many newly failing tests are re-run; the rest count as regressions unconfirmed. */
@@ -97,7 +118,7 @@ function noTestsFound(r: SuiteResult): boolean {
 
 function baselineSkip(r: SuiteResult): string {
   if (r.status === 'no-results') {
-    return `the test command fails at the base without machine-readable results (exit ${r.exitCode}), so new failures cannot be told from old ones`;
+    return `no test results at the base: ${r.failure ?? `exit ${r.exitCode}`}. Without them, new failures cannot be told from old ones`;
   }
   return r.skippedReason === 'no tests found' ? 'no tests found at the base' : `at the base, ${r.skippedReason ?? 'the suite did not run'}`;
 }
@@ -134,12 +155,32 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
   const runner = detection.runner;
   // No sandbox here: the gate stops (an infra error, never a skip that would let the PR pass).
   requireSandbox(opts.config.isolation);
-  const info = { runner: runner.id, command: runner.command };
+  // With tests.network, one egress proxy serves both sides of this run and is closed with it.
+  const egress = await startRunEgress(opts.config.network);
+  const config: TestGateConfig = {
+    ...opts.config,
+    ...(egress.proxy ? { egress: egress.proxy } : {}),
+    ...(egress.off ? { networkOff: egress.off } : {}),
+  };
+  try {
+    const res = await runBothSides({ ...opts, config }, runner);
+    if (egress.off) return { ...res, notes: [...(res.notes ?? []), `tests.network: ${egress.off}`] };
+    if (!egress.proxy) return res;
+    return { ...res, egress: { refused: egress.proxy.refusals(), used: egress.proxy.used() } };
+  } finally {
+    await egress.proxy?.close();
+  }
+}
+
+async function runBothSides(opts: TestGateOptions, runner: Runner): Promise<TestGateResult> {
+  const empty = { regressions: [], flaky: [], suiteBroken: false };
+  const info = { runner: runner.id, command: runner.displayCommand, internalCommand: runner.command };
   const cacheDir = opts.cacheDir ?? defaultCacheDir(opts.repo);
+  const sides = await planSides(opts, runner.id);
   const key = await baselineKey(
     opts.repo,
     opts.base,
-    opts.config.setup ? `${runner.command} [setup: ${opts.config.setup}]` : runner.command,
+    [runner.command, opts.config.setup ? ` [setup: ${opts.config.setup}]` : '', sides.baseKey ? ` [deps: ${sides.baseKey}]` : ''].join(''),
   );
 
   let cached: SuiteResult | null = null;
@@ -148,14 +189,19 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
   } catch (err) {
     opts.log?.warn({ err: String(err) }, 'baseline cache read failed; running the baseline');
   }
+  const deps = await sides.prepare(cached === null);
+  const withDeps = { ...empty, ...info, dependencies: deps.summary, ...(deps.notes.length ? { notes: deps.notes } : {}) };
+  if (deps.baseFailure) return { ...withDeps, skipped: deps.baseFailure };
+  if (deps.headOutage) return { ...withDeps, skipped: deps.headOutage, outage: true };
+  if (deps.headFailure) return { ...withDeps, installFailed: deps.headFailure };
   // Set by the baseline run's closure; an object so that the check after it is not narrowed to the initial false.
   const baselineState = { isolated: false };
-  const candidateWs = await SuiteWorkspace.create(opts.repoDir, opts.candidateSha, cacheDir, opts.config, opts.signal);
+  const candidateWs = await SuiteWorkspace.create(opts.repoDir, opts.candidateSha, cacheDir, opts.config, opts.signal, deps.head);
   try {
     const baselineRun = cached
       ? Promise.resolve(cached)
       : (async () => {
-          const ws = await SuiteWorkspace.create(opts.repoDir, opts.base.sha, cacheDir, opts.config, opts.signal);
+          const ws = await SuiteWorkspace.create(opts.repoDir, opts.base.sha, cacheDir, opts.config, opts.signal, deps.base);
           try {
             const result = await runSuite(ws, runner, opts.config);
             // Only a sandboxed run shared nothing writable with PR code; only such a baseline is kept.
@@ -176,10 +222,9 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
     if (!cached && baselineState.isolated && cacheable(baseline)) {
       await opts.cache.put(key, baseline).catch((err: unknown) => opts.log?.warn({ err: String(err) }, 'baseline cache write failed'));
     }
-    const notes = suiteNotes(baseline, candidate);
+    const notes = [...deps.notes, ...suiteNotes(baseline, candidate)];
     const common = {
-      ...empty,
-      ...info,
+      ...withDeps,
       baseline,
       baselineCached: cached !== null,
       candidate,
@@ -219,6 +264,7 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
       comparison,
       configChanges,
       cacheDir,
+      runDeps: deps.head,
     });
     return {
       ...common,

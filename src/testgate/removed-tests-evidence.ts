@@ -9,6 +9,7 @@ import type { SuiteComparison } from './compare.js';
 import type { Runner, RunnerOutput } from './runners/runner.js';
 import { SuiteWorkspace, type SuiteLimits } from './run-suite.js';
 import type { TestConfigChange } from './test-config-changes.js';
+import type { RunDeps } from './deps/deps-plan.js';
 
 /**
  * The evidence rule for tests that ran at the base and do not run with the change (their file deleted
@@ -50,6 +51,8 @@ export interface HiddenTestsOptions {
   comparison: SuiteComparison;
   configChanges: TestConfigChange[];
   cacheDir: string;
+  /** The candidate's installed dependencies (as its own run had them). */
+  runDeps?: RunDeps;
   signal?: AbortSignal;
 }
 
@@ -261,7 +264,7 @@ async function runBaseVersions(
     files.map((e) => e.oid),
     64 * 1024 * 1024,
   );
-  const ws = await SuiteWorkspace.create(opts.repoDir, opts.candidateSha, opts.cacheDir, opts.limits, opts.signal);
+  const ws = await SuiteWorkspace.create(opts.repoDir, opts.candidateSha, opts.cacheDir, opts.limits, opts.signal, opts.runDeps);
   try {
     for (const path of remove) await removeInside(ws.workdir, path);
     for (const entry of files) {

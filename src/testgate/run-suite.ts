@@ -1,19 +1,27 @@
 import { execFile } from 'node:child_process';
-import { lstat, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { exportTree } from './export-tree.js';
 import type { Runner, RunContext, RunnerOutput } from './runners/runner.js';
 import { runSandboxed, sandboxRefusal, type SandboxIsolation, type SandboxResult } from './sandbox.js';
 import { sandboxCapabilities } from './sandbox-probe.js';
 import { seedGoCache } from './sandbox-go-seed.js';
 import { tailOf } from './capped-output.js';
+import { describeCommandFailure, explainNoResults } from './failure-cause.js';
 import type { SuiteResult, TestOutcome } from '../core/suite-result.js';
+import type { EgressProxy } from './egress/egress-proxy.js';
+import { NO_RUN_DEPS, type RunDeps } from './deps/deps-plan.js';
 
 export interface SuiteLimits {
   setup?: string;
+  /** tests.network: the commands reach the registries through `egress` (when the gate started a proxy). */
   network: boolean;
+  /** The run's egress proxy (the gate starts one for tests.network); without it the commands have no network. */
+  egress?: Pick<EgressProxy, 'socketPath' | 'refusals'>;
+  /** Why tests.network is not in force (the operator switched the sandbox network off). */
+  networkOff?: string;
   timeoutSec: number;
   memoryMb: number;
   maxProcesses: number;
@@ -40,6 +48,7 @@ export class SuiteWorkspace {
     readonly sha: string,
     private readonly limits: SuiteLimits,
     private readonly signal?: AbortSignal,
+    private readonly deps: RunDeps = NO_RUN_DEPS,
   ) {}
 
   get workdir(): string {
@@ -61,9 +70,10 @@ export class SuiteWorkspace {
     _sharedCacheDir: string,
     limits: SuiteLimits,
     signal?: AbortSignal,
+    deps?: RunDeps,
   ): Promise<SuiteWorkspace> {
     const root = await mkdtemp(join(tmpdir(), 'slopgate-suite-'));
-    const ws = new SuiteWorkspace(root, sha, limits, signal);
+    const ws = new SuiteWorkspace(root, sha, limits, signal, deps);
     try {
       if (sandboxCapabilities().tmpfsMount) {
         const size = (limits.diskMb ?? DEFAULT_DISK_MB) * 1024 * 1024;
@@ -72,6 +82,10 @@ export class SuiteWorkspace {
       }
       await Promise.all(['work', 'home', 'tmp', 'out', 'cache'].map((d) => mkdir(join(root, d))));
       await exportTree(repoDir, sha, ws.workdir);
+      if (deps?.cargoConfig) {
+        await mkdir(join(ws.cacheDir, 'cargo-home'), { recursive: true });
+        await writeFile(join(ws.cacheDir, 'cargo-home', 'config.toml'), deps.cargoConfig);
+      }
       if (!sandboxRefusal(limits.isolation)) await seedGoCache(ws.workdir, join(ws.cacheDir, 'go-build'), limits);
     } catch (err) {
       await ws.dispose();
@@ -92,6 +106,7 @@ export class SuiteWorkspace {
   }
 
   async exec(command: string, timeoutMs: number): Promise<SandboxResult> {
+    const inTree = (p: string) => (isAbsolute(p) ? p : join(this.workdir, p));
     const r = await runSandboxed({
       command,
       cwd: this.workdir,
@@ -99,13 +114,16 @@ export class SuiteWorkspace {
       tmp: join(this.root, 'tmp'),
       cacheDir: this.cacheDir,
       writable: [this.root],
-      network: this.limits.network,
+      ...(this.limits.network && this.limits.egress ? { egress: { socketPath: this.limits.egress.socketPath } } : {}),
       diskMb: this.limits.diskMb ?? DEFAULT_DISK_MB,
       ...(this.limits.isolation ? { isolation: this.limits.isolation } : {}),
       timeoutMs,
       memoryMb: this.limits.memoryMb,
       maxProcesses: this.limits.maxProcesses,
-      extraEnv: { SLOPGATE_OUT: join(this.root, 'out') },
+      extraEnv: { ...this.deps.env, SLOPGATE_OUT: join(this.root, 'out') },
+      binds: this.deps.binds.map((b) => ({ src: b.src, dest: inTree(b.dest) })),
+      tmpfs: this.deps.tmpfs.map(inTree),
+      pathPrepend: this.deps.path,
       ...(this.signal ? { signal: this.signal } : {}),
     });
     this.isolation = r.isolation;
@@ -188,6 +206,16 @@ function scrubPaths(out: RunnerOutput, ws: SuiteWorkspace): RunnerOutput {
   };
 }
 
+/** What the network had to do with a failed setup: the proxy's refusals, or that there was none. */
+function networkHint(limits: SuiteLimits): string {
+  if (limits.network && limits.networkOff) return `; ${limits.networkOff}`;
+  const refused = limits.egress?.refusals() ?? [];
+  if (refused.length === 0) return '';
+  const shown = refused.slice(0, 3).map((r) => (r.port ? `${r.host}:${r.port} (${r.reason})` : r.reason));
+  const more = refused.length > 3 ? ` and ${refused.length - 3} more` : '';
+  return `; the sandbox's egress proxy refused ${shown.join(', ')}${more}: only the package registries are reachable (see the README, "Network in the sandbox")`;
+}
+
 /** Runs `tests.setup` (if any) and the suite in a workspace. */
 export async function runSuite(ws: SuiteWorkspace, runner: Runner, limits: SuiteLimits): Promise<SuiteResult> {
   const started = Date.now();
@@ -209,7 +237,8 @@ export async function runSuite(ws: SuiteWorkspace, runner: Runner, limits: Suite
   if (limits.setup) {
     const s = await ws.exec(limits.setup, limits.timeoutSec * 1000);
     if (s.killedBy || s.exitCode !== 0) {
-      const why = s.killedBy ? KILLED[s.killedBy]!(limits) : `exited with code ${s.exitCode}`;
+      const output = `${s.stdout}\n${s.stderr}`.trim().split(`${ws.workdir}/`).join('');
+      const why = (s.killedBy ? KILLED[s.killedBy]!(limits) : `fails: ${describeCommandFailure(output, s.exitCode)}`) + networkHint(limits);
       return {
         runner: runner.id,
         command: runner.command,
@@ -226,7 +255,8 @@ export async function runSuite(ws: SuiteWorkspace, runner: Runner, limits: Suite
     }
   }
   const out = scrubPaths(await runner.run(ws.context()), ws);
-  return toSuiteResult(runner, ws.sha, out, Date.now() - started, limits);
+  const result = toSuiteResult(runner, ws.sha, out, Date.now() - started, limits);
+  return result.status === 'no-results' ? { ...result, failure: await explainNoResults(out, ws.workdir) } : result;
 }
 
 /** Re-runs some tests; returns the ids that passed this time. */

@@ -15,7 +15,7 @@ const CA_PATHS = ['SSL_CERT_FILE', 'SSL_CERT_DIR', 'NODE_EXTRA_CA_CERTS', 'REQUE
 
 /** Names that are never passed, whatever the caller asks for (defence in depth). */
 const FORBIDDEN =
-  /(TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE|CREDENTIAL|COOKIE|SESSION|AUTH|KEY|_PAT$)|^(GITHUB_|GH_|GIT_|AWS_|AZURE_|GOOGLE_|GCP_|NPM_CONFIG__AUTH|DATABASE_URL$|REDIS_URL$|PG[A-Z]*$|APP_ID$|WEBHOOK|SLOPGATE_LLM|OPENAI|ANTHROPIC|HTTP_PROXY|HTTPS_PROXY|ALL_PROXY|GOPROXY$|GONOSUMDB|GOPRIVATE|PIP_INDEX_URL|PIP_EXTRA_INDEX_URL|CARGO_REGISTRIES_)/i;
+  /(TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE|CREDENTIAL|COOKIE|SESSION|AUTH|KEY|PROXY|_PAT$)|^(GITHUB_|GH_|GIT_|AWS_|AZURE_|GOOGLE_|GCP_|NPM_CONFIG__AUTH|DATABASE_URL$|REDIS_URL$|PG[A-Z]*$|APP_ID$|WEBHOOK|SLOPGATE_LLM|OPENAI|ANTHROPIC|GONOSUMDB|GOPRIVATE|PIP_INDEX_URL|PIP_EXTRA_INDEX_URL|CARGO_REGISTRIES_)/i;
 
 export interface SandboxEnvOptions {
   /** Temp HOME of this run. */
@@ -32,6 +32,11 @@ export interface SandboxEnvOptions {
   /** Toolchain locations found by the sandbox probe (RUSTUP_HOME, PYENV_ROOT, GOROOT). */
   toolchainEnv?: Record<string, string>;
   network: boolean;
+  /**
+   * With `network`: the variables that point installers at the egress proxy (sandbox-egress.ts), set
+   * after the filter. Any other *PROXY* variable, the host's own included, never reaches the sandbox.
+   */
+  proxy?: Record<string, string>;
   /**
    * The run has an address-space limit (RLIMIT_AS). Node then needs `--disable-wasm-trap-handler`:
    * V8 otherwise reserves ~10 GB of address space per WebAssembly memory, so any wasm (undici's
@@ -108,5 +113,6 @@ export function sandboxEnv(opts: SandboxEnvOptions): Record<string, string> {
   }
   for (const [k, v] of Object.entries(opts.extra ?? {})) env[k] = v;
   for (const name of Object.keys(env)) if (isForbiddenEnvName(name) && name !== 'GOPROXY') delete env[name];
+  if (opts.network && opts.proxy) Object.assign(env, opts.proxy);
   return env;
 }

@@ -7,7 +7,8 @@ import { delimiter, dirname, join, resolve, sep } from 'node:path';
  * except the run's own tree; nothing else of the host is mounted:
  * - /usr and the /bin, /sbin, /lib* links or dirs;
  * - from /etc only what programs need to start (dynamic linker config, alternatives, certificates,
- *   time zone, nsswitch) plus a generated passwd/group/hosts (and resolv.conf only with network);
+ *   time zone, nsswitch) plus a generated passwd/group/hosts (no resolv.conf: the egress proxy
+ *   resolves names, the sandbox never does);
  * - toolchains found from the binaries on PATH (e.g. /root/.cargo, /root/.rustup, /root/.pyenv,
  *   /opt/node) — never a whole home directory, and with credential files masked;
  * - read-only shared caches (Go module cache, cargo registry) when they exist.
@@ -221,7 +222,6 @@ export interface FsLayoutOptions {
   /** The run's tree (bound read-write at the same path). */
   runRoot: string;
   home: string;
-  network: boolean;
   /** Size cap (bytes) of the private /tmp and /dev/shm. */
   tmpBytes: number;
   toolchains: ToolchainMounts;
@@ -229,6 +229,10 @@ export interface FsLayoutOptions {
   cargoHome?: string;
   /** Extra read-only paths the operator shares with every run (SLOPGATE_SANDBOX_RO_PATHS). */
   extraReadOnly?: string[];
+  /** Installed dependencies (and an install's own staging dir), bound after the run's tree so they may sit inside it. */
+  binds?: { src: string; dest: string; writable?: boolean }[];
+  /** Private tmpfs dirs mounted last (writable caches inside a read-only node_modules). */
+  tmpfs?: string[];
 }
 
 /**
@@ -248,7 +252,6 @@ export function fsArgs(o: FsLayoutOptions): string[] {
   for (const name of ETC_ENTRIES) if (existsSync(join('/etc', name))) args.push('--ro-bind', join('/etc', name), join('/etc', name));
   const etc = generatedEtc(o.home);
   args.push('--ro-bind', etc.passwd, '/etc/passwd', '--ro-bind', etc.group, '/etc/group', '--ro-bind', etc.hosts, '/etc/hosts');
-  if (o.network && existsSync('/etc/resolv.conf')) args.push('--ro-bind', realpathSync('/etc/resolv.conf'), '/etc/resolv.conf');
   for (const root of o.toolchains.roots) {
     if (!existsSync(root)) continue;
     args.push('--ro-bind', root, root);
@@ -275,6 +278,8 @@ export function fsArgs(o: FsLayoutOptions): string[] {
     if (o.toolchains.cargoRegistry) args.push('--ro-bind', o.toolchains.cargoRegistry, join(o.cargoHome, 'registry'));
     if (o.toolchains.cargoGit) args.push('--ro-bind', o.toolchains.cargoGit, join(o.cargoHome, 'git'));
   }
+  for (const b of o.binds ?? []) args.push(b.writable ? '--bind' : '--ro-bind', b.src, b.dest);
+  for (const t of o.tmpfs ?? []) args.push('--size', String(Math.min(o.tmpBytes, 512 * 1024 * 1024)), '--tmpfs', t);
   return args;
 }
 

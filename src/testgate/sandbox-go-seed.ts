@@ -83,7 +83,6 @@ async function build(opts: { memoryMb: number; maxProcesses: number; timeoutMs?:
       tmp: join(work, 'tmp'),
       cacheDir: join(work, 'cache'),
       writable: [work],
-      network: false,
       timeoutMs: opts.timeoutMs ?? 300_000,
       memoryMb: Math.max(opts.memoryMb, 1024),
       maxProcesses: Math.max(opts.maxProcesses, 128),

@@ -57,11 +57,13 @@ function works(cmd: string, args: string[]): boolean {
   }
 }
 
-/** The arguments every sandbox gets (namespaces, identity, capabilities); see sandbox.ts. */
-export function namespaceArgs(network: boolean, uid: number, gid: number): string[] {
+/**
+ * The arguments every sandbox gets (namespaces, identity, capabilities); see sandbox.ts. The network
+ * namespace is always a new, empty one: network reaches a sandbox only through the egress proxy.
+ */
+export function namespaceArgs(uid: number, gid: number): string[] {
   return [
     '--unshare-all',
-    ...(network ? ['--share-net'] : []),
     '--uid',
     String(uid),
     '--gid',
@@ -88,7 +90,7 @@ function probeBwrap(bwrap: string | null, seccompFile: string | null): string | 
     const r = spawnSync(
       bwrap,
       [
-        ...namespaceArgs(false, 1000, 1000),
+        ...namespaceArgs(1000, 1000),
         '--ro-bind',
         '/usr',
         '/usr',

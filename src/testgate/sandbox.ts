@@ -8,15 +8,18 @@ import { RunCgroup } from './sandbox-cgroup.js';
 import { fsArgs, insideRun, operatorReadOnlyPaths, SANDBOX_GID, SANDBOX_UID } from './sandbox-fs.js';
 import { namespaceArgs, sandboxCapabilities } from './sandbox-probe.js';
 import { sandboxEnv } from './sandbox-env.js';
+import { egressEnv, egressMounts, FORWARDER_TASKS, withForwarder } from './egress/sandbox-egress.js';
 import type { SandboxIsolation } from '../core/report-sections.js';
 
 export type { SandboxIsolation } from '../core/report-sections.js';
 
 /**
  * Runs one untrusted shell command (a PR's test suite) in a bubblewrap sandbox:
- * - new user, mount, pid, ipc, uts, cgroup and network namespaces (network shared only with
- *   `tests.network`), an unprivileged uid inside, every capability dropped, a new session (no
- *   terminal to type into), a seccomp filter (sandbox-seccomp.ts), `--die-with-parent`;
+ * - new user, mount, pid, ipc, uts, cgroup and network namespaces, an unprivileged uid inside,
+ *   every capability dropped, a new session (no terminal to type into), a seccomp filter
+ *   (sandbox-seccomp.ts), `--die-with-parent`;
+ * - no network but the namespace's own loopback; with `egress`, connections to 127.0.0.1:3128 reach
+ *   slopgate's egress proxy (egress/), which only lets allow-listed registry hosts through;
  * - a root made of read-only system dirs, toolchains and caches (sandbox-fs.ts), a fresh /proc, a
  *   private /dev and size-capped /tmp and /dev/shm; the run's own tree is the only writable place;
  * - an environment built from an allow-list (sandbox-env.ts) after `--clearenv`;
@@ -34,7 +37,11 @@ export interface SandboxOptions {
   tmp: string;
   /** The run's own writable caches (discarded with the run). */
   cacheDir: string;
-  network: boolean;
+  /**
+   * The egress proxy's unix socket (egress/egress-proxy.ts): the command reaches the network only
+   * through it. Without it the command has no network at all.
+   */
+  egress?: { socketPath: string };
   timeoutMs: number;
   /** Memory of the whole run (cgroup), or of each process where no cgroup can be made. */
   memoryMb: number;
@@ -48,9 +55,21 @@ export interface SandboxOptions {
   /** Per stream; default 1 MiB. */
   maxOutputBytes?: number;
   extraEnv?: Record<string, string>;
+  /** Extra binds (installed dependencies): read-only unless `writable`; `dest` is the path inside. */
+  binds?: SandboxBind[];
+  /** Directories covered by a private tmpfs after the binds (caches tools write into a read-only node_modules). */
+  tmpfs?: string[];
+  /** Directories put first on PATH inside (a virtual environment's bin). */
+  pathPrepend?: string[];
   signal?: AbortSignal;
   /** Poll interval of the limit watchdog (ms). */
   pollMs?: number;
+}
+
+export interface SandboxBind {
+  src: string;
+  dest: string;
+  writable?: boolean;
 }
 
 export type KilledBy = 'timeout' | 'process-limit' | 'aborted';
@@ -115,9 +134,14 @@ interface Plan {
   seccompFd: number | null;
 }
 
+/** Processes (cgroup: tasks) a run may have: its limit, plus the egress forwarder's. */
+const processBudget = (opts: SandboxOptions): number => opts.maxProcesses + (opts.egress ? FORWARDER_TASKS : 0);
+
 function plan(opts: SandboxOptions, cgroup: RunCgroup | null, counter: ProcessCounter): Plan {
   const caps = sandboxCapabilities();
   const useBwrap = caps.unavailable === null;
+  // The proxy is reachable only from inside the sandbox; without one there is no egress.
+  const egress = useBwrap ? opts.egress : undefined;
   const memoryByCgroup = Boolean(cgroup?.hasMemory);
   const writable = (opts.writable ?? [opts.cwd, opts.home, opts.tmp, opts.cacheDir]).map((p) => resolve(p));
   const cacheDir = writable.some((w) => insideRun(opts.cacheDir, w)) ? opts.cacheDir : join(opts.home, '.cache', 'slopgate');
@@ -125,15 +149,17 @@ function plan(opts: SandboxOptions, cgroup: RunCgroup | null, counter: ProcessCo
     home: opts.home,
     tmp: opts.tmp,
     cacheDir,
-    network: opts.network,
+    network: egress !== undefined,
+    ...(egress ? { proxy: egressEnv() } : {}),
     addressSpaceLimit: !memoryByCgroup && caps.prlimit,
     toolchainEnv: caps.toolchains.env,
     ...(caps.toolchains.goModCache ? { goModCache: caps.toolchains.goModCache } : {}),
     extra: opts.extraEnv ?? {},
   });
   if (caps.toolchains.path) env.PATH = caps.toolchains.path;
+  if (opts.pathPrepend?.length) env.PATH = [...opts.pathPrepend, env.PATH].join(':');
   // bwrap keeps its own init as pid 1 of the namespace, so the command is an ordinary process there.
-  let argv = ['/bin/sh', '-c', opts.command];
+  let argv = egress ? withForwarder(opts.command) : ['/bin/sh', '-c', opts.command];
   let seccompFd: number | null = null;
   if (useBwrap) {
     // The probe only reports the sandbox usable with both; should that ever break, run nothing (fail closed).
@@ -143,18 +169,20 @@ function plan(opts: SandboxOptions, cgroup: RunCgroup | null, counter: ProcessCo
     const fs = fsArgs({
       runRoot: uniqueWritable[0]!,
       home: opts.home,
-      network: opts.network,
       tmpBytes: (opts.diskMb ?? 1024) * 1024 * 1024,
       toolchains: caps.toolchains,
       cargoHome: join(cacheDir, 'cargo-home'),
       extraReadOnly: operatorReadOnlyPaths(),
+      binds: opts.binds ?? [],
+      tmpfs: opts.tmpfs ?? [],
     });
     for (const w of uniqueWritable.slice(1)) fs.push('--bind', w, w);
+    if (egress) fs.push(...egressMounts(egress.socketPath));
     seccompFd = openSync(caps.seccompFile, 'r');
     const envArgs = Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v]);
     argv = [
       caps.bwrap,
-      ...namespaceArgs(opts.network, SANDBOX_UID, SANDBOX_GID),
+      ...namespaceArgs(SANDBOX_UID, SANDBOX_GID),
       ...fs,
       '--chdir',
       opts.cwd,
@@ -171,7 +199,7 @@ function plan(opts: SandboxOptions, cgroup: RunCgroup | null, counter: ProcessCo
     if (!memoryByCgroup) limits.push(`--as=${opts.memoryMb * 1024 * 1024}`);
     // Without a size-capped tmpfs for the tree (slopgate not root), at least no single file may exceed the cap.
     if (!caps.tmpfsMount) limits.push(`--fsize=${(opts.diskMb ?? 1024) * 1024 * 1024}`);
-    if (!cgroup?.hasPids && !caps.root) limits.push(`--nproc=${processesOfUid(process.getuid?.() ?? 0) + opts.maxProcesses}`);
+    if (!cgroup?.hasPids && !caps.root) limits.push(`--nproc=${processesOfUid(process.getuid?.() ?? 0) + processBudget(opts)}`);
     argv = ['prlimit', ...limits, '--', ...argv];
   }
   // Before anything else runs: join the run's cgroups (so every descendant is in them) and close every
@@ -185,7 +213,7 @@ function plan(opts: SandboxOptions, cgroup: RunCgroup | null, counter: ProcessCo
     seccompFd,
     isolation: {
       sandbox: useBwrap ? 'bwrap' : 'none',
-      network: opts.network ? 'allowed' : useBwrap ? 'isolated' : 'not-isolated',
+      network: useBwrap ? (egress ? 'egress-proxy' : 'isolated') : 'not-isolated',
       pidNamespace: useBwrap,
       seccomp: useBwrap,
       processLimit: cgroup?.hasPids ? 'cgroup' : counter.procsFile === null && caps.prlimit && !caps.root ? 'rlimit+watchdog' : 'watchdog',
@@ -223,7 +251,7 @@ export async function runSandboxed(opts: SandboxOptions): Promise<SandboxResult>
   if (refusal) return refusedResult(refusal);
   const caps = sandboxCapabilities();
   for (const d of [opts.cacheDir]) mkdirSync(d, { recursive: true });
-  const cgroup = RunCgroup.create(caps.cgroups, { memoryBytes: opts.memoryMb * 1024 * 1024, maxProcesses: opts.maxProcesses });
+  const cgroup = RunCgroup.create(caps.cgroups, { memoryBytes: opts.memoryMb * 1024 * 1024, maxProcesses: processBudget(opts) });
   const counter = createProcessCounter(cgroup);
   const { argv, env, isolation, seccompFd } = plan(opts, cgroup, counter);
   const cap = opts.maxOutputBytes ?? 1024 * 1024;
@@ -263,7 +291,7 @@ export async function runSandboxed(opts: SandboxOptions): Promise<SandboxResult>
     const timer = setTimeout(() => stop('timeout'), opts.timeoutMs);
     const watchdog = setInterval(() => {
       if (pid <= 0) return;
-      if (cgroup?.processLimitHit() || counter.count(pid) >= opts.maxProcesses + (isolation.sandbox === 'bwrap' ? 3 : 1))
+      if (cgroup?.processLimitHit() || counter.count(pid) >= processBudget(opts) + (isolation.sandbox === 'bwrap' ? 3 : 1))
         stop('process-limit');
     }, opts.pollMs ?? 100);
     const onAbort = () => stop('aborted');

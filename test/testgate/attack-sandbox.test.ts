@@ -45,7 +45,6 @@ function opts(command: string, extra: Partial<SandboxOptions> = {}): SandboxOpti
     tmp: join(run, 'tmp'),
     cacheDir: join(run, 'cache'),
     writable: [run],
-    network: false,
     timeoutMs: 60_000,
     memoryMb: 1024,
     maxProcesses: 128,

@@ -23,7 +23,6 @@ describe('sandbox filesystem layout', () => {
     const args = fsArgs({
       runRoot: join(root, 'run'),
       home: join(root, 'run', 'home'),
-      network: false,
       tmpBytes: 1 << 20,
       toolchains: found,
     });
@@ -39,10 +38,10 @@ describe('sandbox filesystem layout', () => {
     expect(args.slice(-3)).toEqual(['--bind', join(root, 'run'), join(root, 'run')]);
   });
 
-  it('resolv.conf only with network; operator paths only when absolute and existing', () => {
+  it('never resolv.conf (the egress proxy resolves names); operator paths only when absolute and existing', () => {
     const found = findToolchains({ PATH: '/usr/bin:/bin' });
-    const args = fsArgs({ runRoot: join(root, 'r2'), home: join(root, 'r2'), network: true, tmpBytes: 1 << 20, toolchains: found });
-    expect(args.join(' ')).toContain('/etc/resolv.conf');
+    const args = fsArgs({ runRoot: join(root, 'r2'), home: join(root, 'r2'), tmpBytes: 1 << 20, toolchains: found });
+    expect(args.join(' ')).not.toContain('/etc/resolv.conf');
     expect(operatorReadOnlyPaths({ SLOPGATE_SANDBOX_RO_PATHS: `relative:/:${root}:/does/not/exist` })).toEqual([root]);
   });
 
@@ -52,7 +51,6 @@ describe('sandbox filesystem layout', () => {
     const args = fsArgs({
       runRoot: join(root, 'r3'),
       home: join(root, 'r3'),
-      network: false,
       tmpBytes: 1 << 20,
       toolchains: found,
       extraReadOnly: [shared],

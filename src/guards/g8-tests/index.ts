@@ -3,6 +3,7 @@ import { git } from '../../core/git.js';
 import type { BaselineCache, TestRunOptions } from '../../core/ports.js';
 import { sharedMemoryBaselineCache } from '../../testgate/baseline-cache.js';
 import { runTestGate, type TestGateResult } from '../../testgate/gate.js';
+import { refusalLines, usedLines } from '../../testgate/egress/run-egress.js';
 import type { TestSideSummary, TestsSection } from '../../core/report-sections.js';
 import { testGateFindings } from './findings.js';
 import type { SuiteResult } from '../../core/suite-result.js';
@@ -24,6 +25,7 @@ function side(r: SuiteResult): TestSideSummary {
     total: r.tests.length,
     durationMs: r.durationMs,
     ...(r.skippedReason ? { skipped: r.skippedReason } : {}),
+    ...(r.status === 'no-results' && r.failure ? { failure: r.failure } : {}),
   };
 }
 
@@ -31,7 +33,7 @@ function side(r: SuiteResult): TestSideSummary {
 export function testsSection(res: TestGateResult): TestsSection {
   const c = res.comparison;
   return {
-    ...(res.runner ? { runner: res.runner, command: res.command } : {}),
+    ...(res.runner ? { runner: res.runner, command: res.command, internalCommand: res.internalCommand } : {}),
     ...(res.baseline ? { baseline: { ...side(res.baseline), cached: Boolean(res.baselineCached) } } : {}),
     ...(res.candidate ? { candidate: side(res.candidate) } : {}),
     regressions: res.regressions.map((r) => r.test.id),
@@ -45,6 +47,12 @@ export function testsSection(res: TestGateResult): TestsSection {
     ...(res.configChanges?.length ? { configChanges: res.configChanges.map((ch) => `${ch.path}: ${ch.what}`) } : {}),
     ...(res.notes?.length ? { notes: res.notes } : {}),
     ...(res.isolation ? { sandbox: res.isolation } : {}),
+    ...(res.egress?.refused.length ? { egressRefused: refusalLines(res.egress.refused) } : {}),
+    ...(res.egress?.used.length ? { egressUsed: usedLines(res.egress.used) } : {}),
+    ...(res.dependencies
+      ? { dependencies: { base: res.dependencies.base, head: res.dependencies.head }, toolchain: res.dependencies.toolchain }
+      : {}),
+    ...(res.installFailed ? { notRun: `the dependencies of this change do not install: ${res.installFailed.message}` } : {}),
   };
 }
 
@@ -61,8 +69,10 @@ export const g8: Guard = {
   budgetMs(ctx) {
     const t = ctx.config.tests;
     const perRun = t.timeoutSec * 1000 * (t.setup ? 2 : 1);
-    // The suite at base and head in parallel, the re-runs, and one run of the base version of hidden tests.
-    return perRun * (2 + t.reruns) + 60_000;
+    // Installs (base and head, one retry) have their own budget of at least 15 minutes each; the suite
+    // runs at base and head in parallel, then the re-runs and one run of the base version of hidden tests.
+    const installs = t.install === 'off' ? 0 : 3 * Math.max(t.timeoutSec, 900) * 1000;
+    return perRun * (2 + t.reruns) + installs + 60_000;
   },
   async checkAll(_files, ctx): Promise<GuardFinding[]> {
     const { tests, cache } = services(ctx);
@@ -83,11 +93,13 @@ export const g8: Guard = {
         maxProcesses: t.maxProcesses,
         isolation: t.isolation,
         diskMb: t.diskMb,
+        install: t.install,
         ...(t.command ? { command: t.command } : {}),
         ...(t.setup ? { setup: t.setup } : {}),
       },
       cache,
       ...(tests.cacheDir ? { cacheDir: tests.cacheDir } : {}),
+      ...(tests.prepared ? { deps: { prepared: tests.prepared } } : {}),
       signal: ctx.signal,
       log: ctx.log,
     });

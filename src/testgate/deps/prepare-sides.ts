@@ -1,0 +1,222 @@
+import { installEgress } from './default-egress.js';
+import { preparedRunDeps } from './prepared-env.js';
+import { Revision } from '../../core/revision.js';
+import { git } from '../../core/git.js';
+import type { RunnerId } from '../../core/suite-result.js';
+import type { SuiteLimits } from '../run-suite.js';
+import type { DepCache } from './dep-cache.js';
+import { NO_RUN_DEPS, type RunDeps } from './deps-plan.js';
+import {
+  installDependencies,
+  planDependencies,
+  sharedDepCache,
+  type DepsContext,
+  type DepsSummary,
+  type PlannedDeps,
+  type PreparedDeps,
+} from './install-deps.js';
+
+/**
+ * The dependency stage of one gate run: plan the base and the candidate (cheap: reads the trees),
+ * then install what is not cached — the base only when its suite must run, the candidate only when
+ * its dependency files differ from the base's (same key, same entry). An install that fails at the
+ * base makes G8 skip with the installer's words; one that fails only at the candidate is the change's
+ * doing when the installer says the requested versions do not exist or conflict, and is retried once
+ * and then reported as not about the code when it looks like registry or network trouble.
+ */
+
+export interface EgressHandle {
+  socketPath: string;
+  refusals(): { host: string; port: number; reason: string }[];
+  close(): Promise<void>;
+}
+
+export interface DepsOptions {
+  cache?: DepCache;
+  /** Starts the egress proxy for installs; null when install network is off. */
+  egress?: () => Promise<EgressHandle | null>;
+  /**
+   * A CI workspace whose dependencies the workflow installed before slopgate ran (the Action): a
+   * side whose dependency files are the workspace's uses them read-only instead of installing.
+   */
+  prepared?: { workspace: string };
+}
+
+interface GateLike {
+  repoDir: string;
+  base: Revision;
+  candidateSha: string;
+  config: SuiteLimits & { install?: 'auto' | 'off' };
+  deps?: DepsOptions;
+  signal?: AbortSignal;
+}
+
+export interface SideDeps {
+  base: DepsSummary;
+  head: DepsSummary;
+  /** Tool versions used (interpreter, compiler, package manager). */
+  toolchain: Record<string, string>;
+}
+
+export interface PreparedSides {
+  base: RunDeps;
+  head: RunDeps;
+  summary: SideDeps;
+  notes: string[];
+  /** Why the base could not get its dependencies (G8 skips). */
+  baseFailure?: string;
+  /** The candidate could not get its dependencies although the base could. */
+  headFailure?: { message: string; culprits: string[]; output: string };
+  /** The candidate's install failed for reasons that are not the change's (registry, network). */
+  headOutage?: string;
+}
+
+/** What the installer says when the requested dependencies cannot exist: the change's doing. */
+const CODE_PROBLEM =
+  /E404|ETARGET|notarget|No matching version|No matching distribution|Could not find a version that satisfies|failed to select a version|no matching package named|unknown revision|invalid version|ERESOLVE|ResolutionImpossible|conflicting dependencies|requires a different Python|404 Not Found|ERR_PNPM_(?:NO_MATCHING_VERSION|FETCH_404|OUTDATED_LOCKFILE|LOCKFILE)|YN0001|lockfile.*(?:needs to be updated|out of date|not up to date)|missing go\.sum entry|invalid go version|go\.mod:\d+|failed to parse manifest|could not parse|Invalid requirement|the lock file .* needs to be updated|package.json and package-lock.json .* in sync|Missing: .* from lock file|egress proxy refused/i;
+
+export interface SidesPlan {
+  /** Part of the baseline cache key: a baseline ran with these dependencies. */
+  baseKey: string | undefined;
+  prepare(needBase: boolean): Promise<PreparedSides>;
+}
+
+async function changedPaths(repoDir: string, base: string, head: string): Promise<Set<string>> {
+  const out = await git(repoDir, ['diff', '--name-only', '-z', '--no-renames', base, head]).catch(() => '');
+  return new Set(out.split('\0').filter(Boolean));
+}
+
+export async function planSides(opts: GateLike, runner: RunnerId): Promise<SidesPlan> {
+  const off = opts.config.install === 'off';
+  const offSummary: DepsSummary = { status: 'off', reason: 'tests.install: off' };
+  if (off) {
+    return {
+      baseKey: undefined,
+      prepare: () =>
+        Promise.resolve({
+          base: NO_RUN_DEPS,
+          head: NO_RUN_DEPS,
+          summary: { base: offSummary, head: offSummary, toolchain: {} },
+          notes: [],
+        }),
+    };
+  }
+  const [basePlan, headPlan] = await Promise.all([
+    planDependencies(opts.base, runner),
+    planDependencies(new Revision(opts.repoDir, opts.candidateSha), runner),
+  ]);
+  const prepared = opts.deps?.prepared;
+  const workspaceKey = prepared
+    ? (await planDependencies(new Revision(prepared.workspace, 'HEAD'), runner).catch(() => null))?.key
+    : undefined;
+  return {
+    baseKey: basePlan.key,
+    prepare: (needBase) => prepareBoth(opts, basePlan, headPlan, needBase, workspaceKey),
+  };
+}
+
+/** A side that uses the workflow's prepared environment: no install. */
+async function fromWorkflow(plan: PlannedDeps, workspace: string): Promise<PreparedDeps | null> {
+  const eco = plan.plan && 'ecosystem' in plan.plan ? plan.plan.ecosystem : null;
+  if (!eco) return null;
+  const run = await preparedRunDeps(eco, workspace);
+  if (!run) return null;
+  return {
+    summary: {
+      status: 'prepared',
+      ecosystem: eco,
+      ...(plan.key ? { key: plan.key } : {}),
+      reason: 'installed by the workflow before slopgate ran',
+    },
+    run,
+    notes: [],
+    toolchain: 'ecosystem' in plan.plan! ? plan.plan.toolchain : {},
+  };
+}
+
+async function prepareBoth(
+  opts: GateLike,
+  basePlan: PlannedDeps,
+  headPlan: PlannedDeps,
+  needBase: boolean,
+  workspaceKey: string | undefined,
+): Promise<PreparedSides> {
+  // Objects, so that the checks after the closures are not narrowed to the initial null.
+  const egress: { started: Promise<EgressHandle | null> | null; handle: EgressHandle | null } = { started: null, handle: null };
+  const workspace = opts.deps?.prepared?.workspace;
+  const install = async (plan: PlannedDeps, c: DepsContext): Promise<PreparedDeps> =>
+    (workspace && plan.key !== undefined && plan.key === workspaceKey ? await fromWorkflow(plan, workspace) : null) ??
+    installDependencies(plan, c);
+  const ctx = {
+    repoDir: opts.repoDir,
+    cache: opts.deps?.cache ?? sharedDepCache(),
+    egress: () =>
+      (egress.started ??= (opts.deps?.egress?.() ?? installEgress()).then((h) => {
+        egress.handle = h;
+        return h;
+      })),
+    refusals: () => (egress.handle?.refusals() ?? []).map((r) => `${r.host}:${r.port} (${r.reason})`),
+    limits: opts.config,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  };
+  try {
+    const result = await installBoth(opts, basePlan, headPlan, needBase, { ...ctx, install });
+    const refused = ctx.refusals();
+    if (refused.length)
+      result.notes.push(`the egress proxy refused what the dependency installs tried to reach: ${refused.slice(0, 5).join('; ')}`);
+    return result;
+  } finally {
+    await (await egress.started)?.close();
+  }
+}
+
+async function installBoth(
+  opts: GateLike,
+  basePlan: PlannedDeps,
+  headPlan: PlannedDeps,
+  needBase: boolean,
+  ctx: DepsContext & { install: (plan: PlannedDeps, c: DepsContext) => Promise<PreparedDeps> },
+): Promise<PreparedSides> {
+  const sameKey = basePlan.key === headPlan.key;
+  const notNeeded: PreparedDeps = {
+    summary: { status: 'none', reason: 'the baseline is cached' },
+    run: NO_RUN_DEPS,
+    notes: [],
+    toolchain: {},
+  };
+  const base = needBase || sameKey ? await ctx.install(basePlan, ctx) : notNeeded;
+  let head = sameKey ? base : await ctx.install(headPlan, ctx);
+  const notes = [...new Set([...head.notes, ...base.notes])];
+  const summary = (): SideDeps => ({ base: base.summary, head: head.summary, toolchain: { ...base.toolchain, ...head.toolchain } });
+  if (base.failure) {
+    return {
+      base: NO_RUN_DEPS,
+      head: NO_RUN_DEPS,
+      summary: summary(),
+      notes,
+      baseFailure: `the project's dependencies could not be installed at the base: ${base.failure.message}`,
+    };
+  }
+  const isCodeProblem = (f: { message: string; tail: string }) => CODE_PROBLEM.test(`${f.message}\n${f.tail}`);
+  // One more try when it does not look like the change's doing: registries have bad minutes.
+  if (head.failure && !isCodeProblem(head.failure)) head = await ctx.install(headPlan, ctx);
+  if (!head.failure) return { base: base.run, head: head.run, summary: summary(), notes };
+  if (!isCodeProblem(head.failure)) {
+    return {
+      base: base.run,
+      head: NO_RUN_DEPS,
+      summary: summary(),
+      notes,
+      headOutage: `the dependencies of this change could not be installed, and the installer's output points at the registry or the network rather than at the change: ${head.failure.message}`,
+    };
+  }
+  const changed = await changedPaths(opts.repoDir, opts.base.sha, opts.candidateSha);
+  const culprits = (head.summary.inputs ?? []).filter((p) => changed.has(p));
+  return {
+    base: base.run,
+    head: NO_RUN_DEPS,
+    summary: summary(),
+    notes,
+    headFailure: { message: head.failure.message, culprits, output: head.failure.tail.slice(-2000) },
+  };
+}

@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto';
+import type { Revision } from '../../core/revision.js';
+import { shq } from '../runners/runner.js';
+import { DEPS_MOUNT, INSTALL_TREE, type DepsPlan, type NoInstall } from './deps-plan.js';
+import { readPythonRequirements, TEST_GROUPS } from './python-requirements.js';
+import { findPythons, pickPython } from './toolchains.js';
+
+/**
+ * A Python project: a virtual environment at {@link DEPS_MOUNT}/venv, made with an interpreter that
+ * satisfies the project's `requires-python`, holding the project's dependencies and test extras and
+ * groups (and pytest), never the project itself. With a lockfile its pins are pip constraints; when
+ * the index cannot satisfy them the install falls back to the manifest's ranges and says so. When
+ * the dependencies are computed (setup.py, dynamic metadata) the project is built once to learn them
+ * and then uninstalled again.
+ */
+
+const VENV = `${DEPS_MOUNT}/venv`;
+const PIP = `${VENV}/bin/python -m pip --disable-pip-version-check --no-input`;
+
+export async function planPython(rev: Revision): Promise<DepsPlan | NoInstall | null> {
+  const req = await readPythonRequirements(rev);
+  const pinned = (await rev.readText('.python-version'))?.trim().split(/\s+/)[0] ?? null;
+  const pick = pickPython(await findPythons(), req.requiresPython, pinned);
+  if (!pick.python) return { none: pick.notes.join('; '), notes: pick.notes };
+  const py = pick.python;
+  if (req.requirements.length === 0 && !req.dynamic) {
+    // Nothing declared: a venv with pytest alone still gives the project the pytest it would install.
+    req.notes.push('the project declares no dependencies; only pytest was installed');
+  }
+  const files = [
+    { path: 'requirements.txt', content: req.requirements.join('\n') + '\n' },
+    { path: 'constraints.txt', content: req.constraints.join('\n') + '\n' },
+  ];
+  const extras = (req.extras.length ? req.extras : TEST_GROUPS).join(',');
+  const steps = [
+    `${shq(py.path)} -m venv ${VENV}`,
+    // With a lockfile, its versions first; if the index cannot give them, the manifest's ranges.
+    req.constraints.length
+      ? `if ! ${PIP} install -c ${DEPS_MOUNT}/constraints.txt -r ${DEPS_MOUNT}/requirements.txt; then echo "slopgate: the lockfile's versions could not be installed; installing from the manifest's ranges" >&2; ${PIP} install -r ${DEPS_MOUNT}/requirements.txt; fi`
+      : `${PIP} install -r ${DEPS_MOUNT}/requirements.txt`,
+  ];
+  if (req.dynamic) {
+    // Build the project to learn its dependencies (setup.py, dynamic metadata), then remove the project itself.
+    steps.push(
+      `SETUPTOOLS_SCM_PRETEND_VERSION=0.0.0 ${PIP} install --report ${DEPS_MOUNT}/report.json ${shq(`${INSTALL_TREE}[${extras}]`)}`,
+      `${VENV}/bin/python -c ${shq(
+        'import json,sys; r=json.load(open(sys.argv[1])); print("\\n".join(i["metadata"]["name"] for i in r["install"] if i.get("download_info",{}).get("url","").startswith("file://")))',
+      )} ${DEPS_MOUNT}/report.json > ${DEPS_MOUNT}/self.txt`,
+      `if [ -s ${DEPS_MOUNT}/self.txt ]; then ${PIP} uninstall -y -r ${DEPS_MOUNT}/self.txt; fi`,
+    );
+  }
+  steps.push(
+    `${VENV}/bin/python -c 'import pytest' 2>/dev/null || { echo "slopgate: pytest is not among the project's dependencies; installing the newest" >&2; ${PIP} install pytest; }`,
+  );
+  // Last line: the version of pytest (read without loading the project's config or conftest.py).
+  steps.push(`${VENV}/bin/python -c 'import pytest; print(pytest.__version__)'`);
+  const key = createHash('sha256')
+    .update(JSON.stringify({ py: py.version, path: py.path, req: req.requirements, c: req.constraints, dynamic: req.dynamic, extras }))
+    .digest('hex');
+  const inputs = [...req.inputs];
+  if (req.dynamic) {
+    // What the build reads is the project's packaging: setup.py and pyproject.toml are in the inputs already.
+    inputs.push(...(await rev.paths()).filter((p) => p === 'setup.py' || p === 'MANIFEST.in'));
+  }
+  const setupPy = req.dynamic ? ((await rev.readText('setup.py')) ?? '') + ((await rev.readText('pyproject.toml')) ?? '') : '';
+  return {
+    ecosystem: 'python',
+    keyMaterial: `${key}\n${setupPy}`,
+    inputs: [...new Set(inputs)],
+    // One command a line: the install runs under `set -e`, so the first failing step ends it.
+    script: steps.join('\n'),
+    files,
+    env: { PIP_NO_CACHE_DIR: '0', PIP_CACHE_DIR: '$TMPDIR/pip-cache', PIP_CONFIG_FILE: '/dev/null', PYTHONNOUSERSITE: '1' },
+    notes: [
+      ...pick.notes,
+      ...req.notes,
+      req.lockfile
+        ? `dependencies pinned by ${req.lockfile}`
+        : `no lockfile: dependencies were installed from the version ranges the project declares`,
+    ],
+    toolchain: { python: py.version },
+    hostPaths: [py.prefix],
+    runEnv: { VIRTUAL_ENV: VENV, PYTHONNOUSERSITE: '1' },
+    runPath: [`${VENV}/bin`],
+  };
+}

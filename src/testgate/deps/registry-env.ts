@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * The operator's registry settings, passed to installers in the sandbox: where npm, pip and go fetch
+ * from. They come from slopgate's own environment and the operator's own config files, never from
+ * the repository (whose `.npmrc`, `pip.conf` or `.cargo/config.toml` cannot widen what the egress
+ * proxy lets through anyway). A URL carrying credentials is never passed: nothing secret enters the
+ * sandbox, so registries that need a login are not supported.
+ */
+
+function withoutCredentials(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    const u = new URL(url);
+    return u.username || u.password ? undefined : url;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `registry=` from the operator's own ~/.npmrc (auth lines are never read into the sandbox). */
+function npmrcRegistry(home: string): string | undefined {
+  try {
+    const m = /^\s*registry\s*=\s*(\S+)\s*$/m.exec(readFileSync(join(home, '.npmrc'), 'utf8'));
+    return m?.[1];
+  } catch {
+    return undefined;
+  }
+}
+
+/** `index-url` from the operator's pip config. */
+function pipConfIndex(home: string): string | undefined {
+  for (const f of [
+    process.env.PIP_CONFIG_FILE,
+    join(home, '.config', 'pip', 'pip.conf'),
+    join(home, '.pip', 'pip.conf'),
+    '/etc/pip.conf',
+  ]) {
+    if (!f) continue;
+    try {
+      const m = /^\s*index-url\s*=\s*(\S+)\s*$/m.exec(readFileSync(f, 'utf8'));
+      if (m) return m[1];
+    } catch {
+      continue;
+    }
+  }
+  return undefined;
+}
+
+let memo: Record<string, string> | null = null;
+
+export function operatorRegistryEnv(env: NodeJS.ProcessEnv = process.env, home = homedir()): Record<string, string> {
+  if (memo && env === process.env) return memo;
+  const out: Record<string, string> = {};
+  const npm =
+    withoutCredentials(env.npm_config_registry ?? env.NPM_CONFIG_REGISTRY ?? npmrcRegistry(home)) ?? 'https://registry.npmjs.org/';
+  out.npm_config_registry = npm;
+  out.YARN_NPM_REGISTRY_SERVER = npm.replace(/\/+$/, '');
+  const pip = withoutCredentials(env.PIP_INDEX_URL ?? pipConfIndex(home));
+  if (pip) out.PIP_INDEX_URL = pip;
+  const extra = withoutCredentials(env.PIP_EXTRA_INDEX_URL);
+  if (extra) out.PIP_EXTRA_INDEX_URL = extra;
+  const goproxy = (env.GOPROXY ?? 'https://proxy.golang.org,direct')
+    .split(/[,|]/)
+    .filter((p) => p === 'direct' || p === 'off' || withoutCredentials(p))
+    .join(',');
+  out.GOPROXY = goproxy || 'https://proxy.golang.org';
+  if (env.GOSUMDB) out.GOSUMDB = env.GOSUMDB;
+  if (env === process.env) memo = out;
+  return out;
+}

@@ -1,0 +1,176 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/**
+ * The toolchains on this machine that an install and the tests can use, with their versions, and the
+ * choice among several when a project declares what it needs (`requires-python`,
+ * `.python-version`). A version the machine cannot satisfy is said in the report; it is never turned
+ * into a finding against the code.
+ */
+
+export interface PythonInterpreter {
+  /** The interpreter binary (real path). */
+  path: string;
+  version: string;
+  /** sys.base_prefix: mounted read-only into the sandbox when it is outside the usual toolchain roots. */
+  prefix: string;
+  /** It can create virtual environments (venv and ensurepip importable). */
+  venv: boolean;
+}
+
+const PROBE =
+  'import sys, importlib.util as u; print(".".join(map(str, sys.version_info[:3]))); print(sys.base_prefix); print(bool(u.find_spec("venv") and u.find_spec("ensurepip")))';
+
+let pythons: Promise<PythonInterpreter[]> | null = null;
+
+/** Every Python 3 interpreter on PATH, in pyenv's versions and in /usr/bin, once per process; PATH's `python3` first. */
+export function findPythons(env: NodeJS.ProcessEnv = process.env): Promise<PythonInterpreter[]> {
+  pythons ??= (async () => {
+    const candidates: string[] = [];
+    const dirs = (env.PATH ?? '').split(delimiter).filter((d) => d.startsWith('/'));
+    for (const d of dirs) for (const n of ['python3']) if (existsSync(join(d, n))) candidates.push(join(d, n));
+    for (const d of [...dirs, '/usr/bin', '/usr/local/bin']) {
+      let names: string[] = [];
+      try {
+        names = readdirSync(d).filter((n) => /^python3\.\d+$/.test(n));
+      } catch {
+        continue;
+      }
+      for (const n of names) candidates.push(join(d, n));
+    }
+    const pyenv = env.PYENV_ROOT ?? join(homedir(), '.pyenv');
+    try {
+      for (const v of readdirSync(join(pyenv, 'versions'))) candidates.push(join(pyenv, 'versions', v, 'bin', 'python3'));
+    } catch {
+      // no pyenv
+    }
+    const seen = new Set<string>();
+    const out: PythonInterpreter[] = [];
+    for (const c of candidates) {
+      let real: string;
+      try {
+        real = realpathSync(c);
+      } catch {
+        continue;
+      }
+      // pyenv's shims are scripts that pick a version themselves: probe what they run, keep the real binary.
+      try {
+        const { stdout } = await run(c, ['-c', `${PROBE}; print(sys.executable)`], { timeout: 15_000, env: { PATH: env.PATH ?? '' } });
+        const [version, prefix, venv, exe] = stdout.trim().split('\n');
+        const path = exe ? realpathSync(exe) : real;
+        if (!version || !prefix || seen.has(path)) continue;
+        seen.add(path);
+        out.push({ path, version, prefix, venv: venv === 'True' });
+      } catch {
+        continue;
+      }
+    }
+    return out;
+  })();
+  return pythons;
+}
+
+function release(v: string): number[] {
+  return (/^\s*v?(\d+(?:\.\d+)*)/.exec(v)?.[1] ?? '0').split('.').map(Number);
+}
+
+function cmp(a: number[], b: number[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const d = (a[i] ?? 0) - (b[i] ?? 0);
+    if (d) return d;
+  }
+  return 0;
+}
+
+/**
+ * Whether a release version (`3.11.7`) satisfies a PEP 440 specifier set (`>=3.9,<4`, `~=3.10`,
+ * `==3.11.*`, `!=3.9.0`). Only what `requires-python` uses in practice; an operator it does not know
+ * counts as satisfied (the install then says what is wrong).
+ */
+export function satisfiesPep440(version: string, spec: string): boolean {
+  const v = release(version);
+  for (const raw of spec.split(',')) {
+    const m = /^\s*(~=|===|==|!=|<=|>=|<|>)\s*([\d.*]+)\s*$/.exec(raw);
+    if (!m) continue;
+    const [, op, target] = m;
+    const wildcard = target!.endsWith('.*');
+    const t = release(target!.replace(/\.\*$/, ''));
+    const prefixEq = cmp(v.slice(0, t.length), t) === 0;
+    switch (op) {
+      case '==':
+      case '===':
+        if (wildcard ? !prefixEq : cmp(v, t) !== 0) return false;
+        break;
+      case '!=':
+        if (wildcard ? prefixEq : cmp(v, t) === 0) return false;
+        break;
+      case '>=':
+        if (cmp(v, t) < 0) return false;
+        break;
+      case '<=':
+        if (cmp(v, t) > 0) return false;
+        break;
+      case '>':
+        if (cmp(v, t) <= 0) return false;
+        break;
+      case '<':
+        if (cmp(v, t) >= 0) return false;
+        break;
+      case '~=': {
+        if (cmp(v, t) < 0) return false;
+        const head = t.slice(0, Math.max(1, t.length - 1));
+        if (cmp(v.slice(0, head.length), head) !== 0) return false;
+        break;
+      }
+    }
+  }
+  return true;
+}
+
+/**
+ * The interpreter for a project: one that can make a venv and satisfies `requires-python` (and
+ * matches `.python-version` when one does); among those, PATH's own `python3` first, else the newest.
+ */
+export function pickPython(
+  all: PythonInterpreter[],
+  requiresPython: string | null,
+  pinned: string | null,
+): { python: PythonInterpreter | null; notes: string[] } {
+  const notes: string[] = [];
+  const usable = all.filter((p) => p.venv);
+  if (usable.length === 0)
+    return { python: null, notes: ['no Python interpreter on this machine can create a virtual environment (venv and ensurepip)'] };
+  const fits = requiresPython ? usable.filter((p) => satisfiesPep440(p.version, requiresPython)) : usable;
+  const newest = (list: PythonInterpreter[]) => [...list].sort((a, b) => cmp(release(b.version), release(a.version)))[0]!;
+  let pool = fits;
+  if (fits.length === 0) {
+    notes.push(
+      `the project needs Python ${requiresPython}; none of this machine's interpreters (${usable.map((p) => p.version).join(', ')}) satisfies it, so Python ${newest(usable).version} was used`,
+    );
+    pool = usable;
+  }
+  if (pinned) {
+    const want = release(pinned);
+    const match = pool.filter((p) => cmp(release(p.version).slice(0, want.length), want) === 0);
+    if (match.length) return { python: newest(match), notes };
+    notes.push(`.python-version asks for ${pinned}; not installed here`);
+  }
+  const preferred = usable[0]!;
+  return { python: pool.includes(preferred) ? preferred : newest(pool), notes };
+}
+
+/** The first line a tool prints for `--version` (or the given args), or null when it does not run. */
+export async function toolVersion(cmd: string, args: string[] = ['--version']): Promise<string | null> {
+  try {
+    const { stdout, stderr } = await run(cmd, args, { timeout: 20_000 });
+    const text = (stdout || stderr).trim().split('\n')[0] ?? '';
+    return /(\d+\.\d+(?:\.\d+)?)/.exec(text)?.[1] ?? null;
+  } catch {
+    return null;
+  }
+}
