@@ -35,7 +35,12 @@ async function main(): Promise<void> {
   // embedded PGlite database in the work dir, opened on first use: it needs several hundred MB of
   // memory, which an idle App should not hold (see `npm run bench`).
   const storeOptions = storeOptionsFromEnv(process.env, join(workDir, 'db'));
-  const store = await openStore({ ...storeOptions, lazy: !storeOptions.url });
+  const store = await openStore({
+    ...storeOptions,
+    lazy: !storeOptions.url,
+    // The embedded database: waiting for another process on its folder, or a damaged one moved aside.
+    onNotice: (message, level) => (level === 'warn' ? console.warn : console.info)(`slopgate: ${message}`),
+  });
   const { databaseUrl, concurrency, durable } = deployment.queue;
   let queue: PgQueue<GateJob> | undefined;
   if (databaseUrl) {

@@ -1,13 +1,20 @@
 #!/usr/bin/env node
 import { isMainModule } from './cli/is-main.js';
 import { main } from './cli/main.js';
-import { InputError, errorMessage } from './core/errors.js';
+import { GateInfraError, InputError, errorMessage } from './core/errors.js';
 
 export { main } from './cli/main.js';
 export { runCheck, type CheckArgs } from './cli/check.js';
 
-/** How a thrown error ends the process: 2 with a message for what the user can fix, else 3. */
+/**
+ * How a thrown error ends the process: 2 with a message for what the user can fix, else 3 — with one
+ * line and a hint, no stack, when slopgate could not run a check it must run (no sandbox for the tests).
+ */
 export function reportError(err: unknown, writeErr: (s: string) => void): number {
+  if (err instanceof GateInfraError) {
+    writeErr(`slopgate: not about your code: ${err.message}\n  hint: ${err.hint}\n`);
+    return 3;
+  }
   if (err instanceof InputError || isParseArgsError(err)) {
     writeErr(`slopgate: ${errorMessage(err)}\n`);
     if (err instanceof InputError && err.hint) writeErr(`  hint: ${err.hint}\n`);

@@ -12,6 +12,7 @@ import { cliLlmOptions, type LlmDeps } from '../qa/gate-options.js';
 import { REPORT_FORMATS, renderReport, type ReportFormat } from '../report/index.js';
 import { exitCodeFor, type FailLevel } from './fail-level.js';
 import { isOneOf } from '../core/one-of.js';
+import { cliStoreOptions, storeNotice } from './store-options.js';
 
 export interface CheckArgs {
   repo: string;
@@ -83,11 +84,7 @@ export async function runCheck(args: CheckArgs, write: (s: string) => void, llm:
   const base = args.base ?? (await defaultBranch(repoDir));
   const llmOptions = await cliLlmOptions(repoDir, args.head, config, args.qa ?? false, llm);
   const log = createLogger(args.trace ? { level: 'info', destination: resolve(args.trace) } : {});
-  const store = args.db
-    ? await (
-        await import('../store/open-store.js')
-      ).openStore(/^postgres(ql)?:\/\//i.test(args.db) ? { url: args.db } : { dataDir: resolve(args.db) })
-    : undefined;
+  const store = args.db ? await (await import('../store/open-store.js')).openStore(cliStoreOptions(args.db)) : undefined;
   const services = store ? (await import('../store/services.js')).storeServices(store, { repo: repoDir }) : undefined;
   let report: Awaited<ReturnType<typeof runGate>>;
   try {
@@ -103,7 +100,11 @@ export async function runCheck(args: CheckArgs, write: (s: string) => void, llm:
       log,
       ...llmOptions,
     });
-    if (store) await store.saveRun(report, { trigger: 'cli' });
+    // The verdict does not depend on the history: a run that cannot be stored is reported all the same.
+    if (store)
+      await store
+        .saveRun(report, { trigger: 'cli' })
+        .catch((err: unknown) => storeNotice(`warning: this run was not stored in ${args.db}: ${errorMessage(err)}`));
   } finally {
     await store?.close();
   }

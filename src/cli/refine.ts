@@ -13,6 +13,7 @@ import type { Recipe } from '../refiner/types.js';
 import { stripControl } from '../report/format-helpers.js';
 import { isBlocking } from '../routing/decide.js';
 import { loadModel, loadRecipes } from './refine-deps.js';
+import { cliStoreOptions } from './store-options.js';
 
 export type RefineFormat = 'text' | 'json';
 
@@ -117,8 +118,7 @@ export async function runRefine(args: RefineArgs, write: (s: string) => void, de
   const base = args.base ?? (await defaultBranch(repoDir));
   const model = deps.model === null ? undefined : (deps.model ?? loadModel());
   const recipes = deps.recipes ?? loadRecipes();
-  const where = args.db && (/^postgres(ql)?:\/\//i.test(args.db) ? { url: args.db } : { dataDir: resolve(args.db) });
-  const store = where ? await (await import('../store/open-store.js')).openStore(where) : undefined;
+  const store = args.db ? await (await import('../store/open-store.js')).openStore(cliStoreOptions(args.db)) : undefined;
   // The same repository identity as `slopgate check --db`, so G9 history and refine attempts meet.
   const repoName = repoDir;
   try {

@@ -57,6 +57,8 @@ export const ROUTE_TABLE = {
   'locked-decision-violation': 'escalate',
   'infrastructure-mismatch': 'escalate',
   'config-invalid': 'escalate',
+  // the Action: the PR edits the workflow that runs slopgate
+  'gate-workflow-changed': 'ask-author',
   // failures of the gate itself
   'guard-error': 'stuck',
   'critic-error': 'stuck',

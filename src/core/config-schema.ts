@@ -165,7 +165,7 @@ export const configSchema = z
           .enum(['required', 'best-effort'])
           .default('required')
           .describe(
-            'required: G8 is skipped when the bubblewrap sandbox cannot be established; best-effort (operators only): run the tests without it, and say so',
+            'required: when the bubblewrap sandbox cannot be established nothing runs and the gate stops (not about your code: CLI exit 3, check run action_required); best-effort (operators only): run the tests without it, and say so',
           ),
         maxProcesses: z
           .number()

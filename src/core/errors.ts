@@ -13,6 +13,25 @@ export class InputError extends Error {
   }
 }
 
+/**
+ * slopgate cannot run a check it must run, for a reason that is not about the code under review: the
+ * test sandbox cannot start on this machine (`sandbox`), or the tree it exported for the tests is not
+ * the commit (`tree`). The gate stops instead of passing: the pipeline lets this error through (a guard
+ * never turns it into a finding or a skip), the CLI exits 3 with the hint, and the App and the Action
+ * conclude `action_required` with the message, which never blames the code.
+ */
+export class GateInfraError extends Error {
+  constructor(
+    message: string,
+    /** What the person running the CLI can do about it (one line). */
+    readonly hint: string,
+    readonly kind: 'sandbox' | 'tree',
+  ) {
+    super(message);
+    this.name = 'GateInfraError';
+  }
+}
+
 export function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message;
   return String(err);

@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import { runCheck } from '../cli/check.js';
+import { GateInfraError } from '../core/errors.js';
 import type { ReportFormat } from '../report/index.js';
 import { buildDemoRepo } from './demo-repo.js';
 
@@ -16,7 +17,18 @@ export async function runDemo(opts: { format: ReportFormat; keep: boolean }, wri
     write(`running: slopgate check --repo ${dir} --base main --head slop-pr\n\n`);
   }
   try {
-    const code = await runCheck({ repo: dir, base: 'main', head: 'slop-pr', format: opts.format, strict: false }, write);
+    const args = { repo: dir, base: 'main', head: 'slop-pr', format: opts.format, strict: false };
+    let code: number;
+    try {
+      code = await runCheck(args, write);
+    } catch (err) {
+      // `check` refuses to pass without its sandbox; the demo shows the rest of the gate instead, and says so.
+      if (!(err instanceof GateInfraError && err.kind === 'sandbox')) throw err;
+      write(
+        `slopgate demo: not about the demo's code: ${err.message}\n  (${err.hint}); showing the gate without the tests, as --no-tests would\n\n`,
+      );
+      code = await runCheck({ ...args, noTests: true }, write);
+    }
     if (human) {
       write(`\n'slopgate check' would exit with ${code} (${code === 0 ? 'nothing blocks' : 'the PR is blocked'}).\n`);
       if (opts.keep) write(`The demo repository is kept at ${dir}\n`);

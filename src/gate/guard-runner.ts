@@ -1,4 +1,4 @@
-import { errorMessage } from '../core/errors.js';
+import { errorMessage, GateInfraError } from '../core/errors.js';
 import { GuardBudgetExceeded, type GuardWorkerSession } from './guard-pool.js';
 import { GuardSkip, type Guard, type GuardContext, type GuardFinding } from '../core/guard.js';
 import type { ChangedFile } from '../core/patch-set.js';
@@ -50,7 +50,7 @@ export async function runGuardInThread(
 /**
  * Runs one guard on its files within `budgetMs`: a crash on one file becomes a `guard-error` finding
  * for that file and the next file is checked; running out of time stops the guard with one
- * `guard-error`; a `GuardSkip` reports the guard as skipped.
+ * `guard-error`; a `GuardSkip` reports the guard as skipped; a `GateInfraError` is thrown on.
  */
 export async function runOneGuard(
   guard: Guard,
@@ -71,7 +71,7 @@ export async function runOneGuard(
         try {
           findings.push(...(await guard.checkFile(file, ctx)));
         } catch (err) {
-          if (err instanceof GuardSkip) throw err;
+          if (err instanceof GuardSkip || err instanceof GateInfraError) throw err;
           if (err instanceof GuardTimeout || timedOut()) throw new GuardTimeout(budgetMs);
           errors++;
           findings.push(guardErrorFinding(guard, err, file.path));
@@ -90,6 +90,8 @@ export async function runOneGuard(
   try {
     await Promise.race([work, timeout]);
   } catch (err) {
+    // The gate cannot run a check it must run: the whole run stops (never a finding, a skip or a pass).
+    if (err instanceof GateInfraError) throw err;
     if (err instanceof GuardSkip) skipped = err.reason;
     else {
       errors++;

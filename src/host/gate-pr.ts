@@ -19,6 +19,7 @@ import {
   type InfraErrorMode,
 } from './gate-job.js';
 import { addedLines, publishReport } from './publish-report.js';
+import { failedJobOutcome } from './failed-job-outcome.js';
 import { spliceBodySection } from './pr-body.js';
 import { loadRepoConfig } from './repo-config.js';
 import type { PullRequestFacts, ReviewHost } from './review-host.js';
@@ -190,7 +191,7 @@ export async function gatePr(
       throw err;
     }
     log.error({ err: errorMessage(err) }, 'gate job failed');
-    await finish(infrastructureOutcome(errorMessage(err), infraMode)).catch((e: unknown) =>
+    await finish(failedJobOutcome(err, infraMode)).catch((e: unknown) =>
       log.error({ err: errorMessage(e) }, 'could not complete the check run'),
     );
     return 'infrastructure-error';

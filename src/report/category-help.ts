@@ -47,6 +47,8 @@ export const CATEGORY_HELP: Record<Category, string> = {
   shrinkable: 'The same result can be reached with noticeably less code.',
   'information-missing': 'Facts needed to judge the change are missing.',
   'question-to-user': 'The gate needs an answer from the author to continue.',
+  'gate-workflow-changed':
+    'The pull request changes the workflow that runs slopgate (its inputs, or the workflows and actions it uses), so its gate cannot be trusted; a maintainer must review it.',
   'locked-decision-violation': 'The change goes against a decision the project has locked.',
   'infrastructure-mismatch': 'The change assumes infrastructure the project does not have.',
   'config-invalid': "The repository's slopgate configuration is invalid.",

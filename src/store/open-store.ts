@@ -1,5 +1,6 @@
 import { InputError } from '../core/errors.js';
 import type { Db } from './db.js';
+import { openEmbeddedDb, type StoreNotice } from './embedded-db.js';
 import { migrate } from './migrate.js';
 import { openPglite } from './pglite-db.js';
 import { openPostgres } from './pg-db.js';
@@ -21,6 +22,10 @@ export interface StoreOptions {
   lazy?: boolean;
   /** With `lazy`: close the database again after this long without a query, reopen on the next one. */
   idleCloseMs?: number;
+  /** PGlite in `dataDir`: how long to wait for another process holding the folder (default 30 s, or SLOPGATE_DB_LOCK_WAIT_SECONDS). */
+  lockWaitMs?: number;
+  /** PGlite in `dataDir`: told when the store waits for another process or moves a damaged database aside. */
+  onNotice?: StoreNotice;
 }
 
 function isPostgresUrl(url: string): boolean {
@@ -37,8 +42,16 @@ export async function openDb(opts: StoreOptions = {}): Promise<Db> {
       ...(opts.schema ? { schema: opts.schema } : {}),
       ...(opts.poolSize ? { max: opts.poolSize } : {}),
     });
+  } else if (opts.dataDir) {
+    // Locked for this process, migrated and checked (a damaged database is moved aside): see embedded-db.ts.
+    return openEmbeddedDb({
+      dataDir: opts.dataDir,
+      ...(opts.schema ? { schema: opts.schema } : {}),
+      ...(opts.lockWaitMs !== undefined ? { lockWaitMs: opts.lockWaitMs } : {}),
+      ...(opts.onNotice ? { onNotice: opts.onNotice } : {}),
+    });
   } else {
-    db = await openPglite({ ...(opts.dataDir ? { dataDir: opts.dataDir } : {}), ...(opts.schema ? { schema: opts.schema } : {}) });
+    db = await openPglite(opts.schema ? { schema: opts.schema } : {});
   }
   try {
     await migrate(db);

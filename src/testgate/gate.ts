@@ -9,10 +9,12 @@ import { compareSuites, type SuiteComparison } from './compare.js';
 import { detectRunner } from './runners/detect.js';
 import type { Runner } from './runners/runner.js';
 import { rerunPassing, runSuite, SuiteWorkspace, type SuiteLimits } from './run-suite.js';
-import { sandboxRefusal, type SandboxIsolation } from './sandbox.js';
+import type { SandboxIsolation } from './sandbox.js';
+import { requireSandbox } from './sandbox-required.js';
 import { testConfigChanges, type TestConfigChange } from './test-config-changes.js';
 import { capSuiteMessages } from './message-cap.js';
 import { suiteNotes } from './suite-notes.js';
+import { hiddenTestsEvidence, type HiddenTestsEvidence } from './removed-tests-evidence.js';
 import type { SuiteResult, TestOutcome } from '../core/suite-result.js';
 import type { EgressRefusal } from './egress/egress-proxy.js';
 import { startRunEgress } from './egress/run-egress.js';
@@ -74,6 +76,8 @@ export interface TestGateResult {
   notRun?: string;
   /** The candidate ran no test at all although the base ran some. */
   noTestsAtHead?: boolean;
+  /** Tests that ran at the base and do not with the change, and how their base version fared against it. */
+  hiddenTests?: HiddenTestsEvidence;
   /** Files that decide which tests run and that this change edits (pytest.ini, conftest.py, …). */
   configChanges?: TestConfigChange[];
   /**
@@ -149,9 +153,8 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
   const detection = await detectRunner(opts.base, opts.config.command);
   if ('skipped' in detection) return { ...empty, skipped: detection.skipped };
   const runner = detection.runner;
-  const refusal = sandboxRefusal(opts.config.isolation);
-  const info = { runner: runner.id, command: runner.displayCommand, internalCommand: runner.command };
-  if (refusal) return { ...empty, ...info, skipped: refusal };
+  // No sandbox here: the gate stops (an infra error, never a skip that would let the PR pass).
+  requireSandbox(opts.config.isolation);
   // With tests.network, one egress proxy serves both sides of this run and is closed with it.
   const egress = await startRunEgress(opts.config.network);
   const config: TestGateConfig = {
@@ -252,7 +255,25 @@ async function runBothSides(opts: TestGateOptions, runner: Runner): Promise<Test
       return { ...common, comparison, suiteBroken: true };
     }
     const { regressions, flaky } = await separateFlakes(candidateWs, runner, comparison.newlyFailing, opts.config.reruns);
-    return { ...common, comparison, regressions, flaky, ...(unverifiable ? { unverifiableCommand: true } : {}) };
+    const hiddenTests = await hiddenTestsEvidence({
+      ...opts,
+      runner,
+      limits: opts.config,
+      baseline,
+      candidate,
+      comparison,
+      configChanges,
+      cacheDir,
+      runDeps: deps.head,
+    });
+    return {
+      ...common,
+      comparison,
+      regressions,
+      flaky,
+      ...(hiddenTests ? { hiddenTests } : {}),
+      ...(unverifiable ? { unverifiableCommand: true } : {}),
+    };
   } finally {
     await candidateWs.dispose();
   }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { probeCgroups, type CgroupSupport } from './sandbox-cgroup.js';
@@ -126,6 +126,25 @@ function probeBwrap(bwrap: string | null, seccompFile: string | null): string | 
   }
 }
 
+/**
+ * `SLOPGATE_BWRAP` names the bwrap to use instead of the one on PATH. It exists to take the sandbox
+ * away (a path where no bwrap is, to see that the gate then refuses to pass), so it can only make things
+ * stricter: a program that is not the very bwrap found on PATH is refused even when it runs, since a
+ * stand-in that exits 0 would let PR code run outside any sandbox.
+ */
+function onlyStricter(override: string, onPath: string | null): string | null {
+  const id = (p: string) => {
+    try {
+      const st = statSync(p);
+      return `${st.dev}:${st.ino}`;
+    } catch {
+      return null;
+    }
+  };
+  if (onPath && id(override) !== null && id(override) === id(onPath)) return null;
+  return `SLOPGATE_BWRAP=${override} is not the bwrap on PATH (${onPath ?? 'none'}); it may only point at that one, or at nothing to switch the sandbox off`;
+}
+
 function probeTmpfsMount(): boolean {
   if (process.getuid?.() !== 0) return false;
   const dir = join(sandboxPrivateDir(), 'mount-probe');
@@ -142,10 +161,15 @@ export function sandboxCapabilities(): SandboxCapabilities {
     seccompFile = join(sandboxPrivateDir(), 'seccomp.bpf');
     writeFileSync(seccompFile, buildSeccompFilter(arch), { mode: 0o600 });
   }
-  const bwrap = process.platform === 'linux' ? which('bwrap') : null;
+  const onPath = process.platform === 'linux' ? which('bwrap') : null;
+  const override = process.env.SLOPGATE_BWRAP?.trim();
+  const bwrap = override || onPath;
   probed = {
     bwrap,
-    unavailable: process.platform === 'linux' ? probeBwrap(bwrap, seccompFile) : `the sandbox needs Linux (this is ${process.platform})`,
+    unavailable:
+      process.platform === 'linux'
+        ? (probeBwrap(bwrap, seccompFile) ?? (override ? onlyStricter(override, onPath) : null))
+        : `the sandbox needs Linux (this is ${process.platform})`,
     seccompFile,
     cgroups: probeCgroups(),
     prlimit: works('prlimit', ['--version']),

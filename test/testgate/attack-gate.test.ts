@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GateInfraError } from '../../src/core/errors.js';
 import { renderReport } from '../../src/report/index.js';
 import { sandboxCapabilities } from '../../src/testgate/sandbox-probe.js';
 import { overrideSandboxCapabilities } from '../../src/testgate/sandbox-probe.js';
@@ -169,7 +170,7 @@ describe.skipIf(why !== null)('attacks through the real gate (node --test PR)', 
 });
 
 describe('when the sandbox cannot be established (tests.isolation: required)', () => {
-  it('G8 is skipped with the exact reason and the PR code never runs', async () => {
+  it('the gate stops with the exact reason (an infra error, never a skip or a pass) and the PR code never runs', async () => {
     const real = sandboxCapabilities();
     overrideSandboxCapabilities({ ...real, unavailable: 'bwrap cannot create the sandbox: No permissions to create new namespace' });
     const proof = join(mkdtempSync(join(tmpdir(), 'slopgate-refused-')), 'ran');
@@ -177,17 +178,22 @@ describe('when the sandbox cannot be established (tests.isolation: required)', (
       const repo = prRepo(BASE, {
         'test/add.test.js': `'use strict';\nrequire('node:fs').writeFileSync(${JSON.stringify(proof)}, 'ran');\n`,
       });
-      const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
-      expect(g8Status(report).status).toBe('skipped');
-      expect(g8Status(report).reason).toContain(
-        'tests not run: the sandbox cannot be established (bwrap cannot create the sandbox: No permissions to create new namespace)',
+      const err = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(GateInfraError);
+      expect((err as GateInfraError).message).toBe(
+        'the sandbox could not start — bwrap cannot create the sandbox: No permissions to create new namespace',
       );
       expect(existsSync(proof)).toBe(false);
-      expect(renderReport('text', report).split('\n')[0]).not.toContain('without isolation');
       // A repository asking for best-effort does not lower the isolation on its own.
-      const asked = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0, isolation: 'best-effort' } });
-      expect(g8Status(asked).reason).toContain('ignored unless the operator sets SLOPGATE_TESTS_ISOLATION=best-effort');
+      const asked = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0, isolation: 'best-effort' } }).catch((e: unknown) => e);
+      expect((asked as Error).message).toContain('ignored unless the operator sets SLOPGATE_TESTS_ISOLATION=best-effort');
       expect(existsSync(proof)).toBe(false);
+      // Turned off on purpose, G8 is skipped and the rest of the gate reports.
+      const off = await gateTests(repo, { cacheDir: cache.dir, tests: { enabled: false } });
+      expect(g8Status(off)).toMatchObject({ status: 'skipped', reason: 'disabled in config (tests.enabled: false)' });
+      // A base without any test setup needs no sandbox: nothing would run.
+      const bare = await gateTests(prRepo({ 'a.txt': 'a\n' }, { 'a.txt': 'b\n' }), { cacheDir: cache.dir });
+      expect(g8Status(bare).status).toBe('skipped');
     } finally {
       overrideSandboxCapabilities(real);
     }

@@ -2,6 +2,7 @@ import type { GuardContext, GuardFinding } from '../../core/guard.js';
 import { locateTest } from '../../testgate/locate-test.js';
 import type { RerunVerdict, TestGateResult } from '../../testgate/gate.js';
 import { describeChanges } from '../../testgate/test-config-changes.js';
+import { deselectedByConfig } from '../../testgate/removed-tests-evidence.js';
 import type { TestOutcome, UnitStatus } from '../../core/suite-result.js';
 import { installFailedFinding } from './install-finding.js';
 import { describeNoResults } from '../../testgate/failure-cause.js';
@@ -118,12 +119,6 @@ export function notRunFinding(res: TestGateResult): GuardFinding {
   };
 }
 
-/** Whether a removed test's file still exists with this change (so it was deselected, not deleted). */
-function stillThere(t: TestOutcome, present: ReadonlySet<string>): boolean {
-  const file = t.file ?? (t.unit.includes(':') ? t.unit.slice(t.unit.indexOf(':') + 1) : t.unit);
-  return present.has(file);
-}
-
 async function removedFindings(res: TestGateResult, ctx: GuardContext): Promise<GuardFinding[]> {
   const removed = res.comparison?.removed ?? [];
   const changes = res.configChanges ?? [];
@@ -131,8 +126,7 @@ async function removedFindings(res: TestGateResult, ctx: GuardContext): Promise<
   let plain = removed;
   if (removed.length && (changes.length || res.noTestsAtHead)) {
     // Tests whose file is still there did not run because of what the change did to the configuration.
-    const present = new Set(res.noTestsAtHead ? [] : await ctx.head.paths());
-    const deselected = res.noTestsAtHead ? removed : removed.filter((t) => stillThere(t, present));
+    const deselected = res.noTestsAtHead ? removed : deselectedByConfig(removed, changes, new Set(await ctx.head.paths()));
     plain = removed.filter((t) => !deselected.includes(t));
     if (deselected.length) {
       const n = deselected.length;
@@ -151,19 +145,83 @@ async function removedFindings(res: TestGateResult, ctx: GuardContext): Promise<
       });
     }
   }
-  const byFile = new Map<string, TestOutcome[]>();
-  for (const t of plain) {
+  return [...out, ...hiddenFindings(res, plain)];
+}
+
+function byFile(tests: TestOutcome[]): Map<string, TestOutcome[]> {
+  const map = new Map<string, TestOutcome[]>();
+  for (const t of tests) {
     const key = t.file ?? t.unit;
-    byFile.set(key, [...(byFile.get(key) ?? []), t]);
+    map.set(key, [...(map.get(key) ?? []), t]);
   }
-  for (const [file, tests] of byFile) {
+  return map;
+}
+
+/**
+ * Tests gone from the run (deleted, moved out of the collected paths) or newly skipped, judged by the
+ * evidence rule (removed-tests-evidence.ts): their base version fails against the change → blocking;
+ * passes or cannot be run → risk.
+ */
+function hiddenFindings(res: TestGateResult, plain: TestOutcome[]): GuardFinding[] {
+  const ev = res.hiddenTests;
+  const failingIds = new Set(ev?.failing.map((t) => t.id));
+  const skippedIds = new Set(ev?.skipped);
+  const passingIds = new Set(ev?.passing.map((t) => t.id));
+  const base = short(res.baseline?.sha);
+  const submodules = ev?.submodules.length
+    ? ` With this change ${ev.submodules.map((p) => `\`${p}\``).join(', ')} ${ev.submodules.length === 1 ? 'is a submodule' : 'are submodules'}; submodules are not part of the tree under test.`
+    : '';
+  const out: GuardFinding[] = [];
+  for (const [file, tests] of byFile(ev?.failing ?? [])) {
+    const gone = tests.filter((t) => !skippedIds.has(t.id));
+    const how = gone.length === tests.length ? 'are gone' : gone.length === 0 ? 'are skipped' : 'are gone or skipped';
+    const failures = tests
+      .slice(0, 3)
+      .map((t) => `\`${testName(t.id)}\`: ${firstLine(t.message) || 'failed'}`)
+      .join('; ');
+    out.push({
+      category: 'tests-removed',
+      severity: 'fail',
+      ...(file.includes(':') ? {} : { path: file }),
+      message: `${plural(tests.length, 'test')} that passed at the base (${base}) ${how} with this change, and their base version fails against it — the change breaks what they checked: ${failures}${tests.length > 3 ? ` and ${tests.length - 3} more` : ''}.${submodules}`,
+      remediation: `Restore ${tests.length === 1 ? 'the test' : 'these tests'} from the base and make ${tests.length === 1 ? 'it' : 'them'} pass, or, if the behaviour ${tests.length === 1 ? 'it checks' : 'they check'} is meant to change, update ${tests.length === 1 ? 'it' : 'them'} in this PR and say why; removing a failing test is not a fix.`,
+      evidence: {
+        tests: tests.map((t) => t.id),
+        restored: ev?.restored ?? [],
+        output: tests
+          .map((t) => `${t.id}: ${t.message ?? ''}`)
+          .join('\n')
+          .slice(0, 2000),
+      },
+    });
+  }
+  const notRunIds = new Set(ev?.notRun.map((t) => t.id));
+  const verdict = (tests: TestOutcome[]): string => {
+    const its = tests.length === 1 ? 'its' : 'their';
+    if (tests.every((t) => passingIds.has(t.id))) return `; ${its} base version still passes against this change`;
+    if (tests.every((t) => notRunIds.has(t.id)))
+      return `; ${its} base version could not be run against this change (${ev?.notRunReason ?? 'no result'})`;
+    return '';
+  };
+  for (const [file, tests] of byFile(plain.filter((t) => !failingIds.has(t.id)))) {
     out.push({
       category: 'tests-removed',
       severity: 'risk',
       ...(file.includes(':') ? {} : { path: file }),
-      message: `${tests.length === 1 ? 'A test that exists' : `${tests.length} tests that exist`} at the base ${tests.length === 1 ? 'is' : 'are'} gone with this change: ${namesOf(tests)}.`,
+      message: `${tests.length === 1 ? 'A test that exists' : `${tests.length} tests that exist`} at the base ${tests.length === 1 ? 'is' : 'are'} gone with this change: ${namesOf(tests)}${verdict(tests)}.${submodules}`,
       remediation: `If removing tests from \`${file}\` is intended, say why in the PR description (a reviewer must agree); otherwise restore them.`,
       evidence: { tests: tests.map((t) => t.id) },
+    });
+  }
+  const skipped = (ev ? [...ev.passing, ...ev.notRun] : []).filter((t) => skippedIds.has(t.id));
+  for (const [file, tests] of byFile(skipped)) {
+    out.push({
+      category: 'tests-removed',
+      severity: 'risk',
+      ...(file.includes(':') ? {} : { path: file }),
+      message: `${tests.length === 1 ? 'A test that ran' : `${tests.length} tests that ran`} at the base ${tests.length === 1 ? 'is' : 'are'} skipped with this change: ${namesOf(tests)}${verdict(tests)}.`,
+      remediation: `If skipping ${tests.length === 1 ? 'it' : 'them'} is intended, say why in the PR description (a reviewer must agree); otherwise remove the skip.`,
+      evidence: { tests: tests.map((t) => t.id), skipped: true },
     });
   }
   return out;

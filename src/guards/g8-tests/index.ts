@@ -69,9 +69,10 @@ export const g8: Guard = {
   budgetMs(ctx) {
     const t = ctx.config.tests;
     const perRun = t.timeoutSec * 1000 * (t.setup ? 2 : 1);
-    // Installs (base and head, one retry) have their own budget of at least 15 minutes each.
+    // Installs (base and head, one retry) have their own budget of at least 15 minutes each; the suite
+    // runs at base and head in parallel, then the re-runs and one run of the base version of hidden tests.
     const installs = t.install === 'off' ? 0 : 3 * Math.max(t.timeoutSec, 900) * 1000;
-    return perRun * (1 + t.reruns) + installs + 60_000;
+    return perRun * (2 + t.reruns) + installs + 60_000;
   },
   async checkAll(_files, ctx): Promise<GuardFinding[]> {
     const { tests, cache } = services(ctx);

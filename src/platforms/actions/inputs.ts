@@ -63,3 +63,22 @@ export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
     ...(sarifFile ? { sarifFile } : {}),
   };
 }
+
+/** The inputs a PR's workflow cannot choose for itself: read from the base branch's step, where a maintainer wrote them. */
+const GATE_INPUTS = ['config', 'fail-level', 'tests', 'strict', 'comment-budget'];
+
+/**
+ * The inputs of a run whose workflow the PR changed: the slopgate step's `with:` as the base branch has
+ * it (undefined: the defaults), never the PR's. The token and the SARIF path stay as given; a base value
+ * that is an expression (`${{ … }}`) cannot be evaluated here and falls back to the default.
+ */
+export function trustedInputs(env: NodeJS.ProcessEnv, baseWith: Record<string, string> | undefined): ActionInputs {
+  const trusted: NodeJS.ProcessEnv = Object.fromEntries(
+    Object.entries(env).filter(([k]) => !GATE_INPUTS.some((name) => k === `INPUT_${name.toUpperCase()}`)),
+  );
+  for (const name of GATE_INPUTS) {
+    const value = baseWith?.[name];
+    if (value !== undefined && !value.includes('${{')) trusted[`INPUT_${name.toUpperCase()}`] = value;
+  }
+  return readInputs(trusted);
+}

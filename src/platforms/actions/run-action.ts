@@ -3,13 +3,14 @@ import { resolve } from 'node:path';
 import { exitCodeFor } from '../../cli/fail-level.js';
 import { ConfigError } from '../../config/load.js';
 import type { SlopgateConfig } from '../../core/config-schema.js';
-import { errorMessage, InputError } from '../../core/errors.js';
+import { errorMessage, GateInfraError, InputError } from '../../core/errors.js';
 import { runGate, type GateOptions } from '../../gate/run-gate.js';
 import type { Report } from '../../core/report.js';
 import { createLogger, type Logger } from '../../core/trace.js';
 import { GUARDS } from '../../guards/index.js';
 import { configErrorOutcome, DEFAULT_INFRA_ERROR_MODE, externalIdFor, infrastructureOutcome } from '../../host/gate-job.js';
 import { skipOutcome, skipReasonFor } from '../../host/gate-pr.js';
+import { failedJobOutcome } from '../../host/failed-job-outcome.js';
 import { addedLines, publishReport } from '../../host/publish-report.js';
 import { labelSanctions } from '../../host/sanctions.js';
 import { neutralizeComments, neutralizeReport } from '../../report/comment-escape.js';
@@ -18,9 +19,10 @@ import { actionCapabilities, actionOctokit, ActionsReviewHost } from './actions-
 import { readPullRequestEvent, runnerContext } from './event.js';
 import { fetchPrHistory } from './fetch-history.js';
 import { loadBaseConfig } from './base-config.js';
-import { readInputs, type ActionInputs } from './inputs.js';
+import { readInputs, trustedInputs, type ActionInputs } from './inputs.js';
 import { setOutputs } from './runner-files.js';
 import { workflowCommand } from './workflow-commands.js';
+import { workflowTrust, workflowTrustGuard } from './workflow-trust.js';
 
 /**
  * Exit codes of the step: 0 the gate passes (at the fail level), 1 it does not, 2 the workflow or the
@@ -47,6 +49,19 @@ function outageLines(reason: string): string[] {
     ),
     'This failure is not about your code: slopgate itself (or the GitHub API it talks to) failed. Re-run the job; ' +
       'the step fails until a run finishes, so an outage never lets a pull request through.',
+  ];
+}
+
+/** The machine cannot run a check it must run (no sandbox for the tests): the step fails, and says what to do. */
+function cannotGateLines(err: GateInfraError): string[] {
+  const remedy =
+    err.kind === 'sandbox'
+      ? 'Prepare the runner before the slopgate step (sudo apt-get install -y bubblewrap && sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0), ' +
+        'or gate without tests on purpose: tests: false in the workflow on the default branch, or tests.enabled: false in the config.'
+      : 'Re-run the job.';
+  return [
+    workflowCommand('error', { title: 'slopgate could not run the tests (not about your code)' }, `not about your code: ${err.message}`),
+    `This failure is not about your code: ${err.message}. ${remedy} The step fails until the tests can run, so a change that breaks a test never passes because they could not.`,
   ];
 }
 
@@ -136,6 +151,18 @@ export async function runAction(io: ActionIo): Promise<number> {
       baseSha: event.baseSha,
       headSha: event.headSha,
     });
+    // The workflow running this step is the PR's: when the PR changed it, its inputs are not used.
+    const trust = await workflowTrust({ env, dir: ctx.workspace, owner: ctx.owner, repo: ctx.repo, number: event.number, ...history });
+    if (trust.untrusted) {
+      inputs = trustedInputs(env, trust.baseInputs);
+      write(
+        workflowCommand(
+          'warning',
+          { title: 'slopgate: this PR changes its own gate' },
+          `${trust.untrusted}; this run uses the base branch's inputs`,
+        ),
+      );
+    }
     try {
       config = (await loadBaseConfig(ctx.workspace, history.baseSha, inputs.config)).config;
     } catch (err) {
@@ -160,7 +187,7 @@ export async function runAction(io: ActionIo): Promise<number> {
       head: history.headSha,
       repoName: fullName,
       config,
-      guards: GUARDS,
+      guards: [...GUARDS, workflowTrustGuard(trust)],
       sanctions: labelSanctions(pr.labels),
       round: 1,
       decide: { refinerEnabled: false },
@@ -205,8 +232,8 @@ export async function runAction(io: ActionIo): Promise<number> {
       return EXIT.input;
     }
     log.error({ err: reason }, 'action failed');
-    for (const line of outageLines(reason)) write(line);
-    await finishOutage(reviewHost, check, reason, config, log);
+    for (const line of err instanceof GateInfraError ? cannotGateLines(err) : outageLines(reason)) write(line);
+    await finishOutage(reviewHost, check, err instanceof GateInfraError ? err : reason, config, log);
     return EXIT.outage;
   }
 }
@@ -215,12 +242,13 @@ export async function runAction(io: ActionIo): Promise<number> {
 async function finishOutage(
   reviewHost: ActionsReviewHost | undefined,
   check: { started: boolean; id: number },
-  reason: string,
+  reason: string | GateInfraError,
   config: SlopgateConfig | undefined,
   log: Logger,
 ): Promise<void> {
   if (!reviewHost || !check.started) return;
-  const outcome = infrastructureOutcome(reason, config?.onInfraError ?? DEFAULT_INFRA_ERROR_MODE);
+  const mode = config?.onInfraError ?? DEFAULT_INFRA_ERROR_MODE;
+  const outcome = typeof reason === 'string' ? infrastructureOutcome(reason, mode) : failedJobOutcome(reason, mode);
   await reviewHost
     .completeCheckRun(check.id, outcome)
     .catch((e: unknown) => log.error({ err: errorMessage(e) }, 'could not complete the check run'));

@@ -71,6 +71,8 @@ export interface RunOptions {
   payload?: unknown;
   /** Called between the checkout and the Action's start (to break something). */
   afterCheckout?: () => void;
+  /** More of the runner's environment (e.g. GITHUB_WORKFLOW_REF, or SLOPGATE_BWRAP to take the sandbox away). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -111,9 +113,15 @@ export async function runActionProcess(o: RunOptions): Promise<ActionRun> {
     GITHUB_STEP_SUMMARY: summary,
     GITHUB_OUTPUT: output,
     GITHUB_RUN_ID: '987654',
+    // Under pull_request the workflow is read from the PR's merge ref (what the runner sets).
+    GITHUB_WORKFLOW_REF: `${o.pull.repo.owner.login}/${o.pull.repo.name}/.github/workflows/slopgate.yml@refs/pull/${o.pull.number}/merge`,
+    GITHUB_JOB: 'gate',
+    GITHUB_ACTION: 'slopgate',
+    GITHUB_ACTION_REPOSITORY: 'slopgate-dev/slopgate',
     RUNNER_TEMP: tmp,
     'INPUT_GITHUB-TOKEN': o.token,
     ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
+    ...o.env,
   };
   const args = ENTRY.endsWith('.ts') ? ['--import', 'tsx', ENTRY] : [ENTRY];
   const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {

@@ -1,0 +1,219 @@
+import { execFileSync } from 'node:child_process';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { GateInfraError } from '../../src/core/errors.js';
+import { exportTree, listTree } from '../../src/testgate/export-tree.js';
+import { checkExportedTree } from '../../src/testgate/verify-export.js';
+import { prRepo, TestRepo } from '../helpers/git-repo.js';
+import { needs } from '../helpers/toolchains.js';
+import { gateTests, sandboxCacheDir, testsSection } from './fixtures.js';
+
+/**
+ * The tree G8 runs the tests on is the commit's tree, byte for byte: a PR's `.gitattributes` cannot
+ * drop a test from the run (`export-ignore`), rewrite it (`export-subst`, `ident`) or route it through
+ * a filter driver, and a tree on disk that differs from `git ls-tree` is never run.
+ */
+
+const cache = sandboxCacheDir();
+const scratch: string[] = [];
+afterAll(() => {
+  cache.remove();
+  for (const d of scratch) rmSync(d, { recursive: true, force: true });
+});
+
+function tmp(): string {
+  const d = mkdtempSync(join(tmpdir(), 'slopgate-export-'));
+  scratch.push(d);
+  return d;
+}
+
+const CALC = 'def add(a, b):\n    return a + b\n';
+const BROKEN = 'def add(a, b):\n    return a - b\n';
+/** The test fails on the broken code; its second operand is a placeholder the attributes would rewrite. */
+const TEST = (placeholder: string) => `from calc.ops import add\n\n\ndef test_add():\n    assert add(2, 3) == 5 or ${placeholder}\n`;
+const BASE = {
+  'pyproject.toml': '[project]\nname = "calc"\nversion = "0.1.0"\n',
+  'calc/__init__.py': '',
+  'calc/ops.py': CALC,
+  'tests/test_calc.py': TEST('False'),
+};
+
+needs('pytest')('a PR cannot hide a broken test from the run with .gitattributes', () => {
+  const attacks: { name: string; change: Record<string, string>; base?: Record<string, string>; config?: [string, string][] }[] = [
+    { name: 'export-ignore in the root .gitattributes', change: { '.gitattributes': 'tests/test_calc.py export-ignore\n' } },
+    {
+      name: 'export-ignore in a .gitattributes of the tests directory',
+      change: { 'tests/.gitattributes': 'test_calc.py export-ignore\n' },
+    },
+    {
+      // `git archive` replaced "$Format:x$" by "x", so the assertion's fallback became true.
+      name: 'export-subst with a $Format:…$ placeholder',
+      change: { '.gitattributes': 'tests/test_calc.py export-subst\n', 'tests/test_calc.py': TEST('"$Format:x$" == "x"') },
+    },
+    {
+      name: 'ident expanding $Id$',
+      change: { '.gitattributes': 'tests/*.py ident\n', 'tests/test_calc.py': TEST('"$Id$" != "$Id" + "$"') },
+    },
+    {
+      // The base's conftest.py turns on the checked mode the change breaks; hidden, the broken path would not run.
+      name: 'export-ignore on the conftest.py the tests depend on',
+      base: {
+        'tests/conftest.py': 'import calc.ops\n\ncalc.ops.CHECKED = True\n',
+        'calc/ops.py': 'CHECKED = False\n\n\ndef add(a, b):\n    return a + b\n',
+      },
+      change: {
+        '.gitattributes': 'tests/conftest.py export-ignore\n',
+        'calc/ops.py': 'CHECKED = False\n\n\ndef add(a, b):\n    return a - b if CHECKED else a + b\n',
+      },
+    },
+    {
+      // A filter driver configured on the machine (as git-lfs configures one globally on CI runners).
+      name: 'a filter= attribute whose driver the machine configures',
+      change: { '.gitattributes': 'tests/test_calc.py filter=hide\n' },
+      config: [
+        ['filter.hide.smudge', "sed 's/or False/or True/'"],
+        ['filter.hide.clean', 'cat'],
+      ],
+    },
+  ];
+  for (const attack of attacks) {
+    it(`${attack.name}: the regression is found`, async () => {
+      const repo = prRepo({ ...BASE, ...attack.base }, { 'calc/ops.py': BROKEN, ...attack.change });
+      for (const [k, v] of attack.config ?? []) repo.git('config', k, v);
+      const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
+      expect(testsSection(report).regressions).toEqual(['py:tests/test_calc.py::test_add']);
+      const f = report.findings.find((x) => x.category === 'test-regression');
+      expect(f).toMatchObject({ severity: 'fail', path: 'tests/test_calc.py' });
+      expect(report.decision.outcome).toBe('REFINE');
+    }, 240_000);
+  }
+});
+
+describe('exportTree writes the commit byte for byte', () => {
+  function fixture(): { repo: TestRepo; sha: string } {
+    const repo = TestRepo.create();
+    repo.write({
+      '.gitattributes': '* text=auto eol=crlf\n*.txt export-subst ident\nignored/** export-ignore\n',
+      'lf.txt': 'one\ntwo $Id$ $Format:%H$\n',
+      'ignored/kept.py': 'x = 1\n',
+      'bin/run.sh': '#!/bin/sh\necho hi\n',
+      'deep/a/b/c.bin': Buffer.from([0, 1, 2, 255, 13, 10]),
+    });
+    repo.chmod('bin/run.sh', 0o755);
+    repo.symlink('link-to-run', 'bin/run.sh');
+    repo.symlink('escape', '../../../../etc/passwd');
+    // A file name that is not UTF-8 (the byte 0xe9 alone).
+    writeFileSync(Buffer.from(join(repo.dir, 'n\xe9.txt'), 'latin1'), 'latin1 name\n');
+    const sha = repo.commit('tree');
+    // A submodule: a gitlink entry in the index pointing at some commit.
+    repo.git('update-index', '--add', '--cacheinfo', `160000,${sha},vendor/sub`);
+    repo.git('commit', '-q', '-m', 'submodule');
+    return { repo, sha: repo.git('rev-parse', 'HEAD').trim() };
+  }
+
+  it('ignores every attribute, keeps modes and symlinks, leaves submodules empty', async () => {
+    const { repo, sha } = fixture();
+    const dest = tmp();
+    await exportTree(repo.dir, sha, dest);
+    const blob = (path: string) => execFileSync('git', ['cat-file', 'blob', `${sha}:${path}`], { cwd: repo.dir });
+    for (const path of ['lf.txt', 'ignored/kept.py', 'bin/run.sh', 'deep/a/b/c.bin', '.gitattributes']) {
+      expect(readFileSync(join(dest, path)).equals(blob(path)), path).toBe(true);
+    }
+    expect(readFileSync(join(dest, 'lf.txt'), 'utf8')).toBe('one\ntwo $Id$ $Format:%H$\n');
+    expect(lstatSync(join(dest, 'bin/run.sh')).mode & 0o777).toBe(0o755);
+    expect(lstatSync(join(dest, 'lf.txt')).mode & 0o777).toBe(0o644);
+    expect(lstatSync(join(dest, 'link-to-run')).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(join(dest, 'link-to-run'))).toBe('bin/run.sh');
+    expect(readlinkSync(join(dest, 'escape'))).toBe('../../../../etc/passwd');
+    expect(readFileSync(Buffer.from(join(dest, 'n\xe9.txt'), 'latin1'), 'utf8')).toBe('latin1 name\n');
+    expect(lstatSync(join(dest, 'vendor/sub')).isDirectory()).toBe(true);
+    expect(execFileSync('ls', ['-A', join(dest, 'vendor/sub')], { encoding: 'utf8' })).toBe('');
+    expect(await checkExportedTree(dest, await listTree(repo.dir, sha))).toEqual([]);
+  });
+
+  it('ignores replace refs: the blob written is the one the commit names', async () => {
+    const { repo, sha } = fixture();
+    const original = repo.git('rev-parse', `${sha}:lf.txt`).trim();
+    const other = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: repo.dir, input: 'replaced\n', encoding: 'utf8' }).trim();
+    repo.git('replace', original, other);
+    expect(repo.git('cat-file', 'blob', `${sha}:lf.txt`)).toBe('replaced\n');
+    const dest = tmp();
+    await exportTree(repo.dir, sha, dest);
+    expect(readFileSync(join(dest, 'lf.txt'), 'utf8')).toBe('one\ntwo $Id$ $Format:%H$\n');
+  });
+
+  it('refuses to finish when the folder holds a file the commit does not (an infra error, not a run)', async () => {
+    const { repo, sha } = fixture();
+    const dest = tmp();
+    writeFileSync(join(dest, 'planted_test.py'), 'def test_ok():\n    pass\n');
+    const err = await exportTree(repo.dir, sha, dest).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GateInfraError);
+    expect((err as GateInfraError).kind).toBe('tree');
+    expect((err as Error).message).toContain(`the tree under test does not match commit ${sha.slice(0, 12)}`);
+    expect((err as Error).message).toContain('"planted_test.py" is not in the commit (an extra file)');
+  });
+
+  it('the check names every kind of difference from git ls-tree', async () => {
+    const { repo, sha } = fixture();
+    const dest = tmp();
+    const entries = await listTree(repo.dir, sha);
+    await exportTree(repo.dir, sha, dest);
+    writeFileSync(join(dest, 'lf.txt'), 'one\r\ntwo\r\n'); // another size
+    chmodSync(join(dest, 'bin/run.sh'), 0o644); // lost its executable bit
+    unlinkSync(join(dest, 'link-to-run'));
+    writeFileSync(join(dest, 'link-to-run'), 'bin/run.sh'); // a file where a symlink was
+    unlinkSync(join(dest, 'escape'));
+    symlinkSync('/etc/hostname', join(dest, 'escape')); // a symlink pointing elsewhere
+    rmSync(join(dest, 'ignored'), { recursive: true }); // a missing file
+    mkdirSync(join(dest, 'extra-dir'));
+    writeFileSync(join(dest, 'vendor/sub/x'), ''); // something inside a submodule's directory
+    expect(await checkExportedTree(dest, entries)).toEqual([
+      '"bin/run.sh" is not executable (mode 100755 in the commit)',
+      '"escape" points elsewhere (target of 13 bytes, not 22)',
+      '"extra-dir" is not in the commit (an extra dir)',
+      '"ignored/kept.py" is missing',
+      '"lf.txt" has 10 bytes, the commit 25',
+      '"link-to-run" should be a symlink, is a file',
+      '"vendor/sub/x" is not in the commit (an extra file)',
+    ]);
+  });
+
+  it("a name too long for the file system is the commit's problem (a G8 error that blocks), not the machine's", async () => {
+    const repo = TestRepo.create();
+    repo.write({ 'a.txt': 'a\n' }).commit('a');
+    const blob = repo.git('rev-parse', 'HEAD:a.txt').trim();
+    const tree = execFileSync('git', ['mktree'], {
+      cwd: repo.dir,
+      input: `100644 blob ${blob}\t${'x'.repeat(300)}\n`,
+      encoding: 'utf8',
+    }).trim();
+    const err = await exportTree(repo.dir, tree, tmp()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(err).not.toBeInstanceOf(GateInfraError);
+    expect((err as Error).message).toContain(`commit ${tree.slice(0, 12)} holds a path too long to write`);
+  });
+
+  it('refuses a tree object with a path no checkout would write', async () => {
+    const repo = TestRepo.create();
+    repo.write({ 'a.txt': 'a\n' }).commit('a');
+    const blob = repo.git('rev-parse', 'HEAD:a.txt').trim();
+    // A hand-made tree holding ".git" (git's own fsck would reject it; a mirror may not check).
+    const tree = execFileSync('git', ['mktree'], { cwd: repo.dir, input: `100644 blob ${blob}\t.GIT\n`, encoding: 'utf8' }).trim();
+    const err = await exportTree(repo.dir, tree, tmp()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GateInfraError);
+    expect((err as Error).message).toContain('a path no checkout would write: ".GIT"');
+  });
+});
