@@ -35,7 +35,8 @@ export interface DismissOutcome {
 export const NO_STORE_FOR_DISMISS =
   'This slopgate installation keeps no store, so a dismissal cannot be recorded and would be forgotten on the next run. ' +
   'Nothing was dismissed. Ask the operator to configure a store (`DATABASE_URL` or the embedded one), or use ' +
-  '`ignore.findings` in `.github/slopgate.yml` on the default branch, or an inline `slopgate-ignore <category>: <reason>` comment.';
+  "`ignore.findings` in `.github/slopgate.yml` on the default branch, or (for style nits and the PR's own prose only) an inline " +
+  '`slopgate-ignore <category>: <reason>` comment.';
 
 /** The findings of the newest stored run of `headSha` on this PR, or null when none is stored. */
 export async function storedFindings(store: Store, repo: string, pr: number, headSha: string): Promise<Finding[] | null> {
