@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import { parseDismissCommand } from '../core/dismiss-command.js';
+import { codeSpan } from '../report/markdown-escape.js';
 
 export type Command =
   | { name: 'recheck' }
@@ -78,7 +79,7 @@ function interpret(args: string[], line: string): Command {
     case '':
       return { name: 'help' };
     default:
-      return { name: 'unknown', text: line, problem: `\`${verb.slice(0, 40)}\` is not a slopgate command` };
+      return { name: 'unknown', text: line, problem: `${codeSpan(verb.slice(0, 40))} is not a slopgate command` };
   }
 }
 

@@ -13,7 +13,7 @@ import {
   stripControl,
 } from './format-helpers.js';
 import { fitBlocks } from './markdown-budget.js';
-import { codeBlock, escapeCell, escapeInline, escapeInlineParagraph, escapeMarkdown } from './markdown-escape.js';
+import { codeBlock, escapeCell, escapeInline, escapeInlineParagraph, escapeMarkdown, inertText } from './markdown-escape.js';
 import { dismissedText } from './dismissed-text.js';
 import { readPsi, readTests } from './sections.js';
 import { qaBlockMarkdown, qaSummaryLine } from '../qa/section.js';
@@ -48,8 +48,15 @@ const OUTCOME_ICON: Record<string, string> = {
   STUCK: '🛑',
 };
 
-/** One-line title, e.g. "2 blocking · Ψ 0.41 · tests: 1 regression", or "all clear". */
+/**
+ * One-line title, e.g. "2 blocking · Ψ 0.41 · tests: 1 regression", or "all clear". Plain text, but it
+ * quotes the decision's reason (PR text can reach it), so it is inert.
+ */
 export function checkRunTitle(report: Report): string {
+  return inertText(titleText(report));
+}
+
+function titleText(report: Report): string {
   const d = report.decision;
   const reason = firstLine(stripControl(d.reason), 120);
   if (d.outcome === 'SKIPPED') return `skipped: ${reason}`;

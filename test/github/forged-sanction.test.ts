@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Guard } from '../../src/core/guard.js';
 import { allowedPathsIn, allowMarker, deriveSanctionKey } from '../../src/host/sanctions.js';
 import { explainFinding } from '../../src/platforms/github/explain-finding.js';
-import { neutralizeComments } from '../../src/report/comment-escape.js';
+import { breakComments } from '../../src/report/markdown-escape.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { FakeRemote, removeFakeRemotes } from './helpers/fake-remote.js';
@@ -84,7 +84,7 @@ describe('sanction markers are signed', () => {
     expect(text).not.toContain('<!--');
     expect(text).not.toContain('-->');
     expect(allowedPathsIn(text, SANCTION_KEY, scope(5))).toEqual([]);
-    expect(neutralizeComments('a <!-- b --> c --!> d')).not.toMatch(/<!--|-->|--!>/);
+    expect(breakComments('a <!-- b --> c --!> d')).not.toMatch(/<!--|-->|--!>/);
   });
 });
 

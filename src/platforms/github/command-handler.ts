@@ -11,7 +11,7 @@ import { GitHubReviewHost } from './github-review-host.js';
 import { refineOnGitHub } from './refine-on-github.js';
 import type { SlopgateRuntime } from './runtime.js';
 import { allowMarker } from '../../host/sanctions.js';
-import { neutralizeComments } from '../../report/comment-escape.js';
+import { breakComments } from '../../report/markdown-escape.js';
 
 /** Where a command came from: a PR comment or a check-run button. */
 export interface CommandOrigin {
@@ -35,11 +35,17 @@ async function react(host: ReviewHost, o: CommandOrigin, content: Reaction): Pro
 }
 
 /**
- * Posts a reply. Its text may quote PR-controlled content (paths, messages, the command itself), so
- * HTML comment delimiters in it are neutralised; only `marker`, built by slopgate, goes out verbatim.
+ * Posts a reply. Every PR-controlled part of `body` (paths, messages, the command itself) was escaped
+ * where it was put in (markdown-escape.ts); on top, no HTML comment delimiter goes out, so only
+ * `marker`, built by slopgate, can be a hidden marker.
  */
 async function reply(host: ReviewHost, o: CommandOrigin, body: string, marker = ''): Promise<void> {
-  await host.postComment(o.number, neutralizeComments(body) + marker);
+  await host.postComment(o.number, breakComments(body) + marker);
+}
+
+/** The answer to a comment that is not a slopgate command: what is wrong (its parts escaped where the parser built it) and the help. */
+export function unknownCommandReply(command: Extract<Command, { name: 'unknown' }>): string {
+  return `${command.problem}.\n\n${HELP_TEXT}`;
 }
 
 function refusal(command: Command['name'], user: string, role: RepoRole, authorMayRecheck: boolean): string {
@@ -62,7 +68,7 @@ export async function handleCommand(rt: SlopgateRuntime, gh: GitHubClient, origi
       return;
     case 'unknown':
       await react(host, origin, 'confused');
-      await reply(host, origin, `${command.problem}.\n\n${HELP_TEXT}`);
+      await reply(host, origin, unknownCommandReply(command));
       return;
     case 'explain': {
       const pr = await host.pullRequest(origin.number);
