@@ -6,7 +6,8 @@ import { lookUpFinding } from './explain-finding.js';
 import { checkRunFindings } from './check-run-findings.js';
 import { dismissByCommand } from '../../host/dismiss-finding.js';
 import { canWrite } from '../../host/permissions.js';
-import type { Reaction, RepoRole, ReviewHost } from '../../host/review-host.js';
+import type { PullRequestFacts, Reaction, RepoRole, ReviewHost } from '../../host/review-host.js';
+import { COMMAND_WINDOW, commandKey, isBotSender, isHeadBound } from '../../host/command-budget.js';
 import { GitHubReviewHost } from './github-review-host.js';
 import { refineOnGitHub } from './refine-on-github.js';
 import type { SlopgateRuntime } from './runtime.js';
@@ -19,6 +20,8 @@ export interface CommandOrigin {
   installationId: number;
   number: number;
   sender: string;
+  /** GitHub's account type of the sender (`User`, `Bot`, …), when the event says. */
+  senderType?: string;
   deliveryId: string;
   /** The comment to react to (absent for buttons). */
   commentId?: number;
@@ -54,13 +57,49 @@ function refusal(command: Command['name'], user: string, role: RepoRole, authorM
 }
 
 /**
+ * Answers one command within the commenter's budget (command-budget.ts), before any API call: a bot is
+ * never answered; beyond the per-user, per-PR bound, or for the same command again within the window,
+ * there is no reply and no reaction, only a log line. Then {@link runCommand}.
+ */
+export async function handleCommand(rt: SlopgateRuntime, gh: GitHubClient, origin: CommandOrigin, command: Command): Promise<void> {
+  const { target } = origin;
+  const log = rt.log.child({ pr: `${target.owner}/${target.repo}#${origin.number}`, sender: origin.sender, command: command.name });
+  if (isBotSender(origin.sender, origin.senderType)) {
+    log.info('command from a bot: not answered');
+    return;
+  }
+  const scope = { repo: `${target.owner}/${target.repo}`, pr: origin.number, login: origin.sender };
+  const attempt = await rt.commands.admit(scope);
+  if (attempt === null) {
+    log.info(
+      { limit: COMMAND_WINDOW.limit, windowMinutes: COMMAND_WINDOW.windowMs / 60_000 },
+      'command not answered: this user gave too many commands on this PR in the window',
+    );
+    return;
+  }
+  const host = new GitHubReviewHost(gh, target, rt.deps.appId);
+  const pr = isHeadBound(command) ? await host.pullRequest(origin.number) : undefined;
+  if (!(await rt.commands.settle(scope, attempt, commandKey(command, pr?.headSha)))) {
+    log.info('command not answered: the same command was answered in the window');
+    return;
+  }
+  await runCommand(rt, gh, host, origin, command, pr);
+}
+
+/**
  * Carries out one command. Write-level commands (refine, allow, reset) check the sender's role with
  * the collaborator-permission API; recheck is also open to the PR author. Every comment command gets
  * a reaction: 👀 accepted, 👍 done, 😕 refused or not understood.
  */
-export async function handleCommand(rt: SlopgateRuntime, gh: GitHubClient, origin: CommandOrigin, command: Command): Promise<void> {
+async function runCommand(
+  rt: SlopgateRuntime,
+  gh: GitHubClient,
+  host: GitHubReviewHost,
+  origin: CommandOrigin,
+  command: Command,
+  fetched: PullRequestFacts | undefined,
+): Promise<void> {
   const { target } = origin;
-  const host = new GitHubReviewHost(gh, target, rt.deps.appId);
   switch (command.name) {
     case 'help':
       await react(host, origin, '+1');
@@ -85,7 +124,7 @@ export async function handleCommand(rt: SlopgateRuntime, gh: GitHubClient, origi
     default:
       break;
   }
-  const pr = await host.pullRequest(origin.number);
+  const pr = fetched ?? (await host.pullRequest(origin.number));
   const isAuthor = pr.author === origin.sender;
   if (NEEDS_WRITE.has(command.name) || !isAuthor) {
     const role = await host.permissionOf(origin.sender);
