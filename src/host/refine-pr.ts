@@ -23,7 +23,7 @@ import { deriveSuggestions } from './refine-suggestions.js';
 import { preparePr, prGateOptions, prServices } from './pr-gate-options.js';
 import { loadRepoConfig } from './repo-config.js';
 import type { PullRequestFacts, PushCommitInput, ReviewHost } from './review-host.js';
-import { commentSanctions, labelSanctions } from './sanctions.js';
+import { prSanctions } from './sanctions.js';
 
 /** What landing a refine needs besides the gate's deps: the fixes to try and where the new head is gated. */
 export interface RefinePrDeps extends GatePrDeps {
@@ -199,7 +199,7 @@ export async function refineGatedHead(host: ReviewHost, head: GatedHead, deps: R
     recipes: deps.recipes,
     ...(deps.model ? { model: deps.model } : {}),
     services: prServices(host, deps, pr.number, revisions),
-    sanctions: [...labelSanctions(pr.labels), ...(await commentSanctions(host, pr.number, deps.sanctionKey))],
+    sanctions: (await prSanctions(host, pr, deps.sanctionKey, revisions.mirrorDir, pr.headSha)).globs,
     log,
     ...(store
       ? {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/core/finding.js';
 import type { Report } from '../../src/core/report.js';
 import { dismissedReply } from '../../src/host/dismiss-finding.js';
+import { grantedReply, labelRefusedReply, sanctionRefusal } from '../../src/host/give-sanction.js';
 import { abandonedOutcome, configErrorOutcome, infrastructureOutcome, skippedOutcome } from '../../src/host/gate-job.js';
 import { parseCommand } from '../../src/host/commands.js';
 import { renderBodySection } from '../../src/host/pr-body.js';
@@ -163,6 +164,11 @@ const RENDERERS: Record<string, () => string[]> = {
   'host/dismiss-finding.ts dismissedReply (/slopgate dismiss)': () => [
     dismissedReply('maint', { id: hostileFinding.id, category: 'test-regression', path: HOSTILE }, HOSTILE),
   ],
+  'host/give-sanction.ts (sanction replies: /slopgate allow and the label)': () => {
+    const grant = { via: 'allow' as const, by: 'maint', at: 'f'.repeat(40), pattern: HOSTILE, files: [{ path: HOSTILE, blob: null }] };
+    const refusal = sanctionRefusal('adding the label', 'maint', 'triage', null, () => false) ?? '';
+    return [grantedReply(grant), grantedReply({ ...grant, via: 'label' }), labelRefusedReply(refusal), refusal];
+  },
   'host/pr-body.ts renderBodySection (the PR description)': () => [
     renderBodySection({
       decision: { ...hostileReport().decision },
@@ -241,8 +247,9 @@ const POSTING_SITES: Record<string, { calls: number; renderers: string }> = {
   'src/host/refine-pr.ts': { calls: 3, renderers: 'refine-messages.ts; pushCommit with refineCommitMessage' },
   'src/platforms/github/command-handler.ts': {
     calls: 1,
-    renderers: 'unknownCommandReply, explainFinding, dismissedReply, own fixed texts',
+    renderers: 'unknownCommandReply, explainFinding, dismissedReply, grantedReply, takeGrant problems, own fixed texts',
   },
+  'src/platforms/github/allow-label.ts': { calls: 3, renderers: 'grantedReply, labelRefusedReply, takeGrant problems' },
   'src/platforms/github/runtime.ts': { calls: 3, renderers: 'gate-job.ts outcomes; startCheckRun has a fixed text' },
   'src/platforms/github/github-review-host.ts': { calls: 5, renderers: 'the adapter: bodies come from the callers above' },
   'src/platforms/github/check-run.ts': {

@@ -11,13 +11,13 @@ import { GUARDS } from '../../guards/index.js';
 import { configErrorOutcome, DEFAULT_INFRA_ERROR_MODE, externalIdFor, infrastructureOutcome } from '../../host/gate-job.js';
 import { skipOutcome, skipReasonFor } from '../../host/gate-pr.js';
 import { addedLines, publishReport } from '../../host/publish-report.js';
-import { labelSanctions } from '../../host/sanctions.js';
 import { inertReport, inertText } from '../../report/markdown-escape.js';
 import { renderReport } from '../../report/index.js';
 import { actionCapabilities, actionOctokit, ActionsReviewHost } from './actions-review-host.js';
 import { readPullRequestEvent, runnerContext } from './event.js';
 import { fetchPrHistory } from './fetch-history.js';
 import { loadBaseConfig } from './base-config.js';
+import { actionLabelSanctions } from './label-sanction.js';
 import { readInputs, type ActionInputs } from './inputs.js';
 import { setOutputs } from './runner-files.js';
 import { workflowCommand } from './workflow-commands.js';
@@ -154,6 +154,7 @@ export async function runAction(io: ActionIo): Promise<number> {
     }
 
     const fullName = `${ctx.owner}/${ctx.repo}`;
+    const sanctions = await actionLabelSanctions(reviewHost, event, pr);
     const report = await (io.gate ?? runGate)({
       repoDir: ctx.workspace,
       base: history.baseSha,
@@ -161,7 +162,8 @@ export async function runAction(io: ActionIo): Promise<number> {
       repoName: fullName,
       config,
       guards: GUARDS,
-      sanctions: labelSanctions(pr.labels),
+      sanctions: sanctions.globs,
+      ...(sanctions.notes.length ? { sanctionNotes: sanctions.notes } : {}),
       round: 1,
       decide: { refinerEnabled: false },
       services: { run: { repo: fullName, pr: event.number }, tests: inputs.tests ? { repo: fullName } : { enabled: false } },

@@ -11,8 +11,9 @@ import { COMMAND_WINDOW, commandKey, isBotSender, isHeadBound } from '../../host
 import { GitHubReviewHost } from './github-review-host.js';
 import { refineOnGitHub } from './refine-on-github.js';
 import type { SlopgateRuntime } from './runtime.js';
-import { allowMarker } from '../../host/sanctions.js';
-import { breakComments } from '../../report/markdown-escape.js';
+import { grantMarker } from '../../host/sanctions.js';
+import { grantedReply, sanctionRefusal, takeGrant } from '../../host/give-sanction.js';
+import { breakComments, codeSpan } from '../../report/markdown-escape.js';
 
 /** Where a command came from: a PR comment or a check-run button. */
 export interface CommandOrigin {
@@ -28,6 +29,8 @@ export interface CommandOrigin {
 }
 
 const NEEDS_WRITE: ReadonlySet<Command['name']> = new Set(['refine', 'allow', 'reset', 'dismiss']);
+/** Commands that accept what only a maintainer may: another person than the PR's author must give them. */
+const SECOND_PERSON: ReadonlySet<Command['name']> = new Set(['allow', 'dismiss']);
 
 export const REFINER_NOT_CONFIGURED =
   'The refiner is switched off for this slopgate installation, so there is nothing to run. Fix the findings listed in the check run and push; slopgate gates the new head automatically.';
@@ -125,12 +128,20 @@ async function runCommand(
       break;
   }
   const pr = fetched ?? (await host.pullRequest(origin.number));
-  const isAuthor = pr.author === origin.sender;
+  const isAuthor = pr.author?.toLowerCase() === origin.sender.toLowerCase();
   if (NEEDS_WRITE.has(command.name) || !isAuthor) {
     const role = await host.permissionOf(origin.sender);
     if (!canWrite(role)) {
       await react(host, origin, 'confused');
       await reply(host, origin, refusal(command.name, origin.sender, role, command.name === 'recheck'));
+      return;
+    }
+    // Sanctions and dismissals open the gate for what only a maintainer may accept: never the PR's own author's call.
+    const selfApproval =
+      SECOND_PERSON.has(command.name) && sanctionRefusal(codeSpan(`/slopgate ${command.name}`), origin.sender, role, pr.author, canWrite);
+    if (selfApproval) {
+      await react(host, origin, 'confused');
+      await reply(host, origin, selfApproval);
       return;
     }
   }
@@ -159,16 +170,23 @@ async function runCommand(
       await react(host, origin, 'eyes');
       await refineOnGitHub(rt.deps, gh, (g, req) => rt.requestGate(g, req), host, origin);
       return;
-    case 'allow':
+    case 'allow': {
+      const taken = await takeGrant(host, pr, 'allow', origin.sender, command.path);
+      if (!taken.ok) {
+        await react(host, origin, 'confused');
+        await reply(host, origin, taken.problem);
+        return;
+      }
       await react(host, origin, '+1');
       await reply(
         host,
         origin,
-        `Sanctioned by @${origin.sender}: edits of \`${command.path}\` in this PR are allowed (G1). Re-gating the head now.\n\n`,
-        allowMarker(command.path, rt.deps.sanctionKey, { ...target, number: origin.number }),
+        grantedReply(taken.grant),
+        grantMarker(taken.grant, rt.deps.sanctionKey, { ...target, number: origin.number }),
       );
       gate('allow');
       return;
+    }
     case 'dismiss': {
       const outcome = await dismissByCommand(
         rt.deps.store,
