@@ -9,6 +9,9 @@ import { inlineCategoryRefusal } from './inline-policy.js';
 export interface PriorDismissal extends Dismissal {
   /** The finding id (fingerprint) it was made for. */
   fingerprint: string;
+  /** The dismissed finding's category and file, when recorded: to say that a dismissal lapsed. */
+  category?: string;
+  path?: string;
 }
 
 export interface DismissalInputs {
@@ -89,8 +92,25 @@ export async function applyDismissals(findings: Finding[], inputs: DismissalInpu
       break;
     }
   }
+  noteLapsed(findings, commands);
   const known = new Set(findings.map((f) => f.id));
   return [...findings, ...[...extra.values()].filter((f) => !known.has(f.id))];
+}
+
+/**
+ * A `/slopgate dismiss` covers the finding it was given for (its id hashes the content). When that
+ * finding is gone and one of the same category stands in the same file, the content changed since: the
+ * finding says the old dismissal lapsed, so the maintainer knows a new decision is asked, not an oversight.
+ */
+function noteLapsed(findings: Finding[], commands: ReadonlyMap<string, PriorDismissal>): void {
+  const used = new Set(findings.filter((f) => f.dismissed?.source === 'command').map((f) => f.id));
+  for (const d of commands.values()) {
+    if (used.has(d.fingerprint) || findings.some((f) => f.id === d.fingerprint) || !d.category) continue;
+    const path = d.path?.toLowerCase();
+    const heir = findings.find((f) => !f.dismissed && f.category === d.category && f.path?.toLowerCase() === path);
+    if (!heir) continue;
+    heir.message = `${heir.message}\n(The dismissal of \`${d.fingerprint}\` by ${d.by} on ${d.at.slice(0, 10)} lapsed: the finding changed since. A maintainer has to decide again.)`;
+  }
 }
 
 /** Why an inline marker may not dismiss this finding, or undefined when it may. */

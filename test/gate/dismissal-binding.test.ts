@@ -13,7 +13,15 @@ import { removeTestRepos, TestRepo } from '../helpers/git-repo.js';
 afterAll(() => removeTestRepos());
 
 const AT = '2026-11-20T10:00:00.000Z';
-const dismissalOf = (f: Finding): PriorDismissal => ({ fingerprint: f.id, by: 'maint', at: AT, reason: 'looked at it', source: 'command' });
+const dismissalOf = (f: Finding): PriorDismissal => ({
+  fingerprint: f.id,
+  by: 'maint',
+  at: AT,
+  reason: 'looked at it',
+  source: 'command',
+  category: f.category,
+  ...(f.path ? { path: f.path } : {}),
+});
 
 async function g1Of(repo: TestRepo, prior: PriorDismissal[] = []): Promise<Finding[]> {
   return findingsOf(await gate(repo, [g1], { dismissals: { prior } }), 'G1');
@@ -58,5 +66,6 @@ describe('dismissals are bound to what they approved', () => {
     expect(after!.line).toBe(first!.line);
     expect(after!.id).not.toBe(first!.id);
     expect(after!.dismissed).toBeUndefined();
+    expect(after!.message).toContain(`The dismissal of \`${first!.id}\` by maint on 2026-11-20 lapsed: the finding changed since.`);
   });
 });
