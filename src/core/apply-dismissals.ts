@@ -3,11 +3,15 @@ import type { SlopgateConfig } from './config-schema.js';
 import { bucketOf } from './categories.js';
 import { makeFinding, SEVERITY_RANK, type Dismissal, type Finding } from './finding.js';
 import { markersFor } from './inline-ignore.js';
+import { inlineCategoryRefusal } from './inline-policy.js';
 
 /** A dismissal recorded earlier for this pull request (the host loads them from the store). */
 export interface PriorDismissal extends Dismissal {
   /** The finding id (fingerprint) it was made for. */
   fingerprint: string;
+  /** The dismissed finding's category and file, when recorded: to say that a dismissal lapsed. */
+  category?: string;
+  path?: string;
 }
 
 export interface DismissalInputs {
@@ -29,7 +33,8 @@ export const INLINE_MARKER_GUARD = 'slopgate-ignore';
  * 1. a `/slopgate dismiss` recorded for the same fingerprint (carried across pushes while it is unchanged);
  * 2. `ignore.findings` in the default-branch config (path glob + category);
  * 3. an inline `slopgate-ignore <category>: <reason>` comment on the flagged line or the line above, in
- *    the head tree, when `ignore.inline` allows it and the severity is at most `ignore.inlineMaxSeverity`.
+ *    the head tree, only for a category on INLINE_DISMISSIBLE of inline-policy.ts (nothing a maintainer alone may
+ *    accept), when `ignore.inline` allows it and the severity is at most `ignore.inlineMaxSeverity`.
  * Inline and config dismissals are worked out again on every run from the current head and config, so
  * deleting the comment or the config entry brings the finding back; prior ones of those kinds are not
  * carried. Findings in the `stuck` bucket (the gate itself failed) can never be dismissed: an outage of
@@ -87,14 +92,34 @@ export async function applyDismissals(findings: Finding[], inputs: DismissalInpu
       break;
     }
   }
+  noteLapsed(findings, commands);
   const known = new Set(findings.map((f) => f.id));
   return [...findings, ...[...extra.values()].filter((f) => !known.has(f.id))];
+}
+
+/**
+ * A `/slopgate dismiss` covers the finding it was given for (its id hashes the content). When that
+ * finding is gone and one of the same category stands in the same file, the content changed since: the
+ * finding says the old dismissal lapsed, so the maintainer knows a new decision is asked, not an oversight.
+ */
+function noteLapsed(findings: Finding[], commands: ReadonlyMap<string, PriorDismissal>): void {
+  const used = new Set(findings.filter((f) => f.dismissed?.source === 'command').map((f) => f.id));
+  for (const d of commands.values()) {
+    if (used.has(d.fingerprint) || findings.some((f) => f.id === d.fingerprint) || !d.category) continue;
+    const path = d.path?.toLowerCase();
+    const heir = findings.find((f) => !f.dismissed && f.category === d.category && f.path?.toLowerCase() === path);
+    if (!heir) continue;
+    heir.message = `${heir.message}\n(The dismissal of \`${d.fingerprint}\` by ${d.by} on ${d.at.slice(0, 10)} lapsed: the finding changed since. A maintainer has to decide again.)`;
+  }
 }
 
 /** Why an inline marker may not dismiss this finding, or undefined when it may. */
 function inlineRefusal(f: Finding, config: SlopgateConfig): string | undefined {
   const { inline, inlineMaxSeverity } = config.ignore;
   const ask = `a maintainer can run \`/slopgate dismiss ${f.id} <reason>\``;
+  // The list comes first: no config setting makes a maintainer-only finding dismissible by the PR itself.
+  const notListed = inlineCategoryRefusal(f.category);
+  if (notListed) return `${notListed}; ${ask}`;
   if (!inline) return `a slopgate-ignore comment asks to dismiss this, but inline dismissals are turned off (ignore.inline); ${ask}`;
   if (SEVERITY_RANK[f.severity] < SEVERITY_RANK[inlineMaxSeverity]) {
     return (

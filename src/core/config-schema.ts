@@ -56,7 +56,9 @@ export const configSchema = z
         inline: z
           .boolean()
           .default(true)
-          .describe('honour `slopgate-ignore <category>: <reason>` comments in the pull request (on or above the flagged line)'),
+          .describe(
+            "honour `slopgate-ignore <category>: <reason>` comments in the pull request (on or above the flagged line); only style nits and findings about the PR's own prose can be dismissed this way, never a maintainer-only finding",
+          ),
         inlineMaxSeverity: z
           .enum(['nit', 'risk', 'fail'])
           .default('risk')

@@ -46,6 +46,12 @@ export interface Finding {
   confirmedBy: string[];
   /** Structured evidence for reporters and the store (kept small). */
   evidence?: Record<string, unknown>;
+  /**
+   * What tells this finding's cause apart from another of the same category at the same place (why
+   * the tests did not run, where a symlink points, how a suite stopped). Part of the id, so a dismissal
+   * of one cause never covers another.
+   */
+  cause?: string;
   /** Set when the finding was dismissed: it is still reported, but routing ignores it. */
   dismissed?: Dismissal;
 }
@@ -58,11 +64,14 @@ export function normalizeText(value: string | undefined): string {
 
 /**
  * Fingerprint of a finding: category | path (lower-cased) | line | first 80 chars of the
- * normalised remediation. The guard and the severity are deliberately not part of it, so the same
- * problem raised by two sources merges into one finding.
+ * normalised remediation, plus the cause when the finding has one (exactly, not normalised: a symlink
+ * to `/proc/self/environ` is not one to `/proc/self/Environ`). The guard and the severity are
+ * deliberately not part of it, so the same problem raised by two sources merges into one finding.
+ * A `/slopgate dismiss` is recorded for this id, so it covers exactly what the id hashes.
  */
-export function fingerprintOf(f: Pick<Finding, 'category' | 'path' | 'line' | 'remediation'>): string {
+export function fingerprintOf(f: Pick<Finding, 'category' | 'path' | 'line' | 'remediation' | 'cause'>): string {
   const parts = [f.category, normalizeText(f.path), f.line === undefined ? '' : String(f.line), normalizeText(f.remediation).slice(0, 80)];
+  if (f.cause !== undefined) parts.push(`cause:${f.cause}`);
   return createHash('sha256').update(parts.join('|')).digest('hex').slice(0, 12);
 }
 

@@ -122,10 +122,12 @@ export interface SanctionRecord {
   allowedBy: string;
 }
 
-/** G1 findings let through by sanctions. */
+/** G1 findings let through by sanctions, and what the run has to say about the PR's sanctions. */
 export interface SanctionsSection {
   guard: 'G1';
   allowed: SanctionRecord[];
+  /** Which sanctions of the PR apply, which lapsed because the file changed since, which are ignored (Markdown, escaped). */
+  notes?: string[];
 }
 
 /** The Q&A phase: its rendered answer, a crash, or why it did not run. */

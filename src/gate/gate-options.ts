@@ -21,6 +21,8 @@ export interface GateOptions {
   phase?: TracePhase;
   /** Extra G1 sanctions: globs allowed by a label or a `/slopgate allow` command. */
   sanctions?: string[];
+  /** What the report says about the PR's sanctions (which apply, which lapsed, which are ignored); Markdown. */
+  sanctionNotes?: string[];
   log?: Logger;
   services?: GuardServices;
   round?: number;

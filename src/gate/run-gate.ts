@@ -31,6 +31,8 @@ export async function runGate(opts: GateOptions): Promise<Report> {
   const run = await setUpRun(opts);
   const { statuses, raw } = await runGuards(run, opts);
   const { patch, sections, config, log } = run;
+  if (opts.sanctionNotes?.length)
+    sections.sanctions = { guard: 'G1', allowed: sections.sanctions?.allowed ?? [], notes: [...opts.sanctionNotes] };
   const qa = await runQaStage(opts.qa, { patch, findings: raw, sections, config, round: opts.round ?? 1, log });
   if (qa.section) sections.qa = qa.section;
   raw.push(...qa.findings);

@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import { parseDismissCommand } from '../core/dismiss-command.js';
+import { codeSpan } from '../report/markdown-escape.js';
 
 export type Command =
   | { name: 'recheck' }
@@ -20,9 +21,9 @@ export const HELP_TEXT = [
   '|---|---|---|',
   '| `/slopgate recheck` | gate the current head again | the PR author, or anyone with write access |',
   '| `/slopgate refine` | ask the refiner to fix the findings | write access |',
-  '| `/slopgate allow <path>` | sanction an edit of a build manifest or sensitive file in this PR, then recheck | write access |',
+  '| `/slopgate allow <path>` | sanction a build manifest or sensitive file this PR changes, as it is now (a later change needs a new allow), then recheck | write access, not the PR author |',
   '| `/slopgate explain <finding-id>` | show a finding in full (message, what to do, evidence) | anyone |',
-  '| `/slopgate dismiss <finding-id> <reason>` | accept one finding: it stays in the report as dismissed and no longer blocks, while its fingerprint is unchanged | write access |',
+  '| `/slopgate dismiss <finding-id> <reason>` | accept one finding: it stays in the report as dismissed and no longer blocks, while its fingerprint is unchanged | write access, not the PR author |',
   "| `/slopgate reset` | reset this PR's refine round counter | write access |",
   '| `/slopgate help` | this table | anyone |',
 ].join('\n');
@@ -78,7 +79,7 @@ function interpret(args: string[], line: string): Command {
     case '':
       return { name: 'help' };
     default:
-      return { name: 'unknown', text: line, problem: `\`${verb.slice(0, 40)}\` is not a slopgate command` };
+      return { name: 'unknown', text: line, problem: `${codeSpan(verb.slice(0, 40))} is not a slopgate command` };
   }
 }
 

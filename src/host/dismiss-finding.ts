@@ -35,7 +35,8 @@ export interface DismissOutcome {
 export const NO_STORE_FOR_DISMISS =
   'This slopgate installation keeps no store, so a dismissal cannot be recorded and would be forgotten on the next run. ' +
   'Nothing was dismissed. Ask the operator to configure a store (`DATABASE_URL` or the embedded one), or use ' +
-  '`ignore.findings` in `.github/slopgate.yml` on the default branch, or an inline `slopgate-ignore <category>: <reason>` comment.';
+  "`ignore.findings` in `.github/slopgate.yml` on the default branch, or (for style nits and the PR's own prose only) an inline " +
+  '`slopgate-ignore <category>: <reason>` comment.';
 
 /** The findings of the newest stored run of `headSha` on this PR, or null when none is stored. */
 export async function storedFindings(store: Store, repo: string, pr: number, headSha: string): Promise<Finding[] | null> {
@@ -88,14 +89,18 @@ export async function dismissByCommand(
       reply: 'The dismissal could not be recorded (the store did not answer), so nothing was dismissed. Try again later.',
     };
   }
+  return { ok: true, reply: dismissedReply(req.sender, finding, req.reason) };
+}
+
+/** The answer to an accepted `/slopgate dismiss`: the finding, its place and the reason (escaped: PR and commenter text). */
+export function dismissedReply(sender: string, finding: DismissableFinding, reason: string): string {
   const where = finding.path ? ` in ${codeSpan(finding.path)}` : '';
-  const reply = [
-    `Dismissed by @${req.sender}: finding \`${finding.id}\` (${codeSpan(finding.category)}${where}).`,
+  return [
+    `Dismissed by @${sender}: finding ${codeSpan(finding.id)} (${codeSpan(finding.category)}${where}).`,
     '',
-    `Reason: ${escapeInline(req.reason)}`,
+    `Reason: ${escapeInline(reason)}`,
     '',
     'It stays in the report, marked as dismissed, and no longer counts for the decision while its fingerprint is unchanged. ' +
       'Re-gating the head now.',
   ].join('\n');
-  return { ok: true, reply };
 }

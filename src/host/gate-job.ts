@@ -1,4 +1,5 @@
 import type { ConfigError } from '../config/load.js';
+import { codeSpan, escapeInline } from '../report/markdown-escape.js';
 import { RERUN_ACTION, type CheckRunOutcome } from './check-outcome.js';
 
 export type GateTrigger = 'pull_request' | 'recheck' | 'rerun' | 'allow';
@@ -47,7 +48,7 @@ export function skippedOutcome(reason: string): CheckRunOutcome {
   return {
     conclusion: 'neutral',
     title: `Skipped: ${reason}`,
-    summary: `slopgate did not gate this commit: ${reason}.`,
+    summary: `slopgate did not gate this commit: ${escapeInline(reason)}.`,
     actions: [RERUN_ACTION],
   };
 }
@@ -61,9 +62,9 @@ export function configErrorOutcome(err: ConfigError, defaultBranch: string): Che
     summary: [
       `The slopgate config on the default branch (\`${defaultBranch}\`) is invalid, so this pull request was not gated.`,
       '',
-      `- **File:** \`${err.file}\``,
+      `- **File:** ${codeSpan(err.file)}`,
       `- **Line:** ${err.line ?? 'unknown'}${err.column ? `, column ${err.column}` : ''}`,
-      `- **Problem:** ${err.detail}`,
+      `- **Problem:** ${escapeInline(err.detail)}`,
       '',
       'slopgate does not fall back to the defaults when the config is broken: a typo must not quietly switch a check off. ',
       `Fix the file on \`${defaultBranch}\` (every key is documented in the README and in schemas/slopgate.schema.json), then re-run this check.`,
@@ -100,7 +101,7 @@ export function infrastructureOutcome(reason: string, mode: InfraErrorMode = DEF
     summary: [
       'slopgate failed before it could gate this commit. This says nothing about the code in the pull request.',
       '',
-      `**Reason:** ${first.slice(0, 1000)}`,
+      `**Reason:** ${escapeInline(first.slice(0, 1000))}`,
       '',
       infraNote(mode),
       '',
@@ -134,7 +135,7 @@ export function abandonedOutcome(
     title: `Not about your code: ${title}`,
     summary: [
       'slopgate could not finish gating this commit: the process running the job stopped (crashed, was shut down or lost its connection) and no retry was left. This says nothing about the code in the pull request.',
-      ...(detail ? ['', `**Last known state:** ${detail.slice(0, 1000)}`] : []),
+      ...(detail ? ['', `**Last known state:** ${escapeInline(detail.slice(0, 1000))}`] : []),
       '',
       infraNote(mode),
       '',

@@ -5,7 +5,7 @@ import { runGate, type GateOptions } from '../gate/run-gate.js';
 import type { Report } from '../core/report.js';
 import type { Logger } from '../core/trace.js';
 import { SupersededError } from '../queue/types.js';
-import { neutralizeReport } from '../report/comment-escape.js';
+import { inertReport } from '../report/markdown-escape.js';
 import { decide, ROUND_ADVANCING } from '../routing/decide.js';
 import type { PrRevisions } from '../workspace/pr-workspace.js';
 import type { CheckRunOutcome } from './check-outcome.js';
@@ -152,8 +152,8 @@ export async function gatePr(
       pullNumber: job.number,
       checkRunId: job.checkRunId,
       checkRunUrl: host.checkRunUrl(pr, job.checkRunId),
-      // Everything PR-controlled in what is echoed has its HTML comment delimiters neutralised.
-      report: neutralizeReport(report),
+      // Everything PR-controlled in what is echoed is made inert: no mention, link, image, HTML or marker.
+      report: inertReport(report),
       config,
       added,
       labels: pr.labels,

@@ -1,4 +1,5 @@
 import { qaBlockMarkdown } from '../qa/section.js';
+import { escapeInline } from '../report/markdown-escape.js';
 import type { Decision } from '../routing/types.js';
 
 export const BODY_START = '<!-- slopgate:start -->';
@@ -42,11 +43,11 @@ export function renderBodySection(input: BodySectionInput): string {
     BODY_START,
     '### slopgate',
     '',
-    `${OUTCOME_ICON[d.outcome] ?? ''} **${d.outcome}** on \`${input.headSha.slice(0, 7)}\` — ${d.reason}${link}`.trim(),
+    `${OUTCOME_ICON[d.outcome] ?? ''} **${d.outcome}** on \`${input.headSha.slice(0, 7)}\` — ${escapeInline(d.reason.replace(/\s+/g, ' '))}${link}`.trim(),
     '',
     `${d.blocking} blocking · ${d.advisory} advisory · round ${d.round} of ${d.maxRounds}`,
   ];
-  for (const n of input.notes ?? []) lines.push('', n);
+  for (const n of input.notes ?? []) lines.push('', escapeInline(n));
   lines.push(
     '',
     renderQaBlock(input.qa),

@@ -10,7 +10,7 @@ import { preparePrRevisions, type PrRevisions } from '../workspace/pr-workspace.
 import type { RepoMirrors } from '../workspace/repo-mirror.js';
 import { priorDismissals } from './prior-dismissals.js';
 import type { PullRequestFacts, ReviewHost } from './review-host.js';
-import { commentSanctions, labelSanctions } from './sanctions.js';
+import { prSanctions } from './sanctions.js';
 
 /** What gating one PR head needs, shared by the gate job (gate-pr.ts) and the refiner (refine-pr.ts). */
 export interface PrGateDeps {
@@ -70,7 +70,8 @@ export async function prGateOptions(
   log: Logger,
 ): Promise<GateOptions> {
   const repo = repoName(host);
-  const sanctions = [...labelSanctions(pr.labels), ...(await commentSanctions(host, pr.number, deps.sanctionKey))];
+  // Each sanction holds for the content it approved: bound to the blobs at this head.
+  const sanctions = await prSanctions(host, pr, deps.sanctionKey, revisions.mirrorDir, revisions.headSha);
   const round = deps.store ? (await deps.store.getRound(repo, pr.number)).round : 1;
   const prior = await priorDismissals(deps.store, repo, pr.number, log);
   return {
@@ -80,7 +81,8 @@ export async function prGateOptions(
     repoName: repo,
     config,
     guards: deps.guards,
-    sanctions,
+    sanctions: sanctions.globs,
+    ...(sanctions.notes.length ? { sanctionNotes: sanctions.notes } : {}),
     round,
     decide: { refinerEnabled: deps.refinerAvailable, autoRefine: config.refiner.auto },
     dismissals: { prior, ...(pr.author ? { author: pr.author } : {}) },

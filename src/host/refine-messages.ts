@@ -1,6 +1,6 @@
 import type { Finding } from '../core/finding.js';
 import type { RefineResult } from '../refiner/refine.js';
-import { codeBlock, codeSpan, escapeInline } from '../report/markdown-escape.js';
+import { codeBlock, codeSpan, escapeInline, inertText } from '../report/markdown-escape.js';
 import { clip, firstLine, stripControl } from '../report/format-helpers.js';
 
 /** Marks slopgate's refine comments and reviews (an HTML comment built here, never from PR content). */
@@ -17,8 +17,9 @@ function findingLine(f: Finding): string {
 
 /**
  * The commit message of a landed refine: a subject, then each fixed finding on its own line (id,
- * guard, place, the first line of its message), then what made the fix. Plain text: control
- * characters are stripped, nothing is rendered.
+ * guard, place, the first line of its message), then what made the fix. Plain text, but GitHub links
+ * mentions and issue references in commit messages (and `fixes #12` closes an issue on merge), so it
+ * is made inert like everything else slopgate writes.
  */
 export function refineCommitMessage(result: RefineResult, fixed: readonly Finding[], round: number): string {
   const n = fixed.length;
@@ -28,7 +29,7 @@ export function refineCommitMessage(result: RefineResult, fixed: readonly Findin
   const how = result.attempts.filter((a) => a.outcome === 'kept').map((a) => a.source);
   const lines = [subject, '', 'Fixes:', ...listed, '', `Made by: ${how.join(', ') || 'the refiner'}`];
   lines.push('Every guard of the refiner phase ran on this change before it was pushed; it strictly reduced the blocking findings.');
-  return stripControl(lines.join('\n')) + '\n';
+  return inertText(lines.join('\n')) + '\n';
 }
 
 /** The findings of the report the kept patch fixed, in report order. */

@@ -8,8 +8,7 @@ import { runGate } from '../gate/run-gate.js';
 import type { JsonModel } from '../llm/port.js';
 import { refine, type RefineResult } from '../refiner/refine.js';
 import type { FileContent, Recipe } from '../refiner/types.js';
-import { neutralizeComments } from '../report/comment-escape.js';
-import { codeSpan, escapeInline } from '../report/markdown-escape.js';
+import { breakComments, codeSpan, escapeInline } from '../report/markdown-escape.js';
 import type { PrRevisions } from '../workspace/pr-workspace.js';
 import { skipReasonFor, type GatePrDeps } from './gate-pr.js';
 import {
@@ -24,7 +23,7 @@ import { deriveSuggestions } from './refine-suggestions.js';
 import { preparePr, prGateOptions, prServices } from './pr-gate-options.js';
 import { loadRepoConfig } from './repo-config.js';
 import type { PullRequestFacts, PushCommitInput, ReviewHost } from './review-host.js';
-import { commentSanctions, labelSanctions } from './sanctions.js';
+import { prSanctions } from './sanctions.js';
 
 /** What landing a refine needs besides the gate's deps: the fixes to try and where the new head is gated. */
 export interface RefinePrDeps extends GatePrDeps {
@@ -102,7 +101,7 @@ async function storedReport(deps: GatePrDeps, repo: string, number: number, base
 /** Posts a refine comment: its text may quote PR content, so comment delimiters are neutralised; only the marker is ours. */
 async function say(host: ReviewHost, number: number, body: string, log: Logger): Promise<void> {
   await host
-    .postComment(number, `${neutralizeComments(body)}\n\n${REFINE_MARKER}`)
+    .postComment(number, `${breakComments(body)}\n\n${REFINE_MARKER}`)
     .catch((err: unknown) => log.warn({ err: errorMessage(err) }, 'refine comment not posted'));
 }
 
@@ -200,7 +199,7 @@ export async function refineGatedHead(host: ReviewHost, head: GatedHead, deps: R
     recipes: deps.recipes,
     ...(deps.model ? { model: deps.model } : {}),
     services: prServices(host, deps, pr.number, revisions),
-    sanctions: [...labelSanctions(pr.labels), ...(await commentSanctions(host, pr.number, deps.sanctionKey))],
+    sanctions: (await prSanctions(host, pr, deps.sanctionKey, revisions.mirrorDir, pr.headSha)).globs,
     log,
     ...(store
       ? {
@@ -252,7 +251,7 @@ export async function refineGatedHead(host: ReviewHost, head: GatedHead, deps: R
     revisions.mirrorDir,
     { mergeBase: revisions.mergeBase, head: pr.headSha, candidate: result.candidateSha },
     result.files.map((f) => f.path),
-    (path) => neutralizeComments(`slopgate refine: a fix in ${codeSpan(path)} that passed the refiner's guards.`),
+    (path) => breakComments(`slopgate refine: a fix in ${codeSpan(path)} that passed the refiner's guards.`),
   );
   const body = suggestionsBody({
     why: landing.why,
@@ -264,7 +263,7 @@ export async function refineGatedHead(host: ReviewHost, head: GatedHead, deps: R
   });
   await host.postSuggestions(pr.number, {
     commitSha: pr.headSha,
-    body: `${neutralizeComments(body)}\n\n${REFINE_MARKER}`,
+    body: `${breakComments(body)}\n\n${REFINE_MARKER}`,
     suggestions: derived.suggestions,
   });
   return 'suggested';

@@ -51,6 +51,8 @@ export interface ReviewHost {
   listIssueComments(number: number): Promise<IssueComment[]>;
   /** A user's role on the repository, from the host's authoritative API (not a comment's association). */
   permissionOf(username: string): Promise<RepoRole>;
+  /** The files the PR changes at its current head, each with its blob there (what a sanction approves). */
+  changedFiles(number: number): Promise<ChangedFileRef[]>;
 
   /**
    * One commit on top of `parentSha` on `branch`: blobs, a tree on the parent's tree, the commit, then
@@ -117,6 +119,16 @@ export interface ReviewComment {
   /** The comment this one answers, when it is a reply. */
   inReplyTo: number | null;
   authorIsBot: boolean;
+}
+
+/** One file a PR changes, as the host lists it. */
+export interface ChangedFileRef {
+  path: string;
+  /** The former path of a renamed file. */
+  previousPath?: string;
+  status: 'added' | 'removed' | 'modified' | 'renamed' | 'copied' | 'changed' | 'unchanged';
+  /** The file's blob at the PR's head (for a removed file, whatever the host says; not used). */
+  blob: string | null;
 }
 
 export interface IssueComment {

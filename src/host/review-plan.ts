@@ -1,5 +1,6 @@
 import type { LineRange } from '../core/diff-hunks.js';
 import type { Finding } from '../core/finding.js';
+import { codeSpan, escapeInlineParagraph, escapeMarkdown } from '../report/markdown-escape.js';
 
 /** Hidden marker that ties a review comment to the finding it reports. */
 export const findingMarker = (id: string) => `<!-- slopgate:finding:${id} -->`;
@@ -61,13 +62,18 @@ function fenceFor(text: string): string {
 
 const SEVERITY_LABEL = { fail: 'Blocking', risk: 'Risk', nit: 'Nit' } as const;
 
+/**
+ * One review comment: severity, category and guard, the message and what to do (PR-controlled text,
+ * escaped: no mention, link, image or HTML of it is live), the suggestion block when there is one, and
+ * slopgate's hidden marker last.
+ */
 export function commentBody(f: Finding, suggestion?: string): string {
   const parts = [
-    `**${SEVERITY_LABEL[f.severity]}** · \`${f.category}\` · ${f.guard}`,
+    `**${SEVERITY_LABEL[f.severity]}** · ${codeSpan(f.category)} · ${escapeMarkdown(f.guard)}`,
     '',
-    clip(f.message, 6000),
+    escapeInlineParagraph(clip(f.message, 6000)),
     '',
-    `**What to do:** ${clip(f.remediation, 3000)}`,
+    `**What to do:** ${escapeInlineParagraph(clip(f.remediation, 3000))}`,
   ];
   if (suggestion !== undefined) {
     const fence = fenceFor(suggestion);

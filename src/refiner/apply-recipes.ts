@@ -6,6 +6,7 @@ import type { ChangedFileSummary } from '../core/report.js';
 import type { RefineAttempt, RefineState } from './attempt.js';
 import type { Evaluation, GateSetup } from './evaluate.js';
 import { unsafePathReason } from './patch-schema.js';
+import { outsidePrReason, prPaths } from './scope.js';
 import { existsAt, readAt } from './scratch-tree.js';
 import type { FileContent, Recipe, RecipeContext } from './types.js';
 import { looseKey } from './verdict.js';
@@ -27,11 +28,13 @@ function order(findings: readonly Finding[]): Finding[] {
 }
 
 /**
- * Why a recipe's file may not be written, or null. A recipe is bound to the paths of the findings it
- * fixes; an unsafe path (a manifest, say) is accepted only as an exact revert to the base content,
+ * Why a recipe's file may not be written, or null. A recipe writes only files the PR changed, and of
+ * those only the paths of the findings it fixes; an unsafe path (a manifest, say) is accepted only as an exact revert to the base content,
  * which is what the G1 recipe does.
  */
 async function recipeFileProblem(run: RecipeRun, file: FileContent, targets: readonly Finding[], baseSha: string): Promise<string | null> {
+  const outside = outsidePrReason(file.path, prPaths(run.changed));
+  if (outside) return `'${file.path}' is ${outside}`;
   const fence = new Set(targets.flatMap((f) => (f.path ? [f.path] : [])));
   if (targets.some((f) => f.category === 'test-regression' || f.category === 'build-broken')) {
     for (const c of run.changed) fence.add(c.path);

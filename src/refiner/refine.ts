@@ -10,7 +10,7 @@ import { evaluateCandidate, type Evaluation, type GateSetup } from './evaluate.j
 import { refinerReplySchema } from './patch-schema.js';
 import { buildMessages, clip, MAX_FEEDBACK_CHARS } from './prompt.js';
 import { applyRecipes } from './apply-recipes.js';
-import { computeScope } from './scope.js';
+import { computeScope, outsidePrReason, prPaths } from './scope.js';
 import { readRegularAt, unifiedDiff } from './scratch-tree.js';
 import type { FileContent, Recipe } from './types.js';
 import { looseKey, refinerFindings } from './verdict.js';
@@ -118,6 +118,14 @@ export async function refine(opts: RefineOptions): Promise<RefineResult> {
     await opts.onAttempt?.(attempt);
   };
 
+  // The last word on what a candidate may touch, whoever proposed it: only files the PR changed.
+  const ours = prPaths(opts.report.files);
+  const gated = (parent: string, files: readonly FileContent[], fence: readonly string[]): Promise<Evaluation> => {
+    const stray = files.find((f) => outsidePrReason(f.path, ours));
+    if (stray) return Promise.reject(new Error(`'${stray.path}' is ${outsidePrReason(stray.path, ours)}`));
+    return evaluateCandidate(opts, parent, files, state.findings, fence);
+  };
+
   if (!opts.config.refiner.recipes) notes.push('recipes are off (refiner.recipes: false)');
   else
     await applyRecipes({
@@ -125,7 +133,7 @@ export async function refine(opts: RefineOptions): Promise<RefineResult> {
       recipes: opts.recipes,
       state,
       changed: opts.report.files,
-      evaluate: (parent, files, fence) => evaluateCandidate(opts, parent, files, state.findings, fence),
+      evaluate: gated,
       accept: (ev, files, summary) => accept(state, ev, files, summary),
       record,
     });
@@ -180,7 +188,7 @@ export async function refine(opts: RefineOptions): Promise<RefineResult> {
       }
       let ev: Evaluation;
       try {
-        ev = await evaluateCandidate(opts, state.sha, files, state.findings, scope.flagged);
+        ev = await gated(state.sha, files, scope.flagged);
       } catch (err) {
         // The candidate could not even be built or gated (e.g. it overwrites a symlink): not kept, say why.
         const reason = `candidate not gated: ${errorMessage(err)}`;

@@ -12,6 +12,20 @@ const DIFF_CAUSED = new Set(['test-regression', 'build-broken']);
  */
 export const MAX_PROMPT_FILE_CHARS = 60_000;
 
+/**
+ * Every path the PR changed, under its new and its old name, deleted files included: the only paths the
+ * refiner may write. A finding's path alone never widens this: a `flaky-test` or `test-regression` path
+ * comes from test results the PR's own code wrote, and may name any file of the repository.
+ */
+export function prPaths(changed: readonly ChangedFileSummary[]): Set<string> {
+  return new Set(changed.flatMap((c) => (c.oldPath ? [c.path, c.oldPath] : [c.path])));
+}
+
+/** Why the refiner may not write `path`, or null when the PR changed it (`paths`: {@link prPaths}). */
+export function outsidePrReason(path: string, paths: ReadonlySet<string>): string | null {
+  return paths.has(path) ? null : 'not a file this PR changed (the refiner edits only those, whatever a finding points at)';
+}
+
 export interface ScopeInput {
   findings: readonly Finding[];
   /** The files the PR changed (the report's `files`). */
@@ -33,8 +47,8 @@ export interface Scope {
 
 /**
  * Which files the model may change: the files with findings; for a test regression or a build break,
- * the files the PR changed (the test that fails is the witness, not the culprit). Never a path that is
- * unsafe to write (manifest, lockfile, sensitive, escaping), never a file too large to return whole,
+ * the files the PR changed (the test that fails is the witness, not the culprit). Never a file the PR
+ * did not change, never a path that is unsafe to write (manifest, lockfile, sensitive, escaping), never a file too large to return whole,
  * never a path the history says keeps failing.
  */
 export async function computeScope(input: ScopeInput): Promise<Scope> {
@@ -50,7 +64,13 @@ export async function computeScope(input: ScopeInput): Promise<Scope> {
   const flagged: string[] = [];
   const contents = new Map<string, string>();
   const excluded: { path: string; reason: string }[] = [];
+  const ours = prPaths(input.changed);
   for (const path of [...wanted.keys()].sort()) {
+    const outside = outsidePrReason(path, ours);
+    if (outside) {
+      excluded.push({ path, reason: outside });
+      continue;
+    }
     const unsafe = unsafePathReason(path);
     if (unsafe) {
       excluded.push({ path, reason: unsafe });

@@ -1,6 +1,7 @@
 import type { Finding, Severity } from '../core/finding.js';
 import type { Report } from '../core/report.js';
-import { bySeverity, clip, repoRelativePath, shortSha, stripControl } from './format-helpers.js';
+import { bySeverity, clip, repoRelativePath, shortSha } from './format-helpers.js';
+import { inertText } from './markdown-escape.js';
 
 /** A check-run annotation as the GitHub Checks API takes it. */
 export interface CheckAnnotation {
@@ -44,7 +45,7 @@ function rawDetails(f: Finding): string | undefined {
   }
   if (f.confirmedBy.length > 1) parts.push(`Confirmed by: ${f.confirmedBy.join(', ')}`);
   if (parts.length === 0) return undefined;
-  return clipBytes(stripControl(parts.join('\n')), MAX_FIELD_BYTES);
+  return clipBytes(inertText(parts.join('\n')), MAX_FIELD_BYTES);
 }
 
 /**
@@ -67,8 +68,9 @@ export function toAnnotations(report: Report): CheckAnnotation[] {
       start_line: start,
       end_line: end,
       annotation_level: ANNOTATION_LEVEL[f.severity],
-      title: clip(stripControl(`${f.guard} ${f.category}: ${f.message.split('\n', 1)[0]}`), MAX_TITLE),
-      message: clipBytes(stripControl(message), MAX_FIELD_BYTES),
+      // Plain text on GitHub, but PR-controlled: inert all the same (annotations are also the Action's workflow commands).
+      title: clip(inertText(`${f.guard} ${f.category}: ${f.message.split('\n', 1)[0]}`), MAX_TITLE),
+      message: clipBytes(inertText(message), MAX_FIELD_BYTES),
     };
     const raw = rawDetails(f);
     if (raw) annotation.raw_details = raw;

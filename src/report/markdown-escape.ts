@@ -1,29 +1,79 @@
+import type { Finding } from '../core/finding.js';
+import type { Report } from '../core/report.js';
 import { stripControl } from './format-helpers.js';
 
 /**
- * Escaping of untrusted text (file names, messages, test names) for GitHub-flavoured Markdown.
- * The goal: PR content can neither change the structure of what slopgate writes (tables, headings,
- * lists, links, HTML, hidden `<!-- -->` markers) nor notify people (`@user`, `@org/team`).
+ * The one place that makes text a pull request controls (file names, finding messages, test output,
+ * model answers, command arguments) safe to write to GitHub under the App's or the Action's name:
+ * review comments, command replies, refine comments, Q&A, the PR description, check runs, annotations,
+ * the job summary. Nothing of it may notify anyone (`@user`, `@org/team`, `#123`), show an image, link
+ * anywhere (inline, reference or auto-linked), or reach the page as HTML, and none of it may plant or
+ * close an HTML comment (slopgate keeps its own state in `<!-- slopgate:… -->` markers and finds them
+ * by searching the raw Markdown, so not even a code span may hold one verbatim).
+ *
+ * {@link inertText} is that function: it breaks every such construct with a zero-width space, which
+ * keeps the text readable and needs no knowledge of where it lands (plain text, Markdown, a table). The
+ * Markdown escapers below apply it and then backslash-escape what could change the structure of the
+ * document slopgate writes around it. test/report/inert-renderers.test.ts feeds every renderer a hostile
+ * string and fails when a new place that posts to GitHub is not on its list.
  */
 
-const ZERO_WIDTH_SPACE = '\u200b';
+const ZWSP = '\u200b';
 
 /**
- * Breaks `<!--` and `-->` with a zero-width space. Inside code spans and blocks they render as text
- * anyway, but slopgate finds its own hidden markers (`<!-- slopgate:… -->`) by searching the raw
- * Markdown, so PR-controlled text must not contain those sequences verbatim anywhere.
+ * Breaks `<!--` and `-->` (and `--!>`) only. For code spans and blocks, where nothing else is live,
+ * and for a whole document slopgate built (its own markers are appended after this).
  */
-function breakComments(text: string): string {
-  return text.replace(/<!--/g, `<!${ZERO_WIDTH_SPACE}--`).replace(/-->/g, `--${ZERO_WIDTH_SPACE}>`);
+export function breakComments(text: string): string {
+  return text.replace(/<(?=!--)/g, `<${ZWSP}`).replace(/--(?=!?>)/g, `-${ZWSP}-`);
 }
 
-/** Inline text: every character that could start Markdown or HTML is backslash-escaped. */
+/** Everything that could become live on GitHub in text outside code, broken with a zero-width space. */
+function neutralisePlain(text: string): string {
+  return (
+    breakComments(text)
+      // raw HTML and angle-bracket autolinks: <img …>, </details>, <!doctype>, <?xml, <https://…>
+      .replace(/<(?=[A-Za-z/!?])/g, `<${ZWSP}`)
+      // character references: &#64; renders as an @ and would mention; &lt;img&gt; as a tag's text
+      .replace(/&(?=#|[A-Za-z][A-Za-z0-9]{1,31};)/g, `&${ZWSP}`)
+      // images, and links inline, by reference and as definitions: ![x](…), [x](…), [x][r], [r]: …
+      .replace(/!(?=\[)/g, `!${ZWSP}`)
+      .replace(/\](?=[([:])/g, `]${ZWSP}`)
+      // auto-linked URLs: scheme://…, www.…
+      .replace(/([A-Za-z][A-Za-z0-9+.-]{0,31}):(?=\/\/)/g, `$1:${ZWSP}`)
+      .replace(/\b(www)\./gi, `$1${ZWSP}.`)
+      // mentions of users and teams, and e-mail autolinks: @user, @org/team, user@host
+      .replace(/@(?=[A-Za-z0-9_-])/g, `@${ZWSP}`)
+      // cross-references that notify another issue or PR: #123, owner/repo#123, GH-123
+      .replace(/#(?=\d)/g, `#${ZWSP}`)
+      .replace(/\b(GH)-(?=\d)/gi, `$1-${ZWSP}`)
+  );
+}
+
+/**
+ * PR-controlled text made inert for GitHub, in any context: code spans (which render as code) keep
+ * their content apart from comment delimiters, everything else has its mentions, images, links,
+ * auto-links, HTML, character references and comment delimiters broken. Spans are paired line by line
+ * (a span across lines is treated as text), so a span that GitHub would not see as one is never
+ * trusted. Applying it twice changes nothing more.
+ */
+export function inertText(text: string): string {
+  return stripControl(text)
+    .split('\n')
+    .map((line) =>
+      splitCodeSpans(line)
+        .map((p) => (p.code ? `${p.fence}${breakComments(p.text)}${p.fence}` : neutralisePlain(p.text)))
+        .join(''),
+    )
+    .join('\n');
+}
+
+/** Inline text: inert, and every character that could start Markdown structure is backslash-escaped. */
 export function escapeMarkdown(text: string): string {
-  return breakComments(stripControl(text))
+  return neutralisePlain(stripControl(text))
     .replace(/[\\`*_[\]<>|~&!#]/g, (c) => `\\${c}`)
     .replace(/^(\s*)([-+=>])/gm, (_m, space: string, mark: string) => `${space}\\${mark}`)
-    .replace(/^(\s*\d+)([.)])/gm, (_m, lead: string, mark: string) => `${lead}\\${mark}`)
-    .replace(/@(?=[A-Za-z0-9_-])/g, `@${ZERO_WIDTH_SPACE}`);
+    .replace(/^(\s*\d+)([.)])/gm, (_m, lead: string, mark: string) => `${lead}\\${mark}`);
 }
 
 /** One table cell: escaped and on a single line (a newline would end the row). */
@@ -59,18 +109,36 @@ export function codeSpan(content: string, opts: { cell?: boolean } = {}): string
   return `${fence}${pad}${body}${pad}${fence}`;
 }
 
-/** Splits text into plain parts and CommonMark code spans (a run of N backticks closed by the next run of exactly N). */
-export function splitCodeSpans(text: string): { code: boolean; text: string }[] {
-  const parts: { code: boolean; text: string }[] = [];
+/** A part of text: plain, or a code span with its fence. */
+export type TextPart = { code: false; text: string } | { code: true; text: string; fence: string };
+
+/** True when the character at `at` is escaped by an odd run of backslashes that starts at or after `from`. */
+function escapedAt(text: string, at: number, from: number): boolean {
+  let n = 0;
+  for (let j = at - 1; j >= from && text[j] === '\\'; j--) n++;
+  return n % 2 === 1;
+}
+
+/**
+ * Splits text into plain parts and CommonMark code spans: a run of N backticks closed by the next run
+ * of exactly N. A backslash before a backtick outside a span makes that backtick literal, as CommonMark
+ * reads it, so `\`@x\`` is text (where a mention is live), not a code span.
+ */
+export function splitCodeSpans(text: string): TextPart[] {
+  const parts: TextPart[] = [];
   const runs = [...text.matchAll(/`+/g)].map((m) => ({ at: m.index, len: m[0].length }));
   let plainFrom = 0;
   for (let i = 0; i < runs.length; i++) {
-    const open = runs[i]!;
+    let open = runs[i]!;
     if (open.at < plainFrom) continue;
+    if (escapedAt(text, open.at, plainFrom)) {
+      open = { at: open.at + 1, len: open.len - 1 };
+      if (open.len === 0) continue;
+    }
     const close = runs.slice(i + 1).find((r) => r.len === open.len);
     if (!close) continue;
     if (open.at > plainFrom) parts.push({ code: false, text: text.slice(plainFrom, open.at) });
-    parts.push({ code: true, text: text.slice(open.at + open.len, close.at) });
+    parts.push({ code: true, text: text.slice(open.at + open.len, close.at), fence: '`'.repeat(open.len) });
     plainFrom = close.at + close.len;
     i = runs.indexOf(close);
   }
@@ -83,7 +151,7 @@ export function splitCodeSpans(text: string): { code: boolean; text: string }[] 
  * paths that way): the spans become real code spans with a safe fence, everything else is escaped.
  */
 export function escapeInline(text: string, opts: { cell?: boolean } = {}): string {
-  return splitCodeSpans(text)
+  return splitCodeSpans(stripControl(text))
     .map((p) => (p.code ? codeSpan(p.text, opts) : opts.cell ? escapeCell(p.text) : escapeMarkdown(p.text)))
     .join('');
 }
@@ -96,4 +164,39 @@ export function escapeInlineParagraph(text: string): string {
     .split('\n')
     .map((line) => escapeInline(line).trimEnd())
     .join('  \n');
+}
+
+function deep(value: unknown): unknown {
+  if (typeof value === 'string') return inertText(value);
+  if (Array.isArray(value)) return value.map(deep);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [inertText(k), deep(v)]));
+  return value;
+}
+
+/**
+ * A finding whose displayed text is inert: message, remediation, evidence and the dismissal's who and
+ * why. Its path stays exact (the API places comments by it, and every renderer escapes it where it
+ * shows it), and so does the suggestion, which is code for the file and only ever shown fenced.
+ */
+function inertFinding(f: Finding): Finding {
+  const out: Finding = { ...f, message: inertText(f.message), remediation: inertText(f.remediation) };
+  if (f.evidence) out.evidence = deep(f.evidence) as Finding['evidence']; // cast: deep() keeps the shape; it only rewrites strings
+  if (f.dismissed) out.dismissed = { ...f.dismissed, by: inertText(f.dismissed.by), reason: inertText(f.dismissed.reason) };
+  return out;
+}
+
+/**
+ * The report as the App and the Action publish it: every finding, the decision's reason, the guards'
+ * notes and every section made inert, before any renderer sees it. The renderers escape again for
+ * their context; this pass makes sure no renderer that forgets can echo PR text live.
+ */
+export function inertReport(r: Report): Report {
+  return {
+    ...r,
+    decision: { ...r.decision, reason: inertText(r.decision.reason) },
+    guards: r.guards.map((g) => (g.reason === undefined ? g : { ...g, reason: inertText(g.reason) })),
+    findings: r.findings.map(inertFinding),
+    // cast: deep() keeps the shape; it only rewrites strings
+    sections: deep(r.sections) as Report['sections'],
+  };
 }

@@ -13,9 +13,9 @@ import {
   stripControl,
 } from './format-helpers.js';
 import { fitBlocks } from './markdown-budget.js';
-import { codeBlock, escapeCell, escapeInline, escapeInlineParagraph, escapeMarkdown } from './markdown-escape.js';
+import { codeBlock, codeSpan, escapeCell, escapeInline, escapeInlineParagraph, escapeMarkdown, inertText } from './markdown-escape.js';
 import { dismissedText } from './dismissed-text.js';
-import { readPsi, readTests } from './sections.js';
+import { readPsi, readSanctions, readTests } from './sections.js';
 import { qaBlockMarkdown, qaSummaryLine } from '../qa/section.js';
 import { refineMarkdown } from './refine-section.js';
 
@@ -48,8 +48,15 @@ const OUTCOME_ICON: Record<string, string> = {
   STUCK: '🛑',
 };
 
-/** One-line title, e.g. "2 blocking · Ψ 0.41 · tests: 1 regression", or "all clear". */
+/**
+ * One-line title, e.g. "2 blocking · Ψ 0.41 · tests: 1 regression", or "all clear". Plain text, but it
+ * quotes the decision's reason (PR text can reach it), so it is inert.
+ */
 export function checkRunTitle(report: Report): string {
+  return inertText(titleText(report));
+}
+
+function titleText(report: Report): string {
   const d = report.decision;
   const reason = firstLine(stripControl(d.reason), 120);
   if (d.outcome === 'SKIPPED') return `skipped: ${reason}`;
@@ -142,6 +149,18 @@ function testsSection(report: Report): string {
   return lines.join('\n') + '\n';
 }
 
+/** The G1 sanctions of the run: what they let through, which apply, which lapsed, which were ignored. */
+function sanctionsSection(report: Report): string {
+  const s = readSanctions(report);
+  if (!s) return '';
+  const lines = ['', '### Sanctions (G1)', ''];
+  for (const a of s.allowed.slice(0, 20)) {
+    lines.push(`- ${codeSpan(a.path)} (${escapeMarkdown(a.category)}) let through: ${escapeInline(firstLine(a.allowedBy, 200))}`);
+  }
+  for (const n of s.notes.slice(0, 20)) lines.push(`- ${escapeInline(firstLine(n, 600))}`);
+  return lines.join('\n') + '\n';
+}
+
 function where(f: Finding): string {
   if (!f.path) return '(whole change)';
   return escapeCell(f.line ? `${f.path}:${f.line}` : f.path);
@@ -221,6 +240,7 @@ export function renderCheckRun(report: Report, opts: CheckRunOptions = {}): Chec
     guardSection(report) +
     psiSection(report) +
     testsSection(report) +
+    sanctionsSection(report) +
     refineMarkdown(report.sections.refine) +
     findingsHead(report);
   const summary = fitBlocks(head, report.findings.map(findingRow), moreLine('summary', max), max).text;

@@ -159,3 +159,26 @@ export function readTests(report: Report): TestsView | null {
   const { headline, compared, short } = testsHeadline(s);
   return { headline, compared, short, regressions: s.regressions.length, details: testDetails(s), regressed: [...s.regressions] };
 }
+
+export interface SanctionsView {
+  /** `path (category): allowed by …` for each G1 finding a sanction let through. */
+  allowed: { path: string; category: string; allowedBy: string }[];
+  /** Which sanctions of the PR apply, lapsed or are ignored (Markdown written by slopgate). */
+  notes: string[];
+}
+
+/** Reads the sanctions section tolerantly (a report read back from JSON may hold anything). */
+export function readSanctions(report: Report): SanctionsView | null {
+  const s: unknown = report.sections.sanctions;
+  if (typeof s !== 'object' || s === null) return null;
+  const rec = s as { allowed?: unknown; notes?: unknown }; // checked field by field below
+  const allowed = (Array.isArray(rec.allowed) ? rec.allowed : []).flatMap((a: unknown) => {
+    if (typeof a !== 'object' || a === null) return [];
+    const r = a as Record<string, unknown>; // checked below
+    return typeof r.path === 'string' && typeof r.category === 'string' && typeof r.allowedBy === 'string'
+      ? [{ path: r.path, category: r.category, allowedBy: r.allowedBy }]
+      : [];
+  });
+  const notes = (Array.isArray(rec.notes) ? rec.notes : []).filter((n: unknown): n is string => typeof n === 'string');
+  return allowed.length || notes.length ? { allowed, notes } : null;
+}

@@ -12,7 +12,7 @@ import {
   stripControl,
 } from './format-helpers.js';
 import { dismissedText } from './dismissed-text.js';
-import { readPsi, readTests } from './sections.js';
+import { readPsi, readSanctions, readTests } from './sections.js';
 import { refineTextLines } from './refine-section.js';
 
 /** The terminal report: decision first, then findings by file, then the guard table and sections. */
@@ -156,6 +156,15 @@ function testLines(report: Report, paint: Paint): string[] {
   return out;
 }
 
+function sanctionLines(report: Report, paint: Paint): string[] {
+  const s = readSanctions(report);
+  if (!s) return [];
+  const out = [paint(ANSI.bold, 'Sanctions (G1)')];
+  for (const a of s.allowed.slice(0, 20)) out.push(`  ${safe(a.path)} (${safe(a.category)}) let through: ${safe(a.allowedBy)}`);
+  for (const n of s.notes.slice(0, 20)) out.push(`  ${safe(n).replace(/\n/g, ' ')}`);
+  return out;
+}
+
 export function renderText(report: Report, opts: { color?: boolean } = {}): string {
   const paint = painter(opts.color ?? false);
   const warning = isolationWarning(report);
@@ -168,7 +177,13 @@ export function renderText(report: Report, opts: { color?: boolean } = {}): stri
     }
     blocks.push(lines);
   }
-  blocks.push(guardTable(report, paint), psiLines(report, paint), testLines(report, paint), refineTextLines(report.sections.refine));
+  blocks.push(
+    guardTable(report, paint),
+    psiLines(report, paint),
+    testLines(report, paint),
+    sanctionLines(report, paint),
+    refineTextLines(report.sections.refine),
+  );
   return (
     blocks
       .filter((b) => b.length > 0)

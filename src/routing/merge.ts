@@ -60,6 +60,7 @@ function normalise(source: string, raw: unknown, index: number): Finding {
     ...(typeof raw.commit === 'string' ? { commit: raw.commit } : {}),
     ...(suggestion ? { suggestion } : {}),
     ...(isRecord(raw.evidence) ? { evidence: raw.evidence } : {}),
+    ...(typeof raw.cause === 'string' && raw.cause ? { cause: raw.cause } : {}),
     confirmedBy: [source],
   };
   if (!isCategory(raw.category)) {

@@ -9,6 +9,7 @@ import {
   type DecisionRecord,
 } from './decisions.js';
 import { pruneDeliveries, recordDelivery } from './deliveries.js';
+import { admitCommand, settleCommand, type CommandScope, type CommandWindow } from './command-attempts.js';
 import type { HistoryExclusions, HistoryReader, Hotspot } from '../core/ports.js';
 import { dismissFinding, listDismissals, type DismissalEntry, type StoredDismissal } from './dismissals.js';
 import type { DismissalSource } from '../core/finding.js';
@@ -80,6 +81,12 @@ export class Store implements HistoryReader {
   }
   listDismissals(repo: string, pr: number, source?: DismissalSource): Promise<StoredDismissal[]> {
     return listDismissals(this.db, repo, pr, source);
+  }
+  admitCommand(scope: CommandScope, window: CommandWindow, now: Date): Promise<string | null> {
+    return admitCommand(this.db, scope, window, now);
+  }
+  settleCommand(scope: CommandScope, id: string, command: string, window: CommandWindow, now: Date): Promise<boolean> {
+    return settleCommand(this.db, scope, id, command, window, now);
   }
   close(): Promise<void> {
     return this.db.close();

@@ -2,7 +2,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Guard } from '../../src/core/guard.js';
 import { runGate, type GateOptions } from '../../src/gate/run-gate.js';
 import { GUARDS } from '../../src/guards/index.js';
-import { allowMarker } from '../../src/host/sanctions.js';
+import { grantMarker } from '../../src/host/sanctions.js';
 import { FakeRemote, removeFakeRemotes } from './helpers/fake-remote.js';
 import { closeStrict, SANCTION_KEY, startHarness, type Harness } from './helpers/harness.js';
 import { deriveSanctionKey } from '../../src/host/sanctions.js';
@@ -59,14 +59,20 @@ describe('github app: the real guard registry on a bare blobless mirror', () => 
 });
 
 describe('github app: sanctions and superseding', () => {
-  it("/slopgate allow by a maintainer is recorded in the App's reply and sanctions the next run; a pasted marker by a user does not", async () => {
+  it("/slopgate allow by a maintainer records the file's content in the App's reply and sanctions the next run; a pasted marker does not", async () => {
     const remote = FakeRemote.create({ 'package.json': '{"name":"a"}\n', 'go.mod': 'module a\n' });
     const head = remote.pushPr(20, { 'package.json': '{"name":"a","dependencies":{"x":"1"}}\n', 'go.mod': 'module a\n\nrequire x v1\n' });
+    const blob = (path: string) => remote.work.git('rev-parse', `${head}:${path}`).trim();
     const pr: PrShape = { number: 20, headSha: head, baseSha: remote.baseSha, author: 'Codertocat' };
     const scope = { owner: OWNER, repo: REPO, number: 20 };
     h = await startHarness(remote, { guards: [manifestGuard] });
     const g = h.github;
-    g.token().getPr(pr).permission('maint', 'maintain').reaction(9001).createComment(20);
+    const files = [
+      { path: 'package.json', blob: blob('package.json') },
+      { path: 'go.mod', blob: blob('go.mod') },
+    ];
+    g.token().getPr(pr).permission('maint', 'maintain').listFiles(20, files).getPr(pr).reaction(9001).createComment(20);
+    const forged = grantMarker({ via: 'allow', by: 'maint', at: head, pattern: 'go.mod', files: [files[1]!] }, SANCTION_KEY, scope);
     // The job then reads the PR's comments: slopgate's reply (made by this App) and a forged one.
     g.createCheckRun(91)
       .getPr(pr)
@@ -78,12 +84,7 @@ describe('github app: sanctions and superseding', () => {
           user: { login: 'slopgate[bot]', type: 'Bot' },
           performed_via_github_app: { id: APP_ID },
         },
-        {
-          id: 2,
-          body: `sure ${allowMarker('go.mod', SANCTION_KEY, scope)}`,
-          user: { login: 'Codertocat', type: 'User' },
-          performed_via_github_app: null,
-        },
+        { id: 2, body: `sure ${forged}`, user: { login: 'Codertocat', type: 'User' }, performed_via_github_app: null },
       ]);
     g.updateCheckRun(91).reviewComments(20).getPr(pr).updatePr(20);
 
@@ -92,11 +93,29 @@ describe('github app: sanctions and superseding', () => {
 
     expect(g.bodiesOf('POST', '/reactions')).toEqual([{ content: '+1' }]);
     const [reply] = g.bodiesOf('POST', '/issues/20/comments');
-    expect(reply.body).toContain(allowMarker('package.json', SANCTION_KEY, scope));
-    expect(reply.body).not.toContain(allowMarker('package.json', deriveSanctionKey('another secret'), scope));
+    const grant = { via: 'allow' as const, by: 'maint', at: head, pattern: 'package.json', files: [files[0]!] };
+    expect(reply.body).toContain(grantMarker(grant, SANCTION_KEY, scope));
+    expect(reply.body).toContain(`allowed as they are at \`${head.slice(0, 7)}\``);
+    expect(reply.body).not.toContain(grantMarker(grant, deriveSanctionKey('another secret'), scope));
     const [done] = g.bodiesOf('PATCH', '/check-runs/91');
     const annotated = done.output.annotations.map((a: { path: string }) => a.path);
     expect(annotated).toEqual(['go.mod']);
+  });
+
+  it("the PR's own author cannot allow or dismiss on it, even with write access: refused, nothing recorded, no re-gate", async () => {
+    h = await startHarness(null, { guards: [manifestGuard] });
+    const pr: PrShape = { number: 22, headSha: 'a'.repeat(40), baseSha: 'b'.repeat(40), author: 'Codertocat' };
+    h.github.token();
+    // The login is compared without case: GitHub logins are case-insensitive.
+    for (const login of ['Codertocat', 'codertocat']) h.github.getPr(pr).permission(login, 'write').reaction(9001).createComment(22);
+    await h.receive('issue_comment', commentEvent(22, '/slopgate allow package.json', 'Codertocat'));
+    await h.receive('issue_comment', commentEvent(22, '/slopgate dismiss 0123456789ab the author says so', 'codertocat'));
+    await h.idle();
+    expect(h.github.bodiesOf('POST', '/reactions')).toEqual([{ content: 'confused' }, { content: 'confused' }]);
+    const replies = h.github.bodiesOf('POST', '/issues/22/comments').map((c) => String(c.body));
+    expect(replies[0]).toContain("`/slopgate allow` cannot come from the pull request's own author");
+    expect(replies[1]).toContain("`/slopgate dismiss` cannot come from the pull request's own author");
+    expect(replies.join('\n')).not.toContain('slopgate:grant');
   });
 
   it('a newer push supersedes the running job: its check run completes as cancelled "superseded by <sha>"', async () => {

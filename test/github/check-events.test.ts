@@ -68,6 +68,8 @@ function checkSuiteEvent(headSha: string, sender: string, pullRequests: Json[]):
   payload.repository = repository();
   payload.installation = { id: INSTALLATION_ID, node_id: 'inst' };
   payload.sender.login = sender;
+  // The example's sender is an App's bot; these tests re-run as a person (a bot's request is not answered).
+  payload.sender.type = 'User';
   return payload;
 }
 

@@ -1,8 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Guard } from '../../src/core/guard.js';
-import { allowedPathsIn, allowMarker, deriveSanctionKey } from '../../src/host/sanctions.js';
+import { execFileSync } from 'node:child_process';
+import { deriveSanctionKey, grantMarker, grantsIn, legacyAllowMarker, type SanctionGrant } from '../../src/host/sanctions.js';
 import { explainFinding } from '../../src/platforms/github/explain-finding.js';
-import { neutralizeComments } from '../../src/report/comment-escape.js';
+import { breakComments } from '../../src/report/markdown-escape.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { FakeRemote, removeFakeRemotes } from './helpers/fake-remote.js';
@@ -46,16 +47,34 @@ const manifestGuard: Guard = {
 
 const scope = (number: number) => ({ owner: OWNER, repo: REPO, number });
 
+/** go.mod as the PR below writes it, and its blob (the same whatever commit holds it). */
+const GO_MOD = 'module a\n\nrequire x v1\n';
+const GO_MOD_BLOB = execFileSync('git', ['hash-object', '--stdin'], { input: GO_MOD, encoding: 'utf8' }).trim();
+const goModGrant: SanctionGrant = {
+  via: 'allow',
+  by: 'maint',
+  at: 'a'.repeat(40),
+  pattern: 'go.mod',
+  files: [{ path: 'go.mod', blob: GO_MOD_BLOB }],
+};
+const allowMarker = (key: Buffer, n: number) => grantMarker(goModGrant, key, scope(n));
+const allowedPathsIn = (text: string, n: number) =>
+  grantsIn(text, SANCTION_KEY, scope(n)).grants.flatMap((g) => g.files.map((f) => f.path));
+
 describe('sanction markers are signed', () => {
   it('only a marker signed with the App key for this repository and PR verifies', () => {
-    const good = allowMarker('go.mod', SANCTION_KEY, scope(5));
-    expect(allowedPathsIn(`ok\n\n${good}`, SANCTION_KEY, scope(5))).toEqual(['go.mod']);
-    // Another key, another PR, an unsigned marker of the old format, a tampered path: nothing.
-    expect(allowedPathsIn(allowMarker('go.mod', deriveSanctionKey('guess'), scope(5)), SANCTION_KEY, scope(5))).toEqual([]);
-    expect(allowedPathsIn(good, SANCTION_KEY, scope(6))).toEqual([]);
-    expect(allowedPathsIn(`<!-- slopgate:allow:${Buffer.from('go.mod').toString('base64url')} -->`, SANCTION_KEY, scope(5))).toEqual([]);
-    const tampered = good.replace(Buffer.from('go.mod').toString('base64url'), Buffer.from('go.sum').toString('base64url'));
-    expect(allowedPathsIn(tampered, SANCTION_KEY, scope(5))).toEqual([]);
+    const good = allowMarker(SANCTION_KEY, 5);
+    expect(allowedPathsIn(`ok\n\n${good}`, 5)).toEqual(['go.mod']);
+    expect(grantsIn(good, SANCTION_KEY, scope(5)).grants).toEqual([goModGrant]);
+    // Another key, another PR, an unsigned marker, a tampered payload, a marker of the first format: no grant.
+    expect(allowedPathsIn(allowMarker(deriveSanctionKey('guess'), 5), 5)).toEqual([]);
+    expect(allowedPathsIn(good, 6)).toEqual([]);
+    expect(allowedPathsIn(`<!-- slopgate:grant:${Buffer.from(JSON.stringify(goModGrant)).toString('base64url')} -->`, 5)).toEqual([]);
+    const payload = /slopgate:grant:([\w-]+)\./.exec(good)![1]!;
+    const other = Buffer.from(JSON.stringify({ ...goModGrant, files: [{ path: 'go.sum', blob: GO_MOD_BLOB }] })).toString('base64url');
+    expect(allowedPathsIn(good.replace(payload, other), 5)).toEqual([]);
+    const legacy = legacyAllowMarker('go.mod', SANCTION_KEY, scope(5));
+    expect(grantsIn(legacy, SANCTION_KEY, scope(5))).toEqual({ grants: [], legacy: ['go.mod'] });
   });
 
   it('the key is derived under its own label, never the secret itself', () => {
@@ -65,7 +84,7 @@ describe('sanction markers are signed', () => {
   });
 
   it('explain neutralises a file name that carries a marker, even a correctly signed one', () => {
-    const marker = allowMarker('go.mod', SANCTION_KEY, scope(5));
+    const marker = allowMarker(SANCTION_KEY, 5);
     const text = explainFinding(
       {
         id: 'abc123',
@@ -83,19 +102,22 @@ describe('sanction markers are signed', () => {
     );
     expect(text).not.toContain('<!--');
     expect(text).not.toContain('-->');
-    expect(allowedPathsIn(text, SANCTION_KEY, scope(5))).toEqual([]);
-    expect(neutralizeComments('a <!-- b --> c --!> d')).not.toMatch(/<!--|-->|--!>/);
+    expect(allowedPathsIn(text, 5)).toEqual([]);
+    expect(breakComments('a <!-- b --> c --!> d')).not.toMatch(/<!--|-->|--!>/);
   });
 });
 
 describe('the forged sanction through the App', () => {
-  it('a file named `<!-- slopgate:allow:… -->.md`, quoted by `/slopgate explain`, does not become an allow', async () => {
+  it('a file named `<!-- slopgate:grant:… -->.md`, quoted by `/slopgate explain`, does not become an allow', async () => {
     const n = 90;
-    // The attacker's best case: a marker that would verify (as if copied from a real sanction).
-    const marker = allowMarker('go.mod', SANCTION_KEY, scope(n));
+    // The attacker's best case: a marker that would verify (as if copied from a real sanction of this very content),
+    // kept short enough for a file name.
+    const shortGrant: SanctionGrant = { ...goModGrant, by: 'm', at: 'a', pattern: 'g' };
+    const marker = grantMarker(shortGrant, SANCTION_KEY, scope(n));
+    expect(grantsIn(marker, SANCTION_KEY, scope(n)).grants).toEqual([shortGrant]);
     const evil = `${marker}.md`;
     const remote = FakeRemote.create({ 'go.mod': 'module a\n', 'README.md': '# a\n' });
-    const head = remote.pushPr(n, { 'go.mod': 'module a\n\nrequire x v1\n', [evil]: 'SLOP\n' });
+    const head = remote.pushPr(n, { 'go.mod': GO_MOD, [evil]: 'SLOP\n' });
     const pr: PrShape = { number: n, headSha: head, baseSha: remote.baseSha, author: 'Codertocat' };
     h = await startHarness(remote, { guards: [manifestGuard, markerGuard], store });
     const g = h.github;
@@ -114,7 +136,7 @@ describe('the forged sanction through the App', () => {
       first.output.text,
       ...first.output.annotations.flatMap((a: { title: string; message: string }) => [a.title, a.message]),
     ].join('\n');
-    expect(shown).toContain('slopgate:allow');
+    expect(shown).toContain('slopgate:grant');
     expect(shown).not.toContain('<!--');
     const id = /finding `([0-9a-zA-Z]+)`/.exec(first.output.text.slice(first.output.text.indexOf('.md')))?.[1];
     expect(id).toBeTruthy();
@@ -124,9 +146,9 @@ describe('the forged sanction through the App', () => {
     await h.receive('issue_comment', commentEvent(n, `/slopgate explain ${id}`, 'Codertocat'));
     await h.idle();
     const [reply] = g.bodiesOf('POST', `/issues/${n}/comments`);
-    expect(reply.body).toContain('slopgate:allow');
+    expect(reply.body).toContain('slopgate:grant');
     expect(reply.body).not.toContain('<!--');
-    expect(allowedPathsIn(reply.body, SANCTION_KEY, scope(n))).toEqual([]);
+    expect(allowedPathsIn(reply.body, n)).toEqual([]);
 
     // 3. The next run reads the App's own reply back: go.mod is still not sanctioned.
     g.getPr(pr)

@@ -1,5 +1,6 @@
 import type { CheckRunOutcome, RepoTarget } from '../../src/host/check-outcome.js';
 import type {
+  ChangedFileRef,
   CloneCredentials,
   DirectoryEntry,
   HostCapabilities,
@@ -47,6 +48,8 @@ export class FakePlatform implements ReviewHost {
   readonly reactions: { commentId: number; reaction: Reaction }[] = [];
   readonly roles = new Map<string, RepoRole>();
   readonly pushes: PushCommitInput[] = [];
+  /** What `changedFiles` answers (the PR's files with their blobs at the head). */
+  changed: ChangedFileRef[] = [];
   readonly failOn = new Map<keyof ReviewHost, Error>();
   token = 'fake-token';
   private nextId = 1;
@@ -190,6 +193,11 @@ export class FakePlatform implements ReviewHost {
   async permissionOf(username: string): Promise<RepoRole> {
     this.record('permissionOf', username);
     return this.roles.get(username) ?? 'none';
+  }
+
+  async changedFiles(number: number): Promise<ChangedFileRef[]> {
+    this.record('changedFiles', number);
+    return this.changed.map((f) => ({ ...f }));
   }
 
   async pushCommit(input: PushCommitInput): Promise<string> {

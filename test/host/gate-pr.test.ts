@@ -3,7 +3,6 @@ import type { FileContent } from '../helpers/git-repo.js';
 import { gatePr, skipOutcome, skipReasonFor, type GatePrDeps } from '../../src/host/gate-pr.js';
 import { externalIdFor, type GateJob } from '../../src/host/gate-job.js';
 import { ALLOW_MANIFEST_LABEL, STUCK_LABEL } from '../../src/host/labels.js';
-import { MANIFEST_GLOBS } from '../../src/guards/g1-manifest-safety/path-rules.js';
 import { BODY_START } from '../../src/host/pr-body.js';
 import { SupersededError } from '../../src/queue/types.js';
 import { CONCLUSION_OF } from '../../src/routing/decide.js';
@@ -236,33 +235,52 @@ describe('gatePr over an in-memory host', { timeout: TIMEOUT }, () => {
     });
   });
 
-  it('sanctions: the allow-manifest label and signed markers in comments of this App reach the pipeline; others do not', async () => {
-    const seen: string[][] = [];
+  it('sanctions: grants in signed replies of this App reach the pipeline while the file is as approved; others do not', async () => {
+    const seen: { sanctions: string[]; notes: string[] }[] = [];
     const s = await setup(
-      { 'src/app.js': 'x\n' },
+      { 'package.json': '{"name":"w"}\n', 'go.mod': 'module w\n', 'Cargo.toml': '[package]\nname = "w"\n' },
       {
         deps: {
           gate: async (opts) => {
-            seen.push(opts.sanctions ?? []);
+            seen.push({ sanctions: opts.sanctions ?? [], notes: opts.sanctionNotes ?? [] });
             throw new Error('stop here');
           },
         },
       },
     );
-    const { allowMarker } = await import('../../src/host/sanctions.js');
+    const { grantMarker, legacyAllowMarker } = await import('../../src/host/sanctions.js');
+    const blob = (path: string) => s.remote.work.git('rev-parse', `${s.job.headSha}:${path}`).trim();
     const scope = { owner: OWNER, repo: REPO, number: 7 };
+    const grant = (path: string, b: string, via: 'allow' | 'label' = 'allow') =>
+      grantMarker({ via, by: 'maint', at: s.job.headSha, pattern: path, files: [{ path, blob: b }] }, s.deps.sanctionKey, scope);
     s.host.issueComments.push(
-      { id: 1, body: `ok ${allowMarker('package.json', s.deps.sanctionKey, scope)}`, authorIsBot: true, byThisApp: true },
-      { id: 2, body: `pasted ${allowMarker('Cargo.toml', s.deps.sanctionKey, scope)}`, authorIsBot: false, byThisApp: false },
-      { id: 3, body: `other bot ${allowMarker('go.mod', s.deps.sanctionKey, scope)}`, authorIsBot: true, byThisApp: false },
-      { id: 4, body: `forged <!-- slopgate:allow:${b64('pom.xml')}.${'A'.repeat(32)} -->`, authorIsBot: true, byThisApp: true },
+      { id: 1, body: `ok ${grant('package.json', blob('package.json'))}`, authorIsBot: true, byThisApp: true },
+      { id: 2, body: `stale ${grant('go.mod', 'f'.repeat(40))}`, authorIsBot: true, byThisApp: true },
+      { id: 3, body: `pasted ${grant('Cargo.toml', blob('Cargo.toml'))}`, authorIsBot: false, byThisApp: false },
+      { id: 4, body: `other bot ${grant('Cargo.toml', blob('Cargo.toml'))}`, authorIsBot: true, byThisApp: false },
+      { id: 5, body: `forged <!-- slopgate:grant:${b64('{}')}.${'A'.repeat(32)} -->`, authorIsBot: true, byThisApp: true },
+      { id: 6, body: `old format ${legacyAllowMarker('pom.xml', s.deps.sanctionKey, scope)}`, authorIsBot: true, byThisApp: true },
+      { id: 7, body: `label ${grant('Cargo.toml', blob('Cargo.toml'), 'label')}`, authorIsBot: true, byThisApp: true },
     );
     expect(await gatePr(s.host, s.job, s.deps)).toBe('infrastructure-error');
-    expect(seen).toEqual([['package.json']]);
+    expect(seen[0]!.sanctions).toEqual(['package.json']);
+    expect(seen[0]!.notes.join('\n')).toContain('`package.json` is allowed by `/slopgate allow package.json` by @maint');
+    expect(seen[0]!.notes.join('\n')).toMatch(/The allow for `go\.mod` given at `\w{7}` .* lapsed: the file changed since/);
+    expect(seen[0]!.notes.join('\n')).toContain('The allow for `pom.xml` was given before sanctions were bound');
+
+    // The label's grant counts while the label is on the PR; a label without a grant of its own allows nothing.
     s.host.pr.labels = [ALLOW_MANIFEST_LABEL];
     const second = await s.host.startCheckRun(s.job.headSha, externalIdFor(7));
     expect(await gatePr(s.host, { ...s.job, checkRunId: second }, s.deps)).toBe('infrastructure-error');
-    expect(seen[1]).toEqual([...MANIFEST_GLOBS, 'package.json']);
+    expect(seen[1]!.sanctions.sort()).toEqual(['Cargo.toml', 'package.json']);
+    s.host.issueComments.splice(
+      s.host.issueComments.findIndex((c) => c.id === 7),
+      1,
+    );
+    const third = await s.host.startCheckRun(s.job.headSha, externalIdFor(7));
+    expect(await gatePr(s.host, { ...s.job, checkRunId: third }, s.deps)).toBe('infrastructure-error');
+    expect(seen[2]!.sanctions).toEqual(['package.json']);
+    expect(seen[2]!.notes.join('\n')).toContain('label is on this PR but allows nothing: no one with write access added it');
   });
 
   it("skips are routing decisions: the conclusion is SKIPPED's, and a closed PR wins over draft and author", () => {

@@ -36,14 +36,24 @@ export interface RefineRun {
   result: RefineResult;
 }
 
+export interface RefineFixtureOptions {
+  model?: JsonModel;
+  recipes?: Recipe[];
+  config?: SlopgateConfigInput;
+  services?: GuardServices;
+  modelAttempts?: number;
+}
+
 /** Gates main → pr of `repo` with every guard, then refines that report (the real pipeline both times). */
-export async function gateAndRefine(
-  repo: TestRepo,
-  opts: { model?: JsonModel; recipes?: Recipe[]; config?: SlopgateConfigInput; services?: GuardServices; modelAttempts?: number } = {},
-): Promise<RefineRun> {
+export function gateAndRefine(repo: TestRepo, opts: RefineFixtureOptions = {}): Promise<RefineRun> {
+  return refineReport(repo, (r) => r, opts);
+}
+
+/** Like {@link gateAndRefine}, with the gated report passed through `edit` first (a finding the pipeline would not raise). */
+export async function refineReport(repo: TestRepo, edit: (report: Report) => Report, opts: RefineFixtureOptions = {}): Promise<RefineRun> {
   const config = configSchema.parse({ tests: { enabled: false }, ...opts.config });
   const services: GuardServices = { ...opts.services };
-  const report = await runGate({ repoDir: repo.dir, base: 'main', head: 'pr', config, guards: GUARDS, services });
+  const report = edit(await runGate({ repoDir: repo.dir, base: 'main', head: 'pr', config, guards: GUARDS, services }));
   const result = await refine({
     repoDir: repo.dir,
     base: 'main',

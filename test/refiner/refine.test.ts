@@ -2,7 +2,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Recipe } from '../../src/refiner/types.js';
 import type { HistoryReader } from '../../src/core/ports.js';
 import { prRepo, removeTestRepos } from '../helpers/git-repo.js';
-import { DB_PY, gateAndRefine } from './fixtures.js';
+import { makeFinding } from '../../src/core/finding.js';
+import type { Report } from '../../src/core/report.js';
+import { DB_PY, gateAndRefine, refineReport } from './fixtures.js';
 import { ScriptedModel, userTurn } from './scripted-model.js';
 
 afterAll(() => removeTestRepos());
@@ -139,8 +141,8 @@ describe('refine: model patches through the refiner phase of the gate', () => {
     expect(result.candidateSha).toBeNull();
   }, 120_000);
 
-  it('a recipe that writes a path none of its findings name is refused', async () => {
-    const repo = prRepo({ 'app/db.py': DB_PY, 'app/other.py': 'X = 1\n' }, { 'app/db.py': DROPPED });
+  it('a recipe that writes a path none of its findings name is refused, even a file the PR changed', async () => {
+    const repo = prRepo({ 'app/db.py': DB_PY, 'app/other.py': 'X = 1\n' }, { 'app/db.py': DROPPED, 'app/other.py': 'X = 1\nY = 2\n' });
     const wild: Recipe = {
       id: 'test-wild',
       handles: (f) => f.guard === 'G7',
@@ -176,5 +178,62 @@ describe('refine: model patches through the refiner phase of the gate', () => {
     expect(result.notes.join('\n')).toContain('the model was not asked');
     expect(asked.some((p) => p.includes('app/db.py'))).toBe(true);
     expect(result.candidateSha).toBeNull();
+  }, 120_000);
+});
+
+describe('refine: only files the PR changed', () => {
+  /**
+   * A finding's path can come from the PR's own test output (a JUnit file attribute, a pytest node id):
+   * here a `flaky-test` finding points at `app/secrets.py`, which the PR never touched.
+   */
+  function withStrayFinding(report: Report): Report {
+    const stray = makeFinding({
+      guard: 'G8',
+      category: 'flaky-test',
+      severity: 'fail',
+      path: 'app/secrets.py',
+      line: 1,
+      message: 'Test `test_token` failed on the first run and passed on re-run 1.',
+      remediation: 'make it repeatable',
+    });
+    return { ...report, findings: [...report.findings, stray] };
+  }
+
+  const BASE = { 'app/db.py': DB_PY, 'app/secrets.py': 'TOKEN = "keep-me"\n' };
+
+  it('the model is never shown nor allowed a path outside the PR, whatever the finding says', async () => {
+    const repo = prRepo(BASE, { 'app/db.py': BROKEN });
+    const model = new ScriptedModel([
+      { files: [{ path: 'app/secrets.py', content: 'TOKEN = "leaked"\n' }] },
+      { files: [{ path: 'app/db.py', content: DB_PY }] },
+    ]);
+    const { result } = await refineReport(repo, withStrayFinding, { model });
+    expect(result.excluded).toContainEqual({ path: 'app/secrets.py', reason: expect.stringContaining('not a file this PR changed') });
+    expect(userTurn(model, 0)).toContain('FILES YOU MAY CHANGE: app/db.py');
+    expect(userTurn(model, 0)).not.toContain('keep-me');
+    expect(result.attempts[0]).toMatchObject({
+      outcome: 'refused',
+      reason: expect.stringContaining("'app/secrets.py' is outside the fence"),
+    });
+    expect(result.files.map((f) => f.path)).toEqual(['app/db.py']);
+  }, 120_000);
+
+  it('a recipe that fixes the stray finding by writing its path is refused, and nothing outside the PR is committed', async () => {
+    const repo = prRepo(BASE, { 'app/db.py': DB_PY.replace('return conn\n', 'return conn  \n') });
+    const rewrite: Recipe = {
+      id: 'test-rewrite-flaky',
+      handles: (f) => f.category === 'flaky-test',
+      fix: async (f) => ({
+        recipe: 'test-rewrite-flaky',
+        findingIds: [f.id],
+        files: [{ path: f.path!, content: 'TOKEN = "x"\n' }],
+        summary: 'x',
+      }),
+    };
+    const { result } = await refineReport(repo, withStrayFinding, { recipes: [rewrite] });
+    expect(result.attempts[0]).toMatchObject({ source: 'test-rewrite-flaky', outcome: 'refused' });
+    expect(result.attempts[0]!.reason).toContain("'app/secrets.py' is not a file this PR changed");
+    expect(result.candidateSha).toBeNull();
+    expect(result.files).toEqual([]);
   }, 120_000);
 });

@@ -31,10 +31,15 @@ describe('code spans', () => {
 
   it('splits text as CommonMark pairs backtick runs', () => {
     expect(splitCodeSpans('`a` and ``b`c`` and `d')).toEqual([
-      { code: true, text: 'a' },
+      { code: true, text: 'a', fence: '`' },
       { code: false, text: ' and ' },
-      { code: true, text: 'b`c' },
+      { code: true, text: 'b`c', fence: '``' },
       { code: false, text: ' and `d' },
+    ]);
+    // A backslash before a backtick makes it literal (CommonMark): no span opens there.
+    expect(splitCodeSpans('\\`@x\\` and `y`')).toEqual([
+      { code: false, text: '\\`@x\\` and ' },
+      { code: true, text: 'y', fence: '`' },
     ]);
   });
 
@@ -81,7 +86,7 @@ describe('XML entities from test reports', () => {
     const text = renderCheckRun(buildReport([finding])).text;
     expect(text).not.toContain('&#10;');
     expect(text).not.toContain('&lt;');
-    expect(text).toContain('assert \\<Row 1\\> == None');
+    expect(text).toContain('assert \\<\u200bRow 1\\> == None');
     expect(text).toMatch(/failed: {2}\nassert/); // a hard line break where the report had &#10;
     const terminal = renderReport('text', buildReport([finding]), { color: false });
     expect(terminal).toContain('assert <Row 1> == None');

@@ -153,6 +153,15 @@ async function workflowFinding(
   };
 }
 
+/**
+ * What a G1 finding is about: the file's content at the head (its blob, or its absence). Part of the
+ * finding's id, so a `/slopgate dismiss` of one version of a workflow or CODEOWNERS does not carry to a
+ * later push that rewrites it.
+ */
+function contentCause(file: ChangedFile): string {
+  return file.head.oid ? `blob ${file.head.oid}` : 'deleted';
+}
+
 /** Names the sanction that allowed `path`: the matching `manifests.allow` glob, else a label or command. */
 function sanctionSource(path: string, ctx: GuardContext): string {
   for (const glob of ctx.config.manifests.allow) {
@@ -171,7 +180,7 @@ export const g1: Guard = {
     const sanctions: SanctionRecord[] = [];
     for (const file of files) {
       if (ctx.signal.aborted) break;
-      const raised = await checkFile(file, ctx.patch.files, ctx, readLink);
+      const raised = (await checkFile(file, ctx.patch.files, ctx, readLink)).map((f) => ({ ...f, cause: f.cause ?? contentCause(file) }));
       if (raised.length === 0) continue;
       const allowed = ctx.sanctioned(file.path) || (file.oldPath !== undefined && ctx.sanctioned(file.oldPath));
       if (!allowed) {

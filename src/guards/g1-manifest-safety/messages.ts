@@ -104,6 +104,7 @@ export function symlinkFinding(file: ChangedFile, target: string, why: string): 
     message: `\`${file.path}\` is a symbolic link to \`${target}\`, which points outside the repository: ${why}. Tools that follow links (builds, docs generators, artifact uploads) would read files from the machine running them.`,
     remediation: `Replace the link with a real file or a link that stays inside the repository. ${sanctionHint(file.path)}`,
     evidence: { target },
+    cause: `symlink to ${target}`,
   };
 }
 
@@ -115,5 +116,6 @@ export function gitInternalsSymlinkFinding(file: ChangedFile, target: string, re
     message: `\`${file.path}\` is a symbolic link to \`${target}\`, which resolves into git's own directory (\`${resolved}\`); git config and hooks are not part of the repository.`,
     remediation: `Remove the link. ${sanctionHint(file.path)}`,
     evidence: { target },
+    cause: `symlink to ${target}`,
   };
 }

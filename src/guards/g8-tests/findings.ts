@@ -76,6 +76,19 @@ function brokenUnitFinding(res: TestGateResult, u: UnitStatus): GuardFinding {
   };
 }
 
+/**
+ * How the candidate's suite stopped, for the finding's id: killed (time, process limit, cancelled), its
+ * setup failed, or it exited with a code. Two stops of different kinds are two findings, so dismissing
+ * one (a flaky timeout, say) never silences the other (a fork bomb stopped at the process limit).
+ */
+export function stopKind(res: TestGateResult): string {
+  const c = res.candidate;
+  if (c?.killedBy) return `killed: ${c.killedBy}`;
+  if (c?.skippedReason?.startsWith('the setup command')) return `setup failed: exit ${c.exitCode ?? 'none'}`;
+  if (c?.status === 'skipped') return `did not run: ${c.skippedReason ?? 'unknown'}`;
+  return `exited: ${c?.exitCode ?? 'none'}`;
+}
+
 function suiteBrokenFinding(res: TestGateResult): GuardFinding {
   const c = res.candidate;
   const why = c?.failure ?? describeNoResults(c?.outputTail ?? '', c?.exitCode ?? null);
@@ -85,6 +98,7 @@ function suiteBrokenFinding(res: TestGateResult): GuardFinding {
     message: `The test suite (\`${res.command}\`) produced results at the base (${short(res.baseline?.sha)}) but none with this change: ${why}.`,
     remediation: `Run \`${res.command}\` on this branch and fix what stops it before any test reports (an import, the configuration, the build); the end of its output is in the evidence.`,
     evidence: { runner: res.runner, exitCode: c?.exitCode ?? null, output: c?.outputTail.slice(-2000) ?? '' },
+    cause: stopKind(res),
   };
 }
 
@@ -109,6 +123,8 @@ export function notRunFinding(res: TestGateResult): GuardFinding {
     remediation: res.candidate?.killedBy
       ? `Run \`${res.command}\` on this branch and make it finish within the limits (tests.timeoutSec, tests.maxProcesses): look for a test that hangs, waits on the network or spawns processes without end. The end of its output is in the evidence.`
       : `Run \`${res.command}\` on this branch and remove what stops it (named above); the end of its output is in the evidence.`,
+    // The reason names the kind and the limit (time, processes, setup exit code): part of the id.
+    cause: `${stopKind(res)}; ${res.notRun}`,
     evidence: {
       runner: res.runner,
       reason: res.notRun,
@@ -117,6 +133,14 @@ export function notRunFinding(res: TestGateResult): GuardFinding {
       output: res.candidate?.outputTail.slice(-2000) ?? '',
     },
   };
+}
+
+/** Which tests a removed-tests finding is about: part of its id, so dismissing the loss of one test does not cover more. */
+function testsCause(tests: readonly TestOutcome[]): string {
+  return `tests ${tests
+    .map((t) => t.id)
+    .sort()
+    .join(' ')}`;
 }
 
 async function removedFindings(res: TestGateResult, ctx: GuardContext): Promise<GuardFinding[]> {
@@ -142,6 +166,7 @@ async function removedFindings(res: TestGateResult, ctx: GuardContext): Promise<
           ? `Undo the change to ${changes.map((c) => `\`${c.path}\``).join(', ')} that stops these tests from running (an \`addopts\` \`-k\`/\`--deselect\`, \`collect_ignore\`, an \`include\`/\`exclude\` pattern, a new test script), or, if that is intended, say why in the PR description and have a reviewer agree.`
           : `Make \`${res.command}\` find the tests again on this branch, or explain in the PR description why no test should run.`,
         evidence: { count: n, tests: deselected.map((t) => t.id), configChanges: changes.map((c) => `${c.path}: ${c.what}`) },
+        cause: testsCause(deselected),
       });
     }
   }
@@ -211,6 +236,7 @@ function hiddenFindings(res: TestGateResult, plain: TestOutcome[]): GuardFinding
       message: `${tests.length === 1 ? 'A test that exists' : `${tests.length} tests that exist`} at the base ${tests.length === 1 ? 'is' : 'are'} gone with this change: ${namesOf(tests)}${verdict(tests)}.${submodules}`,
       remediation: `If removing tests from \`${file}\` is intended, say why in the PR description (a reviewer must agree); otherwise restore them.`,
       evidence: { tests: tests.map((t) => t.id) },
+      cause: testsCause(tests),
     });
   }
   const skipped = (ev ? [...ev.passing, ...ev.notRun] : []).filter((t) => skippedIds.has(t.id));

@@ -1,7 +1,7 @@
 import { ProbotOctokit } from 'probot';
 import { capText, type CheckRunOutcome, type RepoTarget } from '../../host/check-outcome.js';
 import type { CloneCredentials, HostCapabilities, PullRequestFacts } from '../../host/review-host.js';
-import { neutralizeComments } from '../../report/comment-escape.js';
+import { breakComments, escapeMarkdown, inertText } from '../../report/markdown-escape.js';
 import type { GitHubClient } from '../github/check-run.js';
 import { GitHubReviewHost } from '../github/github-review-host.js';
 import { appendSummary } from './runner-files.js';
@@ -104,7 +104,7 @@ export class ActionsReviewHost extends GitHubReviewHost {
 
   /** The job summary always; then the check run, or the annotations as workflow commands. */
   override async completeCheckRun(checkRunId: number, outcome: CheckRunOutcome): Promise<number> {
-    await appendSummary(this.runner.summaryFile, summaryOf(outcome));
+    await appendSummary(this.runner.summaryFile, jobSummary(outcome));
     // No buttons: a check run's buttons call back the App that made it, and a workflow has no App
     // listening (re-running is the workflow run's own Re-run).
     if (this.caps.canWriteChecks) return super.completeCheckRun(checkRunId, { ...outcome, actions: [] });
@@ -132,7 +132,7 @@ export class ActionsReviewHost extends GitHubReviewHost {
     }
     const level =
       outcome.conclusion === 'success' || outcome.conclusion === 'neutral' || outcome.conclusion === 'skipped' ? 'notice' : 'error';
-    this.runner.write(workflowCommand(level, { title: 'slopgate' }, outcome.title));
+    this.runner.write(workflowCommand(level, { title: 'slopgate' }, inertText(outcome.title)));
     return 0;
   }
 
@@ -142,8 +142,9 @@ export class ActionsReviewHost extends GitHubReviewHost {
 }
 
 /** The verdict as the job summary shows it: the check run's title, summary and text. */
-function summaryOf(outcome: CheckRunOutcome): string {
-  const parts = [`## slopgate: ${neutralizeComments(outcome.title)}`, '', neutralizeComments(outcome.summary)];
-  if (outcome.text) parts.push('', neutralizeComments(outcome.text));
+export function jobSummary(outcome: CheckRunOutcome): string {
+  // The title is plain text on a check run but a heading here; summary and text are Markdown the renderers escaped.
+  const parts = [`## slopgate: ${escapeMarkdown(outcome.title)}`, '', breakComments(outcome.summary)];
+  if (outcome.text) parts.push('', breakComments(outcome.text));
   return capText(parts.join('\n'), 900_000);
 }

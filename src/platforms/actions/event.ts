@@ -5,6 +5,8 @@ import { errorMessage, InputError } from '../../core/errors.js';
 /** The fields of a `pull_request` event payload the Action reads (the rest of GitHub's payload is ignored). */
 const PullRequestEvent = z.object({
   action: z.string().optional(),
+  label: z.object({ name: z.string() }).optional(),
+  sender: z.object({ login: z.string(), type: z.string().optional() }).optional(),
   pull_request: z.object({
     number: z.number().int().positive(),
     head: z.object({
@@ -27,6 +29,10 @@ export interface PullRequestEventFacts {
   baseRef: string;
   /** The head branch lives in another repository (or the fork is gone): the token is read-only. */
   fromFork: boolean;
+  /** The event's action (`opened`, `synchronize`, `labeled`, …), the label of a label event, and who caused it. */
+  action?: string;
+  label?: string;
+  sender?: { login: string; type?: string };
 }
 
 /** What the runner says about the run: the event and where things are. */
@@ -90,5 +96,8 @@ export async function readPullRequestEvent(ctx: RunnerContext): Promise<PullRequ
     baseSha: pr.base.sha,
     baseRef: pr.base.ref,
     fromFork: pr.head.repo?.full_name.toLowerCase() !== self,
+    ...(parsed.data.action ? { action: parsed.data.action } : {}),
+    ...(parsed.data.label ? { label: parsed.data.label.name } : {}),
+    ...(parsed.data.sender ? { sender: parsed.data.sender } : {}),
   };
 }

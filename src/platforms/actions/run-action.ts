@@ -12,13 +12,13 @@ import { configErrorOutcome, DEFAULT_INFRA_ERROR_MODE, externalIdFor, infrastruc
 import { skipOutcome, skipReasonFor } from '../../host/gate-pr.js';
 import { failedJobOutcome } from '../../host/failed-job-outcome.js';
 import { addedLines, publishReport } from '../../host/publish-report.js';
-import { labelSanctions } from '../../host/sanctions.js';
-import { neutralizeComments, neutralizeReport } from '../../report/comment-escape.js';
+import { inertReport, inertText } from '../../report/markdown-escape.js';
 import { renderReport } from '../../report/index.js';
 import { actionCapabilities, actionOctokit, ActionsReviewHost } from './actions-review-host.js';
 import { readPullRequestEvent, runnerContext } from './event.js';
 import { fetchPrHistory } from './fetch-history.js';
 import { loadBaseConfig } from './base-config.js';
+import { actionLabelSanctions } from './label-sanction.js';
 import { readInputs, trustedInputs, type ActionInputs } from './inputs.js';
 import { setOutputs } from './runner-files.js';
 import { workflowCommand } from './workflow-commands.js';
@@ -168,7 +168,7 @@ export async function runAction(io: ActionIo): Promise<number> {
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
       await reviewHost.completeCheckRun(check.id, configErrorOutcome(err, event.baseRef));
-      write(workflowCommand('error', { title: 'slopgate: config error' }, err.message));
+      write(workflowCommand('error', { title: 'slopgate: config error' }, inertText(err.message)));
       return EXIT.input;
     }
     if (inputs.strict) config.strict = true;
@@ -181,6 +181,7 @@ export async function runAction(io: ActionIo): Promise<number> {
     }
 
     const fullName = `${ctx.owner}/${ctx.repo}`;
+    const sanctions = await actionLabelSanctions(reviewHost, event, pr);
     const report = await (io.gate ?? runGate)({
       repoDir: ctx.workspace,
       base: history.baseSha,
@@ -188,7 +189,8 @@ export async function runAction(io: ActionIo): Promise<number> {
       repoName: fullName,
       config,
       guards: [...GUARDS, workflowTrustGuard(trust)],
-      sanctions: labelSanctions(pr.labels),
+      sanctions: sanctions.globs,
+      ...(sanctions.notes.length ? { sanctionNotes: sanctions.notes } : {}),
       round: 1,
       decide: { refinerEnabled: false },
       services: {
@@ -198,7 +200,7 @@ export async function runAction(io: ActionIo): Promise<number> {
       log,
     });
     const added = await addedLines(ctx.workspace, history.mergeBase, history.headSha);
-    const safe = neutralizeReport(report);
+    const safe = inertReport(report);
     await publishReport(reviewHost, {
       pullNumber: event.number,
       checkRunId: check.id,
@@ -224,7 +226,7 @@ export async function runAction(io: ActionIo): Promise<number> {
     );
     return code === 0 ? EXIT.pass : EXIT.blocked;
   } catch (err) {
-    const reason = neutralizeComments(errorMessage(err).split('\n')[0] ?? 'unknown error');
+    const reason = inertText(errorMessage(err).split('\n')[0] ?? 'unknown error');
     if (err instanceof InputError) {
       const hint = err.hint ? ` (${err.hint})` : '';
       write(workflowCommand('error', { title: 'slopgate: workflow setup' }, reason + hint));

@@ -1,5 +1,5 @@
 import type { ProbotOctokit } from 'probot';
-import { neutralizeComments } from '../../report/comment-escape.js';
+import { breakComments, inertText } from '../../report/markdown-escape.js';
 import {
   ANNOTATIONS_PER_REQUEST,
   capText,
@@ -37,7 +37,7 @@ export async function reopenCheckRun(
     ...target,
     check_run_id: checkRunId,
     status: 'in_progress',
-    output: { title: capText(neutralizeComments(output.title), 255), summary: capText(neutralizeComments(output.summary)) },
+    output: { title: capText(inertText(output.title), 255), summary: capText(breakComments(output.summary)) },
   });
 }
 
@@ -50,11 +50,12 @@ export async function finishCheckRun(gh: GitHubClient, target: RepoTarget, check
   const all = outcome.annotations ?? [];
   const annotations = all.slice(0, MAX_ANNOTATIONS);
   // A check run carries no marker of slopgate's own: every HTML comment delimiter in it came from the PR.
-  let summary = neutralizeComments(outcome.summary);
+  // Summary and text are Markdown the renderers escaped; the title is plain text, made inert as a whole.
+  let summary = breakComments(outcome.summary);
   if (all.length > annotations.length) {
     summary += `\n\n${all.length - annotations.length} more annotations were not attached (slopgate attaches at most ${MAX_ANNOTATIONS}).`;
   }
-  const title = capText(neutralizeComments(outcome.title), 255);
+  const title = capText(inertText(outcome.title), 255);
   summary = capText(summary);
   const chunks: CheckAnnotation[][] = [];
   for (let i = 0; i < annotations.length; i += ANNOTATIONS_PER_REQUEST) chunks.push(annotations.slice(i, i + ANNOTATIONS_PER_REQUEST));
@@ -64,7 +65,7 @@ export async function finishCheckRun(gh: GitHubClient, target: RepoTarget, check
     const last = i === chunks.length - 1;
     const output: { title: string; summary: string; text?: string; annotations?: CheckAnnotation[] } = { title, summary };
     if (chunks[i]!.length) output.annotations = chunks[i]!.map(capAnnotation);
-    if (last && outcome.text) output.text = capText(neutralizeComments(outcome.text));
+    if (last && outcome.text) output.text = capText(breakComments(outcome.text));
     await gh.rest.checks.update({
       ...target,
       check_run_id: checkRunId,
@@ -84,8 +85,8 @@ export async function finishCheckRun(gh: GitHubClient, target: RepoTarget, check
 }
 
 function capAnnotation(a: CheckAnnotation): CheckAnnotation {
-  const out: CheckAnnotation = { ...a, message: capText(neutralizeComments(a.message), 60_000) };
-  if (a.title) out.title = capText(neutralizeComments(a.title), 255);
-  if (a.raw_details) out.raw_details = capText(neutralizeComments(a.raw_details), 60_000);
+  const out: CheckAnnotation = { ...a, message: capText(inertText(a.message), 60_000) };
+  if (a.title) out.title = capText(inertText(a.title), 255);
+  if (a.raw_details) out.raw_details = capText(inertText(a.raw_details), 60_000);
   return out;
 }

@@ -6,12 +6,14 @@ import { lookUpFinding } from './explain-finding.js';
 import { checkRunFindings } from './check-run-findings.js';
 import { dismissByCommand } from '../../host/dismiss-finding.js';
 import { canWrite } from '../../host/permissions.js';
-import type { Reaction, RepoRole, ReviewHost } from '../../host/review-host.js';
+import type { PullRequestFacts, Reaction, RepoRole, ReviewHost } from '../../host/review-host.js';
+import { COMMAND_WINDOW, commandKey, isBotSender, isHeadBound } from '../../host/command-budget.js';
 import { GitHubReviewHost } from './github-review-host.js';
 import { refineOnGitHub } from './refine-on-github.js';
 import type { SlopgateRuntime } from './runtime.js';
-import { allowMarker } from '../../host/sanctions.js';
-import { neutralizeComments } from '../../report/comment-escape.js';
+import { grantMarker } from '../../host/sanctions.js';
+import { grantedReply, sanctionRefusal, takeGrant } from '../../host/give-sanction.js';
+import { breakComments, codeSpan } from '../../report/markdown-escape.js';
 
 /** Where a command came from: a PR comment or a check-run button. */
 export interface CommandOrigin {
@@ -19,12 +21,16 @@ export interface CommandOrigin {
   installationId: number;
   number: number;
   sender: string;
+  /** GitHub's account type of the sender (`User`, `Bot`, …), when the event says. */
+  senderType?: string;
   deliveryId: string;
   /** The comment to react to (absent for buttons). */
   commentId?: number;
 }
 
 const NEEDS_WRITE: ReadonlySet<Command['name']> = new Set(['refine', 'allow', 'reset', 'dismiss']);
+/** Commands that accept what only a maintainer may: another person than the PR's author must give them. */
+const SECOND_PERSON: ReadonlySet<Command['name']> = new Set(['allow', 'dismiss']);
 
 export const REFINER_NOT_CONFIGURED =
   'The refiner is switched off for this slopgate installation, so there is nothing to run. Fix the findings listed in the check run and push; slopgate gates the new head automatically.';
@@ -35,11 +41,17 @@ async function react(host: ReviewHost, o: CommandOrigin, content: Reaction): Pro
 }
 
 /**
- * Posts a reply. Its text may quote PR-controlled content (paths, messages, the command itself), so
- * HTML comment delimiters in it are neutralised; only `marker`, built by slopgate, goes out verbatim.
+ * Posts a reply. Every PR-controlled part of `body` (paths, messages, the command itself) was escaped
+ * where it was put in (markdown-escape.ts); on top, no HTML comment delimiter goes out, so only
+ * `marker`, built by slopgate, can be a hidden marker.
  */
 async function reply(host: ReviewHost, o: CommandOrigin, body: string, marker = ''): Promise<void> {
-  await host.postComment(o.number, neutralizeComments(body) + marker);
+  await host.postComment(o.number, breakComments(body) + marker);
+}
+
+/** The answer to a comment that is not a slopgate command: what is wrong (its parts escaped where the parser built it) and the help. */
+export function unknownCommandReply(command: Extract<Command, { name: 'unknown' }>): string {
+  return `${command.problem}.\n\n${HELP_TEXT}`;
 }
 
 function refusal(command: Command['name'], user: string, role: RepoRole, authorMayRecheck: boolean): string {
@@ -48,13 +60,49 @@ function refusal(command: Command['name'], user: string, role: RepoRole, authorM
 }
 
 /**
+ * Answers one command within the commenter's budget (command-budget.ts), before any API call: a bot is
+ * never answered; beyond the per-user, per-PR bound, or for the same command again within the window,
+ * there is no reply and no reaction, only a log line. Then {@link runCommand}.
+ */
+export async function handleCommand(rt: SlopgateRuntime, gh: GitHubClient, origin: CommandOrigin, command: Command): Promise<void> {
+  const { target } = origin;
+  const log = rt.log.child({ pr: `${target.owner}/${target.repo}#${origin.number}`, sender: origin.sender, command: command.name });
+  if (isBotSender(origin.sender, origin.senderType)) {
+    log.info('command from a bot: not answered');
+    return;
+  }
+  const scope = { repo: `${target.owner}/${target.repo}`, pr: origin.number, login: origin.sender };
+  const attempt = await rt.commands.admit(scope);
+  if (attempt === null) {
+    log.info(
+      { limit: COMMAND_WINDOW.limit, windowMinutes: COMMAND_WINDOW.windowMs / 60_000 },
+      'command not answered: this user gave too many commands on this PR in the window',
+    );
+    return;
+  }
+  const host = new GitHubReviewHost(gh, target, rt.deps.appId);
+  const pr = isHeadBound(command) ? await host.pullRequest(origin.number) : undefined;
+  if (!(await rt.commands.settle(scope, attempt, commandKey(command, pr?.headSha)))) {
+    log.info('command not answered: the same command was answered in the window');
+    return;
+  }
+  await runCommand(rt, gh, host, origin, command, pr);
+}
+
+/**
  * Carries out one command. Write-level commands (refine, allow, reset) check the sender's role with
  * the collaborator-permission API; recheck is also open to the PR author. Every comment command gets
  * a reaction: 👀 accepted, 👍 done, 😕 refused or not understood.
  */
-export async function handleCommand(rt: SlopgateRuntime, gh: GitHubClient, origin: CommandOrigin, command: Command): Promise<void> {
+async function runCommand(
+  rt: SlopgateRuntime,
+  gh: GitHubClient,
+  host: GitHubReviewHost,
+  origin: CommandOrigin,
+  command: Command,
+  fetched: PullRequestFacts | undefined,
+): Promise<void> {
   const { target } = origin;
-  const host = new GitHubReviewHost(gh, target, rt.deps.appId);
   switch (command.name) {
     case 'help':
       await react(host, origin, '+1');
@@ -62,7 +110,7 @@ export async function handleCommand(rt: SlopgateRuntime, gh: GitHubClient, origi
       return;
     case 'unknown':
       await react(host, origin, 'confused');
-      await reply(host, origin, `${command.problem}.\n\n${HELP_TEXT}`);
+      await reply(host, origin, unknownCommandReply(command));
       return;
     case 'explain': {
       const pr = await host.pullRequest(origin.number);
@@ -79,13 +127,21 @@ export async function handleCommand(rt: SlopgateRuntime, gh: GitHubClient, origi
     default:
       break;
   }
-  const pr = await host.pullRequest(origin.number);
-  const isAuthor = pr.author === origin.sender;
+  const pr = fetched ?? (await host.pullRequest(origin.number));
+  const isAuthor = pr.author?.toLowerCase() === origin.sender.toLowerCase();
   if (NEEDS_WRITE.has(command.name) || !isAuthor) {
     const role = await host.permissionOf(origin.sender);
     if (!canWrite(role)) {
       await react(host, origin, 'confused');
       await reply(host, origin, refusal(command.name, origin.sender, role, command.name === 'recheck'));
+      return;
+    }
+    // Sanctions and dismissals open the gate for what only a maintainer may accept: never the PR's own author's call.
+    const selfApproval =
+      SECOND_PERSON.has(command.name) && sanctionRefusal(codeSpan(`/slopgate ${command.name}`), origin.sender, role, pr.author, canWrite);
+    if (selfApproval) {
+      await react(host, origin, 'confused');
+      await reply(host, origin, selfApproval);
       return;
     }
   }
@@ -114,16 +170,23 @@ export async function handleCommand(rt: SlopgateRuntime, gh: GitHubClient, origi
       await react(host, origin, 'eyes');
       await refineOnGitHub(rt.deps, gh, (g, req) => rt.requestGate(g, req), host, origin);
       return;
-    case 'allow':
+    case 'allow': {
+      const taken = await takeGrant(host, pr, 'allow', origin.sender, command.path);
+      if (!taken.ok) {
+        await react(host, origin, 'confused');
+        await reply(host, origin, taken.problem);
+        return;
+      }
       await react(host, origin, '+1');
       await reply(
         host,
         origin,
-        `Sanctioned by @${origin.sender}: edits of \`${command.path}\` in this PR are allowed (G1). Re-gating the head now.\n\n`,
-        allowMarker(command.path, rt.deps.sanctionKey, { ...target, number: origin.number }),
+        grantedReply(taken.grant),
+        grantMarker(taken.grant, rt.deps.sanctionKey, { ...target, number: origin.number }),
       );
       gate('allow');
       return;
+    }
     case 'dismiss': {
       const outcome = await dismissByCommand(
         rt.deps.store,

@@ -1,47 +1,45 @@
 import type { Finding } from '../../core/finding.js';
 import type { Store } from '../../store/store.js';
-import { neutralizeComments } from '../../report/comment-escape.js';
+import { codeBlock, codeSpan, escapeInlineParagraph, escapeMarkdown, inertText } from '../../report/markdown-escape.js';
 import { CHECK_NAME, type RepoTarget } from '../../host/check-outcome.js';
 import type { GitHubClient } from './check-run.js';
 
-function fenced(text: string): string {
-  let fence = '```';
-  while (text.includes(fence)) fence += '`';
-  return `${fence}\n${text}\n${fence}`;
-}
-
-/** The reply to `/slopgate explain <id>`: everything the last run knew about the finding. */
+/**
+ * The reply to `/slopgate explain <id>`: everything the last run knew about the finding. Path,
+ * message, remediation, evidence and suggestion come from the PR: each is escaped for where it lands
+ * (code spans and blocks for code, inert Markdown for text), so none can mention, link or plant a marker.
+ */
 export function explainFinding(f: Finding, headSha: string): string {
   const place = f.path
-    ? `\`${f.path}\`${f.line ? ` line ${f.line}${f.endLine && f.endLine > f.line ? `–${f.endLine}` : ''}` : ''}`
+    ? `${codeSpan(f.path)}${f.line ? ` line ${f.line}${f.endLine && f.endLine > f.line ? `–${f.endLine}` : ''}` : ''}`
     : 'the whole change';
+  const id = f.id.replace(/[^0-9a-zA-Z]/g, '');
   const lines = [
-    `**Finding \`${f.id}\`** (${f.guard} · \`${f.category}\` · ${f.severity}) at ${place}, from the run on \`${headSha.slice(0, 7)}\`:`,
+    `**Finding \`${id}\`** (${escapeMarkdown(f.guard)} · ${codeSpan(f.category)} · ${escapeMarkdown(f.severity)}) at ${place}, from the run on \`${headSha.slice(0, 7).replace(/[^0-9a-f]/g, '')}\`:`,
     '',
-    f.message,
+    escapeInlineParagraph(f.message),
     '',
-    `**What to do:** ${f.remediation}`,
+    `**What to do:** ${escapeInlineParagraph(f.remediation)}`,
   ];
-  if (f.commit) lines.push('', `Introduced by commit \`${f.commit.slice(0, 7)}\`.`);
-  if (f.confirmedBy.length > 1) lines.push('', `Raised by: ${f.confirmedBy.join(', ')}.`);
+  if (f.commit) lines.push('', `Introduced by commit \`${f.commit.slice(0, 7).replace(/[^0-9a-f]/g, '')}\`.`);
+  if (f.confirmedBy.length > 1) lines.push('', `Raised by: ${f.confirmedBy.map(escapeMarkdown).join(', ')}.`);
   if (f.suggestion)
     lines.push(
       '',
-      `Known fix for lines ${f.suggestion.startLine}–${f.suggestion.endLine} of \`${f.suggestion.path}\`:`,
+      `Known fix for lines ${f.suggestion.startLine}–${f.suggestion.endLine} of ${codeSpan(f.suggestion.path)}:`,
       '',
-      fenced(f.suggestion.replacement),
+      codeBlock(f.suggestion.replacement),
     );
   if (f.evidence && Object.keys(f.evidence).length)
     lines.push(
       '',
       '<details><summary>Evidence</summary>',
       '',
-      fenced(JSON.stringify(f.evidence, null, 2).slice(0, 20_000)),
+      codeBlock(JSON.stringify(f.evidence, null, 2).slice(0, 20_000)),
       '',
       '</details>',
     );
-  // Path, message, evidence and suggestion come from the PR: none may plant a hidden marker.
-  return neutralizeComments(lines.join('\n'));
+  return lines.join('\n');
 }
 
 /** Cuts the block of one finding out of a check run's text (the reporter marks each with its id). */
@@ -74,7 +72,8 @@ export async function lookUpFinding(
   const runs = await gh.rest.checks.listForRef({ ...target, ref: headSha, check_name: CHECK_NAME, filter: 'latest', per_page: 10 });
   for (const run of runs.data.check_runs) {
     const block = findingBlockInText(run.output.text ?? '', id);
-    if (block) return `From the slopgate check run on \`${headSha.slice(0, 7)}\`:\n\n${neutralizeComments(block)}`;
+    // The block is the check run's Markdown, escaped when it was rendered; made inert once more all the same.
+    if (block) return `From the slopgate check run on \`${headSha.slice(0, 7)}\`:\n\n${inertText(block)}`;
   }
   return null;
 }

@@ -1,5 +1,6 @@
 import type { RepoTarget, CheckRunOutcome } from '../../host/check-outcome.js';
 import type {
+  ChangedFileRef,
   CloneCredentials,
   DirectoryEntry,
   HostCapabilities,
@@ -221,6 +222,16 @@ export class GitHubReviewHost implements ReviewHost {
 
   permissionOf(username: string): Promise<RepoRole> {
     return roleOf(this.gh, this.target, username);
+  }
+
+  async changedFiles(number: number): Promise<ChangedFileRef[]> {
+    const files = await this.gh.paginate(this.gh.rest.pulls.listFiles, { ...this.target, pull_number: number, per_page: 100 });
+    return files.map((f) => ({
+      path: f.filename,
+      ...(f.previous_filename ? { previousPath: f.previous_filename } : {}),
+      status: f.status,
+      blob: f.sha,
+    }));
   }
 
   async pushCommit(input: PushCommitInput): Promise<string> {

@@ -60,7 +60,7 @@ export function onCheckEvents(app: Probot, rt: SlopgateRuntime): void {
         await handleCommand(
           rt,
           context.octokit,
-          { target, installationId, number, sender: payload.sender.login, deliveryId: context.id },
+          { target, installationId, number, sender: payload.sender.login, senderType: payload.sender.type, deliveryId: context.id },
           command,
         );
       })(),
@@ -85,7 +85,7 @@ export function onCheckEvents(app: Probot, rt: SlopgateRuntime): void {
           await handleCommand(
             rt,
             context.octokit,
-            { target, installationId, number, sender: payload.sender.login, deliveryId: context.id },
+            { target, installationId, number, sender: payload.sender.login, senderType: payload.sender.type, deliveryId: context.id },
             { name: 'recheck' },
           ).catch((err: unknown) =>
             context.log.warn({ err: errorMessage(err), pr: number }, 'check suite re-run: this PR was not gated again'),

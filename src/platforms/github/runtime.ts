@@ -7,6 +7,7 @@ import { supersedingHead } from '../../host/gate-pr.js';
 import type { GitHubClient } from './check-run.js';
 import { GitHubReviewHost } from './github-review-host.js';
 import { DeliveryDedupe } from './delivery-dedupe.js';
+import { MemoryCommandLedger, StoreCommandLedger, type CommandLedger } from '../../host/command-budget.js';
 import {
   abandonedOutcome,
   externalIdFor,
@@ -40,6 +41,8 @@ export class SlopgateRuntime {
   readonly deps: JobDeps;
   readonly queue: JobQueue<GateJob>;
   readonly dedupe: DeliveryDedupe;
+  /** How many commands each user has given on each PR (the per-user bound on answered commands). */
+  readonly commands: CommandLedger;
   private readonly pending = new Set<Promise<unknown>>();
   private readonly intakeTails = new Map<string, Promise<unknown>>();
   /** Last head requested per PR, and head per queued job id (what superseded what). */
@@ -54,6 +57,7 @@ export class SlopgateRuntime {
       requestGate: (gh, req) => this.requestGate(gh, req),
     };
     this.dedupe = new DeliveryDedupe(deps.store);
+    this.commands = deps.store ? new StoreCommandLedger(deps.store, deps.log) : new MemoryCommandLedger();
     this.queue = opts.queue ?? new MemoryQueue<GateJob>({ concurrency: opts.concurrency ?? 2, log: deps.log });
   }
 

@@ -1,6 +1,7 @@
 import { initial } from './001-initial.js';
 import { refineAttempts } from './002-refine-attempts.js';
 import { dismissals } from './003-dismissals.js';
+import { commandAttempts } from './004-command-attempts.js';
 
 export interface Migration {
   /** Increasing, never reused. */
@@ -17,4 +18,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'refine-attempts', sql: refineAttempts },
   { version: 3, name: 'dismissals', sql: dismissals },
+  { version: 4, name: 'command-attempts', sql: commandAttempts },
 ];

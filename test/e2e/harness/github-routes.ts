@@ -165,22 +165,40 @@ export const ROUTES: Record<string, Route> = {
   'pulls/list-files': withPull((ctx, pull) => {
     const { login } = pull.repo.owner;
     const base = ctx.remote.mergeBase(login, pull.repo.name, pull.baseSha, pull.headSha);
-    const stat = ctx.remote.diff(login, pull.repo.name, base, pull.headSha, ['--numstat', '-z']).split('\0').filter(Boolean);
+    // `--name-status -z`: `M\0path\0`, or `R100\0old\0new\0` for a rename (as GitHub lists it, with previous_filename).
+    const tokens = ctx.remote.diff(login, pull.repo.name, base, pull.headSha, ['--name-status', '-z']).split('\0');
+    const counts = new Map<string, [number, number]>();
+    const stat = ctx.remote.diff(login, pull.repo.name, base, pull.headSha, ['--numstat', '-z', '--no-renames']).split('\0');
+    for (const row of stat) {
+      const [add, del, filename] = row.split('\t');
+      if (filename) counts.set(filename, [Number(add) || 0, Number(del) || 0]);
+    }
+    const STATUS: Record<string, string> = { A: 'added', D: 'removed', M: 'modified', R: 'renamed', C: 'copied', T: 'changed' };
     const u = ctx.state.repoUrls(pull.repo);
-    const files = stat.map((row) => {
-      const [add, del, filename] = row.split('\t') as [string, string, string];
-      return {
-        sha: '0'.repeat(40),
+    const files = [];
+    for (let i = 0; i < tokens.length && tokens[i];) {
+      const code = tokens[i]!;
+      const moved = code.startsWith('R') || code.startsWith('C');
+      const previous = moved ? tokens[i + 1] : undefined;
+      const filename = moved ? tokens[i + 2]! : tokens[i + 1]!;
+      i += moved ? 3 : 2;
+      const status = STATUS[code[0]!] ?? 'modified';
+      // The blob at the head (for a removed file, the one it had at the base), as GitHub's `sha`.
+      const entry = ctx.remote.entry(login, pull.repo.name, status === 'removed' ? base : pull.headSha, filename);
+      const [additions, deletions] = counts.get(filename) ?? [0, 0];
+      files.push({
+        sha: entry?.sha ?? '0'.repeat(40),
         filename,
-        status: 'modified',
-        additions: Number(add) || 0,
-        deletions: Number(del) || 0,
-        changes: (Number(add) || 0) + (Number(del) || 0),
+        status,
+        additions,
+        deletions,
+        changes: additions + deletions,
         blob_url: `${u.html}/blob/${pull.headSha}/${filename}`,
         raw_url: `${u.html}/raw/${pull.headSha}/${filename}`,
         contents_url: `${u.api}/contents/${filename}?ref=${pull.headSha}`,
-      };
-    });
+        ...(previous ? { previous_filename: previous } : {}),
+      });
+    }
     return { status: 200, body: files };
   }),
 

@@ -146,6 +146,26 @@ export class FakeGitHub {
     return this;
   }
 
+  /** GET …/pulls/N/files: the PR's changed files, each with its blob at the head (what a sanction records). */
+  listFiles(number: number, files: { path: string; blob: string; status?: string; previous?: string }[]): this {
+    this.scope
+      .get(`${R}/pulls/${number}/files`)
+      .query({ per_page: 100 })
+      .reply(
+        200,
+        files.map((f) => ({
+          sha: f.blob,
+          filename: f.path,
+          status: f.status ?? 'modified',
+          additions: 1,
+          deletions: 0,
+          changes: 1,
+          ...(f.previous ? { previous_filename: f.previous } : {}),
+        })),
+      );
+    return this;
+  }
+
   reaction(commentId: number): this {
     this.scope.post(`${R}/issues/comments/${commentId}/reactions`).reply((uri, body) => {
       this.record('POST', uri, body);
