@@ -1,0 +1,171 @@
+import { createHash } from 'node:crypto';
+import type { Revision } from '../../core/revision.js';
+import { EGRESS_PORT } from '../egress/sandbox-egress.js';
+import { readMavenModules, requiredJava } from '../maven-project.js';
+import { DEPS_MOUNT, type DepsPlan, type NoInstall } from './deps-plan.js';
+import { findJdks, pickJdk, type Jdk } from './jdks.js';
+import { toolVersion } from './toolchains.js';
+
+/**
+ * A Maven build: the machine's `mvn` runs the build once, online through the egress proxy, into a
+ * local repository at {@link MAVEN_REPO}; the test runs then use that repository read-only and
+ * offline (`-o`). Maven 3.8 reads a read-only local repository offline without trouble: it writes
+ * `_remote.repositories`, `*.lastUpdated` and `resolver-status.properties` only when it downloads.
+ *
+ * The install runs the same lifecycle as the tests (`test`), so that what plugins resolve only when
+ * they run is fetched too — Surefire's provider (surefire-junit-platform, …) is resolved only when
+ * Surefire has a test class to run; `dependency:go-offline` misses it, and so does
+ * `-Dtest=NoSuchTest`, which finds no class and returns before resolving it. A method filter that
+ * matches no method (`-Dtest='*#…'`) makes Surefire resolve its provider and start, and run nothing.
+ * The build never stops at a module (`-fn`, `maven.compiler.failOnError=false`): a module that does
+ * not compile is the test run's to report; the install fails only when Maven could not download an
+ * artifact that is not one of the build's own modules.
+ *
+ * Maven does not read proxy variables: a generated `settings.xml` points it at the egress proxy, and
+ * at the operator's mirror when SLOPGATE_MAVEN_MIRROR is set. The Maven wrapper (`mvnw`) would
+ * download Maven itself; the machine's `mvn` is used instead, and a different version asked for by
+ * `.mvn/wrapper/maven-wrapper.properties` is said in the report.
+ */
+
+export const MAVEN_REPO = `${DEPS_MOUNT}/m2`;
+export const MAVEN_SETTINGS = `${DEPS_MOUNT}/settings.xml`;
+/**
+ * The artifactIds of the build's own modules, one a line: no registry has them, and a module that
+ * depends on one that did not build says it could not resolve it. (artifactIds alone: a module's
+ * groupId is often a `${…}` or inherited.)
+ */
+export const MAVEN_REACTOR = `${DEPS_MOUNT}/maven-reactor.txt`;
+/** The variable the runner reads the settings file from (`mvn -s`). */
+export const MAVEN_SETTINGS_ENV = 'SLOPGATE_MAVEN_SETTINGS';
+
+/** What Maven says when it could not get an artifact (only its `[ERROR]` lines are read). */
+const RESOLUTION_ERRORS =
+  'Could not resolve dependencies|Could not find artifact|Could not transfer|could not be resolved|Failure to find|Non-resolvable|Unresolveable build extension|Failed to read artifact descriptor|Non-parseable POM|Could not collect dependencies';
+/** `groupId:artifactId:…` in a Maven message. */
+const COORDINATES = '[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+:[A-Za-z0-9_.${}-]+(:[A-Za-z0-9_.${}-]+)*';
+
+/**
+ * The install script (POSIX sh, run under `set -e`): the build, then the verdict. The log's error
+ * lines and its end are printed for the report; the script fails when an artifact that is not the
+ * build's own could not be resolved, or a pom could not be read.
+ */
+export function mavenInstallScript(): string {
+  const log = '"$TMPDIR/maven-install.log"';
+  const errors = `grep -E '^\\[ERROR\\] .*(${RESOLUTION_ERRORS})' ${log}`;
+  return [
+    `mvn -B -ntp -s '${MAVEN_SETTINGS}' -fn -Dmaven.compiler.failOnError=false -Dmaven.test.failure.ignore=true '-Dtest=*#slopgateResolvesProvidersOnly' -Dsurefire.failIfNoSpecifiedTests=false -DfailIfNoTests=false test > ${log} 2>&1 || true`,
+    `tail -n 30 ${log}`,
+    // Artifacts named in resolution errors (the failing project itself excluded), minus the build's own modules.
+    `missing=$(${errors} | sed -E 's/(for|on) project [^ ]+//g' | grep -oE '${COORDINATES}' | cut -d: -f2 | sort -u | grep -vxF -f '${MAVEN_REACTOR}' || true)`,
+    `uncoordinated=$(${errors} | sed -E 's/(for|on) project [^ ]+//g' | grep -vE '${COORDINATES}' || true)`,
+    `if [ -n "$missing$uncoordinated" ]; then echo "slopgate: Maven could not resolve: $(echo $missing | tr ' ' ',')"; ${errors} | head -n 8; exit 1; fi`,
+    'mvn -B -v | head -n 1',
+  ].join('\n');
+}
+
+function xmlEscape(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** The operator's Maven mirror (SLOPGATE_MAVEN_MIRROR): an http(s) URL without credentials, else undefined. */
+export function operatorMavenMirror(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const raw = env.SLOPGATE_MAVEN_MIRROR?.trim();
+  if (!raw) return undefined;
+  try {
+    const u = new URL(raw);
+    if ((u.protocol !== 'https:' && u.protocol !== 'http:') || u.username || u.password) return undefined;
+    return raw;
+  } catch {
+    return undefined;
+  }
+}
+
+/** settings.xml for the install and the test runs: the local repository, the egress proxy, the operator's mirror. */
+export function mavenSettings(mirror: string | undefined): string {
+  const proxy = (protocol: string) =>
+    `    <proxy><id>slopgate-egress-${protocol}</id><active>true</active><protocol>${protocol}</protocol><host>127.0.0.1</host><port>${EGRESS_PORT}</port><nonProxyHosts>localhost|127.0.0.1</nonProxyHosts></proxy>`;
+  const mirrors = mirror
+    ? `  <mirrors>\n    <mirror><id>slopgate-operator-mirror</id><mirrorOf>*</mirrorOf><url>${xmlEscape(mirror)}</url></mirror>\n  </mirrors>\n`
+    : '';
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<!-- Written by slopgate for the sandbox: the dependency cache, the egress proxy, the operator mirror. -->',
+    '<settings xmlns="http://maven.apache.org/SETTINGS/1.0.0">',
+    `  <localRepository>${MAVEN_REPO}</localRepository>`,
+    '  <interactiveMode>false</interactiveMode>',
+    '  <proxies>',
+    proxy('http'),
+    proxy('https'),
+    '  </proxies>',
+    `${mirrors}</settings>`,
+    '',
+  ].join('\n');
+}
+
+/** Maven's version from `distributionUrl` in the wrapper's properties. */
+export function wrapperMavenVersion(properties: string | null): string | null {
+  return /^\s*distributionUrl\s*=.*?apache-maven-(\d+\.\d+\.\d+[\w.-]*?)-bin\.(?:zip|tar\.gz)/m.exec(properties ?? '')?.[1] ?? null;
+}
+
+export interface MavenMachine {
+  mvn: string | null;
+  jdks: Jdk[];
+}
+
+let machine: Promise<MavenMachine> | null = null;
+/** The machine's Maven and JDKs, once per process. */
+export function mavenMachine(): Promise<MavenMachine> {
+  machine ??= toolVersion('mvn', ['-v']).then((mvn) => ({ mvn, jdks: findJdks() }));
+  return machine;
+}
+
+/** Paths of the files that decide a Maven install: every pom (test fixtures aside) and `.mvn/` configuration. */
+function mavenInputs(paths: string[], modulePoms: string[]): string[] {
+  const poms = paths.filter((p) => /(^|\/)pom\.xml$/.test(p) && !/(^|\/)(src|target)\//.test(p));
+  const config = paths.filter((p) => /^\.mvn\/.*\.(?:xml|config|properties)$/.test(p) || p === '.mvn/maven.config' || p === '.mvn/jvm.config');
+  return [...new Set([...poms, ...modulePoms.filter((p) => paths.includes(p)), ...config])].sort();
+}
+
+export async function planMaven(rev: Revision, m?: MavenMachine): Promise<DepsPlan | NoInstall | null> {
+  if (!(await rev.has('pom.xml'))) return null;
+  const { mvn, jdks } = m ?? (await mavenMachine());
+  if (!mvn) return { none: 'Maven (mvn) is not installed on this machine' };
+  const paths = await rev.paths();
+  const modules = await readMavenModules((p) => rev.readText(p));
+  const inputs = mavenInputs(
+    paths,
+    modules.map((x) => x.pom),
+  );
+  const texts = await rev.readTexts(inputs);
+  const notes: string[] = [];
+  const picked = pickJdk(jdks, requiredJava([...texts].filter(([p]) => p.endsWith('.xml')).map(([, t]) => t)));
+  if (picked.note) notes.push(picked.note);
+  const jdk = picked.jdk;
+  const wrapper = wrapperMavenVersion(texts.get('.mvn/wrapper/maven-wrapper.properties') ?? null);
+  if (wrapper && wrapper !== mvn)
+    notes.push(
+      `the Maven wrapper asks for Maven ${wrapper}; the build ran with this machine's Maven ${mvn} (the wrapper would download Maven itself)`,
+    );
+  const mirror = operatorMavenMirror();
+  const h = createHash('sha256');
+  for (const p of [...texts.keys()].sort()) h.update(`${p}\0${texts.get(p)!}\0`);
+  const reactor = [...new Set(modules.map((x) => x.artifactId).filter(Boolean))].sort();
+  const javaEnv: Record<string, string> = jdk ? { JAVA_HOME: jdk.home } : {};
+  const toolchain: Record<string, string> = { maven: mvn, ...(jdk ? { java: jdk.version } : {}) };
+  return {
+    ecosystem: 'maven',
+    keyMaterial: `maven=${mvn}\njdk=${jdk ? `${jdk.home} ${jdk.version}` : 'none'}\nmirror=${mirror ?? ''}\n${h.digest('hex')}`,
+    inputs,
+    script: mavenInstallScript(),
+    files: [
+      { path: 'settings.xml', content: mavenSettings(mirror) },
+      { path: 'maven-reactor.txt', content: reactor.map((r) => `${r}\n`).join('') },
+    ],
+    env: javaEnv,
+    notes,
+    toolchain,
+    // A JDK outside /usr (JAVA_HOME=/opt/jdk-21) is mounted read-only like a toolchain.
+    ...(jdk && !jdk.home.startsWith('/usr/') ? { hostPaths: [jdk.home] } : {}),
+    runEnv: { ...javaEnv, [MAVEN_SETTINGS_ENV]: MAVEN_SETTINGS },
+  };
+}
