@@ -81,8 +81,7 @@ export async function readMavenModules(readText: (path: string) => Promise<strin
   const out: MavenModule[] = [];
   const seen = new Set<string>();
   const queue: { dir: string; pom: string }[] = [{ dir: '.', pom: 'pom.xml' }];
-  while (queue.length && out.length < MAX_MODULES) {
-    const next = queue.shift()!;
+  for (let next = queue.shift(); next && out.length < MAX_MODULES; next = queue.shift()) {
     if (seen.has(next.pom)) continue;
     seen.add(next.pom);
     const body = await readText(next.pom);

@@ -71,21 +71,48 @@ export function findJdks(env: NodeJS.ProcessEnv = process.env): Jdk[] {
 
 /**
  * The JDK for a build that needs at least release `min` and less than `below` (the enforcer's
- * upper bound): the default JDK when it fits, else the oldest one that fits; when none fits, the
- * default, with a note. Never a finding: a build the machine cannot compile fails at the base too.
+ * upper bound), preferring the Java versions its CI sets up (`ci`): the default JDK when it fits,
+ * else the oldest one that fits; when none fits, the default, with a note. Never a finding: a build
+ * the machine cannot compile fails at the base too.
  */
-export function pickJdk(jdks: Jdk[], need: { min?: number; below?: number }): { jdk: Jdk | null; note?: string } {
+export function pickJdk(jdks: Jdk[], need: { min?: number; below?: number }, ci: number[] = []): { jdk: Jdk | null; note?: string } {
   if (jdks.length === 0) return { jdk: null };
-  const fits = (j: Jdk) => (need.min === undefined || j.major >= need.min) && (need.below === undefined || j.major < need.below);
+  const fitsPom = (j: Jdk) => (need.min === undefined || j.major >= need.min) && (need.below === undefined || j.major < need.below);
+  const inCi = (j: Jdk) => ci.length === 0 || ci.includes(j.major);
   const preferred = jdks[0]!;
-  if (fits(preferred)) return { jdk: preferred };
-  const candidates = jdks.filter(fits).sort((a, b) => a.major - b.major);
-  if (candidates[0]) return { jdk: candidates[0] };
+  const oldestFirst = [...jdks].sort((a, b) => a.major - b.major);
+  const best = [preferred, ...oldestFirst].find((j) => fitsPom(j) && inCi(j));
+  const have = jdks.map((j) => j.version).join(', ');
+  const ciText = ci.length ? `CI sets up Java ${[...new Set(ci)].sort((a, b) => a - b).join(', ')}` : '';
+  if (best) return { jdk: best };
+  const fallback = [preferred, ...oldestFirst].find(fitsPom);
+  if (fallback) return { jdk: fallback, note: `${ciText}; this machine has ${have}, so JDK ${fallback.version} was used` };
   const wanted = [need.min !== undefined ? `${need.min} or newer` : '', need.below !== undefined ? `older than ${need.below}` : '']
     .filter(Boolean)
     .join(' and ');
   return {
     jdk: preferred,
-    note: `the project asks for a JDK ${wanted}; this machine has ${jdks.map((j) => j.version).join(', ')}, so JDK ${preferred.version} was used`,
+    note: `the project asks for a JDK ${wanted}${ciText ? ` (${ciText})` : ''}; this machine has ${have}, so JDK ${preferred.version} was used`,
   };
+}
+
+/** The Java versions a repository's GitHub workflows set up: `java-version: 17`, matrices `java: [ 17, 21 ]`, `- java: 11`. */
+export function ciJavaVersions(workflows: string[]): number[] {
+  const out = new Set<number>();
+  const add = (v: string) => {
+    const m = /^\s*['"]?(?:1\.)?(\d+)/.exec(v);
+    if (m && Number(m[1]) >= 6 && Number(m[1]) < 100) out.add(Number(m[1]));
+  };
+  for (const text of workflows) {
+    for (const m of text.matchAll(/^\s*(?:-\s*)?(?:java-version|java|jdk|java_version|jdk-version)\s*:\s*(.+)$/gm)) {
+      const value = m[1]!.replace(/\s+#.*$/, '').trim();
+      if (value.startsWith('['))
+        value
+          .slice(1, value.indexOf(']') > 0 ? value.indexOf(']') : undefined)
+          .split(',')
+          .forEach(add);
+      else add(value);
+    }
+  }
+  return [...out];
 }

@@ -3,7 +3,7 @@ import type { Revision } from '../../core/revision.js';
 import { EGRESS_PORT } from '../egress/sandbox-egress.js';
 import { readMavenModules, requiredJava } from '../maven-project.js';
 import { DEPS_MOUNT, type DepsPlan, type NoInstall } from './deps-plan.js';
-import { findJdks, pickJdk, type Jdk } from './jdks.js';
+import { ciJavaVersions, findJdks, pickJdk, type Jdk } from './jdks.js';
 import { toolVersion } from './toolchains.js';
 
 /**
@@ -44,21 +44,33 @@ const RESOLUTION_ERRORS =
 /** `groupId:artifactId:…` in a Maven message. */
 const COORDINATES = '[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+:[A-Za-z0-9_.${}-]+(:[A-Za-z0-9_.${}-]+)*';
 
+/** Where a resolution error names what failed, up to the end of its line. */
+const FRAGMENTS =
+  '(Could not find artifact|Failure to find|Could not transfer artifact|Non-resolvable (parent|import) POM|Non-parseable POM|Unresolveable build extension|Failed to read artifact descriptor for|Plugin) [^ ]+.*';
+
 /**
- * The install script (POSIX sh, run under `set -e`): the build, then the verdict. The log's error
- * lines and its end are printed for the report; the script fails when an artifact that is not the
- * build's own could not be resolved, or a pom could not be read.
+ * The install script (POSIX sh, run under `set -e`): the build, then the verdict. The end of the
+ * log is printed; the script fails when an artifact that is not the build's own could not be
+ * resolved, or a pom could not be read, and then says which, one `slopgate: Maven: …` line each
+ * (what the report quotes).
  */
 export function mavenInstallScript(): string {
   const log = '"$TMPDIR/maven-install.log"';
-  const errors = `grep -E '^\\[ERROR\\] .*(${RESOLUTION_ERRORS})' ${log}`;
+  // Resolution errors, with the project that failed (`on project x`, `for project g:x:jar:1`) cut out.
+  const errors = `grep -E '^\\[ERROR\\] .*(${RESOLUTION_ERRORS})' ${log} | sed -E 's/(for|on) project [^ ]+//g'`;
+  const own = '"$TMPDIR/maven-own.txt"';
   return [
     `mvn -B -ntp -s '${MAVEN_SETTINGS}' -fn -Dmaven.compiler.failOnError=false -Dmaven.test.failure.ignore=true '-Dtest=*#slopgateResolvesProvidersOnly' -Dsurefire.failIfNoSpecifiedTests=false -DfailIfNoTests=false test > ${log} 2>&1 || true`,
     `tail -n 30 ${log}`,
-    // Artifacts named in resolution errors (the failing project itself excluded), minus the build's own modules.
-    `missing=$(${errors} | sed -E 's/(for|on) project [^ ]+//g' | grep -oE '${COORDINATES}' | cut -d: -f2 | sort -u | grep -vxF -f '${MAVEN_REACTOR}' || true)`,
-    `uncoordinated=$(${errors} | sed -E 's/(for|on) project [^ ]+//g' | grep -vE '${COORDINATES}' || true)`,
-    `if [ -n "$missing$uncoordinated" ]; then echo "slopgate: Maven could not resolve: $(echo $missing | tr ' ' ',')"; ${errors} | head -n 8; exit 1; fi`,
+    `sed 's/.*/:&:/' '${MAVEN_REACTOR}' > ${own}`,
+    // Artifacts named in resolution errors, minus the build's own modules; and errors that name none (a pom Maven cannot read).
+    `missing=$(${errors} | grep -oE '${COORDINATES}' | cut -d: -f2 | sort -u | grep -vxF -f '${MAVEN_REACTOR}' || true)`,
+    `uncoordinated=$(${errors} | grep -vE '${COORDINATES}' || true)`,
+    `if [ -n "$missing$uncoordinated" ]; then`,
+    `  ${errors} | grep -oE '${FRAGMENTS}' | sed -E 's/ -> \\[Help [0-9]+\\]$//' | grep -vF -f ${own} | cut -c1-300 | sort -u | head -n 4 | sed 's/^/slopgate: Maven: /' || true`,
+    `  echo "slopgate: Maven could not resolve: $(echo $missing | tr ' ' ',')"`,
+    '  exit 1',
+    'fi',
     'mvn -B -v | head -n 1',
   ].join('\n');
 }
@@ -122,7 +134,9 @@ export function mavenMachine(): Promise<MavenMachine> {
 /** Paths of the files that decide a Maven install: every pom (test fixtures aside) and `.mvn/` configuration. */
 function mavenInputs(paths: string[], modulePoms: string[]): string[] {
   const poms = paths.filter((p) => /(^|\/)pom\.xml$/.test(p) && !/(^|\/)(src|target)\//.test(p));
-  const config = paths.filter((p) => /^\.mvn\/.*\.(?:xml|config|properties)$/.test(p) || p === '.mvn/maven.config' || p === '.mvn/jvm.config');
+  const config = paths.filter(
+    (p) => /^\.mvn\/.*\.(?:xml|config|properties)$/.test(p) || p === '.mvn/maven.config' || p === '.mvn/jvm.config',
+  );
   return [...new Set([...poms, ...modulePoms.filter((p) => paths.includes(p)), ...config])].sort();
 }
 
@@ -138,7 +152,9 @@ export async function planMaven(rev: Revision, m?: MavenMachine): Promise<DepsPl
   );
   const texts = await rev.readTexts(inputs);
   const notes: string[] = [];
-  const picked = pickJdk(jdks, requiredJava([...texts].filter(([p]) => p.endsWith('.xml')).map(([, t]) => t)));
+  const workflows = await rev.readTexts(paths.filter((p) => /^\.github\/workflows\/[^/]+\.ya?ml$/.test(p)));
+  const ciJava = ciJavaVersions([...workflows.values()]);
+  const picked = pickJdk(jdks, requiredJava([...texts].filter(([p]) => p.endsWith('.xml')).map(([, t]) => t)), ciJava);
   if (picked.note) notes.push(picked.note);
   const jdk = picked.jdk;
   const wrapper = wrapperMavenVersion(texts.get('.mvn/wrapper/maven-wrapper.properties') ?? null);
@@ -148,7 +164,7 @@ export async function planMaven(rev: Revision, m?: MavenMachine): Promise<DepsPl
     );
   const mirror = operatorMavenMirror();
   const h = createHash('sha256');
-  for (const p of [...texts.keys()].sort()) h.update(`${p}\0${texts.get(p)!}\0`);
+  for (const [p, t] of [...texts].sort(([a], [b]) => a.localeCompare(b))) h.update(`${p}\0${t}\0`);
   const reactor = [...new Set(modules.map((x) => x.artifactId).filter(Boolean))].sort();
   const javaEnv: Record<string, string> = jdk ? { JAVA_HOME: jdk.home } : {};
   const toolchain: Record<string, string> = { maven: mvn, ...(jdk ? { java: jdk.version } : {}) };

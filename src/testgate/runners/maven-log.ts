@@ -32,7 +32,6 @@ const HELP = /\s*-> \[Help \d+\]\s*$/;
 
 /** Strips `[ERROR] ` and ANSI colour codes. */
 function body(line: string): string {
-  // eslint-disable-next-line no-control-regex -- colour codes of a non-batch run
   return line.replace(/\x1b\[[0-9;]*m/g, '').replace(/^\[ERROR\] ?/, '');
 }
 
@@ -113,8 +112,9 @@ export function compileErrors(message: string): CompileError[] {
 /** A goal of a compiler plugin (maven-compiler-plugin, kotlin-maven-plugin, gmavenplus, scala-maven-plugin) or a compilation failure. */
 export function isCompileFailure(f: MavenFailure): boolean {
   return (
-    /(?:compiler|kotlin|gmavenplus|groovy|scala)[\w-]*-plugin:[^:]+:(?:compile|testCompile|test-compile|compileTests)$/.test(f.goal ?? '') ||
-    /^Compilation failure|COMPILATION ERROR/.test(f.message)
+    /(?:compiler|kotlin|gmavenplus|groovy|scala)[\w-]*-plugin:[^:]+:(?:compile|testCompile|test-compile|compileTests)$/.test(
+      f.goal ?? '',
+    ) || /^Compilation failure|COMPILATION ERROR/.test(f.message)
   );
 }
 
@@ -123,7 +123,7 @@ export function offlineMissing(message: string): string[] {
   const out = new Set<string>();
   for (const m of message.matchAll(/the artifact (\S+?) has not been downloaded from it before/g)) out.add(m[1]!);
   for (const m of message.matchAll(/(?:Could not find artifact|Failure to find) (\S+)/g)) out.add(m[1]!);
-  if (out.size === 0 && /in offline mode/.test(message)) {
+  if (out.size === 0 && message.includes('in offline mode')) {
     for (const m of message.matchAll(/\b([\w.-]+:[\w.-]+:[\w.-]+(?::[\w.-]+)*)\b/g)) out.add(m[1]!);
   }
   return [...out];
@@ -138,6 +138,8 @@ export function toolchainProblem(message: string): string | undefined {
     /(?:error: )?release version \d+ not supported/,
     /invalid (?:target|source) release: \S+/,
     /has been compiled by a more recent version of the Java Runtime[^\n]*/,
+    // The build's own compiler (an old javac pulled in as a plugin dependency) cannot read this JDK's classes.
+    /class file has wrong version \d+\.\d+, should be \d+\.\d+/,
     /UnsupportedClassVersionError[^\n]*/,
     /Detected JDK [Vv]ersion [^\n]+ is not in the allowed range[^\n]*/,
     /Detected Maven Version:? [^\n]+ is not in the allowed range[^\n]*/,

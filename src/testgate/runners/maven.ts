@@ -49,6 +49,8 @@ interface Classified {
   units: UnitStatus[];
   /** The machine's problems (JDK, Maven version, an artifact missing offline): Maven's words. */
   environment: string[];
+  /** One per module the machine cannot build: its tests are not run here, at the base or with the change. */
+  notes: string[];
   /** Some failure was a compile error. */
   compile: boolean;
 }
@@ -61,60 +63,66 @@ function describeMissing(artifacts: string[]): string {
 /** One unit per module Maven built; a failed one is broken, with what failed and where. */
 function classify(log: MavenLog, modules: MavenModule[], workdir: string): Classified {
   const dirOf = new Map(modules.map((m) => [m.artifactId, m.dir]));
-  const own = new Set(modules.map((m) => m.artifactId));
   const units: UnitStatus[] = [];
   const environment: string[] = [];
+  const notes: string[] = [];
   let compile = false;
   for (const p of log.projects) {
     const dir = dirOf.get(p.artifactId) ?? p.artifactId;
     const id = mavenUnitId(dir);
     const unit: UnitStatus = { id, kind: 'module', group: id, status: 'ok', file: dir };
     if (p.failure) {
-      unit.status = 'broken';
-      Object.assign(unit, describeFailure(p.failure, workdir, own, dirOf, environment));
-      if (isCompileFailure(p.failure)) compile = true;
+      const d = describeFailure(p.failure, workdir, dirOf);
+      Object.assign(unit, { status: 'broken' }, d.unit);
+      if (d.environment) {
+        environment.push(d.environment);
+        notes.push(`Maven module \`${dir}\` is not tested on this machine: ${d.environment}`);
+      }
+      if (d.compile) compile = true;
     }
     units.push(unit);
   }
-  return { units, environment: [...new Set(environment)], compile };
+  return { units, environment: [...new Set(environment)], notes, compile };
 }
 
-function describeFailure(
-  f: MavenFailure,
-  workdir: string,
-  own: Set<string>,
-  dirOf: Map<string, string>,
-  environment: string[],
-): Pick<UnitStatus, 'file' | 'line' | 'message'> {
+interface Described {
+  unit: Pick<UnitStatus, 'file' | 'line' | 'message'>;
+  /** The machine's problem, not the code's (a JDK or Maven version, an artifact missing offline). */
+  environment?: string;
+  /** The code does not compile. */
+  compile?: boolean;
+}
+
+function describeFailure(f: MavenFailure, workdir: string, dirOf: Map<string, string>): Described {
   const toolchain = toolchainProblem(f.message);
-  if (toolchain) {
-    environment.push(`the build does not accept this machine's toolchain: ${toolchain}`);
-    return { message: shortMessage(f.message, 8, 1000) ?? toolchain };
-  }
+  if (toolchain)
+    return {
+      unit: { message: shortMessage(f.message, 8, 1000) ?? toolchain },
+      environment: `the build does not work with this machine's JDK or Maven: ${toolchain}`,
+    };
   if (isCompileFailure(f)) {
     const errors = compileErrors(f.message);
     const first = errors[0];
     const file = first ? inTree(workdir, first.path) : undefined;
+    const line = first?.line;
     const listed = errors
       .slice(0, 6)
       .map((e) => `${inTree(workdir, e.path) ?? e.path}:${e.line}: ${e.text}`)
       .join('\n');
     return {
-      ...(file ? { file, line: first!.line } : {}),
-      message: listed || (shortMessage(f.message, 8, 1000) ?? 'compilation failure'),
+      unit: { ...(file && line ? { file, line } : {}), message: listed || (shortMessage(f.message, 8, 1000) ?? 'compilation failure') },
+      compile: true,
     };
   }
-  const missing = offlineMissing(f.message);
-  if (missing.length) {
-    const upstream = missing.map((a) => a.split(':')[1] ?? '').filter((a) => own.has(a));
-    if (upstream.length === missing.length) {
-      const names = upstream.map((a) => `\`${dirOf.get(a) ?? a}\``).join(', ');
-      return { message: `not built: it depends on module ${names} of this build, which does not build` };
-    }
-    environment.push(describeMissing(missing.filter((a) => !own.has(a.split(':')[1] ?? ''))));
-  }
   const goal = f.goal ? `${f.goal}: ` : '';
-  return { message: shortMessage(`${goal}${f.message}`, 8, 1000) ?? 'the module failed to build' };
+  const unit = { message: shortMessage(`${goal}${f.message}`, 8, 1000) ?? 'the module failed to build' };
+  const missing = offlineMissing(f.message);
+  if (missing.length === 0) return { unit };
+  const artifactOf = (a: string) => a.split(':')[1] ?? '';
+  const outside = missing.filter((a) => !dirOf.has(artifactOf(a)));
+  if (outside.length) return { unit, environment: describeMissing(outside) };
+  const names = missing.map((a) => `\`${dirOf.get(artifactOf(a)) ?? a}\``).join(', ');
+  return { unit: { message: `not built: it depends on module ${names} of this build, which does not build` } };
 }
 
 async function runMaven(ctx: RunContext, extra: string, notes: string[]): Promise<RunnerOutput> {
@@ -136,18 +144,19 @@ async function runMaven(ctx: RunContext, extra: string, notes: string[]): Promis
     const abs = join(ctx.workdir, p);
     return inTree(ctx.workdir, abs) ? readCappedTextOr(abs, 4 << 20) : null;
   });
-  const { units, environment, compile } = classify(log, modules, ctx.workdir);
+  const { units, environment, notes: moduleNotes, compile } = classify(log, modules, ctx.workdir);
   const tests = await readMavenReports(ctx.workdir, await findMavenReports(ctx.workdir));
   // Nothing ran, and what stopped it is the machine's (or a plugin's, before any test): not a result.
-  if (tests.length === 0 && !compile) {
-    if (environment.length) return { ...out, missingToolchain: environment[0]! };
-    const failed = units.filter((u) => u.status === 'broken');
-    if (failed.length && failed.length === units.length)
-      return { ...out, missingToolchain: `the Maven build stops before any test runs: ${failed[0]!.message ?? 'a module failed'}` };
+  const failed = units.find((u) => u.status === 'broken');
+  if (tests.length === 0 && !compile && failed) {
+    const why = environment[0] ?? `the Maven build stops before any test runs: ${failed.message ?? 'a module failed'}`;
+    return { ...out, missingToolchain: why };
   }
+  // -fn makes Maven exit 0 even when it could not read the poms: no project built is no result.
   if (log.projects.length === 0 && log.buildError) return { ...out, exitCode: r.exitCode === 0 ? 1 : r.exitCode };
-  const noTests = tests.length === 0 && units.every((u) => u.status === 'ok');
-  return { ...out, tests, units, ...(noTests ? { noTests } : {}) };
+  const noTests = tests.length === 0 && !failed;
+  const allNotes = [...notes, ...moduleNotes];
+  return { ...out, tests, units, ...(allNotes.length ? { notes: allNotes } : {}), ...(noTests ? { noTests } : {}) };
 }
 
 /** `-Dtest=` for re-runs: `Class#a+b,Other#c`, by simple class name; parameterised names match by prefix. */
@@ -182,11 +191,7 @@ export function mavenRunner(notes: string[] = []): Runner {
       const { filter, modules } = surefireSelection(tests);
       // -am: a module's reactor dependencies must be built in the same run (nothing is installed).
       const projects = modules.length && !modules.includes('.') ? ` -pl ${shq(modules.join(','))} -am` : '';
-      return runMaven(
-        ctx,
-        `${projects} ${shq(`-Dtest=${filter}`)} -Dsurefire.failIfNoSpecifiedTests=false -DfailIfNoTests=false`,
-        notes,
-      );
+      return runMaven(ctx, `${projects} ${shq(`-Dtest=${filter}`)} -Dsurefire.failIfNoSpecifiedTests=false -DfailIfNoTests=false`, notes);
     },
   };
 }
