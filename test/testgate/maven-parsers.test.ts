@@ -1,11 +1,17 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEPS_MOUNT } from '../../src/testgate/deps/deps-plan.js';
 import { ciJavaVersions, pickJdk, type Jdk } from '../../src/testgate/deps/jdks.js';
-import { mavenInstallScript, mavenSettings, operatorMavenMirror, wrapperMavenVersion } from '../../src/testgate/deps/maven-deps.js';
+import {
+  FETCHED_MAVEN,
+  mavenInstallScript,
+  mavenSettings,
+  operatorMavenMirror,
+  wrapperMavenVersion,
+} from '../../src/testgate/deps/maven-deps.js';
 import { readMavenModules, requiredJava } from '../../src/testgate/maven-project.js';
 import { gradleSkip } from '../../src/testgate/runners/gradle.js';
 import { compileErrors, isCompileFailure, offlineMissing, parseMavenLog, toolchainProblem } from '../../src/testgate/runners/maven-log.js';
@@ -229,14 +235,28 @@ describe('Maven project', () => {
 });
 
 describe('the install script’s verdict', () => {
-  /** Runs the script with a stand-in `mvn` that prints `log`, under `set -e` as the install does. */
-  function verdict(log: string, reactor: string[]): { code: number | null; out: string } {
+  /**
+   * Runs the script under `set -e`, as the install does, with a stand-in `mvn` that prints `log`; its
+   * `dependency:copy` puts `tarball` (a Maven distribution) where it is asked to.
+   */
+  function verdict(log: string, reactor: string[], tarball?: string): { code: number | null; out: string; err: string; deps: string } {
     const d = tmp();
     mkdirSync(join(d, 'bin'));
     mkdirSync(join(d, 'deps'));
     mkdirSync(join(d, 'tmp'));
     writeFileSync(join(d, 'log.txt'), log);
-    writeFileSync(join(d, 'bin/mvn'), `#!/bin/sh\ncase "$*" in *-v*) echo "Apache Maven 3.8.7";; *) cat '${join(d, 'log.txt')}';; esac\n`);
+    writeFileSync(
+      join(d, 'bin/mvn'),
+      [
+        '#!/bin/sh',
+        'case "$*" in',
+        '  *" -v"*) echo "Apache Maven 3.8.7";;',
+        `  *dependency-plugin*) for a in "$@"; do case "$a" in -DoutputDirectory=*) mkdir -p "\${a#*=}"; cp '${tarball ?? '/nonexistent'}' "\${a#*=}/";; esac; done;;`,
+        `  *) cat '${join(d, 'log.txt')}';;`,
+        'esac',
+        '',
+      ].join('\n'),
+    );
     chmodSync(join(d, 'bin/mvn'), 0o755);
     writeFileSync(join(d, 'deps/maven-reactor.txt'), reactor.map((r) => `${r}\n`).join(''));
     const script = mavenInstallScript().split(DEPS_MOUNT).join(join(d, 'deps'));
@@ -244,8 +264,28 @@ describe('the install script’s verdict', () => {
       env: { PATH: `${join(d, 'bin')}:/usr/bin:/bin`, TMPDIR: join(d, 'tmp') },
       encoding: 'utf8',
     });
-    return { code: r.status, out: r.stdout };
+    return { code: r.status, out: r.stdout, err: r.stderr, deps: join(d, 'deps') };
   }
+
+  it('a build that refuses the machine’s Maven gets Maven from Maven Central, and the output ends with the Maven that ran', () => {
+    const t = tmp();
+    const dist = `apache-maven-${FETCHED_MAVEN}`;
+    mkdirSync(join(t, dist, 'bin'), { recursive: true });
+    writeFileSync(
+      join(t, dist, 'bin/mvn'),
+      `#!/bin/sh\ncase "$*" in *" -v"*) echo "Apache Maven ${FETCHED_MAVEN} (abc)";; *) echo "[INFO] BUILD SUCCESS";; esac\n`,
+    );
+    chmodSync(join(t, dist, 'bin/mvn'), 0o755);
+    expect(spawnSync('tar', ['-czf', join(t, `${dist}-bin.tar.gz`), '-C', t, dist]).status).toBe(0);
+    const refused =
+      '[ERROR] Rule 0: org.apache.maven.enforcer.rules.version.RequireMavenVersion failed with message:\n[ERROR] Detected Maven Version: 3.8.7 is not in the allowed range [3.9,).\n';
+    const r = verdict(refused, ['app'], join(t, `${dist}-bin.tar.gz`));
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(`slopgate: the build refuses Maven 3.8.7; fetching Maven ${FETCHED_MAVEN} from Maven Central`);
+    expect(r.out).toContain('[INFO] BUILD SUCCESS');
+    expect(r.err.trim().split('\n').at(-1)).toBe(`Apache Maven ${FETCHED_MAVEN} (abc)`);
+    expect(existsSync(join(r.deps, 'maven/bin/mvn'))).toBe(true);
+  });
 
   it('a module that does not compile, or depends on one that does not, is not an install failure', () => {
     expect(verdict(FAILED_LOG, ['parent', 'mod-a', 'mod-b']).code).toBe(0);

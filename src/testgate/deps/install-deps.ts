@@ -277,6 +277,7 @@ export async function installDependencies(planned: PlannedDeps, ctx: DepsContext
       const toolchain = { ...plan.toolchain };
       if (printed && plan.ecosystem === 'go') toolchain.go = printed;
       if (printed && plan.ecosystem === 'python') toolchain.pytest = printed;
+      if (printed && plan.ecosystem === 'maven') toolchain.maven = printed;
       return { ok: true, outputs, notes: [], toolchain, ...(cargoConfig ? { cargoConfig } : {}) };
     },
   });

@@ -44,6 +44,16 @@ const RESOLUTION_ERRORS =
 /** `groupId:artifactId:…` in a Maven message. */
 const COORDINATES = '[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+:[A-Za-z0-9_.${}-]+(:[A-Za-z0-9_.${}-]+)*';
 
+/**
+ * The Maven fetched from Maven Central when a build refuses the machine's (commons-parent's enforcer
+ * asks for `[3.9,)`; plugins declare `requires Maven version 3.9.6`), like GOTOOLCHAIN=auto fetches a
+ * newer Go: into the entry, used by the install and the test runs.
+ */
+export const FETCHED_MAVEN = '3.9.11';
+export const MAVEN_HOME = `${DEPS_MOUNT}/maven`;
+/** Maven's words when a build does not accept its version. */
+const MAVEN_REFUSED = 'Detected Maven Version:? .* is not in the allowed range|requires Maven version [0-9]';
+
 /** Where a resolution error names what failed, up to the end of its line. */
 const FRAGMENTS =
   '(Could not find artifact|Failure to find|Could not transfer artifact|Non-resolvable (parent|import) POM|Non-parseable POM|Unresolveable build extension|Failed to read artifact descriptor for|Plugin) [^ ]+.*';
@@ -59,8 +69,18 @@ export function mavenInstallScript(): string {
   // Resolution errors, with the project that failed (`on project x`, `for project g:x:jar:1`) cut out.
   const errors = `grep -E '^\\[ERROR\\] .*(${RESOLUTION_ERRORS})' ${log} | sed -E 's/(for|on) project [^ ]+//g'`;
   const own = '"$TMPDIR/maven-own.txt"';
+  const dist = `apache-maven-${FETCHED_MAVEN}`;
   return [
-    `mvn -B -ntp -s '${MAVEN_SETTINGS}' -fn -Dmaven.compiler.failOnError=false -Dmaven.test.failure.ignore=true '-Dtest=*#slopgateResolvesProvidersOnly' -Dsurefire.failIfNoSpecifiedTests=false -DfailIfNoTests=false test > ${log} 2>&1 || true`,
+    `build() { mvn -B -ntp -s '${MAVEN_SETTINGS}' -fn -Dmaven.compiler.failOnError=false -Dmaven.test.failure.ignore=true '-Dtest=*#slopgateResolvesProvidersOnly' -Dsurefire.failIfNoSpecifiedTests=false -DfailIfNoTests=false test > ${log} 2>&1 || true; }`,
+    'build',
+    // The build refuses this machine's Maven (the enforcer's requireMavenVersion, a plugin's prerequisite): Maven from Maven Central, checksums verified.
+    `if grep -qE '${MAVEN_REFUSED}' ${log}; then`,
+    `  echo "slopgate: the build refuses Maven $(mvn -B -v | head -n 1 | grep -oE '[0-9]+[.][0-9]+[.][0-9]+' | head -n 1); fetching Maven ${FETCHED_MAVEN} from Maven Central"`,
+    `  (cd "$TMPDIR" && mvn -B -ntp -C -s '${MAVEN_SETTINGS}' org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy -Dartifact=org.apache.maven:apache-maven:${FETCHED_MAVEN}:tar.gz:bin -DoutputDirectory="$TMPDIR/maven-dist" > "$TMPDIR/maven-fetch.log" 2>&1) || { tail -n 20 "$TMPDIR/maven-fetch.log"; echo "slopgate: Maven: Maven ${FETCHED_MAVEN} could not be fetched from Maven Central"; exit 1; }`,
+    `  tar -xzf "$TMPDIR/maven-dist/${dist}-bin.tar.gz" -C '${DEPS_MOUNT}' 2>&1 && mv '${DEPS_MOUNT}/${dist}' '${MAVEN_HOME}'`,
+    `  PATH='${MAVEN_HOME}/bin':$PATH; export PATH`,
+    '  build',
+    'fi',
     `tail -n 30 ${log}`,
     `sed 's/.*/:&:/' '${MAVEN_REACTOR}' > ${own}`,
     // Artifacts named in resolution errors, minus the build's own modules; and errors that name none (a pom Maven cannot read).
@@ -71,7 +91,8 @@ export function mavenInstallScript(): string {
     `  echo "slopgate: Maven could not resolve: $(echo $missing | tr ' ' ',')"`,
     '  exit 1',
     'fi',
-    'mvn -B -v | head -n 1',
+    // Last, on stderr (which the install's output ends with): the Maven that ran, for the report's toolchain.
+    'mvn -B -v 2>/dev/null | head -n 1 >&2',
   ].join('\n');
 }
 
@@ -183,5 +204,7 @@ export async function planMaven(rev: Revision, m?: MavenMachine): Promise<DepsPl
     // A JDK outside /usr (JAVA_HOME=/opt/jdk-21) is mounted read-only like a toolchain.
     ...(jdk && !jdk.home.startsWith('/usr/') ? { hostPaths: [jdk.home] } : {}),
     runEnv: { ...javaEnv, [MAVEN_SETTINGS_ENV]: MAVEN_SETTINGS },
+    // The Maven the install fetched when the build refused the machine's; absent otherwise.
+    runPath: [`${MAVEN_HOME}/bin`],
   };
 }
