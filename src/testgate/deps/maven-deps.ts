@@ -155,9 +155,7 @@ export function mavenMachine(): Promise<MavenMachine> {
 /** Paths of the files that decide a Maven install: every pom (test fixtures aside) and `.mvn/` configuration. */
 function mavenInputs(paths: string[], modulePoms: string[]): string[] {
   const poms = paths.filter((p) => /(^|\/)pom\.xml$/.test(p) && !/(^|\/)(src|target)\//.test(p));
-  const config = paths.filter(
-    (p) => /^\.mvn\/.*\.(?:xml|config|properties)$/.test(p) || p === '.mvn/maven.config' || p === '.mvn/jvm.config',
-  );
+  const config = paths.filter((p) => /^\.mvn\/.*\.(?:xml|config|properties)$/.test(p));
   return [...new Set([...poms, ...modulePoms.filter((p) => paths.includes(p)), ...config])].sort();
 }
 

@@ -1,3 +1,4 @@
+import { realpath } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { readCappedTextOr } from '../../core/safe-read.js';
 import type { TestOutcome, UnitStatus } from '../../core/suite-result.js';
@@ -140,9 +141,11 @@ async function runMaven(ctx: RunContext, extra: string, notes: string[]): Promis
   if (missing) return { ...out, missingToolchain: missing };
   if (r.killedBy) return out;
   const log = parseMavenLog(text);
+  // The poms of the tree the run used; a module dir that is a symbolic link out of the tree is not followed.
+  const root = await realpath(ctx.workdir);
   const modules = await readMavenModules(async (p) => {
-    const abs = join(ctx.workdir, p);
-    return inTree(ctx.workdir, abs) ? readCappedTextOr(abs, 4 << 20) : null;
+    const abs = await realpath(join(ctx.workdir, p)).catch(() => null);
+    return abs && inTree(root, abs) ? readCappedTextOr(abs, 4 << 20) : null;
   });
   const { units, environment, notes: moduleNotes, compile } = classify(log, modules, ctx.workdir);
   const tests = await readMavenReports(ctx.workdir, await findMavenReports(ctx.workdir));
