@@ -5,7 +5,7 @@
  */
 
 /** The runners the gate knows how to drive and parse. */
-export type RunnerId = 'pytest' | 'go' | 'cargo' | 'vitest' | 'jest' | 'node-test' | 'npm-test' | 'custom';
+export type RunnerId = 'pytest' | 'go' | 'cargo' | 'maven' | 'vitest' | 'jest' | 'node-test' | 'npm-test' | 'custom';
 
 export type TestStatus = 'passed' | 'failed' | 'skipped';
 
@@ -29,8 +29,8 @@ export type UnitKind = 'module' | 'package' | 'target' | 'file' | 'suite';
 
 /**
  * Build / collection status of one unit: a Python test module (collection error), a Go package
- * (build failed), a Rust test target (compile error), a JS test file (failed to load), or the whole
- * suite (for runners without per-test output).
+ * (build failed), a Rust test target (compile error), a Maven module (its build failed), a JS test
+ * file (failed to load), or the whole suite (for runners without per-test output).
  */
 export interface UnitStatus {
   id: string;
@@ -38,8 +38,10 @@ export interface UnitStatus {
   /** Units sharing a group break together (a Rust package's targets); equals `id` otherwise. */
   group: string;
   status: 'ok' | 'broken';
-  /** Repo-relative path of the unit (module file, package dir, target source, test file). */
+  /** Repo-relative path of the unit (module file, package dir, target source, test file), or of its first compile error. */
   file?: string;
+  /** 1-based line of the first compile error in `file`, when the runner says so (Maven). */
+  line?: number;
   /** First lines of the build / collection error. */
   message?: string;
 }

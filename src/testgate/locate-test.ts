@@ -28,6 +28,12 @@ function definitionPattern(t: TestOutcome): { name: string; re: RegExp } | null 
     const name = lastPart(t.id, '::');
     return { name, re: new RegExp(`\\bfn[ \\t]+${esc(name)}[ \\t]*(?:<[^>]*>)?\\(`) };
   }
+  if (t.id.startsWith('java:')) {
+    // `java:[module:]pkg.Class#method`, `#method(int)[1]` for a parameterised one.
+    const name = /^[\p{L}_$][\p{L}\p{N}_$]*/u.exec(t.id.slice(t.id.indexOf('#') + 1))?.[0];
+    if (!name) return null;
+    return { name, re: new RegExp(`\\b(?:void|fun)[ \\t]+${esc(name)}[ \\t]*\\(|\\bdef[ \\t]+(?:void[ \\t]+)?${esc(name)}[ \\t]*\\(`) };
+  }
   if (t.id.startsWith('js:')) {
     const name = lastPart(t.id, ' > ');
     return { name, re: new RegExp(`\\b(?:it|test|specify)(?:\\.\\w+)*[ \\t]*\\([ \\t]*(['"\`])${esc(name)}\\1`) };
@@ -37,7 +43,7 @@ function definitionPattern(t: TestOutcome): { name: string; re: RegExp } | null 
 
 /**
  * Where a test is defined in a tree: its file and the line of its definition (`def test_x`,
- * `func TestX`, `fn x`, `test('x'`), searched in the file the runner named (for Go: the package's
+ * `func TestX`, `fn x`, `void x(`, `test('x'`), searched in the file the runner named (for Go: the package's
  * `_test.go` files; for Rust: the target file, then other `.rs` files beside it). Falls back to the
  * runner's line, or to the file alone.
  */
@@ -52,6 +58,12 @@ export async function locateTest(rev: Revision, t: TestOutcome): Promise<TestLoc
     const top = t.file.includes('/') ? t.file.slice(0, t.file.indexOf('/') + 1) : '';
     candidates = [t.file, ...paths.filter((p) => p !== t.file && p.endsWith('.rs') && p.startsWith(top))];
   } else if (t.file) candidates = [t.file];
+  else if (t.id.startsWith('java:')) {
+    // No file from the runner (a source dir other than src/test/<lang>): the outer class's file in the module.
+    const cls = t.id.slice(0, t.id.indexOf('#')).split(/[:.]/).at(-1)?.split('$')[0];
+    const dir = t.unit.startsWith('maven:') && t.unit !== 'maven:.' ? `${t.unit.slice('maven:'.length)}/` : '';
+    if (cls) candidates = paths.filter((p) => p.startsWith(dir) && new RegExp(`(^|/)${esc(cls)}\\.(java|kt|groovy|scala)$`).test(p));
+  }
   candidates = candidates.filter((p) => paths.includes(p));
   if (pattern) {
     for (const path of candidates.slice(0, 200)) {

@@ -41,6 +41,9 @@ const ETC_ENTRIES = [
   'debian_version',
   'java-17-openjdk',
   'java-21-openjdk',
+  // Debian's Maven: its launcher config and logging (not /etc/maven/settings.xml, which may hold the operator's credentials).
+  'maven/m2.conf',
+  'maven/logging',
 ];
 
 /** Files in a toolchain root that may hold credentials; hidden behind /dev/null. */

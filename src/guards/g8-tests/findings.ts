@@ -23,7 +23,7 @@ function firstLine(text: string | undefined): string {
 
 /** Human name of a test: its id without the language prefix. */
 export function testName(id: string): string {
-  return id.replace(/^(py|go|rust|js|junit):/, '');
+  return id.replace(/^(py|go|rust|js|junit|java):/, '');
 }
 
 async function where(ctx: GuardContext, t: TestOutcome): Promise<{ path?: string; line?: number }> {
@@ -34,6 +34,10 @@ async function where(ctx: GuardContext, t: TestOutcome): Promise<{ path?: string
 
 function unitLabel(u: UnitStatus): string {
   const name = u.file ?? u.id.replace(/^\w+:/, '');
+  if (u.id.startsWith('maven:')) {
+    const dir = u.id.slice('maven:'.length);
+    return `${dir === '.' ? 'root Maven module (pom.xml)' : `Maven module \`${dir}\``} no longer builds`;
+  }
   switch (u.kind) {
     case 'module':
       return `test module \`${name}\` can no longer be collected`;
@@ -69,7 +73,7 @@ function brokenUnitFinding(res: TestGateResult, u: UnitStatus): GuardFinding {
   return {
     category: 'build-broken',
     severity: 'fail',
-    ...(u.file && u.file !== '.' ? { path: u.file } : {}),
+    ...(u.file && u.file !== '.' ? { path: u.file, ...(u.line ? { line: u.line } : {}) } : {}),
     message: `The ${unitLabel(u)} with this change (it did at the base ${short(res.baseline?.sha)})${u.message ? `: ${firstLine(u.message)}` : '.'}`,
     remediation: `Fix the build of \`${u.file ?? u.id}\` so its tests run again; the first error is quoted in the evidence.`,
     evidence: { unit: u.id, runner: res.runner, ...(u.message ? { output: u.message } : {}) },

@@ -23,7 +23,7 @@ const USED = '.used';
 const entryMetaSchema = z.object({
   version: z.literal(1),
   key: z.string(),
-  ecosystem: z.enum(['npm', 'pnpm', 'yarn', 'python', 'go', 'cargo']),
+  ecosystem: z.enum(['npm', 'pnpm', 'yarn', 'python', 'go', 'cargo', 'maven']),
   createdAt: z.string(),
   sizeBytes: z.number(),
   installMs: z.number(),

@@ -3,7 +3,7 @@
  * (a {@link DepsPlan}), and what a suite run gets from an installed cache entry ({@link RunDeps}).
  */
 
-export type Ecosystem = 'npm' | 'pnpm' | 'yarn' | 'python' | 'go' | 'cargo';
+export type Ecosystem = 'npm' | 'pnpm' | 'yarn' | 'python' | 'go' | 'cargo' | 'maven';
 
 /** Where an install's result is visible inside the sandbox: the same path at install and at test time. */
 export const DEPS_MOUNT = '/opt/slopgate/deps';

@@ -15,6 +15,7 @@ import { DepCache, depCacheOptionsFromEnv, type EntryMeta } from './dep-cache.js
 import { DEPS_MOUNT, INSTALL_TREE, NO_RUN_DEPS, type DepsPlan, type Ecosystem, type NoInstall, type RunDeps } from './deps-plan.js';
 import { installFailureSummary } from './install-failure.js';
 import { planGo } from './go-deps.js';
+import { planMaven } from './maven-deps.js';
 import { planNpm } from './npm-deps.js';
 import { planPython } from './python-deps.js';
 import { operatorRegistryEnv } from './registry-env.js';
@@ -100,10 +101,13 @@ async function planFor(rev: Revision, runner: RunnerId): Promise<DepsPlan | NoIn
       return go();
     case 'cargo':
       return cargo();
+    case 'maven':
+      return planMaven(rev);
     case 'custom': {
       if (await rev.has('package.json')) return node();
       if (await rev.has('go.mod')) return go();
       if (await rev.has('Cargo.toml')) return cargo();
+      if (await rev.has('pom.xml')) return planMaven(rev);
       const paths = await rev.paths();
       if (paths.some((p) => /^(pyproject\.toml|setup\.py|setup\.cfg|requirements[^/]*\.txt)$/.test(p))) return python();
       return null;
@@ -273,6 +277,7 @@ export async function installDependencies(planned: PlannedDeps, ctx: DepsContext
       const toolchain = { ...plan.toolchain };
       if (printed && plan.ecosystem === 'go') toolchain.go = printed;
       if (printed && plan.ecosystem === 'python') toolchain.pytest = printed;
+      if (printed && plan.ecosystem === 'maven') toolchain.maven = printed;
       return { ok: true, outputs, notes: [], toolchain, ...(cargoConfig ? { cargoConfig } : {}) };
     },
   });

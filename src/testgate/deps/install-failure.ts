@@ -9,6 +9,7 @@ const TELLING: Record<Ecosystem, RegExp> = {
   python: /^(?:ERROR: |error: |\s*(?:ModuleNotFoundError|LookupError|FileNotFoundError|subprocess-exited-with-error))/,
   go: /^go: |^\S+\.go:\d+:\d+: |missing go\.sum entry|cannot find module/,
   cargo: /^(?:error(?:\[E\d+\])?: |\s+(?:failed to|required by|candidate versions found|location searched))/,
+  maven: /^slopgate: Maven/,
 };
 
 /**

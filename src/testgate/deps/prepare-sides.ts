@@ -73,7 +73,7 @@ export interface PreparedSides {
 
 /** What the installer says when the requested dependencies cannot exist: the change's doing. */
 const CODE_PROBLEM =
-  /E404|ETARGET|notarget|No matching version|No matching distribution|Could not find a version that satisfies|failed to select a version|no matching package named|unknown revision|invalid version|ERESOLVE|ResolutionImpossible|conflicting dependencies|requires a different Python|404 Not Found|ERR_PNPM_(?:NO_MATCHING_VERSION|FETCH_404|OUTDATED_LOCKFILE|LOCKFILE)|YN0001|lockfile.*(?:needs to be updated|out of date|not up to date)|missing go\.sum entry|invalid go version|go\.mod:\d+|failed to parse manifest|could not parse|Invalid requirement|the lock file .* needs to be updated|package.json and package-lock.json .* in sync|Missing: .* from lock file|egress proxy refused/i;
+  /E404|ETARGET|notarget|No matching version|No matching distribution|Could not find a version that satisfies|failed to select a version|no matching package named|unknown revision|invalid version|ERESOLVE|ResolutionImpossible|conflicting dependencies|requires a different Python|404 Not Found|ERR_PNPM_(?:NO_MATCHING_VERSION|FETCH_404|OUTDATED_LOCKFILE|LOCKFILE)|YN0001|lockfile.*(?:needs to be updated|out of date|not up to date)|missing go\.sum entry|invalid go version|go\.mod:\d+|failed to parse manifest|could not parse|Invalid requirement|the lock file .* needs to be updated|package.json and package-lock.json .* in sync|Missing: .* from lock file|Could not find artifact|Failure to find|Non-parseable POM|egress proxy refused/i;
 
 export interface SidesPlan {
   /** Part of the baseline cache key: a baseline ran with these dependencies. */

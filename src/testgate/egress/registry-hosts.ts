@@ -28,6 +28,8 @@ const URL_SETTINGS = [
   'PIP_EXTRA_INDEX_URL',
   'UV_INDEX_URL',
   'UV_DEFAULT_INDEX',
+  // The operator's Maven mirror (deps/maven-deps.ts writes it into the sandbox's settings.xml).
+  'SLOPGATE_MAVEN_MIRROR',
 ];
 
 /** The registry URLs the operator's environment names. */

@@ -5,6 +5,8 @@ import { cargoRunner } from './cargo.js';
 import { cargoCiArgs, goCiArgs, pytestCiArgs, type MergedArgs } from './ci-args.js';
 import { customRunner } from './custom.js';
 import { goModulePath, goRunner } from './go.js';
+import { gradleSkip } from './gradle.js';
+import { mavenRunner } from './maven.js';
 import { exitCodeRunner, jestRunner, nodeTestRunner, nodeTestScriptArgs, vitestRunner } from './node.js';
 import { pytestRunner } from './pytest.js';
 import type { Runner } from './runner.js';
@@ -112,7 +114,8 @@ async function pythonRunner(base: Revision, ci: CiTestCommand[]): Promise<Runner
 /**
  * Picks the runner from the BASE tree (so a PR cannot change which command judges it).
  * Order: tests.command from config; pytest (Python markers and Python files); go test (go.mod);
- * cargo test (Cargo.toml); Node (package.json). Within a runner, the repository's own CI test
+ * cargo test (Cargo.toml); Maven (pom.xml); a Gradle build is skipped with its cause; Node
+ * (package.json). Within a runner, the repository's own CI test
  * command (workflows, tox.ini, Makefile) supplies the arguments and, for pytest, how it is started.
  */
 export async function detectRunner(base: Revision, configured?: string): Promise<Detection> {
@@ -131,10 +134,13 @@ export async function detectRunner(base: Revision, configured?: string): Promise
     const picked = pickCi(ci, ['cargo'], cargoCiArgs);
     return { runner: cargoRunner(picked.args?.options ?? [], picked.notes, typed(picked.cmd)) };
   }
+  if (has('pom.xml')) return { runner: mavenRunner() };
+  const gradle = gradleSkip(paths);
+  if (gradle) return { skipped: gradle };
   if (has('package.json')) return nodeRunner((await base.readText('package.json')) ?? '', ci);
   if (PYTHON_MARKERS.some(has)) return { runner: await pythonRunner(base, ci) };
   return {
     skipped:
-      'no supported test setup found at the base (pytest, go test, cargo test, vitest, jest, node --test or npm test); set tests.command to run one',
+      'no supported test setup found at the base (pytest, go test, cargo test, Maven, vitest, jest, node --test or npm test); set tests.command to run one',
   };
 }
