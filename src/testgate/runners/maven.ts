@@ -189,6 +189,7 @@ export function mavenRunner(notes: string[] = []): Runner {
   return {
     id: 'maven',
     command: MAVEN_COMMAND,
+    displayCommand: 'mvn test',
     run: (ctx) => runMaven(ctx, '', notes),
     rerun: (ctx, tests) => {
       const { filter, modules } = surefireSelection(tests);
