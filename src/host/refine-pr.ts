@@ -199,7 +199,7 @@ export async function refineGatedHead(host: ReviewHost, head: GatedHead, deps: R
     guards: deps.guards,
     recipes: deps.recipes,
     ...(deps.model ? { model: deps.model } : {}),
-    services: prServices(host, deps, pr.number, revisions),
+    services: prServices(host, deps, pr, revisions),
     sanctions: [...labelSanctions(pr.labels), ...(await commentSanctions(host, pr.number, deps.sanctionKey))],
     log,
     ...(store
