@@ -119,4 +119,10 @@ describe('G1: version-only bumps and dependency bots are notes, not risks', () =
     expect(person.findings.map((f) => [f.category, f.severity])).toEqual([['sensitive-path', 'risk']]);
     expect((await g1Of(base, head, 'someone')).findings[0]).toMatchObject({ severity: 'risk' });
   });
+
+  it('the author reaches G1 in a guard thread too (the App and the CLI run static guards there)', async () => {
+    const repo = prRepo({ 'package.json': pkg({ lib: '^1.0.0' }) }, { 'package.json': pkg({ lib: '^1.0.0', added: '^2.0.0' }) });
+    const report = await gate(repo, [g1], { guardThreads: true, services: { run: { repo: 'o/r', pr: 1, author: 'renovate[bot]' } } });
+    expect(findingsOf(report, 'G1').map((f) => f.severity)).toEqual(['nit']);
+  });
 });

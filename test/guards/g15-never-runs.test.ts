@@ -40,6 +40,21 @@ describe('G15: test files the configured runner never collects', () => {
       expect(brief(found)).toEqual([['tests/check_api.py', 'dead-code', 'risk', 1]]);
     });
 
+    it('a subproject with its own pytest configuration is judged by it; one without any is not judged', async () => {
+      const sub = {
+        ...base,
+        'core/pyproject.toml': '[project]\nname = "core"\nversion = "1"\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
+        'lib/pyproject.toml': '[project]\nname = "lib"\nversion = "1"\n',
+      };
+      const found = await g15Of(sub, {
+        'core/tests/serializers/test_a.py': PY_TEST,
+        'core/test_scratch.py': PY_TEST,
+        'lib/test_b.py': PY_TEST,
+      });
+      expect(brief(found)).toEqual([['core/test_scratch.py', 'dead-code', 'risk', 1]]);
+      expect(found[0]!.message).toContain('pytest collects `core/tests/` (testpaths in core/pyproject.toml)');
+    });
+
     it('says nothing without a pytest configuration, for files already there, or for a custom python_files', async () => {
       expect(await g15Of({ 'setup.py': 'x = 1\n', 'tests/test_a.py': PY_TEST }, { 'scratch_test.py': PY_TEST })).toEqual([]);
       expect(
@@ -128,6 +143,8 @@ describe('G15: test files the configured runner never collects', () => {
       expect(brief(found)).toEqual([['src/net/retry.rs', 'dead-code', 'risk', 1]]);
       expect(found[0]!.message).toContain('`src/net/mod.rs` has no `mod retry;`');
       expect(await g15Of(base, { 'src/net/retry.rs': test, 'src/net/mod.rs': 'pub mod http;\nmod retry;\n' })).toEqual([]);
+      // A src/ folder without a Cargo.toml beside it (a book's snippets, test data) holds no modules.
+      expect(await g15Of({ ...base, 'tests/book/src/main.rs': 'fn main() {}\n' }, { 'tests/book/src/snippet.rs': test })).toEqual([]);
     });
   });
 });

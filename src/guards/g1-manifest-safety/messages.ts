@@ -37,6 +37,7 @@ export interface RoutineEdit {
 
 function routineNote(routine: RoutineEdit): string {
   const why: string[] = [];
+  if (routine.onlyVersions === 'formatting') why.push('Only comments or whitespace changed: nothing a build reads.');
   if (routine.onlyVersions === 'versions')
     why.push('Only versions of dependencies it already declared changed: no dependency was added, removed or pointed elsewhere.');
   if (routine.bot) why.push(`The PR is by \`${routine.bot}\`, a dependency-update bot: editing manifests is its job.`);

@@ -8,7 +8,7 @@ import type { GuardContext } from '../../core/guard.js';
  * ending in `_test.go` are test files; and only `TestXxx(t *testing.T)` functions whose `Xxx` does not
  * start with a lower-case letter are tests (`Testfoo` never runs).
  *
- * Rust: a file under `src/` is compiled only when its parent module declares it (`mod retry;` in
+ * Rust: a file under a crate's `src/` (a Cargo.toml beside it) is compiled only when its parent module declares it (`mod retry;` in
  * `lib.rs`, `main.rs`, `mod.rs` or the parent's own file); a `#[test]` in a file no module declares
  * never runs. Said only when one of those parent files exists and none declares it, and none uses
  * `#[path]` (which can point anywhere).
@@ -48,7 +48,11 @@ const RUST_TEST = /#\[\s*(?:[\w:]+::)?test\b/;
 
 /** Why cargo never compiles a Rust file the PR adds, or null (also null when not sure). */
 export async function rustMisses(ctx: GuardContext, path: string, text: string): Promise<string | null> {
-  if (!RUST_TEST.test(text) || !/(^|\/)src\//.test(path)) return null;
+  const src = /^(?:(.*)\/)?src\//.exec(path);
+  if (!RUST_TEST.test(text) || !src) return null;
+  // Only a crate's own src/ folder: Rust files elsewhere (book snippets, test data) are not modules.
+  const crate = src[1] ? `${src[1]}/Cargo.toml` : 'Cargo.toml';
+  if (!(await ctx.head.has(crate))) return null;
   const base = posix.basename(path, '.rs');
   if (base === 'lib' || base === 'main' || base === 'build' || /(^|\/)src\/bin\//.test(path)) return null;
   const dir = posix.dirname(path);

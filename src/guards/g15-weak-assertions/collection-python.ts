@@ -8,8 +8,8 @@ import { readIni } from '../../repo/manifests/ini-read.js';
 /**
  * What a plain `pytest` run collects, from the base's pytest configuration: the first of pytest.ini,
  * .pytest.ini, pyproject.toml (`[tool.pytest.ini_options]` or `[tool.pytest]`), tox.ini (`[pytest]`)
- * and setup.cfg (`[tool:pytest]`) at the repository root that holds a pytest section, as pytest picks
- * its inifile. Only `testpaths` (where it looks) and `python_files` (which files it opens) are read.
+ * and setup.cfg (`[tool:pytest]`) that holds a pytest section, as pytest picks its inifile, in the
+ * nearest folder above the file that has one (a subproject's tests run from the subproject). Only `testpaths` (where it looks) and `python_files` (which files it opens) are read.
  * Null when no pytest configuration exists: then the runner is not known for sure (unittest's
  * discovery differs), and nothing is said.
  */
@@ -53,16 +53,43 @@ function fromPyproject(text: string): PytestCollection | null {
   return fromTable(table, 'pyproject.toml');
 }
 
-export function pytestCollection(ctx: GuardContext): Promise<PytestCollection | null> {
-  return ctx.memo('g15:pytest-collection', async () => {
-    const files = ['pytest.ini', '.pytest.ini', 'pyproject.toml', 'tox.ini', 'setup.cfg'];
-    const texts = await ctx.base.readTexts(files);
-    for (const f of files) {
-      const text = texts.get(f);
-      if (text === undefined) continue;
-      if (f === 'pytest.ini' || f === '.pytest.ini')
-        return fromIni(text, 'pytest', f) ?? { testpaths: null, pythonFiles: DEFAULT_PYTHON_FILES, source: f };
-      const found = f === 'pyproject.toml' ? fromPyproject(text) : fromIni(text, f === 'tox.ini' ? 'pytest' : 'tool:pytest', f);
+const CONFIG_FILES = ['pytest.ini', '.pytest.ini', 'pyproject.toml', 'tox.ini', 'setup.cfg'];
+/** Files that make a folder a Python project of its own (where pytest may be run from). */
+const PROJECT_FILES = ['pyproject.toml', 'setup.py', 'setup.cfg', 'tox.ini', 'pytest.ini', '.pytest.ini'];
+
+/** The pytest settings of folder `dir` ('' for the root), as its own config files give them; null when none has a pytest section. */
+async function configIn(ctx: GuardContext, dir: string): Promise<PytestCollection | 'project' | null> {
+  const at = (f: string) => (dir ? `${dir}/${f}` : f);
+  const texts = await ctx.base.readTexts([...new Set([...CONFIG_FILES, ...PROJECT_FILES])].map(at));
+  for (const f of CONFIG_FILES) {
+    const text = texts.get(at(f));
+    if (text === undefined) continue;
+    const found =
+      f === 'pytest.ini' || f === '.pytest.ini'
+        ? (fromIni(text, 'pytest', f) ?? { testpaths: null, pythonFiles: DEFAULT_PYTHON_FILES, source: f })
+        : f === 'pyproject.toml'
+          ? fromPyproject(text)
+          : fromIni(text, f === 'tox.ini' ? 'pytest' : 'tool:pytest', f);
+    if (!found) continue;
+    const prefix = (p: string) => (dir ? (p === '' || p === '.' ? dir : `${dir}/${p}`) : p);
+    return { ...found, testpaths: found.testpaths?.map(prefix) ?? (dir ? [dir] : null), source: at(found.source) };
+  }
+  return PROJECT_FILES.some((f) => texts.has(at(f))) ? 'project' : null;
+}
+
+/**
+ * The pytest settings that apply to `path`: those of the nearest folder above it with a pytest
+ * configuration (a subproject runs pytest from its own folder). A Python project on the way without
+ * one (its own pyproject.toml or setup.py) makes it unsure: null.
+ */
+export function pytestCollection(ctx: GuardContext, path: string): Promise<PytestCollection | null> {
+  const dirs: string[] = [];
+  for (let d = posix.dirname(path); d !== '.' && d !== ''; d = posix.dirname(d)) dirs.push(d);
+  dirs.push('');
+  return ctx.memo(`g15:pytest-collection:${posix.dirname(path)}`, async () => {
+    for (const dir of dirs) {
+      const found = await configIn(ctx, dir);
+      if (found === 'project') return null;
       if (found) return found;
     }
     return null;

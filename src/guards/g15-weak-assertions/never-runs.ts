@@ -23,7 +23,7 @@ async function whyNever(
   switch (lang) {
     case 'python': {
       if (cases.length === 0 && !PY_TEST_NAME.test(posix.basename(file.path))) return null;
-      const c = await pytestCollection(ctx);
+      const c = await pytestCollection(ctx, file.path);
       const why = c ? pytestMisses(c, file.path) : null;
       return why ? { why, line: 1 } : null;
     }
