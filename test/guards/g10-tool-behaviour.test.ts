@@ -133,7 +133,7 @@ const EXAMPLES: Record<string, Example[]> = {
         'pyproject.toml': `[build-system]\nrequires = ["hatchling"]\nbuild-backend = "hatchling.build"\n\n${PROJECT}summary = "x"\n`,
       },
       severity: 'risk',
-      says: ['`project.summary`', 'never read'],
+      says: ['`project.summary`', 'never read (hatchling, the build backend here, builds without reading it)'],
     },
     {
       why: 'metadata moved out of [project] so that it lacks its name (every backend stops)',
@@ -158,7 +158,7 @@ const EXAMPLES: Record<string, Example[]> = {
       why: 'a top-level [coverage] table no tool reads',
       files: { 'pyproject.toml': `${PROJECT}\n[coverage.run]\nbranch = true\n` },
       severity: 'risk',
-      says: ['`coverage`', 'no tool reads it', 'Did you mean `[tool.coverage]`?'],
+      says: ['`coverage`, which is never read (tools read only `[project]`', 'Did you mean `[tool.coverage]`?'],
     },
     {
       why: 'a top-level [mypy] table',

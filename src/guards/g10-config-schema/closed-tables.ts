@@ -90,10 +90,10 @@ const CLOSED: ClosedTable[] = [
   { schema: 'prettierrc', keys: prettierKeys(), when: (data) => !('plugins' in data) },
 ];
 
-/** A misspelling of a known key (`includes`), not another tool's key built on it (`vueCompilerOptions`). */
+/** A misspelling of a known key (`includes`), not another tool's key (`vueCompilerOptions` is three edits away). */
 function nearMiss(key: string, known: readonly string[]): boolean {
   const k = key.toLowerCase();
-  return known.some((n) => editDistance(k, n.toLowerCase()) <= 2 && !k.includes(n.toLowerCase()));
+  return known.some((n) => editDistance(k, n.toLowerCase()) <= 2);
 }
 
 /** Unknown top-level keys of a file whose tool has a closed key set the schema does not enforce. */

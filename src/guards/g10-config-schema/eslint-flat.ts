@@ -150,7 +150,8 @@ export async function eslintFlatProblems(file: ChangedFile): Promise<GuardFindin
   if (!best) return [];
   const more =
     introduced.length > 1 ? ` (${introduced.length - 1} more problem${introduced.length === 2 ? '' : 's'} of this kind in this file)` : '';
-  const says = ROW?.says[best.kind === 'unknown' ? 0 : 1] ?? 'ESLint stops on it';
+  const said = ROW?.says[best.kind === 'unknown' ? 0 : 1];
+  const says = typeof said === 'string' ? said : 'ESLint stops on it';
   const meant = best.meant ? ` Did you mean \`${best.meant}\`?` : '';
   return [
     {

@@ -33,7 +33,7 @@ export function messageFor(path: string, j: Judged, target: SchemaTarget, others
     if (behaviour.verdict === 'rejects')
       return `${path} has an unknown key \`${where}\`: ${behaviour.says}${more}.${meantText(j.meant, problem, schema)}`;
     if (behaviour.verdict === 'ignores')
-      return `${path} has \`${where}\` where it is never read: ${behaviour.says}${more}. The setting does nothing.${meantText(j.meant, problem, schema)}`;
+      return `${path} has \`${where}\`, which is never read (${behaviour.says})${more}: the setting does nothing.${meantText(j.meant, problem, schema)}`;
     return `${path} sets \`${where}\`, which ${behaviour.row?.tool ?? 'the tool'} does not know: ${behaviour.says}${more}.${meantText(j.meant, problem, schema)}`;
   }
   const found = problem.actual === null ? 'it is missing' : `found ${problem.actual}`;

@@ -39,8 +39,8 @@ export interface ToolRow {
   scopes: ToolScope[];
   unknownKey: ToolVerdict | ((input: RowInput) => ToolVerdict);
   wrongValue: ToolVerdict | ((input: RowInput) => ToolVerdict);
-  /** What the tool does, in a few words, for messages: `[unknown key, wrong value]`. */
-  says: [string, string];
+  /** What the tool does, in a few words, for messages: `[unknown key, wrong value]` (per verdict where it varies). */
+  says: [string | ((verdict: ToolVerdict) => string), string];
   /** Where the claim comes from. */
   source: string;
 }
@@ -186,7 +186,10 @@ export const TOOL_ROWS: readonly ToolRow[] = [
     unknownKey: ({ data }) => (buildBackend(data).startsWith('hatchling') ? 'ignores' : 'rejects'),
     wrongValue: 'rejects',
     says: [
-      'the build backend refuses it (setuptools: "`project` must not contain … properties"; flit: "Unrecognised key(s) in [project] table")',
+      (v) =>
+        v === 'ignores'
+          ? 'hatchling, the build backend here, builds without reading it'
+          : 'the build backend refuses it (setuptools: "`project` must not contain … properties"; flit: "Unrecognised key(s) in [project] table")',
       'every build backend refuses it ("`project.dependencies` must be array")',
     ],
     source: 'pip wheel with setuptools, flit_core and hatchling (hatchling builds despite an unknown [project] key)',
@@ -208,10 +211,7 @@ export const TOOL_ROWS: readonly ToolRow[] = [
     scopes: [{ schema: 'pyproject', under: [], exact: true }],
     unknownKey: 'ignores',
     wrongValue: 'rejects',
-    says: [
-      'no tool reads it: tools read `[project]`, `[build-system]` and their own `[tool.<name>]` table',
-      'the tools that read it stop on it',
-    ],
+    says: ['tools read only `[project]`, `[build-system]` and their own `[tool.<name>]` table', 'the tools that read it stop on it'],
     source:
       'pip wheel with setuptools, flit_core and hatchling, mypy 2.4.1 and coverage 7.17.5 (top-level [mypy], [coverage] and metadata keys are ignored)',
   },
@@ -362,5 +362,6 @@ export function behaviourOf(schema: SchemaName, problem: SchemaProblem, data: un
   if (!row) return { row: null, verdict: unknown ? 'warns' : 'rejects', says: null };
   const rule = unknown ? row.unknownKey : row.wrongValue;
   const verdict = typeof rule === 'function' ? rule({ problem, data }) : rule;
-  return { row, verdict, says: row.says[unknown ? 0 : 1] };
+  const says = row.says[unknown ? 0 : 1];
+  return { row, verdict, says: typeof says === 'function' ? says(verdict) : says };
 }
