@@ -1,5 +1,6 @@
 import { defaultConfig } from '../core/config-schema.js';
 import { errorMessage } from '../core/errors.js';
+import { gitMaybe } from '../core/git.js';
 import type { Guard } from '../core/guard.js';
 import { runGate } from '../gate/run-gate.js';
 import { isBlocking } from '../routing/decide.js';
@@ -82,10 +83,23 @@ export interface RunOptions {
   onResult?: (r: BenchPrResult, done: number, total: number) => void;
 }
 
+/**
+ * The PR author's login as GitHub would report it, read from the head commit: the login inside a
+ * `<id>+<login>@users.noreply.github.com` address, or an app's `name[bot]`. A squash merge carries
+ * the PR author; a merge commit's second parent is the PR's own last commit. Undefined otherwise.
+ */
+export async function headAuthor(dir: string, head: string): Promise<string | undefined> {
+  const out = await gitMaybe(dir, ['log', '-1', '--format=%an%x00%ae', head]);
+  const [name = '', email = ''] = (out ?? '').trim().split('\0');
+  const login = /^\d+\+([^@]+)@users\.noreply\.github\.com$/i.exec(email)?.[1];
+  if (login) return login;
+  return name.endsWith('[bot]') ? name : undefined;
+}
+
 /** Gates one corpus PR on its mirror. Never throws: a crash becomes an `error` result. */
 export async function gateOne(dir: string, pr: CorpusPr, guards: Guard[]): Promise<BenchPrResult> {
   const t0 = Date.now();
-  const extra = pr as CorpusPr & { agent?: string; fate?: string }; // cast: I/O boundary: corpus entries may carry extra fields
+  const extra = pr as CorpusPr & { agent?: string; fate?: string; author?: string }; // cast: I/O boundary: corpus entries may carry extra fields
   const labels = { ...(extra.agent ? { agent: extra.agent } : {}), ...(extra.fate ? { fate: extra.fate } : {}) };
   const common = {
     repo: pr.repo,
@@ -97,6 +111,7 @@ export async function gateOne(dir: string, pr: CorpusPr, guards: Guard[]): Promi
     ...(Object.keys(labels).length ? { labels } : {}),
   };
   try {
+    const author = extra.author ?? (await headAuthor(dir, pr.head));
     const report = await runGate({
       repoDir: dir,
       base: pr.base,
@@ -104,7 +119,7 @@ export async function gateOne(dir: string, pr: CorpusPr, guards: Guard[]): Promi
       repoName: pr.repo,
       config: defaultConfig(),
       guards,
-      services: { tests: { enabled: false }, run: { repo: pr.repo, pr: pr.pr } },
+      services: { tests: { enabled: false }, run: { repo: pr.repo, pr: pr.pr, ...(author ? { author } : {}) } },
     });
     const findings: BenchFinding[] = report.findings.map((f) => ({
       guard: f.guard,

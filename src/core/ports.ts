@@ -59,6 +59,8 @@ export interface RunIdentity {
   repo: string;
   pr?: number;
   runId?: string;
+  /** The PR author's login as the host reports it (`dependabot[bot]`); G1 treats dependency bots' manifest edits as routine. */
+  author?: string;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { SlopgateConfig } from '../core/config-schema.js';
 import type { GuardFinding } from '../core/guard.js';
 import type { PatchSet } from '../core/patch-set.js';
 import type { ReportSections } from '../core/report-sections.js';
+import type { RunIdentity } from '../core/ports.js';
 import type { TracePhase } from '../core/trace.js';
 
 /** The messages between the pipeline (guard-pool.ts) and a guard thread (guard-worker.ts). */
@@ -13,6 +14,9 @@ export interface InitRun {
   phase: TracePhase;
   sanctions: string[];
   maxBytes: number;
+  /** The plain-data services a thread can receive: who is gated (G1 reads the PR author) and the repository's name (G11). */
+  run?: RunIdentity;
+  repoName?: string;
 }
 
 export interface RunGuard {

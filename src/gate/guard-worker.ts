@@ -27,6 +27,7 @@ interface RunState {
   head: Revision;
   sanctioned: (p: string) => boolean;
   memo: Map<string, Promise<unknown>>;
+  services: GuardContext['services'];
 }
 
 let state: RunState | null = null;
@@ -68,7 +69,7 @@ async function runGuard(msg: RunGuard, port: MessagePort): Promise<GuardDone> {
     section: (name, value) => {
       sections[name] = value;
     },
-    services: {},
+    services: s.services,
   };
   const files = msg.paths.map((p) => s.byPath.get(p)).filter((f): f is NonNullable<typeof f> => Boolean(f));
   const findings: GuardFinding[] = [];
@@ -108,6 +109,7 @@ function init(msg: InitRun): void {
     head: new Revision(msg.patch.repoDir, msg.patch.headSha, msg.maxBytes),
     sanctioned: (p) => match(p),
     memo: new Map(),
+    services: { ...(msg.run ? { run: msg.run } : {}), ...(msg.repoName ? { repoName: msg.repoName } : {}) },
   };
 }
 

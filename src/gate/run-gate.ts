@@ -58,7 +58,16 @@ async function runGuards(run: GateRun, opts: GateOptions): Promise<{ statuses: G
   const raw: GuardFinding[] = [];
   const threaded = await threadedGuards(opts);
   const { patch, config, phase, sanctionGlobs } = run;
-  const session = new GuardWorkerSession({ patch, config, phase, sanctions: sanctionGlobs, maxBytes: config.limits.maxFileBytes });
+  const { run: identity, repoName } = run.services;
+  const session = new GuardWorkerSession({
+    patch,
+    config,
+    phase,
+    sanctions: sanctionGlobs,
+    maxBytes: config.limits.maxFileBytes,
+    ...(identity ? { run: identity } : {}),
+    ...(repoName ? { repoName } : {}),
+  });
   try {
     for (const guard of opts.guards) {
       const step = await runGuardStep(guard, run, opts, { threaded, session });

@@ -49,11 +49,17 @@ export async function preparePr(host: ReviewHost, pr: PullRequestFacts, headSha:
 }
 
 /** The guard services of one PR run: test-run options, and the store's history, baselines and run identity. */
-export function prServices(host: ReviewHost, deps: PrGateDeps, number: number, revisions: Pick<PrRevisions, 'mergeSha'>): GuardServices {
+export function prServices(
+  host: ReviewHost,
+  deps: PrGateDeps,
+  pr: Pick<PullRequestFacts, 'number' | 'author'>,
+  revisions: Pick<PrRevisions, 'mergeSha'>,
+): GuardServices {
   const repo = repoName(host);
+  const run = { repo, pr: pr.number, ...(pr.author ? { author: pr.author } : {}) };
   return {
     tests: { repo, ...(revisions.mergeSha ? { mergeRef: revisions.mergeSha } : {}), ...(deps.cacheDir ? { cacheDir: deps.cacheDir } : {}) },
-    ...(deps.store ? storeServices(deps.store, { repo, pr: number }) : { run: { repo, pr: number } }),
+    ...(deps.store ? storeServices(deps.store, run) : { run }),
   };
 }
 
@@ -86,7 +92,7 @@ export async function prGateOptions(
     round,
     decide: { refinerEnabled: deps.refinerAvailable, autoRefine: config.refiner.auto },
     dismissals: { prior, ...(pr.author ? { author: pr.author } : {}) },
-    services: prServices(host, deps, pr.number, revisions),
+    services: prServices(host, deps, pr, revisions),
     log,
   };
 }

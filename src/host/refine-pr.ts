@@ -198,7 +198,7 @@ export async function refineGatedHead(host: ReviewHost, head: GatedHead, deps: R
     guards: deps.guards,
     recipes: deps.recipes,
     ...(deps.model ? { model: deps.model } : {}),
-    services: prServices(host, deps, pr.number, revisions),
+    services: prServices(host, deps, pr, revisions),
     sanctions: (await prSanctions(host, pr, deps.sanctionKey, revisions.mirrorDir, pr.headSha)).globs,
     log,
     ...(store

@@ -16,6 +16,8 @@ import {
 import { basenameLower, dirnameOf, isManifest, lockfileManifests, sensitiveReason } from './path-rules.js';
 import { resolveSymlink, type SymlinkReader } from './symlinks.js';
 import { actionsUsed, workflowConcerns } from './workflow-risk.js';
+import { isDependencyBot } from './dependency-bots.js';
+import { versionOnlyEdit } from './version-bumps.js';
 import type { SanctionRecord } from '../../core/report-sections.js';
 
 /** The line of the first added line that mentions a changed dependency, else the first added line. */
@@ -76,21 +78,28 @@ async function checkFile(file: ChangedFile, all: ChangedFile[], ctx: GuardContex
     // Only tool configuration ([tool.ruff], Cargo [lints]/[profile], package.json `prettier` or a
     // non-lifecycle script) changed: worth a note, not a risk.
     const toolOnly = changes?.length === 0 && sections?.every((s) => s.impact === 'tool') === true;
+    // Only versions of dependencies the manifest already had moved (or only formatting changed):
+    // routine upkeep, not a change of what the project depends on.
+    const onlyVersions = file.status === 'modified' ? versionOnlyEdit(file.path, file.base.text, file.head.text) : null;
+    const author = ctx.services.run?.author;
+    const bot = isDependencyBot(author) ? author : undefined;
     // Collateral: an edit of an existing manifest that adds no dependency the PR's code could need
     // (reformatting, bumped or dropped pins, touched tool settings); undoing it is a safe known fix.
     const collateral = file.status === 'modified' && changes !== null && !changes.some((c) => c.kind === 'added');
     const evidence = {
       status: file.status,
       collateral,
+      ...(onlyVersions ? { onlyVersions } : {}),
+      ...(bot ? { author: bot } : {}),
       ...(changes?.length ? { dependencies: changes.slice(0, 50) } : {}),
       ...(sections?.length ? { sections: sections.slice(0, 50) } : {}),
     };
     out.push({
       category: 'manifest-edit',
-      severity: toolOnly ? 'nit' : 'risk',
+      severity: toolOnly || onlyVersions !== null || bot !== undefined ? 'nit' : 'risk',
       path: file.path,
       ...at(manifestLine(file, changes)),
-      message: manifestMessage(file, changes, sections),
+      message: manifestMessage(file, changes, sections, { onlyVersions, bot }),
       remediation: manifestRemediation(file.path),
       evidence,
     });
@@ -99,7 +108,10 @@ async function checkFile(file: ChangedFile, all: ChangedFile[], ctx: GuardContex
   if (sensitive && isWorkflowYaml(file.path)) out.push(await workflowFinding(file, sensitive, ctx, at));
   else if (sensitive) out.push({ ...sensitiveFinding(file, sensitive), ...at(firstAdded) });
   const lockManifests = lockfileUnexplained(file, all);
-  if (lockManifests) out.push({ ...lockfileFinding(file, lockManifests), ...at(firstAdded) });
+  if (lockManifests) {
+    const author = ctx.services.run?.author;
+    out.push({ ...lockfileFinding(file, lockManifests, isDependencyBot(author) ? author : undefined), ...at(firstAdded) });
+  }
   const limit = ctx.config.limits.maxFileBytes;
   const newContent = file.head.oid !== file.base.oid;
   if (file.head.mode?.startsWith('100') && file.head.size > limit && newContent) out.push(oversizeFinding(file, limit));

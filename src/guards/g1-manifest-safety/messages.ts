@@ -29,7 +29,31 @@ export function verbOf(file: ChangedFile): string {
 
 const MAX_LISTED = 8;
 
-export function manifestMessage(file: ChangedFile, changes: DependencyChange[] | null, sections: SectionChange[] | null = null): string {
+/** Why a manifest edit is only a note: only versions moved, or a dependency bot wrote the PR. */
+export interface RoutineEdit {
+  onlyVersions?: 'versions' | 'formatting' | null;
+  bot?: string | undefined;
+}
+
+function routineNote(routine: RoutineEdit): string {
+  const why: string[] = [];
+  if (routine.onlyVersions === 'formatting') why.push('Only comments or whitespace changed: nothing a build reads.');
+  if (routine.onlyVersions === 'versions')
+    why.push('Only versions of dependencies it already declared changed: no dependency was added, removed or pointed elsewhere.');
+  if (routine.bot) why.push(`The PR is by \`${routine.bot}\`, a dependency-update bot: editing manifests is its job.`);
+  return why.length ? ` ${why.join(' ')}` : '';
+}
+
+export function manifestMessage(
+  file: ChangedFile,
+  changes: DependencyChange[] | null,
+  sections: SectionChange[] | null = null,
+  routine: RoutineEdit = {},
+): string {
+  return manifestWhat(file, changes, sections) + routineNote(routine);
+}
+
+function manifestWhat(file: ChangedFile, changes: DependencyChange[] | null, sections: SectionChange[] | null): string {
   const where = `\`${file.path}\` is a build manifest and this PR ${verbOf(file) === 'edits' ? 'edits it' : `${verbOf(file)} it`}`;
   if (file.status === 'deleted') return `This PR deletes the build manifest \`${file.path}\`.`;
   if (file.status === 'renamed') return `This PR moves the build manifest \`${file.oldPath}\` to \`${file.path}\`.`;
@@ -55,13 +79,16 @@ export function manifestRemediation(path: string): string {
   return `Check that the manifest change is needed for this PR; manifests decide what every build installs and runs. ${sanctionHint(path)}`;
 }
 
-export function lockfileFinding(file: ChangedFile, manifests: string[]): Omit<GuardFinding, 'line'> {
+export function lockfileFinding(file: ChangedFile, manifests: string[], bot?: string): Omit<GuardFinding, 'line'> {
   const names = manifests.map((m) => `\`${m}\``).join(' or ');
+  const byBot = bot
+    ? ` The PR is by \`${bot}\`, a dependency-update bot: a lockfile-only update (a transitive or security bump) is its job.`
+    : '';
   return {
     category: 'sensitive-path',
-    severity: 'risk',
+    severity: bot ? 'nit' : 'risk',
     path: file.path,
-    message: `This PR ${verbOf(file)} the lockfile \`${file.path}\` without changing ${names} in the same directory or below it. A lockfile edited on its own can swap the exact packages every install downloads, and lockfile diffs are rarely read.`,
+    message: `This PR ${verbOf(file)} the lockfile \`${file.path}\` without changing ${names} in the same directory or below it. A lockfile edited on its own can swap the exact packages every install downloads, and lockfile diffs are rarely read.${byBot}`,
     remediation: `Regenerate the lockfile from its manifest with the package manager, or drop it from the PR. ${sanctionHint(file.path)}`,
   };
 }

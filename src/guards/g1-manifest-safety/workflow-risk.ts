@@ -1,4 +1,5 @@
 import { parse as parseYaml } from 'yaml';
+import { gateConcerns } from './workflow-gates.js';
 
 /**
  * What in a GitHub Actions workflow (or a local action) edit deserves a reviewer's eye. Most workflow
@@ -10,7 +11,9 @@ import { parse as parseYaml } from 'yaml';
  *   - a new `curl … | sh` / `wget … | bash` pipe,
  *   - a third-party action the repository did not use before, referenced by a tag or branch rather
  *     than a full commit sha (its owner can change what runs). Bumping an action already in use, and
- *     actions of `actions/` and `github/`, are routine.
+ *     actions of `actions/` and `github/`, are routine;
+ *   - a check taken away (`workflow-gates.ts`): an action pinned to a lower major version, a step that
+ *     could fail the job removed, `continue-on-error` added, a job's `if:` or `needs:` removed.
  * Anything else is a `nit`.
  */
 export interface WorkflowConcern {
@@ -166,6 +169,8 @@ export function workflowConcerns(baseText: string | null, headText: string | nul
       line: i + 1,
     });
   });
+  // What the edit takes away from the checks: downgraded actions, removed steps, conditions and needs.
+  concerns.push(...gateConcerns(baseText, headText));
   return concerns;
 }
 

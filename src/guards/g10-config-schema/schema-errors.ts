@@ -13,10 +13,14 @@ export interface SchemaProblem {
   actual: string | null;
   /** Identity for comparing base and head: path + keyword + key involved. */
   key: string;
+  /** For an unknown key: the keys the schema knows at that level (for "did you mean"). */
+  known?: string[];
+  /** For a wrong value: the JSON type found and the types the schema wanted (`type` errors only). */
+  types?: { found: string; wanted: string[] };
 }
 
-/** Keywords that only summarise their branches' errors; the branch errors say more. */
-const SUMMARY = new Set(['anyOf', 'oneOf', 'if', 'then', 'else', 'allOf', '$ref', 'dependencies', 'dependentSchemas']);
+/** Keywords that only summarise their branches' errors (or reject a branch as a whole); the branch errors say more. */
+const SUMMARY = new Set(['anyOf', 'oneOf', 'if', 'then', 'else', 'allOf', '$ref', 'dependencies', 'dependentSchemas', 'not']);
 
 const KEYWORD_RANK: Record<string, number> = { required: 0, enum: 1, const: 1, type: 2, additionalProperties: 3 };
 
@@ -175,6 +179,16 @@ export function problemsFrom(rawErrors: ErrorObject[], data: unknown): SchemaPro
       actual: first.keyword === 'required' ? null : shorten(value),
       key: slot,
     };
+    if (first.keyword === 'additionalProperties') {
+      // cast: library typing gap: ajv types the parent schema as any schema
+      const props = (first.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties;
+      problem.known = props ? Object.keys(props) : [];
+    }
+    if (first.keyword === 'type') {
+      // cast: library typing gap: ajv types params per keyword only loosely
+      const wanted = [...new Set(group.flatMap((e) => [(e.params as { type?: string | string[] }).type ?? []].flat()))];
+      problem.types = { found: typeOf(valueAt(data, base)), wanted };
+    }
     const branchPenalty = Math.min(...group.map(sizeOf)) - (minGroupAt.get(first.instancePath) ?? 0);
     problems.push({ problem, rank: [-base.length, branchPenalty, KEYWORD_RANK[first.keyword] ?? 5] });
   }

@@ -1,8 +1,9 @@
-import type { Guard, GuardFinding } from '../../core/guard.js';
+import type { Guard, GuardContext, GuardFinding } from '../../core/guard.js';
 import { isAddedLine, type ChangedFile } from '../../core/patch-set.js';
 import { languageOf, type LangId } from '../../repo/languages.js';
 import { isSkippedPath } from '../../repo/manifests/index.js';
 import { isTestPath } from '../shared/test-paths.js';
+import { neverRuns } from './never-runs.js';
 import { namedFunctions, testCases, type TestCase } from './test-bodies.js';
 
 /**
@@ -96,10 +97,31 @@ function isTestFile(path: string, lang: LangId): boolean {
 
 const MAX_PER_FILE = 10;
 
-async function checkFile(file: ChangedFile): Promise<GuardFinding[]> {
+/** A Go file that declares test functions whatever its name (`func TestX(t *testing.T)`). */
+const GO_TESTING_T = /func\s+Test\w*\s*\(\s*\w+\s+\*testing\.T\s*\)/;
+
+/** A test whose checks all sit inside a try that catches everything and only prints or logs. */
+function swallowedFinding(file: ChangedFile, t: TestCase, lang: LangId, helpers: ReadonlySet<string>, fresh: boolean): GuardFinding | null {
+  const s = t.swallowed;
+  if (!s || bodyChecks(s.outside, lang, helpers, t.tParam) || !bodyChecks(s.inside, lang, helpers, t.tParam)) return null;
+  const raises = lang === 'python' ? 'a failing assert raises AssertionError' : 'a failing expect or assert throws';
+  return {
+    category: 'weak-assertion',
+    severity: 'risk',
+    path: file.path,
+    line: t.line,
+    message: `The test \`${t.name}\` ${fresh ? 'that this PR adds' : 'as this PR rewrites it'} runs its checks inside a \`try\` whose \`${s.handler}\` catches every exception and only prints or logs it: ${raises}, the handler swallows it, and the test passes whatever the code does.`,
+    remediation: `Let the failure reach the runner: remove the try/${lang === 'python' ? 'except' : 'catch'} around the checks, or re-raise after logging.`,
+    evidence: { test: t.name, swallowed: true },
+  };
+}
+
+async function checkFile(file: ChangedFile, ctx: GuardContext): Promise<GuardFinding[]> {
   const lang = languageOf(file.path);
   if (!lang || file.head.text === null) return [];
   const head = await testCases(lang, file.head.text);
+  const never = await neverRuns(file, ctx, lang, head);
+  if (never) return [never];
   if (head.length === 0) return [];
   const baseLang = languageOf(file.oldPath ?? file.path);
   const base = file.base.text !== null && baseLang === lang ? await testCases(lang, file.base.text) : [];
@@ -107,14 +129,23 @@ async function checkFile(file: ChangedFile): Promise<GuardFinding[]> {
   let helpers: Set<string> | null = null;
   const out: GuardFinding[] = [];
   for (const t of head) {
-    if (t.exempt || assertsSomething(t, lang)) continue;
-    helpers ??= await checkingHelpers(lang, file.head.text);
-    if (assertsSomething(t, lang, helpers)) continue;
+    if (t.exempt) continue;
     const was = baseBodies.get(t.name);
     if (was !== undefined && was === t.body.replace(/\s+/g, ' ')) continue; // not the PR's test
     let touched = false;
     for (let l = t.line; l <= t.endLine && !touched; l++) touched = isAddedLine(file, l);
     if (!touched) continue;
+    if (t.swallowed) {
+      helpers ??= await checkingHelpers(lang, file.head.text);
+      const swallowed = swallowedFinding(file, t, lang, helpers, was === undefined);
+      if (swallowed) {
+        out.push(swallowed);
+        continue;
+      }
+    }
+    if (assertsSomething(t, lang)) continue;
+    helpers ??= await checkingHelpers(lang, file.head.text);
+    if (assertsSomething(t, lang, helpers)) continue;
     out.push({
       category: 'weak-assertion',
       severity: 'risk',
@@ -122,7 +153,9 @@ async function checkFile(file: ChangedFile): Promise<GuardFinding[]> {
       line: t.line,
       message: t.empty
         ? `The test \`${t.name}\` ${was === undefined ? 'that this PR adds' : 'as this PR rewrites it'} has an empty body: it passes whatever the code does.`
-        : `The test \`${t.name}\` ${was === undefined ? 'that this PR adds' : 'as this PR rewrites it'} checks nothing: no assert, expect, expected exception, mock verification or test failure call, and no assert/check/verify helper. It passes as long as the code does not crash.`,
+        : lang === 'go' && t.tParam && new RegExp(`if\\s+err\\s*!=\\s*nil\\s*\\{\\s*${t.tParam}\\.Logf?\\(`).test(t.body)
+          ? `The test \`${t.name}\` ${was === undefined ? 'that this PR adds' : 'as this PR rewrites it'} logs its errors (\`if err != nil { ${t.tParam}.Log(err) }\`) and never fails: no ${t.tParam}.Error, ${t.tParam}.Fatal or assertion, so it passes whatever the code does.`
+          : `The test \`${t.name}\` ${was === undefined ? 'that this PR adds' : 'as this PR rewrites it'} checks nothing: no assert, expect, expected exception, mock verification or test failure call, and no assert/check/verify helper. It passes as long as the code does not crash.`,
       remediation: `Make \`${t.name}\` assert the behaviour it is named after (the result, the raised error, the call made), or remove it.`,
       evidence: { test: t.name, empty: t.empty },
     });
@@ -157,10 +190,10 @@ export const g15: Guard = {
       file.status !== 'deleted' &&
       file.head.text !== null &&
       !isSkippedPath(file.path) &&
-      isTestFile(file.path, lang)
+      (isTestFile(file.path, lang) || (lang === 'go' && GO_TESTING_T.test(file.head.text)))
     );
   },
-  checkFile(file) {
-    return checkFile(file);
+  checkFile(file, ctx) {
+    return checkFile(file, ctx);
   },
 };

@@ -16,9 +16,78 @@ export interface TestCase {
   exempt: boolean;
   /** Go: the name of the `*testing.T` parameter. */
   tParam?: string;
+  /**
+   * Try statements of the body that catch every exception and only print, log or pass: what they
+   * wrap (`inside`), the rest of the body (`outside`), and the handler's first line (`handler`).
+   */
+  swallowed?: { inside: string; outside: string; handler: string };
+}
+
+/** Calls that only report: print, logging, console, traceback. */
+const PY_REPORT =
+  /^(?:print|logging\.\w+|(?:self\.)?_?(?:logger|log|LOG|LOGGER)\.\w+|traceback\.print_exc|traceback\.print_exception|sys\.std(?:err|out)\.write|warnings\.warn|click\.echo|rich\.print|console\.print)\s*\(/;
+const JS_REPORT = /^(?:console\.\w+|(?:this\.)?_?(?:logger|log)\.\w+|process\.std(?:err|out)\.write)\s*\(/;
+/** `except:`, `except Exception:`, `except (ValueError, Exception) as e:`, `except BaseException:`. */
+const PY_CATCH_ALL = /^except\s*(?::|\*?\s*\(?[^:]*\b(?:Exception|BaseException)\b[^:]*:)/;
+
+function onlyReports(block: Node | null | undefined, report: RegExp): boolean {
+  if (!block) return true;
+  return named(block)
+    .filter((st) => st.type !== 'comment')
+    .every((st) => {
+      if (st.type === 'pass_statement' || st.type === 'continue_statement' || st.type === 'empty_statement') return true;
+      if (st.type !== 'expression_statement') return false;
+      const text = st.text.trim().replace(/;$/, '');
+      return text === '...' || report.test(text.replace(/^await\s+/, ''));
+    });
+}
+
+/** The try statements (top level of a test body) that swallow every failure, and what they wrap. */
+function swallowedOf(body: Node, lang: 'python' | 'js'): TestCase['swallowed'] {
+  const tries: { node: Node; inner: Node; handler: string }[] = [];
+  for (const st of named(body)) {
+    if (st.type !== 'try_statement') continue;
+    const inner = field(st, 'body');
+    if (!inner) continue;
+    if (lang === 'python') {
+      const clauses = named(st).filter((c) => c.type === 'except_clause' || c.type === 'except_group_clause');
+      const catchAll = clauses.find((c) => PY_CATCH_ALL.test(c.text));
+      if (
+        !catchAll ||
+        !clauses.every((c) =>
+          onlyReports(
+            named(c)
+              .filter((n) => n.type === 'block')
+              .at(-1),
+            PY_REPORT,
+          ),
+        )
+      )
+        continue;
+      tries.push({ node: st, inner, handler: catchAll.text.split('\n')[0]!.trim() });
+    } else {
+      const handler = field(st, 'handler');
+      if (!handler || !onlyReports(field(handler, 'body'), JS_REPORT)) continue;
+      tries.push({ node: st, inner, handler: handler.text.split('\n')[0]!.trim() });
+    }
+  }
+  if (tries.length === 0) return undefined;
+  let outside = body.text;
+  // Cut from the end so earlier offsets stay valid.
+  for (const t of [...tries].reverse()) {
+    const from = t.inner.startIndex - body.startIndex;
+    const to = t.inner.endIndex - body.startIndex;
+    outside = outside.slice(0, from) + outside.slice(to);
+  }
+  return { inside: tries.map((t) => t.inner.text).join('\n'), outside, handler: tries[0]!.handler };
 }
 
 const PY_EXEMPT = /@(?:pytest\.mark\.(?:skip|skipif|xfail)|unittest\.(?:skip|expectedFailure)|skip)\b/;
+
+function swallowedField(body: Node, lang: 'python' | 'js'): Pick<TestCase, 'swallowed'> {
+  const swallowed = swallowedOf(body, lang);
+  return swallowed ? { swallowed } : {};
+}
 
 function pythonTests(root: Node, out: TestCase[]): void {
   const visit = (container: Node, inClass: boolean) => {
@@ -55,6 +124,7 @@ function pythonTests(root: Node, out: TestCase[]): void {
         body: body.text,
         empty: trivial,
         exempt: PY_EXEMPT.test(decorators),
+        ...swallowedField(body, 'python'),
       });
     }
   };
@@ -143,6 +213,7 @@ function jsTests(root: Node, out: TestCase[]): void {
             body: body.text,
             empty: statements.length === 0,
             exempt: false,
+            ...(body.type === 'statement_block' ? swallowedField(body, 'js') : {}),
           });
         }
         return; // nested calls belong to this test

@@ -2,7 +2,9 @@ import { languageOf, type LangId } from '../../repo/languages.js';
 
 /** How G2 parses a file. `json-or-yaml`: extensionless rc files that tools accept in either syntax. */
 export type ConfigKind = 'toml' | 'json' | 'jsonc' | 'yaml' | 'json-or-yaml';
-export type SyntaxKind = { kind: ConfigKind } | { kind: 'code'; lang: LangId };
+/** Files read by a parser of their own: shell scripts (`bash -n`), go.mod and go.work (`go-mod-syntax.ts`). */
+export type ToolKind = 'shell' | 'go-mod' | 'go-work';
+export type SyntaxKind = { kind: ConfigKind } | { kind: ToolKind } | { kind: 'code'; lang: LangId };
 
 /** Basenames (lower-cased) of JSON files whose tools accept comments and trailing commas. */
 const JSONC_BASENAMES = new Set([
@@ -59,6 +61,9 @@ export function syntaxKindOf(path: string): SyntaxKind | null {
   if (base.endsWith('.json') || JSONC_BASENAMES.has(base)) return { kind: jsonKind(segs, base) };
   if (base.endsWith('.yml') || base.endsWith('.yaml')) return { kind: 'yaml' };
   if (JSON_OR_YAML_BASENAMES.has(base)) return { kind: 'json-or-yaml' };
+  if (base === 'go.mod') return { kind: 'go-mod' };
+  if (base === 'go.work') return { kind: 'go-work' };
+  if (base.endsWith('.sh') || base.endsWith('.bash')) return { kind: 'shell' };
   const lang = languageOf(path);
   return lang ? { kind: 'code', lang } : null;
 }
@@ -76,6 +81,12 @@ export function kindLabel(k: SyntaxKind): string {
       return 'YAML';
     case 'json-or-yaml':
       return 'JSON or YAML';
+    case 'shell':
+      return 'a shell script (bash)';
+    case 'go-mod':
+      return 'go.mod';
+    case 'go-work':
+      return 'go.work';
     case 'code':
       return LANG_LABEL[k.lang];
   }

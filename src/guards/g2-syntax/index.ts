@@ -3,6 +3,9 @@ import type { ChangedFile } from '../../core/patch-set.js';
 import { checkCode } from './code-errors.js';
 import { checkConfig, isTemplatedYaml, type SyntaxProblem } from './config-parsers.js';
 import { kindLabel, syntaxKindOf, type SyntaxKind } from './file-kinds.js';
+import { checkGoMod } from './go-mod-syntax.js';
+import { checkShell, foreignShebang } from './shell-syntax.js';
+import { workflowScriptProblem } from './workflow-script-check.js';
 
 /** Flow-typed JavaScript (`// @flow` in the header) is not JavaScript the grammar knows. */
 function isFlowFile(text: string): boolean {
@@ -17,7 +20,18 @@ function notParseable(kind: SyntaxKind, text: string): boolean {
 }
 
 function check(kind: SyntaxKind, text: string): Promise<SyntaxProblem | null> {
-  return kind.kind === 'code' ? checkCode(kind.lang, text) : Promise.resolve(checkConfig(kind.kind, text));
+  switch (kind.kind) {
+    case 'code':
+      return checkCode(kind.lang, text);
+    case 'shell':
+      return foreignShebang(text) ? Promise.resolve(null) : checkShell(text);
+    case 'go-mod':
+      return Promise.resolve(checkGoMod(text, 'go.mod'));
+    case 'go-work':
+      return Promise.resolve(checkGoMod(text, 'go.work'));
+    default:
+      return Promise.resolve(checkConfig(kind.kind, text));
+  }
 }
 
 function sameKind(a: SyntaxKind, b: SyntaxKind | null): boolean {
@@ -70,7 +84,9 @@ export const g2: Guard = {
     const text = file.head.text;
     if (!kind || text === null || notParseable(kind, text)) return [];
     const problem = await check(kind, text);
-    if (!problem) return [];
-    return [finding(file, kind, problem, await baseProblem(file, kind))];
+    if (problem) return [finding(file, kind, problem, await baseProblem(file, kind))];
+    // A workflow that parses as YAML: its bash/sh `run:` scripts must parse as shell too.
+    const script = kind.kind === 'yaml' ? await workflowScriptProblem(file) : null;
+    return script ? [script] : [];
   },
 };

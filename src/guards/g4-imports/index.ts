@@ -3,13 +3,15 @@ import { languageOf } from '../../repo/languages.js';
 import { isSkippedPath } from '../../repo/manifests/index.js';
 import { missingSymbols } from './missing-symbols.js';
 import { signatureChanges } from './signature-change.js';
+import { isMdx } from './mdx-esm.js';
 import { ungroundedImports } from './ungrounded-imports.js';
 
 const CHECKED = new Set(['python', 'javascript', 'typescript', 'tsx', 'go', 'rust']);
 
 /**
- * G4: the worker prompt's scope rules made deterministic for a PR — new imports must be grounded
- * in the repository's manifests, and names imported from the repository's own modules must exist
+ * G4: the worker prompt's scope rules made deterministic for a PR — new imports (in source files,
+ * JS/TS config files and MDX pages) must be grounded in the repository's manifests, and in an npm
+ * workspace in the manifest of the file's own package, and names imported from the repository's own modules must exist
  * there (a); public signatures should not change silently (b). The file
  * fence (c) lives in file-fence.ts and is used by the refiner.
  */
@@ -18,9 +20,12 @@ export const g4: Guard = {
   name: 'Scope rules: grounded imports and public signatures',
   appliesTo(file) {
     const lang = languageOf(file.path);
-    return !!lang && CHECKED.has(lang) && file.status !== 'deleted' && file.head.text !== null && !isSkippedPath(file.path);
+    const code = (!!lang && CHECKED.has(lang)) || isMdx(file.path);
+    return code && file.status !== 'deleted' && file.head.text !== null && !isSkippedPath(file.path);
   },
   async checkFile(file, ctx): Promise<GuardFinding[]> {
+    // An MDX page's imports count like code; the rest of G4 is about source files.
+    if (isMdx(file.path)) return ungroundedImports(file, ctx);
     return [...(await ungroundedImports(file, ctx)), ...(await missingSymbols(file, ctx)), ...(await signatureChanges(file))];
   },
 };

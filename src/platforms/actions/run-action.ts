@@ -194,7 +194,7 @@ export async function runAction(io: ActionIo): Promise<number> {
       round: 1,
       decide: { refinerEnabled: false },
       services: {
-        run: { repo: fullName, pr: event.number },
+        run: { repo: fullName, pr: event.number, ...(pr.author ? { author: pr.author } : {}) },
         tests: inputs.tests ? { repo: fullName, prepared: { workspace: ctx.workspace } } : { enabled: false },
       },
       log,
