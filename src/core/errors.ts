@@ -25,7 +25,7 @@ export class GateInfraError extends Error {
     message: string,
     /** What the person running the CLI can do about it (one line). */
     readonly hint: string,
-    readonly kind: 'sandbox' | 'tree',
+    readonly kind: 'sandbox' | 'tree' | 'resources',
   ) {
     super(message);
     this.name = 'GateInfraError';

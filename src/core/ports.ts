@@ -115,4 +115,16 @@ export interface TestRunOptions {
    * test runs use them read-only when the dependency files match, instead of installing.
    */
   prepared?: { workspace: string };
+  /**
+   * Where dependency installs reach the network (default: slopgate's egress proxy with the registry
+   * allow-list). Tests plug in a proxy of their own; null means no network for installs.
+   */
+  installEgress?: () => Promise<EgressPort | null>;
+}
+
+/** An egress proxy as the dependency installs use it: its unix socket, what it refused, and closing it. */
+export interface EgressPort {
+  socketPath: string;
+  refusals(): { host: string; port: number; reason: string }[];
+  close(): Promise<void>;
 }

@@ -68,7 +68,9 @@ export interface SuiteResult {
   /** Exit code of the test command (null when killed by a signal or never started). */
   exitCode: number | null;
   /** Why the sandbox stopped the run early, if it did. */
-  killedBy?: 'timeout' | 'process-limit' | 'aborted';
+  killedBy?: 'timeout' | 'process-limit' | 'aborted' | 'disk-limit';
+  /** What the run's tree held when it ended (MiB), where slopgate could measure it: how close it came to tests.diskMb. */
+  diskUsedMb?: number;
   tests: TestOutcome[];
   units: UnitStatus[];
   durationMs: number;

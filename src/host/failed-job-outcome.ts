@@ -11,6 +11,11 @@ const REMEDY: Record<GateInfraError['kind'], string[]> = {
     '- **Operator:** install bubblewrap and allow unprivileged user namespaces (in Docker: the seccomp and AppArmor settings in the README; on Ubuntu 24.04: `kernel.apparmor_restrict_unprivileged_userns=0`), then press **Re-run**. Or allow unsandboxed runs with `SLOPGATE_TESTS_ISOLATION=best-effort` together with `tests.isolation: best-effort` in the config.',
     '- **Maintainers:** to gate without running tests, set `tests.enabled: false` in the config on the default branch.',
   ],
+  resources: [
+    'The test gate could not finish for a reason outside the pull request: a package registry or the network failed while the dependencies were installed, or the suite needs more than the limits the machine gives it. Nothing here is a finding against the code, and nothing passed.',
+    '',
+    '- **Operator:** press **Re-run** once the registry answers again; a suite that needs more disk or time than the defaults gets it from `tests.diskMb` / `tests.timeoutSec` in the config on the default branch.',
+  ],
   tree: [
     'slopgate checks that the tree it runs the tests on is the commit, file by file, before anything runs; here it was not, so nothing ran. This is a fault on the machine running slopgate.',
     '',

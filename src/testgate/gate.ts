@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Revision } from '../core/revision.js';
+import { GateInfraError } from '../core/errors.js';
 import type { Logger } from '../core/trace.js';
 import type { BaselineCache } from '../core/ports.js';
 import { baselineKey } from './baseline-key.js';
@@ -97,8 +98,6 @@ export interface TestGateResult {
    * dependency files this change edits (the culprits). Fails closed like `notRun`.
    */
   installFailed?: { message: string; culprits: string[]; output: string };
-  /** The gate could not run for reasons that are not the change's (a registry outage): never a pass. */
-  outage?: boolean;
 }
 
 /** At most this many newly failing tests are re-run; the rest count as regressions unconfirmed. */
@@ -106,6 +105,11 @@ const MAX_RERUN_TESTS = 100;
 
 export function defaultCacheDir(repo: string): string {
   return join(tmpdir(), 'slopgate-cache', createHash('sha256').update(repo).digest('hex').slice(0, 16));
+}
+
+/** The base's run used three quarters of the disk cap or more (so the head filling it proves nothing). */
+function nearDiskCap(baseline: SuiteResult, limits: SuiteLimits): boolean {
+  return baseline.diskUsedMb !== undefined && baseline.diskUsedMb >= 0.75 * (limits.diskMb ?? 2048);
 }
 
 function cacheable(r: SuiteResult): boolean {
@@ -191,8 +195,10 @@ async function runBothSides(opts: TestGateOptions, runner: Runner): Promise<Test
   }
   const deps = await sides.prepare(cached === null);
   const withDeps = { ...empty, ...info, dependencies: deps.summary, ...(deps.notes.length ? { notes: deps.notes } : {}) };
+  // A registry or network failure is not a verdict on anything: the gate stops, neither passing nor blaming.
+  const outage = deps.baseOutage ?? deps.headOutage;
+  if (outage) throw new GateInfraError(outage, 're-run when the package registry answers again', 'resources');
   if (deps.baseFailure) return { ...withDeps, skipped: deps.baseFailure };
-  if (deps.headOutage) return { ...withDeps, skipped: deps.headOutage, outage: true };
   if (deps.headFailure) return { ...withDeps, installFailed: deps.headFailure };
   // Set by the baseline run's closure; an object so that the check after it is not narrowed to the initial false.
   const baselineState = { isolated: false };
@@ -234,6 +240,14 @@ async function runBothSides(opts: TestGateOptions, runner: Runner): Promise<Test
     };
     if (baseline.status !== 'ok') return { ...common, skipped: baselineSkip(baseline) };
     // From here on the base produced results: whatever stops the candidate from producing them fails closed.
+    if (candidate.killedBy === 'disk-limit' && nearDiskCap(baseline, opts.config)) {
+      // The base itself nearly filled the disk: the head filling it is the limit's doing, not evidence against the change.
+      throw new GateInfraError(
+        `the suite needs more disk than tests.diskMb (${opts.config.diskMb ?? 2048} MiB): at the base it used ${baseline.diskUsedMb ?? '?'} MiB, and with this change it filled the disk`,
+        'raise tests.diskMb in the config on the default branch',
+        'resources',
+      );
+    }
     if (candidate.status === 'skipped' && !noTestsFound(candidate)) {
       return { ...common, notRun: `with this change, ${candidate.skippedReason ?? 'the suite did not run'}` };
     }

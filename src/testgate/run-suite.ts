@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { lstat, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, rm, statfs, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
@@ -131,6 +131,13 @@ export class SuiteWorkspace {
     return r;
   }
 
+  /** MiB the run's tree holds now (its tmpfs), or null where the tree is no tmpfs of its own. */
+  async diskUsedMb(): Promise<number | null> {
+    if (!this.mounted) return null;
+    const s = await statfs(this.root).catch(() => null);
+    return s ? Math.round(((s.blocks - s.bfree) * s.bsize) / (1024 * 1024)) : null;
+  }
+
   async dispose(): Promise<void> {
     if (this.mounted) {
       await run('umount', ['-l', this.root]).catch(() => undefined);
@@ -165,7 +172,19 @@ const KILLED: Record<string, (limits: SuiteLimits) => string> = {
   timeout: (l) => `did not finish within tests.timeoutSec (${l.timeoutSec} s)`,
   'process-limit': (l) => `was stopped at the process limit (${l.maxProcesses} processes)`,
   aborted: () => 'was cancelled',
+  'disk-limit': (l) => `filled its disk (tests.diskMb, ${l.diskMb ?? DEFAULT_DISK_MB} MiB)`,
 };
+
+/** What tools print when a write fails for lack of space (the run's tree is capped at tests.diskMb). */
+const DISK_FULL = /No space left on device|\bENOSPC\b|os error 28\b|Disk quota exceeded/;
+
+function filledDisk(out: RunnerOutput): boolean {
+  return (
+    DISK_FULL.test(out.outputTail) ||
+    out.units.some((u) => DISK_FULL.test(u.message ?? '')) ||
+    out.tests.some((t) => DISK_FULL.test(t.message ?? ''))
+  );
+}
 
 /** Turns a runner's output into a {@link SuiteResult} with an honest status. */
 export function toSuiteResult(runner: Runner, sha: string, out: RunnerOutput, durationMs: number, limits: SuiteLimits): SuiteResult {
@@ -181,8 +200,9 @@ export function toSuiteResult(runner: Runner, sha: string, out: RunnerOutput, du
     sha,
     ...(out.notes?.length ? { notes: out.notes } : {}),
   };
-  if (out.killedBy)
-    return { ...base, status: 'skipped', killedBy: out.killedBy, skippedReason: `the test run ${KILLED[out.killedBy]!(limits)}` };
+  // A run that filled its disk says nothing about the code: its build and test failures are the disk's.
+  const killedBy = out.killedBy ?? (filledDisk(out) ? 'disk-limit' : undefined);
+  if (killedBy) return { ...base, status: 'skipped', killedBy, skippedReason: `the test run ${KILLED[killedBy]!(limits)}` };
   if (out.missingToolchain) return { ...base, status: 'skipped', skippedReason: out.missingToolchain };
   if (out.exitCodeOnly) {
     if (out.exitCode === 0)
@@ -255,7 +275,8 @@ export async function runSuite(ws: SuiteWorkspace, runner: Runner, limits: Suite
     }
   }
   const out = scrubPaths(await runner.run(ws.context()), ws);
-  const result = toSuiteResult(runner, ws.sha, out, Date.now() - started, limits);
+  const used = await ws.diskUsedMb();
+  const result = { ...toSuiteResult(runner, ws.sha, out, Date.now() - started, limits), ...(used !== null ? { diskUsedMb: used } : {}) };
   return result.status === 'no-results' ? { ...result, failure: await explainNoResults(out, ws.workdir) } : result;
 }
 

@@ -246,3 +246,42 @@ needs('bwrap')('G8 in a workflow that installed the dependencies itself (the Act
     }
   }, 600_000);
 });
+
+needs('python3', 'bwrap')('G8 when the registry fails', () => {
+  it('an install that fails for network trouble stops the gate as not about the code: neither a pass nor a finding', async () => {
+    // A "proxy" that takes every connection and drops it: what a registry outage looks like to an installer.
+    const dir = mkdtempSync(join(tmpdir(), 'slopgate-broken-proxy-'));
+    dirs.push(dir);
+    const socketPath = join(dir, 'proxy.sock');
+    const broken = createServer((s) => s.destroy());
+    await new Promise<void>((r) => broken.listen(socketPath, r));
+    const repo = prRepo(
+      { ...PY_BASE, 'pyproject.toml': PY_BASE['pyproject.toml'].replace('dependencies = []', 'dependencies = ["six==1.16.0"]') },
+      { 'calc/__init__.py': 'def add(a, b):\n    return b + a\n' },
+    );
+    const saved = process.env.SLOPGATE_DEPS_CACHE_DIR;
+    process.env.SLOPGATE_DEPS_CACHE_DIR = freshCache();
+    try {
+      const run = runGate({
+        repoDir: repo.dir,
+        base: 'main',
+        head: 'pr',
+        guards: [g8],
+        config: configSchema.parse({ tests: { timeoutSec: 120, reruns: 0 } }),
+        services: {
+          baselineCache: new MemoryBaselineCache(),
+          tests: {
+            repo: 'fixture',
+            installEgress: () => Promise.resolve({ socketPath, refusals: () => [], close: () => Promise.resolve() }),
+          },
+        },
+      });
+      await expect(run).rejects.toMatchObject({ name: 'GateInfraError', kind: 'resources' });
+      await expect(run).rejects.toThrow(/package registry or the network failed/);
+    } finally {
+      if (saved === undefined) delete process.env.SLOPGATE_DEPS_CACHE_DIR;
+      else process.env.SLOPGATE_DEPS_CACHE_DIR = saved;
+      await new Promise<void>((r) => broken.close(() => r()));
+    }
+  }, 600_000);
+});

@@ -99,7 +99,7 @@ export const g8: Guard = {
       },
       cache,
       ...(tests.cacheDir ? { cacheDir: tests.cacheDir } : {}),
-      ...(tests.prepared ? { deps: { prepared: tests.prepared } } : {}),
+      deps: { ...(tests.prepared ? { prepared: tests.prepared } : {}), ...(tests.installEgress ? { egress: tests.installEgress } : {}) },
       signal: ctx.signal,
       log: ctx.log,
     });

@@ -1,9 +1,9 @@
 import { startEgressProxy } from '../egress/egress-proxy.js';
 import { egressOff, registryHosts, registryPorts } from '../egress/registry-hosts.js';
-import type { EgressHandle } from './prepare-sides.js';
+import type { EgressPort } from '../../core/ports.js';
 
 /** The proxy installs go through: the package registries and the operator's own registry settings; none when the operator turned egress off. */
-export async function installEgress(env: NodeJS.ProcessEnv = process.env): Promise<EgressHandle | null> {
+export async function installEgress(env: NodeJS.ProcessEnv = process.env): Promise<EgressPort | null> {
   if (egressOff(env)) return null;
   return startEgressProxy({ hosts: registryHosts(env), ports: registryPorts(env) });
 }

@@ -1,5 +1,6 @@
 import { installEgress } from './default-egress.js';
 import { preparedRunDeps } from './prepared-env.js';
+import type { EgressPort } from '../../core/ports.js';
 import { Revision } from '../../core/revision.js';
 import { git } from '../../core/git.js';
 import type { RunnerId } from '../../core/suite-result.js';
@@ -21,15 +22,12 @@ import {
  * then install what is not cached — the base only when its suite must run, the candidate only when
  * its dependency files differ from the base's (same key, same entry). An install that fails at the
  * base makes G8 skip with the installer's words; one that fails only at the candidate is the change's
- * doing when the installer says the requested versions do not exist or conflict, and is retried once
- * and then reported as not about the code when it looks like registry or network trouble.
+ * doing (a version that does not exist, a conflict, a host the proxy refuses) — unless the installer
+ * says the registry or the network failed: then it is retried once, and an outage that persists stops
+ * the gate as not about the code.
  */
 
-export interface EgressHandle {
-  socketPath: string;
-  refusals(): { host: string; port: number; reason: string }[];
-  close(): Promise<void>;
-}
+export type EgressHandle = EgressPort;
 
 export interface DepsOptions {
   cache?: DepCache;
@@ -67,13 +65,19 @@ export interface PreparedSides {
   baseFailure?: string;
   /** The candidate could not get its dependencies although the base could. */
   headFailure?: { message: string; culprits: string[]; output: string };
-  /** The candidate's install failed for reasons that are not the change's (registry, network). */
+  /** An install failed for reasons that are not the project's or the change's (registry, network). */
+  baseOutage?: string;
   headOutage?: string;
 }
 
-/** What the installer says when the requested dependencies cannot exist: the change's doing. */
-const CODE_PROBLEM =
-  /E404|ETARGET|notarget|No matching version|No matching distribution|Could not find a version that satisfies|failed to select a version|no matching package named|unknown revision|invalid version|ERESOLVE|ResolutionImpossible|conflicting dependencies|requires a different Python|404 Not Found|ERR_PNPM_(?:NO_MATCHING_VERSION|FETCH_404|OUTDATED_LOCKFILE|LOCKFILE)|YN0001|lockfile.*(?:needs to be updated|out of date|not up to date)|missing go\.sum entry|invalid go version|go\.mod:\d+|failed to parse manifest|could not parse|Invalid requirement|the lock file .* needs to be updated|package.json and package-lock.json .* in sync|Missing: .* from lock file|Could not find artifact|Failure to find|Non-parseable POM|egress proxy refused/i;
+/** What installers print when the registry or the network failed, not the request. */
+const OUTAGE =
+  /ETIMEDOUT|ECONNRESET|EAI_AGAIN|ECONNREFUSED|ENETUNREACH|EHOSTUNREACH|socket hang up|network (?:is )?unreachable|Read timed out|timed out|Connection (?:reset|aborted)|connection broken by|RemoteDisconnected|Max retries exceeded|TLS handshake timeout|temporarily unavailable|\b50[0234]\b|Service Unavailable|Bad Gateway|Gateway Time-?out|Too Many Requests|\b429\b/i;
+
+/** A failure is an outage when the installer says the registry or the network failed, and the proxy refused nothing on purpose. */
+function isOutage(f: { message: string; tail: string }): boolean {
+  return OUTAGE.test(`${f.message}\n${f.tail}`) && !f.message.includes('egress proxy refused');
+}
 
 export interface SidesPlan {
   /** Part of the baseline cache key: a baseline ran with these dependencies. */
@@ -188,6 +192,15 @@ async function installBoth(
   let head = sameKey ? base : await ctx.install(headPlan, ctx);
   const notes = [...new Set([...head.notes, ...base.notes])];
   const summary = (): SideDeps => ({ base: base.summary, head: head.summary, toolchain: { ...base.toolchain, ...head.toolchain } });
+  if (base.failure && isOutage(base.failure)) {
+    return {
+      base: NO_RUN_DEPS,
+      head: NO_RUN_DEPS,
+      summary: summary(),
+      notes,
+      baseOutage: `the package registry or the network failed while the base's dependencies were installed: ${base.failure.message}`,
+    };
+  }
   if (base.failure) {
     return {
       base: NO_RUN_DEPS,
@@ -197,17 +210,16 @@ async function installBoth(
       baseFailure: `the project's dependencies could not be installed at the base: ${base.failure.message}`,
     };
   }
-  const isCodeProblem = (f: { message: string; tail: string }) => CODE_PROBLEM.test(`${f.message}\n${f.tail}`);
-  // One more try when it does not look like the change's doing: registries have bad minutes.
-  if (head.failure && !isCodeProblem(head.failure)) head = await ctx.install(headPlan, ctx);
+  // One more try when the registry or the network failed: registries have bad minutes.
+  if (head.failure && isOutage(head.failure)) head = await ctx.install(headPlan, ctx);
   if (!head.failure) return { base: base.run, head: head.run, summary: summary(), notes };
-  if (!isCodeProblem(head.failure)) {
+  if (isOutage(head.failure)) {
     return {
       base: base.run,
       head: NO_RUN_DEPS,
       summary: summary(),
       notes,
-      headOutage: `the dependencies of this change could not be installed, and the installer's output points at the registry or the network rather than at the change: ${head.failure.message}`,
+      headOutage: `the package registry or the network failed while this change's dependencies were installed: ${head.failure.message}`,
     };
   }
   const changed = await changedPaths(opts.repoDir, opts.base.sha, opts.candidateSha);
