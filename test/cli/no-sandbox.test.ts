@@ -61,9 +61,9 @@ needs('pytest')('slopgate check without a sandbox', () => {
 
   it('best-effort allowed by the operator runs the tests without isolation and finds the regression', () => {
     const repo = prRepo(BASE, BREAKS);
-    writeFileSync(join(repo.dir, 'best.yml'), 'tests:\n  isolation: best-effort\n  reruns: 0\n');
+    writeFileSync(join(repo.dir, 'best.yml'), 'tests:\n  isolation: best-effort\n  reruns: 0\n  install: "off"\n');
     const r = check(repo.dir, ['--config', 'best.yml'], { SLOPGATE_BWRAP: NO_BWRAP, SLOPGATE_TESTS_ISOLATION: 'best-effort' });
-    expect(r.status).toBe(1);
+    expect(r.status, JSON.stringify(r.report?.sections.tests ?? r.stderr)).toBe(1);
     expect(r.report!.findings.map((f) => f.category)).toContain('test-regression');
     expect(r.report!.sections.tests).toMatchObject({ sandbox: { sandbox: 'none' } });
   }, 120_000);
