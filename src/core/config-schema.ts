@@ -145,7 +145,7 @@ export const configSchema = z
           .enum(['auto', 'off'])
           .default('auto')
           .describe(
-            "auto: install the project's dependencies (cached, in the sandbox, network only to the package registries) before the runs; off: run the tests on the tree as it is",
+            "whether to install the project's dependencies before the runs — auto: yes (cached, in the sandbox, network only to the package registries); off: run the tests on the tree as it is",
           ),
         timeoutSec: z.number().int().min(10).max(7200).default(900).describe('wall-clock budget of one suite run'),
         reruns: z.number().int().min(0).max(10).default(2).describe('re-runs of newly failing tests to detect flakes'),
