@@ -87,6 +87,14 @@ describe('G1 workflows: checks taken away are a risk, naming before and after', 
     expect((await concerns(head)).finding.severity).toBe('nit');
   });
 
+  it('a removed benchmark or performance measurement is not a removed check', async () => {
+    const base = CI.replace(
+      '      - run: npm test\n',
+      '      - run: npm test\n      - name: Performance measurement of HTTP speed check\n        run: bun bench.ts --ci\n',
+    );
+    expect((await concerns(CI, base)).finding.severity).toBe('nit');
+  });
+
   it('reads the steps of a local composite action too', async () => {
     const action =
       'name: setup\ndescription: d\nruns:\n  using: composite\n  steps:\n    - uses: actions/cache@v4\n    - run: ./check.sh\n      shell: bash\n';

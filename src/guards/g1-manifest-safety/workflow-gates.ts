@@ -212,8 +212,12 @@ const PREPARES_USES =
   /^(?:actions\/(?:checkout|cache|upload-artifact|download-artifact|setup-\w+|github-script)|[\w.-]+\/setup-[\w.-]+|step-security\/harden-runner)\b/i;
 
 /** A step whose failure means something is wrong with the code: a check, not setup or reporting. */
+/** Benchmarks and performance measurements report numbers; they do not gate correctness. */
+const MEASURES = /\b(?:bench(?:mark)?s?|perf(?:ormance)?|measure\w*|profil\w*|size[- ]?(?:check|report|limit))\b/i;
+
 function isCheck(s: Step): boolean {
   if (s.continueOnError) return false;
+  if (MEASURES.test(`${s.name ?? ''} ${s.run ?? ''}`)) return false;
   if (s.name !== undefined && PREPARES_NAME.test(s.name)) return false;
   if (s.uses !== undefined && PREPARES_USES.test(s.uses)) return false;
   if (s.run !== undefined && s.name === undefined && PREPARES_RUN.test(s.run)) return false;
