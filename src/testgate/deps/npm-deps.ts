@@ -5,6 +5,7 @@ import semver from 'semver';
 import { isRecord } from '../../core/is-record.js';
 import type { Revision } from '../../core/revision.js';
 import type { DepsPlan, Ecosystem, NoInstall } from './deps-plan.js';
+import { resolveAsOf } from './as-of.js';
 
 /**
  * npm, pnpm and yarn projects: the package manager the repository uses (its `packageManager` field,
@@ -135,7 +136,13 @@ export async function planNpm(rev: Revision, nodeVersion: string): Promise<DepsP
   for (const [i, m] of members.entries()) key.push(`${m}:${allDeps[i + 1] ? installRelevant(allDeps[i + 1]!) : ''}`);
   for (const c of configs) key.push(`${c}:${(await rev.readText(c)) ?? ''}`);
 
-  const { script, notes } = installScript(pm, lockfile, berry);
+  // The script (part of the cache key) carries the date.
+  const asOf = lockfile ? null : await resolveAsOf(rev);
+  const installed = installScript(pm, lockfile, berry);
+  const notes = installed.notes;
+  // npm can resolve ranges as of a date; an old commit without a lockfile gets the versions of its day.
+  const script = asOf && pm === 'npm' ? `${installed.script} --before=${asOf}` : installed.script;
+  if (asOf && pm === 'npm') notes.push(`the versions are those published by ${asOf.slice(0, 10)} (the commit's date)`);
   if (detected.bunLock)
     notes.push(`the project uses bun (${detected.bunLock}), which is not installed here: npm installed from package.json's ranges instead`);
   if (lockfile && lockText === null) notes.push(`${lockfile} could not be read as text; the key uses its presence only`);

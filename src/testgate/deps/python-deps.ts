@@ -4,6 +4,7 @@ import { shq } from '../runners/runner.js';
 import { DEPS_MOUNT, INSTALL_TREE, type DepsPlan, type NoInstall } from './deps-plan.js';
 import { readPythonRequirements, TEST_GROUPS } from './python-requirements.js';
 import { findPythons, pickPython } from './toolchains.js';
+import { resolveAsOf } from './as-of.js';
 
 /**
  * A Python project: a virtual environment at {@link DEPS_MOUNT}/venv, made with an interpreter that
@@ -32,17 +33,21 @@ export async function planPython(rev: Revision): Promise<DepsPlan | NoInstall | 
     { path: 'constraints.txt', content: req.constraints.join('\n') + '\n' },
   ];
   const extras = (req.extras.length ? req.extras : TEST_GROUPS).join(',');
+  // Without a lockfile, an old commit gets the versions of its day (pip ≥ 25.3 can be told so).
+  const asOf = req.constraints.length ? null : await resolveAsOf(rev);
+  const before = asOf ? ` --uploaded-prior-to ${asOf}` : '';
   const steps = [
     `${shq(py.path)} -m venv ${VENV}`,
+    ...(asOf ? [`${PIP} install -q 'pip>=25.3'`] : []),
     // With a lockfile, its versions first; if the index cannot give them, the manifest's ranges.
     req.constraints.length
       ? `if ! ${PIP} install -c ${DEPS_MOUNT}/constraints.txt -r ${DEPS_MOUNT}/requirements.txt; then echo "slopgate: the lockfile's versions could not be installed; installing from the manifest's ranges" >&2; ${PIP} install -r ${DEPS_MOUNT}/requirements.txt; fi`
-      : `${PIP} install -r ${DEPS_MOUNT}/requirements.txt`,
+      : `${PIP} install${before} -r ${DEPS_MOUNT}/requirements.txt`,
   ];
   if (req.dynamic) {
     // Build the project to learn its dependencies (setup.py, dynamic metadata), then remove the project itself.
     steps.push(
-      `SETUPTOOLS_SCM_PRETEND_VERSION=0.0.0 ${PIP} install --report ${DEPS_MOUNT}/report.json ${shq(`${INSTALL_TREE}[${extras}]`)}`,
+      `SETUPTOOLS_SCM_PRETEND_VERSION=0.0.0 ${PIP} install${before} --report ${DEPS_MOUNT}/report.json ${shq(`${INSTALL_TREE}[${extras}]`)}`,
       `${VENV}/bin/python -c ${shq(
         'import json,sys; r=json.load(open(sys.argv[1])); print("\\n".join(i["metadata"]["name"] for i in r["install"] if i.get("download_info",{}).get("url","").startswith("file://")))',
       )} ${DEPS_MOUNT}/report.json > ${DEPS_MOUNT}/self.txt`,
@@ -50,12 +55,14 @@ export async function planPython(rev: Revision): Promise<DepsPlan | NoInstall | 
     );
   }
   steps.push(
-    `${VENV}/bin/python -c 'import pytest' 2>/dev/null || { echo "slopgate: pytest is not among the project's dependencies; installing the newest" >&2; ${PIP} install pytest; }`,
+    `${VENV}/bin/python -c 'import pytest' 2>/dev/null || { echo "slopgate: pytest is not among the project's dependencies; installing the newest" >&2; ${PIP} install${before} pytest; }`,
   );
   // Last line: the version of pytest (read without loading the project's config or conftest.py).
   steps.push(`${VENV}/bin/python -c 'import pytest; print(pytest.__version__)'`);
   const key = createHash('sha256')
-    .update(JSON.stringify({ py: py.version, path: py.path, req: req.requirements, c: req.constraints, dynamic: req.dynamic, extras }))
+    .update(
+      JSON.stringify({ py: py.version, path: py.path, req: req.requirements, c: req.constraints, dynamic: req.dynamic, extras, asOf }),
+    )
     .digest('hex');
   const inputs = [...req.inputs];
   if (req.dynamic) {
@@ -76,7 +83,9 @@ export async function planPython(rev: Revision): Promise<DepsPlan | NoInstall | 
       ...req.notes,
       req.lockfile
         ? `dependencies pinned by ${req.lockfile}`
-        : `no lockfile: dependencies were installed from the version ranges the project declares`,
+        : asOf
+          ? `no lockfile: dependencies were installed from the version ranges the project declares, as published by ${asOf.slice(0, 10)} (the commit's date)`
+          : `no lockfile: dependencies were installed from the version ranges the project declares`,
     ],
     toolchain: { python: py.version },
     hostPaths: [py.prefix],
