@@ -2,6 +2,7 @@ import type { CheckRunOutcome } from './check-outcome.js';
 import { RERUN_ACTION } from './check-outcome.js';
 import { errorMessage, GateInfraError } from '../core/errors.js';
 import { infrastructureOutcome, type InfraErrorMode } from './gate-job.js';
+import { escapeInline } from '../report/markdown-escape.js';
 
 /** What the operator and the maintainers can do when the machine cannot run a check it must run. */
 const REMEDY: Record<GateInfraError['kind'], string[]> = {
@@ -35,7 +36,8 @@ export function failedJobOutcome(err: unknown, mode: InfraErrorMode): CheckRunOu
     conclusion: 'action_required',
     title: `Not about your code: ${err.message}`.slice(0, 250),
     summary: [
-      `slopgate did not gate this commit: **${err.message.slice(0, 1000)}**. This says nothing about the code in the pull request.`,
+      // The message can name files of the pull request (a tree that is not the commit): escaped like any PR text.
+      `slopgate did not gate this commit: **${escapeInline(err.message.slice(0, 1000))}**. This says nothing about the code in the pull request.`,
       '',
       ...REMEDY[err.kind],
     ].join('\n'),

@@ -6,6 +6,8 @@ import type { Report } from '../../src/core/report.js';
 import { dismissedReply } from '../../src/host/dismiss-finding.js';
 import { grantedReply, labelRefusedReply, sanctionRefusal } from '../../src/host/give-sanction.js';
 import { abandonedOutcome, configErrorOutcome, infrastructureOutcome, skippedOutcome } from '../../src/host/gate-job.js';
+import { failedJobOutcome } from '../../src/host/failed-job-outcome.js';
+import { GateInfraError } from '../../src/core/errors.js';
 import { parseCommand } from '../../src/host/commands.js';
 import { renderBodySection } from '../../src/host/pr-body.js';
 import { nothingKeptComment, pushedComment, refineCommitMessage, suggestionsBody } from '../../src/host/refine-messages.js';
@@ -208,13 +210,18 @@ const RENDERERS: Record<string, () => string[]> = {
     }),
     refineCommitMessage(refineResult, [hostileFinding], 1),
   ],
-  'host/gate-job.ts (skipped, config error, outage, abandoned check runs)': () =>
+  'host/gate-job.ts and failed-job-outcome.ts (skipped, config error, outage, abandoned, no sandbox, wrong tree)': () =>
     [
       skippedOutcome(HOSTILE),
       configErrorOutcome(new ConfigError(HOSTILE, 2, 1, HOSTILE), 'main'),
       infrastructureOutcome(HOSTILE),
       abandonedOutcome({ reason: 'failed', message: HOSTILE }),
       abandonedOutcome({ reason: 'worker-lost', message: HOSTILE }),
+      failedJobOutcome(
+        new GateInfraError(`the tree under test differs from the commit at ${HOSTILE}`, 'Re-run.', 'tree'),
+        'action_required',
+      ),
+      failedJobOutcome(new Error(HOSTILE), 'neutral'),
     ].flatMap((o) => [inertText(o.title), o.summary]),
 };
 
@@ -257,7 +264,10 @@ const POSTING_SITES: Record<string, { calls: number; renderers: string }> = {
     renderers: 'the adapter: inertText on titles and annotations, breakComments on Markdown',
   },
   'src/platforms/actions/actions-review-host.ts': { calls: 7, renderers: 'jobSummary, annotationCommand, fixed texts' },
-  'src/platforms/actions/run-action.ts': { calls: 12, renderers: 'inertReport, gate-job.ts outcomes, inertText on errors' },
+  'src/platforms/actions/run-action.ts': {
+    calls: 14,
+    renderers: 'inertReport, gate-job.ts outcomes, inertText on errors, on the sandbox failure and on the workflow-trust warning',
+  },
   'src/platforms/actions/workflow-commands.ts': { calls: 2, renderers: 'annotationCommand of toAnnotations' },
   'src/platforms/actions/runner-files.ts': { calls: 1, renderers: 'appendSummary of jobSummary' },
   'src/platforms/actions/main.ts': { calls: 1, renderers: 'a crash message of slopgate itself' },

@@ -1,7 +1,7 @@
 import { ProbotOctokit } from 'probot';
 import { capText, type CheckRunOutcome, type RepoTarget } from '../../host/check-outcome.js';
 import type { CloneCredentials, HostCapabilities, PullRequestFacts } from '../../host/review-host.js';
-import { breakComments, escapeMarkdown, inertText } from '../../report/markdown-escape.js';
+import { breakComments, escapeInline, inertText } from '../../report/markdown-escape.js';
 import type { GitHubClient } from '../github/check-run.js';
 import { GitHubReviewHost } from '../github/github-review-host.js';
 import { appendSummary } from './runner-files.js';
@@ -143,8 +143,8 @@ export class ActionsReviewHost extends GitHubReviewHost {
 
 /** The verdict as the job summary shows it: the check run's title, summary and text. */
 export function jobSummary(outcome: CheckRunOutcome): string {
-  // The title is plain text on a check run but a heading here; summary and text are Markdown the renderers escaped.
-  const parts = [`## slopgate: ${escapeMarkdown(outcome.title)}`, '', breakComments(outcome.summary)];
+  // The title is plain text on a check run but a heading here (its code spans stay code); summary and text are Markdown the renderers escaped.
+  const parts = [`## slopgate: ${escapeInline(outcome.title)}`, '', breakComments(outcome.summary)];
   if (outcome.text) parts.push('', breakComments(outcome.text));
   return capText(parts.join('\n'), 900_000);
 }

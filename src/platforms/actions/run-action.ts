@@ -60,7 +60,11 @@ function cannotGateLines(err: GateInfraError): string[] {
         'or gate without tests on purpose: tests: false in the workflow on the default branch, or tests.enabled: false in the config.'
       : 'Re-run the job.';
   return [
-    workflowCommand('error', { title: 'slopgate could not run the tests (not about your code)' }, `not about your code: ${err.message}`),
+    workflowCommand(
+      'error',
+      { title: 'slopgate could not run the tests (not about your code)' },
+      `not about your code: ${inertText(err.message)}`,
+    ),
     `This failure is not about your code: ${err.message}. ${remedy} The step fails until the tests can run, so a change that breaks a test never passes because they could not.`,
   ];
 }
@@ -159,7 +163,7 @@ export async function runAction(io: ActionIo): Promise<number> {
         workflowCommand(
           'warning',
           { title: 'slopgate: this PR changes its own gate' },
-          `${trust.untrusted}; this run uses the base branch's inputs`,
+          `${inertText(trust.untrusted)}; this run uses the base branch's inputs`,
         ),
       );
     }
