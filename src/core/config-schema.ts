@@ -135,7 +135,10 @@ export const configSchema = z
         enabled: z.boolean().default(true).describe('run the test-regression gate (G8)'),
         command: z.string().min(1).optional().describe('test command; overrides runner detection'),
         setup: z.string().min(1).optional().describe('command run in the sandbox before the tests (e.g. npm ci)'),
-        network: z.boolean().default(false).describe('allow network access inside the test sandbox'),
+        network: z
+          .boolean()
+          .default(false)
+          .describe("let the sandbox reach the package registries (only) through slopgate's egress proxy, e.g. for tests.setup: npm ci"),
         install: z
           .enum(['auto', 'off'])
           .default('auto')

@@ -108,4 +108,9 @@ export interface TestRunOptions {
   repo?: string;
   /** Directory for per-repo build caches of the sandbox. */
   cacheDir?: string;
+  /**
+   * A CI workspace whose dependencies the workflow installed before slopgate ran (the Action): the
+   * test runs use them read-only when the dependency files match, instead of installing.
+   */
+  prepared?: { workspace: string };
 }

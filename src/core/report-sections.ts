@@ -33,6 +33,8 @@ export interface TestSideSummary {
   total: number;
   durationMs: number;
   skipped?: string;
+  /** This side ran and produced no test results: why (the cause read from its output, or its last lines). */
+  failure?: string;
 }
 
 export interface SandboxIsolation {
@@ -57,7 +59,10 @@ export interface SandboxIsolation {
 /** The test gate (written by G8). Test ids are listed, not counted. */
 export interface TestsSection {
   runner?: string;
+  /** The project's own test command, as its CI or a developer runs it (what the report shows). */
   command?: string;
+  /** The exact command the sandbox ran, with slopgate's wrapping (report files, import path). */
+  internalCommand?: string;
   baseline?: TestSideSummary & { cached: boolean };
   candidate?: TestSideSummary;
   regressions: string[];
@@ -85,7 +90,7 @@ export interface TestsSection {
 
 /** One side of the dependency stage. */
 export interface DependencyStage {
-  status: 'installed' | 'cached' | 'none' | 'failed' | 'off';
+  status: 'installed' | 'cached' | 'prepared' | 'none' | 'failed' | 'off';
   ecosystem?: string;
   key?: string;
   installMs?: number;

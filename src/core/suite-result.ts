@@ -60,6 +60,11 @@ export interface SuiteResult {
   command: string;
   status: SuiteStatus;
   skippedReason?: string;
+  /**
+   * `no-results` only: why, in words — the cause read from the output (a module that is not
+   * installed, an option pytest rejects, a command not found), else the exit code with the last lines.
+   */
+  failure?: string;
   /** Exit code of the test command (null when killed by a signal or never started). */
   exitCode: number | null;
   /** Why the sandbox stopped the run early, if it did. */

@@ -57,17 +57,13 @@ export function checkRunTitle(report: Report): string {
   if (d.blocking > 0) parts.push(`${d.blocking} blocking`);
   if (d.advisory > 0) parts.push(`${d.advisory} advisory`);
   const tests = readTests(report);
-  const untested = tests?.headline.startsWith('tests not run') ?? false;
+  const untested = tests ? !tests.compared : false;
   if (parts.length === 0)
     parts.push(d.outcome === 'PASS' ? (untested ? 'no findings' : 'all clear') : `${d.outcome.toLowerCase()}: ${reason}`);
   const psi = report.sections.psi === undefined ? null : readPsi(report.sections.psi);
   if (psi?.score !== undefined) parts.push(`Ψ ${formatNumber(psi.score)}`);
   if (tests)
-    parts.push(
-      tests.headline.startsWith('tests not run')
-        ? firstLine(stripControl(tests.headline), 120)
-        : `tests: ${firstLine(stripControl(tests.headline), 60)}`,
-    );
+    parts.push(tests.compared ? `tests: ${firstLine(stripControl(tests.headline), 60)}` : firstLine(stripControl(tests.short), 200));
   return clip(parts.join(' · '), 250);
 }
 
@@ -130,7 +126,9 @@ function psiSection(report: Report): string {
 function testsSection(report: Report): string {
   const tests = readTests(report);
   if (!tests) return '';
-  const lines = ['', `### Tests: ${escapeMarkdown(tests.headline)}`];
+  const lines = ['', `### Tests: ${escapeInline(firstLine(decodeXmlEntities(tests.short), 300))}`];
+  // What to do (the remedy after the cause) goes below the heading.
+  if (tests.short !== tests.headline) lines.push('', escapeInline(tests.headline.replace(/\s+/g, ' ')));
   if (tests.regressed.length) {
     lines.push('');
     for (const name of tests.regressed.slice(0, 20)) lines.push(`- ${escapeCell(decodeXmlEntities(name))}`);

@@ -1,5 +1,6 @@
 import type { Report } from '../core/report.js';
 import type { DependencyStage, PsiSection, SandboxIsolation, TestSideSummary, TestsSection } from '../core/report-sections.js';
+import { testsHeadline } from './tests-headline.js';
 
 /**
  * Readers of the report sections the psi guard and G8 write (`core/report-sections.ts`), turned into
@@ -28,8 +29,15 @@ export function readPsi(section: PsiSection | undefined): PsiView | null {
 }
 
 export interface TestsView {
-  /** One-line status such as "1 regression" or "skipped: no test runner found". */
+  /**
+   * One-line status: "1 regression", "no regressions" (only when both sides were compared),
+   * "tests not run: <why>", "suite does not start at the head: <why>" (see tests-headline.ts).
+   */
   headline: string;
+  /** Both sides ran and were compared; when false the headline says what happened instead. */
+  compared: boolean;
+  /** The headline without a remedy, for one-line titles. */
+  short: string;
   regressions: number;
   /** Label/value pairs for everything else the section holds (scalars and list sizes). */
   details: [string, string][];
@@ -103,6 +111,9 @@ function describeEntry([key, value]: TestsEntry): string | undefined {
       return Object.entries(value)
         .map(([k, v]) => `${k} ${v}`)
         .join(' · ');
+    case 'internalCommand':
+      // slopgate's own wrapper of the command: kept in the JSON report, never shown as something to run.
+      return undefined;
     case 'runner':
     case 'command':
     case 'skipped':
@@ -137,17 +148,14 @@ export function readTests(report: Report): TestsView | null {
     if (fromFindings === 0) return null;
     return {
       headline: `${fromFindings} regression${fromFindings === 1 ? '' : 's'}`,
+      compared: true,
+      short: `${fromFindings} regression${fromFindings === 1 ? '' : 's'}`,
       regressions: fromFindings,
       details: [],
       regressed: [],
     };
   }
-  const regressions = s.regressions.length;
-  const notRun = s.notRun ?? s.skipped;
-  let headline: string;
-  // A gate that did not run the tests never reads as "no regressions".
-  if (notRun) headline = `tests not run: ${notRun}`;
-  else if (regressions > 0) headline = `${regressions} regression${regressions === 1 ? '' : 's'}`;
-  else headline = 'no regressions';
-  return { headline, regressions, details: testDetails(s), regressed: [...s.regressions] };
+  // A gate that did not run or compare the tests never reads as "no regressions".
+  const { headline, compared, short } = testsHeadline(s);
+  return { headline, compared, short, regressions: s.regressions.length, details: testDetails(s), regressed: [...s.regressions] };
 }

@@ -148,9 +148,7 @@ function testLines(report: Report, paint: Paint): string[] {
   const tests = readTests(report);
   if (!tests) return [];
   const out = [
-    tests.headline.startsWith('tests not run')
-      ? `${paint(ANSI.bold, 'Tests:')} ${safe(tests.headline)}`
-      : `${paint(ANSI.bold, 'Tests')} ${safe(tests.headline)}`,
+    tests.compared ? `${paint(ANSI.bold, 'Tests')} ${safe(tests.headline)}` : `${paint(ANSI.bold, 'Tests:')} ${safe(tests.headline)}`,
   ];
   for (const name of tests.regressed.slice(0, 10)) out.push(`  ${paint(ANSI.red, '✖')} ${safe(name)}`);
   if (tests.regressed.length > 10) out.push(paint(ANSI.dim, `  … ${plural(tests.regressed.length - 10, 'more regression')}`));

@@ -52,7 +52,10 @@ export interface RerunVerdict {
 
 export interface TestGateResult {
   runner?: Runner['id'];
+  /** The project's own test command, as people run it (see Runner.displayCommand). */
   command?: string;
+  /** The exact command the sandbox ran, with slopgate's wrapping (see Runner.command). */
+  internalCommand?: string;
   skipped?: string;
   baseline?: SuiteResult;
   baselineCached?: boolean;
@@ -111,7 +114,7 @@ function noTestsFound(r: SuiteResult): boolean {
 
 function baselineSkip(r: SuiteResult): string {
   if (r.status === 'no-results') {
-    return `the test command fails at the base without machine-readable results (exit ${r.exitCode}), so new failures cannot be told from old ones`;
+    return `no test results at the base: ${r.failure ?? `exit ${r.exitCode}`}. Without them, new failures cannot be told from old ones`;
   }
   return r.skippedReason === 'no tests found' ? 'no tests found at the base' : `at the base, ${r.skippedReason ?? 'the suite did not run'}`;
 }
@@ -147,7 +150,8 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
   if ('skipped' in detection) return { ...empty, skipped: detection.skipped };
   const runner = detection.runner;
   const refusal = sandboxRefusal(opts.config.isolation);
-  if (refusal) return { ...empty, runner: runner.id, command: runner.command, skipped: refusal };
+  const info = { runner: runner.id, command: runner.displayCommand, internalCommand: runner.command };
+  if (refusal) return { ...empty, ...info, skipped: refusal };
   // With tests.network, one egress proxy serves both sides of this run and is closed with it.
   const egress = await startRunEgress(opts.config.network);
   const config: TestGateConfig = {
@@ -167,7 +171,7 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
 
 async function runBothSides(opts: TestGateOptions, runner: Runner): Promise<TestGateResult> {
   const empty = { regressions: [], flaky: [], suiteBroken: false };
-  const info = { runner: runner.id, command: runner.command };
+  const info = { runner: runner.id, command: runner.displayCommand, internalCommand: runner.command };
   const cacheDir = opts.cacheDir ?? defaultCacheDir(opts.repo);
   const sides = await planSides(opts, runner.id);
   const key = await baselineKey(

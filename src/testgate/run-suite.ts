@@ -9,6 +9,7 @@ import { runSandboxed, sandboxRefusal, type SandboxIsolation, type SandboxResult
 import { sandboxCapabilities } from './sandbox-probe.js';
 import { seedGoCache } from './sandbox-go-seed.js';
 import { tailOf } from './capped-output.js';
+import { describeCommandFailure, explainNoResults } from './failure-cause.js';
 import type { SuiteResult, TestOutcome } from '../core/suite-result.js';
 import type { EgressProxy } from './egress/egress-proxy.js';
 import { NO_RUN_DEPS, type RunDeps } from './deps/deps-plan.js';
@@ -236,7 +237,8 @@ export async function runSuite(ws: SuiteWorkspace, runner: Runner, limits: Suite
   if (limits.setup) {
     const s = await ws.exec(limits.setup, limits.timeoutSec * 1000);
     if (s.killedBy || s.exitCode !== 0) {
-      const why = (s.killedBy ? KILLED[s.killedBy]!(limits) : `exited with code ${s.exitCode}`) + networkHint(limits);
+      const output = `${s.stdout}\n${s.stderr}`.trim().split(`${ws.workdir}/`).join('');
+      const why = (s.killedBy ? KILLED[s.killedBy]!(limits) : `fails: ${describeCommandFailure(output, s.exitCode)}`) + networkHint(limits);
       return {
         runner: runner.id,
         command: runner.command,
@@ -253,7 +255,8 @@ export async function runSuite(ws: SuiteWorkspace, runner: Runner, limits: Suite
     }
   }
   const out = scrubPaths(await runner.run(ws.context()), ws);
-  return toSuiteResult(runner, ws.sha, out, Date.now() - started, limits);
+  const result = toSuiteResult(runner, ws.sha, out, Date.now() - started, limits);
+  return result.status === 'no-results' ? { ...result, failure: await explainNoResults(out, ws.workdir) } : result;
 }
 
 /** Re-runs some tests; returns the ids that passed this time. */

@@ -65,3 +65,37 @@ export function psiSection(files: { path: string; psi: number; gamma?: number; o
 export function testsSection(over: Partial<TestsSection> = {}): TestsSection {
   return { regressions: [], brokenUnits: [], suiteBroken: false, fixed: [], removed: [], flaky: [], ...over };
 }
+
+/**
+ * A run in which the suite ran at the base (3 tests) and produced no results at the head: G8's
+ * `build-broken` finding for the whole suite, and the section as G8 writes it.
+ */
+export function suiteBrokenReport(failure?: string): Report {
+  const finding = f({
+    guard: 'G8',
+    category: 'build-broken',
+    path: undefined,
+    line: undefined,
+    message: 'The test command `pytest` ran at the base but with this change it exits with code 4 without producing any test results.',
+    remediation: 'Run `pytest` locally on this branch and fix what stops the suite from starting.',
+  });
+  return buildReport([finding], {
+    sections: {
+      tests: testsSection({
+        runner: 'pytest',
+        command: 'pytest',
+        baseline: { sha: BASE_SHA, status: 'ok', failing: 0, broken: 0, total: 3, durationMs: 900, cached: false },
+        candidate: {
+          sha: HEAD_SHA,
+          status: 'no-results',
+          failing: 0,
+          broken: 0,
+          total: 0,
+          durationMs: 300,
+          ...(failure ? { failure } : {}),
+        },
+        suiteBroken: true,
+      }),
+    },
+  });
+}

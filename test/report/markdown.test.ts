@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/core/finding.js';
 import { renderReport } from '../../src/report/index.js';
 import { CHECK_RUN_OUTPUT_LIMIT, checkRunTitle, renderCheckRun } from '../../src/report/markdown.js';
-import { buildReport, f, psiSection, testsSection } from './build-report.js';
+import { buildReport, f, psiSection, suiteBrokenReport, testsSection } from './build-report.js';
 
 function many(n: number, over: (i: number) => Partial<Finding> = () => ({})): Finding[] {
   return Array.from({ length: n }, (_, i) =>
@@ -32,6 +32,26 @@ describe('report/markdown: check-run title', () => {
       sections: { psi: psiSection([{ path: 'a.py', psi: 0.41 }]), tests: testsSection({ regressions: ['tests/test_a.py::test_load'] }) },
     });
     expect(checkRunTitle(report)).toBe('2 blocking · Ψ 0.41 · tests: 1 regression');
+  });
+
+  it('a suite that does not start at the head never reads as "no regressions": title and summary name it, with the cause', () => {
+    const cause = '`conftest.py` imports `sqlalchemy`, which is not installed in the sandbox';
+    const report = suiteBrokenReport(`${cause}; declare it in the project’s test dependencies`);
+    // The title keeps the cause and leaves the remedy to the summary.
+    expect(checkRunTitle(report)).toBe(`1 blocking · suite does not start at the head: ${cause}`);
+    const out = renderCheckRun(report);
+    expect(out.summary).toContain(`### Tests: suite does not start at the head: ${cause}\n`);
+    expect(out.summary).toContain(`suite does not start at the head: ${cause}; declare it in the project’s test dependencies`);
+    expect(`${out.title}\n${out.summary}`).not.toContain('no regressions');
+    // A report stored before the cause was recorded still says what happened, without a bare exit code.
+    expect(checkRunTitle(suiteBrokenReport())).toBe('1 blocking · suite does not start at the head');
+  });
+
+  it('a skipped G8 reads "tests not run: <why>" in the title, once', () => {
+    const report = buildReport([], {
+      sections: { tests: testsSection({ skipped: 'tests not run: the sandbox cannot be established (bwrap is not installed)' }) },
+    });
+    expect(checkRunTitle(report)).toBe('no findings · tests not run: the sandbox cannot be established (bwrap is not installed)');
   });
 
   it('says "all clear" on PASS and counts advisory findings separately', () => {

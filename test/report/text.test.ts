@@ -4,7 +4,7 @@ import { renderReport } from '../../src/report/index.js';
 import { renderText } from '../../src/report/text.js';
 import { gate } from '../helpers/gate.js';
 import { prRepo } from '../helpers/git-repo.js';
-import { buildReport, f, psiSection, testsSection } from './build-report.js';
+import { buildReport, f, psiSection, suiteBrokenReport, testsSection } from './build-report.js';
 
 const ESC = '\u001b';
 
@@ -82,6 +82,14 @@ describe('report/text', () => {
     const out = renderText(buildReport([f()]));
     expect(out).toMatch(/fail\s+G7 dropped definitions\s+1\s+1\s+12/);
     expect(out).toMatch(/skipped\s+G14 dead links\s+0\s+0\s+0\s+no changed files in scope/);
+  });
+
+  it('a suite that does not start at the head reads so, with the cause, never "no regressions"', () => {
+    const out = renderText(suiteBrokenReport('`conftest.py` imports `sqlalchemy`, which is not installed in the sandbox'));
+    expect(out).toContain(
+      'Tests: suite does not start at the head: `conftest.py` imports `sqlalchemy`, which is not installed in the sandbox',
+    );
+    expect(out).not.toContain('no regressions');
   });
 
   it('renders the Ψ and tests sections the psi guard and G8 write', () => {

@@ -238,6 +238,18 @@ describe('missing dependencies named from toolchain errors', () => {
     expect(goMissingModules('# example.com/d/p\np/p.go:4:2: undefined: nam\n')).toEqual([]);
   });
 
+  it('Go: a module missing from a read-only shared module cache (go 1.26, in the sandbox)', () => {
+    // An empty cache: go tries to create its `cache` directory; a warm one lacking the module: the module's download dir.
+    const empty = '# example.com/diffs/diff\ndiff/diff.go:3:8: mkdir /root/go/pkg/mod/cache: read-only file system\n';
+    const warm = '# example.com/diffs/diff\ndiff/diff.go:3:8: mkdir /srv/gomod/cache/download/github.com: read-only file system\n';
+    const importAt = (file: string, line: number, col: number) =>
+      file === 'diff/diff.go' && line === 3 && col === 8 ? 'github.com/google/go-cmp/cmp' : null;
+    expect(goMissingModules(empty, importAt)).toEqual(['github.com/google/go-cmp/cmp']);
+    expect(goMissingModules(`go: downloading github.com/google/go-cmp v0.6.0\n${warm}`)).toEqual(['github.com/google/go-cmp@v0.6.0']);
+    // A test that writes to a read-only path of its own is not a missing module.
+    expect(goMissingModules('x_test.go:9: open /etc/hosts: read-only file system\n')).toEqual([]);
+  });
+
   it('cargo and Python', () => {
     expect(cargoMissingCrates('error: no matching package named `itoa` found\nlocation searched: crates.io index\n')).toEqual(['itoa']);
     expect(cargoMissingCrates('error: failed to get `serde` as a dependency of package `x v0.1.0`\n')).toEqual(['serde']);

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { blockedAddress } from '../../src/testgate/egress/blocked-address.js';
 import { connectTarget, hostAllowed, httpTarget } from '../../src/testgate/egress/egress-target.js';
 import { startEgressProxy, type EgressPolicy, type EgressProxy, type EgressTestHooks } from '../../src/testgate/egress/egress-proxy.js';
+import { startRunEgress } from '../../src/testgate/egress/run-egress.js';
 
 /**
  * The egress proxy against a hostile client. Every destination is a listener this file starts on
@@ -22,17 +23,19 @@ function listen(server: Server): Promise<number> {
   return new Promise((res) => server.listen(0, '127.0.0.1', () => res((server.address() as { port: number }).port)));
 }
 
-/** A listener on 127.0.0.1 that records what it receives and answers with `reply`. */
+/** A listener on 127.0.0.1 that records what it receives and answers with `reply` (given what this connection sent). */
 async function target(reply: (socket: Socket, received: Buffer) => void = () => undefined) {
   const received: Buffer[] = [];
   let connections = 0;
   const port = await listen(
     createServer((s) => {
       connections++;
+      const mine: Buffer[] = [];
       s.on('error', () => undefined);
       s.on('data', (d) => {
         received.push(d);
-        reply(s, Buffer.concat(received));
+        mine.push(d);
+        reply(s, Buffer.concat(mine));
       });
     }),
   );
@@ -299,12 +302,31 @@ describe('the proxy refuses before it connects', () => {
     expect(listener.connections()).toBe(0);
   });
 
+  it("the gate's proxy (startRunEgress, policy from the environment only) refuses loopback even for a host the operator allows", async () => {
+    const { proxy } = await startRunEgress(true, { SLOPGATE_EGRESS_ALLOW: 'localhost,127.0.0.1' });
+    proxies.push(proxy!);
+    expect(await exchange(proxy!, CONNECT('localhost:443'))).toMatch(/^HTTP\/1\.1 403[^]*resolves to/);
+    expect(await exchange(proxy!, CONNECT('127.0.0.1:443'))).toMatch(/^HTTP\/1\.1 403[^]*an IP address/);
+    expect(await exchange(proxy!, CONNECT('evil.example:443'))).toMatch(/^HTTP\/1\.1 403[^]*not on the allow-list/);
+  });
+
   it('a port off the list is refused before the lookup', async () => {
     const { proxy, lookups, dialed } = await proxyWith({ hosts: ['pypi.org'] }, { 'pypi.org': ['1.1.1.1'] });
     const answer = await exchange(proxy, CONNECT('pypi.org:22'));
     expect(answer).toContain('port 22 is not allowed (allowed: 443, 80)');
     expect(lookups).toEqual([]);
     expect(dialed).toEqual([]);
+  });
+
+  it('refuses CONNECT to port 80 (a tunnel would hide the Host header) and a huge host name, recorded short', async () => {
+    const { proxy, lookups, dialed } = await proxyWith({ hosts: ['pypi.org'] }, { 'pypi.org': ['1.1.1.1'] });
+    expect(await exchange(proxy, CONNECT('pypi.org:80'))).toContain('CONNECT to port 80 (send plain http as http:// requests)');
+    const long = `${'a'.repeat(5000)}.example:443`;
+    expect(await exchange(proxy, CONNECT(long))).toMatch(/^HTTP\/1\.1 403[^]*not a valid host name/);
+    expect(await exchange(proxy, CONNECT('http://pypi.org:443'))).toMatch(/^HTTP\/1\.1 403[^]*CONNECT needs host:port/);
+    expect(lookups).toEqual([]);
+    expect(dialed).toEqual([]);
+    expect(proxy.refusals().every((r) => r.host.length <= 101)).toBe(true);
   });
 
   it('never resolves a name twice: it connects to the address it vetted (no DNS rebinding)', async () => {
@@ -406,6 +428,25 @@ describe('tunnels and their bounds', () => {
     const answer = await exchange(proxy, CONNECT(`quiet.test:${silent.port}`));
     expect(answer).toBe('HTTP/1.1 200 Connection Established\r\n\r\n');
     expect(proxy.refusals()).toEqual([{ host: 'quiet.test', port: silent.port, reason: 'closed: no traffic for 200 ms (the idle limit)' }]);
+  });
+
+  it('tries the next vetted address when one does not answer', async () => {
+    const closedPort = await listen(createServer());
+    servers.pop()!.close();
+    const dialed: string[] = [];
+    const proxy = await startEgressProxy(
+      { hosts: ['two.test'], ports: [443], lookup: () => Promise.resolve(['1.1.1.1', '1.0.0.1']) },
+      {
+        connect: (address) => {
+          dialed.push(address);
+          return connect({ host: '127.0.0.1', port: address === '1.1.1.1' ? closedPort : echo.port });
+        },
+      },
+    );
+    proxies.push(proxy);
+    const answer = await exchange(proxy, CONNECT('two.test:443'), { after: (s, got) => got.endsWith('\r\n\r\n') && s.write('hi\n') });
+    expect(answer).toBe('HTTP/1.1 200 Connection Established\r\n\r\necho:hi\n');
+    expect(dialed).toEqual(['1.1.1.1', '1.0.0.1']);
   });
 
   it('an unreachable vetted address is a 502 with the cause, recorded', async () => {

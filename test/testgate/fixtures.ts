@@ -45,6 +45,7 @@ export function g8Status(report: Report) {
 export interface TestsSection {
   runner?: string;
   command?: string;
+  internalCommand?: string;
   baseline?: { failing: number; total: number; cached: boolean; durationMs: number };
   candidate?: { failing: number; total: number; durationMs: number };
   regressions: string[];

@@ -91,7 +91,7 @@ describe.skipIf(why !== null)('tests.network: true through the real gate', () =>
       tests: { reruns: 0, network: true, setup: 'curl -sS -o /dev/null https://example.com/' },
     });
     const reason = g8Status(report).reason ?? '';
-    expect(reason).toContain('the setup command (tests.setup) exited with code');
+    expect(reason).toContain('the setup command (tests.setup) fails: it exits with code');
     expect(reason).toContain("the sandbox's egress proxy refused example.com:443 (not on the allow-list of registry hosts)");
   }, 300_000);
 

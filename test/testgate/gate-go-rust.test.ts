@@ -1,10 +1,19 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findToolchains } from '../../src/testgate/sandbox-fs.js';
+import { overrideSandboxCapabilities, sandboxCapabilities } from '../../src/testgate/sandbox-probe.js';
 import { prRepo, TestRepo } from '../helpers/git-repo.js';
 import { MemoryBaselineCache } from '../../src/testgate/baseline-cache.js';
 import { gateTests, sandboxCacheDir, testsSection } from './fixtures.js';
 import { goCacheSeed } from '../../src/testgate/sandbox-go-seed.js';
 
 const cache = sandboxCacheDir();
+const mkdirp = (dir: string) => {
+  mkdirSync(dir, { recursive: true });
+  return dir;
+};
 afterAll(() => cache.remove());
 // Every run starts from a private copy of slopgate's Go cache seed; build it once, outside the test budgets.
 beforeAll(() => goCacheSeed({ memoryMb: 4096, maxProcesses: 512 }), 300_000);
@@ -144,25 +153,52 @@ needs('cargo')('G8 on a Rust crate (one fixture, several PRs on one cached basel
   }, 240_000);
 });
 
-describe('G8 names a dependency the offline sandbox cannot resolve', () => {
-  it('Go: a module missing from the (empty) module cache is a skip naming the module and how to provide it', async () => {
-    const files = {
-      'go.mod': 'module example.com/diffs\n\ngo 1.19\n\nrequire github.com/google/go-cmp v0.6.0\n',
-      'go.sum':
-        'github.com/google/go-cmp v0.6.0 h1:ofyhxvXcZhMsU5ulbFiLKl/XBFqE1GSq7atu8tAmTRI=\ngithub.com/google/go-cmp v0.6.0/go.mod h1:17dUlkBOakJ0+DkrSSNjCkIjxS6bF9zb3elmeNGIjoY=\n',
-      'diff/diff.go':
-        'package diff\n\nimport "github.com/google/go-cmp/cmp"\n\n// Of returns the difference between two values.\nfunc Of(a, b any) string { return cmp.Diff(a, b) }\n',
-      'diff/diff_test.go':
-        'package diff\n\nimport "testing"\n\nfunc TestSame(t *testing.T) {\n\tif Of(1, 1) != "" {\n\t\tt.Fatal("equal values differ")\n\t}\n}\n',
-    };
-    const repo = prRepo(files, { 'diff/diff.go': files['diff/diff.go'].replace('cmp.Diff(a, b)', 'cmp.Diff(b, a)') });
-    const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
-    expect(report.findings).toEqual([]);
-    const g8 = report.guards.find((g) => g.id === 'G8')!;
-    expect(g8.status).toBe('skipped');
-    expect(g8.reason).toMatch(/^at the base, Go module `github.com\/google\/go-cmp@v0.6.0` could not be downloaded/);
-    expect(g8.reason).toMatch(/go mod download.*tests\.setup.*tests\.network: true/);
-  }, 240_000);
+describe('G8 names a dependency the offline sandbox cannot resolve (tests.install: off)', () => {
+  // The operator's Go module cache (GOMODCACHE, ~/go/pkg/mod) is mounted read-only in the sandbox. What the
+  // gate says must not depend on whether there is one: each shape is set up explicitly through the toolchain finder.
+  const moduleCaches: [string, (root: string) => string][] = [
+    ['no shared module cache', (root) => join(root, 'absent')],
+    ['an empty shared module cache', (root) => mkdirp(join(root, 'mod'))],
+    [
+      'a shared module cache holding other modules',
+      (root) => {
+        const dir = mkdirp(join(root, 'mod'));
+        mkdirp(join(dir, 'cache', 'download', 'golang.org', 'x', 'sync', '@v'));
+        writeFileSync(join(dir, 'cache', 'download', 'golang.org', 'x', 'sync', '@v', 'list'), 'v0.1.0\n');
+        return dir;
+      },
+    ],
+  ];
+  it.each(moduleCaches)(
+    'Go: a module missing from the module cache is a skip naming the module and how to provide it (%s)',
+    async (_label, makeCache) => {
+      const root = mkdtempSync(join(tmpdir(), 'slopgate-gomodcache-'));
+      const real = sandboxCapabilities();
+      overrideSandboxCapabilities({ ...real, toolchains: findToolchains({ ...process.env, GOMODCACHE: makeCache(root) }) });
+      try {
+        const files = {
+          'go.mod': 'module example.com/diffs\n\ngo 1.19\n\nrequire github.com/google/go-cmp v0.6.0\n',
+          'go.sum':
+            'github.com/google/go-cmp v0.6.0 h1:ofyhxvXcZhMsU5ulbFiLKl/XBFqE1GSq7atu8tAmTRI=\ngithub.com/google/go-cmp v0.6.0/go.mod h1:17dUlkBOakJ0+DkrSSNjCkIjxS6bF9zb3elmeNGIjoY=\n',
+          'diff/diff.go':
+            'package diff\n\nimport "github.com/google/go-cmp/cmp"\n\n// Of returns the difference between two values.\nfunc Of(a, b any) string { return cmp.Diff(a, b) }\n',
+          'diff/diff_test.go':
+            'package diff\n\nimport "testing"\n\nfunc TestSame(t *testing.T) {\n\tif Of(1, 1) != "" {\n\t\tt.Fatal("equal values differ")\n\t}\n}\n',
+        };
+        const repo = prRepo(files, { 'diff/diff.go': files['diff/diff.go'].replace('cmp.Diff(a, b)', 'cmp.Diff(b, a)') });
+        const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0, install: 'off' } });
+        expect(report.findings).toEqual([]);
+        const g8 = report.guards.find((g) => g.id === 'G8')!;
+        expect(g8.status).toBe('skipped');
+        expect(g8.reason).toMatch(/^at the base, Go module `github.com\/google\/go-cmp@v0.6.0` could not be downloaded/);
+        expect(g8.reason).toMatch(/go mod download.*tests\.setup.*tests\.network: true/);
+      } finally {
+        overrideSandboxCapabilities(real);
+        rmSync(root, { recursive: true, force: true });
+      }
+    },
+    240_000,
+  );
 
   it('cargo: a crate the offline registry cache lacks is a skip naming the crate', async () => {
     const files = {
@@ -171,13 +207,45 @@ describe('G8 names a dependency the offline sandbox cannot resolve', () => {
         'pub fn show(n: u32) -> String {\n    itoa::Buffer::new().format(n).to_string()\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn shows() {\n        assert_eq!(super::show(7), "7");\n    }\n}\n',
     };
     const repo = prRepo(files, { 'src/lib.rs': files['src/lib.rs'].replace('"7"', '"8"') });
-    const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
+    const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0, install: 'off' } });
     expect(report.findings).toEqual([]);
     const g8 = report.guards.find((g) => g.id === 'G8')!;
     expect(g8.status).toBe('skipped');
     expect(g8.reason).toMatch(/^at the base, the crate `itoa` could not be resolved/);
     expect(g8.reason).toMatch(/cargo fetch.*tests\.network: true|cargo vendor/);
   }, 240_000);
+
+  it('with the dependency install on (the default) the same Go module and crate are fetched, and the tests run', async () => {
+    const goFiles = {
+      'go.mod': 'module example.com/diffs\n\ngo 1.19\n\nrequire github.com/google/go-cmp v0.6.0\n',
+      'go.sum':
+        'github.com/google/go-cmp v0.6.0 h1:ofyhxvXcZhMsU5ulbFiLKl/XBFqE1GSq7atu8tAmTRI=\ngithub.com/google/go-cmp v0.6.0/go.mod h1:17dUlkBOakJ0+DkrSSNjCkIjxS6bF9zb3elmeNGIjoY=\n',
+      'diff/diff.go': 'package diff\n\nimport "github.com/google/go-cmp/cmp"\n\nfunc Of(a, b any) string { return cmp.Diff(a, b) }\n',
+      'diff/diff_test.go':
+        'package diff\n\nimport "testing"\n\nfunc TestSame(t *testing.T) {\n\tif Of(1, 1) != "" {\n\t\tt.Fatal("equal values differ")\n\t}\n}\n',
+    };
+    const go = await gateTests(
+      prRepo(goFiles, { 'diff/diff.go': goFiles['diff/diff.go'].replace('cmp.Diff(a, b)', '"x" + cmp.Diff(a, b)') }),
+      {
+        cacheDir: cache.dir,
+        tests: { reruns: 0 },
+      },
+    );
+    expect(testsSection(go).regressions).toEqual(['go:example.com/diffs/diff.TestSame']);
+    expect(go.sections.tests?.dependencies?.base).toMatchObject({ ecosystem: 'go' });
+
+    const rust = {
+      'Cargo.toml': '[package]\nname = "fmtnum"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\nitoa = "1"\n',
+      'src/lib.rs':
+        'pub fn show(n: u32) -> String {\n    itoa::Buffer::new().format(n).to_string()\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn shows() {\n        assert_eq!(super::show(7), "7");\n    }\n}\n',
+    };
+    const cargo = await gateTests(prRepo(rust, { 'src/lib.rs': rust['src/lib.rs'].replace('"7"', '"8"') }), {
+      cacheDir: cache.dir,
+      tests: { reruns: 0 },
+    });
+    expect(testsSection(cargo).regressions).toEqual(['rust:src/lib.rs::tests::shows']);
+    expect(cargo.sections.tests?.dependencies?.base).toMatchObject({ ecosystem: 'cargo' });
+  }, 600_000);
 
   it('Go: build tags and -short from the CI workflow are merged into the gate’s command (-race and -v dropped)', async () => {
     const files = {
@@ -190,7 +258,8 @@ describe('G8 names a dependency the offline sandbox cannot resolve', () => {
     const repo = prRepo(files, { 'util/util.go': 'package util\n\nfunc Double(x int) int { return x * 3 }\n' });
     const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
     const s = testsSection(report);
-    expect(s.command).toBe('go test -count=1 -json -short -tags extra ./... > "$SLOPGATE_OUT/go.jsonl"');
+    expect(s.internalCommand).toBe('go test -count=1 -json -short -tags extra ./... > "$SLOPGATE_OUT/go.jsonl"');
+    expect(s.command).toBe('go test -race -v -short -tags extra ./...');
     // The tagged test only exists with `-tags extra`.
     expect(s.regressions).toEqual(['go:example.com/svc/util.TestDoubleExtra']);
   }, 240_000);

@@ -82,7 +82,11 @@ describe('G8 on node --test repositories', () => {
     const repo = prRepo({ 'package.json': pkg('sh check.sh'), 'check.sh': 'exit 0\n' }, { 'check.sh': 'echo broken; exit 1\n' });
     const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 1 } });
     expect(report.findings.map((f) => f.category)).toEqual(['build-broken']);
-    expect(report.findings[0]!.message).toContain('npm test --silent');
+    // The project's own command, and what it printed: not slopgate's `npm test --silent`, not a bare exit code.
+    expect(report.findings[0]!.message).toMatch(
+      /^The test suite \(`npm test`\) produced results at the base \(\w{7}\) but none with this change: the command fails \(exit 1\) and reports only its exit code — its output ends with `broken`\.$/,
+    );
+    expect(report.findings[0]!.remediation).toMatch(/^Run `npm test` on this branch/);
     const none = prRepo({ 'README.md': 'hi\n' }, { 'README.md': 'hello\n' });
     const skipped = await gateTests(none, { cacheDir: cache.dir });
     expect(g8Status(skipped).status).toBe('skipped');

@@ -8,7 +8,7 @@ import { TestRepo } from '../helpers/git-repo.js';
 import { gateTests, sandboxCacheDir, testsSection } from './fixtures.js';
 
 /**
- * G8 driving a real vitest (slopgate's own devDependency) inside the sandbox, without network:
+ * G8 driving a real vitest (slopgate's own devDependency) inside the sandbox, without network or installs (tests.install: off):
  * `tests.setup` links the host's vitest into the exported tree's `node_modules`. One fixture repo,
  * one base (with one test that already fails there) and one branch per case; the baseline runs once
  * and is cached for the other cases.
@@ -145,7 +145,7 @@ beforeAll(() => {
 afterAll(() => cacheDir.remove());
 
 const run = (head: string, reruns = 0) =>
-  gateTests(repo, { head, cacheDir: cacheDir.dir, cache: baselines, tests: { setup: SETUP, reruns } });
+  gateTests(repo, { head, cacheDir: cacheDir.dir, cache: baselines, tests: { setup: SETUP, reruns, install: 'off' } });
 
 needs('bwrap')('G8 running a real vitest 4 in the sandbox', () => {
   it('the setup links vitest from the host (no network needed)', () => {

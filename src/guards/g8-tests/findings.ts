@@ -4,6 +4,7 @@ import type { RerunVerdict, TestGateResult } from '../../testgate/gate.js';
 import { describeChanges } from '../../testgate/test-config-changes.js';
 import type { TestOutcome, UnitStatus } from '../../core/suite-result.js';
 import { installFailedFinding } from './install-finding.js';
+import { describeNoResults } from '../../testgate/failure-cause.js';
 
 /** Turns the test gate's result into G8 findings pointing at test files and definition lines. */
 
@@ -80,11 +81,12 @@ function brokenUnitFinding(res: TestGateResult, u: UnitStatus): GuardFinding {
 
 function suiteBrokenFinding(res: TestGateResult): GuardFinding {
   const c = res.candidate;
+  const why = c?.failure ?? describeNoResults(c?.outputTail ?? '', c?.exitCode ?? null);
   return {
     category: 'build-broken',
     severity: 'fail',
-    message: `The test command \`${res.command}\` ran at the base but with this change it exits with code ${c?.exitCode ?? '?'} without producing any test results: ${firstLine(c?.outputTail.split('\n').slice(-5).join('\n'))}`,
-    remediation: `Run \`${res.command}\` locally on this branch and fix what stops the suite from starting (imports, configuration, build); the end of its output is in the evidence.`,
+    message: `The test suite (\`${res.command}\`) produced results at the base (${short(res.baseline?.sha)}) but none with this change: ${why}.`,
+    remediation: `Run \`${res.command}\` on this branch and fix what stops it before any test reports (an import, the configuration, the build); the end of its output is in the evidence.`,
     evidence: { runner: res.runner, exitCode: c?.exitCode ?? null, output: c?.outputTail.slice(-2000) ?? '' },
   };
 }
@@ -107,7 +109,9 @@ export function notRunFinding(res: TestGateResult): GuardFinding {
     category: 'tests-not-run',
     severity: 'fail',
     message: `Tests not run: ${res.notRun}; ${atBase}. Without results for this change the gate cannot tell whether it breaks tests, so it blocks.${cause}`,
-    remediation: `Run \`${res.command}\` on this branch and make it finish within the limits (tests.timeoutSec, tests.maxProcesses): look for a test that hangs, waits on the network or spawns processes without end. The end of its output is in the evidence.`,
+    remediation: res.candidate?.killedBy
+      ? `Run \`${res.command}\` on this branch and make it finish within the limits (tests.timeoutSec, tests.maxProcesses): look for a test that hangs, waits on the network or spawns processes without end. The end of its output is in the evidence.`
+      : `Run \`${res.command}\` on this branch and remove what stops it (named above); the end of its output is in the evidence.`,
     evidence: {
       runner: res.runner,
       reason: res.notRun,

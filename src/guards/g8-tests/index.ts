@@ -25,6 +25,7 @@ function side(r: SuiteResult): TestSideSummary {
     total: r.tests.length,
     durationMs: r.durationMs,
     ...(r.skippedReason ? { skipped: r.skippedReason } : {}),
+    ...(r.status === 'no-results' && r.failure ? { failure: r.failure } : {}),
   };
 }
 
@@ -32,7 +33,7 @@ function side(r: SuiteResult): TestSideSummary {
 export function testsSection(res: TestGateResult): TestsSection {
   const c = res.comparison;
   return {
-    ...(res.runner ? { runner: res.runner, command: res.command } : {}),
+    ...(res.runner ? { runner: res.runner, command: res.command, internalCommand: res.internalCommand } : {}),
     ...(res.baseline ? { baseline: { ...side(res.baseline), cached: Boolean(res.baselineCached) } } : {}),
     ...(res.candidate ? { candidate: side(res.candidate) } : {}),
     regressions: res.regressions.map((r) => r.test.id),
@@ -97,6 +98,7 @@ export const g8: Guard = {
       },
       cache,
       ...(tests.cacheDir ? { cacheDir: tests.cacheDir } : {}),
+      ...(tests.prepared ? { deps: { prepared: tests.prepared } } : {}),
       signal: ctx.signal,
       log: ctx.log,
     });

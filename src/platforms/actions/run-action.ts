@@ -164,7 +164,10 @@ export async function runAction(io: ActionIo): Promise<number> {
       sanctions: labelSanctions(pr.labels),
       round: 1,
       decide: { refinerEnabled: false },
-      services: { run: { repo: fullName, pr: event.number }, tests: inputs.tests ? { repo: fullName } : { enabled: false } },
+      services: {
+        run: { repo: fullName, pr: event.number },
+        tests: inputs.tests ? { repo: fullName, prepared: { workspace: ctx.workspace } } : { enabled: false },
+      },
       log,
     });
     const added = await addedLines(ctx.workspace, history.mergeBase, history.headSha);

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { Revision } from '../../core/revision.js';
 import { isTable, readToml } from '../../repo/manifests/toml-read.js';
+import { hashTexts } from './hash-texts.js';
 import { DEPS_MOUNT, type DepsPlan, type NoInstall } from './deps-plan.js';
 
 /**
@@ -61,14 +61,12 @@ export async function planCargo(rev: Revision, rustc: string, installedToolchain
     }
   }
   if (!hasDeps) return { none: 'Cargo.toml declares no dependencies', notes, toolchain: { rustc }, runEnv };
-  const h = createHash('sha256');
-  for (const p of [...texts.keys()].sort()) h.update(`${p}\0${texts.get(p)!}\0`);
-  if (config) h.update(`config\0${config}`);
+  const h = hashTexts(config ? new Map([...texts, ['.cargo/config.toml', config]]) : texts);
   if (!paths.includes('Cargo.lock'))
     notes.push('no Cargo.lock: crates were resolved to the newest versions the manifests allow, as CI without a lockfile does');
   return {
     ecosystem: 'cargo',
-    keyMaterial: `rustc=${rustc}\n${env.RUSTUP_TOOLCHAIN ?? ''}\n${h.digest('hex')}`,
+    keyMaterial: `rustc=${rustc}\n${env.RUSTUP_TOOLCHAIN ?? ''}\n${h}`,
     inputs: [...texts.keys()].sort(),
     script: `cargo vendor --versioned-dirs ${CARGO_VENDOR} > ${DEPS_MOUNT}/cargo-config.toml`,
     env,

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { Revision } from '../../core/revision.js';
+import { hashTexts } from './hash-texts.js';
 import { DEPS_MOUNT, type DepsPlan, type NoInstall } from './deps-plan.js';
 
 /**
@@ -44,11 +44,9 @@ export async function planGo(rev: Revision, goVersion: string): Promise<DepsPlan
       `go.mod asks for Go ${want}; this machine has ${goVersion}, so Go ${want} was fetched from the module proxy (GOTOOLCHAIN=auto)`,
     );
   if (!requires && !needsToolchain) return { none: 'go.mod requires no modules', toolchain: { go: goVersion } };
-  const h = createHash('sha256');
-  for (const p of [...texts.keys()].sort()) h.update(`${p}\0${texts.get(p)!}\0`);
   return {
     ecosystem: 'go',
-    keyMaterial: `go=${goVersion}\n${h.digest('hex')}`,
+    keyMaterial: `go=${goVersion}\n${hashTexts(texts)}`,
     inputs: [...texts.keys()].sort(),
     script: 'go mod download && go list -e -deps -test ./... > /dev/null && go version',
     env: {

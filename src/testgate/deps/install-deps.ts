@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
-import { lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
@@ -44,7 +44,7 @@ export interface DepsContext {
 
 /** What the report says about one side's dependencies. */
 export interface DepsSummary {
-  status: 'installed' | 'cached' | 'none' | 'failed' | 'off';
+  status: 'installed' | 'cached' | 'prepared' | 'none' | 'failed' | 'off';
   ecosystem?: Ecosystem;
   /** Cache key (ecosystem and hash). */
   key?: string;
@@ -168,21 +168,21 @@ async function keepNodeOutputs(tree: string): Promise<string[]> {
 
 /** What a suite run mounts from an entry. */
 function runDepsOf(plan: DepsPlan | NoInstall, meta: EntryMeta | null, dir: string | null): RunDeps {
-  const env = { ...('ecosystem' in plan ? plan.runEnv : plan.runEnv) };
-  if (!meta || !dir || !('ecosystem' in plan)) return { ...NO_RUN_DEPS, env: env ?? {} };
+  const env = { ...plan.runEnv };
+  if (!meta || !dir || !('ecosystem' in plan)) return { ...NO_RUN_DEPS, env };
   const host = (plan.hostPaths ?? []).map((p) => ({ src: p, dest: p }));
   if (meta.ecosystem === 'npm' || meta.ecosystem === 'pnpm' || meta.ecosystem === 'yarn') {
     return {
       binds: meta.outputs.map((o) => ({ src: join(dir, 'tree', o), dest: o })),
       tmpfs: meta.outputs.filter((o) => o.endsWith('node_modules')).flatMap((o) => NODE_MODULES_CACHES.map((c) => `${o}/${c}`)),
-      env: env ?? {},
+      env,
       path: [],
     };
   }
   return {
     binds: [...host, { src: dir, dest: DEPS_MOUNT }],
     tmpfs: [],
-    env: env ?? {},
+    env,
     path: plan.runPath ?? [],
     ...(meta.cargoConfig ? { cargoConfig: meta.cargoConfig } : {}),
   };
@@ -206,7 +206,7 @@ async function runInstall(plan: DepsPlan, staging: string, sha: string, ctx: Dep
     await Promise.all(['home', 'tmp', 'cache'].map((d) => mkdir(join(root, d))));
     const env = { ...operatorRegistryEnv(), ...plan.env };
     const result = await runSandboxed({
-      command: `${exports(env)}; set -e; ${plan.script}`,
+      command: `set -e\n${exports(env)}\n${plan.script}`,
       cwd: INSTALL_TREE,
       home: join(root, 'home'),
       tmp: join(root, 'tmp'),
@@ -273,7 +273,7 @@ export async function installDependencies(planned: PlannedDeps, ctx: DepsContext
       else await rm(tree, { recursive: true, force: true });
       if (plan.ecosystem === 'cargo') cargoConfig = await readFile(join(staging, 'cargo-config.toml'), 'utf8');
       // The script's last line is the tool's version (`go version`, `pytest --version`).
-      const printed = /(\d+\.\d+\.\d+)/.exec(`${res.stdout}\n${res.stderr}`.trim().split('\n').at(-1) ?? '')?.[1];
+      const printed = /(\d+\.\d+\.\d+)/.exec(res.stdout.trim().split('\n').at(-1) ?? '')?.[1];
       const toolchain = { ...plan.toolchain };
       if (printed && plan.ecosystem === 'go') toolchain.go = printed;
       if (printed && plan.ecosystem === 'python') toolchain.pytest = printed;
@@ -298,9 +298,7 @@ export async function installDependencies(planned: PlannedDeps, ctx: DepsContext
   };
 }
 
-/** The machine's shared dependency cache (one per process). */
-let shared: DepCache | null = null;
+/** The machine's dependency cache, as slopgate's environment names it now. */
 export function sharedDepCache(): DepCache {
-  shared ??= new DepCache(depCacheOptionsFromEnv());
-  return shared;
+  return new DepCache(depCacheOptionsFromEnv());
 }

@@ -24,9 +24,9 @@ export function installFailureSummary(eco: Ecosystem, res: SandboxResult, tail: 
   else if (res.memoryLimitHit) parts.push('the install ran out of memory');
   const lines = tail
     .split('\n')
-    .map((l) => l.replace(/\x1b\[[0-9;]*m/g, '').trimEnd()) // eslint-disable-line no-control-regex -- colour codes
+    .map((l) => l.replace(/\x1b\[[0-9;]*m/g, '').trimEnd())
     .filter((l) => l.trim());
-  const telling = [...new Set(lines.filter((l) => TELLING[eco].test(l)))].slice(0, 4);
+  const telling = [...new Set(lines.filter((l) => TELLING[eco].test(l) || /^(?:Error|TypeError|SyntaxError): /.test(l)))].slice(0, 4);
   const quoted = (telling.length ? telling : lines.slice(-3)).map((l) => l.trim().slice(0, 300));
   if (quoted.length) parts.push(quoted.join(' / '));
   if (!parts.length) parts.push(`the installer exited with code ${res.exitCode}`);

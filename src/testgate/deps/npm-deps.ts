@@ -60,13 +60,13 @@ function workspaceGlobs(pkg: Record<string, unknown>, pnpmWorkspace: string | nu
       // An unreadable pnpm-workspace.yaml: pnpm itself will say so when it installs.
     }
   }
-  return [...fromPkg, ...fromPnpm].filter((g): g is string => typeof g === 'string');
+  return [...(fromPkg as unknown[]), ...fromPnpm].filter((g): g is string => typeof g === 'string');
 }
 
 export function detectPackageManager(
   pkg: Record<string, unknown>,
   paths: Set<string>,
-): { pm: Ecosystem; version?: string; lockfile?: string } | { unsupported: string } {
+): { pm: Ecosystem; version?: string; lockfile?: string; bunLock?: string } {
   const declared = typeof pkg.packageManager === 'string' ? /^(npm|pnpm|yarn|bun)@([^+\s]+)/.exec(pkg.packageManager) : null;
   const lockOf: Record<string, string | undefined> = {
     pnpm: paths.has('pnpm-lock.yaml') ? 'pnpm-lock.yaml' : undefined,
@@ -75,7 +75,8 @@ export function detectPackageManager(
     bun: paths.has('bun.lockb') ? 'bun.lockb' : paths.has('bun.lock') ? 'bun.lock' : undefined,
   };
   const name = declared?.[1] ?? (['pnpm', 'yarn', 'npm', 'bun'] as const).find((m) => lockOf[m]) ?? 'npm';
-  if (name === 'bun') return { unsupported: 'the project uses bun, which the test gate cannot install with yet' };
+  // bun's lockfile is not read: npm installs from package.json's ranges instead (said in the notes).
+  if (name === 'bun') return { pm: 'npm', bunLock: lockOf.bun ?? 'packageManager: bun' };
   const pm = name as Ecosystem; // cast: one of npm, pnpm, yarn (bun returned above)
   const lockfile = lockOf[name];
   return { pm, ...(declared?.[2] ? { version: declared[2] } : {}), ...(lockfile ? { lockfile } : {}) };
@@ -83,7 +84,7 @@ export function detectPackageManager(
 
 function isYarnBerry(lockText: string | null, version: string | undefined): boolean {
   if (version) return !version.startsWith('1.');
-  return lockText !== null && lockText.includes('__metadata:');
+  return lockText?.includes('__metadata:') ?? false;
 }
 
 function installScript(pm: Ecosystem, lockfile: string | undefined, berry: boolean): { script: string; notes: string[] } {
@@ -113,7 +114,6 @@ export async function planNpm(rev: Revision, nodeVersion: string): Promise<DepsP
   if (!pkg) return null;
   const paths = new Set(await rev.paths());
   const detected = detectPackageManager(pkg, paths);
-  if ('unsupported' in detected) return { none: detected.unsupported };
   const { pm, lockfile } = detected;
   const pnpmWorkspace = await rev.readText('pnpm-workspace.yaml');
   const globs = workspaceGlobs(pkg, pnpmWorkspace);
@@ -136,6 +136,8 @@ export async function planNpm(rev: Revision, nodeVersion: string): Promise<DepsP
   for (const c of configs) key.push(`${c}:${(await rev.readText(c)) ?? ''}`);
 
   const { script, notes } = installScript(pm, lockfile, berry);
+  if (detected.bunLock)
+    notes.push(`the project uses bun (${detected.bunLock}), which is not installed here: npm installed from package.json's ranges instead`);
   if (lockfile && lockText === null) notes.push(`${lockfile} could not be read as text; the key uses its presence only`);
   const engines = isRecord(pkg.engines) && typeof pkg.engines.node === 'string' ? pkg.engines.node : null;
   if (engines && semver.validRange(engines) && !semver.satisfies(nodeVersion, engines)) {
@@ -149,6 +151,8 @@ export async function planNpm(rev: Revision, nodeVersion: string): Promise<DepsP
     env: {
       COREPACK_ENABLE_DOWNLOAD_PROMPT: '0',
       COREPACK_ENABLE_STRICT: '0',
+      // corepack 0.34 cannot verify the registry's newer signing keys; the sandbox is what contains the download.
+      COREPACK_INTEGRITY_KEYS: '0',
       COREPACK_HOME: '$TMPDIR/corepack',
       npm_config_offline: 'false',
       YARN_ENABLE_GLOBAL_CACHE: 'false',

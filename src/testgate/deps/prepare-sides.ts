@@ -1,4 +1,5 @@
 import { installEgress } from './default-egress.js';
+import { preparedRunDeps } from './prepared-env.js';
 import { Revision } from '../../core/revision.js';
 import { git } from '../../core/git.js';
 import type { RunnerId } from '../../core/suite-result.js';
@@ -9,6 +10,7 @@ import {
   installDependencies,
   planDependencies,
   sharedDepCache,
+  type DepsContext,
   type DepsSummary,
   type PlannedDeps,
   type PreparedDeps,
@@ -33,6 +35,11 @@ export interface DepsOptions {
   cache?: DepCache;
   /** Starts the egress proxy for installs; null when install network is off. */
   egress?: () => Promise<EgressHandle | null>;
+  /**
+   * A CI workspace whose dependencies the workflow installed before slopgate ran (the Action): a
+   * side whose dependency files are the workspace's uses them read-only instead of installing.
+   */
+  prepared?: { workspace: string };
 }
 
 interface GateLike {
@@ -98,15 +105,48 @@ export async function planSides(opts: GateLike, runner: RunnerId): Promise<Sides
     planDependencies(opts.base, runner),
     planDependencies(new Revision(opts.repoDir, opts.candidateSha), runner),
   ]);
+  const prepared = opts.deps?.prepared;
+  const workspaceKey = prepared
+    ? (await planDependencies(new Revision(prepared.workspace, 'HEAD'), runner).catch(() => null))?.key
+    : undefined;
   return {
     baseKey: basePlan.key,
-    prepare: (needBase) => prepareBoth(opts, basePlan, headPlan, needBase),
+    prepare: (needBase) => prepareBoth(opts, basePlan, headPlan, needBase, workspaceKey),
   };
 }
 
-async function prepareBoth(opts: GateLike, basePlan: PlannedDeps, headPlan: PlannedDeps, needBase: boolean): Promise<PreparedSides> {
+/** A side that uses the workflow's prepared environment: no install. */
+async function fromWorkflow(plan: PlannedDeps, workspace: string): Promise<PreparedDeps | null> {
+  if (!plan.plan || !('ecosystem' in plan.plan)) return null;
+  const eco = plan.plan.ecosystem;
+  const run = await preparedRunDeps(eco, workspace);
+  if (!run) return null;
+  return {
+    summary: {
+      status: 'prepared',
+      ecosystem: eco,
+      ...(plan.key ? { key: plan.key } : {}),
+      reason: 'installed by the workflow before slopgate ran',
+    },
+    run,
+    notes: [],
+    toolchain: plan.plan.toolchain,
+  };
+}
+
+async function prepareBoth(
+  opts: GateLike,
+  basePlan: PlannedDeps,
+  headPlan: PlannedDeps,
+  needBase: boolean,
+  workspaceKey: string | undefined,
+): Promise<PreparedSides> {
   // Objects, so that the checks after the closures are not narrowed to the initial null.
   const egress: { started: Promise<EgressHandle | null> | null; handle: EgressHandle | null } = { started: null, handle: null };
+  const workspace = opts.deps?.prepared?.workspace;
+  const install = async (plan: PlannedDeps, c: DepsContext): Promise<PreparedDeps> =>
+    (workspace && plan.key !== undefined && plan.key === workspaceKey ? await fromWorkflow(plan, workspace) : null) ??
+    installDependencies(plan, c);
   const ctx = {
     repoDir: opts.repoDir,
     cache: opts.deps?.cache ?? sharedDepCache(),
@@ -120,49 +160,63 @@ async function prepareBoth(opts: GateLike, basePlan: PlannedDeps, headPlan: Plan
     ...(opts.signal ? { signal: opts.signal } : {}),
   };
   try {
-    const sameKey = basePlan.key === headPlan.key;
-    const notNeeded: PreparedDeps = {
-      summary: { status: 'none', reason: 'the baseline is cached' },
-      run: NO_RUN_DEPS,
-      notes: [],
-      toolchain: {},
+    const result = await installBoth(opts, basePlan, headPlan, needBase, { ...ctx, install });
+    const refused = ctx.refusals();
+    if (refused.length)
+      result.notes.push(`the egress proxy refused what the dependency installs tried to reach: ${refused.slice(0, 5).join('; ')}`);
+    return result;
+  } finally {
+    await (await egress.started)?.close();
+  }
+}
+
+async function installBoth(
+  opts: GateLike,
+  basePlan: PlannedDeps,
+  headPlan: PlannedDeps,
+  needBase: boolean,
+  ctx: DepsContext & { install: (plan: PlannedDeps, c: DepsContext) => Promise<PreparedDeps> },
+): Promise<PreparedSides> {
+  const sameKey = basePlan.key === headPlan.key;
+  const notNeeded: PreparedDeps = {
+    summary: { status: 'none', reason: 'the baseline is cached' },
+    run: NO_RUN_DEPS,
+    notes: [],
+    toolchain: {},
+  };
+  const base = needBase || sameKey ? await ctx.install(basePlan, ctx) : notNeeded;
+  let head = sameKey ? base : await ctx.install(headPlan, ctx);
+  const notes = [...new Set([...head.notes, ...base.notes])];
+  const summary = (): SideDeps => ({ base: base.summary, head: head.summary, toolchain: { ...base.toolchain, ...head.toolchain } });
+  if (base.failure) {
+    return {
+      base: NO_RUN_DEPS,
+      head: NO_RUN_DEPS,
+      summary: summary(),
+      notes,
+      baseFailure: `the project's dependencies could not be installed at the base: ${base.failure.message}`,
     };
-    const base = needBase || sameKey ? await installDependencies(basePlan, ctx) : notNeeded;
-    let head = sameKey ? base : await installDependencies(headPlan, ctx);
-    const notes = [...new Set([...head.notes, ...base.notes])];
-    const summary = (): SideDeps => ({ base: base.summary, head: head.summary, toolchain: { ...base.toolchain, ...head.toolchain } });
-    if (base.failure) {
-      return {
-        base: NO_RUN_DEPS,
-        head: NO_RUN_DEPS,
-        summary: summary(),
-        notes,
-        baseFailure: `the project's dependencies could not be installed at the base: ${base.failure.message}`,
-      };
-    }
-    const isCodeProblem = (f: { message: string; tail: string }) => CODE_PROBLEM.test(`${f.message}\n${f.tail}`);
-    // One more try when it does not look like the change's doing: registries have bad minutes.
-    if (head.failure && !isCodeProblem(head.failure)) head = await installDependencies(headPlan, ctx);
-    if (!head.failure) return { base: base.run, head: head.run, summary: summary(), notes };
-    if (!isCodeProblem(head.failure)) {
-      return {
-        base: base.run,
-        head: NO_RUN_DEPS,
-        summary: summary(),
-        notes,
-        headOutage: `the dependencies of this change could not be installed, and the installer's output points at the registry or the network rather than at the change: ${head.failure.message}`,
-      };
-    }
-    const changed = await changedPaths(opts.repoDir, opts.base.sha, opts.candidateSha);
-    const culprits = (head.summary.inputs ?? []).filter((p) => changed.has(p));
+  }
+  const isCodeProblem = (f: { message: string; tail: string }) => CODE_PROBLEM.test(`${f.message}\n${f.tail}`);
+  // One more try when it does not look like the change's doing: registries have bad minutes.
+  if (head.failure && !isCodeProblem(head.failure)) head = await ctx.install(headPlan, ctx);
+  if (!head.failure) return { base: base.run, head: head.run, summary: summary(), notes };
+  if (!isCodeProblem(head.failure)) {
     return {
       base: base.run,
       head: NO_RUN_DEPS,
       summary: summary(),
       notes,
-      headFailure: { message: head.failure.message, culprits, output: head.failure.tail.slice(-2000) },
+      headOutage: `the dependencies of this change could not be installed, and the installer's output points at the registry or the network rather than at the change: ${head.failure.message}`,
     };
-  } finally {
-    await (await egress.started)?.close();
   }
+  const changed = await changedPaths(opts.repoDir, opts.base.sha, opts.candidateSha);
+  const culprits = (head.summary.inputs ?? []).filter((p) => changed.has(p));
+  return {
+    base: base.run,
+    head: NO_RUN_DEPS,
+    summary: summary(),
+    notes,
+    headFailure: { message: head.failure.message, culprits, output: head.failure.tail.slice(-2000) },
+  };
 }

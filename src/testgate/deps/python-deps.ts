@@ -52,7 +52,8 @@ export async function planPython(rev: Revision): Promise<DepsPlan | NoInstall | 
   steps.push(
     `${VENV}/bin/python -c 'import pytest' 2>/dev/null || { echo "slopgate: pytest is not among the project's dependencies; installing the newest" >&2; ${PIP} install pytest; }`,
   );
-  steps.push(`${VENV}/bin/python -m pytest --version`);
+  // Last line: the version of pytest (read without loading the project's config or conftest.py).
+  steps.push(`${VENV}/bin/python -c 'import pytest; print(pytest.__version__)'`);
   const key = createHash('sha256')
     .update(JSON.stringify({ py: py.version, path: py.path, req: req.requirements, c: req.constraints, dynamic: req.dynamic, extras }))
     .digest('hex');
@@ -66,7 +67,8 @@ export async function planPython(rev: Revision): Promise<DepsPlan | NoInstall | 
     ecosystem: 'python',
     keyMaterial: `${key}\n${setupPy}`,
     inputs: [...new Set(inputs)],
-    script: steps.join(' && \\\n'),
+    // One command a line: the install runs under `set -e`, so the first failing step ends it.
+    script: steps.join('\n'),
     files,
     env: { PIP_NO_CACHE_DIR: '0', PIP_CACHE_DIR: '$TMPDIR/pip-cache', PIP_CONFIG_FILE: '/dev/null', PYTHONNOUSERSITE: '1' },
     notes: [

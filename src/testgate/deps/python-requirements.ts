@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import picomatch from 'picomatch';
 import type { Revision } from '../../core/revision.js';
 import { readIni } from '../../repo/manifests/ini-read.js';
 import { pep503, requirementName } from '../../repo/manifests/python-names.js';
@@ -189,8 +190,9 @@ export function lockConstraints(path: string, text: string): string[] {
   const add = (name: unknown, version: unknown) => {
     if (typeof name !== 'string' || typeof version !== 'string') return;
     const n = pep503(name);
-    if (!versions.has(n)) versions.set(n, new Set());
-    versions.get(n)!.add(version);
+    const seen = versions.get(n) ?? new Set<string>();
+    seen.add(version);
+    versions.set(n, seen);
   };
   if (path.endsWith('Pipfile.lock')) {
     try {
@@ -305,6 +307,21 @@ export async function readPythonRequirements(rev: Revision): Promise<PythonRequi
     ...stringsOf(dig(py, 'tool', 'pdm', 'dev-dependencies', 'test')),
     ...stringsOf(dig(py, 'tool', 'pdm', 'dev-dependencies', 'dev')),
   );
+
+  // A uv workspace: the members' own dependencies and test groups too (their tests live in this tree).
+  const members = stringsOf(dig(py, 'tool', 'uv', 'workspace', 'members'));
+  if (members.length) {
+    const isMember = picomatch(members.map((m) => `${m.replace(/\/+$/, '')}/pyproject.toml`));
+    for (const mp of paths.filter((p) => p !== 'pyproject.toml' && isMember(p)).slice(0, 20)) {
+      const text = await rev.readText(mp);
+      if (text === null) continue;
+      inputs.add(mp);
+      const m = readToml(text);
+      reqs.push(...stringsOf(dig(m, 'project', 'dependencies')));
+      const mg = m['dependency-groups'];
+      for (const g of keysOf(mg)) if (TEST_GROUPS.includes(g.toLowerCase()) || /test/i.test(g)) reqs.push(...groupRequirements(mg, g));
+    }
+  }
 
   // Requirements files: what CI/tox/make name, else the conventional ones.
   const files = new Set(ci.files);

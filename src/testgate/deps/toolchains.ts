@@ -97,9 +97,9 @@ export function satisfiesPep440(version: string, spec: string): boolean {
   for (const raw of spec.split(',')) {
     const m = /^\s*(~=|===|==|!=|<=|>=|<|>)\s*([\d.*]+)\s*$/.exec(raw);
     if (!m) continue;
-    const [, op, target] = m;
-    const wildcard = target!.endsWith('.*');
-    const t = release(target!.replace(/\.\*$/, ''));
+    const [, op, target = ''] = m;
+    const wildcard = target.endsWith('.*');
+    const t = release(target.replace(/\.\*$/, ''));
     const prefixEq = cmp(v.slice(0, t.length), t) === 0;
     switch (op) {
       case '==':
@@ -147,21 +147,22 @@ export function pickPython(
     return { python: null, notes: ['no Python interpreter on this machine can create a virtual environment (venv and ensurepip)'] };
   const fits = requiresPython ? usable.filter((p) => satisfiesPep440(p.version, requiresPython)) : usable;
   const newest = (list: PythonInterpreter[]) => [...list].sort((a, b) => cmp(release(b.version), release(a.version)))[0]!;
-  let pool = fits;
   if (fits.length === 0) {
+    const used = newest(usable);
     notes.push(
-      `the project needs Python ${requiresPython}; none of this machine's interpreters (${usable.map((p) => p.version).join(', ')}) satisfies it, so Python ${newest(usable).version} was used`,
+      `the project needs Python ${requiresPython}; none of this machine's interpreters (${usable.map((p) => p.version).join(', ')}) satisfies it, so Python ${used.version} was used`,
     );
-    pool = usable;
+    return { python: used, notes };
   }
   if (pinned) {
     const want = release(pinned);
-    const match = pool.filter((p) => cmp(release(p.version).slice(0, want.length), want) === 0);
+    const match = fits.filter((p) => cmp(release(p.version).slice(0, want.length), want) === 0);
     if (match.length) return { python: newest(match), notes };
     notes.push(`.python-version asks for ${pinned}; not installed here`);
   }
+  // The operator's default (PATH's python3) when it fits, else the newest that does.
   const preferred = usable[0]!;
-  return { python: pool.includes(preferred) ? preferred : newest(pool), notes };
+  return { python: fits.includes(preferred) ? preferred : newest(fits), notes };
 }
 
 /** The first line a tool prints for `--version` (or the given args), or null when it does not run. */

@@ -176,17 +176,22 @@ export async function startEgressProxy(policy: EgressPolicy, hooks: EgressTestHo
         }
         const family = isIP(address);
         const socket = hooks.connect ? hooks.connect(address, port) : netConnect({ host: address, port, family });
+        socket.on('error', () => undefined); // a late error of an abandoned attempt must not crash slopgate
         socket.setTimeout(idleMs);
+        let failed = false;
         const fail = (why: string): void => {
+          if (failed) return;
+          failed = true;
           socket.removeAllListeners('connect');
           socket.destroy();
           last = why;
           attempt();
         };
-        socket.once('error', (err) => fail(errorCode(err)));
+        const onError = (err: Error): void => fail(errorCode(err));
+        socket.once('error', onError);
         socket.once('timeout', () => fail('ETIMEDOUT'));
         socket.once('connect', () => {
-          socket.removeAllListeners('error');
+          socket.removeListener('error', onError);
           socket.removeAllListeners('timeout');
           socket.setTimeout(0);
           resolve(track(socket));
@@ -259,7 +264,9 @@ export async function startEgressProxy(policy: EgressPolicy, hooks: EgressTestHo
       return;
     }
     const { target } = parsed;
-    const decision = await vet(target);
+    // A tunnel to port 80 would carry plain http with any Host header; plain http goes as
+    // `GET http://…` requests, whose Host header the proxy checks.
+    const decision = target.port === 80 ? { refused: 'CONNECT to port 80 (send plain http as http:// requests)' } : await vet(target);
     if ('refused' in decision) {
       record(target.host, target.port, decision.refused);
       rawResponse(client, '403 Forbidden', `slopgate egress proxy: refused ${target.host}:${target.port}: ${decision.refused}`);

@@ -157,10 +157,11 @@ async function runCargo(ctx: RunContext, filters: string[], options: string[], n
   };
 }
 
-export function cargoRunner(options: string[] = [], notes: string[] = []): Runner {
+export function cargoRunner(options: string[] = [], notes: string[] = [], display = 'cargo test'): Runner {
   return {
     id: 'cargo',
     command: `${CARGO_COMMAND}${optionString(options)}`,
+    displayCommand: display,
     run: (ctx) => runCargo(ctx, [], options, notes),
     rerun: (ctx, tests) =>
       runCargo(

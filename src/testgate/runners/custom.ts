@@ -63,5 +63,5 @@ export function customRunner(command: string, goModulePath: string): Runner {
     if (libtest.tests.length) return { ...out, ...libtest };
     return { ...out, exitCodeOnly: true };
   };
-  return { id: 'custom', command, run, rerun: (ctx) => run(ctx) };
+  return { id: 'custom', command, displayCommand: command, run, rerun: (ctx) => run(ctx) };
 }

@@ -27,13 +27,15 @@ function nodeRunner(pkgText: string, ci: CiTestCommand[]): Detection {
   }
   const script = pkg.scripts?.test ?? '';
   const deps = { ...pkg.dependencies, ...pkg.devDependencies };
-  if (/\bvitest\b/.test(script) || ('vitest' in deps && !/\bjest\b/.test(script))) return { runner: vitestRunner() };
-  if (/\bjest\b/.test(script) || 'jest' in deps) return { runner: jestRunner() };
+  // What people run: the CI's own `npx vitest …` line when there is one.
+  const ciLine = (kind: CiTestCommand['kind']) => typed(ci.find((c) => c.kind === kind));
+  if (/\bvitest\b/.test(script) || ('vitest' in deps && !/\bjest\b/.test(script))) return { runner: vitestRunner(ciLine('vitest')) };
+  if (/\bjest\b/.test(script) || 'jest' in deps) return { runner: jestRunner(ciLine('jest')) };
   if (/\bnode\b.*--test\b/.test(script)) return { runner: nodeTestRunner(nodeTestScriptArgs(script) ?? '') };
-  if (script && !script.includes(NPM_DEFAULT_TEST)) return { runner: exitCodeRunner('npm-test', 'npm test --silent') };
+  if (script && !script.includes(NPM_DEFAULT_TEST)) return { runner: exitCodeRunner('npm-test', 'npm test --silent', 'npm test') };
   // No test script: CI may still call the runner directly.
   const direct = ci.find((c) => c.kind === 'vitest' || c.kind === 'jest');
-  if (direct) return { runner: direct.kind === 'vitest' ? vitestRunner() : jestRunner() };
+  if (direct) return { runner: direct.kind === 'vitest' ? vitestRunner(typed(direct)) : jestRunner(typed(direct)) };
   return { skipped: 'package.json has no test script (and no vitest, jest or node --test setup)' };
 }
 
@@ -41,6 +43,15 @@ function nodeRunner(pkgText: string, ci: CiTestCommand[]): Detection {
 function quoted(c: CiTestCommand): string {
   const line = c.line.length > 160 ? `${c.line.slice(0, 157)}…` : c.line;
   return `\`${line.replace(/`/g, "'")}\` (${c.source})`;
+}
+
+/** A CI line as a developer would type it (tox's `{posargs:x}` becomes `x`). */
+function typed(cmd: CiTestCommand | undefined): string | undefined {
+  if (!cmd) return undefined;
+  return cmd.line
+    .replace(/\{posargs(?::([^{}]*))?\}/g, (_m, dflt: string | undefined) => dflt ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** The first CI command of the given kinds whose arguments can be merged, with a note either way. */
@@ -96,6 +107,7 @@ async function pythonRunner(base: Revision, ci: CiTestCommand[]): Promise<Runner
     linkedPackages: linked,
     packages: project.packages,
     notes,
+    ...(picked.cmd ? { display: typed(picked.cmd) } : {}),
   });
 }
 
@@ -116,11 +128,11 @@ export async function detectRunner(base: Revision, configured?: string): Promise
   if (PYTEST_STRONG.some(has) || (PYTHON_MARKERS.some(has) && hasPython)) return { runner: await pythonRunner(base, ci) };
   if (has('go.mod')) {
     const picked = pickCi(ci, ['go'], goCiArgs);
-    return { runner: goRunner(goModulePath(goMod), picked.args, picked.notes) };
+    return { runner: goRunner(goModulePath(goMod), picked.args, picked.notes, typed(picked.cmd)) };
   }
   if (has('Cargo.toml')) {
     const picked = pickCi(ci, ['cargo'], cargoCiArgs);
-    return { runner: cargoRunner(picked.args?.options ?? [], picked.notes) };
+    return { runner: cargoRunner(picked.args?.options ?? [], picked.notes, typed(picked.cmd)) };
   }
   if (has('pom.xml')) return { runner: mavenRunner() };
   const gradle = gradleSkip(paths);

@@ -192,11 +192,12 @@ function withoutSelection(ci?: MergedArgs): string[] {
   return out;
 }
 
-export function goRunner(modulePath: string, ci?: MergedArgs, notes: string[] = []): Runner {
+export function goRunner(modulePath: string, ci?: MergedArgs, notes: string[] = [], display = 'go test ./...'): Runner {
   const command = goTestCommand(ci);
   return {
     id: 'go',
     command,
+    displayCommand: display,
     run: (ctx) => runGo(ctx, command, modulePath, notes),
     rerun: (ctx, tests) => {
       const pkgs = [...new Set(tests.map((t) => t.unit.replace(/^go:/, '')))];

@@ -15,8 +15,14 @@ function list(names: string[], max = 5): string {
   return more ? `${head}, ${last}${more}` : `${head} and ${last}`;
 }
 
+/**
+ * How the go command says it could not fetch a module. The last form is a shared module cache that
+ * the sandbox mounts read-only (the operator's GOMODCACHE): for a module it lacks, go first creates
+ * its download directory there (`mkdir <cache>/cache/download/github.com: read-only file system`,
+ * or `<cache>/cache` when the cache is empty) and never gets as far as `GOPROXY=off`.
+ */
 const GO_OFFLINE =
-  /module lookup disabled by GOPROXY=off|import lookup disabled by -mod=|dial tcp: lookup [\w.-]+|proxyconnect tcp|network is unreachable|connection refused|i\/o timeout|no such host/;
+  /module lookup disabled by GOPROXY=off|import lookup disabled by -mod=|dial tcp: lookup [\w.-]+|proxyconnect tcp|network is unreachable|connection refused|i\/o timeout|no such host|(?:mkdir|open) \S*\/cache(?:\/\S*)?: read-only file system/;
 
 /**
  * Go modules that could not be downloaded. `readImport(file, line, col)` returns the quoted import

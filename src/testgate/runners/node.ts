@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { readResultsFile } from './node-results.js';
 import { join } from 'node:path';
@@ -54,6 +53,7 @@ export function nodeTestRunner(scriptArgs: string): Runner {
   return {
     id: 'node-test',
     command,
+    displayCommand: `node --test${scriptArgs ? ' ' + scriptArgs : ''}`,
     run: (ctx) => run(ctx, command),
     // node --test selects by file; the other tests of those files come along and are ignored.
     rerun: (ctx, tests) =>
@@ -61,7 +61,7 @@ export function nodeTestRunner(scriptArgs: string): Runner {
   };
 }
 
-function jestLike(id: 'vitest' | 'jest'): Runner {
+function jestLike(id: 'vitest' | 'jest', display: string): Runner {
   const bin = `./node_modules/.bin/${id}`;
   // Both report where each test is defined only when asked to (the line of `it(` / `test(`).
   const args =
@@ -69,19 +69,21 @@ function jestLike(id: 'vitest' | 'jest'): Runner {
       ? 'run --includeTaskLocation --reporter=json --outputFile="$SLOPGATE_OUT/report.json"'
       : '--ci --json --testLocationInResults --outputFile="$SLOPGATE_OUT/report.json"';
   const command = `${bin} ${args}`;
+  // Checked inside the sandbox: node_modules may be the dependency install's, mounted only there.
+  const missing = `slopgate: ${bin} is missing`;
   const run = async (ctx: RunContext, cmd: string): Promise<RunnerOutput> => {
-    if (!existsSync(join(ctx.workdir, bin))) {
+    // A re-run must not read the previous run's report if it dies before writing its own.
+    await rm(join(ctx.outDir, 'report.json'), { force: true });
+    const r = await ctx.exec(`if [ ! -e ${bin} ]; then echo '${missing}' >&2; exit 127; fi; ${cmd}`);
+    if (r.exitCode === 127 && r.stderr.includes(missing)) {
       return {
         tests: [],
         units: [],
         exitCode: null,
         outputTail: '',
-        missingToolchain: `${id} is not installed in the tree (${bin} is missing; set tests.setup, e.g. "npm ci", and allow the network or a warm npm cache)`,
+        missingToolchain: `${id} is not installed in the tree (${bin} is missing): declare it in package.json so that the dependency install provides it, or install it with tests.setup`,
       };
     }
-    // A re-run must not read the previous run's report if it dies before writing its own.
-    await rm(join(ctx.outDir, 'report.json'), { force: true });
-    const r = await ctx.exec(cmd);
     const out = baseOutput(r);
     const json = await readOr(join(ctx.outDir, 'report.json'));
     if (json === null) return out;
@@ -95,6 +97,7 @@ function jestLike(id: 'vitest' | 'jest'): Runner {
   return {
     id,
     command,
+    displayCommand: display,
     run: (ctx) => run(ctx, command),
     rerun: (ctx, tests: TestOutcome[]) => {
       const files = [...new Set(tests.map((t) => t.file ?? ''))].filter(Boolean);
@@ -105,11 +108,12 @@ function jestLike(id: 'vitest' | 'jest'): Runner {
   };
 }
 
-export const vitestRunner = (): Runner => jestLike('vitest');
-export const jestRunner = (): Runner => jestLike('jest');
+/** `display`: the project's own command (its CI line or `npm test`); default `npx vitest run` / `npx jest`. */
+export const vitestRunner = (display = 'npx vitest run'): Runner => jestLike('vitest', display);
+export const jestRunner = (display = 'npx jest'): Runner => jestLike('jest', display);
 
 /** `npm test` or any other command without per-test output: the exit code is the only signal. */
-export function exitCodeRunner(id: RunnerId, command: string): Runner {
+export function exitCodeRunner(id: RunnerId, command: string, display = command): Runner {
   const run = async (ctx: RunContext): Promise<RunnerOutput> => {
     const r = await ctx.exec(command);
     const out = baseOutput(r);
@@ -117,5 +121,5 @@ export function exitCodeRunner(id: RunnerId, command: string): Runner {
     if (missing) return { ...out, missingToolchain: missing };
     return { ...out, exitCodeOnly: true };
   };
-  return { id, command, run, rerun: (ctx) => run(ctx) };
+  return { id, command, displayCommand: display, run, rerun: (ctx) => run(ctx) };
 }

@@ -46,6 +46,8 @@ export interface PytestOptions {
   packages?: string[];
   /** Notes about how the command was chosen (shown in the report). */
   notes?: string[];
+  /** The project's own command (the CI line), shown to people; default `pytest` or `python -m pytest`. */
+  display?: string;
 }
 
 function moduleFileOf(dotted: string): string {
@@ -190,6 +192,7 @@ export function pytestRunner(opts: PytestOptions = {}): Runner {
   return {
     id: 'pytest',
     command: pytestCommand(opts, null),
+    displayCommand: opts.display ?? (opts.style === 'module' ? 'python -m pytest' : 'pytest'),
     run: (ctx) => runPytest(ctx, opts, null),
     rerun: (ctx, tests) =>
       runPytest(

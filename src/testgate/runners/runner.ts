@@ -1,3 +1,4 @@
+import { commandNotFound, commandNotFoundReason } from '../failure-cause.js';
 import { headOf } from '../message-cap.js';
 import type { KilledBy, SandboxResult } from '../sandbox.js';
 import type { RunnerId, TestOutcome, UnitStatus } from '../../core/suite-result.js';
@@ -36,8 +37,19 @@ export interface RunnerOutput {
 
 export interface Runner {
   id: RunnerId;
-  /** The command as shown in reports and used in the cache key (with `$SLOPGATE_OUT`, no temp paths). */
+  /**
+   * The exact command the sandbox runs, with slopgate's own wrapping (report files under
+   * `$SLOPGATE_OUT`, import-path setup, reporters); part of the baseline cache key. The JSON report
+   * keeps it as `tests.internalCommand`; no message asks a person to run it.
+   */
   command: string;
+  /**
+   * The project's own test command, as a developer types it: the CI line the runner took its
+   * arguments from when there was one, else the plain command (`pytest`, `go test ./...`,
+   * `cargo test`, `npx vitest run`, `npm test`, or the configured tests.command). Findings and the
+   * report show this one.
+   */
+  displayCommand: string;
   /** Runs the whole suite. */
   run(ctx: RunContext): Promise<RunnerOutput>;
   /** Re-runs only the given tests (or the smallest unit that contains them). */
@@ -58,6 +70,9 @@ export function escapeRegExp(text: string): string {
 export function missingToolchain(result: SandboxResult, tool: string, patterns: RegExp[] = []): string | undefined {
   const text = `${result.stdout}\n${result.stderr}`;
   if (result.exitCode === 127 || patterns.some((p) => p.test(text))) {
+    // `npm test` whose script calls `mocha`: name the command that is missing, not npm.
+    const notFound = commandNotFound(text);
+    if (notFound && notFound !== tool) return commandNotFoundReason(text) ?? undefined;
     return `${tool} is not available in the sandbox (${firstLine(/[^\n]*(not found|No module named)[^\n]*/.exec(text)?.[0] ?? `exit ${result.exitCode}`)})`;
   }
   return undefined;

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PullRequestFacts } from '../../../src/host/review-host.js';
+import { reportOutcome } from '../../../src/host/publish-report.js';
+import { suiteBrokenReport } from '../../report/build-report.js';
 import type { CheckAnnotation } from '../../../src/report/annotations.js';
 import {
   actionCapabilities,
@@ -85,6 +87,18 @@ describe('ActionsReviewHost', () => {
     expect(summary.startsWith('earlier step\n## slopgate: REFINE: 12 blocking\n')).toBe(true);
     expect(summary).not.toContain('<!-- x -->');
     expect(h.checkRunUrl(FACTS, 0)).toBe('https://ghe.example.test/acme/calc/actions/runs/1');
+  });
+
+  it('the job summary and the log say the suite does not start at the head, with the cause, never "no regressions"', async () => {
+    const { h, lines, summaryFile } = host(true);
+    const cause = '`conftest.py` imports `sqlalchemy`, which is not installed in the sandbox';
+    await h.completeCheckRun(0, reportOutcome(suiteBrokenReport(`${cause}; declare it in the project’s test dependencies`), false));
+    const title = `1 blocking · suite does not start at the head: ${cause}`;
+    expect(lines.at(-1)).toBe(`::error title=slopgate::${title}`);
+    const summary = readFileSync(summaryFile, 'utf8');
+    expect(summary).toContain(`## slopgate: ${title}\n`);
+    expect(summary).toContain(`### Tests: suite does not start at the head: ${cause}\n`);
+    expect(summary).not.toContain('no regressions');
   });
 
   it('a 403 on creating the check run switches to annotations with a warning; other errors are thrown', async () => {

@@ -1,0 +1,232 @@
+import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Revision } from '../../src/core/revision.js';
+import { DepCache } from '../../src/testgate/deps/dep-cache.js';
+import { detectPackageManager, planNpm } from '../../src/testgate/deps/npm-deps.js';
+import { poetryRequirement } from '../../src/testgate/deps/poetry-constraint.js';
+import { lockConstraints, readPythonRequirements } from '../../src/testgate/deps/python-requirements.js';
+import { matchToolchain, pinnedRustToolchain } from '../../src/testgate/deps/cargo-deps.js';
+import { pickPython, satisfiesPep440, type PythonInterpreter } from '../../src/testgate/deps/toolchains.js';
+import { removeTestRepos, TestRepo } from '../helpers/git-repo.js';
+
+/** The dependency planners read trees without running anything: what they decide to install, and the cache's rules. */
+
+afterAll(() => removeTestRepos());
+
+function rev(files: Record<string, string>): Revision {
+  const repo = TestRepo.create();
+  repo.write(files).commit('base');
+  return new Revision(repo.dir, repo.git('rev-parse', 'HEAD').trim());
+}
+
+describe('Python requirements', () => {
+  it('reads PEP 621 dependencies, test extras, dependency groups (with include-group), CI requirements files and tox deps; never the project itself', async () => {
+    const r = await readPythonRequirements(
+      rev({
+        'pyproject.toml': [
+          '[project]',
+          'name = "Shop_App"',
+          'requires-python = ">=3.9"',
+          'dependencies = ["httpx>=0.27"]',
+          '[project.optional-dependencies]',
+          'test = ["pytest>=8", "shop-app[fast]"]',
+          'fast = ["orjson"]',
+          'docs = ["mkdocs"]',
+          '[dependency-groups]',
+          'lint = ["ruff"]',
+          'dev = ["coverage", {include-group = "lint"}]',
+        ].join('\n'),
+        '.github/workflows/ci.yml': 'jobs:\n  t:\n    steps:\n      - run: pip install -r requirements/ci.txt -r docs/requirements.txt\n',
+        'requirements/ci.txt': '-e .[test]\n--index-url https://mirror.example/simple\nfreezegun==1.5 --hash=sha256:abc\n-r extra.txt\n',
+        'requirements/extra.txt': 'respx\n',
+        'docs/requirements.txt': 'sphinx\n',
+        'tox.ini': '[testenv]\ndeps =\n    pytest-asyncio\n    {env:X}\n',
+        'shop_app/__init__.py': '',
+      }),
+    );
+    expect(r.name).toBe('shop-app');
+    expect(r.requiresPython).toBe('>=3.9');
+    expect(r.dynamic).toBe(false);
+    expect(r.requirements).toEqual(
+      expect.arrayContaining(['httpx>=0.27', 'pytest>=8', 'orjson', 'coverage', 'ruff', 'freezegun==1.5', 'respx', 'pytest-asyncio']),
+    );
+    expect(r.requirements).not.toContain('mkdocs');
+    expect(r.requirements).not.toContain('sphinx');
+    expect(r.requirements.some((x) => x.startsWith('shop-app') || x.startsWith('-e'))).toBe(false);
+    expect(r.notes.join('\n')).toMatch(/sets its own package index/);
+    expect(r.inputs).toEqual(expect.arrayContaining(['pyproject.toml', 'requirements/ci.txt', 'requirements/extra.txt', 'tox.ini']));
+  });
+
+  it('Poetry groups become pip requirements; a lockfile gives pins as constraints; setup.py alone means the project must be built', async () => {
+    const poetry = await readPythonRequirements(
+      rev({
+        'pyproject.toml':
+          '[tool.poetry]\nname = "svc"\n[tool.poetry.dependencies]\npython = "^3.10"\nrequests = "^2.31"\nlocal = {path = "../local"}\n[tool.poetry.group.test.dependencies]\npytest = "~8.2"\n',
+        'poetry.lock':
+          '[[package]]\nname = "requests"\nversion = "2.32.3"\n[[package]]\nname = "Pytest"\nversion = "8.2.2"\n[[package]]\nname = "svc"\nversion = "0.1.0"\n',
+      }),
+    );
+    expect(poetry.requirements).toEqual(['requests>=2.31,<3', 'pytest>=8.2,<8.3']);
+    expect(poetry.requiresPython).toBe('>=3.10,<4');
+    expect(poetry.constraints).toEqual(['pytest==8.2.2', 'requests==2.32.3']);
+    expect(poetry.lockfile).toBe('poetry.lock');
+    const setupPy = await readPythonRequirements(rev({ 'setup.py': 'from setuptools import setup\nsetup(name="x")\n' }));
+    expect(setupPy.dynamic).toBe(true);
+  });
+
+  it('lock constraints skip packages locked at several versions and uv sources that are not an index', () => {
+    const uv =
+      '[[package]]\nname = "a"\nversion = "1.0"\nsource = { registry = "https://pypi.org/simple" }\n[[package]]\nname = "a"\nversion = "2.0"\nsource = { registry = "https://pypi.org/simple" }\n[[package]]\nname = "me"\nversion = "0.1"\nsource = { editable = "." }\n[[package]]\nname = "b_c"\nversion = "3.0"\nsource = { registry = "https://pypi.org/simple" }\n';
+    expect(lockConstraints('uv.lock', uv)).toEqual(['b-c==3.0']);
+  });
+
+  it('Poetry constraints in PEP 440', () => {
+    expect(poetryRequirement('x', '^1.2.3')).toBe('x>=1.2.3,<2');
+    expect(poetryRequirement('x', '^0.2.3')).toBe('x>=0.2.3,<0.3');
+    expect(poetryRequirement('x', '~1.2')).toBe('x>=1.2,<1.3');
+    expect(poetryRequirement('x', '1.2.3')).toBe('x==1.2.3');
+    expect(poetryRequirement('x', '*')).toBe('x');
+    expect(poetryRequirement('x', '>=1,<2')).toBe('x>=1,<2');
+    expect(poetryRequirement('x', '^1 || ^2')).toBe('x');
+    expect(poetryRequirement('x', { version: '^1', extras: ['a'], markers: 'sys_platform == "linux"' })).toBe(
+      'x[a]>=1,<2; sys_platform == "linux"',
+    );
+    expect(poetryRequirement('x', { git: 'https://example.org/x.git' })).toBeNull();
+    expect(poetryRequirement('x', { version: '^1', optional: true })).toBeNull();
+  });
+});
+
+describe('interpreters and toolchains', () => {
+  it('PEP 440 specifiers of requires-python', () => {
+    expect(satisfiesPep440('3.11.7', '>=3.9')).toBe(true);
+    expect(satisfiesPep440('3.11.7', '>=3.9,<3.11')).toBe(false);
+    expect(satisfiesPep440('3.11.7', '~=3.10')).toBe(true);
+    expect(satisfiesPep440('3.11.7', '~=3.10.0')).toBe(false);
+    expect(satisfiesPep440('3.11.7', '==3.11.*')).toBe(true);
+    expect(satisfiesPep440('3.11.7', '!=3.11.*')).toBe(false);
+  });
+
+  it('picks an interpreter that satisfies the project, PATH’s first when it does, and says when none does', () => {
+    const py = (version: string, venv = true): PythonInterpreter => ({ path: `/py/${version}`, version, prefix: `/py/${version}`, venv });
+    const all = [py('3.11.7'), py('3.12.1'), py('3.9.2'), py('3.13.0', false)];
+    expect(pickPython(all, '>=3.9', null).python?.version).toBe('3.11.7');
+    expect(pickPython(all, '>=3.12', null).python?.version).toBe('3.12.1');
+    expect(pickPython(all, '<3.10', null).python?.version).toBe('3.9.2');
+    const none = pickPython(all, '>=3.14', null);
+    expect(none.python?.version).toBe('3.12.1');
+    expect(none.notes.join()).toMatch(/needs Python >=3\.14; none of this machine's interpreters/);
+    expect(pickPython(all, null, '3.12').python?.version).toBe('3.12.1');
+  });
+
+  it('a rust-toolchain pin is matched against the installed toolchains', () => {
+    expect(pinnedRustToolchain('[toolchain]\nchannel = "1.80"\ncomponents = ["clippy"]\n')).toBe('1.80');
+    expect(pinnedRustToolchain('nightly-2024-01-01\n')).toBe('nightly-2024-01-01');
+    const installed = ['stable-x86_64-unknown-linux-gnu (default)', '1.80.1-x86_64-unknown-linux-gnu'];
+    expect(matchToolchain('1.80', installed)).toBe('1.80.1-x86_64-unknown-linux-gnu');
+    expect(matchToolchain('stable', installed)).toBe('stable-x86_64-unknown-linux-gnu');
+    expect(matchToolchain('1.70', installed)).toBeNull();
+  });
+});
+
+describe('npm, pnpm and yarn', () => {
+  it('the package manager comes from packageManager, else the lockfile; bun falls back to npm', () => {
+    expect(detectPackageManager({ packageManager: 'pnpm@9.1.0+sha512.x' }, new Set(['package-lock.json']))).toMatchObject({
+      pm: 'pnpm',
+      version: '9.1.0',
+    });
+    expect(detectPackageManager({}, new Set(['yarn.lock']))).toMatchObject({ pm: 'yarn', lockfile: 'yarn.lock' });
+    expect(detectPackageManager({}, new Set(['package-lock.json']))).toMatchObject({ pm: 'npm', lockfile: 'package-lock.json' });
+    expect(detectPackageManager({}, new Set(['bun.lock']))).toMatchObject({ pm: 'npm', bunLock: 'bun.lock' });
+  });
+
+  it('the key follows what the install reads (workspace manifests included) and not what it does not (a version bump of the package itself is in, a test edit is out)', async () => {
+    const base = {
+      'package.json': JSON.stringify({
+        name: 'root',
+        private: true,
+        workspaces: ['packages/*'],
+        devDependencies: { vitest: '3.2.4' },
+        scripts: { test: 'vitest' },
+      }),
+      'packages/a/package.json': JSON.stringify({ name: 'a', dependencies: { 'is-number': '7.0.0' } }),
+      'package-lock.json': '{"lockfileVersion":3}',
+      'test/x.test.js': '',
+    };
+    const planA = await planNpm(rev(base), '20.20.2');
+    const planB = await planNpm(
+      rev({ ...base, 'test/x.test.js': 'changed', 'package.json': base['package.json'].replace('"test":"vitest"', '"test":"vitest run"') }),
+      '20.20.2',
+    );
+    const planC = await planNpm(
+      rev({ ...base, 'packages/a/package.json': base['packages/a/package.json'].replace('7.0.0', '7.0.1') }),
+      '20.20.2',
+    );
+    if (!planA || !('ecosystem' in planA) || !planB || !('ecosystem' in planB) || !planC || !('ecosystem' in planC))
+      throw new Error('expected install plans');
+    expect(planA.script).toBe('npm ci --no-audit --no-fund');
+    expect(planA.inputs).toEqual(['package.json', 'package-lock.json', 'packages/a/package.json']);
+    expect(planB.keyMaterial).toBe(planA.keyMaterial);
+    expect(planC.keyMaterial).not.toBe(planA.keyMaterial);
+    expect(await planNpm(rev({ 'package.json': '{"name":"x","scripts":{"test":"node --test"}}' }), '20.20.2')).toMatchObject({
+      none: 'package.json declares no dependencies',
+    });
+  });
+});
+
+describe('the dependency cache', () => {
+  const roots: string[] = [];
+  afterAll(() => {
+    for (const r of roots) rmSync(r, { recursive: true, force: true });
+  });
+  const cacheAt = (maxBytes: number) => {
+    const root = mkdtempSync(join(tmpdir(), 'slopgate-depcache-'));
+    roots.push(root);
+    return new DepCache({ root, maxBytes, protectMs: 0 });
+  };
+  const builder = (calls: { n: number }, bytes = 1024) => ({
+    ecosystem: 'npm' as const,
+    build: async (staging: string) => {
+      calls.n++;
+      await new Promise((r) => setTimeout(r, 50));
+      writeFileSync(join(staging, 'blob'), Buffer.alloc(bytes));
+      return { ok: true as const, outputs: [], notes: [], toolchain: {} };
+    },
+  });
+
+  it('concurrent workers build one entry once; the others wait and use it', async () => {
+    const cache = cacheAt(1e9);
+    const calls = { n: 0 };
+    const results = await Promise.all([1, 2, 3, 4].map(() => cache.getOrBuild('npm-k', builder(calls))));
+    expect(calls.n).toBe(1);
+    expect(results.filter((r) => r.ok && !r.cached)).toHaveLength(1);
+    expect(results.every((r) => r.ok)).toBe(true);
+    expect(readdirSync(cache.opts.root).filter((n) => !n.startsWith('.'))).toEqual(['npm-k']);
+  });
+
+  it('past its size the least recently used entries go, never the one just built; a failed build leaves nothing', async () => {
+    const cache = cacheAt(150 * 1024);
+    const calls = { n: 0 };
+    await cache.getOrBuild('npm-old', builder(calls, 100 * 1024));
+    const past = new Date(Date.now() - 3_600_000);
+    utimesSync(join(cache.entryDir('npm-old'), '.used'), past, past);
+    await cache.getOrBuild('npm-new', builder(calls, 100 * 1024));
+    expect(readdirSync(cache.opts.root).filter((n) => !n.startsWith('.'))).toEqual(['npm-new']);
+    const failed = await cache.getOrBuild('npm-bad', {
+      ecosystem: 'npm',
+      build: () => Promise.resolve({ ok: false as const, error: 'no', tail: '' }),
+    });
+    expect(failed).toMatchObject({ ok: false, error: 'no' });
+    expect(readdirSync(cache.opts.root).filter((n) => !n.startsWith('.'))).toEqual(['npm-new']);
+  });
+
+  it('a lock left by a process that is gone is taken over', async () => {
+    const cache = cacheAt(1e9);
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(cache.opts.root, '.locks', 'npm-stale'), { recursive: true });
+    writeFileSync(join(cache.opts.root, '.locks', 'npm-stale', 'owner'), `${(await import('node:os')).hostname()} 999999`);
+    const r = await cache.getOrBuild('npm-stale', builder({ n: 0 }));
+    expect(r).toMatchObject({ ok: true, cached: false });
+  });
+});
