@@ -1,4 +1,16 @@
-import { existsSync, lstatSync, mkdirSync, readlinkSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve, sep } from 'node:path';
 
@@ -193,18 +205,44 @@ export function findToolchains(env: NodeJS.ProcessEnv = process.env): ToolchainM
   return result;
 }
 
-/** Generated /etc files (passwd, group, hosts), written once per process into a private dir. */
+/** A generated /etc file bound into a sandbox is this old at least before it is removed (bwrap binds it at start). */
+const ETC_FILE_TTL_MS = 10 * 60_000;
+
+/** Writes a file by rename, so a sandbox that bound the previous one never sees it truncated. */
+function writeAtomic(path: string, content: string): void {
+  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(tmp, content, { mode: 0o644 });
+  renameSync(tmp, path);
+}
+
+/**
+ * Generated /etc files (passwd, group, hosts) in a private dir. passwd names the run's HOME (Java's
+ * `user.home` comes from it, not from $HOME), so each home gets its own file: runs side by side (base
+ * and head) must not see each other's. Files of runs that started long ago are removed.
+ */
 function generatedEtc(home: string): { passwd: string; group: string; hosts: string } {
   const dir = join(tmpdir(), `slopgate-sandbox-etc-${process.getuid?.() ?? 0}`);
   mkdirSync(dir, { recursive: true, mode: 0o755 });
-  const files = {
-    passwd: `root:x:0:0:root:/nonexistent:/usr/sbin/nologin\nsandbox:x:${SANDBOX_UID}:${SANDBOX_GID}:slopgate sandbox:${home}:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n`,
-    group: `root:x:0:\nsandbox:x:${SANDBOX_GID}:\nnogroup:x:65534:\n`,
-    hosts: '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n',
+  const paths = {
+    passwd: join(dir, `passwd-${createHash('sha256').update(home).digest('hex').slice(0, 16)}`),
+    group: join(dir, 'group'),
+    hosts: join(dir, 'hosts'),
   };
-  const paths = { passwd: join(dir, 'passwd'), group: join(dir, 'group'), hosts: join(dir, 'hosts') };
-  // cast: Object.keys/fromEntries drop key types; the keys come from the const list
-  for (const k of Object.keys(files) as (keyof typeof files)[]) writeFileSync(paths[k], files[k], { mode: 0o644 });
+  writeAtomic(
+    paths.passwd,
+    `root:x:0:0:root:/nonexistent:/usr/sbin/nologin\nsandbox:x:${SANDBOX_UID}:${SANDBOX_GID}:slopgate sandbox:${home}:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n`,
+  );
+  writeAtomic(paths.group, `root:x:0:\nsandbox:x:${SANDBOX_GID}:\nnogroup:x:65534:\n`);
+  writeAtomic(paths.hosts, '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n');
+  const now = Date.now();
+  for (const name of readdirSync(dir)) {
+    if (!name.startsWith('passwd-')) continue;
+    try {
+      if (now - statSync(join(dir, name)).mtimeMs > ETC_FILE_TTL_MS) rmSync(join(dir, name), { force: true });
+    } catch {
+      // removed by another process
+    }
+  }
   return paths;
 }
 

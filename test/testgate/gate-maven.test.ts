@@ -177,7 +177,9 @@ needs('maven', 'bwrap')('G8 on Maven projects', () => {
     const report = await gateTests(repo, { cacheDir: cache.dir });
     expect(report.findings.map((f) => f.category)).toEqual(['build-broken']);
     expect(report.findings[0]).toMatchObject({ path: 'a/src/test/java/a/ATest.java', line: 10, severity: 'fail' });
-    expect(report.findings[0]!.message).toMatch(/Maven module `a` no longer builds with this change .*cannot find symbol/);
+    expect(report.findings[0]!.message).toMatch(
+      /Maven module `a` no longer builds with this change .*cannot find symbol \(symbol: +method onee\(\); location: class a\.A\)/,
+    );
     const section = testsSection(report);
     expect(section).toMatchObject({ brokenUnits: ['maven:a'], removed: [], regressions: [] });
     expect(section.candidate).toMatchObject({ total: 4, failing: 0 });

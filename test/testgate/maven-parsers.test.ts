@@ -73,7 +73,7 @@ describe('Maven log', () => {
     const a = log.projects[1]!.failure!;
     expect(isCompileFailure(a)).toBe(true);
     expect(compileErrors(a.message)).toEqual([
-      { path: '/w/a/src/main/java/a/A.java', line: 1, text: 'cannot find symbol\n  symbol:   variable x\n  location: class a.A' },
+      { path: '/w/a/src/main/java/a/A.java', line: 1, text: 'cannot find symbol (symbol: variable x; location: class a.A)' },
     ]);
     const b = log.projects[2]!.failure!;
     expect(isCompileFailure(b)).toBe(false);

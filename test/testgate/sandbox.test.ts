@@ -62,6 +62,17 @@ needs('python3')('sandbox', () => {
     }
   });
 
+  it('runs side by side each see their own HOME in /etc/passwd (Java reads user.home from it)', async () => {
+    const home = 'awk -F: \'$1=="sandbox"{print $6}\' /etc/passwd';
+    const first = opts(`sleep 2; ${home}`);
+    const started = runSandboxed(first);
+    await new Promise((r) => setTimeout(r, 500));
+    const second = opts(home);
+    const [a, b] = await Promise.all([started, runSandboxed(second)]);
+    expect(a.stdout.trim()).toBe(first.home);
+    expect(b.stdout.trim()).toBe(second.home);
+  });
+
   it('a PR test cannot reach a server the host started on 127.0.0.1 (no network)', async () => {
     if (sandboxCapabilities().unavailable) {
       console.warn(`skipped: ${sandboxCapabilities().unavailable}`);

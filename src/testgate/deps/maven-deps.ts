@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { Revision } from '../../core/revision.js';
 import { EGRESS_PORT } from '../egress/sandbox-egress.js';
 import { readMavenModules, requiredJava } from '../maven-project.js';
 import { DEPS_MOUNT, type DepsPlan, type NoInstall } from './deps-plan.js';
+import { hashTexts } from './hash-texts.js';
 import { ciJavaVersions, findJdks, pickJdk, type Jdk } from './jdks.js';
 import { toolVersion } from './toolchains.js';
 
@@ -182,14 +182,12 @@ export async function planMaven(rev: Revision, m?: MavenMachine): Promise<DepsPl
       `the Maven wrapper asks for Maven ${wrapper}; the build ran with this machine's Maven ${mvn} (the wrapper would download Maven itself)`,
     );
   const mirror = operatorMavenMirror();
-  const h = createHash('sha256');
-  for (const [p, t] of [...texts].sort(([a], [b]) => a.localeCompare(b))) h.update(`${p}\0${t}\0`);
   const reactor = [...new Set(modules.map((x) => x.artifactId).filter(Boolean))].sort();
   const javaEnv: Record<string, string> = jdk ? { JAVA_HOME: jdk.home } : {};
   const toolchain: Record<string, string> = { maven: mvn, ...(jdk ? { java: jdk.version } : {}) };
   return {
     ecosystem: 'maven',
-    keyMaterial: `maven=${mvn}\njdk=${jdk ? `${jdk.home} ${jdk.version}` : 'none'}\nmirror=${mirror ?? ''}\n${h.digest('hex')}`,
+    keyMaterial: `maven=${mvn}\njdk=${jdk ? `${jdk.home} ${jdk.version}` : 'none'}\nmirror=${mirror ?? ''}\n${hashTexts(texts)}`,
     inputs,
     script: mavenInstallScript(),
     files: [

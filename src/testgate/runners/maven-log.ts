@@ -98,15 +98,18 @@ export interface CompileError {
   text: string;
 }
 
-/** The compile errors in a failure's message, in order; javac's indented detail lines (`symbol: …`) stay with their error. */
+/**
+ * The compile errors in a failure's message, in order; javac's indented detail lines stay with their
+ * error, on the same line: `cannot find symbol (symbol: method onex(); location: class a.A)`.
+ */
 export function compileErrors(message: string): CompileError[] {
-  const out: CompileError[] = [];
+  const out: { error: CompileError; details: string[] }[] = [];
   for (const line of message.split('\n')) {
     const m = POSITION.exec(line);
-    if (m) out.push({ path: m[1]!.replace(/^file:\/\//, ''), line: Number(m[2]), text: m[3]!.trim() });
-    else if (/^\s+\S/.test(line) && out.length) out[out.length - 1]!.text += `\n  ${line.trim()}`;
+    if (m) out.push({ error: { path: m[1]!.replace(/^file:\/\//, ''), line: Number(m[2]), text: m[3]!.trim() }, details: [] });
+    else if (/^\s+\S/.test(line)) out.at(-1)?.details.push(line.trim().replace(/\s+/g, ' '));
   }
-  return out;
+  return out.map(({ error, details }) => (details.length ? { ...error, text: `${error.text} (${details.join('; ')})` } : error));
 }
 
 /** A goal of a compiler plugin (maven-compiler-plugin, kotlin-maven-plugin, gmavenplus, scala-maven-plugin) or a compilation failure. */

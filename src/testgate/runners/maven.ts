@@ -26,8 +26,8 @@ import { missingToolchain, shortMessage, shq, type RunContext, type Runner, type
  * (deps/maven-deps.ts). Re-runs select tests with `-Dtest=Class#method+method`.
  */
 
-/** The command as reports show it: what a developer runs to reproduce. */
-export const MAVEN_COMMAND = 'mvn test -fn -Dmaven.test.failure.ignore=true';
+/** The command as findings and reports show it: what a developer runs to reproduce. */
+export const MAVEN_DISPLAY_COMMAND = 'mvn test';
 
 const LOG = 'maven.log';
 /** Offline, batch mode, no transfer progress; tests' own output goes to files beside the reports. */
@@ -188,8 +188,8 @@ export function surefireSelection(tests: TestOutcome[]): { filter: string; modul
 export function mavenRunner(notes: string[] = []): Runner {
   return {
     id: 'maven',
-    command: MAVEN_COMMAND,
-    displayCommand: 'mvn test',
+    command: mvnLine(''),
+    displayCommand: MAVEN_DISPLAY_COMMAND,
     run: (ctx) => runMaven(ctx, '', notes),
     rerun: (ctx, tests) => {
       const { filter, modules } = surefireSelection(tests);
