@@ -68,3 +68,6 @@ export interface RunDeps {
 }
 
 export const NO_RUN_DEPS: RunDeps = { binds: [], tmpfs: [], env: {}, path: [] };
+
+/** Dirs tools write caches into inside node_modules (vite, vitest, babel, xo, tsc); each gets a private tmpfs in a test run. */
+export const NODE_MODULES_CACHES = ['.vite', '.vite-temp', '.cache', '.vitest', '.tmp'];

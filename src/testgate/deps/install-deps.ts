@@ -12,7 +12,16 @@ import type { SuiteLimits } from '../run-suite.js';
 import { tailOf } from '../capped-output.js';
 import { planCargo } from './cargo-deps.js';
 import { DepCache, depCacheOptionsFromEnv, type EntryMeta } from './dep-cache.js';
-import { DEPS_MOUNT, INSTALL_TREE, NO_RUN_DEPS, type DepsPlan, type Ecosystem, type NoInstall, type RunDeps } from './deps-plan.js';
+import {
+  DEPS_MOUNT,
+  INSTALL_TREE,
+  NODE_MODULES_CACHES,
+  NO_RUN_DEPS,
+  type DepsPlan,
+  type Ecosystem,
+  type NoInstall,
+  type RunDeps,
+} from './deps-plan.js';
 import { installFailureSummary } from './install-failure.js';
 import { planGo } from './go-deps.js';
 import { planMaven } from './maven-deps.js';
@@ -27,7 +36,6 @@ const run = promisify(execFile);
 const PLAN_VERSION = 1;
 
 /** Dirs tools write caches into inside node_modules; each gets a private tmpfs in the test run. */
-const NODE_MODULES_CACHES = ['.vite', '.cache', '.vitest', '.tmp'];
 /** Yarn Plug'n'Play's install output, kept like node_modules. */
 const PNP_OUTPUTS = ['.pnp.cjs', '.pnp.loader.mjs', '.pnp.js', '.yarn/cache', '.yarn/unplugged', '.yarn/install-state.gz'];
 

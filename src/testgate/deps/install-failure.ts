@@ -30,6 +30,11 @@ export function installFailureSummary(eco: Ecosystem, res: SandboxResult, tail: 
   const quoted = (telling.length ? telling : lines.slice(-3)).map((l) => l.trim().slice(0, 300));
   if (quoted.length) parts.push(quoted.join(' / '));
   if (!parts.length) parts.push(`the installer exited with code ${res.exitCode}`);
+  // A package manager newer than this machine's Node.js fails on a built-in module it lacks (pnpm 10 and node:sqlite).
+  if (/ERR_UNKNOWN_BUILTIN_MODULE|No such built-in module/.test(tail))
+    parts.push(
+      `the package manager needs a newer Node.js than this machine's (${process.version}); use a slopgate machine with the Node.js the project asks for`,
+    );
   if (refusals.length) parts.push(`the sandbox's egress proxy refused ${refusals.slice(0, 3).join('; ')}`);
   return parts.join('; ');
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { lstat, mkdir, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import type { Ecosystem, RunDeps } from './deps-plan.js';
+import { NODE_MODULES_CACHES, type Ecosystem, type RunDeps } from './deps-plan.js';
 
 /**
  * The environment a CI workflow prepared before the slopgate step (the GitHub Action): the
@@ -11,8 +11,6 @@ import type { Ecosystem, RunDeps } from './deps-plan.js';
  * install. The interpreter a workflow set up (actions/setup-python, setup-node) is on PATH and
  * mounted with the other toolchains already.
  */
-
-const NODE_CACHES = ['.vite', '.cache', '.vitest', '.tmp'];
 
 async function nodeModulesDirs(root: string): Promise<string[]> {
   const out: string[] = [];
@@ -42,10 +40,11 @@ export async function preparedRunDeps(eco: Ecosystem, workspace: string, env: No
     const dirs = await nodeModulesDirs(workspace);
     if (!dirs.length) return null;
     // The caches tools write into node_modules get a private tmpfs each; their mount points must exist.
-    for (const d of dirs) for (const c of NODE_CACHES) await mkdir(join(workspace, d, c), { recursive: true }).catch(() => undefined);
+    for (const d of dirs)
+      for (const c of NODE_MODULES_CACHES) await mkdir(join(workspace, d, c), { recursive: true }).catch(() => undefined);
     return {
       binds: dirs.map((d) => ({ src: join(workspace, d), dest: d })),
-      tmpfs: dirs.flatMap((d) => NODE_CACHES.map((c) => `${d}/${c}`)),
+      tmpfs: dirs.flatMap((d) => NODE_MODULES_CACHES.map((c) => `${d}/${c}`)),
       env: {},
       path: [],
     };
