@@ -22,14 +22,16 @@ function run(cwd: string, args: string[], env: Record<string, string>, input?: s
   });
 }
 
-/** A fixed identity for candidate commits, so their ids are reproducible and no user config is needed. */
+/**
+ * A fixed identity for candidate commits, so their ids are reproducible and no user config is needed.
+ * The date is the parent's: a candidate is as old as the head it fixes, so the dependency install
+ * resolves the same versions for both (an old date would ask the registry for versions of that day).
+ */
 const IDENTITY = {
   GIT_AUTHOR_NAME: 'slopgate refiner',
   GIT_AUTHOR_EMAIL: 'refiner@slopgate.invalid',
   GIT_COMMITTER_NAME: 'slopgate refiner',
   GIT_COMMITTER_EMAIL: 'refiner@slopgate.invalid',
-  GIT_AUTHOR_DATE: '2000-01-01T00:00:00Z',
-  GIT_COMMITTER_DATE: '2000-01-01T00:00:00Z',
 };
 
 /** The file mode of `path` in `commit`, or null when it is absent. */
@@ -56,7 +58,9 @@ export async function commitCandidate(repoDir: string, parent: string, files: re
       await run(repoDir, ['update-index', '--add', '--cacheinfo', `${mode},${oid},${f.path}`], env);
     }
     const tree = (await run(repoDir, ['write-tree'], env)).trim();
-    return (await run(repoDir, ['commit-tree', tree, '-p', parent, '-F', '-'], IDENTITY, message)).trim();
+    const date = (await run(repoDir, ['log', '-1', '--format=%cI', parent], {})).trim();
+    const identity = { ...IDENTITY, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
+    return (await run(repoDir, ['commit-tree', tree, '-p', parent, '-F', '-'], identity, message)).trim();
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

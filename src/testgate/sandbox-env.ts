@@ -13,6 +13,15 @@ const PASS_THROUGH = ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'GOFLAGS', 'GO
 /** File paths of CA bundles (needed when setup downloads through a TLS-intercepting proxy). */
 const CA_PATHS = ['SSL_CERT_FILE', 'SSL_CERT_DIR', 'NODE_EXTRA_CA_CERTS', 'REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE', 'PIP_CERT'];
 
+/**
+ * The machine's own trust store (Debian/Ubuntu, then Fedora/RHEL). Tools that carry their own CA list
+ * (Node.js, pip before 24.2 with certifi, requests, cargo) are pointed at it when the host sets none of
+ * the variables above: behind a TLS-intercepting proxy whose CA only the machine trusts, they would
+ * otherwise fail every download ("from versions: none"), an outage that is the gate's, not the code's.
+ */
+const SYSTEM_CA_BUNDLES = ['/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt'];
+const CA_FILE_VARS = ['SSL_CERT_FILE', 'NODE_EXTRA_CA_CERTS', 'REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE', 'PIP_CERT', 'CARGO_HTTP_CAINFO'];
+
 /** Names that are never passed, whatever the caller asks for (defence in depth). */
 const FORBIDDEN =
   /(TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE|CREDENTIAL|COOKIE|SESSION|AUTH|KEY|PROXY|_PAT$)|^(GITHUB_|GH_|GIT_|AWS_|AZURE_|GOOGLE_|GCP_|NPM_CONFIG__AUTH|DATABASE_URL$|REDIS_URL$|PG[A-Z]*$|APP_ID$|WEBHOOK|SLOPGATE_LLM|OPENAI|ANTHROPIC|GONOSUMDB|GOPRIVATE|PIP_INDEX_URL|PIP_EXTRA_INDEX_URL|CARGO_REGISTRIES_)/i;
@@ -73,7 +82,11 @@ export function sandboxEnv(opts: SandboxEnvOptions): Record<string, string> {
   for (const name of PASS_THROUGH) if (from[name]) env[name] = from[name]!;
   // CA bundles only matter with network; without it they would only slow every process start
   // (NODE_EXTRA_CA_CERTS is parsed by each node process).
-  if (opts.network) for (const name of CA_PATHS) if (from[name] && existsSync(from[name])) env[name] = from[name]!;
+  if (opts.network) {
+    for (const name of CA_PATHS) if (from[name] && existsSync(from[name])) env[name] = from[name]!;
+    const bundle = env.SSL_CERT_FILE ?? SYSTEM_CA_BUNDLES.find((f) => existsSync(f));
+    if (bundle) for (const name of CA_FILE_VARS) env[name] ??= bundle;
+  }
   Object.assign(env, {
     HOME: opts.home,
     TMPDIR: opts.tmp,

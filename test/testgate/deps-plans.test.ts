@@ -9,6 +9,7 @@ import { poetryRequirement } from '../../src/testgate/deps/poetry-constraint.js'
 import { lockConstraints, readPythonRequirements } from '../../src/testgate/deps/python-requirements.js';
 import { matchToolchain, pinnedRustToolchain } from '../../src/testgate/deps/cargo-deps.js';
 import { pickPython, satisfiesPep440, type PythonInterpreter } from '../../src/testgate/deps/toolchains.js';
+import { resolveAsOf } from '../../src/testgate/deps/as-of.js';
 import { removeTestRepos, TestRepo } from '../helpers/git-repo.js';
 
 /** The dependency planners read trees without running anything: what they decide to install, and the cache's rules. */
@@ -228,5 +229,31 @@ describe('the dependency cache', () => {
     writeFileSync(join(cache.opts.root, '.locks', 'npm-stale', 'owner'), `${(await import('node:os')).hostname()} 999999`);
     const r = await cache.getOrBuild('npm-stale', builder({ n: 0 }));
     expect(r).toMatchObject({ ok: true, cached: false });
+  });
+});
+
+describe('the date unpinned dependencies resolve at', () => {
+  const daysAgo = (d: number): string => new Date(Date.now() - d * 86_400_000).toISOString();
+
+  it('a recent commit resolves today; an old one its own day; a back-dated head never older than its base', async () => {
+    const repo = TestRepo.create();
+    const at = (d: number, name: string): Revision => {
+      process.env.GIT_AUTHOR_DATE = process.env.GIT_COMMITTER_DATE = daysAgo(d);
+      try {
+        return new Revision(repo.dir, repo.write({ [`${name}.txt`]: name }).commit(name));
+      } finally {
+        delete process.env.GIT_AUTHOR_DATE;
+        delete process.env.GIT_COMMITTER_DATE;
+      }
+    };
+    const old = at(400, 'old');
+    const base = at(100, 'base');
+    const backdated = at(900, 'backdated');
+    const recent = at(1, 'recent');
+    expect(await resolveAsOf(recent)).toBeNull();
+    expect(await resolveAsOf(old)).toBe(`${daysAgo(400).slice(0, 10)}T23:59:59Z`);
+    expect(await resolveAsOf(backdated)).toBe(`${daysAgo(900).slice(0, 10)}T23:59:59Z`);
+    expect(await resolveAsOf(backdated, base)).toBe(`${daysAgo(100).slice(0, 10)}T23:59:59Z`);
+    expect(await resolveAsOf(recent, base)).toBeNull();
   });
 });

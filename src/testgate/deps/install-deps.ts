@@ -96,10 +96,10 @@ function machineVersions(): Promise<Versions> {
 }
 
 /** The ecosystem whose dependencies a runner needs (a custom command: the first manifest of the tree). */
-async function planFor(rev: Revision, runner: RunnerId): Promise<DepsPlan | NoInstall | null> {
+async function planFor(rev: Revision, runner: RunnerId, floor?: Revision): Promise<DepsPlan | NoInstall | null> {
   const v = await machineVersions();
-  const node = async () => (v.node ? planNpm(rev, v.node) : { none: 'node is not installed on this machine' });
-  const python = () => planPython(rev);
+  const node = async () => (v.node ? planNpm(rev, v.node, floor) : { none: 'node is not installed on this machine' });
+  const python = () => planPython(rev, floor);
   const go = async () => (v.go ? planGo(rev, v.go) : { none: 'go is not installed on this machine' });
   const cargo = async () => (v.rustc ? planCargo(rev, v.rustc, v.rustToolchains) : { none: 'cargo is not installed on this machine' });
   switch (runner) {
@@ -242,8 +242,9 @@ export interface PlannedDeps {
   key?: string;
 }
 
-export async function planDependencies(rev: Revision, runner: RunnerId): Promise<PlannedDeps> {
-  const plan = await planFor(rev, runner);
+/** `floor`: the base, when `rev` is a PR's side (see resolveAsOf). */
+export async function planDependencies(rev: Revision, runner: RunnerId, floor?: Revision): Promise<PlannedDeps> {
+  const plan = await planFor(rev, runner, floor);
   return { rev, plan, ...(plan && 'ecosystem' in plan ? { key: cacheKey(plan) } : {}) };
 }
 

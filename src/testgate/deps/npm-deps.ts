@@ -110,7 +110,7 @@ function installScript(pm: Ecosystem, lockfile: string | undefined, berry: boole
 }
 
 /** The install plan of a Node project, or why there is nothing to install. */
-export async function planNpm(rev: Revision, nodeVersion: string): Promise<DepsPlan | NoInstall | null> {
+export async function planNpm(rev: Revision, nodeVersion: string, floor?: Revision): Promise<DepsPlan | NoInstall | null> {
   const pkg = readJson(await rev.readText('package.json'));
   if (!pkg) return null;
   const paths = new Set(await rev.paths());
@@ -137,7 +137,7 @@ export async function planNpm(rev: Revision, nodeVersion: string): Promise<DepsP
   for (const c of configs) key.push(`${c}:${(await rev.readText(c)) ?? ''}`);
 
   // The script (part of the cache key) carries the date.
-  const asOf = lockfile ? null : await resolveAsOf(rev);
+  const asOf = lockfile ? null : await resolveAsOf(rev, floor);
   const installed = installScript(pm, lockfile, berry);
   const notes = installed.notes;
   // npm can resolve ranges as of a date; an old commit without a lockfile gets the versions of its day.

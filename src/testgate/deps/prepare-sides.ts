@@ -107,7 +107,7 @@ export async function planSides(opts: GateLike, runner: RunnerId): Promise<Sides
   }
   const [basePlan, headPlan] = await Promise.all([
     planDependencies(opts.base, runner),
-    planDependencies(new Revision(opts.repoDir, opts.candidateSha), runner),
+    planDependencies(new Revision(opts.repoDir, opts.candidateSha), runner, opts.base),
   ]);
   const prepared = opts.deps?.prepared;
   const workspaceKey = prepared

@@ -18,7 +18,7 @@ import { resolveAsOf } from './as-of.js';
 const VENV = `${DEPS_MOUNT}/venv`;
 const PIP = `${VENV}/bin/python -m pip --disable-pip-version-check --no-input`;
 
-export async function planPython(rev: Revision): Promise<DepsPlan | NoInstall | null> {
+export async function planPython(rev: Revision, floor?: Revision): Promise<DepsPlan | NoInstall | null> {
   const req = await readPythonRequirements(rev);
   const pinned = (await rev.readText('.python-version'))?.trim().split(/\s+/)[0] ?? null;
   const pick = pickPython(await findPythons(), req.requiresPython, pinned);
@@ -34,7 +34,7 @@ export async function planPython(rev: Revision): Promise<DepsPlan | NoInstall | 
   ];
   const extras = (req.extras.length ? req.extras : TEST_GROUPS).join(',');
   // Without a lockfile, an old commit gets the versions of its day (pip ≥ 25.3 can be told so).
-  const asOf = req.constraints.length ? null : await resolveAsOf(rev);
+  const asOf = req.constraints.length ? null : await resolveAsOf(rev, floor);
   const before = asOf ? ` --uploaded-prior-to ${asOf}` : '';
   const steps = [
     `${shq(py.path)} -m venv ${VENV}`,
