@@ -234,7 +234,8 @@ describe('baseline cache and sandbox environment', () => {
   it("with network, installers trust the machine's CA bundle even when the host's environment names none", () => {
     const system = ['/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt'].find((f) => existsSync(f));
     const bare = sandboxEnv({ home: '/h', tmp: '/t', cacheDir: '/c', network: true, from: { PATH: '/usr/bin' } });
-    for (const name of ['SSL_CERT_FILE', 'PIP_CERT', 'REQUESTS_CA_BUNDLE', 'NODE_EXTRA_CA_CERTS', 'CARGO_HTTP_CAINFO']) expect(bare[name]).toBe(system);
+    for (const name of ['SSL_CERT_FILE', 'PIP_CERT', 'REQUESTS_CA_BUNDLE', 'NODE_EXTRA_CA_CERTS', 'CARGO_HTTP_CAINFO'])
+      expect(bare[name]).toBe(system);
     // The host's own setting wins; without network no bundle is named (it would only slow each start).
     const own = sandboxEnv({ home: '/h', tmp: '/t', cacheDir: '/c', network: true, from: { SSL_CERT_FILE: process.execPath } });
     expect(own.PIP_CERT).toBe(process.execPath);
