@@ -118,7 +118,8 @@ export function checksOfCommand(segment: string): Found[] {
       return [];
     case 'ruff': {
       if (rest[0] === 'format') return [{ tool: 'ruff-format', enforced: has(rest, '--check') }];
-      if (rest[0] === 'check' || (rest[0] !== undefined && !/^[a-z]+$/.test(rest[0])))
+      // `ruff .`, `ruff src/`: the check of ruff before 0.5 took paths without a subcommand
+      if (rest[0] === 'check' || (rest[0] !== undefined && !rest[0].startsWith('-') && !/^[a-z]+$/.test(rest[0])))
         return [{ tool: 'ruff-check', enforced: !has(rest, '--exit-zero') }];
       return [];
     }

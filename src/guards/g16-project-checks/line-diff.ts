@@ -38,12 +38,12 @@ export function changedLines(before: string, after: string): number[] {
     if (i < n && j < m && midA[i] === midB[j]) {
       i++;
       j++;
-    } else if (j < m && (i === n || lcs[i]![j + 1]! >= lcs[i + 1]![j]!)) {
+    } else if (i < n && (j === m || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) {
+      charge(i); // a line removed or rewritten (deletions first, so a rewrite is charged to its own line)
+      i++;
+    } else {
       charge(i - 1); // an inserted line: the line before it
       j++;
-    } else {
-      charge(i);
-      i++;
     }
   }
   return [...changed].sort((x, y) => x - y);
