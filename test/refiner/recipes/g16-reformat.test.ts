@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { g16 } from '../../../src/guards/g16-project-checks/index.js';
 import { g16Reformat as recipe } from '../../../src/refiner/recipes/g16-reformat.js';
 import { needs } from '../../helpers/toolchains.js';
