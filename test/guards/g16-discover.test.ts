@@ -204,6 +204,8 @@ describe('G16 discovery: which checks the repository enforces', () => {
     expect(checksOfCommand('ruff --version')).toEqual([]);
     expect(checksOfCommand('ruff check --exit-zero .')).toEqual([{ tool: 'ruff-check', enforced: false }]);
     expect(checksOfCommand('cargo +nightly fmt --check')).toEqual([{ tool: 'rustfmt', enforced: true }]);
+    expect(checksOfCommand('yarn prettier --check .')).toEqual([{ tool: 'prettier', enforced: true }]);
+    expect(checksOfCommand('pnpm exec tsc --noEmit')).toEqual([{ tool: 'tsc', enforced: true }]);
     expect(discover({ '.github/workflows/ci.yml': 'not: [valid' })).toEqual(new Map());
   });
 });

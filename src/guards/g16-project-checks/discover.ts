@@ -71,6 +71,9 @@ const WRAPPERS: Record<string, number> = {
   env: 0,
 };
 
+/** Tools a package manager can run by name. */
+const TOOL_BINS = new Set(['prettier', 'eslint', 'tsc', 'vue-tsc']);
+
 const basename = (w: string) => w.replace(/^.*\//, '');
 
 /** The words of one simple command, quotes stripped, with environment assignments and wrappers dropped. */
@@ -92,6 +95,8 @@ function commandWords(segment: string): string[] {
       words = words.slice(i);
     } else if (/^python[\d.]*$|^py$/.test(first) && words[1] === '-m') words = words.slice(2);
     else if ((first === 'pnpm' || first === 'yarn') && (words[1] === 'exec' || words[1] === 'dlx')) words = words.slice(2);
+    // `yarn prettier --check .`, `pnpm eslint .`: the package manager runs the tool's bin
+    else if ((first === 'pnpm' || first === 'yarn' || first === 'bun') && TOOL_BINS.has(words[1] ?? '')) words = words.slice(1);
     else return words;
   }
 }
