@@ -154,6 +154,12 @@ describe('calc', () => {
 `;
 const JS_HEAD = JS_BASE.replace("it('adds',", "it.skip('adds',");
 
+/** A whole file switched off (pytest module mark) and a whole describe block (describe.skip). */
+const PY_MODULE_BASE = 'from calc import add\n\n\ndef test_one():\n    assert add(1, 0) == 1\n';
+const PY_MODULE_HEAD = `import pytest\n\npytestmark = pytest.mark.skip(reason="broken")\n${PY_MODULE_BASE.slice(PY_MODULE_BASE.indexOf('\n') + 1)}`;
+const JS_GROUP_BASE = "describe('parse', () => {\n  it('reads', () => {\n    expect(parse('a')).toEqual(['a']);\n  });\n});\n";
+const JS_GROUP_HEAD = JS_GROUP_BASE.replace("describe('parse'", "describe.skip('parse'");
+
 const RS_BASE = `pub fn add(a: i32, b: i32) -> i32 {
     a + b
 }
@@ -211,6 +217,8 @@ beforeAll(() => {
       'src/test/java/calc/CalcTest.java': JAVA_BASE,
       'scripts/smoke.py': SCRIPT_BASE,
       'src/register.js': SRC_JS_BASE,
+      'tests/test_module.py': PY_MODULE_BASE,
+      'test/parse.spec.js': JS_GROUP_BASE,
     },
     {
       'tests/test_calc.py': PY_HEAD,
@@ -221,6 +229,8 @@ beforeAll(() => {
       'src/test/java/calc/CalcTest.java': JAVA_HEAD,
       'scripts/smoke.py': SCRIPT_HEAD,
       'src/register.js': SRC_JS_HEAD,
+      'tests/test_module.py': PY_MODULE_HEAD,
+      'test/parse.spec.js': JS_GROUP_HEAD,
     },
   );
   const r = spawnSync(TSX, [CLI, 'check', '--base', 'main', '--head', 'pr', '--no-tests', '--only', 'G15', '--format', 'json'], {
@@ -295,9 +305,20 @@ describe('tests-weakened: skips added to existing tests and deleted assertions (
     expect(f!.message).toContain('`@Disabled("later")`');
   });
 
+  it('a whole file (pytestmark) or a describe.skip block: one finding for the group', () => {
+    const m = find('tests/test_module.py', '<module>');
+    expect(m).toMatchObject({ severity: 'risk', line: 3 });
+    expect(m!.message).toContain('The test module `tests/test_module.py` runs at the base, and this PR disables it, and every test in it,');
+    expect(find('tests/test_module.py', 'test_one')).toBeUndefined();
+    const d = find('test/parse.spec.js', 'parse');
+    expect(d).toMatchObject({ severity: 'risk', line: 1 });
+    expect(d!.message).toContain("The test group `parse` runs at the base, and this PR disables it, and every test in it, with `describe.skip('parse', () => {`");
+    expect(find('test/parse.spec.js', 'parse > reads')).toBeUndefined();
+  });
+
   it('a skip outside the test paths is not reported, and nothing else is', () => {
     expect(weakened().filter((f) => f.path === 'scripts/smoke.py' || f.path === 'src/register.js')).toEqual([]);
-    expect(weakened()).toHaveLength(9);
+    expect(weakened()).toHaveLength(11);
   });
 
   it('a slopgate-ignore marker in the PR does not dismiss it: only a maintainer can', () => {

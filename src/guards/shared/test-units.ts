@@ -106,7 +106,29 @@ function pyDecoratorMarkers(decorated: Node | null): SkipMarker[] {
   return out;
 }
 
+/** `pytestmark = pytest.mark.skip(...)` (or a list of marks) at module level: every test of the file. */
+function pyModuleMarkers(root: Node): SkipMarker[] {
+  const out: SkipMarker[] = [];
+  for (const st of named(root)) {
+    const assign = st.type === 'expression_statement' ? named(st)[0] : null;
+    if (assign?.type !== 'assignment' || field(assign, 'left')?.text !== 'pytestmark') continue;
+    const value = field(assign, 'right')?.text ?? '';
+    for (const m of value.matchAll(/\bmark\.(skip|skipif|xfail)\b/g))
+      out.push({
+        kind: `pytest.mark.${m[1]!}`,
+        text: short(st.text),
+        line: st.startPosition.row + 1,
+        conditional: m[1] === 'skipif' && PLATFORM.test(value),
+      });
+  }
+  return out;
+}
+
+/** The key of the module-level group (`pytestmark`). */
+export const PY_MODULE = '<module>';
+
 function pythonUnits(root: Node, out: TestUnit[]): void {
+  out.push({ key: PY_MODULE, kind: 'group', line: 1, endLine: root.endPosition.row + 1, parents: [], markers: pyModuleMarkers(root), asserts: [] });
   const visit = (container: Node, parents: string[]) => {
     for (const child of named(container)) {
       const def = child.type === 'decorated_definition' ? field(child, 'definition') : child;
@@ -115,14 +137,14 @@ function pythonUnits(root: Node, out: TestUnit[]): void {
       const body = field(def, 'body');
       if (!body) continue;
       const unit = { line: child.startPosition.row + 1, endLine: child.endPosition.row + 1, parents };
-      if (def.type === 'class_definition' && parents.length === 0) {
+      if (def.type === 'class_definition' && parents.length === 1) {
         const key = name;
         out.push({ ...unit, key, kind: 'group', markers: pyDecoratorMarkers(child), asserts: [] });
-        visit(body, [key]);
+        visit(body, [...parents, key]);
       } else if (def.type === 'function_definition' && name.startsWith('test')) {
         out.push({
           ...unit,
-          key: [...parents, name].join('.'),
+          key: [...parents.slice(1), name].join('.'),
           kind: 'test',
           markers: [...pyDecoratorMarkers(child), ...callMarkers(body, PY_SKIP_CALL, (m) => m)],
           asserts: assertions(body, PY_ASSERT),
@@ -130,7 +152,7 @@ function pythonUnits(root: Node, out: TestUnit[]): void {
       }
     }
   };
-  visit(root, []);
+  visit(root, [PY_MODULE]);
 }
 
 // --- Go -----------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ import type { TestOutcome } from '../../core/suite-result.js';
 import { languageOf, type LangId } from '../../repo/languages.js';
 import { isSkippedPath } from '../../repo/manifests/index.js';
 import { isTestPath } from './test-paths.js';
-import { testUnits, type AssertionLine, type SkipMarker, type TestUnit } from './test-units.js';
+import { PY_MODULE, testUnits, type AssertionLine, type SkipMarker, type TestUnit } from './test-units.js';
 
 /**
  * Tests that exist at the base and that the PR weakens, read statically from the two versions of a
@@ -121,7 +121,12 @@ function describeWeakening(w: Weakening): string {
     const n = w.removed.length;
     return `The test \`${w.test}\` exists at the base, and this PR deletes ${n === 1 ? 'one of its assertions' : `${n} of its assertions`} without adding any: ${quoteList(w.removed.map((a) => a.text))}. It still runs, but no longer checks what it checked at the base.`;
   }
-  const what = w.unit === 'group' ? `The ${GROUP_NOUN[w.lang] ?? 'test group'} \`${w.test}\`` : `The test \`${w.test}\``;
+  const what =
+    w.test === PY_MODULE && w.lang === 'python'
+      ? `The test module \`${w.path}\``
+      : w.unit === 'group'
+        ? `The ${GROUP_NOUN[w.lang] ?? 'test group'} \`${w.test}\``
+        : `The test \`${w.test}\``;
   const where = w.added.every((m) => m.conditional) ? ' on some platforms, versions or modes' : '';
   const all = w.unit === 'group' ? ', and every test in it,' : '';
   return `${what} runs at the base, and this PR disables it${all}${where} with ${quoteList(w.added.map((m) => m.text), 2)}. A skipped test passes whatever the code does, so what it checked is no longer checked.`;
@@ -136,9 +141,10 @@ export function weakeningFinding(
   w: Weakening,
   run?: { severity: 'fail' | 'risk'; sentence: string; evidence: Record<string, unknown> },
 ): GuardFinding {
+  const name = w.test === PY_MODULE ? w.path : w.test;
   const remediation =
     w.how === 'skip'
-      ? `Remove the skip from \`${w.test}\` and fix what made it fail. Disabling a test is a maintainer's decision: a maintainer can accept it with \`/slopgate dismiss\` and the reason; a comment in the PR cannot.`
+      ? `Remove the skip from \`${name}\` and fix what made it fail. Disabling a test is a maintainer's decision: a maintainer can accept it with \`/slopgate dismiss\` and the reason; a comment in the PR cannot.`
       : `Restore the deleted assertions of \`${w.test}\`, or, if the behaviour they checked changes on purpose, replace them with assertions of the new behaviour.`;
   return {
     category: 'tests-weakened',
@@ -182,7 +188,9 @@ export function weakeningCovers(w: Weakening, t: TestOutcome): boolean {
   switch (w.lang) {
     case 'python': {
       const parts = idParts(t, w.path, '::')?.map((p) => p.replace(/\[.*$/, ''));
-      return !!parts && (w.unit === 'group' ? parts.length > 1 && parts[0] === key : parts.join('.') === key);
+      if (!parts) return false;
+      if (key === PY_MODULE) return true;
+      return w.unit === 'group' ? parts.length > 1 && parts[0] === key : parts.join('.') === key;
     }
     case 'javascript':
     case 'typescript':
