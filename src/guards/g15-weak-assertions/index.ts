@@ -120,10 +120,12 @@ function swallowedFinding(file: ChangedFile, t: TestCase, lang: LangId, helpers:
 
 async function checkFile(file: ChangedFile, ctx: GuardContext): Promise<GuardFinding[]> {
   const weakened = (await testWeakenings(file)).map((w) => weakeningFinding(w));
-  return [...weakened, ...(await addedTestFindings(file, ctx))];
+  // A test that lost its assertions is one `tests-weakened` finding, not also a `weak-assertion` one.
+  const lost = weakened.filter((f) => f.evidence?.weakened === 'assertions').map((f) => f.line ?? 0);
+  return [...weakened, ...(await addedTestFindings(file, ctx, lost))];
 }
 
-async function addedTestFindings(file: ChangedFile, ctx: GuardContext): Promise<GuardFinding[]> {
+async function addedTestFindings(file: ChangedFile, ctx: GuardContext, lostAsserts: number[]): Promise<GuardFinding[]> {
   const lang = languageOf(file.path);
   if (!lang || lang === 'java' || file.head.text === null) return [];
   const head = await testCases(lang, file.head.text);
@@ -136,7 +138,7 @@ async function addedTestFindings(file: ChangedFile, ctx: GuardContext): Promise<
   let helpers: Set<string> | null = null;
   const out: GuardFinding[] = [];
   for (const t of head) {
-    if (t.exempt) continue;
+    if (t.exempt || lostAsserts.some((l) => l >= t.line && l <= t.endLine)) continue;
     const was = baseBodies.get(t.name);
     if (was !== undefined && was === t.body.replace(/\s+/g, ' ')) continue; // not the PR's test
     let touched = false;
