@@ -189,10 +189,10 @@ class CalcTest {
     }
 }
 `;
-const JAVA_HEAD = JAVA_BASE.replace('import org.junit.jupiter.api.Test;', 'import org.junit.jupiter.api.Disabled;\nimport org.junit.jupiter.api.Test;').replace(
-  '    @Test\n    void adds',
-  '    @Test\n    @Disabled("later")\n    void adds',
-);
+const JAVA_HEAD = JAVA_BASE.replace(
+  'import org.junit.jupiter.api.Test;',
+  'import org.junit.jupiter.api.Disabled;\nimport org.junit.jupiter.api.Test;',
+).replace('    @Test\n    void adds', '    @Test\n    @Disabled("later")\n    void adds');
 
 /** Test-looking code outside the test paths: a helper script and a source file. */
 const SCRIPT_BASE = 'import pytest\n\n\ndef test_smoke():\n    assert True\n';
@@ -312,7 +312,9 @@ describe('tests-weakened: skips added to existing tests and deleted assertions (
     expect(find('tests/test_module.py', 'test_one')).toBeUndefined();
     const d = find('test/parse.spec.js', 'parse');
     expect(d).toMatchObject({ severity: 'risk', line: 1 });
-    expect(d!.message).toContain("The test group `parse` runs at the base, and this PR disables it, and every test in it, with `describe.skip('parse', () => {`");
+    expect(d!.message).toContain(
+      "The test group `parse` runs at the base, and this PR disables it, and every test in it, with `describe.skip('parse', () => {`",
+    );
     expect(find('test/parse.spec.js', 'parse > reads')).toBeUndefined();
   });
 
@@ -324,7 +326,9 @@ describe('tests-weakened: skips added to existing tests and deleted assertions (
   it('a slopgate-ignore marker in the PR does not dismiss it: only a maintainer can', () => {
     const f = find('tests/test_calc.py', 'test_add')!;
     expect(f.dismissed).toBeUndefined();
-    expect(f.message).toContain('inline dismissal ignored: tests-weakened findings need a maintainer — weakening tests is a maintainer decision');
+    expect(f.message).toContain(
+      'inline dismissal ignored: tests-weakened findings need a maintainer — weakening tests is a maintainer decision',
+    );
     expect(weakened().every((w) => !w.dismissed)).toBe(true);
     expect(report.decision.outcome).toBe('ADVISE');
     expect(status).toBe(0);

@@ -36,14 +36,29 @@ describe('routing/merge: fingerprint dedup (the more severe wins, else the first
 
   it('a later, more severe finding with the same fingerprint wins with its text; evidence of both is kept', () => {
     const merged = mergeFindings([
-      { source: 'G15', findings: [raw({ category: 'tests-weakened', severity: 'risk', message: 'static', evidence: { test: 't', weakened: 'skip' } })] },
+      {
+        source: 'G15',
+        findings: [raw({ category: 'tests-weakened', severity: 'risk', message: 'static', evidence: { test: 't', weakened: 'skip' } })],
+      },
       {
         source: 'G8',
-        findings: [raw({ category: 'tests-weakened', severity: 'fail', message: 'static; its base version fails', evidence: { baseVersion: 'fails' } })],
+        findings: [
+          raw({
+            category: 'tests-weakened',
+            severity: 'fail',
+            message: 'static; its base version fails',
+            evidence: { baseVersion: 'fails' },
+          }),
+        ],
       },
     ]);
     expect(merged).toHaveLength(1);
-    expect(merged[0]).toMatchObject({ severity: 'fail', guard: 'G8', message: 'static; its base version fails', confirmedBy: ['G8', 'G15'] });
+    expect(merged[0]).toMatchObject({
+      severity: 'fail',
+      guard: 'G8',
+      message: 'static; its base version fails',
+      confirmedBy: ['G8', 'G15'],
+    });
     expect(merged[0]!.evidence).toEqual({ test: 't', weakened: 'skip', baseVersion: 'fails' });
     const tie = mergeFindings([
       { source: 'G15', findings: [raw({ severity: 'risk', message: 'first', evidence: { a: 1 } })] },

@@ -48,8 +48,12 @@ needs('pytest', 'bwrap')('tests-weakened with the test gate on: the evidence rul
     const f = found[0]!;
     expect(f).toMatchObject({ category: 'tests-weakened', severity: 'fail', guard: 'G8', line: 5 });
     expect(f.confirmedBy.sort()).toEqual(['G15', 'G8']);
-    expect(f.message).toContain('The test `test_add` runs at the base, and this PR disables it with `@pytest.mark.skip(reason="requires special handling")`');
-    expect(f.message).toMatch(/its base version \(from \w+\) against this change and it fails .*`tests\/test_add\.py::test_add`: .*assert -1 == 5/);
+    expect(f.message).toContain(
+      'The test `test_add` runs at the base, and this PR disables it with `@pytest.mark.skip(reason="requires special handling")`',
+    );
+    expect(f.message).toMatch(
+      /its base version \(from \w+\) against this change and it fails .*`tests\/test_add\.py::test_add`: .*assert -1 == 5/,
+    );
     expect(f.evidence).toMatchObject({ baseVersion: 'fails', tests: ['py:tests/test_add.py::test_add'], restored: ['tests/test_add.py'] });
     expect(report.decision.outcome).toBe('ASK_AUTHOR');
   }, 240_000);

@@ -360,7 +360,11 @@ async function flakyFinding(ctx: GuardContext, v: RerunVerdict): Promise<GuardFi
   };
 }
 
-export async function testGateFindings(res: TestGateResult, ctx: GuardContext, weakened: readonly Weakening[] = []): Promise<GuardFinding[]> {
+export async function testGateFindings(
+  res: TestGateResult,
+  ctx: GuardContext,
+  weakened: readonly Weakening[] = [],
+): Promise<GuardFinding[]> {
   const out: GuardFinding[] = [];
   const install = installFailedFinding(res);
   if (install) return [install];

@@ -93,8 +93,8 @@ const PY_ASSERT =
 const PY_SKIP_CALL = /\b(pytest\.skip|pytest\.xfail|self\.skipTest)\s*\(/g;
 const PY_SKIP_DECORATOR = /^@\s*(?:pytest\.)?mark\.(skip|skipif|xfail)\b|^@\s*(?:unittest\.)?(skip|skipIf|skipUnless|expectedFailure)\b/;
 
-function pyDecoratorMarkers(decorated: Node | null): SkipMarker[] {
-  if (!decorated || decorated.type !== 'decorated_definition') return [];
+function pyDecoratorMarkers(decorated: Node): SkipMarker[] {
+  if (decorated.type !== 'decorated_definition') return [];
   const out: SkipMarker[] = [];
   for (const d of named(decorated).filter((c) => c.type === 'decorator')) {
     const m = PY_SKIP_DECORATOR.exec(d.text);
@@ -128,7 +128,15 @@ function pyModuleMarkers(root: Node): SkipMarker[] {
 export const PY_MODULE = '<module>';
 
 function pythonUnits(root: Node, out: TestUnit[]): void {
-  out.push({ key: PY_MODULE, kind: 'group', line: 1, endLine: root.endPosition.row + 1, parents: [], markers: pyModuleMarkers(root), asserts: [] });
+  out.push({
+    key: PY_MODULE,
+    kind: 'group',
+    line: 1,
+    endLine: root.endPosition.row + 1,
+    parents: [],
+    markers: pyModuleMarkers(root),
+    asserts: [],
+  });
   const visit = (container: Node, parents: string[]) => {
     for (const child of named(container)) {
       const def = child.type === 'decorated_definition' ? field(child, 'definition') : child;

@@ -76,11 +76,13 @@ const disabling = (u: TestUnit | undefined) => !!u && u.markers.some((m) => !m.c
 /** The weakened tests of one changed file (empty when it is not an existing test file). */
 export async function testWeakenings(file: ChangedFile): Promise<Weakening[]> {
   const lang = weakenableFile(file);
-  if (!lang) return [];
-  const [base, head] = await Promise.all([testUnits(lang, file.base.text!), testUnits(lang, file.head.text!)]);
+  const baseText = file.base.text;
+  const headText = file.head.text;
+  if (!lang || baseText === null || headText === null) return [];
+  const [base, head] = await Promise.all([testUnits(lang, baseText), testUnits(lang, headText)]);
   const baseUnits = byKey(base);
   const headUnits = byKey(head);
-  const headLines = file.head.text!.split('\n').length;
+  const headLines = headText.split('\n').length;
   const out: Weakening[] = [];
   const skippedHere = new Set<string>();
   for (const [id, u] of headUnits) {
@@ -88,7 +90,12 @@ export async function testWeakenings(file: ChangedFile): Promise<Weakening[]> {
     if (!was) continue; // a new test (or a renamed one): nothing it checked before is lost
     // Already off at the base (its own skip or its group's): the PR cannot weaken what did not run.
     if (disabling(was) || u.parents.some((p) => disabling(baseUnits.get(p)))) continue;
-    const added = beyond(u.markers, was.markers, (m) => m.kind, (m) => isAddedLine(file, m.line));
+    const added = beyond(
+      u.markers,
+      was.markers,
+      (m) => m.kind,
+      (m) => isAddedLine(file, m.line),
+    );
     if (added.length) {
       skippedHere.add(u.key);
       // The group's finding already names every test in it.
@@ -129,7 +136,10 @@ function describeWeakening(w: Weakening): string {
         : `The test \`${w.test}\``;
   const where = w.added.every((m) => m.conditional) ? ' on some platforms, versions or modes' : '';
   const all = w.unit === 'group' ? ', and every test in it,' : '';
-  return `${what} runs at the base, and this PR disables it${all}${where} with ${quoteList(w.added.map((m) => m.text), 2)}. A skipped test passes whatever the code does, so what it checked is no longer checked.`;
+  return `${what} runs at the base, and this PR disables it${all}${where} with ${quoteList(
+    w.added.map((m) => m.text),
+    2,
+  )}. A skipped test passes whatever the code does, so what it checked is no longer checked.`;
 }
 
 /**
@@ -210,8 +220,8 @@ export function weakeningCovers(w: Weakening, t: TestOutcome): boolean {
       if (!t.id.startsWith('java:') || !t.id.includes('#')) return false;
       const cls = t.id.slice(0, t.id.indexOf('#')).split(/[.$:]/).at(-1);
       const method = /^[\p{L}_$][\p{L}\p{N}_$]*/u.exec(t.id.slice(t.id.indexOf('#') + 1))?.[0];
-      const [wClass, wMethod] = key.split('#');
-      if (cls !== wClass!.split('.').at(-1)) return false;
+      const [wClass = '', wMethod] = key.split('#');
+      if (cls !== wClass.split('.').at(-1)) return false;
       return w.unit === 'group' || method === wMethod;
     }
     default:
