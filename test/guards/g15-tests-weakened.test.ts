@@ -159,6 +159,9 @@ const PY_MODULE_BASE = 'from calc import add\n\n\ndef test_one():\n    assert ad
 const PY_MODULE_HEAD = `import pytest\n\npytestmark = pytest.mark.skip(reason="broken")\n${PY_MODULE_BASE.slice(PY_MODULE_BASE.indexOf('\n') + 1)}`;
 const JS_GROUP_BASE = "describe('parse', () => {\n  it('reads', () => {\n    expect(parse('a')).toEqual(['a']);\n  });\n});\n";
 const JS_GROUP_HEAD = JS_GROUP_BASE.replace("describe('parse'", "describe.skip('parse'");
+const PW_BASE =
+  "test.describe('login', () => {\n  test('works', async ({ page }) => {\n    await expect(page).toHaveTitle('x');\n  });\n});\n";
+const PW_HEAD = PW_BASE.replace('test.describe(', 'test.describe.skip(');
 
 const RS_BASE = `pub fn add(a: i32, b: i32) -> i32 {
     a + b
@@ -219,6 +222,7 @@ beforeAll(() => {
       'src/register.js': SRC_JS_BASE,
       'tests/test_module.py': PY_MODULE_BASE,
       'test/parse.spec.js': JS_GROUP_BASE,
+      'e2e/login.spec.ts': PW_BASE,
     },
     {
       'tests/test_calc.py': PY_HEAD,
@@ -231,6 +235,7 @@ beforeAll(() => {
       'src/register.js': SRC_JS_HEAD,
       'tests/test_module.py': PY_MODULE_HEAD,
       'test/parse.spec.js': JS_GROUP_HEAD,
+      'e2e/login.spec.ts': PW_HEAD,
     },
   );
   const r = spawnSync(TSX, [CLI, 'check', '--base', 'main', '--head', 'pr', '--no-tests', '--only', 'G15', '--format', 'json'], {
@@ -316,11 +321,14 @@ describe('tests-weakened: skips added to existing tests and deleted assertions (
       "The test group `parse` runs at the base, and this PR disables it, and every test in it, with `describe.skip('parse', () => {`",
     );
     expect(find('test/parse.spec.js', 'parse > reads')).toBeUndefined();
+    const pw = find('e2e/login.spec.ts', 'login');
+    expect(pw).toMatchObject({ severity: 'risk', line: 1 });
+    expect(pw!.message).toContain('The test group `login` runs at the base, and this PR disables it, and every test in it,');
   });
 
   it('a skip outside the test paths is not reported, and nothing else is', () => {
     expect(weakened().filter((f) => f.path === 'scripts/smoke.py' || f.path === 'src/register.js')).toEqual([]);
-    expect(weakened()).toHaveLength(11);
+    expect(weakened()).toHaveLength(12);
   });
 
   it('a slopgate-ignore marker in the PR does not dismiss it: only a maintainer can', () => {

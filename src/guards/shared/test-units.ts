@@ -371,7 +371,8 @@ function jsUnits(node: Node, parents: string[], out: TestUnit[]): void {
     const name = jsStringArg(list[0]);
     if (c && name !== null) {
       const key = [...parents, name].join(' > ');
-      const group = JS_GROUPS.has(c.base);
+      // Playwright's `test.describe(...)` is a group too.
+      const group = JS_GROUPS.has(c.base) || c.mods.some((m) => m.name === 'describe');
       const fn = list.find((a) => a.type === 'arrow_function' || a.type === 'function_expression' || a.type === 'function');
       const body = fn ? field(fn, 'body') : null;
       const line = node.startPosition.row + 1;
