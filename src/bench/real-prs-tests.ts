@@ -190,9 +190,11 @@ async function main(): Promise<number> {
   console.log(
     `PRs gated: ${cold.length}; tests need no outside service: ${eligible.length}; ran at base and head: ${both.length} (${eligible.length ? Math.round((100 * both.length) / eligible.length) : 0} %); blocked or error: ${blocked.length}`,
   );
-  for (const w of rows.filter((r) => r.pass === 'warm' && r.baselineCached && r.headSuiteSeconds)) {
+  for (const w of rows) {
+    const suite = w.headSuiteSeconds;
+    if (w.pass !== 'warm' || !w.baselineCached || !suite) continue;
     console.log(
-      `${w.repo}#${w.pr} warm: the gate took ${w.seconds} s; the head's suite ran ${w.headSuiteSeconds} s of it (${(w.seconds / w.headSuiteSeconds!).toFixed(2)}×)`,
+      `${w.repo}#${w.pr} warm: the gate took ${w.seconds} s; the head's suite ran ${suite} s of it (${(w.seconds / suite).toFixed(2)}×)`,
     );
   }
   return 0;
