@@ -12,7 +12,8 @@ import { mirrorDir, mirrorRoot } from './real-prs-corpus.js';
  * gated by the real CLI in a child process (`check --format json`), and the tests section is read:
  * did the suite run at the base and at the head, how many tests, what the dependency stage did and
  * how long it took, why a side did not run, and what blocked. With `--warm` every PR is gated a second
- * time on the same dependency cache, for the steady-state cost.
+ * time on the same dependency cache and the same store (`--db`), so the baseline is cached: the
+ * steady-state cost of a push, which runs the head's suite only.
  */
 
 interface TestsCorpusPr {
@@ -34,6 +35,10 @@ interface Row {
   ranHead: boolean;
   baseTests: number;
   headTests: number;
+  /** The base's results came from the baseline cache (the warm pass). */
+  baselineCached?: boolean;
+  /** How long the head's suite ran in the sandbox. */
+  headSuiteSeconds?: number;
   skipped?: string;
   deps?: { base: string; head: string; installMs?: number };
   toolchain?: Record<string, string>;
@@ -49,13 +54,26 @@ function gate(
   mirror: string,
   pr: TestsCorpusPr,
   cacheDir: string,
+  db: string | undefined,
   timeoutMs: number,
 ): Promise<{ report?: Report; error?: string; seconds: number }> {
   const started = Date.now();
   return new Promise((done) => {
     const child = spawn(
       process.execPath,
-      [join(ROOT, 'dist', 'cli.js'), 'check', '--repo', mirror, '--base', pr.base, '--head', pr.head, '--format', 'json'],
+      [
+        join(ROOT, 'dist', 'cli.js'),
+        'check',
+        '--repo',
+        mirror,
+        '--base',
+        pr.base,
+        '--head',
+        pr.head,
+        '--format',
+        'json',
+        ...(db ? ['--db', db] : []),
+      ],
       {
         env: { ...process.env, SLOPGATE_DEPS_CACHE_DIR: cacheDir },
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -106,6 +124,8 @@ function row(pr: TestsCorpusPr, pass: Row['pass'], r: { report?: Report; error?:
     ranHead: t?.candidate?.status === 'ok',
     baseTests: t?.baseline?.total ?? 0,
     headTests: t?.candidate?.total ?? 0,
+    ...(t?.baseline ? { baselineCached: t.baseline.cached } : {}),
+    ...(t?.candidate ? { headSuiteSeconds: Math.round(t.candidate.durationMs / 100) / 10 } : {}),
     ...(t?.skipped ? { skipped: t.skipped } : t?.notRun ? { skipped: t.notRun } : {}),
     ...(t?.dependencies
       ? {
@@ -150,7 +170,9 @@ async function main(): Promise<number> {
       continue;
     }
     for (const pass of values.warm ? (['cold', 'warm'] as const) : (['cold'] as const)) {
-      const r = row(pr, pass, await gate(mirror, pr, values.cache, timeoutMs));
+      // With --warm both passes share a store, so the second finds the first's baseline.
+      const db = values.warm ? join(values.cache, 'store') : undefined;
+      const r = row(pr, pass, await gate(mirror, pr, values.cache, db, timeoutMs));
       const i = rows.findIndex((x) => x.repo === r.repo && x.pr === r.pr && x.pass === r.pass);
       if (i >= 0) rows[i] = r;
       else rows.push(r);
@@ -168,6 +190,13 @@ async function main(): Promise<number> {
   console.log(
     `PRs gated: ${cold.length}; tests need no outside service: ${eligible.length}; ran at base and head: ${both.length} (${eligible.length ? Math.round((100 * both.length) / eligible.length) : 0} %); blocked or error: ${blocked.length}`,
   );
+  for (const w of rows) {
+    const suite = w.headSuiteSeconds;
+    if (w.pass !== 'warm' || !w.baselineCached || !suite) continue;
+    console.log(
+      `${w.repo}#${w.pr} warm: the gate took ${w.seconds} s; the head's suite ran ${suite} s of it (${(w.seconds / suite).toFixed(2)}×)`,
+    );
+  }
   return 0;
 }
 

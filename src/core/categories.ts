@@ -21,6 +21,8 @@ export const ROUTE_TABLE = {
   'test-regression': 'refine',
   'build-broken': 'refine',
   'tests-removed': 'ask-author',
+  // G15 (static) and G8 (the base version re-run against the head)
+  'tests-weakened': 'ask-author',
   'tests-not-run': 'refine',
   'flaky-test': 'refine',
   // G9

@@ -36,7 +36,6 @@ const MAINTAINER_ONLY: Readonly<Record<string, string>> = {
   'test-regression': 'the test gate (G8) saw a test fail',
   'build-broken': 'the test gate (G8) saw the build break',
   'tests-removed': 'removing tests is a maintainer decision',
-  // Reserved: no guard raises it yet; weakening existing tests will be maintainer-only when one does.
   'tests-weakened': 'weakening tests is a maintainer decision',
   'tests-not-run': 'the test gate (G8) could not get results for this change',
   'flaky-test': 'the test gate (G8) saw a test fail and pass on the same code',

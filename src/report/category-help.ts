@@ -16,6 +16,7 @@ export const CATEGORY_HELP: Record<Category, string> = {
   'test-regression': 'A test that passes at the base fails with this change.',
   'build-broken': 'The tests cannot be built or collected any more with this change.',
   'tests-removed': 'Tests that exist or ran at the base were deleted, or no longer run because the change edits the test configuration.',
+  'tests-weakened': 'A test that exists at the base is skipped or disabled by the change, or loses assertions without getting new ones.',
   'tests-not-run':
     'The tests ran at the base but not with this change (killed at a limit, setup failed, toolchain gone), so the change is unverified.',
   'flaky-test': 'A test failed once with this change but passed when re-run; it is probably flaky.',

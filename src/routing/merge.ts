@@ -88,9 +88,24 @@ export function compareFindings(a: Finding, b: Finding): number {
 }
 
 /**
- * Validates every report, merges findings by fingerprint (the first one wins and keeps its severity
- * and text; later sources are added to `confirmedBy`), and sorts: most confirmations first, then
- * fail < risk < nit, then category.
+ * One finding raised twice (same fingerprint): the more severe one wins with its text (a static
+ * `tests-weakened` risk that G8's run of the base version proves with a failure becomes that `fail`);
+ * at equal severity the first one stays. Sources are added to `confirmedBy`, and evidence fields only
+ * the other one has are kept.
+ */
+function mergeTwo(existing: Finding, f: Finding): Finding {
+  const stronger = SEVERITY_RANK[f.severity] < SEVERITY_RANK[existing.severity];
+  const [win, lose] = stronger ? [f, existing] : [existing, f];
+  const confirmedBy = [...win.confirmedBy];
+  for (const c of lose.confirmedBy) if (!confirmedBy.includes(c)) confirmedBy.push(c);
+  const evidence = win.evidence || lose.evidence ? { ...lose.evidence, ...win.evidence } : undefined;
+  return { ...win, confirmedBy, ...(evidence ? { evidence } : {}) };
+}
+
+/**
+ * Validates every report, merges findings by fingerprint (the more severe one wins and keeps its text,
+ * the first one on a tie; later sources are added to `confirmedBy`), and sorts: most confirmations
+ * first, then fail < risk < nit, then category.
  */
 export function mergeFindings(reports: SourceReport[]): Finding[] {
   if (!Array.isArray(reports)) throw new TypeError('mergeFindings expects an array of findings reports');
@@ -106,7 +121,7 @@ export function mergeFindings(reports: SourceReport[]): Finding[] {
       const f = normalise(report.source, raw, i);
       const existing = byId.get(f.id);
       if (!existing) byId.set(f.id, f);
-      else for (const c of f.confirmedBy) if (!existing.confirmedBy.includes(c)) existing.confirmedBy.push(c);
+      else byId.set(f.id, mergeTwo(existing, f));
     });
   }
   return [...byId.values()].sort(compareFindings);

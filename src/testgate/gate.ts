@@ -44,6 +44,11 @@ export interface TestGateOptions {
   deps?: DepsOptions;
   signal?: AbortSignal;
   log?: Logger;
+  /**
+   * Tests that still run with the change but that it weakened (assertions deleted, read statically by
+   * the caller): their base version is run against the candidate too, like the tests it hides.
+   */
+  weakenedTests?: (t: TestOutcome) => boolean;
 }
 
 export interface RerunVerdict {

@@ -13,7 +13,8 @@ import type { RunDeps } from './deps/deps-plan.js';
 
 /**
  * The evidence rule for tests that ran at the base and do not run with the change (their file deleted
- * or moved out of the collected paths, or a skip added): the base version of their files is put back
+ * or moved out of the collected paths, or a skip added), and for tests the caller names weakened
+ * (assertions deleted; they still run and pass): the base version of their files is put back
  * into a fresh export of the candidate, at the base paths, and only those tests are run there with the
  * runner's re-run selection. A test that fails (or whose module no longer loads) there proves that the
  * change breaks what it checked: that is a blocking `tests-removed` finding. One that passes, or that
@@ -34,6 +35,8 @@ export interface HiddenTestsEvidence {
   notRunReason?: string;
   /** Ids of the tests the change skips (they ran at the base); the others are gone. */
   skipped: string[];
+  /** Ids of the tests that still run but that the caller named weakened (`weakenedTests`). */
+  weakened: string[];
   /** The base files put back for the run. */
   restored: string[];
   /** Paths the candidate has as a submodule, where the base had the tests (submodules are not exported). */
@@ -53,6 +56,8 @@ export interface HiddenTestsOptions {
   cacheDir: string;
   /** The candidate's installed dependencies (as its own run had them). */
   runDeps?: RunDeps;
+  /** Tests that passed at both sides and whose base version is to be run too (assertions deleted). */
+  weakenedTests?: (t: TestOutcome) => boolean;
   signal?: AbortSignal;
 }
 
@@ -191,7 +196,7 @@ interface Selection {
   tests: TestOutcome[];
   baseEntries: Map<string, TreeEntry>;
   candidateEntries: Map<string, TreeEntry>;
-  evidence: Pick<HiddenTestsEvidence, 'skipped' | 'submodules'>;
+  evidence: Pick<HiddenTestsEvidence, 'skipped' | 'weakened' | 'submodules'>;
 }
 
 /** The tests that passed at the base and do not run with the change (other than deselected by config). */
@@ -208,7 +213,11 @@ async function selectHidden(opts: HiddenTestsOptions): Promise<Selection | undef
   // reported with that unit as build-broken.
   const broken = new Set(opts.candidate.units.filter((u) => u.status === 'broken').flatMap((u) => [u.id, u.group]));
   const skipped = opts.baseline.tests.filter((t) => passedAtBase(t) && candidateStatus.get(t.id) === 'skipped' && !broken.has(t.unit));
-  const tests = [...gone, ...skipped];
+  const weakenedTests = opts.weakenedTests;
+  const weakened = weakenedTests
+    ? opts.baseline.tests.filter((t) => passedAtBase(t) && candidateStatus.get(t.id) === 'passed' && weakenedTests(t))
+    : [];
+  const tests = [...gone, ...skipped, ...weakened];
   if (tests.length === 0) return undefined;
   const submodules = [...new Set(tests.map(testFileOf))].flatMap((file) =>
     [...candidateEntries].filter(([p, e]) => e.mode === '160000' && (file === p || file.startsWith(`${p}/`))).map(([p]) => p),
@@ -217,7 +226,7 @@ async function selectHidden(opts: HiddenTestsOptions): Promise<Selection | undef
     tests,
     baseEntries,
     candidateEntries,
-    evidence: { skipped: skipped.map((t) => t.id), submodules: [...new Set(submodules)].sort() },
+    evidence: { skipped: skipped.map((t) => t.id), weakened: weakened.map((t) => t.id), submodules: [...new Set(submodules)].sort() },
   };
 }
 

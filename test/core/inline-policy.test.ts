@@ -23,6 +23,13 @@ describe('what a slopgate-ignore comment in the PR may dismiss', () => {
     expect(inlineCategoryRefusal('sensitive-path')).toContain('maintainer-only paths');
   });
 
+  it('tests-weakened is a raised category now, routed to the author like tests-removed', () => {
+    expect(ROUTE_TABLE['tests-weakened']).toBe('ask-author');
+    expect(inlineCategoryRefusal('tests-weakened')).toBe(
+      'inline dismissal ignored: tests-weakened findings need a maintainer — weakening tests is a maintainer decision',
+    );
+  });
+
   it('nothing can break by the list: no category that fails a build, a test or a tool is on it', () => {
     const breaking = [
       'syntax-invalid',

@@ -71,11 +71,18 @@ class TestParse:
   });
 
   it('never flags a pre-existing weak test the PR did not touch, but flags one whose body the PR rewrote', async () => {
-    const base = `def test_smoke():\n    run()\n\n\ndef test_value():\n    assert run() == 1\n`;
-    const head = `def test_smoke():\n    run()\n\n\ndef test_value():\n    run()\n\n\ndef test_new():\n    assert run() == 2\n`;
+    const base = `def test_smoke():\n    run()\n\n\ndef test_value():\n    run()\n`;
+    const head = `def test_smoke():\n    run()\n\n\ndef test_value():\n    run(1)\n\n\ndef test_new():\n    assert run() == 2\n`;
     const found = await run({ 'tests/test_run.py': base }, { 'tests/test_run.py': head });
     expect(found.map((f) => f.evidence?.test)).toEqual(['test_value']);
     expect(found[0]!.message).toContain('as this PR rewrites it');
+  });
+
+  it('a test that only loses its assertions is one tests-weakened finding, not also a weak-assertion', async () => {
+    const base = `def test_value():\n    assert run() == 1\n`;
+    const head = `def test_value():\n    run()\n`;
+    const found = await run({ 'tests/test_run.py': base }, { 'tests/test_run.py': head });
+    expect(found.map((f) => [f.category, f.severity, f.evidence?.test])).toEqual([['tests-weakened', 'risk', 'test_value']]);
   });
 
   it('flags JS/TS it/test blocks without expect or assert; passes expect, assert, t.is and helpers', async () => {

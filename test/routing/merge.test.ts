@@ -21,7 +21,7 @@ function codeOf(fn: () => unknown): string | undefined {
   return undefined;
 }
 
-describe('routing/merge: fingerprint dedup (first wins, confirmedBy grows)', () => {
+describe('routing/merge: fingerprint dedup (the more severe wins, else the first; confirmedBy grows)', () => {
   it('two guards reporting the same problem become one finding confirmed by both, keeping the first one’s severity and text', () => {
     const merged = mergeFindings([
       { source: 'G7', findings: [raw({ message: 'first wording' })] },
@@ -32,6 +32,39 @@ describe('routing/merge: fingerprint dedup (first wins, confirmedBy grows)', () 
     expect(merged[0]!.severity).toBe('fail');
     expect(merged[0]!.message).toBe('first wording');
     expect(merged[0]!.guard).toBe('G7');
+  });
+
+  it('a later, more severe finding with the same fingerprint wins with its text; evidence of both is kept', () => {
+    const merged = mergeFindings([
+      {
+        source: 'G15',
+        findings: [raw({ category: 'tests-weakened', severity: 'risk', message: 'static', evidence: { test: 't', weakened: 'skip' } })],
+      },
+      {
+        source: 'G8',
+        findings: [
+          raw({
+            category: 'tests-weakened',
+            severity: 'fail',
+            message: 'static; its base version fails',
+            evidence: { baseVersion: 'fails' },
+          }),
+        ],
+      },
+    ]);
+    expect(merged).toHaveLength(1);
+    expect(merged[0]).toMatchObject({
+      severity: 'fail',
+      guard: 'G8',
+      message: 'static; its base version fails',
+      confirmedBy: ['G8', 'G15'],
+    });
+    expect(merged[0]!.evidence).toEqual({ test: 't', weakened: 'skip', baseVersion: 'fails' });
+    const tie = mergeFindings([
+      { source: 'G15', findings: [raw({ severity: 'risk', message: 'first', evidence: { a: 1 } })] },
+      { source: 'G8', findings: [raw({ severity: 'risk', message: 'second', evidence: { a: 2, b: 3 } })] },
+    ]);
+    expect(tie[0]).toMatchObject({ message: 'first', guard: 'G15', confirmedBy: ['G15', 'G8'], evidence: { a: 1, b: 3 } });
   });
 
   it('the fingerprint ignores case and whitespace in path and remediation, but not the line', () => {

@@ -64,11 +64,32 @@ needs('pytest')('tests a PR takes out of the run follow the evidence rule', () =
     expect(report.decision.outcome).toBe('ASK_AUTHOR');
   }, 240_000);
 
-  it('a skip marker added to the broken test: its base version is run and fails', async () => {
+  it('a skip marker added to the broken test: its base version is run and fails; the finding is the tests-weakened one G15 would raise', async () => {
     const skipped = `import pytest\n${TEST_ADD.replace('def test_add', '@pytest.mark.skip(reason="later")\ndef test_add')}`;
     const repo = prRepo(BASE, { 'calc/ops.py': BROKEN, 'tests/test_add.py': skipped });
     const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
-    const [f] = removedFindings(report);
+    expect(removedFindings(report)).toEqual([]);
+    const [f, ...rest] = report.findings.filter((x) => x.category === 'tests-weakened');
+    expect(rest).toEqual([]);
+    expect(f).toMatchObject({ severity: 'fail', path: 'tests/test_add.py', line: 5 });
+    expect(f!.message).toContain('and it fails — the change breaks what the test checked');
+    expect(report.decision.outcome).toBe('ASK_AUTHOR');
+  }, 240_000);
+
+  it('a skip the source does not show (a conftest.py hook marks it): its base version is run and fails', async () => {
+    const hook = [
+      'import pytest',
+      '',
+      '',
+      'def pytest_collection_modifyitems(items):',
+      '    for item in items:',
+      '        if item.name == "test_add":',
+      '            item.add_marker(pytest.mark.skip(reason="later"))',
+      '',
+    ].join('\n');
+    const repo = prRepo(BASE, { 'calc/ops.py': BROKEN, 'tests/conftest.py': hook });
+    const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
+    const [f] = removedFindings(report).filter((x) => x.path === 'tests/test_add.py');
     expect(f).toMatchObject({ severity: 'fail', path: 'tests/test_add.py' });
     expect(f!.message).toContain('are skipped with this change, and their base version fails against it');
     expect(report.decision.outcome).toBe('ASK_AUTHOR');

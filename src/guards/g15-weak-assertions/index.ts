@@ -3,11 +3,13 @@ import { isAddedLine, type ChangedFile } from '../../core/patch-set.js';
 import { languageOf, type LangId } from '../../repo/languages.js';
 import { isSkippedPath } from '../../repo/manifests/index.js';
 import { isTestPath } from '../shared/test-paths.js';
+import { testWeakenings, weakenableFile, weakeningFinding } from '../shared/test-weakening.js';
 import { neverRuns } from './never-runs.js';
 import { namedFunctions, testCases, type TestCase } from './test-bodies.js';
 
 /**
- * G15: tests this PR adds (or whose body it rewrites) that assert nothing. A test whose body is
+ * G15: tests this PR adds (or whose body it rewrites) that assert nothing, and existing tests it
+ * weakens (a skip added, assertions deleted: `tests-weakened`, see ../shared/test-weakening.ts). A test whose body is
  * `pass`, or that never asserts, expects, checks a mock or fails the test, passes whatever the code
  * does: it is the typical filler of a generated test file. Static, so it works with tests disabled.
  */
@@ -117,8 +119,15 @@ function swallowedFinding(file: ChangedFile, t: TestCase, lang: LangId, helpers:
 }
 
 async function checkFile(file: ChangedFile, ctx: GuardContext): Promise<GuardFinding[]> {
+  const weakened = (await testWeakenings(file)).map((w) => weakeningFinding(w));
+  // A test that lost its assertions is one `tests-weakened` finding, not also a `weak-assertion` one.
+  const lost = weakened.filter((f) => f.evidence?.weakened === 'assertions').map((f) => f.line ?? 0);
+  return [...weakened, ...(await addedTestFindings(file, ctx, lost))];
+}
+
+async function addedTestFindings(file: ChangedFile, ctx: GuardContext, lostAsserts: number[]): Promise<GuardFinding[]> {
   const lang = languageOf(file.path);
-  if (!lang || file.head.text === null) return [];
+  if (!lang || lang === 'java' || file.head.text === null) return [];
   const head = await testCases(lang, file.head.text);
   const never = await neverRuns(file, ctx, lang, head);
   if (never) return [never];
@@ -129,7 +138,7 @@ async function checkFile(file: ChangedFile, ctx: GuardContext): Promise<GuardFin
   let helpers: Set<string> | null = null;
   const out: GuardFinding[] = [];
   for (const t of head) {
-    if (t.exempt) continue;
+    if (t.exempt || lostAsserts.some((l) => l >= t.line && l <= t.endLine)) continue;
     const was = baseBodies.get(t.name);
     if (was !== undefined && was === t.body.replace(/\s+/g, ' ')) continue; // not the PR's test
     let touched = false;
@@ -181,8 +190,9 @@ async function checkFile(file: ChangedFile, ctx: GuardContext): Promise<GuardFin
 
 export const g15: Guard = {
   id: 'G15',
-  name: 'added tests assert something',
+  name: 'tests assert something, run, and stay enabled',
   appliesTo(file) {
+    if (weakenableFile(file)) return true;
     const lang = languageOf(file.path);
     return (
       !!lang &&

@@ -6,6 +6,7 @@ import { deselectedByConfig } from '../../testgate/removed-tests-evidence.js';
 import type { TestOutcome, UnitStatus } from '../../core/suite-result.js';
 import { installFailedFinding } from './install-finding.js';
 import { describeNoResults } from '../../testgate/failure-cause.js';
+import { weakeningCovers, weakeningFinding, type Weakening } from '../shared/test-weakening.js';
 
 /** Turns the test gate's result into G8 findings pointing at test files and definition lines. */
 
@@ -147,7 +148,7 @@ function testsCause(tests: readonly TestOutcome[]): string {
     .join(' ')}`;
 }
 
-async function removedFindings(res: TestGateResult, ctx: GuardContext): Promise<GuardFinding[]> {
+async function removedFindings(res: TestGateResult, ctx: GuardContext, weakened: readonly Weakening[]): Promise<GuardFinding[]> {
   const removed = res.comparison?.removed ?? [];
   const changes = res.configChanges ?? [];
   const out: GuardFinding[] = [];
@@ -174,7 +175,8 @@ async function removedFindings(res: TestGateResult, ctx: GuardContext): Promise<
       });
     }
   }
-  return [...out, ...hiddenFindings(res, plain)];
+  const { findings, judged } = weakenedFindings(res, weakened);
+  return [...out, ...findings, ...hiddenFindings(res, plain, judged)];
 }
 
 function byFile(tests: TestOutcome[]): Map<string, TestOutcome[]> {
@@ -191,8 +193,17 @@ function byFile(tests: TestOutcome[]): Map<string, TestOutcome[]> {
  * evidence rule (removed-tests-evidence.ts): their base version fails against the change → blocking;
  * passes or cannot be run → risk.
  */
-function hiddenFindings(res: TestGateResult, plain: TestOutcome[]): GuardFinding[] {
-  const ev = res.hiddenTests;
+function hiddenFindings(res: TestGateResult, plainAll: TestOutcome[], judged: ReadonlySet<string>): GuardFinding[] {
+  const hidden = res.hiddenTests;
+  // Tests a `tests-weakened` finding already judged are left out of the `tests-removed` ones.
+  const keep = (t: TestOutcome) => !judged.has(t.id);
+  const ev = hidden && {
+    ...hidden,
+    failing: hidden.failing.filter(keep),
+    passing: hidden.passing.filter(keep),
+    notRun: hidden.notRun.filter(keep),
+  };
+  const plain = plainAll.filter(keep);
   const failingIds = new Set(ev?.failing.map((t) => t.id));
   const skippedIds = new Set(ev?.skipped);
   const passingIds = new Set(ev?.passing.map((t) => t.id));
@@ -257,6 +268,72 @@ function hiddenFindings(res: TestGateResult, plain: TestOutcome[]): GuardFinding
   return out;
 }
 
+/**
+ * Tests the change weakens that G15 reads statically (a skip added, assertions deleted) and whose base
+ * version the evidence run covered: one `tests-weakened` finding each, with G15's fingerprint (they merge
+ * into one), `fail` when the base version fails against the change, else `risk` naming what the run
+ * showed. Returns the ids of the outcomes judged, which the `tests-removed` findings leave out.
+ */
+function weakenedFindings(res: TestGateResult, weakened: readonly Weakening[]): { findings: GuardFinding[]; judged: Set<string> } {
+  const ev = res.hiddenTests;
+  const judged = new Set<string>();
+  const findings: GuardFinding[] = [];
+  if (!ev) return { findings, judged };
+  const skipped = new Set(ev.skipped);
+  const lostAsserts = new Set(ev.weakened);
+  const failingIds = new Set(ev.failing.map((t) => t.id));
+  const passingIds = new Set(ev.passing.map((t) => t.id));
+  const pool = [...ev.failing, ...ev.passing, ...ev.notRun];
+  for (const w of weakened) {
+    const eligible = w.how === 'skip' ? skipped : lostAsserts;
+    const covered = pool.filter((t) => eligible.has(t.id) && weakeningCovers(w, t));
+    if (covered.length === 0) continue;
+    for (const t of covered) judged.add(t.id);
+    const failing = covered.filter((t) => failingIds.has(t.id));
+    const its = w.unit === 'group' ? 'the base version of its tests' : 'its base version';
+    const base = short(res.baseline?.sha);
+    const tests = covered.map((t) => t.id);
+    if (failing.length) {
+      const failures = failing
+        .slice(0, 3)
+        .map((t) => `\`${testName(t.id)}\`: ${firstLine(t.message) || 'failed'}`)
+        .join('; ');
+      findings.push(
+        weakeningFinding(w, {
+          severity: 'fail',
+          sentence: `The test gate ran ${its} (from ${base}) against this change and it fails — the change breaks what the test checked: ${failures}${failing.length > 3 ? ` and ${failing.length - 3} more` : ''}.`,
+          evidence: {
+            baseVersion: 'fails',
+            tests,
+            restored: ev.restored,
+            output: failing
+              .map((t) => `${t.id}: ${t.message ?? ''}`)
+              .join('\n')
+              .slice(0, 2000),
+          },
+        }),
+      );
+    } else if (covered.every((t) => passingIds.has(t.id))) {
+      findings.push(
+        weakeningFinding(w, {
+          severity: 'risk',
+          sentence: `The test gate ran ${its} (from ${base}) against this change and it still passes.`,
+          evidence: { baseVersion: 'passes', tests },
+        }),
+      );
+    } else {
+      findings.push(
+        weakeningFinding(w, {
+          severity: 'risk',
+          sentence: `The test gate could not run ${its} against this change (${ev.notRunReason ?? 'no result'}).`,
+          evidence: { baseVersion: 'not run', tests, ...(ev.notRunReason ? { notRunReason: ev.notRunReason } : {}) },
+        }),
+      );
+    }
+  }
+  return { findings, judged };
+}
+
 /** An exit-code-only runner whose command the change rewrote: its exit code proves nothing. */
 function unverifiableFinding(res: TestGateResult): GuardFinding {
   const changes = (res.configChanges ?? []).filter((c) => c.path === 'package.json');
@@ -283,7 +360,11 @@ async function flakyFinding(ctx: GuardContext, v: RerunVerdict): Promise<GuardFi
   };
 }
 
-export async function testGateFindings(res: TestGateResult, ctx: GuardContext): Promise<GuardFinding[]> {
+export async function testGateFindings(
+  res: TestGateResult,
+  ctx: GuardContext,
+  weakened: readonly Weakening[] = [],
+): Promise<GuardFinding[]> {
   const out: GuardFinding[] = [];
   const install = installFailedFinding(res);
   if (install) return [install];
@@ -291,7 +372,7 @@ export async function testGateFindings(res: TestGateResult, ctx: GuardContext): 
   if (res.suiteBroken) out.push(suiteBrokenFinding(res));
   for (const u of res.comparison?.brokenUnits ?? []) out.push(brokenUnitFinding(res, u));
   for (const v of res.regressions) out.push(await regressionFinding(ctx, res, v));
-  out.push(...(await removedFindings(res, ctx)));
+  out.push(...(await removedFindings(res, ctx, weakened)));
   if (res.unverifiableCommand) out.push(unverifiableFinding(res));
   for (const v of res.flaky) out.push(await flakyFinding(ctx, v));
   return out;

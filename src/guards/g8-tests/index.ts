@@ -6,6 +6,7 @@ import { runTestGate, type TestGateResult } from '../../testgate/gate.js';
 import { refusalLines, usedLines } from '../../testgate/egress/run-egress.js';
 import type { TestSideSummary, TestsSection } from '../../core/report-sections.js';
 import { testGateFindings } from './findings.js';
+import { patchWeakenings, weakeningCovers } from '../shared/test-weakening.js';
 import type { SuiteResult } from '../../core/suite-result.js';
 
 function services(ctx: GuardContext): { tests: TestRunOptions; cache: BaselineCache } {
@@ -80,6 +81,10 @@ export const g8: Guard = {
       ? (await git(ctx.base.repoDir, ['rev-parse', '--verify', `${tests.mergeRef}^{commit}`])).trim()
       : ctx.head.sha;
     const t = ctx.config.tests;
+    // Existing tests this change weakens (G15 reports them statically): those that lost assertions are
+    // re-run in their base version against the head; newly skipped ones already are (hidden tests).
+    const weakened = await patchWeakenings(ctx.patch.files);
+    const lostAsserts = weakened.filter((w) => w.how === 'assertions');
     const res = await runTestGate({
       repoDir: ctx.base.repoDir,
       repo: tests.repo ?? ctx.patch.repoDir,
@@ -102,9 +107,10 @@ export const g8: Guard = {
       deps: { ...(tests.prepared ? { prepared: tests.prepared } : {}), ...(tests.installEgress ? { egress: tests.installEgress } : {}) },
       signal: ctx.signal,
       log: ctx.log,
+      ...(lostAsserts.length ? { weakenedTests: (o) => lostAsserts.some((w) => weakeningCovers(w, o)) } : {}),
     });
     ctx.section('tests', testsSection(res));
     if (res.skipped) throw new GuardSkip(res.skipped);
-    return testGateFindings(res, ctx);
+    return testGateFindings(res, ctx, weakened);
   },
 };
