@@ -33,6 +33,8 @@ export interface SuiteLimits {
 
 const run = promisify(execFile);
 const DEFAULT_DISK_MB = 2048;
+/** A tree this full after a failed run ran out of space (tmpfs keeps a little for itself). */
+const NEAR_FULL = 0.97;
 
 /**
  * One exported tree with its private HOME, TMPDIR, caches and report dir, removed by {@link dispose}.
@@ -187,7 +189,14 @@ function filledDisk(out: RunnerOutput): boolean {
 }
 
 /** Turns a runner's output into a {@link SuiteResult} with an honest status. */
-export function toSuiteResult(runner: Runner, sha: string, out: RunnerOutput, durationMs: number, limits: SuiteLimits): SuiteResult {
+export function toSuiteResult(
+  runner: Runner,
+  sha: string,
+  out: RunnerOutput,
+  durationMs: number,
+  limits: SuiteLimits,
+  diskFull = false,
+): SuiteResult {
   const base: SuiteResult = {
     runner: runner.id,
     command: runner.command,
@@ -201,7 +210,7 @@ export function toSuiteResult(runner: Runner, sha: string, out: RunnerOutput, du
     ...(out.notes?.length ? { notes: out.notes } : {}),
   };
   // A run that filled its disk says nothing about the code: its build and test failures are the disk's.
-  const killedBy = out.killedBy ?? (filledDisk(out) ? 'disk-limit' : undefined);
+  const killedBy = out.killedBy ?? (diskFull || filledDisk(out) ? 'disk-limit' : undefined);
   if (killedBy) return { ...base, status: 'skipped', killedBy, skippedReason: `the test run ${KILLED[killedBy]!(limits)}` };
   if (out.missingToolchain) return { ...base, status: 'skipped', skippedReason: out.missingToolchain };
   if (out.exitCodeOnly) {
@@ -276,7 +285,16 @@ export async function runSuite(ws: SuiteWorkspace, runner: Runner, limits: Suite
   }
   const out = scrubPaths(await runner.run(ws.context()), ws);
   const used = await ws.diskUsedMb();
-  const result = { ...toSuiteResult(runner, ws.sha, out, Date.now() - started, limits), ...(used !== null ? { diskUsedMb: used } : {}) };
+  // A full disk can leave nothing to read: not even the error (tokio's test build needs 8.5 GB, and
+  // its logs were written to the same full tree). A run that failed with its tree at the cap filled it.
+  const full =
+    used !== null &&
+    used >= NEAR_FULL * (limits.diskMb ?? DEFAULT_DISK_MB) &&
+    (out.exitCode !== 0 || out.units.some((u) => u.status === 'broken'));
+  const result = {
+    ...toSuiteResult(runner, ws.sha, out, Date.now() - started, limits, full),
+    ...(used !== null ? { diskUsedMb: used } : {}),
+  };
   return result.status === 'no-results' ? { ...result, failure: await explainNoResults(out, ws.workdir) } : result;
 }
 

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSandboxed, type SandboxOptions, type SandboxResult } from '../../src/testgate/sandbox.js';
 import { sandboxCapabilities } from '../../src/testgate/sandbox-probe.js';
-import { SuiteWorkspace } from '../../src/testgate/run-suite.js';
+import { runSuite, SuiteWorkspace } from '../../src/testgate/run-suite.js';
+import { exitCodeRunner } from '../../src/testgate/runners/node.js';
 import { TestRepo } from '../helpers/git-repo.js';
 
 /**
@@ -221,6 +222,29 @@ describe.skipIf(why !== null)('sandbox attacks (real bwrap)', () => {
     }
     expect(existsSync(ws.root)).toBe(false);
   });
+
+  it.skipIf(!caps.tmpfsMount)(
+    'a run that fills its disk so full that not even its log could be written is named disk-limit, not "printed nothing"',
+    async () => {
+      const repo = TestRepo.create();
+      const sha = repo.write({ 'a.txt': 'a\n' }).commit('a');
+      const limits = { network: false, timeoutSec: 60, memoryMb: 2048, maxProcesses: 64, diskMb: 64 };
+      const ws = await SuiteWorkspace.create(repo.dir, sha, join(root, 'unused'), limits);
+      try {
+        // What a huge build does: the target directory takes the whole tree, the log is lost with it.
+        const result = await runSuite(
+          ws,
+          exitCodeRunner('custom', 'dd if=/dev/zero of=target bs=1M count=3000 >/dev/null 2>&1; exit 101'),
+          limits,
+        );
+        expect(result.status).toBe('skipped');
+        expect(result.killedBy).toBe('disk-limit');
+        expect(result.skippedReason).toMatch(/filled its disk \(tests\.diskMb, 64 MiB\)/);
+      } finally {
+        await ws.dispose();
+      }
+    },
+  );
 
   it('one run cannot poison another through /tmp, HOME or the caches; shared caches and toolchains are read-only', async () => {
     const cargoBin = caps.toolchains.roots.find((p) => p.endsWith('.cargo'));
