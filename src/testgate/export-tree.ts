@@ -48,11 +48,12 @@ export async function exportTree(repoDir: string, sha: string, dest: string): Pr
 }
 
 function treeError(sha: string, detail: string): GateInfraError {
-  return new GateInfraError(
-    `the tree under test does not match commit ${sha} (${detail}); the tests were not run`,
-    'this is a fault of the machine running slopgate (disk full, a process writing into its temporary directory), not of the change; run it again',
-    'tree',
-  );
+  // git says "<oid> missing" when the object is not in the repository at all: a shallow, partial or
+  // size-filtered clone, not a fault of the disk.
+  const hint = /\b[0-9a-f]{40,64} missing\b/.test(detail)
+    ? 'the repository slopgate reads lacks an object of this commit (a shallow, partial or size-filtered clone); fetch it in full and run again — this is not about the change'
+    : 'this is a fault of the machine running slopgate (disk full, a process writing into its temporary directory), not of the change; run it again';
+  return new GateInfraError(`the tree under test does not match commit ${sha} (${detail}); the tests were not run`, hint, 'tree');
 }
 
 /** Byte strings as latin1 JavaScript strings: one char per byte, so non-UTF-8 names survive intact. */
