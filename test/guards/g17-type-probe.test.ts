@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { runCheck } from '../../src/cli.js';
+import type { Report } from '../../src/core/report.js';
+import { prRepo, type FileContent } from '../helpers/git-repo.js';
+
+/** Gates base → head through the real CLI (`slopgate check --only G17 --format json`) and returns the report. */
+async function check(base: Record<string, FileContent>, head: Record<string, FileContent>): Promise<Report> {
+  const repo = prRepo(base, head);
+  let out = '';
+  await runCheck({ repo: repo.dir, base: 'main', head: 'pr', format: 'json', strict: false, only: ['G17'] }, (s) => (out += s));
+  return JSON.parse(out) as Report;
+}
+
+const probe = async (base: Record<string, FileContent>, head: Record<string, FileContent>) =>
+  (await check(base, head)).findings.filter((f) => f.guard === 'G17');
+
+const brief = (found: { path?: string; line?: number; severity: string; evidence?: Record<string, unknown> }[]) =>
+  found.map((f) => [f.path, f.line, f.severity, f.evidence?.compilerCode]);
+
+const DEEP_MERGE = 'export function deepMerge(a: object, b: object) {\n  return { ...a, ...b };\n}\n';
+
+describe('G17 type probe', () => {
+  it('an object whose method the callers still call is replaced by one without it: the changed declaration is flagged', async () => {
+    const base = {
+      'src/deep-merge.ts': DEEP_MERGE,
+      'src/merger.ts': "import { deepMerge } from './deep-merge';\n\nexport const merger = { merge: deepMerge };\n",
+      'src/config.ts':
+        "import { merger } from './merger';\n\nexport function load(defaults: object, user: object) {\n  return merger.merge(defaults, user);\n}\n",
+    };
+    const found = await probe(base, {
+      'src/merger.ts': "import { deepMerge } from './deep-merge';\n\nexport const merger = { \"combine\": deepMerge };\n",
+    });
+    expect(brief(found)).toEqual([['src/merger.ts', 3, 'risk', 'TS2339']]);
+    expect(found[0]!.category).toBe('invented-api');
+    expect(found[0]!.message).toContain('src/config.ts:4');
+    expect(found[0]!.message).toContain("Property 'merge' does not exist");
+  });
+
+  it('in JavaScript, a call of a method that a class of the repository does not have is flagged', async () => {
+    const base = {
+      'lib/queue.js': 'export class Queue {\n  constructor() {\n    this.items = [];\n  }\n  push(item) {\n    this.items.push(item);\n  }\n}\n',
+      'lib/main.js': "import { Queue } from './queue.js';\n\nconst q = new Queue();\nq.push(1);\n",
+    };
+    const found = await probe(base, { 'lib/main.js': "import { Queue } from './queue.js';\n\nconst q = new Queue();\nq.push(1);\nq.drain();\n" });
+    expect(brief(found)).toEqual([['lib/main.js', 5, 'risk', 'TS2339']]);
+  });
+
+  it('a changed line calling a method that a class declared in the repository does not have is flagged on that line', async () => {
+    const base = {
+      'src/cache.ts': 'export class Cache {\n  private items = new Map<string, string>();\n  get(key: string) {\n    return this.items.get(key);\n  }\n}\n',
+      'src/use.ts': "import { Cache } from './cache';\n\nexport const c = new Cache();\nexport const a = c.get('a');\n",
+    };
+    const found = await probe(base, {
+      'src/use.ts': "import { Cache } from './cache';\n\nexport const c = new Cache();\nexport const a = c.get('a');\nc.invalidateAll();\n",
+    });
+    expect(brief(found)).toEqual([['src/use.ts', 5, 'risk', 'TS2339']]);
+    expect(found[0]!.evidence?.declaredAt).toBe('src/cache.ts:1');
+  });
+
+  it('a wrong argument count for a function of the repository is flagged', async () => {
+    const base = { 'src/add.ts': 'export function add(a: number, b: number) {\n  return a + b;\n}\n' };
+    const found = await probe(base, { 'src/main.ts': "import { add } from './add';\n\nexport const x = add(1, 2, 3);\n" });
+    expect(brief(found)).toEqual([['src/main.ts', 3, 'risk', 'TS2554']]);
+  });
+
+  it('an error that was already there at the base is not new', async () => {
+    const base = {
+      'src/cache.ts': 'export class Cache {\n  get(key: string) {\n    return key;\n  }\n}\n',
+      'src/use.ts': "import { Cache } from './cache';\n\nconst c = new Cache();\nc.invalidateAll();\n",
+    };
+    const found = await probe(base, {
+      'src/use.ts': "import { Cache } from './cache';\n\nconst c = new Cache();\nc.invalidateAll(); // the same error, on a line the PR rewrote\n",
+    });
+    expect(found).toEqual([]);
+  });
+
+  it('a package that is not installed gives any: calls on it are never findings', async () => {
+    const report = await check(
+      { 'package.json': '{ "name": "app", "dependencies": { "lodash": "4" } }\n', 'src/a.ts': 'export const a = 1;\n' },
+      {
+        'src/a.ts':
+          "import _ from 'lodash';\nimport { Client } from '@acme/sdk';\n\nexport const a = _.mergeEverything({}, {});\nexport const b = new Client().doesNotExist(1, 2, 3);\nclass Mine extends Client {}\nnew Mine().nope();\n",
+      },
+    );
+    expect(report.findings.filter((f) => f.guard === 'G17')).toEqual([]);
+    expect(report.guards.find((g) => g.id === 'G17')?.status).toBe('pass');
+  });
+
+  it('plain JavaScript whose values are any (parameters without JSDoc) gives nothing', async () => {
+    const found = await probe(
+      { 'lib/run.js': 'export function run(job) {\n  return job;\n}\n' },
+      { 'lib/run.js': 'export function run(job, opts) {\n  job.start(opts.retries);\n  return job.result.value();\n}\n' },
+    );
+    expect(found).toEqual([]);
+  });
+
+  it('a member that a lib type lacks is left alone: a global declaration elsewhere could add it', async () => {
+    const found = await probe({ 'src/a.ts': 'export const a = 1;\n' }, { 'src/a.ts': 'export const a = 1;\nwindow.dataLayer.push({});\n' });
+    expect(found).toEqual([]);
+  });
+});
