@@ -109,34 +109,81 @@ class TypeJudge {
     return false;
   }
 
+  /**
+   * An object literal is only trusted as the whole truth about a value when it initializes a variable
+   * without a type annotation and lists members: a literal passed to an unresolved function, a `= {}`
+   * default or a method's `this` in an options object has lost the type its context would give it.
+   */
+  private trustedLiteral(decl: TS.Declaration): boolean {
+    const ts = this.ts;
+    if (!ts.isObjectLiteralExpression(decl)) return true;
+    const parent = decl.parent;
+    return ts.isVariableDeclaration(parent) && parent.initializer === decl && !parent.type && decl.properties.length > 0;
+  }
+
+  /**
+   * Declarations that list their members: a class, an interface, an enum, a type literal, an object
+   * literal, a TypeScript module. A mapped or conditional type is computed, and what it computes to
+   * depends on types that may be unresolved here.
+   */
+  private declaredShape(decl: TS.Declaration): boolean {
+    const ts = this.ts;
+    if (ts.isSourceFile(decl)) return !/\.[cm]?jsx?$/.test(decl.fileName);
+    return (
+      ts.isClassLike(decl) ||
+      ts.isInterfaceDeclaration(decl) ||
+      ts.isEnumDeclaration(decl) ||
+      ts.isTypeLiteralNode(decl) ||
+      ts.isObjectLiteralExpression(decl)
+    );
+  }
+
   /** The tree declaration of `t`'s symbol, or null when it is not (only) in the tree. */
   private treeDeclaration(t: TS.Type): TS.Declaration | null {
     const symbol = t.getSymbol() ?? t.aliasSymbol;
     const decls = symbol?.declarations ?? [];
     if (!symbol || !decls.length) return null;
-    if (decls.some((d) => treePath(d.getSourceFile().fileName) === null)) return null;
+    if (decls.some((d) => treePath(d.getSourceFile().fileName) === null || !this.declaredShape(d) || !this.trustedLiteral(d))) return null;
     if (this.tainted(symbol)) return null;
     return decls[0]!;
+  }
+
+  /** A function or class the tree declares by name (`function add`, `class Cache`, `const add = () => …`). */
+  private namedCallable(expr: TS.Expression): TS.Declaration | null {
+    const ts = this.ts;
+    const symbol = this.checker.getSymbolAtLocation(expr);
+    const target = symbol && symbol.flags & ts.SymbolFlags.Alias ? this.checker.getAliasedSymbol(symbol) : symbol;
+    const decl = target?.declarations?.[0];
+    if (!decl || treePath(decl.getSourceFile().fileName) === null) return null;
+    if (ts.isFunctionDeclaration(decl) || ts.isClassDeclaration(decl) || ts.isMethodDeclaration(decl)) return decl;
+    if (ts.isVariableDeclaration(decl) && !decl.type && decl.initializer && ts.isFunctionLike(decl.initializer)) return decl;
+    return null;
   }
 
   /**
    * Where the type of `expr` is declared, when it is fully known: not any/unknown, every object part
    * declared in the tree (not in a lib file a global declaration elsewhere could augment) and not
-   * extending anything unresolved. Null otherwise.
+   * extending anything unresolved. Null otherwise. For a callee (`kind` 'callee'): a named function or
+   * class of the tree, or a member of such an object (`merger.merge`) whose own type is no union (a
+   * union with `undefined` or `void` is a nullability question, not an invented API).
    */
-  knownDeclaration(expr: TS.Expression, callee: boolean): TS.Declaration | null {
+  knownDeclaration(expr: TS.Expression, kind: 'object' | 'callee', member?: string): TS.Declaration | null {
     const ts = this.ts;
+    if (expr.kind === ts.SyntaxKind.ThisKeyword && kind === 'object') {
+      // `this` in a class is the class; in an object literal it depends on how the method is called
+      const t = this.checker.getTypeAtLocation(expr);
+      const decl = t.getSymbol()?.declarations?.[0];
+      if (!decl || !ts.isClassLike(decl)) return null;
+    }
     const t = this.checker.getTypeAtLocation(expr);
     if (this.isAny(t)) return null;
-    // An identifier callee (`deepMerge(a)`): the function it names must be declared in the tree.
-    if (callee && !ts.isPropertyAccessExpression(expr)) {
-      const symbol = this.checker.getSymbolAtLocation(expr);
-      const target = symbol && symbol.flags & ts.SymbolFlags.Alias ? this.checker.getAliasedSymbol(symbol) : symbol;
-      const decl = target?.declarations?.[0];
-      return decl && treePath(decl.getSourceFile().fileName) !== null ? decl : null;
+    if (kind === 'callee') {
+      if (ts.isPropertyAccessExpression(expr)) return t.isUnion() ? null : this.knownDeclaration(expr.expression, 'object');
+      return this.namedCallable(expr);
     }
-    if (callee && ts.isPropertyAccessExpression(expr)) return this.knownDeclaration(expr.expression, false);
     const parts = t.isUnionOrIntersection() ? t.types : [t];
+    // A member that some part of a union has is a narrowing question, not an invented API.
+    if (member !== undefined && t.isUnion() && parts.some((part) => this.checker.getPropertyOfType(part, member))) return null;
     let found: TS.Declaration | null = null;
     for (const part of parts) {
       if (this.isAny(part)) return null;
@@ -190,7 +237,8 @@ export function probeErrors(ts: Compiler, program: TS.Program, paths: Iterable<[
       const text = ts.flattenDiagnosticMessageText(d.messageText, '\n');
       const subject = subjectOf(ts, d.code, nodeAt(ts, sf, d.start), text);
       if (!subject) continue;
-      const decl = judge.knownDeclaration(subject, d.code !== 2339 && d.code !== 2551);
+      const member = ts.isPropertyAccessExpression(subject.parent) ? subject.parent.name.text : undefined;
+      const decl = judge.knownDeclaration(subject, d.code === 2339 || d.code === 2551 ? 'object' : 'callee', member);
       if (!decl) continue;
       const declFile = decl.getSourceFile();
       const declPath = treePath(declFile.fileName);
