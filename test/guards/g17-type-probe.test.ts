@@ -98,4 +98,28 @@ describe('G17 type probe', () => {
     const found = await probe({ 'src/a.ts': 'export const a = 1;\n' }, { 'src/a.ts': 'export const a = 1;\nwindow.dataLayer.push({});\n' });
     expect(found).toEqual([]);
   });
+  it('shapes the corpus showed to be context lost, not invented: option objects, = {} defaults, unions, nullable callees', async () => {
+    const found = await probe(
+      { 'src/a.ts': 'export const a = 1;\n', 'src/types.ts': 'export interface Retry {\n  limit: number;\n}\nexport type Mapped<T> = { [K in keyof T]: T[K] };\n' },
+      {
+        'src/a.ts': [
+          "import { defineComponent } from 'vue';",
+          "import type { Retry, Mapped } from './types';",
+          'export const a = 1;',
+          // `this` of a method in an options object passed to an uninstalled package
+          'export const C = defineComponent({ methods: { go() { return this.data1; } } });',
+          // a `= {}` default whose real type came from the context
+          'export const api = { shot(options = {}) { return options.path; } };',
+          // a member that one part of the union has: narrowing, not an invented API
+          'export function limit(r: number | Retry) { return r.limit; }',
+          // a callee that may be void: nullability, not an invented API
+          'let teardown: (() => void) | undefined | void;',
+          'export function stop() { teardown?.(); }',
+          // a computed (mapped) type
+          'export function m(x: Mapped<Retry>) { return x.nothing; }',
+        ].join('\n') + '\n',
+      },
+    );
+    expect(found).toEqual([]);
+  });
 });
