@@ -19,7 +19,11 @@ export interface ProbeError {
   receiver: string;
   /** Where the receiver's type (or the called function) is declared in the tree. */
   declared: { path: string; line: number; endLine: number };
-  /** The receiver is an object literal or class declared in the same file as the error. */
+  /**
+   * The receiver is an object literal or class declared in the same TypeScript file as the error: its
+   * members are exactly what that file lists. (A JavaScript class often gains members at run time,
+   * `Object.assign(this, options)`, where the compiler cannot see them.)
+   */
   certain: boolean;
 }
 
@@ -43,7 +47,7 @@ type CallLike = TS.CallExpression | TS.NewExpression;
 /** The call an arity error is about: the innermost call around `pos` with as many arguments as the message says it got. */
 function arityCall(ts: Compiler, start: TS.Node, text: string): CallLike | null {
   const got = /but got (\d+)/.exec(text);
-  for (let n: TS.Node | undefined = start; n; n = n.parent) {
+  for (let n = start; !ts.isSourceFile(n); n = n.parent) {
     if ((ts.isCallExpression(n) || ts.isNewExpression(n)) && (!got || (n.arguments?.length ?? 0) === Number(got[1]))) return n;
   }
   return null;
@@ -51,12 +55,13 @@ function arityCall(ts: Compiler, start: TS.Node, text: string): CallLike | null 
 
 /** The expression whose type decides the error: the object of a member access, or the callee. */
 function subjectOf(ts: Compiler, code: number, node: TS.Node, text: string): TS.Expression | null {
+  if (ts.isSourceFile(node)) return null;
   if (code === 2339 || code === 2551) {
     const access = node.parent;
-    return access && ts.isPropertyAccessExpression(access) && access.name === node ? access.expression : null;
+    return ts.isPropertyAccessExpression(access) && access.name === node ? access.expression : null;
   }
   if (code === 2349 || code === 2351) {
-    for (let n: TS.Node | undefined = node; n; n = n.parent) {
+    for (let n = node; !ts.isSourceFile(n); n = n.parent) {
       if ((ts.isCallExpression(n) || ts.isNewExpression(n)) && n.expression.getStart() === node.getStart()) return n.expression;
     }
     return null;
@@ -201,6 +206,8 @@ function literalShape(ts: Compiler, decl: TS.Declaration): boolean {
   return ts.isObjectLiteralExpression(decl) || ts.isClassLike(decl);
 }
 
+const TYPESCRIPT = /\.[cm]?tsx?$/;
+
 const lineOf = (sf: TS.SourceFile, pos: number) => sf.getLineAndCharacterOfPosition(pos).line + 1;
 
 export interface CheckBudget {
@@ -250,7 +257,7 @@ export function probeErrors(ts: Compiler, program: TS.Program, paths: Iterable<[
         text,
         receiver: subject.getText(sf),
         declared: { path: declPath, line: lineOf(declFile, decl.getStart(declFile)), endLine: lineOf(declFile, decl.end) },
-        certain: declPath === path && literalShape(ts, decl),
+        certain: declPath === path && TYPESCRIPT.test(path) && literalShape(ts, decl),
       });
     }
   }

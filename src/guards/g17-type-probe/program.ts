@@ -130,4 +130,3 @@ export function buildProgram(ts: Compiler, input: ProgramInput): TS.Program {
   };
   return ts.createProgram({ rootNames: input.roots.map(virtualPath), options: input.options, host });
 }
-
