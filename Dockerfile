@@ -14,11 +14,12 @@ RUN npm run build
 
 # --- runtime ---
 FROM node:22-bookworm-slim
-# git for the mirrors; python3 + pytest and Go for the test gate; bubblewrap is the test sandbox
+# git for the mirrors; python3 + pytest and Go for the test gate (Go's gofmt and rustfmt for G16's format
+# checks); bubblewrap is the test sandbox
 # (util-linux gives prlimit for its fallback limits); bash closes inherited fds before the sandbox
 # starts; ca-certificates for HTTPS to GitHub; tini reaps what is left.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends git ca-certificates python3 python3-pytest util-linux bubblewrap bash tini \
+ && apt-get install -y --no-install-recommends git ca-certificates python3 python3-pytest rustfmt util-linux bubblewrap bash tini \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=golang:1.22-bookworm /usr/local/go /usr/local/go
 ENV PATH=/usr/local/go/bin:$PATH \

@@ -153,6 +153,26 @@ export interface RefineView {
   tokens: number;
 }
 
+/** One check G16 found the project enforcing (or the universal convention), and what became of it. */
+export interface ProjectCheckRecord {
+  /** `gofmt`, `rustfmt`, `ruff-check`, … */
+  tool: string;
+  /** Where the project asks for it (`.github/workflows/ci.yml: gofmt -l .`), or `convention`. */
+  source: string;
+  /** What a finding of it weighs: `fail` where CI runs it as a check, else `risk`. */
+  severity: 'fail' | 'risk';
+  status: 'ran' | 'skipped';
+  /** Changed files it applied to. */
+  files: number;
+  /** Why it was skipped. */
+  reason?: string;
+}
+
+/** G16: the project's own checks on the changed files. */
+export interface ProjectChecksSection {
+  checks: ProjectCheckRecord[];
+}
+
 export interface ReportSections {
   psi?: PsiSection;
   tests?: TestsSection;
@@ -161,6 +181,7 @@ export interface ReportSections {
   sanctions?: SanctionsSection;
   qa?: QaSection;
   refine?: RefineView;
+  checks?: ProjectChecksSection;
 }
 
 export type SectionName = keyof ReportSections;

@@ -18,6 +18,7 @@ import { dismissedText } from './dismissed-text.js';
 import { readPsi, readSanctions, readTests } from './sections.js';
 import { qaBlockMarkdown, qaSummaryLine } from '../qa/section.js';
 import { refineMarkdown } from './refine-section.js';
+import { projectChecksMarkdown } from './project-checks-section.js';
 
 /** GitHub's limit for a check run's `output.summary` and `output.text`, in characters. */
 export const CHECK_RUN_OUTPUT_LIMIT = 65_535;
@@ -240,6 +241,7 @@ export function renderCheckRun(report: Report, opts: CheckRunOptions = {}): Chec
     guardSection(report) +
     psiSection(report) +
     testsSection(report) +
+    projectChecksMarkdown(report.sections.checks) +
     sanctionsSection(report) +
     refineMarkdown(report.sections.refine) +
     findingsHead(report);

@@ -14,6 +14,7 @@ import {
 import { dismissedText } from './dismissed-text.js';
 import { readPsi, readSanctions, readTests } from './sections.js';
 import { refineTextLines } from './refine-section.js';
+import { projectChecksTextLines } from './project-checks-section.js';
 
 /** The terminal report: decision first, then findings by file, then the guard table and sections. */
 
@@ -181,6 +182,7 @@ export function renderText(report: Report, opts: { color?: boolean } = {}): stri
     guardTable(report, paint),
     psiLines(report, paint),
     testLines(report, paint),
+    projectChecksTextLines(report.sections.checks),
     sanctionLines(report, paint),
     refineTextLines(report.sections.refine),
   );

@@ -3,6 +3,7 @@ import { g1RevertManifest } from './g1-revert-manifest.js';
 import { g13LiteralNewlines } from './g13-literal-newlines.js';
 import { g13RestoreBlocks } from './g13-restore-blocks.js';
 import { g14Relink } from './g14-relink.js';
+import { g16Reformat } from './g16-reformat.js';
 import { g2ConfigSyntax } from './g2-config-syntax.js';
 import { g4RemoveImport } from './g4-remove-import.js';
 import { g7RestoreDefinitions } from './g7-restore-definitions.js';
@@ -20,6 +21,7 @@ export const RECIPES: Recipe[] = [
   g2ConfigSyntax,
   g14Relink,
   g4RemoveImport,
+  g16Reformat,
 ];
 
 export { applySuggestion, lineSuggestion } from './line-suggestion.js';

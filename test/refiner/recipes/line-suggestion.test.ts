@@ -42,7 +42,7 @@ describe('lineSuggestion: one exact replacement of head lines', () => {
 });
 
 describe('RECIPES', () => {
-  it('lists each recipe once, in the order G7, G1, G13, G13, G2, G14, G4', () => {
+  it('lists each recipe once, in the order G7, G1, G13, G13, G2, G14, G4, G16', () => {
     expect(RECIPES.map((r) => r.id)).toEqual([
       'g7-restore-definitions',
       'g1-revert-manifest',
@@ -51,6 +51,7 @@ describe('RECIPES', () => {
       'g2-config-syntax',
       'g14-relink',
       'g4-remove-import',
+      'g16-reformat',
     ]);
   });
 
@@ -63,6 +64,7 @@ describe('RECIPES', () => {
       ['G2', 'syntax-invalid', 'tsconfig.json'],
       ['G14', 'dead-link', 'README.md'],
       ['G4', 'ungrounded-import', 'app/db.py'],
+      ['G16', 'lint-violation', 'calc/calc.go'],
     ];
     for (const [guard, category, path] of shapes) {
       const f = makeFinding({ guard, category, severity: 'fail', path, message: 'm', remediation: 'r' });

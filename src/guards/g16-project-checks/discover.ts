@@ -1,0 +1,399 @@
+import { parse as parseYaml } from 'yaml';
+import { isRecord } from '../../core/is-record.js';
+import { readIni } from '../../repo/manifests/ini-read.js';
+
+/**
+ * Which format, lint and type checks a repository enforces, read from its base tree: GitHub Actions
+ * workflows (`run:` lines and a few well-known actions), `.pre-commit-config.yaml`, package.json
+ * scripts, the Makefile and tox.ini. Pure: it reads texts and runs nothing.
+ *
+ * Every place a command can live is a *unit* (`workflow`, `make:lint`, `npm:lint`, `tox:lint`,
+ * `pre-commit`). A unit's lines may call other units (`make lint`, `npm run lint`, `tox -e lint`,
+ * `pre-commit run`); a check is "in CI" when its unit is reached from a workflow (or pre-commit runs
+ * as pre-commit.ci, which a top-level `ci:` key in its config declares).
+ */
+
+export type CheckTool = 'gofmt' | 'go-vet' | 'rustfmt' | 'ruff-check' | 'ruff-format' | 'black' | 'prettier' | 'eslint' | 'tsc';
+
+export interface DiscoveredCheck {
+  tool: CheckTool;
+  /** The file it was found in (`.github/workflows/ci.yml`, `Makefile`, …). */
+  source: string;
+  /** The command line (or hook id) as written there. */
+  line: string;
+  /** The form fails on a finding (`gofmt -l`, `--check`, a pre-commit hook), not only rewrites files. */
+  enforced: boolean;
+  /** Its unit is run by the repository's CI. */
+  inCi: boolean;
+}
+
+/** The files discovery reads from the base tree (besides `.github/workflows/*.yml`). */
+export const DISCOVERY_FILES = [
+  '.pre-commit-config.yaml',
+  '.pre-commit-config.yml',
+  'package.json',
+  'Makefile',
+  'makefile',
+  'GNUmakefile',
+  'tox.ini',
+];
+
+export const isWorkflowPath = (p: string): boolean => /^\.github\/workflows\/[^/]+\.ya?ml$/.test(p);
+
+interface Found {
+  tool: CheckTool;
+  enforced: boolean;
+}
+
+interface Site {
+  unit: string;
+  source: string;
+  line: string;
+  checks: Found[];
+  calls: string[];
+}
+
+/** Wrappers that run the next word as the command (`uv run ruff`, `npx eslint`, `python -m black`). */
+const WRAPPERS: Record<string, number> = {
+  uv: 1,
+  uvx: 0,
+  poetry: 1,
+  pdm: 1,
+  pipenv: 1,
+  hatch: 1,
+  rye: 1,
+  pipx: 1,
+  npx: 0,
+  bunx: 0,
+  exec: 0,
+  time: 0,
+  sudo: 0,
+  env: 0,
+};
+
+/** Tools a package manager can run by name. */
+const TOOL_BINS = new Set(['prettier', 'eslint', 'tsc', 'vue-tsc']);
+
+const basename = (w: string) => w.replace(/^.*\//, '');
+
+/** The words of one simple command, quotes stripped, with environment assignments and wrappers dropped. */
+function commandWords(segment: string): string[] {
+  let words = segment
+    .trim()
+    .split(/\s+/)
+    .map((w) => w.replace(/^["']+|["']+$/g, ''))
+    .filter(Boolean);
+  for (;;) {
+    const first = words[0];
+    if (first === undefined) return words;
+    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(first)) words = words.slice(1);
+    else if (first in WRAPPERS) {
+      const skip = WRAPPERS[first]!;
+      // `uv run --with x ruff`: options of the wrapper go too
+      let i = 1 + skip;
+      while (i < words.length && words[i]!.startsWith('-')) i++;
+      words = words.slice(i);
+    } else if (/^python[\d.]*$|^py$/.test(first) && words[1] === '-m') words = words.slice(2);
+    else if ((first === 'pnpm' || first === 'yarn') && (words[1] === 'exec' || words[1] === 'dlx')) words = words.slice(2);
+    // `yarn prettier --check .`, `pnpm eslint .`: the package manager runs the tool's bin
+    else if ((first === 'pnpm' || first === 'yarn' || first === 'bun') && TOOL_BINS.has(words[1] ?? '')) words = words.slice(1);
+    else return words;
+  }
+}
+
+/** Splits a shell line at `&&`, `||`, `;`, `|`, `$(`, backticks and parentheses into simple commands. */
+function segments(line: string): string[] {
+  return line.split(/&&|\|\||[;|`()]|\$\(/).filter((s) => s.trim());
+}
+
+const has = (words: string[], ...flags: string[]) =>
+  words.some((w) => flags.includes(w) || flags.some((f) => f.endsWith('=') && w.startsWith(f)));
+
+/** The checks one simple command runs (usually none or one). */
+export function checksOfCommand(segment: string): Found[] {
+  const words = commandWords(segment);
+  const tool = basename(words[0] ?? '');
+  const rest = words.slice(1);
+  switch (tool) {
+    case 'gofmt':
+      return [{ tool: 'gofmt', enforced: has(rest, '-l', '-d') }];
+    case 'go':
+      if (rest[0] === 'fmt') return [{ tool: 'gofmt', enforced: false }];
+      if (rest[0] === 'vet') return [{ tool: 'go-vet', enforced: true }];
+      return [];
+    case 'ruff': {
+      if (rest[0] === 'format') return [{ tool: 'ruff-format', enforced: has(rest, '--check') }];
+      // `ruff .`, `ruff src/`: the check of ruff before 0.5 took paths without a subcommand
+      if (rest[0] === 'check' || (rest[0] !== undefined && !rest[0].startsWith('-') && !/^[a-z]+$/.test(rest[0])))
+        return [{ tool: 'ruff-check', enforced: !has(rest, '--exit-zero') }];
+      return [];
+    }
+    case 'black':
+      return [{ tool: 'black', enforced: has(rest, '--check') }];
+    case 'prettier':
+      return [{ tool: 'prettier', enforced: has(rest, '--check', '-c', '--list-different', '-l') }];
+    case 'eslint':
+      return [{ tool: 'eslint', enforced: true }];
+    case 'tsc':
+    case 'vue-tsc':
+      return has(rest, '--noEmit', '--noemit') ? [{ tool: 'tsc', enforced: true }] : [];
+    case 'rustfmt':
+      return [{ tool: 'rustfmt', enforced: has(rest, '--check') }];
+    case 'cargo': {
+      const args = rest[0]?.startsWith('+') ? rest.slice(1) : rest;
+      return args[0] === 'fmt' ? [{ tool: 'rustfmt', enforced: has(args, '--check') }] : [];
+    }
+    default:
+      return [];
+  }
+}
+
+/** The units one simple command calls: make targets, package scripts, tox environments, pre-commit. */
+export function callsOfCommand(segment: string): string[] {
+  const words = commandWords(segment);
+  const tool = basename(words[0] ?? '');
+  const rest = words.slice(1).filter((w) => !w.startsWith('-') || w === '-e');
+  if (tool === 'make' || tool === 'gmake') {
+    const targets = rest.filter((w) => !w.includes('='));
+    return targets.length ? targets.map((t) => `make:${t}`) : ['make:'];
+  }
+  if (tool === 'npm' || tool === 'pnpm' || tool === 'yarn' || tool === 'bun') {
+    const sub = rest[0];
+    if (sub === 'run' || sub === 'run-script') return rest[1] ? [`npm:${rest[1]}`] : [];
+    if (sub === 'test' || sub === 't') return ['npm:test'];
+    if (sub && tool !== 'npm' && !['install', 'add', 'ci', 'i', 'exec', 'dlx'].includes(sub)) return [`npm:${sub}`];
+    return [];
+  }
+  if (tool === 'tox') {
+    const all = words.slice(1);
+    const e = all.findIndex((w) => w === '-e' || w.startsWith('-e'));
+    if (e < 0) return ['tox:*'];
+    const list = all[e] === '-e' ? all[e + 1] : all[e]!.slice(2);
+    return (list ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((env) => `tox:${env}`);
+  }
+  if (tool === 'pre-commit' || tool === 'prek') return ['pre-commit'];
+  return [];
+}
+
+/** Joins `\`-continued lines and drops comments and blank lines. */
+function scriptLines(script: string): string[] {
+  return script
+    .replace(/[ \t]*\\\r?\n\s*/g, ' ')
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+}
+
+/** A rewriting formatter followed, in the same script, by a check that the tree did not change. */
+const DIFF_GUARD = /git\s+diff\s+[^\n]*--(exit-code|quiet)|git\s+status\s+--porcelain|git\s+diff-index/;
+
+function sitesOfScript(unit: string, source: string, script: string): Site[] {
+  const guarded = DIFF_GUARD.test(script);
+  return scriptLines(script).map((line) => {
+    const segs = segments(line.replace(/\$[({]MAKE[)}]/g, 'make'));
+    const checks = segs.flatMap(checksOfCommand).map((c) => (guarded ? { ...c, enforced: true } : c));
+    return { unit, source, line, checks, calls: segs.flatMap(callsOfCommand) };
+  });
+}
+
+/** Well-known actions that run a check themselves. */
+function checksOfAction(uses: string, withArgs: unknown): Found[] {
+  const name = uses.replace(/@.*$/, '').toLowerCase();
+  const args = isRecord(withArgs) && typeof withArgs.args === 'string' ? withArgs.args : '';
+  if (name === 'actions-rust-lang/rustfmt') return [{ tool: 'rustfmt', enforced: true }];
+  if (name === 'psf/black') return [{ tool: 'black', enforced: args === '' || args.includes('--check') }];
+  if (name === 'astral-sh/ruff-action' || name === 'chartboost/ruff-action') {
+    return [
+      /^\s*format\b/.test(args) ? { tool: 'ruff-format', enforced: args.includes('--check') } : { tool: 'ruff-check', enforced: true },
+    ];
+  }
+  return [];
+}
+
+export function workflowSites(source: string, text: string): Site[] {
+  let doc: unknown;
+  try {
+    doc = parseYaml(text);
+  } catch {
+    return [];
+  }
+  if (!isRecord(doc) || !isRecord(doc.jobs)) return [];
+  const out: Site[] = [];
+  for (const job of Object.values(doc.jobs)) {
+    if (!isRecord(job) || !Array.isArray(job.steps)) continue;
+    for (const step of job.steps) {
+      if (!isRecord(step)) continue;
+      if (typeof step.run === 'string') out.push(...sitesOfScript('workflow', source, step.run));
+      if (typeof step.uses === 'string') {
+        const uses = step.uses;
+        const checks = checksOfAction(uses, step.with);
+        const calls = /^pre-commit\/action@/i.test(uses) || /^pre-commit-ci\/lite-action@/i.test(uses) ? ['pre-commit'] : [];
+        if (checks.length || calls.length) out.push({ unit: 'workflow', source, line: `uses: ${uses}`, checks, calls });
+      }
+    }
+  }
+  return out;
+}
+
+/** pre-commit hook ids of the common hook repositories, by what they run. */
+const HOOK_IDS: Record<string, CheckTool> = {
+  gofmt: 'gofmt',
+  'go-fmt': 'gofmt',
+  'go-fmt-repo': 'gofmt',
+  'go-vet': 'go-vet',
+  'go-vet-mod': 'go-vet',
+  'go-vet-repo-mod': 'go-vet',
+  ruff: 'ruff-check',
+  'ruff-check': 'ruff-check',
+  'ruff-format': 'ruff-format',
+  black: 'black',
+  'black-jupyter': 'black',
+  prettier: 'prettier',
+  eslint: 'eslint',
+  rustfmt: 'rustfmt',
+  'cargo-fmt': 'rustfmt',
+};
+
+/** The hooks of a pre-commit config, and whether it declares pre-commit.ci (a top-level `ci:`). */
+export function preCommitSites(source: string, text: string): { sites: Site[]; ciService: boolean } {
+  let doc: unknown;
+  try {
+    doc = parseYaml(text);
+  } catch {
+    return { sites: [], ciService: false };
+  }
+  if (!isRecord(doc) || !Array.isArray(doc.repos)) return { sites: [], ciService: false };
+  const sites: Site[] = [];
+  for (const repo of doc.repos) {
+    if (!isRecord(repo) || !Array.isArray(repo.hooks)) continue;
+    const url = typeof repo.repo === 'string' ? repo.repo.toLowerCase() : '';
+    for (const hook of repo.hooks) {
+      if (!isRecord(hook) || typeof hook.id !== 'string') continue;
+      const id = hook.id;
+      const entry = typeof hook.entry === 'string' ? hook.entry : null;
+      let checks: Found[];
+      if (url === 'local' && entry !== null) checks = checksOfCommand(entry);
+      else if (id === 'fmt' && url.includes('rust')) checks = [{ tool: 'rustfmt', enforced: true }];
+      else checks = HOOK_IDS[id] ? [{ tool: HOOK_IDS[id], enforced: true }] : [];
+      // pre-commit fails a hook that rewrote a file: a formatter hook is a check there.
+      checks = checks.map((c) => ({ ...c, enforced: true }));
+      if (checks.length) sites.push({ unit: 'pre-commit', source, line: `hook ${id}`, checks, calls: [] });
+    }
+  }
+  return { sites, ciService: 'ci' in doc };
+}
+
+export function packageJsonSites(text: string): Site[] {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  if (!isRecord(doc) || !isRecord(doc.scripts)) return [];
+  const out: Site[] = [];
+  for (const [name, script] of Object.entries(doc.scripts)) {
+    if (typeof script !== 'string') continue;
+    out.push(...sitesOfScript(`npm:${name}`, 'package.json', script));
+  }
+  return out;
+}
+
+export function makefileSites(source: string, text: string): Site[] {
+  const out: Site[] = [];
+  let targets: string[] = [];
+  let first: string | null = null;
+  const lines = text.replace(/\\\r?\n\s*/g, ' ').split(/\r?\n/);
+  for (const raw of lines) {
+    if (raw.startsWith('\t')) {
+      const line = raw.trim().replace(/^[@+-]+/, '');
+      if (!line || line.startsWith('#')) continue;
+      for (const t of targets) out.push(...sitesOfScript(`make:${t}`, source, line));
+      continue;
+    }
+    const rule = /^([A-Za-z0-9_./%-]+(?:[ \t]+[A-Za-z0-9_./%-]+)*)[ \t]*:(?![=:])(.*)$/.exec(raw);
+    if (rule) {
+      targets = rule[1]!.split(/\s+/).filter((t) => !t.startsWith('.'));
+      first ??= targets[0] ?? null;
+      const prereqs = rule[2]!
+        .replace(/[;#].*$/, '')
+        .split(/\s+/)
+        .filter(Boolean);
+      for (const t of targets)
+        out.push({ unit: `make:${t}`, source, line: raw.trim(), checks: [], calls: prereqs.map((p) => `make:${p}`) });
+    } else if (raw.trim() && !/^\s/.test(raw)) targets = [];
+  }
+  if (first !== null) out.push({ unit: 'make:', source, line: '(default target)', checks: [], calls: [`make:${first}`] });
+  return out;
+}
+
+export function toxSites(text: string): Site[] {
+  const out: Site[] = [];
+  for (const [section, keys] of readIni(text)) {
+    const m = /^testenv(?::(.+))?$/.exec(section);
+    const commands = keys.get('commands');
+    if (!m || !commands) continue;
+    const env = m[1]?.trim() ?? '';
+    for (const site of sitesOfScript(`tox:${env}`, 'tox.ini', commands)) out.push(site);
+  }
+  return out;
+}
+
+/** Units reached from a workflow through calls (`tox:*` reaches every tox environment). */
+function ciUnits(sites: Site[], preCommitService: boolean): Set<string> {
+  const reached = new Set<string>(['workflow']);
+  if (preCommitService) reached.add('pre-commit');
+  const toxEnvs = [...new Set(sites.filter((s) => s.unit.startsWith('tox:')).map((s) => s.unit))];
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const s of sites) {
+      if (!reached.has(s.unit)) continue;
+      for (const call of s.calls) {
+        // a tox env without its own commands inherits [testenv]'s
+        const targets = call === 'tox:*' ? toxEnvs : call.startsWith('tox:') && !toxEnvs.includes(call) ? ['tox:'] : [call];
+        for (const t of targets) {
+          if (reached.has(t)) continue;
+          reached.add(t);
+          grew = true;
+        }
+      }
+    }
+  }
+  return reached;
+}
+
+/**
+ * Every check the texts configure, one per tool: the first one CI runs in a form that fails, else
+ * the first one CI runs, else the first one found. `files` maps base paths to their text.
+ */
+export function discoverChecks(files: ReadonlyMap<string, string>): Map<CheckTool, DiscoveredCheck> {
+  const sites: Site[] = [];
+  let preCommitService = false;
+  for (const [path, text] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
+    if (isWorkflowPath(path)) sites.push(...workflowSites(path, text));
+  }
+  for (const [path, text] of files) {
+    if (path === '.pre-commit-config.yaml' || path === '.pre-commit-config.yml') {
+      const pc = preCommitSites(path, text);
+      sites.push(...pc.sites);
+      preCommitService ||= pc.ciService;
+    } else if (path === 'package.json') sites.push(...packageJsonSites(text));
+    else if (path === 'Makefile' || path === 'makefile' || path === 'GNUmakefile') sites.push(...makefileSites(path, text));
+    else if (path === 'tox.ini') sites.push(...toxSites(text));
+  }
+  const ci = ciUnits(sites, preCommitService);
+  const all: DiscoveredCheck[] = sites.flatMap((s) =>
+    s.checks.map((c) => ({ ...c, source: s.source, line: s.line, inCi: ci.has(s.unit) })),
+  );
+  const rank = (c: DiscoveredCheck) => (c.inCi && c.enforced ? 0 : c.inCi ? 1 : c.enforced ? 2 : 3);
+  const best = new Map<CheckTool, DiscoveredCheck>();
+  for (const c of all) {
+    const prev = best.get(c.tool);
+    if (!prev || rank(c) < rank(prev)) best.set(c.tool, c);
+  }
+  return best;
+}
