@@ -61,6 +61,7 @@ describe('G17 type probe', () => {
     });
     expect(brief(found)).toEqual([['src/use.ts', 5, 'risk', 'TS2339']]);
     expect(found[0]!.evidence?.declaredAt).toBe('src/cache.ts:1');
+    expect(found[0]!.evidence?.receiver).toBe('c');
   });
 
   it('a wrong argument count for a function of the repository is flagged', async () => {
@@ -86,6 +87,7 @@ describe('G17 type probe', () => {
       ['src/store.ts', 9, 'fail', 'TS2551'],
     ]);
     expect(found.find((f) => f.line === 9)?.message).toContain("Did you mean 'merge'?");
+    expect(found.find((f) => f.line === 8)?.remediation).toContain('src/store.ts:1');
   });
 
   it('an error that was already there at the base is not new', async () => {

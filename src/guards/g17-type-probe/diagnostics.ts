@@ -208,6 +208,12 @@ function literalShape(ts: Compiler, decl: TS.Declaration): boolean {
 
 const TYPESCRIPT = /\.[cm]?tsx?$/;
 
+/** An expression's source on one line, at most 80 characters (a chained call can span a screen). */
+function shortSource(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 80 ? `${flat.slice(0, 79)}…` : flat;
+}
+
 const lineOf = (sf: TS.SourceFile, pos: number) => sf.getLineAndCharacterOfPosition(pos).line + 1;
 
 export interface CheckBudget {
@@ -255,7 +261,7 @@ export function probeErrors(ts: Compiler, program: TS.Program, paths: Iterable<[
         line: lineOf(sf, d.start),
         code: d.code,
         text,
-        receiver: subject.getText(sf),
+        receiver: shortSource(subject.getText(sf)),
         declared: { path: declPath, line: lineOf(declFile, decl.getStart(declFile)), endLine: lineOf(declFile, decl.end) },
         certain: declPath === path && TYPESCRIPT.test(path) && literalShape(ts, decl),
       });

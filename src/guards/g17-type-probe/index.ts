@@ -46,13 +46,16 @@ function budgetOf(ts: Compiler, deadline: number): CheckBudget & { check(): void
 
 const code = (n: number) => `TS${String(n)}`;
 
+/** The compiler's message without its final period, so that the code can follow it. */
+const said = (e: ProbeError) => e.text.replace(/\.$/, '');
+
 function describe(e: ProbeError): string {
   const where = `\`${e.receiver}\` is declared at ${e.declared.path}:${String(e.declared.line)}`;
   if (e.code === 2339 || e.code === 2551)
-    return `${e.text} (${code(e.code)}). The compiler knows every member of this value (${where}): at run time the access yields undefined, and calling it throws a TypeError.`;
+    return `${said(e)} (${code(e.code)}). The compiler knows every member of this value (${where}): at run time the access yields undefined, and calling it throws a TypeError.`;
   if (e.code === 2349 || e.code === 2351)
-    return `${e.text} (${code(e.code)}). The compiler knows the type of \`${e.receiver}\` (declared at ${e.declared.path}:${String(e.declared.line)}): at run time this throws a TypeError.`;
-  return `\`${e.receiver}\` is called with the wrong number of arguments: ${e.text} (${code(e.code)}); ${where}.`;
+    return `${said(e)} (${code(e.code)}). The compiler knows the type of \`${e.receiver}\` (declared at ${e.declared.path}:${String(e.declared.line)}): at run time this throws a TypeError.`;
+  return `\`${e.receiver}\` is called with the wrong number of arguments: ${said(e)} (${code(e.code)}); ${where}.`;
 }
 
 function remediation(e: ProbeError): string {
@@ -182,7 +185,7 @@ export function probeSkip(err: unknown, ts: Compiler): GuardSkip {
 
 export const g17: Guard = {
   id: 'G17',
-  name: 'type probe',
+  name: 'Invented APIs (TypeScript type probe)',
   appliesTo: (file: ChangedFile) => SCRIPT.test(file.path) && file.head.text !== null,
   async checkAll(files: ChangedFile[], ctx: GuardContext): Promise<GuardFinding[]> {
     try {
