@@ -25,6 +25,8 @@ export const ROUTE_TABLE = {
   'tests-weakened': 'ask-author',
   'tests-not-run': 'refine',
   'flaky-test': 'refine',
+  // G17
+  'invented-api': 'refine',
   // G9
   'history-hotspot': 'escalate',
   // G10–G14, Ψ

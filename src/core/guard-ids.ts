@@ -3,7 +3,7 @@
  * `--skip`) reject anything else; test/config/guard-ids.test.ts keeps this list equal to the ids of
  * the registry in src/guards/index.ts. Ids compare case-insensitively.
  */
-export const GUARD_IDS = ['G1', 'G2', 'G4', 'G7', 'G10', 'G11', 'G12', 'G13', 'G14', 'G15', 'G16', 'G8', 'G9', 'psi'] as const;
+export const GUARD_IDS = ['G1', 'G2', 'G4', 'G7', 'G10', 'G11', 'G12', 'G13', 'G14', 'G15', 'G16', 'G17', 'G8', 'G9', 'psi'] as const;
 
 /** The registry's spelling of `id` (`g7` → `G7`, `PSI` → `psi`), or undefined when no guard has it. */
 export function canonicalGuardId(id: string): string | undefined {

@@ -13,9 +13,10 @@ import { psi } from './psi/index.js';
 import { g13 } from './g13-doc-preservation/index.js';
 import { g15 } from './g15-weak-assertions/index.js';
 import { g16 } from './g16-project-checks/index.js';
+import { g17 } from './g17-type-probe/index.js';
 
 /**
  * The guard registry, in the fixed order the pipeline runs them. Every guard runs on every file it
  * applies to; the order only decides the order of the report's guard table.
  */
-export const GUARDS: Guard[] = [g1, g2, g4, g7, g10, g11, g12, g13, g14, g15, g16, g8, g9, psi];
+export const GUARDS: Guard[] = [g1, g2, g4, g7, g10, g11, g12, g13, g14, g15, g16, g17, g8, g9, psi];

@@ -20,6 +20,8 @@ export const CATEGORY_HELP: Record<Category, string> = {
   'tests-not-run':
     'The tests ran at the base but not with this change (killed at a limit, setup failed, toolchain gone), so the change is unverified.',
   'flaky-test': 'A test failed once with this change but passed when re-run; it is probably flaky.',
+  'invented-api':
+    'The TypeScript compiler finds that changed code uses a member, call or argument count that the value, whose type is fully known from the repository, does not have.',
   'history-hotspot': 'These paths failed the gate repeatedly in recent runs; a maintainer should look.',
   'schema-invalid': 'A known config file does not validate against its JSON Schema.',
   'ungrounded-framework': 'Documentation added by the change names a framework the repository does not use.',

@@ -26,7 +26,7 @@ describe('guards.disable', () => {
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as ConfigError).line).toBe(2);
     expect((err as ConfigError).message).toMatch(
-      /unknown guard id 'G99'; known ids: G1, G2, G4, G7, G10, G11, G12, G13, G14, G15, G16, G8, G9, psi/,
+      /unknown guard id 'G99'; known ids: G1, G2, G4, G7, G10, G11, G12, G13, G14, G15, G16, G17, G8, G9, psi/,
     );
   });
 
