@@ -166,6 +166,17 @@ describe('exportTree writes the commit byte for byte', () => {
     expect((err as Error).message).toContain('"planted_test.py" is not in the commit (an extra file)');
   });
 
+  it('a blob missing from the repository (a partial clone) is named as a gap in the clone, not as a full disk', async () => {
+    const { repo, sha } = fixture();
+    const blob = repo.git('rev-parse', `${sha}:lf.txt`).trim();
+    // A test repository's objects are loose: delete the one file that holds this blob.
+    rmSync(join(repo.dir, '.git/objects', blob.slice(0, 2), blob.slice(2)));
+    const err = await exportTree(repo.dir, sha, tmp()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GateInfraError);
+    expect((err as Error).message).toContain(`${blob} missing`);
+    expect((err as GateInfraError).hint).toMatch(/lacks an object of this commit \(a shallow, partial or size-filtered clone\)/);
+  });
+
   it('the check names every kind of difference from git ls-tree', async () => {
     const { repo, sha } = fixture();
     const dest = tmp();
