@@ -49,26 +49,35 @@ export function findPythons(env: NodeJS.ProcessEnv = process.env): Promise<Pytho
     } catch {
       // no pyenv
     }
+    // The same binary under several names is probed once; the probes run side by side (pyenv's shims
+    // are shell scripts, and probing nine interpreters one after another took 1.6 s of every CLI run).
+    const reals = new Map<string, string>();
+    for (const c of candidates) {
+      try {
+        const real = realpathSync(c);
+        if (![...reals.values()].includes(real)) reals.set(c, real);
+      } catch {
+        continue;
+      }
+    }
+    const probed = await Promise.all(
+      [...reals].map(async ([c, real]) => {
+        // pyenv's shims pick a version themselves: probe what they run, keep the real binary.
+        try {
+          const { stdout } = await run(c, ['-c', `${PROBE}; print(sys.executable)`], { timeout: 15_000, env: { PATH: env.PATH ?? '' } });
+          const [version, prefix, venv, exe] = stdout.trim().split('\n');
+          return version && prefix ? { path: exe ? realpathSync(exe) : real, version, prefix, venv: venv === 'True' } : null;
+        } catch {
+          return null;
+        }
+      }),
+    );
     const seen = new Set<string>();
     const out: PythonInterpreter[] = [];
-    for (const c of candidates) {
-      let real: string;
-      try {
-        real = realpathSync(c);
-      } catch {
-        continue;
-      }
-      // pyenv's shims are scripts that pick a version themselves: probe what they run, keep the real binary.
-      try {
-        const { stdout } = await run(c, ['-c', `${PROBE}; print(sys.executable)`], { timeout: 15_000, env: { PATH: env.PATH ?? '' } });
-        const [version, prefix, venv, exe] = stdout.trim().split('\n');
-        const path = exe ? realpathSync(exe) : real;
-        if (!version || !prefix || seen.has(path)) continue;
-        seen.add(path);
-        out.push({ path, version, prefix, venv: venv === 'True' });
-      } catch {
-        continue;
-      }
+    for (const p of probed) {
+      if (!p || seen.has(p.path)) continue;
+      seen.add(p.path);
+      out.push(p);
     }
     return out;
   })();
