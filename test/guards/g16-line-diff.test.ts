@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { changedLines, wholeFixSuggestion } from '../../src/guards/g16-project-checks/line-diff.js';
+import { lineSuggestion } from '../../src/core/line-suggestion.js';
+import { changedLines } from '../../src/guards/g16-project-checks/line-diff.js';
 
 describe('G16 line diff: which head lines a formatter changes', () => {
   it('rewritten lines are charged to themselves, inserted lines to the line before, deleted lines to themselves', () => {
@@ -12,11 +13,11 @@ describe('G16 line diff: which head lines a formatter changes', () => {
   });
 
   it('the whole fix as one suggestion, anchored on a neighbouring line for a pure insertion; none past 40 lines', () => {
-    expect(wholeFixSuggestion('f', 'a\n  b\nc\n', 'a\n\tb\nc\n')).toEqual({ path: 'f', startLine: 2, endLine: 2, replacement: '\tb' });
-    expect(wholeFixSuggestion('f', 'a\nb\nc\n', 'a\nb\n\nc\n')).toEqual({ path: 'f', startLine: 2, endLine: 2, replacement: 'b\n' });
+    expect(lineSuggestion('f', 'a\n  b\nc\n', 'a\n\tb\nc\n')).toEqual({ path: 'f', startLine: 2, endLine: 2, replacement: '\tb' });
+    expect(lineSuggestion('f', 'a\nb\nc\n', 'a\nb\n\nc\n')).toEqual({ path: 'f', startLine: 2, endLine: 2, replacement: 'b\n' });
     const many = Array.from({ length: 50 }, (_, i) => `  l${i}`).join('\n');
-    expect(wholeFixSuggestion('f', `a\n${many}\nz\n`, `a\n${many.replace(/ {2}/g, '\t')}\nz\n`)).toBeNull();
+    expect(lineSuggestion('f', `a\n${many}\nz\n`, `a\n${many.replace(/ {2}/g, '\t')}\nz\n`)).toBeNull();
     // a change of the final line break cannot be a suggestion
-    expect(wholeFixSuggestion('f', 'a\nb', 'a\nb\n')).toBeNull();
+    expect(lineSuggestion('f', 'a\nb', 'a\nb\n')).toBeNull();
   });
 });

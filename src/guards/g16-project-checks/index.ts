@@ -5,7 +5,8 @@ import type { ProjectCheckRecord } from '../../core/report-sections.js';
 import type { Revision } from '../../core/revision.js';
 import { DISCOVERY_FILES, discoverChecks, isWorkflowPath, type CheckTool, type DiscoveredCheck } from './discover.js';
 import { fixCommand, formatText, type FormatterSpec } from './formatters.js';
-import { changedLines, wholeFixSuggestion } from './line-diff.js';
+import { lineSuggestion } from '../../core/line-suggestion.js';
+import { changedLines } from './line-diff.js';
 import { rustSettings } from './rust-settings.js';
 
 /** The files each check looks at. */
@@ -134,7 +135,7 @@ async function runFormatter(tool: 'gofmt' | 'rustfmt', check: DiscoveredCheck, f
     const lines = changedLines(head, after.text).filter((l) => inRanges(file.added, l));
     if (lines.length === 0) continue;
     const command = fixCommand(spec, file.path);
-    const suggestion = wholeFixSuggestion(file.path, head, after.text);
+    const suggestion = lineSuggestion(file.path, head, after.text);
     const configNote = spec.configPath ? ` with the settings of ${spec.configPath}` : '';
     findings.push({
       category: 'lint-violation',

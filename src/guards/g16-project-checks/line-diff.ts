@@ -48,35 +48,3 @@ export function changedLines(before: string, after: string): number[] {
   }
   return [...changed].sort((x, y) => x - y);
 }
-
-/** A suggestion rewrites at most this many head lines; a larger fix is left to the command and the refiner. */
-const MAX_SUGGESTION_LINES = 40;
-
-/**
- * The formatter's whole change as one replacement of lines `startLine..endLine` (1-based) of
- * `before`, or null when it rewrites more than a readable review suggestion or touches the last
- * line break (which a suggestion cannot express).
- */
-export function wholeFixSuggestion(
-  path: string,
-  before: string,
-  after: string,
-): { path: string; startLine: number; endLine: number; replacement: string } | null {
-  if (before === after) return null;
-  const a = before.split('\n');
-  const b = after.split('\n');
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let tail = 0;
-  while (tail < a.length - start && tail < b.length - start && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
-  const endA = a.length - tail;
-  const endB = b.length - tail;
-  if (endA === start || endB === start) {
-    // a pure insertion or deletion: anchor it on the line before (a suggestion replaces at least one line)
-    if (start === 0) return null;
-    start--;
-  }
-  if (endA === a.length || endB === b.length) return null;
-  if (endA - start > MAX_SUGGESTION_LINES) return null;
-  return { path, startLine: start + 1, endLine: endA, replacement: b.slice(start, endB).join('\n') };
-}
