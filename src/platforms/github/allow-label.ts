@@ -1,11 +1,11 @@
-import { commandKey, COMMAND_WINDOW, isBotSender } from '../../host/command-budget.js';
+import { commandKey } from '../../host/command-budget.js';
 import { grantedReply, labelRefusedReply, sanctionRefusal, takeGrant } from '../../host/give-sanction.js';
 import { ALLOW_MANIFEST_LABEL } from '../../host/labels.js';
 import { canWrite } from '../../host/permissions.js';
 import { grantMarker } from '../../host/sanctions.js';
 import { breakComments, codeSpan } from '../../report/markdown-escape.js';
 import type { GitHubClient } from './check-run.js';
-import type { CommandOrigin } from './command-handler.js';
+import { admitSender, type CommandOrigin } from './command-handler.js';
 import { GitHubReviewHost } from './github-review-host.js';
 import type { SlopgateRuntime } from './runtime.js';
 
@@ -26,16 +26,9 @@ export async function onAllowLabel(
 ): Promise<void> {
   const { target } = origin;
   const log = rt.log.child({ pr: `${target.owner}/${target.repo}#${origin.number}`, sender: origin.sender, label: action });
-  if (isBotSender(origin.sender, origin.senderType)) {
-    log.info('label change by a bot: not answered (a bot cannot sanction)');
-    return;
-  }
-  const scope = { repo: `${target.owner}/${target.repo}`, pr: origin.number, login: origin.sender };
-  const attempt = await rt.commands.admit(scope);
-  if (attempt === null) {
-    log.info({ limit: COMMAND_WINDOW.limit }, 'label change not answered: this user made too many requests on this PR in the window');
-    return;
-  }
+  const turn = await admitSender(rt, origin, log, 'label change');
+  if (!turn) return;
+  const { scope, attempt } = turn;
   const host = new GitHubReviewHost(gh, target, rt.deps.appId);
   const pr = await host.pullRequest(origin.number);
   const key = commandKey({ name: 'unknown', text: `label ${action} ${ALLOW_MANIFEST_LABEL} @${pr.headSha}`, problem: '' });

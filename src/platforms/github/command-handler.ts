@@ -7,7 +7,7 @@ import { checkRunFindings } from './check-run-findings.js';
 import { dismissByCommand } from '../../host/dismiss-finding.js';
 import { canWrite } from '../../host/permissions.js';
 import type { PullRequestFacts, Reaction, RepoRole, ReviewHost } from '../../host/review-host.js';
-import { COMMAND_WINDOW, commandKey, isBotSender, isHeadBound } from '../../host/command-budget.js';
+import { COMMAND_WINDOW, commandKey, isBotSender, isHeadBound, type CommandScope } from '../../host/command-budget.js';
 import { GitHubReviewHost } from './github-review-host.js';
 import { refineOnGitHub } from './refine-on-github.js';
 import type { SlopgateRuntime } from './runtime.js';
@@ -60,6 +60,33 @@ function refusal(command: Command['name'], user: string, role: RepoRole, authorM
 }
 
 /**
+ * The sender's turn within the command budget (command-budget.ts), taken before any API call; null
+ * when the sender is a bot or is over the per-user, per-PR bound (only a log line then). Commands and
+ * the allow label share it.
+ */
+export async function admitSender(
+  rt: SlopgateRuntime,
+  origin: CommandOrigin,
+  log: SlopgateRuntime['log'],
+  what: 'command' | 'label change',
+): Promise<{ scope: CommandScope; attempt: string } | null> {
+  if (isBotSender(origin.sender, origin.senderType)) {
+    log.info(`${what} from a bot: not answered`);
+    return null;
+  }
+  const scope = { repo: `${origin.target.owner}/${origin.target.repo}`, pr: origin.number, login: origin.sender };
+  const attempt = await rt.commands.admit(scope);
+  if (attempt === null) {
+    log.info(
+      { limit: COMMAND_WINDOW.limit, windowMinutes: COMMAND_WINDOW.windowMs / 60_000 },
+      `${what} not answered: this user made too many requests on this PR in the window`,
+    );
+    return null;
+  }
+  return { scope, attempt };
+}
+
+/**
  * Answers one command within the commenter's budget (command-budget.ts), before any API call: a bot is
  * never answered; beyond the per-user, per-PR bound, or for the same command again within the window,
  * there is no reply and no reaction, only a log line. Then {@link runCommand}.
@@ -67,19 +94,9 @@ function refusal(command: Command['name'], user: string, role: RepoRole, authorM
 export async function handleCommand(rt: SlopgateRuntime, gh: GitHubClient, origin: CommandOrigin, command: Command): Promise<void> {
   const { target } = origin;
   const log = rt.log.child({ pr: `${target.owner}/${target.repo}#${origin.number}`, sender: origin.sender, command: command.name });
-  if (isBotSender(origin.sender, origin.senderType)) {
-    log.info('command from a bot: not answered');
-    return;
-  }
-  const scope = { repo: `${target.owner}/${target.repo}`, pr: origin.number, login: origin.sender };
-  const attempt = await rt.commands.admit(scope);
-  if (attempt === null) {
-    log.info(
-      { limit: COMMAND_WINDOW.limit, windowMinutes: COMMAND_WINDOW.windowMs / 60_000 },
-      'command not answered: this user gave too many commands on this PR in the window',
-    );
-    return;
-  }
+  const turn = await admitSender(rt, origin, log, 'command');
+  if (!turn) return;
+  const { scope, attempt } = turn;
   const host = new GitHubReviewHost(gh, target, rt.deps.appId);
   const pr = isHeadBound(command) ? await host.pullRequest(origin.number) : undefined;
   if (!(await rt.commands.settle(scope, attempt, commandKey(command, pr?.headSha)))) {
