@@ -44,15 +44,20 @@ const guardIdList = z.array(
 export const FIXED_SEVERITY = ['guard-error', 'critic-error', 'stuck-detected', 'config-invalid', 'tests-not-run', 'gate-workflow-changed'];
 
 const severityMap = z
-  .record(
-    z.string().refine((c) => isCategory(c) && !FIXED_SEVERITY.includes(c), {
-      error: (iss) =>
-        FIXED_SEVERITY.includes(String(iss.input))
-          ? `the severity of '${String(iss.input)}' cannot be changed: it reports a check that did not run or a line only a maintainer may cross`
-          : `unknown finding category '${String(iss.input)}'; known categories: ${knownCategories()}`,
-    }),
-    z.enum(['fail', 'risk', 'nit']),
-  )
+  .record(z.string(), z.enum(['fail', 'risk', 'nit']))
+  .superRefine((map, ctx) => {
+    for (const key of Object.keys(map)) {
+      if (FIXED_SEVERITY.includes(key)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `the severity of '${key}' cannot be changed: it reports a check that did not run or a line only a maintainer may cross`,
+        });
+      } else if (!isCategory(key)) {
+        ctx.addIssue({ code: 'custom', path: [key], message: `unknown finding category '${key}'; known categories: ${knownCategories()}` });
+      }
+    }
+  })
   .describe("severity per finding category, e.g. { dead-link: nit, low-psi: risk } (the gate's own failures cannot be changed)");
 
 /** The test runners tests.runner can name. */
