@@ -1,0 +1,14 @@
+import { planDependencies } from './src/testgate/deps/install-deps.js';
+import { Revision } from './src/core/revision.js';
+const M = '/work/.mirror/pallets+click/repo';
+const base = new Revision(M, '5b9630f50fde938b72ad8c99542efe3a6f5717e2');
+const head = new Revision(M, 'fc6c7c47edd6110b6bd5a1a5297b2035214b0cd1');
+const t = performance.now();
+const { findPythons } = await import('./src/testgate/deps/toolchains.js');
+await findPythons(); const t1 = performance.now();
+const { readPythonRequirements } = await import('./src/testgate/deps/python-requirements.js');
+await readPythonRequirements(base); const t2 = performance.now();
+const { resolveAsOf } = await import('./src/testgate/deps/as-of.js');
+await resolveAsOf(head, base); const t3 = performance.now();
+await Promise.all([planDependencies(base, 'pytest'), planDependencies(head, 'pytest', base)]);
+console.log('pythons', (t1 - t).toFixed(0), 'req', (t2 - t1).toFixed(0), 'asof', (t3 - t2).toFixed(0), 'plan both', (performance.now() - t3).toFixed(0));
