@@ -1,0 +1,11 @@
+const t0 = performance.now();
+const { sandboxCapabilities } = await import('./src/testgate/sandbox-probe.js');
+const t1 = performance.now();
+sandboxCapabilities();
+const t2 = performance.now();
+const { detectRunner } = await import('./src/testgate/runners/detect.js');
+const { Revision } = await import('./src/core/revision.js');
+const M = '/work/.mirror/pallets+click/repo';
+const t3 = performance.now();
+await detectRunner(new Revision(M, '5b9630f50fde938b72ad8c99542efe3a6f5717e2'), undefined);
+console.log('import', (t1 - t0).toFixed(0), 'probe', (t2 - t1).toFixed(0), 'detect', (performance.now() - t3).toFixed(0));
