@@ -128,7 +128,9 @@ describe('interpreters and toolchains', () => {
       // A fake interpreter answers the probe: version, prefix, venv support, executable.
       const fake = (path: string, version: string) => {
         mkdirSync(dirname(path), { recursive: true });
-        writeFileSync(path, `#!/bin/sh\necho ${path} >> ${ran}\nprintf '%s\\n' ${version} ${dirname(dirname(path))} True ${path}\n`, { mode: 0o755 });
+        writeFileSync(path, `#!/bin/sh\necho ${path} >> ${ran}\nprintf '%s\\n' ${version} ${dirname(dirname(path))} True ${path}\n`, {
+          mode: 0o755,
+        });
       };
       fake(join(root, 'versions/3.12.1/bin/python3'), '3.12.1');
       fake(join(root, 'versions/3.10.13/bin/python3'), '3.10.13');
