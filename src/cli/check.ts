@@ -8,9 +8,9 @@ import { defaultBranch } from '../core/patch-set.js';
 import { runGate } from '../gate/run-gate.js';
 import { createLogger } from '../core/trace.js';
 import { GUARDS } from '../guards/index.js';
-import { cliLlmOptions, type LlmDeps } from '../qa/gate-options.js';
+import { cliLlmOptions, type LlmDeps } from '../gate/llm-stage-options.js';
 import { REPORT_FORMATS, renderReport, type ReportFormat } from '../report/index.js';
-import { exitCodeFor, type FailLevel } from './fail-level.js';
+import { exitCodeFor, type FailLevel } from '../routing/fail-level.js';
 import { isOneOf } from '../core/one-of.js';
 import { cliStoreOptions, storeNotice } from './store-options.js';
 

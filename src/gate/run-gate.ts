@@ -9,7 +9,7 @@ import { VERSION } from '../core/version.js';
 import { applyDismissals } from '../core/apply-dismissals.js';
 import { runQaStage } from '../qa/stage.js';
 import { mergeFindings } from '../routing/merge.js';
-import { runNavigatorStage } from '../routing/navigator.js';
+import { runNavigatorStage } from '../navigator/navigator.js';
 import { attributeCommits } from './blame.js';
 import { decideRun } from './decide-run.js';
 import type { GateOptions } from './gate-options.js';
