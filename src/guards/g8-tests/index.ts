@@ -93,6 +93,7 @@ export const g8: Guard = {
   id: 'G8',
   name: 'test regressions',
   runsWithoutFiles: true,
+  alongside: true,
   appliesTo: () => true,
   skipReason(ctx) {
     // tests.enabled: false at the top level, unless an override turns some package's tests on.
