@@ -41,10 +41,18 @@ export function generateWorkspace(packages = 50, cases = 10): string {
   git('config', 'user.email', 'bench@slopgate.invalid');
   git('config', 'user.name', 'bench');
   const files: Record<string, string> = {
-    'package.json': JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'], scripts: { test: 'npm test --workspaces' } }, null, 2),
+    'package.json': JSON.stringify(
+      { name: 'mono', private: true, workspaces: ['packages/*'], scripts: { test: 'npm test --workspaces' } },
+      null,
+      2,
+    ),
   };
   for (let i = 0; i < packages; i++) {
-    files[`packages/p${i}/package.json`] = JSON.stringify({ name: `@mono/p${i}`, version: '1.0.0', scripts: { test: 'node --test' } }, null, 2);
+    files[`packages/p${i}/package.json`] = JSON.stringify(
+      { name: `@mono/p${i}`, version: '1.0.0', scripts: { test: 'node --test' } },
+      null,
+      2,
+    );
     files[`packages/p${i}/index.js`] = PRIMES;
     files[`packages/p${i}/test/primes.test.js`] = suite(i, cases);
   }

@@ -71,7 +71,9 @@ const overrideDismissal = findingDismissal.extend({
 /** One entry of `overrides`: settings for the files matching `paths`; later entries win over earlier ones. */
 const pathOverride = z
   .object({
-    paths: globList.min(1, 'an override needs at least one glob in paths').describe('the files (and workspace packages, by their manifest) it applies to'),
+    paths: globList
+      .min(1, 'an override needs at least one glob in paths')
+      .describe('the files (and workspace packages, by their manifest) it applies to'),
     guards: z
       .object({
         disable: guardIdList.optional().describe('guards that do not look at these files'),
@@ -84,7 +86,10 @@ const pathOverride = z
       .object({
         findings: z.array(overrideDismissal).optional().describe('standing dismissals for these files'),
         inline: z.boolean().optional().describe('honour slopgate-ignore comments in these files'),
-        inlineMaxSeverity: z.enum(['nit', 'risk', 'fail']).optional().describe('the most severe finding an inline comment may dismiss here'),
+        inlineMaxSeverity: z
+          .enum(['nit', 'risk', 'fail'])
+          .optional()
+          .describe('the most severe finding an inline comment may dismiss here'),
       })
       .strict()
       .optional(),
@@ -92,7 +97,10 @@ const pathOverride = z
       .object({
         enabled: z.boolean().optional().describe('run the suite of the workspace packages whose manifest matches'),
         command: z.string().min(1).optional().describe("those packages' test command, run in the package's folder"),
-        runner: z.enum(RUNNER_NAMES).optional().describe("the runner for those packages, with its default command, instead of the detected one"),
+        runner: z
+          .enum(RUNNER_NAMES)
+          .optional()
+          .describe('the runner for those packages, with its default command, instead of the detected one'),
       })
       .strict()
       .optional(),
@@ -137,9 +145,7 @@ export const configSchema = z
       .prefault({}),
     guards: z
       .object({
-        disable: guardIdList
-          .default([])
-          .describe("guard ids to turn off, e.g. ['G11', 'psi']"),
+        disable: guardIdList.default([]).describe("guard ids to turn off, e.g. ['G11', 'psi']"),
         timeoutMs: z.number().int().min(100).max(600_000).default(30_000).describe('time budget of one guard'),
       })
       .strict()
@@ -203,7 +209,9 @@ export const configSchema = z
           .string()
           .min(1)
           .optional()
-          .describe('test command for the whole repository, run at its root; overrides runner detection (and per-package runs in a monorepo)'),
+          .describe(
+            'test command for the whole repository, run at its root; overrides runner detection (and per-package runs in a monorepo)',
+          ),
         runner: z.enum(RUNNER_NAMES).optional().describe('the runner to use, with its default command, instead of the detected one'),
         workspaces: z
           .enum(['auto', 'off'])

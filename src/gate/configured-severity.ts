@@ -13,6 +13,10 @@ export function configuredSeverities(config: SlopgateConfig, findings: GuardFind
     if (FIXED_SEVERITY.includes(f.category)) return f;
     const set = severityAt(config, f.category, f.path);
     if (!set || set === f.severity) return f;
-    return { ...f, severity: set, message: `${f.message} (Severity ${set}, not ${f.severity}: set in the config for ${f.category}${f.path ? ` at this path` : ''}.)` };
+    return {
+      ...f,
+      severity: set,
+      message: `${f.message} (Severity ${set}, not ${f.severity}: set in the config for ${f.category}${f.path ? ` at this path` : ''}.)`,
+    };
   });
 }

@@ -158,7 +158,10 @@ const REASON: Record<PackageTests['reason'], string> = {
 /** "workspace: npm (package.json workspaces), 2 of 3 packages ran", then one line per package that ran. */
 function workspaceDetails(ws: WorkspaceTests): [string, string][] {
   const out: [string, string][] = [
-    ['workspace', `${ws.kind} (${ws.source}), ${ws.packages.length} of ${ws.total} package${ws.total === 1 ? '' : 's'} affected by this change`],
+    [
+      'workspace',
+      `${ws.kind} (${ws.source}), ${ws.packages.length} of ${ws.total} package${ws.total === 1 ? '' : 's'} affected by this change`,
+    ],
   ];
   for (const p of ws.packages) {
     const why = p.reason === 'dependent' && p.via?.length ? `depends on ${p.via.join(', ')}` : REASON[p.reason];

@@ -175,11 +175,11 @@ async function separateFlakes(
 export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult> {
   const empty = { regressions: [], flaky: [], suiteBroken: false };
   const ws = opts.config.command || opts.config.workspaces === 'off' ? null : await detectWorkspace(opts.base);
-  let runner: Runner | undefined;
+  let single: Runner | null = null;
   if (!ws) {
     const detection = await detectRunner(opts.base, { command: opts.config.command, runner: opts.config.runner });
     if ('skipped' in detection) return { ...empty, skipped: detection.skipped };
-    runner = detection.runner;
+    single = detection.runner;
   }
   // No sandbox here: the gate stops (an infra error, never a skip that would let the PR pass).
   requireSandbox(opts.config.isolation);
@@ -191,7 +191,7 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
     ...(egress.off ? { networkOff: egress.off } : {}),
   };
   try {
-    const res = ws ? await runPackages({ ...opts, config }, ws) : await runBothSides({ ...opts, config }, runner!);
+    const res = ws ? await runPackages({ ...opts, config }, ws) : single ? await runBothSides({ ...opts, config }, single) : { ...empty };
     if (egress.off) return { ...res, notes: [...(res.notes ?? []), `tests.network: ${egress.off}`] };
     if (!egress.proxy) return res;
     return { ...res, egress: { refused: egress.proxy.refusals(), used: egress.proxy.used() } };
@@ -221,12 +221,17 @@ function mergeComparisons(list: SuiteComparison[]): SuiteComparison {
 }
 
 function summarise(run: WorkspaceRun<TestGateResult>): TestGateResult {
-  const ran = run.packages.filter((p) => p.result && !p.result.skipped);
-  const results = ran.map((p) => p.result!);
+  const ran = run.packages.flatMap((p) => (p.result && !p.result.skipped ? [{ dir: p.dir, result: p.result }] : []));
+  const results = ran.map((p) => p.result);
   const label = (p: { dir: string }, text: string) => `${p.dir}: ${text}`;
+  const shared = run.shared.length
+    ? [
+        `every package ran because this change edits files outside them: ${run.shared.slice(0, 5).join(', ')}${run.shared.length > 5 ? ` and ${run.shared.length - 5} more` : ''}`,
+      ]
+    : [];
   const notes = [
     `${run.kind} workspace (${run.source}) of ${run.total} packages: ${run.packages.length ? `ran the suites of ${run.packages.length}` : 'this change affects none of them, so no suite ran'}`,
-    ...(run.shared.length ? [`every package ran because this change edits files outside them: ${run.shared.slice(0, 5).join(', ')}${run.shared.length > 5 ? ` and ${run.shared.length - 5} more` : ''}`] : []),
+    ...shared,
     ...run.packages.flatMap((p) => {
       const why = p.skipped ?? p.result?.skipped;
       return why ? [label(p, `not run: ${why}`)] : [];
@@ -235,25 +240,28 @@ function summarise(run: WorkspaceRun<TestGateResult>): TestGateResult {
   ];
   const first = results[0];
   const runners = new Set(results.map((r) => r.runner));
-  const notRun = ran.filter((p) => p.result!.notRun).map((p) => label(p, p.result!.notRun!));
+  const notRun = ran.flatMap((p) => (p.result.notRun ? [label(p, p.result.notRun)] : []));
   const everySkipped = run.packages.length > 0 && ran.length === 0;
+  const baseline = mergeSides(results.flatMap((r) => (r.baseline ? [r.baseline] : [])));
+  const candidate = mergeSides(results.flatMap((r) => (r.candidate ? [r.candidate] : [])));
+  const comparisons = results.flatMap((r) => (r.comparison ? [r.comparison] : []));
+  // The dependencies are installed once for the workspace: one failure stands for all packages.
+  const installFailed = results.find((r) => r.installFailed)?.installFailed;
   return {
     regressions: results.flatMap((r) => r.regressions),
     flaky: results.flatMap((r) => r.flaky),
     suiteBroken: results.some((r) => r.suiteBroken),
-    ...(first && runners.size === 1 && first.runner ? { runner: first.runner } : {}),
-    ...(results.length === 1 ? { command: first!.command, internalCommand: first!.internalCommand } : {}),
-    ...(everySkipped
-      ? { skipped: run.packages.map((p) => label(p, p.skipped ?? p.result?.skipped ?? 'not run')).join('; ') }
-      : {}),
-    ...(results.length ? { baseline: mergeSides(results.map((r) => r.baseline!).filter(Boolean)) } : {}),
-    ...(results.length ? { candidate: mergeSides(results.map((r) => r.candidate!).filter(Boolean)) } : {}),
+    ...(first?.runner && runners.size === 1 ? { runner: first.runner } : {}),
+    ...(first && results.length === 1 ? { command: first.command, internalCommand: first.internalCommand } : {}),
+    ...(everySkipped ? { skipped: run.packages.map((p) => label(p, p.skipped ?? p.result?.skipped ?? 'not run')).join('; ') } : {}),
+    ...(baseline ? { baseline } : {}),
+    ...(candidate ? { candidate } : {}),
     baselineCached: results.length > 0 && results.every((r) => r.baselineCached),
-    ...(results.some((r) => r.comparison) ? { comparison: mergeComparisons(results.flatMap((r) => (r.comparison ? [r.comparison] : []))) } : {}),
+    ...(comparisons.length ? { comparison: mergeComparisons(comparisons) } : {}),
     ...(notRun.length ? { notRun: notRun.join('; ') } : {}),
     ...(first?.isolation ? { isolation: first.isolation } : {}),
     ...(first?.dependencies ? { dependencies: first.dependencies } : {}),
-    ...(results.find((r) => r.installFailed) ? { installFailed: results.find((r) => r.installFailed)!.installFailed! } : {}),
+    ...(installFailed ? { installFailed } : {}),
     notes,
     workspace: run,
   };

@@ -43,7 +43,9 @@ describe('config overrides by path', () => {
   });
 
   it('a guard off at the top level and enabled for one path runs only there', async () => {
-    const { report } = await check("guards:\n  disable: [G14]\noverrides:\n  - paths: ['packages/api/**']\n    guards:\n      enable: [G14]\n");
+    const { report } = await check(
+      "guards:\n  disable: [G14]\noverrides:\n  - paths: ['packages/api/**']\n    guards:\n      enable: [G14]\n",
+    );
     expect(deadLinks(report).map((f) => f.path)).toEqual(['packages/api/README.md']);
     expect(report.guards.find((g) => g.id === 'G14')?.status).toBe('fail');
   });
@@ -75,7 +77,8 @@ describe('config overrides by path', () => {
   });
 
   it("an override's standing dismissal covers its own paths when it names none", async () => {
-    const config = "overrides:\n  - paths: ['packages/legacy/**']\n    ignore:\n      findings:\n        - category: dead-link\n          reason: frozen docs\n";
+    const config =
+      "overrides:\n  - paths: ['packages/legacy/**']\n    ignore:\n      findings:\n        - category: dead-link\n          reason: frozen docs\n";
     const { report } = await check(config);
     const found = deadLinks(report);
     expect(found.find((f) => f.path === 'packages/legacy/README.md')?.dismissed).toMatchObject({ reason: 'frozen docs', source: 'config' });

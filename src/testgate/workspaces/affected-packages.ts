@@ -17,7 +17,8 @@ export interface Affected {
 }
 
 /** Files that change no package's behaviour when they sit outside every package. */
-const INERT = /(^|\/)[^/]*\.(md|mdx|rst|txt|adoc)$|^(LICENSE|NOTICE|AUTHORS|CHANGELOG)[^/]*$|^\.github\/(ISSUE_TEMPLATE|PULL_REQUEST_TEMPLATE)|^docs\//i;
+const INERT =
+  /(^|\/)[^/]*\.(md|mdx|rst|txt|adoc)$|^(LICENSE|NOTICE|AUTHORS|CHANGELOG)[^/]*$|^\.github\/(ISSUE_TEMPLATE|PULL_REQUEST_TEMPLATE)|^docs\//i;
 
 /** The package a file belongs to: the one with the longest folder containing it. */
 export function ownerOf(ws: Workspace, path: string): WorkspacePackage | undefined {
@@ -50,8 +51,8 @@ export function affectedPackages(ws: Workspace, changed: string[]): Affected {
   for (const start of touched) {
     const queue = [start];
     const seen = new Set(queue);
-    while (queue.length) {
-      for (const next of dependents.get(queue.shift()!) ?? []) {
+    for (let current = queue.shift(); current !== undefined; current = queue.shift()) {
+      for (const next of dependents.get(current) ?? []) {
         if (seen.has(next)) continue;
         seen.add(next);
         queue.push(next);
@@ -62,7 +63,10 @@ export function affectedPackages(ws: Workspace, changed: string[]): Affected {
   const packages: AffectedPackage[] = [];
   for (const pkg of ws.packages) {
     if (touched.has(pkg.dir)) packages.push({ pkg, reason: 'changed' });
-    else if (via.has(pkg.dir)) packages.push({ pkg, reason: 'dependent', via: [...via.get(pkg.dir)!].sort() });
+    else {
+      const from = via.get(pkg.dir);
+      if (from) packages.push({ pkg, reason: 'dependent', via: [...from].sort() });
+    }
   }
   return { packages, shared };
 }

@@ -10,7 +10,8 @@ const DEP_TABLES = ['dependencies', 'dev-dependencies', 'build-dependencies'];
 function depTables(toml: Table): Table[] {
   const out: Table[] = [];
   for (const t of DEP_TABLES) if (isTable(toml[t])) out.push(toml[t]);
-  if (isTable(toml.target)) for (const spec of Object.values(toml.target)) for (const t of DEP_TABLES) if (isTable(dig(spec, t))) out.push(dig(spec, t) as Table);
+  if (isTable(toml.target))
+    for (const spec of Object.values(toml.target)) for (const t of DEP_TABLES) if (isTable(dig(spec, t))) out.push(dig(spec, t) as Table);
   return out;
 }
 
@@ -26,14 +27,19 @@ export async function cargoWorkspace(rev: Revision): Promise<Workspace | null> {
   const members = stringsOf(dig(root, 'workspace', 'members'));
   if (members.length === 0) return null;
   const exclude = stringsOf(dig(root, 'workspace', 'exclude'));
-  const isMember = picomatch(members.map((g) => `${g.replace(/^\.\//, '').replace(/\/+$/, '')}/Cargo.toml`), {
-    ignore: exclude.map((g) => `${g.replace(/^\.\//, '').replace(/\/+$/, '')}/Cargo.toml`),
-  });
+  const isMember = picomatch(
+    members.map((g) => `${g.replace(/^\.\//, '').replace(/\/+$/, '')}/Cargo.toml`),
+    {
+      ignore: exclude.map((g) => `${g.replace(/^\.\//, '').replace(/\/+$/, '')}/Cargo.toml`),
+    },
+  );
   const paths = await rev.paths();
   const manifests = paths.filter((p) => p.endsWith('/Cargo.toml') && !NOT_A_PACKAGE.test(p) && isMember(p));
   if (isTable(root.package)) manifests.push('Cargo.toml');
   manifests.sort();
-  const crates = await Promise.all(manifests.map(async (m) => ({ manifest: m, dir: dirOf(m), toml: m === 'Cargo.toml' ? root : readToml((await rev.readText(m)) ?? '') })));
+  const crates = await Promise.all(
+    manifests.map(async (m) => ({ manifest: m, dir: dirOf(m), toml: m === 'Cargo.toml' ? root : readToml((await rev.readText(m)) ?? '') })),
+  );
   const dirs = new Set(crates.map((c) => c.dir));
   const shared = isTable(dig(root, 'workspace', 'dependencies')) ? (dig(root, 'workspace', 'dependencies') as Table) : {};
   const packages: WorkspacePackage[] = crates.map(({ manifest, dir, toml }) => {

@@ -52,13 +52,17 @@ export async function goWorkspace(rev: Revision): Promise<Workspace | null> {
   }
   manifests.sort();
   if (manifests.length < 2) return null;
-  const mods = await Promise.all(manifests.map(async (m) => ({ manifest: m, dir: dirOf(m), mod: readGoMod((await rev.readText(m)) ?? '') })));
-  const dirByModule = new Map(mods.filter((m) => m.mod.module).map((m) => [m.mod.module!, m.dir]));
+  const mods = await Promise.all(
+    manifests.map(async (m) => ({ manifest: m, dir: dirOf(m), mod: readGoMod((await rev.readText(m)) ?? '') })),
+  );
+  const dirByModule = new Map(mods.flatMap((m) => (m.mod.module ? [[m.mod.module, m.dir] as const] : [])));
   const dirs = new Set(mods.map((m) => m.dir));
   const packages: WorkspacePackage[] = mods.map(({ manifest, dir, mod }) => {
     const viaRequire = mod.requires.map((r) => dirByModule.get(r));
     const viaReplace = mod.replaces.map((r) => resolveRepoPath(dir, r) ?? undefined).map((d) => (d === '' ? '.' : d));
-    const dependsOn = [...new Set([...viaRequire, ...viaReplace])].filter((d): d is string => d !== undefined && dirs.has(d) && d !== dir).sort();
+    const dependsOn = [...new Set([...viaRequire, ...viaReplace])]
+      .filter((d): d is string => d !== undefined && dirs.has(d) && d !== dir)
+      .sort();
     return { name: mod.module ?? dir, dir, manifest, dependsOn };
   });
   return { kind: 'go', source, packages };

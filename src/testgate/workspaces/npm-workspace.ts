@@ -30,7 +30,9 @@ export async function npmWorkspace(rev: Revision): Promise<Workspace | null> {
     { ignore: globs.filter((g) => g.startsWith('!')).map((g) => `${g.slice(1).replace(/^\.\//, '').replace(/\/+$/, '')}/package.json`) },
   );
   const paths = await rev.paths();
-  const manifests = paths.filter((p) => p !== 'package.json' && p.endsWith('/package.json') && !NOT_A_PACKAGE.test(p) && isMember(p)).sort();
+  const manifests = paths
+    .filter((p) => p !== 'package.json' && p.endsWith('/package.json') && !NOT_A_PACKAGE.test(p) && isMember(p))
+    .sort();
   const read = await Promise.all(manifests.map(async (m) => ({ manifest: m, pkg: readJson(await rev.readText(m)) ?? {} })));
   const dirByName = new Map<string, string>();
   for (const { manifest, pkg } of read) if (typeof pkg.name === 'string') dirByName.set(pkg.name, dirOf(manifest));

@@ -25,12 +25,13 @@ export function packageRunner(inner: Runner, dir: string): Runner {
     workdir: join(ctx.workdir, dir),
     exec: (command) => ctx.exec(`cd ${shq(dir)} && ${command}`),
   });
+  const rerun = inner.rerun?.bind(inner);
   return {
     id: inner.id,
     command: `cd ${shq(dir)} && ${inner.command}`,
     displayCommand: `cd ${dir} && ${inner.displayCommand}`,
     run: async (ctx) => outward(await inner.run(scoped(ctx))),
-    ...(inner.rerun ? { rerun: async (ctx: RunContext, tests: TestOutcome[]) => outward(await inner.rerun!(scoped(ctx), tests.map(inward))) } : {}),
+    ...(rerun ? { rerun: async (ctx: RunContext, tests: TestOutcome[]) => outward(await rerun(scoped(ctx), tests.map(inward))) } : {}),
   };
 }
 

@@ -8,7 +8,9 @@ import { dirOf, NOT_A_PACKAGE, type Workspace, type WorkspacePackage } from './w
 function requirementNames(toml: Table): string[] {
   const specs = [
     ...stringsOf(dig(toml, 'project', 'dependencies')),
-    ...Object.values(isTable(dig(toml, 'project', 'optional-dependencies')) ? (dig(toml, 'project', 'optional-dependencies') as Table) : {}).flatMap(stringsOf),
+    ...Object.values(
+      isTable(dig(toml, 'project', 'optional-dependencies')) ? (dig(toml, 'project', 'optional-dependencies') as Table) : {},
+    ).flatMap(stringsOf),
     ...Object.values(isTable(toml['dependency-groups']) ? toml['dependency-groups'] : {}).flatMap(stringsOf),
   ];
   const poetry = [
@@ -39,9 +41,12 @@ export async function pythonWorkspace(rev: Revision): Promise<Workspace | null> 
   let source: string;
   if (uvMembers.length) {
     const exclude = stringsOf(dig(root, 'tool', 'uv', 'workspace', 'exclude'));
-    const isMember = picomatch(uvMembers.map((g) => `${g.replace(/\/+$/, '')}/pyproject.toml`), {
-      ignore: exclude.map((g) => `${g.replace(/\/+$/, '')}/pyproject.toml`),
-    });
+    const isMember = picomatch(
+      uvMembers.map((g) => `${g.replace(/\/+$/, '')}/pyproject.toml`),
+      {
+        ignore: exclude.map((g) => `${g.replace(/\/+$/, '')}/pyproject.toml`),
+      },
+    );
     manifests = paths.filter((p) => p.endsWith('/pyproject.toml') && isMember(p));
     if (root && isTable(root.project)) manifests.push('pyproject.toml');
     source = 'pyproject.toml [tool.uv.workspace]';
@@ -53,11 +58,17 @@ export async function pythonWorkspace(rev: Revision): Promise<Workspace | null> 
   manifests.sort();
   if (manifests.length < 2) return null;
   const projects = await Promise.all(
-    manifests.map(async (m) => ({ manifest: m, dir: dirOf(m), toml: m === 'pyproject.toml' && root ? root : readToml((await rev.readText(m)) ?? '') })),
+    manifests.map(async (m) => ({
+      manifest: m,
+      dir: dirOf(m),
+      toml: m === 'pyproject.toml' && root ? root : readToml((await rev.readText(m)) ?? ''),
+    })),
   );
   const dirByName = new Map(projects.map((p) => [pep503(projectName(p.toml, p.dir)), p.dir]));
   const packages: WorkspacePackage[] = projects.map(({ manifest, dir, toml }) => {
-    const dependsOn = [...new Set(requirementNames(toml).map((n) => dirByName.get(n)))].filter((d): d is string => d !== undefined && d !== dir).sort();
+    const dependsOn = [...new Set(requirementNames(toml).map((n) => dirByName.get(n)))]
+      .filter((d): d is string => d !== undefined && d !== dir)
+      .sort();
     return { name: projectName(toml, dir), dir, manifest, dependsOn };
   });
   return { kind: 'python', source, packages };

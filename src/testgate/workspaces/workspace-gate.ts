@@ -51,7 +51,12 @@ async function changedPaths(repoDir: string, base: string, head: string): Promis
 
 /** `../..` for `packages/b`: the way from a package folder up to the repository root. */
 function upFrom(dir: string): string {
-  return dir === '.' ? '.' : dir.split('/').map(() => '..').join('/');
+  return dir === '.'
+    ? '.'
+    : dir
+        .split('/')
+        .map(() => '..')
+        .join('/');
 }
 
 /**

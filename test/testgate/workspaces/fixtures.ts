@@ -6,7 +6,10 @@ import type { PackageTests, TestsSection } from '../../../src/core/report-sectio
 import type { TestRepo } from '../../helpers/git-repo.js';
 
 /** Runs `slopgate check --only G8 --format json` (the real CLI) on main → pr with the given config. */
-export async function checkTests(repo: TestRepo, config = 'tests:\n  timeoutSec: 120\n  reruns: 1\n'): Promise<{ code: number; report: Report }> {
+export async function checkTests(
+  repo: TestRepo,
+  config = 'tests:\n  timeoutSec: 120\n  reruns: 1\n',
+): Promise<{ code: number; report: Report }> {
   const file = join(repo.dir, '..', `${repo.dir.split('/').pop()}-slopgate.yml`);
   writeFileSync(file, config);
   let out = '';

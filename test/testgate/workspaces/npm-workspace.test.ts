@@ -13,7 +13,8 @@ const testOf = (name: string, req: string, cases: [string, string][]) =>
 
 /** The issue's example: an npm workspace of three packages; `c` depends on `b`. */
 const WORKSPACE = {
-  'package.json': JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'], scripts: { test: 'npm test --workspaces' } }, null, 2) + '\n',
+  'package.json':
+    JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'], scripts: { test: 'npm test --workspaces' } }, null, 2) + '\n',
   'packages/a/package.json': pkg('@mono/a'),
   'packages/a/index.js': lib('double', '(n) => n * 2'),
   'packages/a/test/double.test.js': testOf('double', '../index.js', [['doubles', 'assert.strictEqual(double(2), 4);']]),
@@ -37,7 +38,10 @@ describe('G8 in an npm workspace', () => {
     expect(ran(report)).toEqual(['packages/b:changed', 'packages/c:dependent']);
     expect(s.workspace?.packages.find((p) => p.dir === 'packages/c')?.via).toEqual(['packages/b']);
     expect(s.suiteBroken).toBe(false);
-    expect(s.regressions.sort()).toEqual(['packages/b: js:test/sum.test.js > adds negatives', 'packages/b: js:test/sum.test.js > adds two numbers']);
+    expect(s.regressions.sort()).toEqual([
+      'packages/b: js:test/sum.test.js > adds negatives',
+      'packages/b: js:test/sum.test.js > adds two numbers',
+    ]);
     const found = report.findings.filter((f) => f.guard === 'G8');
     expect(found.map((f) => [f.category, f.path])).toEqual([
       ['test-regression', 'packages/b/test/sum.test.js'],
