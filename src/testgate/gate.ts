@@ -200,13 +200,24 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
   }
 }
 
-/** A monorepo: each affected package's suite on its own, then one result that sums them up. */
+/**
+ * A monorepo: each affected package's suite on its own, then one result that sums them up. When none
+ * of the affected packages has a test setup of its own (the root's command runs them all, e.g. vitest
+ * with a workspace file), the root's command runs once, as without workspaces.
+ */
 async function runPackages(opts: TestGateOptions, ws: Workspace): Promise<TestGateResult> {
   const run = await runWorkspaceGate(
     { repoDir: opts.repoDir, base: opts.base, candidateSha: opts.candidateSha, forPackage: opts.config.forPackage },
     ws,
     (runner) => runBothSides(opts, runner),
   );
+  if (run.packages.length > 0 && run.packages.every((p) => p.noSetup)) {
+    const detection = await detectRunner(opts.base, { runner: opts.config.runner });
+    if ('skipped' in detection) return summarise(run);
+    const res = await runBothSides(opts, detection.runner);
+    const note = `${ws.kind} workspace (${ws.source}): none of the ${run.packages.length} affected packages has a test setup of its own, so the root's command ran`;
+    return { ...res, notes: [note, ...(res.notes ?? [])] };
+  }
   return summarise(run);
 }
 

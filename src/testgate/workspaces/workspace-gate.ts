@@ -24,6 +24,8 @@ export interface PackageRun<R> {
   via?: string[];
   /** The package did not run (disabled in config, no test setup found): why. */
   skipped?: string;
+  /** Skipped because its folder has no test setup of its own (no runner detected there). */
+  noSetup?: boolean;
   result?: R;
 }
 
@@ -84,6 +86,7 @@ export async function runWorkspaceGate<R>(
     const detection = await detectRunner(tree, { command: cfg.command, runner: cfg.runner, up: upFrom(pkg.dir) });
     if ('skipped' in detection) {
       entry.skipped = detection.skipped;
+      entry.noSetup = true;
       continue;
     }
     const runner = pkg.dir === '.' ? detection.runner : packageRunner(detection.runner, pkg.dir);

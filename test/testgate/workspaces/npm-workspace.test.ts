@@ -97,4 +97,25 @@ describe('G8 in an npm workspace', () => {
     expect(packages.find((p) => p.dir === 'packages/c')?.skipped).toMatch(/disabled in config/);
     expect(packages.find((p) => p.dir === 'packages/b')?.runner).toBe('node-test');
   });
+
+  it('when no affected package has a test setup of its own, the root command runs once', async () => {
+    const bare = (name: string) => JSON.stringify({ name, version: '1.0.0' }) + '\n';
+    const rootTests = {
+      'package.json':
+        JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'], scripts: { test: 'node --test packages/' } }) + '\n',
+      'packages/a/package.json': bare('@mono/a'),
+      'packages/a/index.js': lib('double', '(n) => n * 2'),
+      'packages/a/test/double.test.js': testOf('double', '../index.js', [['doubles', 'assert.strictEqual(double(2), 4);']]),
+      'packages/b/package.json': bare('@mono/b'),
+      'packages/b/index.js': lib('sum', '(a, b) => a + b'),
+      'packages/b/test/sum.test.js': testOf('sum', '../index.js', [['adds two numbers', 'assert.strictEqual(sum(2, 3), 5);']]),
+    };
+    const repo = prRepo(rootTests, { 'packages/b/index.js': lib('sum', '(a, b) => a - b') });
+    const { report } = await checkTests(repo);
+    const s = tests(report);
+    expect(s.workspace).toBeUndefined();
+    expect(s.runner).toBe('node-test');
+    expect(s.notes?.[0]).toMatch(/none of the 1 affected packages has a test setup of its own, so the root's command ran/);
+    expect(s.regressions).toEqual(['js:packages/b/test/sum.test.js > adds two numbers']);
+  });
 });
