@@ -53,6 +53,8 @@ interface Row {
   blocking: { guard: string; category: string; path?: string; message: string }[];
   /** Every finding, blocking or not, so a reader can tell whether the named defect is among them. */
   findings: { guard: string; category: string; severity: string; path?: string; line?: number; message: string }[];
+  /** Guards that did not run to the end (skipped or errored), with the reason: a quiet guard is not a pass. */
+  guardsNotRun?: { id: string; status: string; reason?: string }[];
   /** The CLI ran with --no-tests (truth.tests is `off`, or `--runs-only` and the suite does not run). */
   testsOff?: boolean;
   seconds: number;
@@ -160,8 +162,11 @@ function row(pr: TestsCorpusPr, pass: Row['pass'], r: { report?: Report; error?:
       severity: f.severity,
       ...(f.path ? { path: f.path } : {}),
       ...(f.line !== undefined ? { line: f.line } : {}),
-      message: f.message.slice(0, 300),
+      message: f.message.slice(0, 1000),
     })),
+    guardsNotRun: r.report.guards
+      .filter((g) => (g.status === 'skipped' || g.status === 'error') && !(g.reason ?? '').startsWith('not selected'))
+      .map((g) => ({ id: g.id, status: g.status, ...(g.reason ? { reason: g.reason.slice(0, 300) } : {}) })),
   };
 }
 
