@@ -165,7 +165,7 @@ function row(pr: TestsCorpusPr, pass: Row['pass'], r: { report?: Report; error?:
       message: f.message.slice(0, 1000),
     })),
     guardsNotRun: r.report.guards
-      .filter((g) => (g.status === 'skipped' || g.status === 'error') && !(g.reason ?? '').startsWith('not selected'))
+      .filter((g) => (g.status === 'skipped' || g.status === 'error') && !/^(not selected|no changed files in scope)/.test(g.reason ?? ''))
       .map((g) => ({ id: g.id, status: g.status, ...(g.reason ? { reason: g.reason.slice(0, 300) } : {}) })),
   };
 }
