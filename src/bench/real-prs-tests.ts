@@ -63,7 +63,13 @@ interface Row {
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
+/** How to start the CLI: the built one by default; a `.ts` entry (tests) runs through tsx. */
+function cliArgs(cli: string): string[] {
+  return cli.endsWith('.ts') ? ['--import', 'tsx', cli] : [cli];
+}
+
 function gate(
+  cli: string,
   mirror: string,
   pr: TestsCorpusPr,
   cacheDir: string,
@@ -76,7 +82,7 @@ function gate(
     const child = spawn(
       process.execPath,
       [
-        join(ROOT, 'dist', 'cli.js'),
+        ...cliArgs(cli),
         'check',
         '--repo',
         mirror,
@@ -182,6 +188,7 @@ async function main(): Promise<number> {
       // Gate with tests only the entries whose suite runs (truth.tests === 'runs'); the rest with --no-tests.
       'runs-only': { type: 'boolean', default: false },
       pr: { type: 'string', multiple: true },
+      cli: { type: 'string', default: join(ROOT, 'dist', 'cli.js') },
       'timeout-min': { type: 'string', default: '60' },
     },
   });
@@ -206,7 +213,7 @@ async function main(): Promise<number> {
       // With --warm both passes share a store, so the second finds the first's baseline.
       const db = values.warm ? join(values.cache, 'store') : undefined;
       const noTests = pr.truth.tests === 'off' || (values['runs-only'] && pr.truth.tests !== 'runs');
-      const r = { ...row(pr, pass, await gate(mirror, pr, values.cache, db, timeoutMs, noTests), noTests), head: pr.head };
+      const r = { ...row(pr, pass, await gate(values.cli, mirror, pr, values.cache, db, timeoutMs, noTests), noTests), head: pr.head };
       // A corpus may hold several revisions of one PR (agent-rejected does): a row is one head.
       const i = rows.findIndex((x) => x.repo === r.repo && x.pr === r.pr && x.pass === r.pass && (x.head ?? r.head) === r.head);
       if (i >= 0) rows[i] = r;
