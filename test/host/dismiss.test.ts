@@ -7,7 +7,7 @@ import { findingIdOf } from '../../src/host/review-plan.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { StoredDismissal } from '../../src/store/dismissals.js';
 import { Store } from '../../src/store/store.js';
-import { markerGuard } from '../github/helpers/test-guards.js';
+import { markerGuard } from '../helpers/test-guards.js';
 import { cleanUpPrs, completionOf, FULL, nextJob, setupPr, type PrSetup } from './pr-setup.js';
 
 const TIMEOUT = 120_000;

@@ -7,8 +7,8 @@ import type { GatePrDeps } from '../../src/host/gate-pr.js';
 import type { CheckRunOutcome } from '../../src/host/check-outcome.js';
 import { RepoMirrors } from '../../src/workspace/repo-mirror.js';
 import type { FileContent } from '../helpers/git-repo.js';
-import { FakeRemote, removeFakeRemotes } from '../github/helpers/fake-remote.js';
-import { markerGuard } from '../github/helpers/test-guards.js';
+import { FakeRemote, removeFakeRemotes } from '../helpers/fake-remote.js';
+import { markerGuard } from '../helpers/test-guards.js';
 import { FakePlatform } from './fake-platform.js';
 
 export const OWNER = 'acme';

@@ -15,7 +15,7 @@ import { RECIPES } from '../../src/refiner/recipes/index.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { RepoMirrors } from '../../src/workspace/repo-mirror.js';
-import { FakeRemote, removeFakeRemotes } from '../github/helpers/fake-remote.js';
+import { FakeRemote, removeFakeRemotes } from '../helpers/fake-remote.js';
 import { DB_PY } from '../refiner/fixtures.js';
 import { ScriptedModel } from '../refiner/scripted-model.js';
 import { FakePlatform } from './fake-platform.js';
