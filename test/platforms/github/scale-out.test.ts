@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { GateJob } from '../../../src/host/gate-job.js';
+import type { GateJob } from '../../../src/host/queued-job.js';
 import { runGateWorker } from '../../../src/platforms/github/worker-entry.js';
 import { PgQueue, type PgQueueOptions } from '../../../src/queue/pg-queue.js';
 import { sleep } from '../../../src/queue/sleep.js';
