@@ -17,14 +17,14 @@ import {
   supersededOutcome,
   type GateJob,
   type InfraErrorMode,
-} from './gate-job.js';
+} from './queued-job.js';
 import { addedLines, publishReport } from './publish-report.js';
 import { failedJobOutcome } from './failed-job-outcome.js';
 import { spliceBodySection } from './pr-body.js';
 import { loadRepoConfig } from './repo-config.js';
 import type { PullRequestFacts, ReviewHost } from './review-host.js';
 import { llmGateOptions, type LlmDeps } from '../gate/llm-stage-options.js';
-import { preparePr, prGateOptions, type PrGateDeps } from './pr-gate-options.js';
+import { preparePr, prGateOptions, type PrGateDeps } from './prepare-pr.js';
 
 /** What the job policy needs besides the host: the workspace, the guards, the store and settings. */
 export interface GatePrDeps extends PrGateDeps {

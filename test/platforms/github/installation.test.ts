@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { FakeRemote, removeFakeRemotes } from './helpers/fake-remote.js';
+import { FakeRemote, removeFakeRemotes } from '../../helpers/fake-remote.js';
 import { closeStrict, startHarness, type Harness } from './helpers/harness.js';
 import { INSTALLATION_ID, OWNER, REPO, example, pullRequestEvent, type Json, type PrShape } from './helpers/payloads.js';
-import { markerGuard } from './helpers/test-guards.js';
+import { markerGuard } from '../../helpers/test-guards.js';
 
 let h: Harness | undefined;
 afterEach(() => {

@@ -6,11 +6,11 @@ import nock from 'nock';
 import { pino } from 'pino';
 import { expect } from 'vitest';
 import { Probot, ProbotOctokit } from 'probot';
-import { createSlopgateApp, type SlopgateApp, type SlopgateAppOptions } from '../../../src/platforms/github/app.js';
-import { deriveSanctionKey } from '../../../src/host/sanctions.js';
+import { createSlopgateApp, type SlopgateApp, type SlopgateAppOptions } from '../../../../src/platforms/github/app.js';
+import { deriveSanctionKey } from '../../../../src/host/sanctions.js';
 import { APP_ID, type Json } from './payloads.js';
 import { FakeGitHub } from './fake-github.js';
-import type { FakeRemote } from './fake-remote.js';
+import type { FakeRemote } from '../../../helpers/fake-remote.js';
 
 let privateKey: string | undefined;
 

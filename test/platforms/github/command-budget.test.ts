@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { COMMAND_WINDOW } from '../../src/host/command-budget.js';
-import { openStore } from '../../src/store/open-store.js';
-import type { Store } from '../../src/store/store.js';
+import { COMMAND_WINDOW } from '../../../src/host/command-budget.js';
+import { openStore } from '../../../src/store/open-store.js';
+import type { Store } from '../../../src/store/store.js';
 import { closeStrict, startHarness, type Harness } from './helpers/harness.js';
 import { commentEvent, type PrShape } from './helpers/payloads.js';
-import { markerGuard } from './helpers/test-guards.js';
+import { markerGuard } from '../../helpers/test-guards.js';
 
 /**
  * Issue 19, item 8, through the App with strict nock: every request a command may make is declared,

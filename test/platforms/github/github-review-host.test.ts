@@ -1,7 +1,7 @@
 import nock from 'nock';
 import { ProbotOctokit } from 'probot';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { GitHubReviewHost } from '../../src/platforms/github/github-review-host.js';
+import { GitHubReviewHost } from '../../../src/platforms/github/github-review-host.js';
 
 const API = 'https://api.github.com';
 const R = '/repos/acme/widgets';

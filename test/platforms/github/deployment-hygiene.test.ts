@@ -3,10 +3,10 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { idleServerRssMb } from '../../src/bench/idle-memory.js';
-import { defaultWorkDir, requireWebhookSecret } from '../../src/platforms/github/deployment-env.js';
-import type { Db } from '../../src/store/db.js';
-import { lazyDb } from '../../src/store/open-store.js';
+import { idleServerRssMb } from '../../../src/bench/idle-memory.js';
+import { defaultWorkDir, requireWebhookSecret } from '../../../src/platforms/github/deployment-env.js';
+import type { Db } from '../../../src/store/db.js';
+import { lazyDb } from '../../../src/store/open-store.js';
 
 const ROOT = process.cwd();
 

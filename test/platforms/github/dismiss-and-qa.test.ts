@@ -1,13 +1,13 @@
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { BODY_START } from '../../src/host/pr-body.js';
-import { openStore } from '../../src/store/open-store.js';
-import type { Store } from '../../src/store/store.js';
-import { startLlmServer, type LlmServer } from '../helpers/llm-server.js';
-import { FakeRemote, removeFakeRemotes } from './helpers/fake-remote.js';
+import { BODY_START } from '../../../src/host/pr-body.js';
+import { openStore } from '../../../src/store/open-store.js';
+import type { Store } from '../../../src/store/store.js';
+import { startLlmServer, type LlmServer } from '../../helpers/llm-server.js';
+import { FakeRemote, removeFakeRemotes } from '../../helpers/fake-remote.js';
 import { closeStrict, startHarness, type Harness } from './helpers/harness.js';
 import { OWNER, REPO, commentEvent, pullRequestEvent, type PrShape } from './helpers/payloads.js';
-import { markerGuard } from './helpers/test-guards.js';
+import { markerGuard } from '../../helpers/test-guards.js';
 
 /**
  * `/slopgate dismiss` and the Q&A block of the PR body through the whole App (Probot, the runtime,

@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { HELP_TEXT } from '../../src/host/commands.js';
-import { openStore } from '../../src/store/open-store.js';
-import type { Store } from '../../src/store/store.js';
-import { FakeRemote, removeFakeRemotes } from './helpers/fake-remote.js';
+import { HELP_TEXT } from '../../../src/host/commands.js';
+import { openStore } from '../../../src/store/open-store.js';
+import type { Store } from '../../../src/store/store.js';
+import { FakeRemote, removeFakeRemotes } from '../../helpers/fake-remote.js';
 import { closeStrict, startHarness, type Harness } from './helpers/harness.js';
 import { OWNER, REPO, commentEvent, example, pullRequestEvent, type Json, type PrShape } from './helpers/payloads.js';
-import { markerGuard } from './helpers/test-guards.js';
+import { markerGuard } from '../../helpers/test-guards.js';
 
 let h: Harness | undefined;
 /** One embedded (PGlite) store for the file; every test uses its own PR number. */

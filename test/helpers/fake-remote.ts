@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TestRepo, type FileContent } from '../../helpers/git-repo.js';
+import { TestRepo, type FileContent } from './git-repo.js';
 
 const remotes: FakeRemote[] = [];
 

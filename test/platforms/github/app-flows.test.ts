@@ -1,12 +1,12 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { Guard } from '../../src/core/guard.js';
-import { runGate, type GateOptions } from '../../src/gate/run-gate.js';
-import { GUARDS } from '../../src/guards/index.js';
-import { grantMarker } from '../../src/host/sanctions.js';
-import { FakeRemote, removeFakeRemotes } from './helpers/fake-remote.js';
+import type { Guard } from '../../../src/core/guard.js';
+import { runGate, type GateOptions } from '../../../src/gate/run-gate.js';
+import { GUARDS } from '../../../src/guards/index.js';
+import { grantMarker } from '../../../src/host/sanctions.js';
+import { FakeRemote, removeFakeRemotes } from '../../helpers/fake-remote.js';
 import { closeStrict, SANCTION_KEY, startHarness, type Harness } from './helpers/harness.js';
-import { deriveSanctionKey } from '../../src/host/sanctions.js';
-import { markerGuard } from './helpers/test-guards.js';
+import { deriveSanctionKey } from '../../../src/host/sanctions.js';
+import { markerGuard } from '../../helpers/test-guards.js';
 import { APP_ID, OWNER, REPO, commentEvent, pullRequestEvent, type PrShape } from './helpers/payloads.js';
 
 let h: Harness | undefined;

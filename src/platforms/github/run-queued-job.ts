@@ -1,5 +1,5 @@
-import { gatePr, type GatePrDeps, type JobResult } from '../../host/gate-pr.js';
-import type { GateJob } from '../../host/gate-job.js';
+import { gatePr, type GatePrDeps, type JobResult } from '../../host/pr-job.js';
+import type { GateJob } from '../../host/queued-job.js';
 import type { GitHubClient } from './check-run.js';
 import { GitHubReviewHost } from './github-review-host.js';
 import { autoRefineFor, type RefinerDeps, type RequestGate } from './refine-on-github.js';
@@ -19,7 +19,7 @@ export async function hostFor(deps: JobDeps, job: GateJob): Promise<GitHubReview
 }
 
 /**
- * Runs one gate job on GitHub: the job policy (host/gate-pr.ts) over the installation's Octokit.
+ * Runs one gate job on GitHub: the job policy (host/pr-job.ts) over the installation's Octokit.
  * Without an installation token nothing can be reported, so that failure is thrown: the queue retries
  * the job or closes it out as abandoned, which completes the check run once GitHub answers again.
  */

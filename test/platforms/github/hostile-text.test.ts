@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../src/store/open-store.js';
-import type { Store } from '../../src/store/store.js';
-import { liveMarkup } from '../helpers/live-markup.js';
-import { FakeRemote, removeFakeRemotes } from './helpers/fake-remote.js';
+import { openStore } from '../../../src/store/open-store.js';
+import type { Store } from '../../../src/store/store.js';
+import { liveMarkup } from '../../helpers/live-markup.js';
+import { FakeRemote, removeFakeRemotes } from '../../helpers/fake-remote.js';
 import { closeStrict, startHarness, type Harness } from './helpers/harness.js';
 import { commentEvent, pullRequestEvent, type Json, type PrShape } from './helpers/payloads.js';
-import { markerGuard } from './helpers/test-guards.js';
+import { markerGuard } from '../../helpers/test-guards.js';
 
 /**
  * Issue 19, item 5, through the App (Probot, strict nock): a failing line of the PR carries a team

@@ -1,10 +1,10 @@
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { runGate, type GateOptions } from '../../src/gate/run-gate.js';
-import { g1 } from '../../src/guards/g1-manifest-safety/index.js';
-import { FakeRemote, removeFakeRemotes } from './helpers/fake-remote.js';
+import { runGate, type GateOptions } from '../../../src/gate/run-gate.js';
+import { g1 } from '../../../src/guards/g1-manifest-safety/index.js';
+import { FakeRemote, removeFakeRemotes } from '../../helpers/fake-remote.js';
 import { closeStrict, startHarness, type Harness } from './helpers/harness.js';
 import { APP_ID, pullRequestEvent, type Json, type PrShape } from './helpers/payloads.js';
-import { markerGuard } from './helpers/test-guards.js';
+import { markerGuard } from '../../helpers/test-guards.js';
 
 let h: Harness | undefined;
 afterEach(() => {

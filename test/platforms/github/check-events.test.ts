@@ -1,10 +1,10 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { REFINER_NOT_CONFIGURED } from '../../src/platforms/github/command-handler.js';
+import { REFINER_NOT_CONFIGURED } from '../../../src/platforms/github/command-handler.js';
 import { API } from './helpers/fake-github.js';
-import { FakeRemote, removeFakeRemotes } from './helpers/fake-remote.js';
+import { FakeRemote, removeFakeRemotes } from '../../helpers/fake-remote.js';
 import { closeStrict, startHarness, type Harness } from './helpers/harness.js';
 import { APP_ID, INSTALLATION_ID, OWNER, REPO, example, pullRequest, type Json, type PrShape } from './helpers/payloads.js';
-import { markerGuard } from './helpers/test-guards.js';
+import { markerGuard } from '../../helpers/test-guards.js';
 
 let h: Harness | undefined;
 afterEach(() => {

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { FileContent } from '../helpers/git-repo.js';
-import { gatePr, skipOutcome, skipReasonFor, type GatePrDeps } from '../../src/host/gate-pr.js';
-import { externalIdFor, type GateJob } from '../../src/host/gate-job.js';
+import { gatePr, skipOutcome, skipReasonFor, type GatePrDeps } from '../../src/host/pr-job.js';
+import { externalIdFor, type GateJob } from '../../src/host/queued-job.js';
 import { ALLOW_MANIFEST_LABEL, STUCK_LABEL } from '../../src/host/labels.js';
 import { BODY_START } from '../../src/host/pr-body.js';
 import { SupersededError } from '../../src/queue/types.js';

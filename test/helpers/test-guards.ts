@@ -1,5 +1,5 @@
-import type { Category } from '../../../src/core/categories.js';
-import type { Guard, GuardFinding } from '../../../src/core/guard.js';
+import type { Category } from '../../src/core/categories.js';
+import type { Guard, GuardFinding } from '../../src/core/guard.js';
 
 /**
  * A deterministic guard for App tests: every line containing `SLOP` is a blocking finding (also on

@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../src/core/errors.js';
-import { serverDeploymentFromEnv } from '../../src/platforms/github/deployment-env.js';
-import { grantFor } from '../../src/host/sanctions.js';
-import { runGateWorker } from '../../src/platforms/github/worker-entry.js';
-import { isManifest } from '../../src/guards/g1-manifest-safety/path-rules.js';
-import { createQueue } from '../../src/queue/create-queue.js';
+import { InputError } from '../../../src/core/errors.js';
+import { serverDeploymentFromEnv } from '../../../src/platforms/github/deployment-env.js';
+import { grantFor } from '../../../src/host/sanctions.js';
+import { runGateWorker } from '../../../src/platforms/github/worker-entry.js';
+import { isManifest } from '../../../src/guards/g1-manifest-safety/path-rules.js';
+import { createQueue } from '../../../src/queue/create-queue.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 

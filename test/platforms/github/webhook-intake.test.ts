@@ -1,12 +1,12 @@
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { sleep } from '../../src/queue/sleep.js';
-import { openStore } from '../../src/store/open-store.js';
-import type { Store } from '../../src/store/store.js';
-import { FakeRemote, removeFakeRemotes } from './helpers/fake-remote.js';
+import { sleep } from '../../../src/queue/sleep.js';
+import { openStore } from '../../../src/store/open-store.js';
+import type { Store } from '../../../src/store/store.js';
+import { FakeRemote, removeFakeRemotes } from '../../helpers/fake-remote.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { pullRequestEvent, type PrShape } from './helpers/payloads.js';
-import { markerGuard } from './helpers/test-guards.js';
+import { markerGuard } from '../../helpers/test-guards.js';
 
 const harnesses: Harness[] = [];
 /** One embedded (PGlite) store for the file: delivery ids differ per test. */

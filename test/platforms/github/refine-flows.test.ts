@@ -1,8 +1,8 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { GUARDS } from '../../src/guards/index.js';
-import { RECIPES } from '../../src/refiner/recipes/index.js';
-import { DB_PY } from '../refiner/fixtures.js';
-import { FakeRemote, removeFakeRemotes } from './helpers/fake-remote.js';
+import { GUARDS } from '../../../src/guards/index.js';
+import { RECIPES } from '../../../src/refiner/recipes/index.js';
+import { DB_PY } from '../../refiner/fixtures.js';
+import { FakeRemote, removeFakeRemotes } from '../../helpers/fake-remote.js';
 import { closeStrict, startHarness, type Harness } from './helpers/harness.js';
 import {
   APP_ID,

@@ -2,12 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BODY_END, BODY_START } from '../../src/host/pr-body.js';
+import { BODY_END, BODY_START } from '../../../src/host/pr-body.js';
 import { TOKEN } from './helpers/fake-github.js';
-import { FakeRemote, removeFakeRemotes } from './helpers/fake-remote.js';
+import { FakeRemote, removeFakeRemotes } from '../../helpers/fake-remote.js';
 import { closeStrict, startHarness, type Harness } from './helpers/harness.js';
 import { commentEvent, pullRequestEvent, type PrShape } from './helpers/payloads.js';
-import { markerGuard } from './helpers/test-guards.js';
+import { markerGuard } from '../../helpers/test-guards.js';
 
 let h: Harness | undefined;
 

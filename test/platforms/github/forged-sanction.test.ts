@@ -1,15 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Guard } from '../../src/core/guard.js';
+import type { Guard } from '../../../src/core/guard.js';
 import { execFileSync } from 'node:child_process';
-import { deriveSanctionKey, grantMarker, grantsIn, legacyAllowMarker, type SanctionGrant } from '../../src/host/sanctions.js';
-import { explainFinding } from '../../src/platforms/github/explain-finding.js';
-import { breakComments } from '../../src/report/markdown-escape.js';
-import { openStore } from '../../src/store/open-store.js';
-import type { Store } from '../../src/store/store.js';
-import { FakeRemote, removeFakeRemotes } from './helpers/fake-remote.js';
+import { deriveSanctionKey, grantMarker, grantsIn, legacyAllowMarker, type SanctionGrant } from '../../../src/host/sanctions.js';
+import { explainFinding } from '../../../src/platforms/github/explain-finding.js';
+import { breakComments } from '../../../src/report/markdown-escape.js';
+import { openStore } from '../../../src/store/open-store.js';
+import type { Store } from '../../../src/store/store.js';
+import { FakeRemote, removeFakeRemotes } from '../../helpers/fake-remote.js';
 import { closeStrict, SANCTION_KEY, startHarness, type Harness } from './helpers/harness.js';
 import { APP_ID, OWNER, REPO, commentEvent, pullRequestEvent, type PrShape } from './helpers/payloads.js';
-import { markerGuard } from './helpers/test-guards.js';
+import { markerGuard } from '../../helpers/test-guards.js';
 
 let h: Harness | undefined;
 let store: Store;

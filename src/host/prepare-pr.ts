@@ -12,7 +12,7 @@ import { priorDismissals } from './prior-dismissals.js';
 import type { PullRequestFacts, ReviewHost } from './review-host.js';
 import { prSanctions } from './sanctions.js';
 
-/** What gating one PR head needs, shared by the gate job (gate-pr.ts) and the refiner (refine-pr.ts). */
+/** What gating one PR head needs, shared by the gate job (pr-job.ts) and the refiner (refine-pr.ts). */
 export interface PrGateDeps {
   mirrors: RepoMirrors;
   /** Where per-job snapshots go (default: the OS temp dir). */
