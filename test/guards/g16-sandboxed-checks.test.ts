@@ -64,7 +64,7 @@ needs('python3', 'bwrap')('G16 runs ruff from the project’s Python dependencie
       ['ruff-format', 'calc/ops.py', 8, 'fail', 'lint-violation'],
     ]);
     // the tool's own words, as one code span
-    expect(found[0]!.message).toContain('`` F401: `os` imported but unused ``');
+    expect(found[0]!.message).toContain('``F401: `os` imported but unused``');
     expect(found[0]!.message).toContain(".github/workflows/ci.yml: `ruff check .`");
     expect(found[1]!.message).toContain('`ruff format --check` rejects calc/ops.py');
     expect(found[1]!.suggestion).toEqual({ path: 'calc/ops.py', startLine: 8, endLine: 9, replacement: 'def sub(a, b):\n    return a - b' });
@@ -152,13 +152,13 @@ needs('bwrap')('G16 runs prettier, eslint and tsc from the project’s node_modu
   it('CI runs `npm run lint`: a debugger statement, an unformatted line and a type error the PR adds fail on their lines', async () => {
     const report = await check(JS, {
       'src/calc.js': "export function add(a, b) {\n  return a + b;\n}\n\nexport function sub(a, b) {\n  debugger;\n  return a - b;\n}\n",
-      'src/types.ts': 'export const one: number = 1;\nexport const two: number = "two";\n',
+      'src/types.ts': "export const one: number = 1;\nexport const two: number = 'two';\n",
       'src/more.js': 'export const x = {a:1};\n',
     });
     const found = g16(report).map((f) => [f.cause, f.path, f.line, f.severity]);
     expect(found).toEqual([
-      ['prettier', 'src/more.js', 1, 'fail'],
       ['eslint', 'src/calc.js', 6, 'fail'],
+      ['prettier', 'src/more.js', 1, 'fail'],
       ['tsc', 'src/types.ts', 2, 'fail'],
     ]);
     const tsc = g16(report).find((f) => f.cause === 'tsc')!;
