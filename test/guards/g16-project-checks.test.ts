@@ -104,7 +104,9 @@ needs('go')('G16: gofmt on the Go files a pull request changes (real CLI)', () =
   it('a Python file under a CI ruff check with --no-tests: skipped for want of the installed dependencies, never passed', () => {
     const report = check({ '.github/workflows/ci.yml': workflow('ruff check .'), 'app.py': 'x = 1\n' }, { 'app.py': 'x = 1\ny=2\n' });
     expect(status(report)?.status).toBe('skipped');
-    expect(status(report)?.reason).toBe("ruff-check: it needs the project's dependencies, which slopgate installs only with tests on (--no-tests)");
+    expect(status(report)?.reason).toBe(
+      "ruff-check: it needs the project's dependencies, which slopgate installs only with tests on (--no-tests)",
+    );
     expect(report.sections.checks?.checks[0]).toMatchObject({ tool: 'ruff-check', status: 'skipped', severity: 'fail' });
   });
 });

@@ -22,7 +22,11 @@ afterAll(() => {
   rmSync(cache, { recursive: true, force: true });
 });
 
-async function check(base: Record<string, FileContent>, head: Record<string, FileContent>, extra: string[] = ['--only', 'G16']): Promise<Report> {
+async function check(
+  base: Record<string, FileContent>,
+  head: Record<string, FileContent>,
+  extra: string[] = ['--only', 'G16'],
+): Promise<Report> {
   const repo = prRepo(base, head);
   const saved = process.env.SLOPGATE_DEPS_CACHE_DIR;
   process.env.SLOPGATE_DEPS_CACHE_DIR = cache;
@@ -65,9 +69,14 @@ needs('python3', 'bwrap')('G16 runs ruff from the project’s Python dependencie
     ]);
     // the tool's own words, as one code span
     expect(found[0]!.message).toContain('``F401: `os` imported but unused``');
-    expect(found[0]!.message).toContain(".github/workflows/ci.yml: `ruff check .`");
+    expect(found[0]!.message).toContain('.github/workflows/ci.yml: `ruff check .`');
     expect(found[1]!.message).toContain('`ruff format --check` rejects calc/ops.py');
-    expect(found[1]!.suggestion).toEqual({ path: 'calc/ops.py', startLine: 8, endLine: 9, replacement: 'def sub(a, b):\n    return a - b' });
+    expect(found[1]!.suggestion).toEqual({
+      path: 'calc/ops.py',
+      startLine: 8,
+      endLine: 9,
+      replacement: 'def sub(a, b):\n    return a - b',
+    });
     expect(found[1]!.remediation).toBe('Run `ruff format calc/ops.py` and commit the result.');
     expect(records(report).map((r) => [r.tool, r.status, r.severity])).toEqual([
       ['ruff-check', 'ran', 'fail'],
@@ -97,7 +106,11 @@ needs('python3', 'bwrap')('G16 runs ruff from the project’s Python dependencie
     );
     expect(g16(report)).toEqual([]);
     expect(records(report)).toEqual([
-      expect.objectContaining({ tool: 'black', status: 'skipped', reason: expect.stringContaining("black is not installed in the project's Python dependencies") }),
+      expect.objectContaining({
+        tool: 'black',
+        status: 'skipped',
+        reason: expect.stringContaining("black is not installed in the project's Python dependencies"),
+      }),
     ]);
     expect(report.guards.find((g) => g.id === 'G16')?.status).toBe('skipped');
   }, 600_000);
@@ -115,11 +128,11 @@ needs('python3', 'bwrap')('G16 runs ruff from the project’s Python dependencie
   }, 600_000);
 
   it('with --no-tests nothing is installed: the sandboxed checks are skipped with that cause', async () => {
-    const report = await check(
-      { ...PY, '.github/workflows/ci.yml': workflow('ruff check .') },
-      { 'calc/ops.py': 'import os\n' },
-      ['--only', 'G16', '--no-tests'],
-    );
+    const report = await check({ ...PY, '.github/workflows/ci.yml': workflow('ruff check .') }, { 'calc/ops.py': 'import os\n' }, [
+      '--only',
+      'G16',
+      '--no-tests',
+    ]);
     expect(g16(report)).toEqual([]);
     expect(report.guards.find((g) => g.id === 'G16')?.reason).toBe(
       "ruff-check: it needs the project's dependencies, which slopgate installs only with tests on (--no-tests)",
@@ -142,16 +155,17 @@ const JS = {
   'package.json': `${PKG}\n`,
   '.github/workflows/ci.yml': workflow('npm ci', 'npm run lint'),
   'eslint.config.js': "export default [{ files: ['**/*.ts', '**/*.js'], rules: { 'no-unused-vars': 'error', 'no-debugger': 'error' } }];\n",
-  'tsconfig.json': '{ "compilerOptions": { "strict": true, "noEmit": true, "target": "ES2022", "module": "ESNext" }, "include": ["src"] }\n',
+  'tsconfig.json':
+    '{ "compilerOptions": { "strict": true, "noEmit": true, "target": "ES2022", "module": "ESNext" }, "include": ["src"] }\n',
   '.prettierrc.json': '{ "singleQuote": true }\n',
-  'src/calc.js': "export function add(a, b) {\n  return a + b;\n}\n",
+  'src/calc.js': 'export function add(a, b) {\n  return a + b;\n}\n',
   'src/types.ts': 'export const one: number = 1;\n',
 };
 
 needs('bwrap')('G16 runs prettier, eslint and tsc from the project’s node_modules in the sandbox (real CLI, npm)', () => {
   it('CI runs `npm run lint`: a debugger statement, an unformatted line and a type error the PR adds fail on their lines', async () => {
     const report = await check(JS, {
-      'src/calc.js': "export function add(a, b) {\n  return a + b;\n}\n\nexport function sub(a, b) {\n  debugger;\n  return a - b;\n}\n",
+      'src/calc.js': 'export function add(a, b) {\n  return a + b;\n}\n\nexport function sub(a, b) {\n  debugger;\n  return a - b;\n}\n',
       'src/types.ts': "export const one: number = 1;\nexport const two: number = 'two';\n",
       'src/more.js': 'export const x = {a:1};\n',
     });
@@ -170,11 +184,11 @@ needs('bwrap')('G16 runs prettier, eslint and tsc from the project’s node_modu
   it('eslint errors and type errors already at the base are not reported; an unchanged file is not judged', async () => {
     const base = {
       ...JS,
-      'src/calc.js': "export function add(a, b) {\n  const unused = 1;\n  return a + b;\n}\n",
+      'src/calc.js': 'export function add(a, b) {\n  const unused = 1;\n  return a + b;\n}\n',
       'src/types.ts': 'export const one: number = "one";\n',
     };
     const report = await check(base, {
-      'src/calc.js': "export function add(a, b) {\n  const unused = 1;\n  return a + b;\n}\n\nexport const two = 2;\n",
+      'src/calc.js': 'export function add(a, b) {\n  const unused = 1;\n  return a + b;\n}\n\nexport const two = 2;\n',
       'src/types.ts': 'export const one: number = "one";\nexport const three: number = 3;\n',
     });
     expect(g16(report)).toEqual([]);

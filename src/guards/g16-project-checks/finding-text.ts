@@ -51,8 +51,10 @@ export function linesText(lines: number[]): string {
  * reporters keep code spans as code and escape everything else).
  */
 export function toolWords(text: string, max = 300): string {
-  // eslint-disable-next-line no-control-regex -- control characters are what is removed here
-  let body = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  let body = text
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (body.length > max) body = `${body.slice(0, max - 1)}…`;
   if (body === '') return '';
   const longest = Math.max(0, ...(body.match(/`+/g) ?? []).map((r) => r.length));

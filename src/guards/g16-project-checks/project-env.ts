@@ -24,14 +24,22 @@ export type ProjectEnv = { ok: true; base: RunDeps; head: RunDeps; limits: Suite
 function limitsOf(ctx: GuardContext): SuiteLimits {
   const t = ctx.config.tests;
   // The tools run without network: linting and formatting need none.
-  return { network: false, timeoutSec: t.timeoutSec, memoryMb: t.memoryMb, maxProcesses: t.maxProcesses, isolation: t.isolation, diskMb: t.diskMb };
+  return {
+    network: false,
+    timeoutSec: t.timeoutSec,
+    memoryMb: t.memoryMb,
+    maxProcesses: t.maxProcesses,
+    isolation: t.isolation,
+    diskMb: t.diskMb,
+  };
 }
 
 /** Why the project's tools cannot get their environment in this run, before anything is installed; null when they can. */
 export function envUnavailable(ctx: GuardContext): string | null {
   const t = ctx.config.tests;
   if (!t.enabled) return "it needs the project's dependencies, which slopgate installs only with tests on (tests.enabled: false)";
-  if (ctx.services.tests?.enabled === false) return "it needs the project's dependencies, which slopgate installs only with tests on (--no-tests)";
+  if (ctx.services.tests?.enabled === false)
+    return "it needs the project's dependencies, which slopgate installs only with tests on (--no-tests)";
   if (t.install === 'off') return "it needs the project's dependencies, and tests.install is off";
   const refusal = sandboxRefusal(t.isolation);
   return refusal ? `it runs project code, which needs the sandbox: ${refusal.replace(/^tests not run: /, '')}` : null;
@@ -110,7 +118,15 @@ export async function runOnSide(
     for (const c of commands) {
       const r = await ws.exec(c.command, limits.timeoutSec * 1000);
       const scrub = (s: string) => s.split(`${ws.workdir}/`).join('').split(ws.root).join('<sandbox>');
-      const killed = r.refused ?? (r.killedBy ? `${r.killedBy === 'timeout' ? `it did not finish within tests.timeoutSec (${limits.timeoutSec} s)` : r.killedBy === 'process-limit' ? 'it was stopped at the process limit' : 'it was cancelled'}` : undefined);
+      const killed =
+        r.refused ??
+        (r.killedBy === 'timeout'
+          ? `it did not finish within tests.timeoutSec (${limits.timeoutSec} s)`
+          : r.killedBy === 'process-limit'
+            ? 'it was stopped at the process limit'
+            : r.killedBy
+              ? 'it was cancelled'
+              : undefined);
       results.push({
         exitCode: r.exitCode,
         stdout: scrub(r.stdout),

@@ -74,17 +74,31 @@ interface Prepared {
   check: DiscoveredCheck;
   files: ChangedFile[];
   project: string | null;
+  /** Changed files the check applied to, before the cap. */
+  total: number;
   baseFiles: ChangedFile[];
   baseIndex: number;
   headIndex: number;
 }
 
 /** Runs every sandboxed check of one ecosystem; each gets its record (and findings) in `into`. */
-async function runEcosystem(eco: ToolEcosystem, checks: SandboxedCheck[], ctx: GuardContext, into: Map<SandboxedTool, ToolRun>): Promise<void> {
+async function runEcosystem(
+  eco: ToolEcosystem,
+  checks: SandboxedCheck[],
+  ctx: GuardContext,
+  into: Map<SandboxedTool, ToolRun>,
+): Promise<void> {
   const skip = (c: SandboxedCheck, reason: string) =>
     into.set(c.tool, {
       findings: [],
-      record: { tool: c.tool, source: sourceText(c.check), severity: severityOf(c.check), status: 'skipped', files: c.files.length, reason },
+      record: {
+        tool: c.tool,
+        source: sourceText(c.check),
+        severity: severityOf(c.check),
+        status: 'skipped',
+        files: c.files.length,
+        reason,
+      },
     });
   const env = await projectEnv(ctx, eco);
   if (!env.ok) {
@@ -100,7 +114,7 @@ async function runEcosystem(eco: ToolEcosystem, checks: SandboxedCheck[], ctx: G
     if (c.tool === 'tsc') {
       project = tscProject(c.check.line);
       const config = project ?? 'tsconfig.json';
-      const at = project && !/\.json$/.test(project) ? `${project.replace(/\/$/, '')}/tsconfig.json` : config;
+      const at = project && !project.endsWith('.json') ? `${project.replace(/\/$/, '')}/tsconfig.json` : config;
       if (!(await ctx.base.has(at))) {
         skip(c, `${at} does not exist at the base, so there is no project to check`);
         continue;
@@ -109,7 +123,7 @@ async function runEcosystem(eco: ToolEcosystem, checks: SandboxedCheck[], ctx: G
     const baseFiles = files.filter(existedAtBase);
     const names = (n: number) => (isFormatter(c.tool) ? Array.from({ length: n }, (_, i) => outNames(i)).flat() : []);
     const cmd = (paths: string[]) => (isFormatter(c.tool) ? formatterCommand(c.tool, paths) : linterCommand(c.tool, paths, project));
-    const p: Prepared = { ...c, files, project, baseFiles, baseIndex: -1, headIndex: headCommands.length };
+    const p: Prepared = { ...c, files, project, total: c.files.length, baseFiles, baseIndex: -1, headIndex: headCommands.length };
     headCommands.push({ command: cmd(files.map((f) => f.path)), outNames: names(files.length) });
     // tsc checks the whole project at the base too, to know which of the head's errors were already there
     if (baseFiles.length > 0 || c.tool === 'tsc') {
@@ -125,16 +139,15 @@ async function runEcosystem(eco: ToolEcosystem, checks: SandboxedCheck[], ctx: G
     const head = headRuns[p.headIndex];
     const base = p.baseIndex >= 0 ? baseRuns[p.baseIndex] : undefined;
     const failed = runFailure(p.tool, head, 'head') ?? (p.baseIndex >= 0 ? runFailure(p.tool, base, 'base') : null);
-    if (failed) {
-      skip(p, failed);
+    if (failed || !head) {
+      skip(p, failed ?? `${BIN_OF[p.tool]} did not run at the head`);
       continue;
     }
-    const run = isFormatter(p.tool) ? formatterRun(p, base, head!) : linterRun(p, base, head!);
+    const run = isFormatter(p.tool) ? formatterRun(p, base, head) : linterRun(p, base, head);
     if (typeof run === 'string') skip(p, run);
     else {
-      if (p.files.length < (checks.find((c) => c.tool === p.tool)?.files.length ?? 0)) {
-        const total = checks.find((c) => c.tool === p.tool)!.files.length;
-        const note = `checked the first ${MAX_FILES} of ${total} files; the others were not checked`;
+      if (p.files.length < p.total) {
+        const note = `checked the first ${MAX_FILES} of ${p.total} files; the others were not checked`;
         run.record.reason = run.record.reason ? `${note}; ${run.record.reason}` : note;
       }
       into.set(p.tool, run);
@@ -163,21 +176,28 @@ const FIX: Record<string, (path: string) => string> = {
 };
 
 function formatterRun(p: Prepared, base: ToolRunResult | undefined, head: ToolRunResult): ToolRun | string {
-  const record: ProjectCheckRecord = { tool: p.tool, source: sourceText(p.check), severity: severityOf(p.check), status: 'ran', files: p.files.length };
+  const record: ProjectCheckRecord = {
+    tool: p.tool,
+    source: sourceText(p.check),
+    severity: severityOf(p.check),
+    status: 'ran',
+    files: p.files.length,
+  };
   const findings: GuardFinding[] = [];
   const failed: string[] = [];
   p.files.forEach((file, i) => {
     const headText = file.head.text;
     if (headText === null) return;
-    if (existedAtBase(file)) {
+    const baseText = file.base.text;
+    if (existedAtBase(file) && baseText !== null) {
       const at = p.baseFiles.indexOf(file);
-      const before = base ? formatted(base, at, file.base.text!) : null;
+      const before = base ? formatted(base, at, baseText) : null;
       if (before === null) return; // not the formatter's file at the base (or it did not parse there)
       if ('failed' in before) {
         failed.push(`${file.path} (${before.failed})`);
         return;
       }
-      if (before.text !== file.base.text) return; // already unformatted at the base: not this pull request's doing
+      if (before.text !== baseText) return; // already unformatted at the base: not this pull request's doing
     }
     const after = formatted(head, i, headText);
     if (after === null) return;
@@ -204,7 +224,8 @@ const RAN: Record<string, number[]> = { 'ruff-check': [0], eslint: [0, 1], tsc: 
 function diagnosticsOf(p: Prepared, r: ToolRunResult, side: string): Diagnostic[] | string {
   const bin = BIN_OF[p.tool];
   const said = firstLine(r.stderr) || firstLine(r.stdout) || 'no message';
-  if (r.exitCode === null || !RAN[p.tool]!.includes(r.exitCode)) return `${bin} failed at the ${side} (exit ${String(r.exitCode)}): ${said}`;
+  if (r.exitCode === null || !RAN[p.tool]!.includes(r.exitCode))
+    return `${bin} failed at the ${side} (exit ${String(r.exitCode)}): ${said}`;
   const d = parseDiagnostics(p.tool, r.stdout);
   return d ?? `${bin} failed at the ${side}: ${said}`;
 }
@@ -236,14 +257,18 @@ function linterRun(p: Prepared, base: ToolRunResult | undefined, head: ToolRunRe
   for (const [k, list] of groups) {
     const excess = list.length - (baseCount.get(k) ?? 0);
     if (excess <= 0) continue;
-    const file = byHeadPath.get(list[0]!.path)!;
+    const file = byHeadPath.get(list[0]!.path);
+    if (!file) continue;
     for (const d of list.filter((x) => inRanges(file.added, x.line)).slice(0, excess)) {
       if (findings.length >= MAX_FINDINGS) break;
       findings.push(diagnosticFinding(p, file, d));
     }
   }
   findings.sort((a, b) => (a.path ?? '').localeCompare(b.path ?? '') || (a.line ?? 0) - (b.line ?? 0));
-  return { findings, record: { tool: p.tool, source: sourceText(p.check), severity: severityOf(p.check), status: 'ran', files: p.files.length } };
+  return {
+    findings,
+    record: { tool: p.tool, source: sourceText(p.check), severity: severityOf(p.check), status: 'ran', files: p.files.length },
+  };
 }
 
 function diagnosticFinding(p: Prepared, file: ChangedFile, d: Diagnostic): GuardFinding {
