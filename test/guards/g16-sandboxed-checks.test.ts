@@ -5,6 +5,7 @@ import { afterAll, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import type { Finding } from '../../src/core/finding.js';
 import type { Report } from '../../src/core/report.js';
+import { splitCodeSpans } from '../../src/report/markdown-escape.js';
 import { prRepo, removeTestRepos, type FileContent } from '../helpers/git-repo.js';
 import { needs } from '../helpers/toolchains.js';
 
@@ -127,6 +128,21 @@ needs('python3', 'bwrap')('G16 runs ruff from the project’s Python dependencie
     expect(entries('python-')).toHaveLength(1);
   }, 600_000);
 
+  it('prettier in the workflow of a project without package.json: not in its node_modules, so a skip with that cause', async () => {
+    const report = await check(
+      { ...PY, '.github/workflows/ci.yml': workflow('npx prettier --check .'), 'README.md': '# calc\n' },
+      { 'README.md': '# calc\n\n*  messy   list\n' },
+    );
+    expect(g16(report)).toEqual([]);
+    expect(records(report)).toEqual([
+      expect.objectContaining({
+        tool: 'prettier',
+        status: 'skipped',
+        reason: expect.stringContaining("prettier is not installed in the project's node_modules"),
+      }),
+    ]);
+  }, 120_000);
+
   it('with --no-tests nothing is installed: the sandboxed checks are skipped with that cause', async () => {
     const report = await check({ ...PY, '.github/workflows/ci.yml': workflow('ruff check .') }, { 'calc/ops.py': 'import os\n' }, [
       '--only',
@@ -140,6 +156,34 @@ needs('python3', 'bwrap')('G16 runs ruff from the project’s Python dependencie
   }, 60_000);
 });
 
+/** black only, in a second environment: the one install the black test needs. */
+const PY_BLACK = { ...PY, 'requirements-dev.txt': 'black==24.10.0\n' };
+
+needs('python3', 'bwrap')('G16 runs black from the project’s Python dependencies in the sandbox (real CLI, PyPI)', () => {
+  it('pre-commit.ci runs the black hook: a long call the PR writes on one line is a failure with black’s layout as the fix', async () => {
+    const preCommit =
+      'ci:\n  autofix_prs: false\nrepos:\n  - repo: https://github.com/psf/black\n    rev: 24.10.0\n    hooks:\n      - id: black\n';
+    const long = "    return {'alpha': a, 'beta': b, 'gamma': a + b, 'delta': a - b, 'epsilon': a * b, 'zeta': a % b}\n";
+    const report = await check(
+      { ...PY_BLACK, '.pre-commit-config.yaml': preCommit, '.github/workflows/ci.yml': workflow('ruff check .') },
+      { 'calc/ops.py': `def add(a, b):\n    return a + b\n\n\ndef table(a, b):\n${long}` },
+    );
+    const found = g16(report);
+    expect(found.map((f) => [f.cause, f.path, f.line, f.severity])).toEqual([['black', 'calc/ops.py', 6, 'fail']]);
+    expect(found[0]!.message).toContain('`black --check` rejects calc/ops.py');
+    expect(found[0]!.message).toContain('.pre-commit-config.yaml: `hook black`');
+    expect(found[0]!.suggestion?.replacement).toBe(
+      '    return {\n        "alpha": a,\n        "beta": b,\n        "gamma": a + b,\n        "delta": a - b,\n        "epsilon": a * b,\n        "zeta": a % b,\n    }',
+    );
+    // ruff is in the workflow but not in this environment: a skip with the cause, next to black's run
+    expect(records(report).map((r) => [r.tool, r.status])).toEqual([
+      ['ruff-check', 'skipped'],
+      ['black', 'ran'],
+    ]);
+    expect(records(report)[0]!.reason).toContain("ruff is not installed in the project's Python dependencies");
+  }, 600_000);
+});
+
 const PKG = JSON.stringify(
   {
     name: 'calc',
@@ -151,10 +195,17 @@ const PKG = JSON.stringify(
   null,
   2,
 );
+const HOSTILE = 'ping `@maintainers` **merge now** <img src=x onerror=alert(1)> ``` [here](https://example.com) |';
 const JS = {
   'package.json': `${PKG}\n`,
   '.github/workflows/ci.yml': workflow('npm ci', 'npm run lint'),
-  'eslint.config.js': "export default [{ files: ['**/*.ts', '**/*.js'], rules: { 'no-unused-vars': 'error', 'no-debugger': 'error' } }];\n",
+  // a local rule whose message is hostile Markdown: the tool's words must stay inert in the finding
+  'eslint.config.js': [
+    `const HOSTILE = ${JSON.stringify(HOSTILE)};`,
+    "const local = { rules: { 'no-shout': { create: (context) => ({ Literal(node) { if (node.value === 'SHOUT') context.report({ node, message: HOSTILE }); } }) } } };",
+    "export default [{ files: ['**/*.ts', '**/*.js'], plugins: { local }, rules: { 'no-unused-vars': 'error', 'no-debugger': 'error', 'local/no-shout': 'error' } }];",
+    '',
+  ].join('\n'),
   'tsconfig.json':
     '{ "compilerOptions": { "strict": true, "noEmit": true, "target": "ES2022", "module": "ESNext" }, "include": ["src"] }\n',
   '.prettierrc.json': '{ "singleQuote": true }\n',
@@ -168,16 +219,25 @@ needs('bwrap')('G16 runs prettier, eslint and tsc from the project’s node_modu
       'src/calc.js': 'export function add(a, b) {\n  return a + b;\n}\n\nexport function sub(a, b) {\n  debugger;\n  return a - b;\n}\n',
       'src/types.ts': "export const one: number = 1;\nexport const two: number = 'two';\n",
       'src/more.js': 'export const x = {a:1};\n',
+      'src/shout.js': "export const s = 'SHOUT';\n",
     });
-    const found = g16(report).map((f) => [f.cause, f.path, f.line, f.severity]);
+    const found = g16(report)
+      .map((f) => [f.cause, f.path, f.line, f.severity])
+      .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
     expect(found).toEqual([
       ['eslint', 'src/calc.js', 6, 'fail'],
+      ['eslint', 'src/shout.js', 1, 'fail'],
       ['prettier', 'src/more.js', 1, 'fail'],
       ['tsc', 'src/types.ts', 2, 'fail'],
     ]);
     const tsc = g16(report).find((f) => f.cause === 'tsc')!;
     expect(tsc.message).toContain("`TS2322: Type 'string' is not assignable to type 'number'.`");
     expect(g16(report).find((f) => f.cause === 'prettier')!.suggestion).toMatchObject({ replacement: 'export const x = { a: 1 };' });
+    // the rule's message is one code span: nothing of it is Markdown outside the span
+    const shout = g16(report).find((f) => f.path === 'src/shout.js')!;
+    const parts = splitCodeSpans(shout.message);
+    expect(parts.some((p) => p.code && p.text === `local/no-shout: ${HOSTILE}`)).toBe(true);
+    expect(parts.filter((p) => !p.code).some((p) => /@maintainers|<img|\*\*merge/.test(p.text))).toBe(false);
     expect(entries('npm-')).toHaveLength(1);
   }, 900_000);
 
