@@ -260,3 +260,30 @@ needs('bwrap')('G16 runs prettier, eslint and tsc from the project’s node_modu
     expect(entries('npm-')).toHaveLength(1);
   }, 900_000);
 });
+
+const GO = {
+  'go.mod': 'module example.com/calc\n\ngo 1.21\n',
+  '.github/workflows/ci.yml': workflow('go vet ./...'),
+  'calc/calc.go': 'package calc\n\nimport "fmt"\n\n// Show prints n.\nfunc Show(n int) {\n\tfmt.Printf("%d\\n", n)\n}\n',
+};
+
+needs('go', 'bwrap')('G16 runs go vet in the sandbox on the packages a pull request changes (real CLI)', () => {
+  it('CI runs `go vet ./...`: a Printf with the wrong argument type the PR adds fails on its line', async () => {
+    const report = await check(GO, {
+      'calc/calc.go': `${GO['calc/calc.go']}\n// Name prints s.\nfunc Name(s string) {\n\tfmt.Printf("%d\\n", s)\n}\n`,
+    });
+    const found = g16(report);
+    expect(found.map((f) => [f.cause, f.path, f.line, f.severity])).toEqual([['go-vet', 'calc/calc.go', 12, 'fail']]);
+    expect(found[0]!.message).toMatch(
+      /`go vet` rejects line 12 of calc\/calc\.go, which the pull request changed: `fmt\.Printf format %d has arg s of wrong type string`/,
+    );
+    expect(found[0]!.remediation).toContain('`go vet ./calc`');
+  }, 600_000);
+
+  it('what go vet already reports at the base is not the PR’s doing', async () => {
+    const bad = 'package calc\n\nimport "fmt"\n\n// Show prints n.\nfunc Show(n string) {\n\tfmt.Printf("%d\\n", n)\n}\n';
+    const report = await check({ ...GO, 'calc/calc.go': bad }, { 'calc/calc.go': `${bad}\n// Two is 2.\nconst Two = 2\n` });
+    expect(g16(report)).toEqual([]);
+    expect(records(report)).toContainEqual(expect.objectContaining({ tool: 'go-vet', status: 'ran' }));
+  }, 600_000);
+});

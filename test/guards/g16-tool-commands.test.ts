@@ -55,6 +55,19 @@ describe('G16 sandboxed tools: commands and output parsers', () => {
     expect(parseDiagnostics('tsc', "error TS5083: Cannot read file '/x/tsconfig.json'.")).toBeNull();
   });
 
+  it('reads go vet’s lines, leaving type-check and syntax errors to the build (G8) and G2', () => {
+    const out = [
+      '# example.com/calc/calc',
+      'calc/calc.go:12:2: fmt.Printf format %d has arg s of wrong type string',
+      'vet: calc/other.go:3:2: undefined: x',
+      'calc/bad.go:4:1: expected declaration, found x',
+    ].join('\n');
+    expect(parseDiagnostics('go-vet', out)).toEqual([
+      { path: 'calc/calc.go', line: 12, rule: 'vet', message: 'fmt.Printf format %d has arg s of wrong type string' },
+    ]);
+    expect(linterCommand('go-vet', ['calc/a.go', 'calc/b.go', 'main.go'], null)).toContain("vet './calc' '.' 2>&1");
+  });
+
   it('quotes every path it puts on a command line, and never reads a tool from the machine', () => {
     const cmd = formatterCommand('prettier', ["it's; rm -rf ~.js", '-x.js']);
     expect(cmd).toContain(`F='it'\\''s; rm -rf ~.js'`);

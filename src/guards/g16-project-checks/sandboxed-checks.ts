@@ -57,6 +57,7 @@ const existedAtBase = (f: ChangedFile) => f.status !== 'added' && f.base.text !=
 
 function missingReason(tool: SandboxedTool): string {
   const bin = BIN_OF[tool];
+  if (ECOSYSTEM_OF[tool] === 'go') return 'go is not installed on the machine running slopgate';
   return ECOSYSTEM_OF[tool] === 'python'
     ? `${bin} is not installed in the project's Python dependencies (the virtual environment G8 installs from its manifests and requirements files); declare it in a dev or test dependency group to have it checked`
     : `${bin} is not installed in the project's node_modules; declare it in devDependencies to have it checked`;
@@ -219,7 +220,7 @@ function formatterRun(p: Prepared, base: ToolRunResult | undefined, head: ToolRu
 }
 
 /** Exit statuses that mean the linter ran (with or without findings); anything else is its own failure. */
-const RAN: Record<string, number[]> = { 'ruff-check': [0], eslint: [0, 1], tsc: [0, 1, 2] };
+const RAN: Record<string, number[]> = { 'ruff-check': [0], eslint: [0, 1], tsc: [0, 1, 2], 'go-vet': [0, 1] };
 
 function diagnosticsOf(p: Prepared, r: ToolRunResult, side: string): Diagnostic[] | string {
   const bin = BIN_OF[p.tool];
@@ -227,7 +228,9 @@ function diagnosticsOf(p: Prepared, r: ToolRunResult, side: string): Diagnostic[
   if (r.exitCode === null || !RAN[p.tool]!.includes(r.exitCode))
     return `${bin} failed at the ${side} (exit ${String(r.exitCode)}): ${said}`;
   const d = parseDiagnostics(p.tool, r.stdout);
-  return d ?? `${bin} failed at the ${side}: ${said}`;
+  // go vet exits 1 for its findings and for a package it cannot load alike: without a diagnostic it is the latter
+  if (d === null || (p.tool === 'go-vet' && r.exitCode !== 0 && d.length === 0)) return `${bin} failed at the ${side}: ${said}`;
+  return d;
 }
 
 const key = (d: Diagnostic) => `${d.rule}\0${d.message}`;
@@ -273,13 +276,21 @@ function linterRun(p: Prepared, base: ToolRunResult | undefined, head: ToolRunRe
 
 function diagnosticFinding(p: Prepared, file: ChangedFile, d: Diagnostic): GuardFinding {
   const bin = BIN_OF[p.tool];
-  const rerun = p.tool === 'tsc' ? `tsc --noEmit${p.project ? ` -p ${p.project}` : ''}` : `${SHOWN[p.tool]} ${file.path}`;
+  const dir = file.path.includes('/') ? file.path.slice(0, file.path.lastIndexOf('/')) : '.';
+  const rerun =
+    p.tool === 'tsc'
+      ? `tsc --noEmit${p.project ? ` -p ${p.project}` : ''}`
+      : p.tool === 'go-vet'
+        ? `go vet ${dir === '.' ? '.' : `./${dir}`}`
+        : `${SHOWN[p.tool]} ${file.path}`;
+  // go vet names no rule; the others' rule leads their words
+  const words = p.tool === 'go-vet' ? d.message : `${d.rule}: ${d.message}`;
   return {
     category: 'lint-violation',
     severity: severityOf(p.check),
     path: file.path,
     line: d.line,
-    message: `\`${SHOWN[p.tool]}\` rejects line ${d.line} of ${file.path}, which the pull request changed: ${toolWords(`${d.rule}: ${d.message}`)}. The base did not have this. ${whyText(p.check)}`,
+    message: `\`${SHOWN[p.tool]}\` rejects line ${d.line} of ${file.path}, which the pull request changed: ${toolWords(words)}. The base did not have this. ${whyText(p.check)}`,
     remediation: `Fix what ${bin} reports on line ${d.line} and check with \`${rerun}\` before pushing again.`,
     cause: p.tool,
     evidence: { tool: p.tool, rule: d.rule, source: sourceText(p.check) },
@@ -289,7 +300,7 @@ function diagnosticFinding(p: Prepared, file: ChangedFile, d: Diagnostic): Guard
 /** Runs the sandboxed checks, grouped by the ecosystem whose dependencies they need. */
 export async function runSandboxedChecks(checks: SandboxedCheck[], ctx: GuardContext): Promise<Map<SandboxedTool, ToolRun>> {
   const into = new Map<SandboxedTool, ToolRun>();
-  for (const eco of ['python', 'node'] as const) {
+  for (const eco of ['python', 'node', 'go'] as const) {
     const mine = checks.filter((c) => ECOSYSTEM_OF[c.tool] === eco);
     if (mine.length) await runEcosystem(eco, mine, ctx, into);
   }

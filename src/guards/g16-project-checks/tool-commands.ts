@@ -11,11 +11,7 @@ import type { ToolEcosystem } from './project-env.js';
  * looked for anywhere else: the run exits with {@link MISSING_EXIT}.
  */
 
-export type SandboxedTool = Extract<CheckTool, 'ruff-check' | 'ruff-format' | 'black' | 'prettier' | 'eslint' | 'tsc'>;
-
-export const SANDBOXED: readonly SandboxedTool[] = ['ruff-check', 'ruff-format', 'black', 'prettier', 'eslint', 'tsc'];
-
-export const isSandboxed = (t: CheckTool): t is SandboxedTool => (SANDBOXED as readonly CheckTool[]).includes(t);
+export type SandboxedTool = Extract<CheckTool, 'ruff-check' | 'ruff-format' | 'black' | 'prettier' | 'eslint' | 'tsc' | 'go-vet'>;
 
 /** The exit status of a run whose tool is not among the project's dependencies. */
 export const MISSING_EXIT = 97;
@@ -27,6 +23,7 @@ export const ECOSYSTEM_OF: Record<SandboxedTool, ToolEcosystem> = {
   prettier: 'node',
   eslint: 'node',
   tsc: 'node',
+  'go-vet': 'go',
 };
 
 /** The executable of each tool. */
@@ -37,6 +34,7 @@ export const BIN_OF: Record<SandboxedTool, string> = {
   prettier: 'prettier',
   eslint: 'eslint',
   tsc: 'tsc',
+  'go-vet': 'go',
 };
 
 export const isFormatter = (t: SandboxedTool): boolean => t === 'ruff-format' || t === 'black' || t === 'prettier';
@@ -44,11 +42,15 @@ export const isFormatter = (t: SandboxedTool): boolean => t === 'ruff-format' ||
 /** Shell lines that set `$T` to the tool's path in the project's dependencies, or exit with {@link MISSING_EXIT}. */
 function locate(tool: SandboxedTool): string {
   const bin = BIN_OF[tool];
+  const eco = ECOSYSTEM_OF[tool];
   const where =
-    ECOSYSTEM_OF[tool] === 'python'
+    eco === 'python'
       ? // G8's virtual environment; in the Action's prepared environment (no venv), the interpreter's scripts on PATH.
         `if [ -n "$VIRTUAL_ENV" ]; then T="$VIRTUAL_ENV/bin/${bin}"; else T=$(command -v ${bin} 2>/dev/null || true); fi`
-      : `T=./node_modules/.bin/${bin}`;
+      : eco === 'go'
+        ? // go vet is the toolchain's, as `go test` is G8's; the module's dependencies are G8's module cache
+          `T=$(command -v go 2>/dev/null || true)`
+        : `T=./node_modules/.bin/${bin}`;
   return `${where}\nif [ -z "$T" ] || [ ! -x "$T" ]; then echo "slopgate: ${bin} is not installed" >&2; exit ${MISSING_EXIT}; fi`;
 }
 
@@ -88,9 +90,14 @@ export function linterCommand(tool: SandboxedTool, paths: string[], project: str
     'ruff-check': `"$T" check --output-format=json --no-fix --force-exclude --exit-zero -- ${files}`,
     eslint: `"$T" --format json -- ${files}`,
     tsc: `"$T" --noEmit --pretty false${project ? ` -p ${shq(project)}` : ''}`,
+    // the packages of the changed files; vet prints its diagnostics on stderr
+    'go-vet': `"$T" vet ${[...new Set(paths.map(packageOf))].map(shq).join(' ')} 2>&1`,
   };
   return `${locate(tool)}\n${run[tool]!}`;
 }
+
+/** The package (directory, as `./dir`) of a Go file. */
+const packageOf = (p: string) => (p.includes('/') ? `./${p.slice(0, p.lastIndexOf('/'))}` : '.');
 
 /** One thing a linter reports. */
 export interface Diagnostic {
@@ -145,6 +152,17 @@ export function parseDiagnostics(tool: SandboxedTool, stdout: string): Diagnosti
         if (typeof m.line !== 'number' || typeof m.message !== 'string') continue;
         out.push({ path: relative(f.filePath), line: m.line, rule: m.ruleId, message: m.message });
       }
+    }
+    return out;
+  }
+  if (tool === 'go-vet') {
+    // `calc/calc.go:9:2: fmt.Printf format %d has arg "x" of wrong type string`; `# pkg` headers; type-check
+    // errors come as `vet: path:l:c: …` and syntax errors as `expected …`/`syntax error`: the build's, G2's and G8's
+    const out: Diagnostic[] = [];
+    for (const line of stdout.split('\n')) {
+      const m = /^(\S+?\.go):(\d+):(?:\d+:)? (.*)$/.exec(line.trim());
+      if (!m || /^(?:expected |syntax error|undefined: |missing return|imported and not used|declared and not used)/.test(m[3]!)) continue;
+      out.push({ path: relative(m[1]!), line: Number(m[2]), rule: 'vet', message: m[3]! });
     }
     return out;
   }
