@@ -241,6 +241,18 @@ needs('bwrap')('G16 runs prettier, eslint and tsc from the project’s node_modu
     expect(entries('npm-')).toHaveLength(1);
   }, 900_000);
 
+  it('prettier checks only the paths the project’s command names: a file outside them is not judged', async () => {
+    const pkg = JSON.parse(PKG) as { scripts: Record<string, string> };
+    pkg.scripts.lint = 'prettier --check src "docs/**/*.md"';
+    const report = await check(
+      { ...JS, 'package.json': `${JSON.stringify(pkg, null, 2)}\n` },
+      { 'docs/guide.md': '# Guide\n\n*  one\n*  two\n', 'notes/todo.md': '# Todo\n\n*  one\n' },
+    );
+    expect(g16(report).map((f) => [f.cause, f.path, f.line])).toEqual([['prettier', 'docs/guide.md', 3]]);
+    expect(records(report)).toEqual([expect.objectContaining({ tool: 'prettier', status: 'ran', files: 1 })]);
+    expect(entries('npm-')).toHaveLength(1);
+  }, 900_000);
+
   it('eslint errors and type errors already at the base are not reported; an unchanged file is not judged', async () => {
     const base = {
       ...JS,

@@ -1,3 +1,4 @@
+import picomatch from 'picomatch';
 import { GuardSkip, type Guard, type GuardContext, type GuardFinding } from '../../core/guard.js';
 import type { ChangedFile } from '../../core/patch-set.js';
 import type { ProjectCheckRecord } from '../../core/report-sections.js';
@@ -28,6 +29,16 @@ const EXCLUDED = /(?:^|\/)(?:vendor|testdata|third_party|node_modules)\//;
 
 /** Files one formatter checks per run (two formatter runs each); the rest are named as not checked. */
 const MAX_FILES = 100;
+
+/** Whether a path is among those the project's command names (everything when it names none). */
+function scopeOf(check: DiscoveredCheck): (path: string) => boolean {
+  const named = check.paths;
+  if (!named) return () => true;
+  const globs = named.filter((p) => /[*?[{]/.test(p));
+  const plain = named.filter((p) => !globs.includes(p));
+  const glob = globs.length ? picomatch(globs, { dot: true }) : () => false;
+  return (path) => glob(path) || plain.some((p) => path === p || path.startsWith(`${p}/`));
+}
 
 const CONVENTION: DiscoveredCheck = { tool: 'gofmt', source: 'convention', line: '', enforced: false, inCi: false };
 
@@ -140,7 +151,8 @@ export const g16: Guard = {
     const records: ProjectCheckRecord[] = [];
     const sandboxed: SandboxedCheck[] = [];
     for (const [tool, check] of checks) {
-      const relevant = files.filter((f) => FILES_OF[tool].test(f.path));
+      const inScope = scopeOf(check);
+      const relevant = files.filter((f) => FILES_OF[tool].test(f.path) && inScope(f.path));
       if (relevant.length === 0) continue;
       if (tool === 'gofmt' || tool === 'rustfmt') {
         const run = await runFormatter(tool, check, relevant, ctx);
