@@ -55,18 +55,24 @@ const NOT_ITS_FILE = /No parser could be inferred|SyntaxError|Cannot parse|Faile
 const basePath = (f: ChangedFile) => f.oldPath ?? f.path;
 const existedAtBase = (f: ChangedFile) => f.status !== 'added' && f.base.text !== null;
 
-function missingReason(tool: SandboxedTool): string {
+function missingReason(tool: SandboxedTool, check: DiscoveredCheck): string {
   const bin = BIN_OF[tool];
   if (ECOSYSTEM_OF[tool] === 'go') return 'go is not installed on the machine running slopgate';
-  return ECOSYSTEM_OF[tool] === 'python'
-    ? `${bin} is not installed in the project's Python dependencies (the virtual environment G8 installs from its manifests and requirements files); declare it in a dev or test dependency group to have it checked`
-    : `${bin} is not installed in the project's node_modules; declare it in devDependencies to have it checked`;
+  // a pre-commit hook brings its own copy of the tool; slopgate runs only what the project installs
+  const hook = check.source.startsWith('.pre-commit-config') ? `the pre-commit hook's own ${bin} is not run, and ` : '';
+  return (
+    hook +
+    (ECOSYSTEM_OF[tool] === 'python'
+      ? `${bin} is not installed in the project's Python dependencies (the virtual environment G8 installs from its manifests and requirements files); declare it in a dev or test dependency group to have it checked`
+      : `${bin} is not installed in the project's node_modules; declare it in devDependencies to have it checked`)
+  );
 }
 
-function runFailure(tool: SandboxedTool, r: ToolRunResult | undefined, side: string): string | null {
+function runFailure(p: Prepared, r: ToolRunResult | undefined, side: string): string | null {
+  const tool = p.tool;
   if (!r) return `${BIN_OF[tool]} did not run at the ${side}`;
   if (r.killed) return `${BIN_OF[tool]} at the ${side}: ${r.killed}`;
-  if (r.exitCode === MISSING_EXIT && r.stderr.includes('slopgate:')) return missingReason(tool);
+  if (r.exitCode === MISSING_EXIT && r.stderr.includes('slopgate:')) return missingReason(tool, p.check);
   return null;
 }
 
@@ -139,7 +145,7 @@ async function runEcosystem(
   for (const p of prepared) {
     const head = headRuns[p.headIndex];
     const base = p.baseIndex >= 0 ? baseRuns[p.baseIndex] : undefined;
-    const failed = runFailure(p.tool, head, 'head') ?? (p.baseIndex >= 0 ? runFailure(p.tool, base, 'base') : null);
+    const failed = runFailure(p, head, 'head') ?? (p.baseIndex >= 0 ? runFailure(p, base, 'base') : null);
     if (failed || !head) {
       skip(p, failed ?? `${BIN_OF[p.tool]} did not run at the head`);
       continue;
