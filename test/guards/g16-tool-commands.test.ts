@@ -65,7 +65,9 @@ describe('G16 sandboxed tools: commands and output parsers', () => {
     expect(parseDiagnostics('go-vet', out)).toEqual([
       { path: 'calc/calc.go', line: 12, rule: 'vet', message: 'fmt.Printf format %d has arg s of wrong type string' },
     ]);
-    expect(linterCommand('go-vet', ['calc/a.go', 'calc/b.go', 'main.go'], null)).toContain("vet './calc' '.' 2>&1");
+    expect(linterCommand('go-vet', ['calc/a.go', 'calc/b.go', 'main.go'], null)).toContain(
+      `vet './calc' '.' > "$SLOPGATE_OUT/lint.out" 2>&1`,
+    );
   });
 
   it('quotes every path it puts on a command line, and never reads a tool from the machine', () => {

@@ -88,14 +88,14 @@ export interface ToolRunResult {
 /** Largest output file read back from `$SLOPGATE_OUT`. */
 const MAX_OUT_BYTES = 4 * 1024 * 1024;
 
-async function readOut(dir: string, names: string[]): Promise<Map<string, string>> {
+async function readOut(dir: string, names: string[], scrub: (t: string) => string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const name of names) {
     const p = join(dir, name);
     // The sandbox is gone and the sweep removed links and special files; a file the run wrote is data, never followed.
     const st = await lstat(p).catch(() => null);
     if (!st?.isFile() || st.size > MAX_OUT_BYTES) continue;
-    out.set(name, await readFile(p, 'utf8'));
+    out.set(name, scrub(await readFile(p, 'utf8')));
   }
   return out;
 }
@@ -103,14 +103,15 @@ async function readOut(dir: string, names: string[]): Promise<Map<string, string
 /**
  * Runs shell commands of the project's tools on one side's tree, in the sandbox with that side's
  * dependencies mounted read-only, one fresh tree per side. `outNames` are the files each command
- * writes into `$SLOPGATE_OUT` that are read back.
+ * writes into `$SLOPGATE_OUT` that are read back; with `scrubOut` (a report, not file contents) the
+ * tree's path in the sandbox is removed from them, as from stdout and stderr.
  */
 export async function runOnSide(
   ctx: GuardContext,
   sha: string,
   deps: RunDeps,
   limits: SuiteLimits,
-  commands: { command: string; outNames: string[] }[],
+  commands: { command: string; outNames: string[]; scrubOut?: boolean }[],
 ): Promise<ToolRunResult[]> {
   const ws = await SuiteWorkspace.create(ctx.base.repoDir, sha, '', limits, ctx.signal, deps);
   try {
@@ -132,7 +133,7 @@ export async function runOnSide(
         stdout: scrub(r.stdout),
         stderr: scrub(r.stderr),
         ...(killed ? { killed } : {}),
-        out: await readOut(join(ws.root, 'out'), c.outNames),
+        out: await readOut(join(ws.root, 'out'), c.outNames, c.scrubOut ? scrub : (t) => t),
       });
       if (killed) break;
     }

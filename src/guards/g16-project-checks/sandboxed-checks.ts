@@ -10,6 +10,7 @@ import {
   ECOSYSTEM_OF,
   formatterCommand,
   isFormatter,
+  LINT_OUT,
   linterCommand,
   MISSING_EXIT,
   outNames,
@@ -112,8 +113,8 @@ async function runEcosystem(
     for (const c of checks) skip(c, env.reason);
     return;
   }
-  const baseCommands: { command: string; outNames: string[] }[] = [];
-  const headCommands: { command: string; outNames: string[] }[] = [];
+  const baseCommands: { command: string; outNames: string[]; scrubOut: boolean }[] = [];
+  const headCommands: { command: string; outNames: string[]; scrubOut: boolean }[] = [];
   const prepared: Prepared[] = [];
   for (const c of checks) {
     const files = c.files.slice(0, MAX_FILES);
@@ -128,14 +129,15 @@ async function runEcosystem(
       }
     }
     const baseFiles = files.filter(existedAtBase);
-    const names = (n: number) => (isFormatter(c.tool) ? Array.from({ length: n }, (_, i) => outNames(i)).flat() : []);
+    const names = (n: number) => (isFormatter(c.tool) ? Array.from({ length: n }, (_, i) => outNames(i)).flat() : [LINT_OUT]);
     const cmd = (paths: string[]) => (isFormatter(c.tool) ? formatterCommand(c.tool, paths) : linterCommand(c.tool, paths, project));
     const p: Prepared = { ...c, files, project, total: c.files.length, baseFiles, baseIndex: -1, headIndex: headCommands.length };
-    headCommands.push({ command: cmd(files.map((f) => f.path)), outNames: names(files.length) });
+    const scrubOut = !isFormatter(c.tool);
+    headCommands.push({ command: cmd(files.map((f) => f.path)), outNames: names(files.length), scrubOut });
     // tsc checks the whole project at the base too, to know which of the head's errors were already there
     if (baseFiles.length > 0 || c.tool === 'tsc') {
       p.baseIndex = baseCommands.length;
-      baseCommands.push({ command: cmd(baseFiles.map(basePath)), outNames: names(baseFiles.length) });
+      baseCommands.push({ command: cmd(baseFiles.map(basePath)), outNames: names(baseFiles.length), scrubOut });
     }
     prepared.push(p);
   }
@@ -230,10 +232,11 @@ const RAN: Record<string, number[]> = { 'ruff-check': [0], eslint: [0, 1], tsc: 
 
 function diagnosticsOf(p: Prepared, r: ToolRunResult, side: string): Diagnostic[] | string {
   const bin = BIN_OF[p.tool];
-  const said = firstLine(r.stderr) || firstLine(r.stdout) || 'no message';
+  const report = r.out.get(LINT_OUT) ?? '';
+  const said = firstLine(r.stderr) || firstLine(report) || firstLine(r.stdout) || 'no message';
   if (r.exitCode === null || !RAN[p.tool]!.includes(r.exitCode))
     return `${bin} failed at the ${side} (exit ${String(r.exitCode)}): ${said}`;
-  const d = parseDiagnostics(p.tool, r.stdout);
+  const d = parseDiagnostics(p.tool, report);
   // go vet exits 1 for its findings and for a package it cannot load alike: without a diagnostic it is the latter
   if (d === null || (p.tool === 'go-vet' && r.exitCode !== 0 && d.length === 0)) return `${bin} failed at the ${side}: ${said}`;
   return d;

@@ -82,6 +82,9 @@ export function tscProject(line: string): string | null {
   return m && !m[1]!.startsWith('/') && !m[1]!.split('/').includes('..') ? m[1]! : null;
 }
 
+/** The file a linter's report goes to in `$SLOPGATE_OUT` (read back whole, not through the capped stdout). */
+export const LINT_OUT = 'lint.out';
+
 /** One run of a linter over `paths` (tsc checks its whole project; its findings are filtered to `paths` after). */
 export function linterCommand(tool: SandboxedTool, paths: string[], project: string | null): string {
   const files = paths.map(shq).join(' ');
@@ -91,9 +94,11 @@ export function linterCommand(tool: SandboxedTool, paths: string[], project: str
     eslint: `"$T" --format json -- ${files}`,
     tsc: `"$T" --noEmit --pretty false${project ? ` -p ${shq(project)}` : ''}`,
     // the packages of the changed files; vet prints its diagnostics on stderr
-    'go-vet': `"$T" vet ${[...new Set(paths.map(packageOf))].map(shq).join(' ')} 2>&1`,
+    'go-vet': `"$T" vet ${[...new Set(paths.map(packageOf))].map(shq).join(' ')}`,
   };
-  return `${locate(tool)}\n${run[tool]!}`;
+  // vet reports on stderr; the others on stdout, with their errors on stderr
+  const into = tool === 'go-vet' ? `> "$SLOPGATE_OUT/${LINT_OUT}" 2>&1` : `> "$SLOPGATE_OUT/${LINT_OUT}"`;
+  return `${locate(tool)}\n${run[tool]!} ${into}`;
 }
 
 /** The package (directory, as `./dir`) of a Go file. */
