@@ -20,10 +20,9 @@ import {
   suggestionsBody,
 } from './refine-messages.js';
 import { deriveSuggestions } from './refine-suggestions.js';
-import { preparePr, prGateOptions, prServices } from './pr-gate-options.js';
+import { preparePr, prGateOptions, prServices, sanctionsOf } from './pr-gate-options.js';
 import { loadRepoConfig } from './repo-config.js';
 import type { PullRequestFacts, PushCommitInput, ReviewHost } from './review-host.js';
-import { prSanctions } from './sanctions.js';
 
 /** What landing a refine needs besides the gate's deps: the fixes to try and where the new head is gated. */
 export interface RefinePrDeps extends GatePrDeps {
@@ -51,7 +50,7 @@ export interface GatedHead {
   config: SlopgateConfig;
   /** The gate's report on `pr.headSha` (raw, not neutralised: the refiner compares findings by their text). */
   report: Report;
-  revisions: Pick<PrRevisions, 'mirrorDir' | 'mergeBase' | 'baseSha' | 'mergeSha'>;
+  revisions: Pick<PrRevisions, 'mirrorDir' | 'mergeBase' | 'baseSha' | 'mergeSha' | 'headSha' | 'checkout'>;
   trigger: RefineRequest['trigger'];
 }
 
@@ -199,7 +198,7 @@ export async function refineGatedHead(host: ReviewHost, head: GatedHead, deps: R
     recipes: deps.recipes,
     ...(deps.model ? { model: deps.model } : {}),
     services: prServices(host, deps, pr, revisions),
-    sanctions: (await prSanctions(host, pr, deps.sanctionKey, revisions.mirrorDir, pr.headSha)).globs,
+    sanctions: (await sanctionsOf(host, pr, { ...revisions, headSha: pr.headSha, cleanup: async () => undefined }, deps)).globs,
     log,
     ...(store
       ? {

@@ -252,14 +252,14 @@ describe('gatePr over an in-memory host', { timeout: TIMEOUT }, () => {
     const blob = (path: string) => s.remote.work.git('rev-parse', `${s.job.headSha}:${path}`).trim();
     const scope = { owner: OWNER, repo: REPO, number: 7 };
     const grant = (path: string, b: string, via: 'allow' | 'label' = 'allow') =>
-      grantMarker({ via, by: 'maint', at: s.job.headSha, pattern: path, files: [{ path, blob: b }] }, s.deps.sanctionKey, scope);
+      grantMarker({ via, by: 'maint', at: s.job.headSha, pattern: path, files: [{ path, blob: b }] }, s.deps.sanctionKey!, scope);
     s.host.issueComments.push(
       { id: 1, body: `ok ${grant('package.json', blob('package.json'))}`, authorIsBot: true, byThisApp: true },
       { id: 2, body: `stale ${grant('go.mod', 'f'.repeat(40))}`, authorIsBot: true, byThisApp: true },
       { id: 3, body: `pasted ${grant('Cargo.toml', blob('Cargo.toml'))}`, authorIsBot: false, byThisApp: false },
       { id: 4, body: `other bot ${grant('Cargo.toml', blob('Cargo.toml'))}`, authorIsBot: true, byThisApp: false },
       { id: 5, body: `forged <!-- slopgate:grant:${b64('{}')}.${'A'.repeat(32)} -->`, authorIsBot: true, byThisApp: true },
-      { id: 6, body: `old format ${legacyAllowMarker('pom.xml', s.deps.sanctionKey, scope)}`, authorIsBot: true, byThisApp: true },
+      { id: 6, body: `old format ${legacyAllowMarker('pom.xml', s.deps.sanctionKey!, scope)}`, authorIsBot: true, byThisApp: true },
       { id: 7, body: `label ${grant('Cargo.toml', blob('Cargo.toml'), 'label')}`, authorIsBot: true, byThisApp: true },
     );
     expect(await gatePr(s.host, s.job, s.deps)).toBe('infrastructure-error');

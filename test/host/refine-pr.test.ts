@@ -15,6 +15,7 @@ import { RECIPES } from '../../src/refiner/recipes/index.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { RepoMirrors } from '../../src/workspace/repo-mirror.js';
+import { MirrorWorkspace } from '../../src/workspace/workspace-port.js';
 import { FakeRemote, removeFakeRemotes } from '../github/helpers/fake-remote.js';
 import { DB_PY } from '../refiner/fixtures.js';
 import { ScriptedModel } from '../refiner/scripted-model.js';
@@ -95,8 +96,7 @@ async function setup(
   };
   const regated: string[] = [];
   const base: GatePrDeps = {
-    mirrors: new RepoMirrors({ root: join(work, 'mirrors'), remoteUrl: () => remote.url }),
-    scratchRoot: join(work, 'jobs'),
+    workspace: new MirrorWorkspace(new RepoMirrors({ root: join(work, 'mirrors'), remoteUrl: () => remote.url }), join(work, 'jobs')),
     guards: GUARDS,
     store,
     sanctionKey: Buffer.alloc(32, 7),
