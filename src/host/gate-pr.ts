@@ -1,6 +1,7 @@
 import { ConfigError } from '../config/load.js';
 import type { SlopgateConfig } from '../core/config-schema.js';
 import type { Guard } from '../core/guard.js';
+import type { TestRunOptions } from '../core/ports.js';
 import { errorMessage } from '../core/errors.js';
 import { runGate, type GateOptions } from '../gate/run-gate.js';
 import type { Report } from '../core/report.js';
@@ -37,6 +38,8 @@ export interface JobSettings {
   config: SlopgateConfig;
   /** Replaces `deps.guards` for this run when given. */
   guards?: Guard[];
+  /** G8's run options for this run (the Action's `tests: false`), over `deps.testRun`. */
+  testRun?: TestRunOptions;
 }
 
 /**
@@ -68,8 +71,8 @@ export interface GatePrDeps<J extends PrJob = PrJob> extends PrGateDeps {
   onStaleHead?(job: J, actualHead: string): Promise<void>;
   /** The pipeline (injectable for tests). */
   gate?: (opts: GateOptions) => Promise<Report>;
-  /** Where the Q&A and navigator models come from (default: the process environment). */
-  llm?: LlmDeps;
+  /** Where the Q&A and navigator models come from (default: the process environment); false: no model stages (the Action). */
+  llm?: LlmDeps | false;
   /** `refiner.auto`: refines a REFINE decision of a new head once its report is out (see refine-pr.ts). */
   autoRefine?(
     host: ReviewHost,
@@ -216,11 +219,10 @@ export async function runPrJob<J extends PrJob>(
       return done('superseded');
     }
     const source = deps.config ?? hostConfig(host);
-    let guards = deps.guards;
+    let settings: JobSettings;
     try {
-      const settings = await source.load(pr);
+      settings = await source.load(pr);
       config = settings.config;
-      guards = settings.guards ?? guards;
       infraMode = group ? 'action_required' : config.onInfraError;
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
@@ -246,12 +248,18 @@ export async function runPrJob<J extends PrJob>(
         return done('reported', { report: twin.report, reusedFrom: from });
       }
     }
-    const jobDeps = guards === deps.guards ? deps : { ...deps, guards };
+    const jobDeps: GatePrDeps<J> = {
+      ...deps,
+      ...(settings.guards ? { guards: settings.guards } : {}),
+      ...(settings.testRun ? { testRun: { ...deps.testRun, ...settings.testRun } } : {}),
+    };
     const report = await (deps.gate ?? runGate)({
       ...(await prGateOptions(host, pr, config, revisions, jobDeps, log)),
       // The PR's title and body reach the Q&A roles and the navigator only inside their data block.
       // slopgate's own section of the body (the last verdict) is left out: the models see the author's text only.
-      ...llmGateOptions(config, { title: pr.title, body: spliceBodySection(pr.body, '').trim() }, false, deps.llm),
+      ...(deps.llm === false
+        ? {}
+        : llmGateOptions(config, { title: pr.title, body: spliceBodySection(pr.body, '').trim() }, false, deps.llm)),
     });
     checkpoint();
     if (group) {

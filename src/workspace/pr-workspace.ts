@@ -35,8 +35,8 @@ export interface PrRevisions {
   /** GitHub's test-merge commit, when fetched. */
   mergeSha?: string;
   /**
-   * A work tree of the head that a CI workflow prepared (the Action's checkout, dependencies installed):
-   * the test gate may use what was installed there instead of installing.
+   * A work tree a CI workflow prepared (the Action's checkout, dependencies installed): the test gate
+   * may use what was installed there, when the dependency files match, instead of installing.
    */
   checkout?: string;
   /** Plain checkouts for tools that need files on disk (the test gate); absent when not asked for. */
