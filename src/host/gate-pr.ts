@@ -29,7 +29,7 @@ import { addedLines, publishReport, reportOutcome } from './publish-report.js';
 import { failedJobOutcome } from './failed-job-outcome.js';
 import { spliceBodySection } from './pr-body.js';
 import { loadRepoConfig } from './repo-config.js';
-import type { PullRequestFacts, ReviewHost } from './review-host.js';
+import { forHost, type PullRequestFacts, type ReviewHost } from './review-host.js';
 import { llmGateOptions, type LlmDeps } from '../qa/gate-options.js';
 import { preparePr, prGateOptions, repoName, type PrGateDeps } from './pr-gate-options.js';
 
@@ -149,7 +149,12 @@ async function factsOf(host: ReviewHost, job: PrJob, group: MergeGroupRef | unde
   if (!group) return host.pullRequest(job.number);
   const pr = job.number > 0 ? await host.pullRequest(job.number) : null;
   // Without a PR, the config still comes from the default branch: the queue's base branch is the best guess the host gives.
-  return mergeGroupFacts(pr, { ...group, headSha: job.headSha, number: job.number }, pr?.defaultBranch ?? group.baseRef, pr?.repoHtmlUrl ?? '');
+  return mergeGroupFacts(
+    pr,
+    { ...group, headSha: job.headSha, number: job.number },
+    pr?.defaultBranch ?? group.baseRef,
+    pr?.repoHtmlUrl ?? '',
+  );
 }
 
 /**
@@ -189,7 +194,10 @@ export async function runPrJob<J extends PrJob>(
   let infraMode: InfraErrorMode = DEFAULT_INFRA_ERROR_MODE;
   const finish = async (outcome: CheckRunOutcome) => {
     if (checkRunId === undefined) return;
-    await host.completeCheckRun(checkRunId, group && outcome.conclusion !== 'action_required' ? queueOutcome(outcome, group) : outcome);
+    await host.completeCheckRun(
+      checkRunId,
+      forHost(host, group && outcome.conclusion !== 'action_required' ? queueOutcome(outcome, group) : outcome),
+    );
     completed = true;
   };
   const done = (result: JobResult, extra: Partial<JobRun> = {}): JobRun => ({

@@ -33,7 +33,12 @@ export interface PrGateDeps {
 }
 
 /** The sanctions of the PR at the revisions' head: the host's own rule, else the signed markers, else none. */
-export async function sanctionsOf(host: ReviewHost, pr: PullRequestFacts, revisions: PrRevisions, deps: PrGateDeps): Promise<BoundSanctions> {
+export async function sanctionsOf(
+  host: ReviewHost,
+  pr: PullRequestFacts,
+  revisions: PrRevisions,
+  deps: PrGateDeps,
+): Promise<BoundSanctions> {
   if (deps.sanctions) return deps.sanctions(host, pr, revisions);
   if (!deps.sanctionKey) return { globs: [], notes: [] };
   return prSanctions(host, pr, deps.sanctionKey, revisions.mirrorDir, revisions.headSha);
@@ -63,7 +68,7 @@ export async function preparePr(
     headSha,
     ...(queue ? { headRef: queue.headRef } : {}),
     withMerge: !queue && pr.mergeable === true,
-    ...(creds.token ? { creds: { token: creds.token } } : {}),
+    ...(creds.token ? { creds: { username: creds.username ?? '', token: creds.token } } : {}),
   });
 }
 

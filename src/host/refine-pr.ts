@@ -73,7 +73,7 @@ function declineReason(report: Report): string | undefined {
 export function landingOf(host: ReviewHost, pr: PullRequestFacts, config: SlopgateConfig): { push: true } | { push: false; why: string } {
   const sameRepo = !pr.isFork && pr.headRepoFullName === `${host.target.owner}/${host.target.repo}`;
   if (!config.refiner.push) return { push: false, why: 'This repository does not let slopgate push (`refiner.push` is off).' };
-  if (!host.capabilities.canPush) return { push: false, why: 'This slopgate installation cannot push commits.' };
+  if (!host.push) return { push: false, why: 'This slopgate installation cannot push commits.' };
   if (!sameRepo) return { push: false, why: 'The branch of this pull request lives in a fork, which slopgate does not push to.' };
   if (pr.headRef === pr.defaultBranch)
     return { push: false, why: "The pull request's branch is the default branch, which slopgate never pushes to." };
@@ -99,7 +99,8 @@ async function storedReport(deps: GatePrDeps, repo: string, number: number, base
 
 /** Posts a refine comment: its text may quote PR content, so comment delimiters are neutralised; only the marker is ours. */
 async function say(host: ReviewHost, number: number, body: string, log: Logger): Promise<void> {
-  await host
+  if (!host.conversation) return;
+  await host.conversation
     .postComment(number, `${breakComments(body)}\n\n${REFINE_MARKER}`)
     .catch((err: unknown) => log.warn({ err: errorMessage(err) }, 'refine comment not posted'));
 }
@@ -216,7 +217,8 @@ export async function refineGatedHead(host: ReviewHost, head: GatedHead, deps: R
   }
   const fixed = fixedFindings(report, result);
   const landing = landingOf(host, pr, config);
-  if (landing.push) {
+  const push = landing.push ? host.push : undefined;
+  if (push) {
     const fresh = await host.pullRequest(pr.number);
     if (fresh.headSha !== pr.headSha) {
       await say(
@@ -230,7 +232,7 @@ export async function refineGatedHead(host: ReviewHost, head: GatedHead, deps: R
     let sha: string;
     try {
       const files = await withModes(revisions.mirrorDir, pr.headSha, result.files);
-      sha = await host.pushCommit({ branch: pr.headRef, parentSha: pr.headSha, files, message: refineCommitMessage(result, fixed, round) });
+      sha = await push.pushCommit({ branch: pr.headRef, parentSha: pr.headSha, files, message: refineCommitMessage(result, fixed, round) });
     } catch (err) {
       log.warn({ err: errorMessage(err) }, 'refine push refused');
       const why = escapeInline(errorMessage(err).slice(0, 300));
@@ -253,14 +255,18 @@ export async function refineGatedHead(host: ReviewHost, head: GatedHead, deps: R
     (path) => breakComments(`slopgate refine: a fix in ${codeSpan(path)} that passed the refiner's guards.`),
   );
   const body = suggestionsBody({
-    why: landing.why,
+    why: landing.push ? 'This slopgate installation cannot push commits.' : landing.why,
     fixed,
     diff: result.diff,
     leftOver: derived.leftOver,
     suggested: derived.suggestions.length,
     model: result.model,
   });
-  await host.postSuggestions(pr.number, {
+  if (!host.reviews) {
+    log.warn('refine: the host takes neither pushes nor suggestions; nothing was landed');
+    return 'declined';
+  }
+  await host.reviews.postSuggestions(pr.number, {
     commitSha: pr.headSha,
     body: `${breakComments(body)}\n\n${REFINE_MARKER}`,
     suggestions: derived.suggestions,

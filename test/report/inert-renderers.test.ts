@@ -168,7 +168,7 @@ const RENDERERS: Record<string, () => string[]> = {
   ],
   'host/give-sanction.ts (sanction replies: /slopgate allow and the label)': () => {
     const grant = { via: 'allow' as const, by: 'maint', at: 'f'.repeat(40), pattern: HOSTILE, files: [{ path: HOSTILE, blob: null }] };
-    const refusal = sanctionRefusal('adding the label', 'maint', 'triage', null, () => false) ?? '';
+    const refusal = sanctionRefusal('adding the label', 'maint', { level: 'read', name: 'triage' }, null, () => false) ?? '';
     return [grantedReply(grant), grantedReply({ ...grant, via: 'label' }), labelRefusedReply(refusal), refusal];
   },
   'host/pr-body.ts renderBodySection (the PR description)': () => [

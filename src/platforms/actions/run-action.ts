@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import { GITHUB_TOKEN_USER } from '../../workspace/git-auth.js';
 import { resolve } from 'node:path';
 import { exitCodeFor } from '../../cli/fail-level.js';
 import { errorMessage, GateInfraError, InputError } from '../../core/errors.js';
@@ -167,7 +168,7 @@ export async function runAction(io: ActionIo): Promise<number> {
     const workspace = new CheckoutWorkspace({
       dir: ctx.workspace,
       remoteUrl: `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}.git`,
-      creds: { token: inputs.token },
+      creds: { username: GITHUB_TOKEN_USER, token: inputs.token },
       number: job.number,
       baseRef: change.baseRef,
       baseSha: change.baseSha,
