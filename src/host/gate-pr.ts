@@ -30,7 +30,7 @@ import { failedJobOutcome } from './failed-job-outcome.js';
 import { spliceBodySection } from './pr-body.js';
 import { loadRepoConfig } from './repo-config.js';
 import { forHost, type PullRequestFacts, type ReviewHost } from './review-host.js';
-import { llmGateOptions, type LlmDeps } from '../qa/gate-options.js';
+import { llmGateOptions, type LlmDeps } from '../gate/llm-stage-options.js';
 import { preparePr, prGateOptions, repoName, type PrGateDeps } from './pr-gate-options.js';
 
 /** The config a job runs under, and any guard the host adds for this run (the Action's workflow-trust guard). */

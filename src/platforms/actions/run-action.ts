@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { GITHUB_TOKEN_USER } from '../../workspace/git-auth.js';
 import { resolve } from 'node:path';
-import { exitCodeFor } from '../../cli/fail-level.js';
+import { exitCodeFor } from '../../routing/fail-level.js';
 import { errorMessage, GateInfraError, InputError } from '../../core/errors.js';
 import type { GateOptions } from '../../gate/run-gate.js';
 import type { Report } from '../../core/report.js';
