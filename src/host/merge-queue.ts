@@ -87,7 +87,7 @@ const PASSING = new Set<CheckRunOutcome['conclusion']>(['success', 'neutral', 's
 export function queueOutcome(outcome: CheckRunOutcome, group: MergeGroupRef, reused?: { number: number; headSha: string }): CheckRunOutcome {
   const conclusion = PASSING.has(outcome.conclusion) ? outcome.conclusion : 'failure';
   const lead = reused
-    ? `This merge queue entry is the same change as pull request #${reused.number} at ${codeSpan(reused.headSha.slice(0, 7))} ` +
+    ? `This merge queue entry is the same change as pull request ${reused.number} at ${codeSpan(reused.headSha.slice(0, 7))} ` +
       '(the same patch on the same base content), so that verdict stands for it.'
     : `slopgate gated the merge queue's commit against its base ${codeSpan(group.baseSha.slice(0, 7))} (${codeSpan(group.baseRef)}).`;
   return {
