@@ -23,8 +23,8 @@ export async function roleOf(gh: GitHubClient, target: RepoTarget, username: str
     const res = await gh.rest.repos.getCollaboratorPermissionLevel({ ...target, username });
     // Custom organisation roles have their own role_name; `permission` then holds the base level.
     for (const candidate of [res.data.role_name, res.data.permission]) {
-      const level = candidate === undefined ? undefined : LEVELS.get(candidate);
-      if (level && candidate) return { level, name: candidate };
+      const level = LEVELS.get(candidate);
+      if (level) return { level, name: candidate };
     }
     return NONE;
   } catch (err) {
