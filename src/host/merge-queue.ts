@@ -48,7 +48,15 @@ export function mergeGroupFacts(
     repoHtmlUrl,
   };
   // Queued means open: a PR merged meanwhile is still gated here, its queue entry is what is asked about.
-  return { ...base, state: 'open', headSha: group.headSha, headRef: group.headRef, baseRef: group.baseRef, baseSha: group.baseSha, mergeable: null };
+  return {
+    ...base,
+    state: 'open',
+    headSha: group.headSha,
+    headRef: group.headRef,
+    baseRef: group.baseRef,
+    baseSha: group.baseSha,
+    mergeable: null,
+  };
 }
 
 /** A stored verdict on a PR head that is the same change as the queued commit. */
@@ -84,7 +92,11 @@ const PASSING = new Set<CheckRunOutcome['conclusion']>(['success', 'neutral', 's
  * entry leaves the queue with the reason in the title; no buttons (they would re-gate the PR's head, not
  * the queue's commit: the queue is re-entered instead). `reused`: the verdict is a PR head's, carried over.
  */
-export function queueOutcome(outcome: CheckRunOutcome, group: MergeGroupRef, reused?: { number: number; headSha: string }): CheckRunOutcome {
+export function queueOutcome(
+  outcome: CheckRunOutcome,
+  group: MergeGroupRef,
+  reused?: { number: number; headSha: string },
+): CheckRunOutcome {
   const conclusion = PASSING.has(outcome.conclusion) ? outcome.conclusion : 'failure';
   const lead = reused
     ? `This merge queue entry is the same change as pull request ${reused.number} at ${codeSpan(reused.headSha.slice(0, 7))} ` +

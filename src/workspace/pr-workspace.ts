@@ -95,12 +95,9 @@ export async function preparePrRevisions(mirrors: RepoMirrors, req: PrRevisionsR
   // A merge queue's commit gets refs of its own: the PR's refs keep the head that was gated on the PR.
   const refs = req.headRef ? queueRefs(req.number) : prRefs(req.number);
   const { mirrorDir, mergeSha } = await mirrors.withLock(req.repo, async () => {
-    const dir = await mirrors.fetch(
-      req.repo,
-      [`+refs/heads/${req.baseRef}:${refs.base}`, `+${headSource(req)}:${refs.head}`],
-      req.creds,
-    );
-    const merged = req.withMerge && !req.headRef && (await mirrors.tryFetch(req.repo, [`+refs/pull/${req.number}/merge:${refs.merge}`], req.creds));
+    const dir = await mirrors.fetch(req.repo, [`+refs/heads/${req.baseRef}:${refs.base}`, `+${headSource(req)}:${refs.head}`], req.creds);
+    const merged =
+      req.withMerge && !req.headRef && (await mirrors.tryFetch(req.repo, [`+refs/pull/${req.number}/merge:${refs.merge}`], req.creds));
     return { mirrorDir: dir, mergeSha: merged ? ((await revParse(dir, refs.merge)) ?? undefined) : undefined };
   });
   const fetchedHead = await revParse(mirrorDir, refs.head);

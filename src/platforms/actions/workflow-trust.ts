@@ -141,7 +141,8 @@ export async function workflowTrust(req: WorkflowTrustRequest): Promise<Workflow
   // A merge queue's branch is the exception: it is the base plus the queued PR's changes.
   const fromPr =
     wf.repo.toLowerCase() === `${req.owner}/${req.repo}`.toLowerCase() &&
-    (new RegExp(`^refs/pull/${req.number}/(merge|head)$`).test(wf.ref) || (req.headRef !== undefined && wf.ref === `refs/heads/${req.headRef}`));
+    (new RegExp(`^refs/pull/${req.number}/(merge|head)$`).test(wf.ref) ||
+      (req.headRef !== undefined && wf.ref === `refs/heads/${req.headRef}`));
   const [baseText, headText] = await Promise.all([
     gitMaybe(req.dir, ['show', `${req.baseSha}:${wf.path}`]),
     gitMaybe(req.dir, ['show', `${req.headSha}:${wf.path}`]),
