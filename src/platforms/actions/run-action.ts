@@ -10,7 +10,7 @@ import { GUARDS } from '../../guards/index.js';
 import { jobKey, type PrJob } from '../../host/gate-job.js';
 import { runPrJob, type ConfigSource, type GatePrDeps, type JobRun } from '../../host/gate-pr.js';
 import { queuedPrNumber } from '../../host/merge-queue.js';
-import type { PullRequestFacts } from '../../host/review-host.js';
+import type { PullRequestFacts, ReviewHost } from '../../host/review-host.js';
 import { inertText } from '../../report/markdown-escape.js';
 import { renderReport } from '../../report/index.js';
 import { actionCapabilities, actionOctokit, ActionsReviewHost } from './actions-review-host.js';
@@ -218,7 +218,7 @@ export async function runAction(io: ActionIo): Promise<number> {
       guards: GUARDS,
       config,
       // The Action keeps no record between runs: no round, store, dismissals or signed grants; its label rule instead.
-      ...(event ? { sanctions: (h: ActionsReviewHost, pr: PullRequestFacts) => actionLabelSanctions(h, event, pr) } : {}),
+      ...(event ? { sanctions: (h: ReviewHost, pr: PullRequestFacts) => actionLabelSanctions(h, event, pr) } : {}),
       // Each push runs its own workflow: the event's head is gated even when the PR has moved on.
       staleHead: 'gate',
       // The Q&A phase and the navigator are the App's: the Action has never read model settings.
