@@ -8,6 +8,7 @@ import { fixCommand, formatText, type FormatterSpec } from './formatters.js';
 import { lineSuggestion } from '../../core/line-suggestion.js';
 import { changedLines } from './line-diff.js';
 import { rustSettings } from './rust-settings.js';
+import { G16_EVIDENCE, type G16FormatEvidence } from './evidence.js';
 
 /** The files each check looks at. */
 const FILES_OF: Record<CheckTool, RegExp> = {
@@ -153,7 +154,7 @@ async function runFormatter(tool: 'gofmt' | 'rustfmt', check: DiscoveredCheck, f
         source: sourceText(check),
         ...(spec.edition ? { edition: spec.edition } : {}),
         ...(spec.configPath ? { config: spec.configPath } : {}),
-      },
+      } satisfies G16FormatEvidence,
     });
   }
   if (files.length > MAX_FILES) record.reason = `checked the first ${MAX_FILES} of ${files.length} files; the others were not checked`;
@@ -176,6 +177,7 @@ async function runFormatter(tool: 'gofmt' | 'rustfmt', check: DiscoveredCheck, f
 export const g16: Guard = {
   id: 'G16',
   name: "project's own checks",
+  evidence: G16_EVIDENCE,
   appliesTo: (file) =>
     file.status !== 'deleted' &&
     file.head.text !== null &&

@@ -8,6 +8,7 @@ import type { TestSideSummary, TestsSection } from '../../core/report-sections.j
 import { testGateFindings } from './findings.js';
 import { patchWeakenings, weakeningCovers } from '../shared/test-weakening.js';
 import type { SuiteResult } from '../../core/suite-result.js';
+import { G8_EVIDENCE } from './evidence.js';
 
 function services(ctx: GuardContext): { tests: TestRunOptions; cache: BaselineCache } {
   const { run, tests, baselineCache } = ctx.services;
@@ -60,6 +61,8 @@ export function testsSection(res: TestGateResult): TestsSection {
 export const g8: Guard = {
   id: 'G8',
   name: 'test regressions',
+  evidence: G8_EVIDENCE,
+
   runsWithoutFiles: true,
   appliesTo: () => true,
   skipReason(ctx) {
