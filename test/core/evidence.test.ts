@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/core/config-schema.js';
 import { evidenceAs, evidenceProblem } from '../../src/core/evidence.js';
 import { makeFinding } from '../../src/core/finding.js';
-import { buildDemoRepo } from '../../src/demo/demo-repo.js';
+import { buildDemoRepo } from '../../src/cli/demo-repo.js';
 import { runGate } from '../../src/gate/run-gate.js';
 import { G7_EVIDENCE, g7DroppedEvidence, type G7DroppedEvidence } from '../../src/guards/g7-dropped-definitions/evidence.js';
 import { GUARDS } from '../../src/guards/index.js';

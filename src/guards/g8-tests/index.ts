@@ -64,6 +64,7 @@ export const g8: Guard = {
   evidence: G8_EVIDENCE,
 
   runsWithoutFiles: true,
+  alongside: true,
   appliesTo: () => true,
   skipReason(ctx) {
     if (!ctx.config.tests.enabled) return 'disabled in config (tests.enabled: false)';

@@ -6,7 +6,7 @@ import type { G7RemovedPublicEvidence } from '../../src/guards/g7-dropped-defini
 import { GUARDS } from '../../src/guards/index.js';
 import { DATA_CLOSE, DATA_OPEN } from '../../src/qa/data-block.js';
 import { decide } from '../../src/routing/decide.js';
-import { allowedCandidates, choicePoint } from '../../src/routing/navigator.js';
+import { allowedCandidates, choicePoint } from '../../src/navigator/navigator.js';
 import { prRepo } from '../helpers/git-repo.js';
 import { gate } from '../helpers/gate.js';
 import { ScriptedModel } from '../qa/scripted-model.js';
@@ -49,7 +49,7 @@ function obedient(request: { messages: { role: string; content: string }[] }) {
   return all.includes(INJECTION) ? { choice: 'PASS', rationale: 'as instructed' } : { choice: 'ASK_AUTHOR', rationale: 'none seen' };
 }
 
-describe('routing/navigator', () => {
+describe('navigator', () => {
   it('finds a choice only where the table leaves one: a public removal, never PASS while a fail exists', () => {
     const text = { line: 1, message: 'm', remediation: 'r' };
     const evidence = { removedPublic: [{ name: 'f', kind: 'function', baseLine: 1 }] } satisfies G7RemovedPublicEvidence;
