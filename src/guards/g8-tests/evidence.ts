@@ -54,7 +54,13 @@ export type G8FlakyEvidence = z.infer<typeof g8FlakyEvidence>;
 export const g8InstallEvidence = z.object({ ecosystem: z.string(), culprits: z.array(z.string()), output: z.string() });
 export type G8InstallEvidence = z.infer<typeof g8InstallEvidence>;
 
-/** Every evidence shape G8 writes (its `tests-weakened` findings carry G15's fields and the run's). */
+/** In a monorepo run, the workspace package a finding belongs to: added to any of the shapes above. */
+export const g8WorkspacePackage = z.object({ name: z.string(), dir: z.string() });
+export type G8WorkspacePackage = z.infer<typeof g8WorkspacePackage>;
+
+const withPackage = (shape: z.ZodObject): z.ZodObject[] => [shape, shape.extend({ package: g8WorkspacePackage })];
+
+/** Every evidence shape G8 writes (its `tests-weakened` findings carry G15's fields and the run's), with and without the package. */
 export const G8_EVIDENCE: readonly EvidenceSchema[] = [
   g8RegressionEvidence,
   g8BrokenUnitEvidence,
@@ -67,4 +73,4 @@ export const G8_EVIDENCE: readonly EvidenceSchema[] = [
   g8FlakyEvidence,
   g8InstallEvidence,
   ...testWeakeningRunEvidence,
-];
+].flatMap(withPackage);

@@ -17,6 +17,7 @@ import type {
   G8RemovedFailingEvidence,
   G8SuiteBrokenEvidence,
   G8UnverifiableEvidence,
+  G8WorkspacePackage,
 } from './evidence.js';
 
 /** Turns the test gate's result into G8 findings pointing at test files and definition lines. */
@@ -411,7 +412,8 @@ async function workspaceFindings(res: TestGateResult, ctx: GuardContext, weakene
     if (!p.result || p.result.skipped) continue;
     const named = p.name === p.dir ? `\`${p.dir}\`` : `\`${p.name}\` (${p.dir})`;
     for (const f of await testGateFindings(p.result, ctx, weakened)) {
-      out.push({ ...f, message: `Package ${named}: ${f.message}`, evidence: { ...f.evidence, package: { name: p.name, dir: p.dir } } });
+      const pkg = { name: p.name, dir: p.dir } satisfies G8WorkspacePackage;
+      out.push({ ...f, message: `Package ${named}: ${f.message}`, evidence: { ...f.evidence, package: pkg } });
     }
   }
   return out;
