@@ -5,6 +5,7 @@ import { missingSymbols } from './missing-symbols.js';
 import { signatureChanges } from './signature-change.js';
 import { isMdx } from './mdx-esm.js';
 import { ungroundedImports } from './ungrounded-imports.js';
+import { G4_EVIDENCE } from './evidence.js';
 
 const CHECKED = new Set(['python', 'javascript', 'typescript', 'tsx', 'go', 'rust']);
 
@@ -18,6 +19,8 @@ const CHECKED = new Set(['python', 'javascript', 'typescript', 'tsx', 'go', 'rus
 export const g4: Guard = {
   id: 'G4',
   name: 'Scope rules: grounded imports and public signatures',
+  evidence: G4_EVIDENCE,
+
   appliesTo(file) {
     const lang = languageOf(file.path);
     const code = (!!lang && CHECKED.has(lang)) || isMdx(file.path);
