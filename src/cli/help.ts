@@ -5,13 +5,19 @@ import { VERSION } from '../core/version.js';
 const CHECK = `Usage: slopgate check [options]
 
 Gates the change from the merge-base of --base with --head, runs every guard and prints one decision.
+The config is the repository's committed .github/slopgate.yml (or .yaml, .toml) as it is at --base,
+the way the App reads it from the default branch; without one, the embedded defaults. The report
+names the file it used.
 
 Options:
   --repo DIR            the repository (default: the current directory)
   --base REF            base of the change (default: the default branch)
   --head REF            tip of the change (default: HEAD)
+  --working-tree        gate the working tree as it is (uncommitted and untracked files included)
+                        against --base, as a pull request of it would be; without it, uncommitted
+                        changes are left out with a warning that counts them
   -f, --format FORMAT   text | json | markdown | sarif (default: text)
-  -c, --config FILE     a slopgate config file (YAML or TOML); default: the embedded defaults
+  -c, --config FILE     use this config file (YAML or TOML) instead of the committed one
   --only IDS            run only these guards, e.g. G1,G2
   --skip IDS            do not run these guards, e.g. G11,psi
   --strict              risk findings block too
@@ -19,7 +25,7 @@ Options:
   --qa                  run the Q&A self-consistency phase (needs SLOPGATE_LLM_* or SLOPGATE_QA_*; see README)
   --fail-level LEVEL    none | nit | risk | fail (default: fail) — see below
   -o, --output FILE     write the report to FILE instead of stdout (the folder must exist)
-  --trace FILE          write the structured trace (JSON lines) to FILE
+  --trace FILE          write the structured trace (JSON lines) to FILE (the folder must exist)
   --db DIR|postgres://… keep runs in a database (G9 history, cached test baselines)
   -h, --help            this help
 
@@ -42,7 +48,7 @@ Options:
   --head REF            tip of the change (default: HEAD)
   --apply               commit the kept patch on the current branch (needs a clean tree and HEAD = --head)
   -f, --format FORMAT   text | json (default: text)
-  -c, --config FILE     a slopgate config file (YAML or TOML); default: the embedded defaults
+  -c, --config FILE     use this config file (YAML or TOML) instead of the committed one at --base
   --no-tests            skip the test-regression gate (G8) for the gate and the candidates
   --db DIR|postgres://… record every attempt (G9 counts repeatedly reverted paths as history)
   -h, --help            this help

@@ -38,6 +38,8 @@ export interface Report {
   repo: string;
   base: { ref: string; sha: string };
   head: { ref: string; sha: string };
+  /** Where the config came from: `.github/slopgate.yml at main (abc1234)`, `x.yml (--config)`, the embedded defaults. */
+  configSource?: string;
   commits: string[];
   files: ChangedFileSummary[];
   guards: GuardStatus[];

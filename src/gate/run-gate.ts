@@ -121,6 +121,7 @@ function assembleReport(opts: GateOptions, run: GateRun, result: RunResult): Rep
     repo: opts.repoName ?? opts.repoDir,
     base: { ref: opts.base, sha: patch.baseSha },
     head: { ref: opts.head, sha: patch.headSha },
+    ...(opts.configSource ? { configSource: opts.configSource } : {}),
     commits: patch.commits,
     files: patch.files.map(summarise),
     guards: result.statuses,

@@ -188,6 +188,7 @@ export function toSarif(report: Report): Log {
       reason: report.decision.reason,
       base: report.base.sha,
       head: report.head.sha,
+      ...(report.configSource ? { config: report.configSource } : {}),
     },
   };
   return { $schema: SARIF_SCHEMA_URI, version: '2.1.0', runs: [run] };

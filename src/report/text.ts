@@ -51,6 +51,7 @@ function header(report: Report, paint: Paint): string[] {
       ANSI.dim,
       `${plural(report.files.length, 'file')} changed · ${plural(report.commits.length, 'commit')} · ${report.durationMs} ms`,
     ),
+    ...(report.configSource ? [paint(ANSI.dim, `config: ${safe(report.configSource)}`)] : []),
   ];
 }
 
