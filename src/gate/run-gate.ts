@@ -12,6 +12,7 @@ import { mergeFindings } from '../routing/merge.js';
 import { runNavigatorStage } from '../routing/navigator.js';
 import { attributeCommits } from './blame.js';
 import { decideRun } from './decide-run.js';
+import { settleGuardStatuses } from './guard-status.js';
 import type { GateOptions } from './gate-options.js';
 import { GuardWorkerSession, prewarmGuardThread } from './guard-pool.js';
 import { runGuardStep } from './guard-step.js';
@@ -124,7 +125,7 @@ function assembleReport(opts: GateOptions, run: GateRun, result: RunResult): Rep
     ...(opts.configSource ? { configSource: opts.configSource } : {}),
     commits: patch.commits,
     files: patch.files.map(summarise),
-    guards: result.statuses,
+    guards: settleGuardStatuses(result.statuses, result.findings),
     findings: result.findings,
     sections: run.sections,
     decision: result.decision,

@@ -50,7 +50,7 @@ describe('pipeline', () => {
     expect(todos.map((f) => f.path).sort()).toEqual(['a.txt', 'b.txt']);
     expect(todos.find((f) => f.path === 'a.txt')!.commit).toBe(report.commits[0]);
     expect(todos.find((f) => f.path === 'b.txt')!.commit).toBe(report.commits[1]);
-    expect(report.guards[0]).toMatchObject({ id: 'T1', status: 'fail', files: 2, findings: 2 });
+    expect(report.guards[0]).toMatchObject({ id: 'T1', status: 'nit', files: 2, findings: 2 }); // the worst severity it found
     expect(report.decision.outcome).toBe('PASS'); // nits alone pass, shown as annotations
   });
 
