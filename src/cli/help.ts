@@ -54,7 +54,8 @@ Options:
   -h, --help            this help
 
 Model: SLOPGATE_LLM_BASE_URL, SLOPGATE_LLM_MODEL and SLOPGATE_LLM_API_KEY (environment only). Without
-them only the recipes run, and the output says so.
+them only the recipes run, and the output says so; half of them (a base URL without a model) is a
+configuration error (exit 2) that names the missing variable.
 
 Exit code: 0 a patch was kept (and applied with --apply) or nothing blocking was found; 1 blocking
 findings remain and no candidate passed; 2 usage, config or git errors, a dirty tree or HEAD not at
