@@ -6,9 +6,9 @@ import { assertRepo, defaultBranch, resolveCommit } from '../core/patch-set.js';
 import { runGate } from '../gate/run-gate.js';
 import { createLogger } from '../core/trace.js';
 import { GUARDS } from '../guards/index.js';
-import { cliLlmOptions, type LlmDeps } from '../qa/gate-options.js';
+import { cliLlmOptions, type LlmDeps } from '../gate/llm-stage-options.js';
 import { REPORT_FORMATS, renderReport, type ReportFormat } from '../report/index.js';
-import { exitCodeFor, type FailLevel } from './fail-level.js';
+import { exitCodeFor, type FailLevel } from '../routing/fail-level.js';
 import { isOneOf } from '../core/one-of.js';
 import { cliStoreOptions, storeNotice } from './store-options.js';
 import { cliConfig } from './repo-config.js';
@@ -112,8 +112,11 @@ export async function runCheck(
   const head = await headToGate(repoDir, args, warn);
   const llmOptions = await cliLlmOptions(repoDir, head.ref, config, args.qa ?? false, llm);
   const log = createLogger(trace ? { level: 'info', destination: trace } : {});
-  const store = args.db ? await (await import('../store/open-store.js')).openStore(cliStoreOptions(args.db)) : undefined;
-  const services = store ? (await import('../store/services.js')).storeServices(store, { repo: repoDir }) : undefined;
+  // The store opens while the gate starts (see pendingStoreServices); one that cannot open stops the run below.
+  const db = args.db;
+  const opening = db ? import('../store/open-store.js').then((m) => m.openStore(cliStoreOptions(db))) : undefined;
+  opening?.catch(() => undefined);
+  const services = opening ? (await import('../store/services.js')).pendingStoreServices(opening, { repo: repoDir }) : undefined;
   let report: Awaited<ReturnType<typeof runGate>>;
   try {
     report = await runGate({
@@ -130,13 +133,14 @@ export async function runCheck(
       ...llmOptions,
     });
     if (head.label) report.head.ref = head.label;
+    const store = await opening;
     // The verdict does not depend on the history: a run that cannot be stored is reported all the same.
     if (store)
       await store
         .saveRun(report, { trigger: 'cli' })
         .catch((err: unknown) => storeNotice(`warning: this run was not stored in ${args.db}: ${errorMessage(err)}`));
   } finally {
-    await store?.close();
+    await (await opening?.catch(() => undefined))?.close();
   }
   const out = renderReport(args.format, report, {
     color: args.format === 'text' && !output && process.stdout.isTTY && !process.env.NO_COLOR,

@@ -23,7 +23,7 @@ import { failedJobOutcome } from './failed-job-outcome.js';
 import { spliceBodySection } from './pr-body.js';
 import { loadRepoConfig } from './repo-config.js';
 import type { PullRequestFacts, ReviewHost } from './review-host.js';
-import { llmGateOptions, type LlmDeps } from '../qa/gate-options.js';
+import { llmGateOptions, type LlmDeps } from '../gate/llm-stage-options.js';
 import { preparePr, prGateOptions, type PrGateDeps } from './pr-gate-options.js';
 
 /** What the job policy needs besides the host: the workspace, the guards, the store and settings. */

@@ -5,7 +5,7 @@ import { categoryHelp } from './category-help.js';
 import { dismissedText } from './dismissed-text.js';
 import { repoRelativePath, SEVERITY_ORDER } from './format-helpers.js';
 import { readTests } from './sections.js';
-import { qaSummaryLine } from '../qa/section.js';
+import { qaSummaryLine } from './qa-section.js';
 
 /**
  * SARIF 2.1.0 for GitHub code scanning: one run, one rule per guard + category, one result per finding.

@@ -15,7 +15,7 @@ import { dismissedText } from './dismissed-text.js';
 import { readPsi, readSanctions, readTests } from './sections.js';
 import { refineTextLines } from './refine-section.js';
 import { projectChecksTextLines } from './project-checks-section.js';
-import { qaSummaryLine } from '../qa/section.js';
+import { qaSummaryLine } from './qa-section.js';
 
 /** The terminal report: decision first, then findings by file, then the guard table and sections. */
 
