@@ -181,8 +181,8 @@ describe('no-evidence rule', () => {
     expect(order).toEqual(['T8 start', 'T9', 'T8 end']);
     expect(report.guards.map((g) => [g.id, g.status])).toEqual([
       ['T1', 'pass'],
-      ['T8', 'fail'],
-      ['T9', 'fail'],
+      ['T8', 'nit'],
+      ['T9', 'nit'],
     ]);
     expect(report.findings.map((f) => f.message).sort()).toEqual(['quick one', 'slow one']);
   });
