@@ -83,9 +83,10 @@ Options:
   -h, --help            this help
 `;
 
-const SCHEMA = `Usage: slopgate schema
+const SCHEMA = `Usage: slopgate schema [--format json|markdown]
 
-Prints the JSON Schema of .github/slopgate.yml (and .github/slopgate.toml).
+Prints the JSON Schema of .github/slopgate.yml (and .github/slopgate.toml), or with --format markdown
+the reference table of every key (docs/configuration-reference.md is that output).
 `;
 
 const WORKER = `Usage: slopgate worker [--concurrency N]
