@@ -22,7 +22,7 @@ Options:
   --skip IDS            do not run these guards, e.g. G11,psi
   --strict              risk findings block too
   --no-tests            skip the test-regression gate (G8)
-  --qa                  run the Q&A self-consistency phase (needs SLOPGATE_LLM_* or SLOPGATE_QA_*; see README)
+  --qa                  run the Q&A self-consistency phase (needs SLOPGATE_LLM_* or SLOPGATE_QA_*; docs/refiner-and-qa.md)
   --fail-level LEVEL    none | nit | risk | fail (default: fail) — see below
   -o, --output FILE     write the report to FILE instead of stdout (the folder must exist)
   --trace FILE          write the structured trace (JSON lines) to FILE (the folder must exist)
