@@ -13,6 +13,7 @@ import { isOneOf } from '../core/one-of.js';
 import { cliStoreOptions, storeNotice } from './store-options.js';
 import { cliConfig } from './repo-config.js';
 import { snapshotWorkingTree, uncommittedCount } from './working-tree.js';
+import { progressLine, type ProgressStream } from './progress-line.js';
 
 export interface CheckArgs {
   repo: string;
@@ -93,13 +94,17 @@ async function headToGate(repoDir: string, args: CheckArgs, warn: (s: string) =>
   return { ref: args.head };
 }
 
+/** Where `check` talks to the person besides the report: warnings, and the progress line of slow work. */
+export interface CheckIo {
+  /** Default: stderr. */
+  warn?: (s: string) => void;
+  /** Where the progress line of slow work is drawn when it is a terminal and the format is not json (default: stderr). */
+  stderr?: ProgressStream;
+}
+
 /** Runs `slopgate check`; returns the exit code. */
-export async function runCheck(
-  args: CheckArgs,
-  write: (s: string) => void,
-  llm: LlmDeps = {},
-  warn: (s: string) => void = (s) => process.stderr.write(s),
-): Promise<number> {
+export async function runCheck(args: CheckArgs, write: (s: string) => void, llm: LlmDeps = {}, io: CheckIo = {}): Promise<number> {
+  const warn = io.warn ?? ((s: string) => process.stderr.write(s));
   const repoDir = resolve(args.repo);
   const only = args.only ? checkGuardIds('--only', args.only) : undefined;
   const skip = args.skip ? checkGuardIds('--skip', args.skip) : [];
@@ -117,11 +122,16 @@ export async function runCheck(
   const opening = db ? import('../store/open-store.js').then((m) => m.openStore(cliStoreOptions(db))) : undefined;
   opening?.catch(() => undefined);
   const services = opening ? (await import('../store/services.js')).pendingStoreServices(opening, { repo: repoDir }) : undefined;
+  const progress = progressLine(io.stderr ?? process.stderr, args.format !== 'json');
+  progress.update(`gating ${base}..${head.label ?? args.head}: running the guards`);
   let report: Awaited<ReturnType<typeof runGate>>;
   try {
     report = await runGate({
       repoDir,
-      services: { ...services, ...(args.noTests ? { tests: { enabled: false } } : {}) },
+      services: {
+        ...services,
+        tests: { ...services?.tests, ...(args.noTests ? { enabled: false } : {}), progress: (text) => progress.update(text) },
+      },
       base,
       head: head.ref,
       config,
@@ -140,6 +150,7 @@ export async function runCheck(
         .saveRun(report, { trigger: 'cli' })
         .catch((err: unknown) => storeNotice(`warning: this run was not stored in ${args.db}: ${errorMessage(err)}`));
   } finally {
+    progress.done();
     await (await opening?.catch(() => undefined))?.close();
   }
   const out = renderReport(args.format, report, {

@@ -14,7 +14,7 @@ async function check(args: Partial<CheckArgs> & { repo: string }) {
     { head: 'HEAD', format: 'json', strict: false, noTests: true, ...args },
     (s) => (out += s),
     {},
-    (s) => (err += s),
+    { warn: (s) => (err += s) },
   );
   return { code, report: JSON.parse(out) as Report, err };
 }
@@ -60,7 +60,7 @@ describe('slopgate check reads the committed config', () => {
         { repo: repo.dir, base: 'main', head: 'HEAD', format, strict: false, noTests: true },
         (s) => (out += s),
         {},
-        () => undefined,
+        { warn: () => undefined },
       );
       expect(out).toMatch(/config: \.github\/slopgate\.yml at main/i);
     }

@@ -48,7 +48,7 @@ describe('one vocabulary across the formats', () => {
         { repo: repo.dir, base: 'main', head: 'pr', format, strict: false, noTests: true, qa: true },
         (s) => (out += s),
         { env: {} },
-        () => undefined,
+        { warn: () => undefined },
       );
       return out;
     };
