@@ -4,6 +4,7 @@ import { runGate } from '../gate/run-gate.js';
 import { Revision } from '../core/revision.js';
 import { GUARDS } from '../guards/index.js';
 import { computeFingerprint } from '../repo/fingerprint.js';
+import { cliStartupLine } from './cli-startup.js';
 import { generateMonorepoPr } from './generate-monorepo.js';
 import { idleMemoryLine } from './idle-memory.js';
 import { generateMixedPr } from './generate-pr.js';
@@ -14,7 +15,7 @@ import { workspaceBenchLine } from './workspace-bench.js';
 
 /**
  * `npm run bench`: measures the gate on generated pull requests and prints one line per measurement.
- * BENCH_ONLY=static,grounding,refine,tests,workspace,parse picks parts; BENCH_FILES sets the PR size; the parse part reads
+ * BENCH_ONLY=startup,static,grounding,refine,tests,workspace,memory,parse picks parts; BENCH_FILES sets the PR size; the parse part reads
  * the real-repository corpus from PARSE_CORPUS_DIR or the first argument (skipped when absent).
  */
 const STATIC_SKIP = { G8: 'bench measures static guards only', G9: 'no store in the bench' };
@@ -73,8 +74,9 @@ async function grounding(changed: number): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const only = (process.env.BENCH_ONLY ?? 'static,grounding,refine,tests,workspace,memory,parse').split(',');
+  const only = (process.env.BENCH_ONLY ?? 'startup,static,grounding,refine,tests,workspace,memory,parse').split(',');
   const files = Number(process.env.BENCH_FILES ?? 1000);
+  if (only.includes('startup')) console.log(cliStartupLine());
   if (only.includes('static')) await staticGuards(files);
   if (only.includes('grounding')) await grounding(files);
   if (only.includes('refine')) console.log(await refineBenchLine(files));

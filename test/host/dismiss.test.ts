@@ -2,12 +2,12 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Guard } from '../../src/core/guard.js';
 import { silentLogger } from '../../src/core/trace.js';
 import { dismissByCommand, NO_STORE_FOR_DISMISS, type DismissRequest } from '../../src/host/dismiss-finding.js';
-import { gatePr } from '../../src/host/gate-pr.js';
+import { gatePr } from '../../src/host/pr-job.js';
 import { findingIdOf } from '../../src/host/review-plan.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { StoredDismissal } from '../../src/store/dismissals.js';
 import { Store } from '../../src/store/store.js';
-import { markerGuard } from '../github/helpers/test-guards.js';
+import { markerGuard } from '../helpers/test-guards.js';
 import { cleanUpPrs, completionOf, FULL, nextJob, setupPr, type PrSetup } from './pr-setup.js';
 
 const TIMEOUT = 120_000;
@@ -34,7 +34,7 @@ async function gatedSlopPr(): Promise<{ s: PrSetup; id: string }> {
   const s = await setupPr({ 'src/app.js': 'export const x = 1;\nexport const y = 2; // SLOP\n' }, { deps: { store } });
   expect(await gatePr(s.host, s.job, s.deps)).toBe('reported');
   expect(completionOf(s).conclusion).toBe('failure');
-  const id = findingIdOf(s.host.reviews[0]?.comments[0]?.body);
+  const id = findingIdOf(s.host.postedReviews[0]?.comments[0]?.body);
   expect(id).toMatch(/^[0-9a-f]{12}$/);
   return { s, id: id! };
 }
@@ -63,7 +63,7 @@ describe('/slopgate dismiss through the host seam', { timeout: TIMEOUT }, () => 
     expect(done.text ?? '').toContain('dismissed by maint via /slopgate dismiss');
     // Annotations and line comments skip a dismissed finding; the earlier comment is hidden.
     expect(done.annotations ?? []).toEqual([]);
-    expect(s.host.reviews).toHaveLength(1);
+    expect(s.host.postedReviews).toHaveLength(1);
     const hidden = s.host.callsOf('hideStaleComments');
     expect(hidden).toHaveLength(1);
     expect(hidden[0]![1]).toEqual([expect.objectContaining({ id: expect.any(Number) })]);

@@ -36,6 +36,8 @@ export interface WorkflowTrustRequest {
   baseSha: string;
   mergeBase: string;
   headSha: string;
+  /** A merge queue's branch holding the head: a workflow read from it carries the queued PR's changes. */
+  headRef?: string;
 }
 
 /** `owner/repo/.github/workflows/x.yml@refs/pull/7/merge` → its parts. */
@@ -136,8 +138,11 @@ export async function workflowTrust(req: WorkflowTrustRequest): Promise<Workflow
     };
   }
   // Another repository's workflow, or one read from a branch or tag (a ruleset's required workflow): not the PR's.
+  // A merge queue's branch is the exception: it is the base plus the queued PR's changes.
   const fromPr =
-    wf.repo.toLowerCase() === `${req.owner}/${req.repo}`.toLowerCase() && new RegExp(`^refs/pull/${req.number}/(merge|head)$`).test(wf.ref);
+    wf.repo.toLowerCase() === `${req.owner}/${req.repo}`.toLowerCase() &&
+    (new RegExp(`^refs/pull/${req.number}/(merge|head)$`).test(wf.ref) ||
+      (req.headRef !== undefined && wf.ref === `refs/heads/${req.headRef}`));
   const [baseText, headText] = await Promise.all([
     gitMaybe(req.dir, ['show', `${req.baseSha}:${wf.path}`]),
     gitMaybe(req.dir, ['show', `${req.headSha}:${wf.path}`]),
