@@ -97,7 +97,7 @@ export function configErrorOutcome(err: ConfigError, defaultBranch: string): Che
       `- **Problem:** ${escapeInline(err.detail)}`,
       '',
       'slopgate does not fall back to the defaults when the config is broken: a typo must not quietly switch a check off. ',
-      `Fix the file on \`${defaultBranch}\` (every key is documented in the README and in schemas/slopgate.schema.json), then re-run this check.`,
+      `Fix the file on \`${defaultBranch}\` (every key is documented in docs/configuration-reference.md and in schemas/slopgate.schema.json), then re-run this check.`,
     ].join('\n'),
     actions: [RERUN_ACTION],
   };

@@ -148,6 +148,7 @@ export const g8: Guard = {
       signal: ctx.signal,
       log: ctx.log,
       ...(lostAsserts.length ? { weakenedTests: (o) => lostAsserts.some((w) => weakeningCovers(w, o)) } : {}),
+      ...(tests.progress ? { progress: tests.progress } : {}),
     });
     ctx.section('tests', testsSection(res));
     if (res.skipped) throw new GuardSkip(res.skipped);
