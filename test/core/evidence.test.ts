@@ -6,7 +6,6 @@ import { makeFinding } from '../../src/core/finding.js';
 import { buildDemoRepo } from '../../src/cli/demo-repo.js';
 import { runGate } from '../../src/gate/run-gate.js';
 import { G7_EVIDENCE, g7DroppedEvidence, type G7DroppedEvidence } from '../../src/guards/g7-dropped-definitions/evidence.js';
-import { G8_EVIDENCE } from '../../src/guards/g8-tests/evidence.js';
 import { GUARDS } from '../../src/guards/index.js';
 import { g7RestoreDefinitions } from '../../src/refiner/recipes/g7-restore-definitions.js';
 import { evidenceViolations } from '../helpers/evidence.js';

@@ -260,7 +260,8 @@ const POSTING =
 const POSTING_SITES: Record<string, { calls: number; renderers: string }> = {
   'src/host/pr-job.ts': {
     calls: 4,
-    renderers: 'queued-job.ts outcomes, queueOutcome of reportOutcome after inertReport; the report via publish-report.ts after inertReport',
+    renderers:
+      'queued-job.ts outcomes, queueOutcome of reportOutcome after inertReport; the report via publish-report.ts after inertReport',
   },
   'src/host/publish-report.ts': { calls: 2, renderers: 'reportOutcome (renderCheckRun, toAnnotations), renderBodySection' },
   'src/host/post-review.ts': { calls: 1, renderers: 'commentBody; reviewBody holds no PR text' },
