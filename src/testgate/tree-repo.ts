@@ -92,8 +92,8 @@ function treeRepoEnv(dest: string, extra: Record<string, string>): NodeJS.Proces
 function run(args: string[], env: NodeJS.ProcessEnv, input?: Buffer): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = execFile('git', args, { cwd: env.GIT_WORK_TREE, env, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`git ${args[0]} in the tree under test failed: ${String(stderr).trim() || err.message}`));
-      else resolve(String(stdout));
+      if (err) reject(new Error(`git ${args[0]} in the tree under test failed: ${stderr.trim() || err.message}`));
+      else resolve(stdout);
     });
     if (input) child.stdin?.end(input);
     else child.stdin?.end();

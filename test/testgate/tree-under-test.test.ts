@@ -262,10 +262,16 @@ describe('the tree under test is a one-commit git repository of its own (builds 
     const dest = tmp();
     await exportTreeRepo(repo.dir, sha, dest);
     const inTree = (...args: string[]) =>
-      execFileSync('git', args, { cwd: dest, encoding: 'utf8', env: { PATH: process.env.PATH, GIT_CONFIG_NOSYSTEM: '1', HOME: dest } }).trim();
+      execFileSync('git', args, {
+        cwd: dest,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, GIT_CONFIG_NOSYSTEM: '1', HOME: dest },
+      }).trim();
     expect(inTree('rev-list', '--count', '--all')).toBe('1');
     expect(inTree('rev-parse', 'HEAD^{tree}')).toBe(repo.git('rev-parse', `${sha}^{tree}`).trim());
-    expect(inTree('log', '-1', '--format=%an <%ae> %cn %ct')).toBe(`slopgate <slopgate@localhost> slopgate ${repo.git('log', '-1', '--format=%ct', sha).trim()}`);
+    expect(inTree('log', '-1', '--format=%an <%ae> %cn %ct')).toBe(
+      `slopgate <slopgate@localhost> slopgate ${repo.git('log', '-1', '--format=%ct', sha).trim()}`,
+    );
     expect(inTree('status', '--porcelain')).toBe('');
     expect(inTree('describe', '--always', '--dirty')).toBe(inTree('rev-parse', '--short', 'HEAD'));
     expect(inTree('remote')).toBe('');
