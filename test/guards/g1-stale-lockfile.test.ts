@@ -40,7 +40,7 @@ describe('G1 stale lockfile', () => {
     expect(findings[0]!.message).toContain('`npm ci` refuses it');
     expect(findings[0]!.message).toContain('.github/workflows/ci.yml');
     expect(findings[0]!.remediation).toContain('npm install');
-    expect(report.decision.outcome).toBe('REFINE');
+    expect(report.decision.outcome).toBe('ASK_AUTHOR');
   });
 
   it('npm: the same without a frozen install in CI is a risk', async () => {
