@@ -5,6 +5,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { parseJsonAs } from '../core/parse-data.js';
 
 /**
  * The App server's memory at rest: starts `dist/app-server.js` (what `npm start` runs) without
@@ -137,8 +139,7 @@ async function storeChild(body: string): Promise<{ open?: number; closed?: numbe
     child.stdout.on('data', (b: Buffer) => (text += b.toString()));
     child.once('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`store child exited ${code}`))));
   });
-  // The child's own JSON line (I/O boundary).
-  return JSON.parse(out) as { open?: number; closed?: number };
+  return parseJsonAs(z.object({ open: z.number().optional(), closed: z.number().optional() }), out, "the store child's JSON line");
 }
 
 export async function idleMemoryLine(): Promise<string> {

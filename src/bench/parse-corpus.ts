@@ -1,7 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
 import type { GuardContext } from '../core/guard.js';
+import { parseJsonAs } from '../core/parse-data.js';
 import type { ChangedFile } from '../core/patch-set.js';
 import { decodeText } from '../core/text-content.js';
 import { g2 } from '../guards/g2-syntax/index.js';
@@ -40,11 +42,20 @@ export interface RepoParseResult {
 
 const corpusFile = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bench', 'parse-corpus.json');
 
+/** bench/parse-corpus.json: the repositories, pinned, and the files each is expected to have invalid. */
+const corpusJson = z.object({
+  repos: z.array(
+    z.object({
+      repo: z.string(),
+      commit: z.string(),
+      kind: z.string().optional(),
+      expectedInvalid: z.array(z.object({ path: z.string(), why: z.string() })).optional(),
+    }),
+  ),
+}) satisfies z.ZodType<{ repos: CorpusRepo[] }>;
+
 export function loadCorpus(file = corpusFile): CorpusRepo[] {
-  // cast: I/O boundary: parsed from a file or a tool's output
-  const parsed = JSON.parse(readFileSync(file, 'utf8')) as { repos?: CorpusRepo[] };
-  if (!Array.isArray(parsed.repos)) throw new Error(`${file}: expected a "repos" array`);
-  return parsed.repos;
+  return parseJsonAs(corpusJson, readFileSync(file, 'utf8'), file).repos;
 }
 
 /** The directory bench/extract-parse-corpus.sh writes a repository to. */

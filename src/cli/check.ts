@@ -1,10 +1,8 @@
 import { stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { loadConfigFile } from '../config/load.js';
 import { canonicalGuardId, knownGuardIdsText, unknownGuardIds } from '../core/guard-ids.js';
-import { defaultConfig, type SlopgateConfig } from '../core/config-schema.js';
 import { InputError, errorMessage } from '../core/errors.js';
-import { defaultBranch } from '../core/patch-set.js';
+import { assertRepo, defaultBranch, resolveCommit } from '../core/patch-set.js';
 import { runGate } from '../gate/run-gate.js';
 import { createLogger } from '../core/trace.js';
 import { GUARDS } from '../guards/index.js';
@@ -13,6 +11,9 @@ import { REPORT_FORMATS, renderReport, type ReportFormat } from '../report/index
 import { exitCodeFor, type FailLevel } from '../routing/fail-level.js';
 import { isOneOf } from '../core/one-of.js';
 import { cliStoreOptions, storeNotice } from './store-options.js';
+import { cliConfig } from './repo-config.js';
+import { snapshotWorkingTree, uncommittedCount } from './working-tree.js';
+import { progressLine, type ProgressStream } from './progress-line.js';
 
 export interface CheckArgs {
   repo: string;
@@ -33,6 +34,8 @@ export interface CheckArgs {
   db?: string;
   /** Run the Q&A self-consistency phase even when `qa.enabled` is false (`--qa`). */
   qa?: boolean;
+  /** Gate the working tree (uncommitted changes included) against the base, as a pull request of it would be. */
+  workingTree?: boolean;
 }
 
 export function parseFormat(value: string | undefined): ReportFormat {
@@ -53,56 +56,93 @@ export function checkGuardIds(flag: string, ids: string[]): string[] {
   return ids.map((id) => canonicalGuardId(id) ?? id);
 }
 
-/** Fails before the gate runs when the report could not be written to `output`. */
-async function checkOutputPath(output: string): Promise<string> {
-  const file = resolve(output);
+/**
+ * Fails before the gate runs when a file could not be written to `path` (`--output`, `--trace`): both
+ * refuse a folder that does not exist rather than one creating it and the other not.
+ */
+export async function checkWritablePath(flag: string, path: string): Promise<string> {
+  const file = resolve(path);
   const folder = dirname(file);
   const info = await stat(folder).catch(() => undefined);
   if (!info)
     throw new InputError(
-      `--output ${output}: the folder ${folder} does not exist`,
+      `${flag} ${path}: the folder ${folder} does not exist`,
       `create it first (mkdir -p ${folder}) or write somewhere else`,
     );
-  if (!info.isDirectory()) throw new InputError(`--output ${output}: ${folder} is not a folder`);
+  if (!info.isDirectory()) throw new InputError(`${flag} ${path}: ${folder} is not a folder`);
   const existing = await stat(file).catch(() => undefined);
-  if (existing?.isDirectory()) throw new InputError(`--output ${output}: that is a folder; give a file name`);
+  if (existing?.isDirectory()) throw new InputError(`${flag} ${path}: that is a folder; give a file name`);
   return file;
 }
 
-async function loadConfig(file: string | undefined): Promise<SlopgateConfig> {
-  return file ? loadConfigFile(resolve(file)) : defaultConfig();
+/** The commit to gate: `--head`, or a snapshot of the working tree with `--working-tree`; warns about uncommitted work left out. */
+async function headToGate(repoDir: string, args: CheckArgs, warn: (s: string) => void): Promise<{ ref: string; label?: string }> {
+  if (args.workingTree) {
+    if (args.head !== 'HEAD')
+      throw new InputError('--working-tree gates the working tree on top of HEAD; it cannot be combined with --head', 'drop --head');
+    return { ref: await snapshotWorkingTree(repoDir), label: 'working tree' };
+  }
+  const [head, current] = await Promise.all([resolveCommit(repoDir, args.head), resolveCommit(repoDir, 'HEAD').catch(() => null)]);
+  if (head === current) {
+    const n = await uncommittedCount(repoDir);
+    if (n > 0)
+      warn(
+        `slopgate: warning: ${n} uncommitted change${n === 1 ? '' : 's'} in the working tree ${n === 1 ? 'is' : 'are'} not part of this check ` +
+          `(it gates the commits up to ${args.head})\n  hint: commit them, or pass --working-tree to gate them as a pull request would\n`,
+      );
+  }
+  return { ref: args.head };
+}
+
+/** Where `check` talks to the person besides the report: warnings, and the progress line of slow work. */
+export interface CheckIo {
+  /** Default: stderr. */
+  warn?: (s: string) => void;
+  /** Where the progress line of slow work is drawn when it is a terminal and the format is not json (default: stderr). */
+  stderr?: ProgressStream;
 }
 
 /** Runs `slopgate check`; returns the exit code. */
-export async function runCheck(args: CheckArgs, write: (s: string) => void, llm: LlmDeps = {}): Promise<number> {
+export async function runCheck(args: CheckArgs, write: (s: string) => void, llm: LlmDeps = {}, io: CheckIo = {}): Promise<number> {
+  const warn = io.warn ?? ((s: string) => process.stderr.write(s));
   const repoDir = resolve(args.repo);
   const only = args.only ? checkGuardIds('--only', args.only) : undefined;
   const skip = args.skip ? checkGuardIds('--skip', args.skip) : [];
-  const output = args.output ? await checkOutputPath(args.output) : undefined;
-  const config = await loadConfig(args.config);
-  if (args.strict) config.strict = true;
+  const output = args.output ? await checkWritablePath('--output', args.output) : undefined;
+  const trace = args.trace ? await checkWritablePath('--trace', args.trace) : undefined;
+  await assertRepo(repoDir);
   const base = args.base ?? (await defaultBranch(repoDir));
-  const llmOptions = await cliLlmOptions(repoDir, args.head, config, args.qa ?? false, llm);
-  const log = createLogger(args.trace ? { level: 'info', destination: resolve(args.trace) } : {});
+  const { config, source: configSource } = await cliConfig(repoDir, base, args.config);
+  if (args.strict) config.strict = true;
+  const head = await headToGate(repoDir, args, warn);
+  const llmOptions = await cliLlmOptions(repoDir, head.ref, config, args.qa ?? false, llm);
+  const log = createLogger(trace ? { level: 'info', destination: trace } : {});
   // The store opens while the gate starts (see pendingStoreServices); one that cannot open stops the run below.
   const db = args.db;
   const opening = db ? import('../store/open-store.js').then((m) => m.openStore(cliStoreOptions(db))) : undefined;
   opening?.catch(() => undefined);
   const services = opening ? (await import('../store/services.js')).pendingStoreServices(opening, { repo: repoDir }) : undefined;
+  const progress = progressLine(io.stderr ?? process.stderr, args.format !== 'json');
+  progress.update(`gating ${base}..${head.label ?? args.head}: running the guards`);
   let report: Awaited<ReturnType<typeof runGate>>;
   try {
     report = await runGate({
       repoDir,
-      services: { ...services, ...(args.noTests ? { tests: { enabled: false } } : {}) },
+      services: {
+        ...services,
+        tests: { ...services?.tests, ...(args.noTests ? { enabled: false } : {}), progress: (text) => progress.update(text) },
+      },
       base,
-      head: args.head,
+      head: head.ref,
       config,
+      configSource,
       guards: GUARDS,
       ...(only ? { only } : {}),
       ...(skip.length ? { skip: Object.fromEntries(skip.map((id) => [id, 'skipped (--skip)'])) } : {}),
       log,
       ...llmOptions,
     });
+    if (head.label) report.head.ref = head.label;
     const store = await opening;
     // The verdict does not depend on the history: a run that cannot be stored is reported all the same.
     if (store)
@@ -110,6 +150,7 @@ export async function runCheck(args: CheckArgs, write: (s: string) => void, llm:
         .saveRun(report, { trigger: 'cli' })
         .catch((err: unknown) => storeNotice(`warning: this run was not stored in ${args.db}: ${errorMessage(err)}`));
   } finally {
+    progress.done();
     await (await opening?.catch(() => undefined))?.close();
   }
   const out = renderReport(args.format, report, {

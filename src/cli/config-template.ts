@@ -69,9 +69,12 @@ export function configTemplate(): string {
   const schema = configJsonSchema() as JsonSchemaNode;
   return (
     `# yaml-language-server: $schema=${schemaUrl()}\n` +
-    '# slopgate configuration. The App reads it from the default branch; `slopgate check --config` reads\n' +
-    '# any copy. Every key is optional and shown here at its default: change what you need, delete the rest.\n' +
-    '# An unknown key or a wrong value is an error that names the line.\n\n' +
+    '# (That URL serves the schema once slopgate is published on npm. Until then: `slopgate schema >\n' +
+    '# .github/slopgate.schema.json` and point the line above at `./slopgate.schema.json`.)\n' +
+    '# slopgate configuration. The App reads it from the default branch and `slopgate check` from the base\n' +
+    '# of the change, as committed (`--config FILE` reads another file). Every key is optional and shown\n' +
+    '# here at its default: change what you need, delete the rest. An unknown key or a wrong value is an\n' +
+    '# error that names the line.\n\n' +
     entries(schema.properties ?? {}, 0).replace(/^\n/, '')
   );
 }

@@ -5,21 +5,27 @@ import { VERSION } from '../core/version.js';
 const CHECK = `Usage: slopgate check [options]
 
 Gates the change from the merge-base of --base with --head, runs every guard and prints one decision.
+The config is the repository's committed .github/slopgate.yml (or .yaml, .toml) as it is at --base,
+the way the App reads it from the default branch; without one, the embedded defaults. The report
+names the file it used.
 
 Options:
   --repo DIR            the repository (default: the current directory)
   --base REF            base of the change (default: the default branch)
   --head REF            tip of the change (default: HEAD)
+  --working-tree        gate the working tree as it is (uncommitted and untracked files included)
+                        against --base, as a pull request of it would be; without it, uncommitted
+                        changes are left out with a warning that counts them
   -f, --format FORMAT   text | json | markdown | sarif (default: text)
-  -c, --config FILE     a slopgate config file (YAML or TOML); default: the embedded defaults
+  -c, --config FILE     use this config file (YAML or TOML) instead of the committed one
   --only IDS            run only these guards, e.g. G1,G2
   --skip IDS            do not run these guards, e.g. G11,psi
   --strict              risk findings block too
   --no-tests            skip the test-regression gate (G8)
-  --qa                  run the Q&A self-consistency phase (needs SLOPGATE_LLM_* or SLOPGATE_QA_*; see README)
+  --qa                  run the Q&A self-consistency phase (needs SLOPGATE_LLM_* or SLOPGATE_QA_*; docs/refiner-and-qa.md)
   --fail-level LEVEL    none | nit | risk | fail (default: fail) — see below
   -o, --output FILE     write the report to FILE instead of stdout (the folder must exist)
-  --trace FILE          write the structured trace (JSON lines) to FILE
+  --trace FILE          write the structured trace (JSON lines) to FILE (the folder must exist)
   --db DIR|postgres://… keep runs in a database (G9 history, cached test baselines)
   -h, --help            this help
 
@@ -42,13 +48,14 @@ Options:
   --head REF            tip of the change (default: HEAD)
   --apply               commit the kept patch on the current branch (needs a clean tree and HEAD = --head)
   -f, --format FORMAT   text | json (default: text)
-  -c, --config FILE     a slopgate config file (YAML or TOML); default: the embedded defaults
+  -c, --config FILE     use this config file (YAML or TOML) instead of the committed one at --base
   --no-tests            skip the test-regression gate (G8) for the gate and the candidates
   --db DIR|postgres://… record every attempt (G9 counts repeatedly reverted paths as history)
   -h, --help            this help
 
 Model: SLOPGATE_LLM_BASE_URL, SLOPGATE_LLM_MODEL and SLOPGATE_LLM_API_KEY (environment only). Without
-them only the recipes run, and the output says so.
+them only the recipes run, and the output says so; half of them (a base URL without a model) is a
+configuration error (exit 2) that names the missing variable.
 
 Exit code: 0 a patch was kept (and applied with --apply) or nothing blocking was found; 1 blocking
 findings remain and no candidate passed; 2 usage, config or git errors, a dirty tree or HEAD not at
@@ -76,9 +83,10 @@ Options:
   -h, --help            this help
 `;
 
-const SCHEMA = `Usage: slopgate schema
+const SCHEMA = `Usage: slopgate schema [--format json|markdown]
 
-Prints the JSON Schema of .github/slopgate.yml (and .github/slopgate.toml).
+Prints the JSON Schema of .github/slopgate.yml (and .github/slopgate.toml), or with --format markdown
+the reference table of every key (docs/configuration-reference.md is that output).
 `;
 
 const WORKER = `Usage: slopgate worker [--concurrency N]

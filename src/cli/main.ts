@@ -65,6 +65,7 @@ export async function main(argv: string[], write: (s: string) => void = (s) => p
           output: { type: 'string', short: 'o' },
           trace: { type: 'string' },
           db: { type: 'string' },
+          'working-tree': { type: 'boolean', default: false },
         },
         strict: true,
         allowPositionals: false,
@@ -81,6 +82,7 @@ export async function main(argv: string[], write: (s: string) => void = (s) => p
           strict: values.strict,
           noTests: values['no-tests'],
           qa: values.qa,
+          workingTree: values['working-tree'],
           failLevel: parseFailLevel(values['fail-level']),
           ...(values.base ? { base: values.base } : {}),
           ...(values.config ? { config: values.config } : {}),
@@ -152,8 +154,15 @@ export async function main(argv: string[], write: (s: string) => void = (s) => p
       return runGateWorker(concurrency ? { concurrency } : {});
     }
     case 'schema': {
-      const { values } = parseArgs({ args: rest, options: { ...HELP }, strict: true });
+      const { values } = parseArgs({ args: rest, options: { ...HELP, format: { type: 'string', short: 'f' } }, strict: true });
       if (values.help) return help();
+      if (values.format === 'markdown') {
+        const { configReferenceMarkdown } = await import('../config/reference-table.js');
+        write(configReferenceMarkdown());
+        return 0;
+      }
+      if (values.format !== undefined && values.format !== 'json')
+        throw new InputError(`unknown format '${values.format}'`, 'use json (the JSON Schema) or markdown (the reference table)');
       const { configJsonSchema } = await import('../config/json-schema.js');
       write(JSON.stringify(configJsonSchema(), null, 2) + '\n');
       return 0;

@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
-import { loadConfigFile } from '../config/load.js';
-import { defaultConfig, type SlopgateConfig } from '../core/config-schema.js';
+import type { SlopgateConfig } from '../core/config-schema.js';
 import { InputError } from '../core/errors.js';
 import { git, gitMaybe } from '../core/git.js';
 import { defaultBranch, resolveCommit } from '../core/patch-set.js';
@@ -14,6 +13,7 @@ import { stripControl } from '../report/format-helpers.js';
 import { isBlocking } from '../routing/decide.js';
 import { loadModel, loadRecipes } from './refine-deps.js';
 import { cliStoreOptions } from './store-options.js';
+import { cliConfig } from './repo-config.js';
 
 export type RefineFormat = 'text' | 'json';
 
@@ -113,9 +113,9 @@ export function renderRefineText(result: RefineResult, applied: string | null): 
 /** Runs `slopgate refine`; returns the exit code. */
 export async function runRefine(args: RefineArgs, write: (s: string) => void, deps: RefineDeps = {}): Promise<number> {
   const repoDir = resolve(args.repo);
-  const config = args.config ? await loadConfigFile(resolve(args.config)) : defaultConfig();
   if (args.apply) await checkApplicable(repoDir, args.head);
   const base = args.base ?? (await defaultBranch(repoDir));
+  const { config, source: configSource } = await cliConfig(repoDir, base, args.config);
   const model = deps.model === null ? undefined : (deps.model ?? loadModel());
   const recipes = deps.recipes ?? loadRecipes();
   const store = args.db ? await (await import('../store/open-store.js')).openStore(cliStoreOptions(args.db)) : undefined;
@@ -124,7 +124,7 @@ export async function runRefine(args: RefineArgs, write: (s: string) => void, de
   try {
     const storeServices = store ? (await import('../store/services.js')).storeServices(store, { repo: repoName }) : {};
     const services = { ...storeServices, ...(args.noTests ? { tests: { enabled: false } } : {}) };
-    const report = await runGate({ repoDir, base, head: args.head, config, guards: GUARDS, services });
+    const report = await runGate({ repoDir, base, head: args.head, config, configSource, guards: GUARDS, services });
     const result = await refine({
       repoDir,
       base,

@@ -30,7 +30,11 @@ export async function runDemo(opts: { format: ReportFormat; keep: boolean }, wri
       code = await runCheck({ ...args, noTests: true }, write);
     }
     if (human) {
-      write(`\n'slopgate check' would exit with ${code} (${code === 0 ? 'nothing blocks' : 'the PR is blocked'}).\n`);
+      // The demo exits 0 whenever it ran: its job is to show a blocked PR, and npm would print a blocked one as a failed script.
+      write(
+        `\nOn this PR 'slopgate check' exits ${code} (${code === 0 ? 'nothing blocks' : 'the PR is blocked'}); ` +
+          `'slopgate demo' exits 0 because the demo ran as intended.\n`,
+      );
       if (opts.keep) write(`The demo repository is kept at ${dir}\n`);
     }
     return 0;

@@ -18,7 +18,7 @@ export class ConfigError extends InputError {
   ) {
     super(
       `${file}${line ? `:${line}${column ? `:${column}` : ''}` : ''}: ${detail}`,
-      'fix the slopgate config; every key is documented in the README',
+      'fix the slopgate config; every key is documented in docs/configuration-reference.md',
     );
     this.name = 'ConfigError';
   }

@@ -5,6 +5,7 @@ import type { Revision } from './revision.js';
 import type { BaselineCache, HistoryReader, LinkChecker, RunIdentity, TestRunOptions } from './ports.js';
 import type { ReportSections, SectionName } from './report-sections.js';
 import type { Logger, TracePhase } from './trace.js';
+import type { EvidenceSchema } from './evidence.js';
 
 /** Everything a guard may look at. Guards never touch the network or the platform directly. */
 export interface GuardContext {
@@ -52,6 +53,12 @@ export interface Guard {
   id: string;
   /** Short human name for reports. */
   name: string;
+  /**
+   * Every shape of `evidence` this guard writes on a finding (declared in the guard's folder, `evidence.ts`);
+   * empty when it writes none. `evidenceProblem` (core/evidence.ts) checks a finding against them.
+   */
+  evidence?: readonly EvidenceSchema[];
+
   /** Which changed files this guard looks at. */
   appliesTo(file: ChangedFile, ctx: GuardContext): boolean;
   /** Checks one file (called for every file it applies to). */

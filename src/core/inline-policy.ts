@@ -5,7 +5,7 @@ import type { Category } from './categories.js';
  * author may only silence what cannot break anything (no build, test or tool depends on it) and is not
  * a maintainer-only line. That leaves style nits and findings about the PR's own prose. Everything else
  * needs a maintainer: `/slopgate dismiss`, `ignore.findings` on the default branch, or for G1 paths a
- * sanction. The README's list is rendered from this constant (test/core/inline-policy.test.ts keeps them
+ * sanction. The list in docs/guards.md is rendered from this constant (test/core/inline-policy.test.ts keeps them
  * equal), and no config can add to it: `ignore.inline` and `ignore.inlineMaxSeverity` only narrow it.
  */
 export const INLINE_DISMISSIBLE = [

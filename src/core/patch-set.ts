@@ -59,7 +59,7 @@ export const DEFAULT_MAX_TEXT_BYTES = 2 * 1024 * 1024;
 
 const ZERO_OID = /^0+$/;
 
-async function assertRepo(repoDir: string): Promise<void> {
+export async function assertRepo(repoDir: string): Promise<void> {
   const inside = await gitMaybe(repoDir, ['rev-parse', '--is-inside-work-tree', '--is-bare-repository']).catch(() => null);
   if (inside === null) {
     throw new InputError(`${repoDir} is not a git repository`, 'run slopgate inside a git checkout or pass --repo DIR');

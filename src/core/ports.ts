@@ -120,6 +120,8 @@ export interface TestRunOptions {
    * allow-list). Tests plug in a proxy of their own; null means no network for installs.
    */
   installEgress?: () => Promise<EgressPort | null>;
+  /** Says what slow work is under way (installing dependencies, running the suite at base and head): the CLI's progress line. */
+  progress?: (text: string) => void;
 }
 
 /** An egress proxy as the dependency installs use it: its unix socket, what it refused, and closing it. */

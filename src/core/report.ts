@@ -7,7 +7,12 @@ export type { ReportSections } from './report-sections.js';
 /** Bumped on any breaking change of the report shape. */
 export const REPORT_VERSION = 1;
 
-export type GuardStatusValue = 'pass' | 'fail' | 'skipped' | 'error';
+/**
+ * What became of a guard: `pass` (nothing found, or everything found was dismissed); `fail`, `risk` or
+ * `nit`, the worst severity among its findings; `skipped` (with the reason); `error` (it crashed or ran
+ * out of time: a `guard-error` finding).
+ */
+export type GuardStatusValue = 'pass' | 'fail' | 'risk' | 'nit' | 'skipped' | 'error';
 
 export interface GuardStatus {
   id: string;
@@ -38,6 +43,8 @@ export interface Report {
   repo: string;
   base: { ref: string; sha: string };
   head: { ref: string; sha: string };
+  /** Where the config came from: `.github/slopgate.yml at main (abc1234)`, `x.yml (--config)`, the embedded defaults. */
+  configSource?: string;
   commits: string[];
   files: ChangedFileSummary[];
   guards: GuardStatus[];

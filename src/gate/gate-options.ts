@@ -13,6 +13,8 @@ export interface GateOptions {
   /** Display name of the repository in reports (defaults to the directory). */
   repoName?: string;
   config?: SlopgateConfig;
+  /** Where `config` came from, as the report names it (`.github/slopgate.yml at main (abc1234)`, the embedded defaults, …). */
+  configSource?: string;
   guards: Guard[];
   /** Run only these guard ids. */
   only?: string[];

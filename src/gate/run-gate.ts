@@ -13,6 +13,7 @@ import { mergeFindings } from '../routing/merge.js';
 import { runNavigatorStage } from '../navigator/navigator.js';
 import { attributeCommits } from './blame.js';
 import { decideRun } from './decide-run.js';
+import { settleGuardStatuses } from './guard-status.js';
 import type { GateOptions } from './gate-options.js';
 import { GuardWorkerSession, prewarmGuardThread } from './guard-pool.js';
 import { runGuardStep, type GuardStep } from './guard-step.js';
@@ -134,9 +135,10 @@ function assembleReport(opts: GateOptions, run: GateRun, result: RunResult): Rep
     repo: opts.repoName ?? opts.repoDir,
     base: { ref: opts.base, sha: patch.baseSha },
     head: { ref: opts.head, sha: patch.headSha },
+    ...(opts.configSource ? { configSource: opts.configSource } : {}),
     commits: patch.commits,
     files: patch.files.map(summarise),
-    guards: result.statuses,
+    guards: settleGuardStatuses(result.statuses, result.findings),
     findings: result.findings,
     sections: run.sections,
     decision: result.decision,

@@ -1,7 +1,27 @@
+import { z } from 'zod';
+import type { EvidenceSchema } from '../core/evidence.js';
 import type { ChangedFile } from '../core/patch-set.js';
 import type { Guard, GuardContext, GuardFinding } from '../core/guard.js';
 import type { HistoryReader, Hotspot, RefineAttemptRecord, RunIdentity } from '../core/ports.js';
 import { refineSection } from '../report/refine-section.js';
+
+/** A file that failed the gate in several recent runs: the counts, the newest runs, and the window and threshold used. */
+export const g9HotspotEvidence = z.object({
+  runs: z.number(),
+  failures: z.number(),
+  guards: z.array(z.string()),
+  categories: z.array(z.string()),
+  lastRuns: z.array(z.object({ runId: z.string(), pr: z.number().nullable(), headSha: z.string(), at: z.string() })),
+  lastFailedAt: z.string(),
+  windowDays: z.number(),
+  threshold: z.number(),
+  /** The path the history knows, when the PR renamed the file. */
+  historyPath: z.string().optional(),
+});
+export type G9HotspotEvidence = z.infer<typeof g9HotspotEvidence>;
+
+/** Every evidence shape G9 writes. */
+export const G9_EVIDENCE: readonly EvidenceSchema[] = [g9HotspotEvidence];
 
 /**
  * The refine attempts to show with this run: the PR's latest ones; without a PR (the CLI), those made
@@ -59,13 +79,14 @@ function hotspotFinding(file: ChangedFile, spot: Hotspot, windowDays: number, th
       windowDays,
       threshold,
       ...(spot.path !== file.path ? { historyPath: spot.path } : {}),
-    },
+    } satisfies G9HotspotEvidence,
   };
 }
 
 export const g9: Guard = {
   id: 'G9',
   name: 'Failure history',
+  evidence: G9_EVIDENCE,
   appliesTo: (file) => file.status !== 'deleted',
   skipReason(ctx) {
     if (!ctx.services.history)

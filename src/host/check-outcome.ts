@@ -30,10 +30,28 @@ export interface CheckAction {
 export const RERUN_ACTION: CheckAction = { label: 'Re-run', description: 'Gate this commit again', identifier: 'rerun' };
 export const REFINE_ACTION: CheckAction = { label: 'Refine', description: 'Ask the refiner to fix the findings', identifier: 'refine' };
 
-/** A repository on the code host. */
+/**
+ * A repository on the code host. `owner` is the namespace it lives in: a user or an organisation on
+ * GitHub, or a group with its subgroups (`platform/tools`) on hosts that nest namespaces; `repo` is the
+ * repository's own name, never containing a `/`.
+ */
 export interface RepoTarget {
   owner: string;
   repo: string;
+}
+
+/** The repository's full path: `owner/repo`, every level of a nested namespace included. */
+export function repoPath(target: RepoTarget): string {
+  return `${target.owner}/${target.repo}`;
+}
+
+/** A full path split at its last `/`: `group/sub/repo` is the repository `repo` in the namespace `group/sub`. */
+export function parseRepoPath(path: string): RepoTarget {
+  const cut = path.lastIndexOf('/');
+  const owner = path.slice(0, Math.max(0, cut));
+  const repo = path.slice(cut + 1);
+  if (!owner || !repo || owner.split('/').some((s) => !s)) throw new Error(`not a repository path (namespace/name): ${path}`);
+  return { owner, repo };
 }
 
 export interface CheckRunOutcome {

@@ -9,7 +9,7 @@ const REMEDY: Record<GateInfraError['kind'], string[]> = {
   sandbox: [
     "The test gate runs the pull request's tests only inside the bubblewrap sandbox, and it could not start on the machine running slopgate. Until it can, no pull request gets a verdict from this check: a change that breaks a test must not pass because the tests could not run.",
     '',
-    '- **Operator:** install bubblewrap and allow unprivileged user namespaces (in Docker: the seccomp and AppArmor settings in the README; on Ubuntu 24.04: `kernel.apparmor_restrict_unprivileged_userns=0`), then press **Re-run**. Or allow unsandboxed runs with `SLOPGATE_TESTS_ISOLATION=best-effort` together with `tests.isolation: best-effort` in the config.',
+    '- **Operator:** install bubblewrap and allow unprivileged user namespaces (in Docker: the seccomp and AppArmor settings in docs/security.md; on Ubuntu 24.04: `kernel.apparmor_restrict_unprivileged_userns=0`), then press **Re-run**. Or allow unsandboxed runs with `SLOPGATE_TESTS_ISOLATION=best-effort` together with `tests.isolation: best-effort` in the config.',
     '- **Maintainers:** to gate without running tests, set `tests.enabled: false` in the config on the default branch.',
   ],
   resources: [

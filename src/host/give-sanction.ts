@@ -18,7 +18,7 @@ export function sanctionRefusal(
   canWriteRole: (r: RepoRole) => boolean,
 ): string | null {
   if (!canWriteRole(role)) {
-    return `@${sender}, ${what} needs write access to this repository; your role here is ${codeSpan(role)}. Nothing was allowed.`;
+    return `@${sender}, ${what} needs write access to this repository; your role here is ${codeSpan(role.name)}. Nothing was allowed.`;
   }
   if (sender.toLowerCase() === author?.toLowerCase()) {
     return (

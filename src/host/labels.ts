@@ -26,7 +26,10 @@ export async function syncDecisionLabels(
   const have = new Set(current);
   const added = [...want].filter((l) => !have.has(l));
   const removed = DECISION_LABELS.filter((l) => have.has(l) && !want.has(l));
-  if (added.length) await host.addLabels(issueNumber, added);
-  for (const name of removed) await host.removeLabel(issueNumber, name);
+  const labels = host.labels;
+  // A host without labels (or a token that may not set them) keeps none: the check run carries the decision.
+  if (!labels) return { added: [], removed: [] };
+  if (added.length) await labels.addLabels(issueNumber, added);
+  for (const name of removed) await labels.removeLabel(issueNumber, name);
   return { added, removed };
 }

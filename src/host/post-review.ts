@@ -25,7 +25,8 @@ export interface PostReviewResult {
 
 /** Earlier slopgate comments on the PR (found by their hidden marker, written by a bot). */
 export async function listPostedComments(host: ReviewHost, pullNumber: number): Promise<PostedComment[]> {
-  const all = await host.listReviewComments(pullNumber);
+  if (!host.reviews) return [];
+  const all = await host.reviews.listReviewComments(pullNumber);
   const repliedByHuman = new Set<number>();
   for (const c of all) {
     if (c.inReplyTo && !c.authorIsBot) repliedByHuman.add(c.inReplyTo);
@@ -34,7 +35,7 @@ export async function listPostedComments(host: ReviewHost, pullNumber: number): 
   for (const c of all) {
     const findingId = findingIdOf(c.body);
     if (!findingId || c.inReplyTo || !c.authorIsBot) continue;
-    posted.push({ id: c.id, nodeId: c.nodeId, findingId, path: c.path, line: c.line, humanReplied: repliedByHuman.has(c.id) });
+    posted.push({ id: c.id, handle: c.handle, findingId, path: c.path, line: c.line, humanReplied: repliedByHuman.has(c.id) });
   }
   return posted;
 }
@@ -58,25 +59,27 @@ function reviewBody(plan: ReviewPlan, budget: number, checkRunUrl?: string): str
  */
 export async function postReview(host: ReviewHost, input: PostReviewInput): Promise<PostReviewResult> {
   const { pullNumber, log } = input;
+  const reviews = host.reviews;
   const posted = await listPostedComments(host, pullNumber);
   // A dismissed finding is listed as such in the check run; it gets no line comment, and an earlier
   // comment of it is hidden like one of a fixed finding.
   const open = input.findings.filter((f) => !f.dismissed);
   const plan = planReview(open, input.added, posted, input.options);
   let count = 0;
-  if (plan.comments.length) {
+  if (plan.comments.length && reviews) {
     try {
       const body = reviewBody(plan, input.options.budget, input.checkRunUrl);
-      await host.createReview(pullNumber, { commitSha: input.headSha, body, comments: plan.comments });
+      await reviews.createReview(pullNumber, { commitSha: input.headSha, body, comments: plan.comments });
       count = plan.comments.length;
     } catch (err) {
       log.warn({ err: errorMessage(err), comments: plan.comments.length }, 'review not posted; findings stay in the check run');
     }
   }
   let cleaned = 0;
-  if (plan.stale.length) {
+  // Without a way to hide them, comments of fixed findings stay (they are outdated on their lines anyway).
+  if (plan.stale.length && host.minimise) {
     try {
-      cleaned = await host.hideStaleComments(pullNumber, plan.stale, input.resolveThreads ? 'resolve' : 'minimise');
+      cleaned = await host.minimise.hideStaleComments(pullNumber, plan.stale, input.resolveThreads ? 'resolve' : 'minimise');
     } catch (err) {
       log.warn({ err: errorMessage(err), stale: plan.stale.length }, 'could not hide comments of fixed findings');
     }

@@ -10,7 +10,7 @@ import { MAX_OUTPUT_CHARS, REFINE_ACTION, RERUN_ACTION, type CheckAction, type C
 import { syncDecisionLabels } from './labels.js';
 import { fitSection, renderBodySection, spliceBodySection, type QaState } from './pr-body.js';
 import { postReview } from './post-review.js';
-import type { ReviewHost } from './review-host.js';
+import { forHost, type ReviewHost } from './review-host.js';
 
 /** Added line ranges per head path, from the same merge-base → head diff the pipeline used. */
 export async function addedLines(repoDir: string, mergeBase: string, head: string): Promise<Map<string, LineRange[]>> {
@@ -82,18 +82,22 @@ export interface PublishResult {
  */
 export async function publishReport(host: ReviewHost, input: PublishInput): Promise<PublishResult> {
   const { report, log } = input;
-  const checkRunRequests = await host.completeCheckRun(input.checkRunId, reportOutcome(report, input.refinerAvailable, input.checkRunUrl));
-  const commentsPosted = host.capabilities.canComment ? await commentOn(host, input) : 0;
-  if (!host.capabilities.canEditPullRequest) return { checkRunRequests, commentsPosted };
-  try {
-    await updatePrBody(host, input.pullNumber, report, input.checkRunUrl);
-  } catch (err) {
-    log.warn({ err: errorMessage(err) }, 'PR body section not updated');
+  const outcome = forHost(host, reportOutcome(report, input.refinerAvailable, input.checkRunUrl));
+  const checkRunRequests = await host.completeCheckRun(input.checkRunId, outcome);
+  const commentsPosted = host.reviews ? await commentOn(host, input) : 0;
+  if (host.prBody) {
+    try {
+      await updatePrBody(host, input.pullNumber, report, input.checkRunUrl);
+    } catch (err) {
+      log.warn({ err: errorMessage(err) }, 'PR body section not updated');
+    }
   }
-  try {
-    await syncDecisionLabels(host, input.pullNumber, input.labels, report.decision.outcome);
-  } catch (err) {
-    log.warn({ err: errorMessage(err) }, 'decision labels not updated');
+  if (host.labels) {
+    try {
+      await syncDecisionLabels(host, input.pullNumber, input.labels, report.decision.outcome);
+    } catch (err) {
+      log.warn({ err: errorMessage(err) }, 'decision labels not updated');
+    }
   }
   return { checkRunRequests, commentsPosted };
 }
@@ -121,6 +125,8 @@ async function commentOn(host: ReviewHost, input: PublishInput): Promise<number>
 
 /** Rewrites slopgate's section of the PR description; reads the body right before writing it. */
 export async function updatePrBody(host: ReviewHost, pullNumber: number, report: Report, checkRunUrl?: string): Promise<boolean> {
+  const prBody = host.prBody;
+  if (!prBody) return false;
   const fresh = await host.pullRequest(pullNumber);
   const section = renderBodySection({
     decision: report.decision,
@@ -130,6 +136,6 @@ export async function updatePrBody(host: ReviewHost, pullNumber: number, report:
   });
   const body = spliceBodySection(fresh.body, fitSection(fresh.body, section));
   if (body === (fresh.body ?? '')) return false;
-  await host.updatePullRequestBody(pullNumber, body);
+  await prBody.updatePullRequestBody(pullNumber, body);
   return true;
 }

@@ -20,10 +20,9 @@ import {
   suggestionsBody,
 } from './refine-messages.js';
 import { deriveSuggestions } from './refine-suggestions.js';
-import { preparePr, prGateOptions, prServices } from './prepare-pr.js';
+import { preparePr, prGateOptions, prServices, sanctionsOf } from './prepare-pr.js';
 import { loadRepoConfig } from './repo-config.js';
 import type { PullRequestFacts, PushCommitInput, ReviewHost } from './review-host.js';
-import { prSanctions } from './sanctions.js';
 
 /** What landing a refine needs besides the gate's deps: the fixes to try and where the new head is gated. */
 export interface RefinePrDeps extends GatePrDeps {
@@ -51,7 +50,7 @@ export interface GatedHead {
   config: SlopgateConfig;
   /** The gate's report on `pr.headSha` (raw, not neutralised: the refiner compares findings by their text). */
   report: Report;
-  revisions: Pick<PrRevisions, 'mirrorDir' | 'mergeBase' | 'baseSha' | 'mergeSha'>;
+  revisions: Pick<PrRevisions, 'mirrorDir' | 'mergeBase' | 'baseSha' | 'mergeSha' | 'headSha' | 'checkout'>;
   trigger: RefineRequest['trigger'];
 }
 
@@ -74,7 +73,7 @@ function declineReason(report: Report): string | undefined {
 export function landingOf(host: ReviewHost, pr: PullRequestFacts, config: SlopgateConfig): { push: true } | { push: false; why: string } {
   const sameRepo = !pr.isFork && pr.headRepoFullName === `${host.target.owner}/${host.target.repo}`;
   if (!config.refiner.push) return { push: false, why: 'This repository does not let slopgate push (`refiner.push` is off).' };
-  if (!host.capabilities.canPush) return { push: false, why: 'This slopgate installation cannot push commits.' };
+  if (!host.push) return { push: false, why: 'This slopgate installation cannot push commits.' };
   if (!sameRepo) return { push: false, why: 'The branch of this pull request lives in a fork, which slopgate does not push to.' };
   if (pr.headRef === pr.defaultBranch)
     return { push: false, why: "The pull request's branch is the default branch, which slopgate never pushes to." };
@@ -100,7 +99,8 @@ async function storedReport(deps: GatePrDeps, repo: string, number: number, base
 
 /** Posts a refine comment: its text may quote PR content, so comment delimiters are neutralised; only the marker is ours. */
 async function say(host: ReviewHost, number: number, body: string, log: Logger): Promise<void> {
-  await host
+  if (!host.conversation) return;
+  await host.conversation
     .postComment(number, `${breakComments(body)}\n\n${REFINE_MARKER}`)
     .catch((err: unknown) => log.warn({ err: errorMessage(err) }, 'refine comment not posted'));
 }
@@ -199,7 +199,7 @@ export async function refineGatedHead(host: ReviewHost, head: GatedHead, deps: R
     recipes: deps.recipes,
     ...(deps.model ? { model: deps.model } : {}),
     services: prServices(host, deps, pr, revisions),
-    sanctions: (await prSanctions(host, pr, deps.sanctionKey, revisions.mirrorDir, pr.headSha)).globs,
+    sanctions: (await sanctionsOf(host, pr, { ...revisions, headSha: pr.headSha, cleanup: async () => undefined }, deps)).globs,
     log,
     ...(store
       ? {
@@ -217,7 +217,8 @@ export async function refineGatedHead(host: ReviewHost, head: GatedHead, deps: R
   }
   const fixed = fixedFindings(report, result);
   const landing = landingOf(host, pr, config);
-  if (landing.push) {
+  const push = landing.push ? host.push : undefined;
+  if (push) {
     const fresh = await host.pullRequest(pr.number);
     if (fresh.headSha !== pr.headSha) {
       await say(
@@ -231,7 +232,7 @@ export async function refineGatedHead(host: ReviewHost, head: GatedHead, deps: R
     let sha: string;
     try {
       const files = await withModes(revisions.mirrorDir, pr.headSha, result.files);
-      sha = await host.pushCommit({ branch: pr.headRef, parentSha: pr.headSha, files, message: refineCommitMessage(result, fixed, round) });
+      sha = await push.pushCommit({ branch: pr.headRef, parentSha: pr.headSha, files, message: refineCommitMessage(result, fixed, round) });
     } catch (err) {
       log.warn({ err: errorMessage(err) }, 'refine push refused');
       const why = escapeInline(errorMessage(err).slice(0, 300));
@@ -254,14 +255,18 @@ export async function refineGatedHead(host: ReviewHost, head: GatedHead, deps: R
     (path) => breakComments(`slopgate refine: a fix in ${codeSpan(path)} that passed the refiner's guards.`),
   );
   const body = suggestionsBody({
-    why: landing.why,
+    why: landing.push ? 'This slopgate installation cannot push commits.' : landing.why,
     fixed,
     diff: result.diff,
     leftOver: derived.leftOver,
     suggested: derived.suggestions.length,
     model: result.model,
   });
-  await host.postSuggestions(pr.number, {
+  if (!host.reviews) {
+    log.warn('refine: the host takes neither pushes nor suggestions; nothing was landed');
+    return 'declined';
+  }
+  await host.reviews.postSuggestions(pr.number, {
     commitSha: pr.headSha,
     body: `${breakComments(body)}\n\n${REFINE_MARKER}`,
     suggestions: derived.suggestions,

@@ -2,14 +2,19 @@ import type { CheckRunOutcome, RepoTarget } from './check-outcome.js';
 import type { ReviewCommentInput } from './review-plan.js';
 
 /**
- * A code host bound to one repository: everything the gate job needs from GitHub (or any later host)
- * as plain data. The job policy (pr-job.ts) talks only to this interface; an adapter per host
- * (platforms/github) maps it onto the host's API, and a test double records every call.
+ * A code host bound to one repository, in the host's own neutral words: everything the PR job
+ * (pr-job.ts) needs as plain data. The required core below is what every host can do with the
+ * credentials it runs under: read the pull request, its files and config, clone it, and report one
+ * check on a commit. Everything else is an optional capability, its own small interface on its own
+ * property (reviewdog's optional services, danger-js's optional platform methods): absent when the host
+ * has no such thing or its credentials may not (a fork's read-only token), and checked where it is
+ * used — `if (host.labels) …` — so nothing is attempted that cannot work.
+ *
+ * Adapters: platforms/github (the App, every capability), platforms/actions (the Action: its token's).
+ * The test double (test/host/fake-platform.ts) implements the core and each capability separately.
  */
 export interface ReviewHost {
   readonly target: RepoTarget;
-  /** What this host's credentials allow; a read-only adapter (an Action's token) says so here. */
-  readonly capabilities: HostCapabilities;
 
   /** The pull request as it is now (never from a webhook payload, which may be stale). */
   pullRequest(number: number): Promise<PullRequestFacts>;
@@ -20,57 +25,102 @@ export interface ReviewHost {
   /** Credentials for cloning/fetching the repository (short-lived; never logged or persisted). */
   cloneCredentials(): Promise<CloneCredentials>;
 
-  /** Creates slopgate's check run `in_progress` on a commit; returns its id. */
+  /** Creates slopgate's check on a commit, in progress; returns its id. */
   startCheckRun(headSha: string, externalId: string): Promise<number>;
-  /** Puts an existing check run back to `in_progress` (a retried job). */
+  /** Puts an existing check back in progress (a retried job). */
   reopenCheckRun(checkRunId: number, output: { title: string; summary: string }): Promise<void>;
-  /** Completes a check run (the adapter escapes, caps and chunks annotations); returns the requests made. */
+  /**
+   * Completes a check (the adapter escapes, caps and chunks annotations); returns the requests made.
+   * The outcome's `actions` are shown only by a host with {@link CheckButtons}; callers leave them out otherwise.
+   */
   completeCheckRun(checkRunId: number, outcome: CheckRunOutcome): Promise<number>;
-  /** A link to the check run for reviewers. */
+  /** A link to the check for reviewers. */
   checkRunUrl(pr: PullRequestFacts, checkRunId: number): string;
 
-  /** Every review comment on the PR. */
-  listReviewComments(number: number): Promise<ReviewComment[]>;
-  /** One review (a plain comment, never an approval or a change request) with line comments. */
-  createReview(number: number, review: { commitSha: string; body: string; comments: ReviewCommentInput[] }): Promise<void>;
-  /** Hides comments of findings that are gone: resolves their threads or minimises them; returns how many. */
-  hideStaleComments(number: number, stale: { id: number; nodeId: string }[], how: 'resolve' | 'minimise'): Promise<number>;
-  /** Posts one review of ```suggestion blocks (the refiner's proposals); returns nothing on success. */
-  postSuggestions(number: number, review: { commitSha: string; body: string; suggestions: Suggestion[] }): Promise<void>;
-
-  /** Replaces the PR's description. */
-  updatePullRequestBody(number: number, body: string): Promise<void>;
-  addLabels(number: number, labels: string[]): Promise<void>;
-  /** Removes a label; a label that is not there is not an error. */
-  removeLabel(number: number, label: string): Promise<void>;
-  /** Reacts to a comment on the PR's conversation. */
-  addReaction(commentId: number, reaction: Reaction): Promise<void>;
-  /** Posts a comment on the PR's conversation. */
-  postComment(number: number, body: string): Promise<void>;
-  /** Every comment on the PR's conversation, each saying whether this App (this host identity) wrote it. */
+  /** Every comment on the PR's conversation, each saying whether this host identity wrote it (sanction markers). */
   listIssueComments(number: number): Promise<IssueComment[]>;
   /** A user's role on the repository, from the host's authoritative API (not a comment's association). */
   permissionOf(username: string): Promise<RepoRole>;
   /** The files the PR changes at its current head, each with its blob there (what a sanction approves). */
   changedFiles(number: number): Promise<ChangedFileRef[]>;
 
+  /** Line comments in reviews: the findings on their lines, the refiner's suggestions. */
+  readonly reviews?: ReviewComments | undefined;
+  /** Comments and reactions on the PR's conversation (command replies). */
+  readonly conversation?: Conversation | undefined;
+  /** Buttons on the finished check that call back into slopgate (Re-run, Refine). */
+  readonly buttons?: CheckButtons | undefined;
+  /** Hiding review comments of findings that are gone: resolving their threads or minimising them. */
+  readonly minimise?: CommentHiding | undefined;
+  /** slopgate's own section of the PR's description. */
+  readonly prBody?: PullRequestBody | undefined;
+  /** Labels on the PR (decision labels, the stuck label). */
+  readonly labels?: Labels | undefined;
+  /** Commits pushed to the PR's branch (the refiner landing a fix). */
+  readonly push?: CommitPush | undefined;
+}
+
+/** Capability: line comments in reviews. */
+export interface ReviewComments {
+  /** Every review comment on the PR. */
+  listReviewComments(number: number): Promise<ReviewComment[]>;
+  /** One review (a plain comment, never an approval or a change request) with line comments. */
+  createReview(number: number, review: { commitSha: string; body: string; comments: ReviewCommentInput[] }): Promise<void>;
+  /** Posts one review of suggested replacements (the refiner's proposals). */
+  postSuggestions(number: number, review: { commitSha: string; body: string; suggestions: Suggestion[] }): Promise<void>;
+}
+
+/** Capability: the PR's conversation. */
+export interface Conversation {
+  /** Posts a comment on the PR's conversation. */
+  postComment(number: number, body: string): Promise<void>;
+  /** Reacts to a comment on the PR's conversation. */
+  addReaction(commentId: number, reaction: Reaction): Promise<void>;
+}
+
+/** Capability: buttons on a finished check. */
+export interface CheckButtons {
+  /** How many buttons one check may carry. */
+  readonly maxButtons: number;
+}
+
+/** How a stale comment is hidden: its thread resolved, or the comment itself collapsed. */
+export type HideHow = 'resolve' | 'minimise';
+
+/** Capability: hiding stale review comments. */
+export interface CommentHiding {
+  /** Hides comments of findings that are gone; returns how many. */
+  hideStaleComments(number: number, stale: { id: number; handle: string }[], how: HideHow): Promise<number>;
+}
+
+/** Capability: the PR's description. */
+export interface PullRequestBody {
+  /** Replaces the PR's description. */
+  updatePullRequestBody(number: number, body: string): Promise<void>;
+}
+
+/** Capability: labels on the PR. */
+export interface Labels {
+  addLabels(number: number, labels: string[]): Promise<void>;
+  /** Removes a label; a label that is not there is not an error. */
+  removeLabel(number: number, label: string): Promise<void>;
+}
+
+/** Capability: commits on the PR's branch. */
+export interface CommitPush {
   /**
-   * One commit on top of `parentSha` on `branch`: blobs, a tree on the parent's tree, the commit, then
-   * a fast-forward update of the branch (never forced, so a push that raced ours fails). Refuses the
-   * default branch. Returns the new commit's sha.
+   * One commit on top of `parentSha` on `branch`: the files on the parent's tree, then a fast-forward
+   * update of the branch (never forced, so a push that raced ours fails). Refuses the default branch.
+   * Returns the new commit's sha.
    */
   pushCommit(input: PushCommitInput): Promise<string>;
 }
 
-export interface HostCapabilities {
-  /** Check runs can be created and completed (else the verdict can only be logged or commented). */
-  canWriteChecks: boolean;
-  /** Comments, reviews, reactions. */
-  canComment: boolean;
-  /** The PR description and labels. */
-  canEditPullRequest: boolean;
-  /** Commits can be pushed to the PR's branch. */
-  canPush: boolean;
+/** The buttons of an outcome, kept only for a host that shows them. */
+export function forHost(host: Pick<ReviewHost, 'buttons'>, outcome: CheckRunOutcome): CheckRunOutcome {
+  if (host.buttons || !outcome.actions) return outcome;
+  const { actions: _dropped, ...rest } = outcome;
+  return rest;
 }
 
 export interface PullRequestFacts {
@@ -105,13 +155,19 @@ export interface DirectoryEntry {
   size: number;
 }
 
+/**
+ * What git sends to clone: a user name and a token (HTTP basic auth). Each host has its own user name
+ * for a token (GitHub: `x-access-token`; GitLab: `oauth2`). Empty for a public repository cloned anonymously.
+ */
 export interface CloneCredentials {
+  username?: string;
   token?: string;
 }
 
 export interface ReviewComment {
   id: number;
-  nodeId: string;
+  /** The host's own reference for hiding or resolving the comment (GitHub: its GraphQL node id). */
+  handle: string;
   body: string;
   path: string;
   /** Null when the host marks the comment outdated. */
@@ -141,7 +197,14 @@ export interface IssueComment {
 
 export type Reaction = 'eyes' | '+1' | 'confused';
 
-export type RepoRole = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none';
+/**
+ * A user's role on the repository: the level slopgate decides on, in neutral words, and the host's own
+ * name for the role (what a reply shows: GitHub's `triage`, GitLab's `reporter`).
+ */
+export interface RepoRole {
+  level: 'admin' | 'write' | 'read' | 'none';
+  name: string;
+}
 
 /** A proposed replacement of lines `startLine`–`endLine` of `path` on the PR head. */
 export interface Suggestion {

@@ -13,7 +13,8 @@ export function findingIdOf(body: string | null | undefined): string | null {
 /** A review comment slopgate posted earlier on this PR. */
 export interface PostedComment {
   id: number;
-  nodeId: string;
+  /** The host's reference for hiding it (see ReviewComment.handle). */
+  handle: string;
   findingId: string;
   path: string;
   /** Null when GitHub marks the comment outdated. */

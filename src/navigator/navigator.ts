@@ -1,7 +1,9 @@
 import type { ReportSections } from '../core/report-sections.js';
 import { z } from 'zod';
 import { bucketOf } from '../core/categories.js';
+import { evidenceAs } from '../core/evidence.js';
 import type { Finding } from '../core/finding.js';
+import { g7RemovedPublicEvidence } from '../guards/g7-dropped-definitions/evidence.js';
 import type { Logger } from '../core/trace.js';
 import { LlmError, type ChatMessage, type JsonModel } from '../llm/port.js';
 import { DATA_RULE, dataBlock } from '../qa/data-block.js';
@@ -33,7 +35,7 @@ const INTENT_DEPENDENT_ASK = new Set(['signature-change', 'tests-removed']);
 
 /** G7's "public definition removed with every use" finding: the code cannot tell an API removal from an accident. */
 function publicRemoval(f: Finding): boolean {
-  return f.category === 'toplevel-dropped' && Array.isArray(f.evidence?.removedPublic);
+  return f.category === 'toplevel-dropped' && evidenceAs(g7RemovedPublicEvidence, f) !== undefined;
 }
 
 /** Where the table leaves a real choice, or null (almost always). */

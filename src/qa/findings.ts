@@ -1,8 +1,23 @@
+import { z } from 'zod';
 import type { Category } from '../core/categories.js';
+import type { EvidenceSchema } from '../core/evidence.js';
 import type { GuardFinding } from '../core/guard.js';
-import type { QaResult, QaSlot } from './types.js';
+import { QA_SLOTS, QA_VERDICTS, type QaResult, type QaSlot } from './types.js';
 
 export const QA_GUARD = 'qa';
+
+/** A gap the Q&A phase left: the question, the defender's verdict and citation, and why a `handled` was refused. */
+export const qaGapEvidence = z.object({
+  slot: z.enum(QA_SLOTS),
+  question: z.string(),
+  verdict: z.enum(QA_VERDICTS),
+  citation: z.string().nullable(),
+  flipped: z.string().optional(),
+});
+export type QaGapEvidence = z.infer<typeof qaGapEvidence>;
+
+/** Every evidence shape the Q&A phase writes. */
+export const QA_EVIDENCE: readonly EvidenceSchema[] = [qaGapEvidence];
 
 /** Which routing category a gap in each slot belongs to (all in the closed route table). */
 const CATEGORY_OF: Record<QaSlot, Category> = {
@@ -39,7 +54,7 @@ export function qaFindings(result: QaResult): GuardFinding[] {
           verdict: a.verdict,
           citation: a.evidence,
           ...(a.flipped ? { flipped: a.flipped } : {}),
-        },
+        } satisfies QaGapEvidence,
       };
     });
 }

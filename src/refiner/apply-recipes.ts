@@ -57,17 +57,22 @@ export async function applyRecipes(run: RecipeRun): Promise<void> {
     exists: (p) => existsAt(run.setup.repoDir, state.sha, p),
   };
   const tried = new Set<string>();
-  for (const finding of order(state.findings.filter((f) => !f.dismissed && bucketOf(f.category) !== 'stuck'))) {
-    if (!state.findings.some((f) => looseKey(f) === looseKey(finding))) continue; // fixed by an earlier recipe
+  for (const first of order(state.findings.filter((f) => !f.dismissed && bucketOf(f.category) !== 'stuck'))) {
     for (const recipe of run.recipes) {
+      // After a kept fix the state holds the findings of the gate run on it: the same finding, possibly on
+      // another line and with another id. The recipe works on that version, so its next candidate is built
+      // on the last kept state and its fence is the paths of the findings still open.
+      const finding = state.findings.find((f) => looseKey(f) === looseKey(first));
+      if (!finding) break; // fixed by an earlier recipe
       let handles = false;
       try {
         handles = recipe.handles(finding);
       } catch {
         handles = false;
       }
-      if (!handles || tried.has(`${recipe.id}|${finding.id}`)) continue;
-      tried.add(`${recipe.id}|${finding.id}`);
+      const key = `${recipe.id}|${looseKey(first)}`;
+      if (!handles || tried.has(key)) continue;
+      tried.add(key);
       const started = Date.now();
       const attempt = { source: recipe.id, targets: [finding.id], verdicts: [], fixed: [], tokens: { prompt: 0, completion: 0 } };
       let fix;

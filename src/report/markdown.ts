@@ -97,6 +97,7 @@ function decisionSection(report: Report, detailsUrl?: string): string {
     `Round ${d.round} of ${d.maxRounds} · ${d.blocking} blocking · ${d.advisory} advisory · ` +
       `\`${shortSha(report.base.sha)}\`..\`${shortSha(report.head.sha)}\` · ${plural(report.files.length, 'file')} · ${plural(report.commits.length, 'commit')}`,
   ];
+  if (report.configSource) lines.push('', `Config: ${escapeInline(stripControl(report.configSource))}`);
   const qa = qaSummaryLine(report.sections.qa, (t) => escapeInline(t));
   if (qa) lines.push('', qa);
   if (detailsUrl) lines.push('', `[Full report](${safeUrl(detailsUrl)})`);

@@ -15,7 +15,7 @@ export function qaSummaryLine(section: unknown, escape: (text: string) => string
   const reason = typeof s.reason === 'string' ? stripControl(s.reason).split('\n', 1)[0]!.slice(0, 160) : 'no reason recorded';
   if (s.status === 'ran') return `Q&A: ${num(s.handled)} handled / ${num(s.gap)} gap / ${num(s.uncertain)} uncertain`;
   if (s.status === 'crashed') return `Q&A: crashed (${escape(reason)}) — treat this PR as ungated`;
-  if (s.status === 'not-run') return `Q&A: skipped (${escape(reason)})`;
+  if (s.status === 'not-run') return `Q&A: not run (${escape(reason)})`;
   return null;
 }
 

@@ -4,6 +4,8 @@ import type { Report } from '../core/report.js';
 import { categoryHelp } from './category-help.js';
 import { dismissedText } from './dismissed-text.js';
 import { repoRelativePath, SEVERITY_ORDER } from './format-helpers.js';
+import { readTests } from './sections.js';
+import { qaSummaryLine } from './qa-section.js';
 
 /**
  * SARIF 2.1.0 for GitHub code scanning: one run, one rule per guard + category, one result per finding.
@@ -138,6 +140,25 @@ function resultOf(f: Finding, ruleIndex: number | undefined, path: string, pinne
   return result;
 }
 
+/**
+ * The phases that did not run or compare anything (the tests, the Q&A phase), as notifications of the
+ * invocation: code scanning shows them on the tool's run, so a SARIF upload never reads as fully checked
+ * when it was not. Their wording is the text and Markdown reports' own.
+ */
+function phaseNotifications(report: Report): Notification[] {
+  const out: Notification[] = [];
+  const tests = readTests(report);
+  if (tests && !tests.compared) {
+    out.push({ level: 'warning', message: { text: `Tests: ${tests.headline}` }, descriptor: { id: 'slopgate/tests' } });
+  }
+  const qa = qaSummaryLine(report.sections.qa);
+  if (qa && report.sections.qa?.status !== 'ran') {
+    const level = report.sections.qa?.status === 'crashed' ? 'error' : 'warning';
+    out.push({ level, message: { text: qa }, descriptor: { id: 'slopgate/qa' } });
+  }
+  return out;
+}
+
 export function toSarif(report: Report): Log {
   const { rules, index } = rulesOf(report);
   const anchor = anchorFile(report);
@@ -158,6 +179,7 @@ export function toSarif(report: Report): Log {
     results.push(resultOf(f, index.get(ruleIdOf(f)), path, !own));
   }
   const dropped = report.findings.length - results.length - notifications.length;
+  notifications.push(...phaseNotifications(report));
   if (dropped > 0) {
     notifications.push({
       level: 'warning',
@@ -188,6 +210,7 @@ export function toSarif(report: Report): Log {
       reason: report.decision.reason,
       base: report.base.sha,
       head: report.head.sha,
+      ...(report.configSource ? { config: report.configSource } : {}),
     },
   };
   return { $schema: SARIF_SCHEMA_URI, version: '2.1.0', runs: [run] };

@@ -50,7 +50,13 @@ function headlineOf(s: TestsSection): Omit<TestsHeadline, 'short'> {
     return { headline: why ? `${what}: ${why}` : what, compared: false };
   }
   const regressions = s.regressions.length;
-  if (regressions > 0) return { headline: `${regressions} regression${regressions === 1 ? '' : 's'}`, compared: true };
+  // A unit that no longer builds is a G8 `build-broken` finding: the line never says "no regressions" beside one.
+  const broken = s.brokenUnits.length;
+  const parts = [
+    ...(regressions > 0 ? [`${regressions} regression${regressions === 1 ? '' : 's'}`] : []),
+    ...(broken > 0 ? [`${broken} test unit${broken === 1 ? '' : 's'} no longer build${broken === 1 ? 's' : ''}`] : []),
+  ];
+  if (parts.length > 0) return { headline: parts.join(', '), compared: true };
   const base = s.baseline;
   if (base && base.total === 0 && base.broken > 0 && (s.candidate?.total ?? 0) === 0) {
     // Every test unit fails to build at the base and at the head: nothing was compared.

@@ -15,6 +15,7 @@ import { dismissedText } from './dismissed-text.js';
 import { readPsi, readSanctions, readTests } from './sections.js';
 import { refineTextLines } from './refine-section.js';
 import { projectChecksTextLines } from './project-checks-section.js';
+import { qaSummaryLine } from './qa-section.js';
 
 /** The terminal report: decision first, then findings by file, then the guard table and sections. */
 
@@ -51,6 +52,7 @@ function header(report: Report, paint: Paint): string[] {
       ANSI.dim,
       `${plural(report.files.length, 'file')} changed · ${plural(report.commits.length, 'commit')} · ${report.durationMs} ms`,
     ),
+    ...(report.configSource ? [paint(ANSI.dim, `config: ${safe(report.configSource)}`)] : []),
   ];
 }
 
@@ -114,7 +116,14 @@ function guardTable(report: Report, paint: Paint): string[] {
       .map((c, i) => (i === cells.length - 1 ? c : i >= 2 && i <= 4 ? c.padStart(width[i]!) : c.padEnd(width[i]!)))
       .join('  ')
       .trimEnd();
-  const statusColor: Record<string, string> = { pass: ANSI.green, fail: ANSI.red, error: ANSI.red, skipped: ANSI.dim };
+  const statusColor: Record<string, string> = {
+    pass: ANSI.green,
+    fail: ANSI.red,
+    risk: ANSI.yellow,
+    nit: ANSI.blue,
+    error: ANSI.red,
+    skipped: ANSI.dim,
+  };
   return [
     paint(ANSI.bold, 'Guards'),
     `  ${paint(ANSI.dim, line(head))}`,
@@ -148,13 +157,19 @@ function testLines(report: Report, paint: Paint): string[] {
   if (report.sections.tests === undefined) return [];
   const tests = readTests(report);
   if (!tests) return [];
-  const out = [
-    tests.compared ? `${paint(ANSI.bold, 'Tests')} ${safe(tests.headline)}` : `${paint(ANSI.bold, 'Tests:')} ${safe(tests.headline)}`,
-  ];
+  const out = [`${paint(ANSI.bold, 'Tests:')} ${safe(tests.headline)}`];
   for (const name of tests.regressed.slice(0, 10)) out.push(`  ${paint(ANSI.red, '✖')} ${safe(name)}`);
   if (tests.regressed.length > 10) out.push(paint(ANSI.dim, `  … ${plural(tests.regressed.length - 10, 'more regression')}`));
   for (const [k, v] of tests.details) out.push(paint(ANSI.dim, `  ${safe(k)}: ${safe(v).replace(/\n/g, ' ')}`));
   return out;
+}
+
+/** The Q&A phase: its counts, or that it did not run or crashed, and why (JSON and Markdown say the same). */
+function qaLines(report: Report, paint: Paint): string[] {
+  const line = qaSummaryLine(report.sections.qa, (t) => safe(t));
+  if (!line) return [];
+  const [label, rest] = [line.slice(0, 4), line.slice(4)];
+  return [`${paint(ANSI.bold, label)}${rest}`];
 }
 
 function sanctionLines(report: Report, paint: Paint): string[] {
@@ -182,6 +197,7 @@ export function renderText(report: Report, opts: { color?: boolean } = {}): stri
     guardTable(report, paint),
     psiLines(report, paint),
     testLines(report, paint),
+    qaLines(report, paint),
     projectChecksTextLines(report.sections.checks),
     sanctionLines(report, paint),
     refineTextLines(report.sections.refine),

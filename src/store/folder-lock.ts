@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs';
 import { link, mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
+import { z } from 'zod';
 import { errorMessage, InputError } from '../core/errors.js';
+import { parseJsonAs } from '../core/parse-data.js';
 
 /**
  * An exclusive lock on a folder for one process: the file `<folder>.lock` beside it, holding who has
@@ -81,16 +83,27 @@ function me(): LockHolder {
   return { pid: process.pid, host: hostname(), ...(boot ? { boot } : {}), ...(start ? { start } : {}), since: new Date().toISOString() };
 }
 
+/**
+ * The lock file as another process wrote it: without a positive integer pid and a host it names no holder;
+ * an optional field of another type reads as absent.
+ */
+const lockFile = z.object({
+  pid: z.number().int().positive(),
+  host: z.string(),
+  since: z.string().optional().catch(undefined),
+  boot: z.string().optional().catch(undefined),
+  start: z.string().optional().catch(undefined),
+});
+
 function parseHolder(text: string): LockHolder | null {
   try {
-    const v = JSON.parse(text) as Partial<LockHolder>; // cast: I/O boundary: a file another process wrote
-    if (typeof v.pid !== 'number' || !Number.isInteger(v.pid) || v.pid <= 0 || typeof v.host !== 'string') return null;
+    const v = parseJsonAs(lockFile, text, 'the lock file');
     return {
       pid: v.pid,
       host: v.host,
-      since: typeof v.since === 'string' ? v.since : 'an unknown time',
-      ...(typeof v.boot === 'string' ? { boot: v.boot } : {}),
-      ...(typeof v.start === 'string' ? { start: v.start } : {}),
+      since: v.since ?? 'an unknown time',
+      ...(v.boot !== undefined ? { boot: v.boot } : {}),
+      ...(v.start !== undefined ? { start: v.start } : {}),
     };
   } catch {
     return null;

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { parseJsonAs, shapedAs } from '../core/parse-data.js';
 import type { RefineAttempt } from '../refiner/attempt.js';
 import type { GuardVerdict } from '../refiner/verdict.js';
 import type { Db } from './db.js';
@@ -57,10 +59,11 @@ interface AttemptRow {
   source: string;
   outcome: RefineAttempt['outcome'];
   reason: string | null;
-  paths: string[];
-  targets: string[];
-  fixed: string[];
-  verdicts: GuardVerdict[];
+  /** JSON columns: read through {@link column}. */
+  paths: unknown;
+  targets: unknown;
+  fixed: unknown;
+  verdicts: unknown;
   prompt_tokens: number;
   completion_tokens: number;
   candidate_sha: string | null;
@@ -68,9 +71,23 @@ interface AttemptRow {
   created_at: Date;
 }
 
-/** JSON columns come back parsed from both adapters; a string (older drivers) is parsed here. */
-function json<T>(v: T | string): T {
-  return typeof v === 'string' ? (JSON.parse(v) as T) : v; // I/O boundary: the column holds what we wrote
+const pathList = z.array(z.string());
+const verdictList = z.array(
+  z.object({
+    guard: z.string(),
+    status: z.enum(['pass', 'fail', 'skipped', 'error']),
+    newFindings: z.number(),
+    message: z.string().optional(),
+  }),
+) satisfies z.ZodType<GuardVerdict[]>;
+
+/**
+ * A JSON column checked against its schema. Both adapters return it parsed; a string (older drivers) is
+ * parsed here. A row that does not match (edited by hand, written by another version) throws naming the column.
+ */
+function column<T>(schema: z.ZodType<T>, value: unknown, name: string): T {
+  const what = `the ${name} column of a refine_attempts row`;
+  return typeof value === 'string' ? parseJsonAs(schema, value, what) : shapedAs(schema, value, what);
 }
 
 /** A PR's attempts (all repository attempts without a PR when `pr` is null), oldest first. */
@@ -91,10 +108,10 @@ export async function listRefineAttempts(db: Db, repo: string, pr: number | null
     source: r.source,
     outcome: r.outcome,
     ...(r.reason ? { reason: r.reason } : {}),
-    paths: json(r.paths),
-    targets: json(r.targets),
-    fixed: json(r.fixed),
-    verdicts: json(r.verdicts),
+    paths: column(pathList, r.paths, 'paths'),
+    targets: column(pathList, r.targets, 'targets'),
+    fixed: column(pathList, r.fixed, 'fixed'),
+    verdicts: column(verdictList, r.verdicts, 'verdicts'),
     tokens: { prompt: r.prompt_tokens, completion: r.completion_tokens },
     ...(r.candidate_sha ? { candidateSha: r.candidate_sha } : {}),
     ms: r.duration_ms,

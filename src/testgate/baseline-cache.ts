@@ -8,7 +8,7 @@ export function baselineKeyString(key: BaselineKey): string {
 
 /** An in-process cache with least-recently-used eviction. Results are copied in and out. */
 export class MemoryBaselineCache implements BaselineCache {
-  private readonly entries = new Map<string, string>();
+  private readonly entries = new Map<string, SuiteResult>();
 
   constructor(private readonly maxEntries = 256) {}
 
@@ -18,13 +18,13 @@ export class MemoryBaselineCache implements BaselineCache {
     if (hit === undefined) return null;
     this.entries.delete(k);
     this.entries.set(k, hit);
-    return JSON.parse(hit) as SuiteResult; // cast: I/O boundary: the cache holds what this code wrote
+    return structuredClone(hit);
   }
 
   async put(key: BaselineKey, result: SuiteResult): Promise<void> {
     const k = baselineKeyString(key);
     this.entries.delete(k);
-    this.entries.set(k, JSON.stringify(result));
+    this.entries.set(k, structuredClone(result));
     while (this.entries.size > this.maxEntries) {
       const oldest = this.entries.keys().next().value;
       if (oldest === undefined) break;

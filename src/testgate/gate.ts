@@ -62,6 +62,8 @@ export interface TestGateOptions {
    * the caller): their base version is run against the candidate too, like the tests it hides.
    */
   weakenedTests?: (t: TestOutcome) => boolean;
+  /** Told what slow step starts (installs, the suite at base and head, re-runs), for a progress line. */
+  progress?: (text: string) => void;
 }
 
 export interface RerunVerdict {
@@ -295,6 +297,8 @@ async function runBothSides(opts: TestGateOptions, runner: Runner): Promise<Test
   } catch (err) {
     opts.log?.warn({ err: String(err) }, 'baseline cache read failed; running the baseline');
   }
+  const say = (text: string) => opts.progress?.(`tests (${runner.displayCommand}): ${text}`);
+  say(cached === null ? 'preparing the dependencies of the base and the head' : 'preparing the dependencies of the head');
   const deps = await sides.prepare(cached === null);
   const withDeps = { ...empty, ...info, dependencies: deps.summary, ...(deps.notes.length ? { notes: deps.notes } : {}) };
   // A registry or network failure is not a verdict on anything: the gate stops, neither passing nor blaming.
@@ -319,6 +323,7 @@ async function runBothSides(opts: TestGateOptions, runner: Runner): Promise<Test
             await ws.dispose();
           }
         })();
+    say(cached ? 'running the suite at the head (the base is from the cache)' : 'running the suite at the base and at the head');
     const [baselineRaw, candidateRaw] = await Promise.all([baselineRun, runSuite(candidateWs, runner, opts.config)]);
     const [baseline, candidate] = [capSuiteMessages(baselineRaw), capSuiteMessages(candidateRaw)];
     const configChanges = await testConfigChanges(opts.base, new Revision(opts.repoDir, opts.candidateSha)).catch(
@@ -369,6 +374,10 @@ async function runBothSides(opts: TestGateOptions, runner: Runner): Promise<Test
         if (flaky.length) return { ...common, comparison: { ...comparison, suiteBroken: false }, flaky };
       }
       return { ...common, comparison, suiteBroken: true };
+    }
+    if (comparison.newlyFailing.length && opts.config.reruns > 0) {
+      const n = comparison.newlyFailing.length;
+      say(`re-running ${n} newly failing test${n === 1 ? '' : 's'} to tell flakes from regressions`);
     }
     const { regressions, flaky } = await separateFlakes(candidateWs, runner, comparison.newlyFailing, opts.config.reruns);
     const hiddenTests = await hiddenTestsEvidence({

@@ -244,7 +244,7 @@ function networkHint(limits: SuiteLimits): string {
   if (refused.length === 0) return '';
   const shown = refused.slice(0, 3).map((r) => (r.port ? `${r.host}:${r.port} (${r.reason})` : r.reason));
   const more = refused.length > 3 ? ` and ${refused.length - 3} more` : '';
-  return `; the sandbox's egress proxy refused ${shown.join(', ')}${more}: only the package registries are reachable (see the README, "Network in the sandbox")`;
+  return `; the sandbox's egress proxy refused ${shown.join(', ')}${more}: only the package registries are reachable (see docs/test-gate.md, "Network in the sandbox")`;
 }
 
 /** Runs `tests.setup` (if any) and the suite in a workspace. */

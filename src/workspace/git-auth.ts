@@ -3,15 +3,24 @@ import { errorMessage } from '../core/errors.js';
 import { gitEnv } from '../core/git.js';
 
 /**
- * Credentials for one git command. The installation token travels only in the child process's
- * environment (as an `http.extraHeader` given through GIT_CONFIG_COUNT/KEY/VALUE), so it never lands
- * in a git config file, a remote URL on disk, the process's argv or a log line.
+ * Credentials for one git command: a user name and a token, sent as HTTP basic auth. The token travels
+ * only in the child process's environment (as an `http.extraHeader` given through
+ * GIT_CONFIG_COUNT/KEY/VALUE), so it never lands in a git config file, a remote URL on disk, the
+ * process's argv or a log line. The user name is the host's (GitHub's tokens: `x-access-token`).
  */
 export interface GitCredentials {
+  username: string;
   token: string;
 }
 
-/** Environment that makes git send `Authorization: Basic x-access-token:<token>` to the remote. */
+/** The user name GitHub takes with an installation or workflow token. */
+export const GITHUB_TOKEN_USER = 'x-access-token';
+
+function basicAuth(creds: GitCredentials): string {
+  return Buffer.from(`${creds.username}:${creds.token}`).toString('base64');
+}
+
+/** Environment that makes git send `Authorization: Basic <username>:<token>` to the remote. */
 export function authEnv(creds?: GitCredentials): Record<string, string> {
   const env: Record<string, string> = {
     // No credential helper of the host may answer for us (or store our token).
@@ -22,7 +31,7 @@ export function authEnv(creds?: GitCredentials): Record<string, string> {
     SSH_ASKPASS: '',
   };
   if (creds?.token) {
-    const basic = Buffer.from(`x-access-token:${creds.token}`).toString('base64');
+    const basic = basicAuth(creds);
     env.GIT_CONFIG_COUNT = '2';
     env.GIT_CONFIG_KEY_1 = 'http.extraHeader';
     env.GIT_CONFIG_VALUE_1 = `Authorization: Basic ${basic}`;
@@ -33,7 +42,7 @@ export function authEnv(creds?: GitCredentials): Record<string, string> {
 /** Removes any trace of the token (raw or base64) from text that may reach a log or a check run. */
 export function redactToken(text: string, creds?: GitCredentials): string {
   if (!creds?.token) return text;
-  const basic = Buffer.from(`x-access-token:${creds.token}`).toString('base64');
+  const basic = basicAuth(creds);
   return text.split(creds.token).join('[token]').split(basic).join('[token]');
 }
 

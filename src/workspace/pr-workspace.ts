@@ -12,6 +12,11 @@ export interface PrRevisionsRequest {
   baseSha?: string;
   /** The head sha this job gates. */
   headSha: string;
+  /**
+   * A branch of the base repository that holds the head, when the head is not a pull request's (a merge
+   * queue's temporary branch, `gh-readonly-queue/main/pr-12-…`): fetched instead of the PR's head ref.
+   */
+  headRef?: string;
   /** Fetch refs/pull/N/merge (GitHub's test-merge commit) — only when GitHub says the PR is mergeable. */
   withMerge: boolean;
   /** Write plain directory snapshots (no `.git` inside) for the test gate. */
@@ -22,13 +27,18 @@ export interface PrRevisionsRequest {
 }
 
 export interface PrRevisions {
-  /** The bare mirror: the pipeline reads base and head from here. */
+  /** The git directory the pipeline reads base and head from: the App's bare mirror, the Action's checkout. */
   mirrorDir: string;
   baseSha: string;
   mergeBase: string;
   headSha: string;
   /** GitHub's test-merge commit, when fetched. */
   mergeSha?: string;
+  /**
+   * A work tree a CI workflow prepared (the Action's checkout, dependencies installed): the test gate
+   * may use what was installed there, when the dependency files match, instead of installing.
+   */
+  checkout?: string;
   /** Plain checkouts for tools that need files on disk (the test gate); absent when not asked for. */
   dirs?: { base: string; head: string; merge?: string };
   /** Removes the snapshots (the mirror stays for the next job). */
@@ -38,6 +48,16 @@ export interface PrRevisions {
 /** Private ref namespace in the mirror, per PR. */
 export function prRefs(n: number) {
   return { base: `refs/slopgate/pr/${n}/base`, head: `refs/slopgate/pr/${n}/head`, merge: `refs/slopgate/pr/${n}/merge` };
+}
+
+/** Private refs of a merge queue's commit for PR `n` (0: a queue entry whose PR is not known). */
+export function queueRefs(n: number) {
+  return { base: `refs/slopgate/queue/${n}/base`, head: `refs/slopgate/queue/${n}/head`, merge: `refs/slopgate/queue/${n}/merge` };
+}
+
+/** Where the head comes from: the PR's own ref on the host, or the branch that holds it (a merge queue's). */
+function headSource(req: Pick<PrRevisionsRequest, 'number' | 'headRef'>): string {
+  return req.headRef ? `refs/heads/${req.headRef}` : `refs/pull/${req.number}/head`;
 }
 
 async function revParse(dir: string, rev: string): Promise<string | null> {
@@ -72,21 +92,19 @@ async function snapshot(mirrorDir: string, sha: string, target: string, creds?: 
  * base repository, never from the fork.
  */
 export async function preparePrRevisions(mirrors: RepoMirrors, req: PrRevisionsRequest): Promise<PrRevisions> {
-  const refs = prRefs(req.number);
+  // A merge queue's commit gets refs of its own: the PR's refs keep the head that was gated on the PR.
+  const refs = req.headRef ? queueRefs(req.number) : prRefs(req.number);
   const { mirrorDir, mergeSha } = await mirrors.withLock(req.repo, async () => {
-    const dir = await mirrors.fetch(
-      req.repo,
-      [`+refs/heads/${req.baseRef}:${refs.base}`, `+refs/pull/${req.number}/head:${refs.head}`],
-      req.creds,
-    );
-    const merged = req.withMerge && (await mirrors.tryFetch(req.repo, [`+refs/pull/${req.number}/merge:${refs.merge}`], req.creds));
+    const dir = await mirrors.fetch(req.repo, [`+refs/heads/${req.baseRef}:${refs.base}`, `+${headSource(req)}:${refs.head}`], req.creds);
+    const merged =
+      req.withMerge && !req.headRef && (await mirrors.tryFetch(req.repo, [`+refs/pull/${req.number}/merge:${refs.merge}`], req.creds));
     return { mirrorDir: dir, mergeSha: merged ? ((await revParse(dir, refs.merge)) ?? undefined) : undefined };
   });
   const fetchedHead = await revParse(mirrorDir, refs.head);
   const headSha = (await revParse(mirrorDir, req.headSha)) ?? null;
   if (!headSha) {
     throw new Error(
-      `head commit ${req.headSha.slice(0, 12)} is not on refs/pull/${req.number}/head (now ${fetchedHead?.slice(0, 12) ?? 'missing'}); the PR moved on`,
+      `head commit ${req.headSha.slice(0, 12)} is not on ${headSource(req)} (now ${fetchedHead?.slice(0, 12) ?? 'missing'}); the PR moved on`,
     );
   }
   const baseSha = (req.baseSha && (await revParse(mirrorDir, req.baseSha))) || (await revParse(mirrorDir, refs.base));

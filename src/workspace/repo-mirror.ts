@@ -3,6 +3,7 @@ import { join, relative, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { runGit, type GitCredentials } from './git-auth.js';
 
+/** A repository: `owner` is its namespace, which may be nested (`group/sub`) on hosts that have subgroups. */
 export interface RepoRef {
   owner: string;
   repo: string;
@@ -14,7 +15,7 @@ export type RemoteUrlBuilder = (ref: RepoRef) => string;
 /** `https://github.com/o/r.git`, or the GitHub Enterprise host when GHE_HOST is set. Never carries a token. */
 export function githubRemoteUrl(env: NodeJS.ProcessEnv = process.env): RemoteUrlBuilder {
   const host = env.GHE_HOST ? `${env.GHE_PROTOCOL || 'https'}://${env.GHE_HOST}` : 'https://github.com';
-  return ({ owner, repo }) => `${host}/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}.git`;
+  return ({ owner, repo }) => `${host}/${owner.split('/').map(encodeURIComponent).join('/')}/${encodeURIComponent(repo)}.git`;
 }
 
 const NAME = /^[A-Za-z0-9._-]{1,100}$/;
@@ -80,7 +81,9 @@ export class RepoMirrors {
   constructor(readonly opts: MirrorOptions) {}
 
   dirOf(ref: RepoRef): string {
-    return join(this.opts.root, checkName('owner', ref.owner), `${checkName('repository', ref.repo)}.git`);
+    // A nested namespace (`group/sub`) is one directory per level, each level checked like a name.
+    const namespace = ref.owner.split('/').map((level) => checkName('owner', level));
+    return join(this.opts.root, ...namespace, `${checkName('repository', ref.repo)}.git`);
   }
 
   /** Runs `fn` while holding this repository's lock. */

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -127,6 +128,24 @@ describe('slopgate refine', () => {
       rmSync(db, { recursive: true, force: true });
     }
   }, 180_000);
+
+  it('a half-set model configuration exits 2 naming the missing variable, without a stack trace, before any work', () => {
+    const repo = prRepo({ 'app/db.py': DB_PY }, { 'app/db.py': BROKEN });
+    const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', SLOPGATE_LLM_BASE_URL: 'http://127.0.0.1:9/v1' };
+    delete env.SLOPGATE_LLM_MODEL;
+    delete env.SLOPGATE_LLM_API_KEY;
+    const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+    const r = spawnSync(tsx, [join(process.cwd(), 'src', 'cli.ts'), 'refine', '--base', 'main', '--head', 'pr'], {
+      cwd: repo.dir,
+      encoding: 'utf8',
+      env,
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^slopgate: model configuration: the model is half-configured: SLOPGATE_LLM_MODEL is not set/);
+    expect(r.stderr).toMatch(/hint: fix the SLOPGATE_LLM_\* variables, or unset all of them/);
+    expect(r.stderr).not.toMatch(/LlmError|internal error|\n\s+at /);
+    expect(r.stdout).toBe('');
+  }, 60_000);
 
   it('has help and rejects an unknown format', async () => {
     let out = '';

@@ -50,7 +50,7 @@ describe('pipeline', () => {
     expect(todos.map((f) => f.path).sort()).toEqual(['a.txt', 'b.txt']);
     expect(todos.find((f) => f.path === 'a.txt')!.commit).toBe(report.commits[0]);
     expect(todos.find((f) => f.path === 'b.txt')!.commit).toBe(report.commits[1]);
-    expect(report.guards[0]).toMatchObject({ id: 'T1', status: 'fail', files: 2, findings: 2 });
+    expect(report.guards[0]).toMatchObject({ id: 'T1', status: 'nit', files: 2, findings: 2 }); // the worst severity it found
     expect(report.decision.outcome).toBe('PASS'); // nits alone pass, shown as annotations
   });
 
@@ -181,8 +181,8 @@ describe('no-evidence rule', () => {
     expect(order).toEqual(['T8 start', 'T9', 'T8 end']);
     expect(report.guards.map((g) => [g.id, g.status])).toEqual([
       ['T1', 'pass'],
-      ['T8', 'fail'],
-      ['T9', 'fail'],
+      ['T8', 'nit'],
+      ['T9', 'nit'],
     ]);
     expect(report.findings.map((f) => f.message).sort()).toEqual(['quick one', 'slow one']);
   });

@@ -43,6 +43,15 @@ describe('G1 stale lockfile', () => {
     expect(report.decision.outcome).toBe('ASK_AUTHOR');
   });
 
+  it('npm: a sanction of the manifest (manifests.allow) allows the edit, not the stale lockfile', async () => {
+    const repo = prRepo(
+      { 'package.json': pkg({ react: '^18.2.0' }), 'package-lock.json': npmLock({ react: '18.2.0' }), [NPM_CI]: ciWith('npm ci') },
+      { 'package.json': pkg({ react: '^18.2.0', rwsdk: '^0.1.0' }) },
+    );
+    const report = await gate(repo, [g1], { config: { manifests: { allow: ['package.json'] } } });
+    expect(findingsOf(report, 'G1').map((f) => f.category)).toEqual(['lockfile-stale']);
+  });
+
   it('npm: the same without a frozen install in CI is a risk', async () => {
     const repo = prRepo(
       { 'package.json': pkg({ react: '^18.2.0' }), 'package-lock.json': npmLock({ react: '18.2.0' }), [NPM_CI]: ciWith('npm install') },

@@ -2,10 +2,14 @@ import { runGate, type GateOptions } from '../../src/gate/run-gate.js';
 import { configSchema, type SlopgateConfigInput } from '../../src/core/config-schema.js';
 import type { Guard } from '../../src/core/guard.js';
 import type { Report } from '../../src/core/report.js';
+import { evidenceViolations } from './evidence.js';
 import type { TestRepo } from './git-repo.js';
 
-/** Runs the real pipeline with the given guards on `main` → `pr` of a test repo. */
-export function gate(
+/**
+ * Runs the real pipeline with the given guards on `main` → `pr` of a test repo. Fails when a guard wrote
+ * evidence that its declared evidence shapes reject (see core/evidence.ts), so every guard test checks it.
+ */
+export async function gate(
   repo: TestRepo,
   guards: Guard[],
   opts: Partial<Omit<GateOptions, 'config'>> & { config?: SlopgateConfigInput } = {},
@@ -15,7 +19,7 @@ export function gate(
   const disable = config?.guards?.disable ?? [];
   const parsed = configSchema.parse({ ...config, guards: { ...config?.guards, disable: [] } });
   parsed.guards.disable = disable;
-  return runGate({
+  const report = await runGate({
     repoDir: repo.dir,
     base: 'main',
     head: 'pr',
@@ -23,6 +27,9 @@ export function gate(
     config: parsed,
     ...rest,
   });
+  const bad = evidenceViolations(report.findings, guards);
+  if (bad.length) throw new Error(`evidence its guard's schema rejects:\n${bad.join('\n')}`);
+  return report;
 }
 
 /** Findings of one guard, for terse assertions. */

@@ -34,7 +34,7 @@ async function gatedSlopPr(): Promise<{ s: PrSetup; id: string }> {
   const s = await setupPr({ 'src/app.js': 'export const x = 1;\nexport const y = 2; // SLOP\n' }, { deps: { store } });
   expect(await gatePr(s.host, s.job, s.deps)).toBe('reported');
   expect(completionOf(s).conclusion).toBe('failure');
-  const id = findingIdOf(s.host.reviews[0]?.comments[0]?.body);
+  const id = findingIdOf(s.host.postedReviews[0]?.comments[0]?.body);
   expect(id).toMatch(/^[0-9a-f]{12}$/);
   return { s, id: id! };
 }
@@ -63,7 +63,7 @@ describe('/slopgate dismiss through the host seam', { timeout: TIMEOUT }, () => 
     expect(done.text ?? '').toContain('dismissed by maint via /slopgate dismiss');
     // Annotations and line comments skip a dismissed finding; the earlier comment is hidden.
     expect(done.annotations ?? []).toEqual([]);
-    expect(s.host.reviews).toHaveLength(1);
+    expect(s.host.postedReviews).toHaveLength(1);
     const hidden = s.host.callsOf('hideStaleComments');
     expect(hidden).toHaveLength(1);
     expect(hidden[0]![1]).toEqual([expect.objectContaining({ id: expect.any(Number) })]);

@@ -1,26 +1,37 @@
 import type { CheckRunOutcome, RepoTarget } from '../../src/host/check-outcome.js';
 import type {
   ChangedFileRef,
+  CheckButtons,
   CloneCredentials,
+  CommentHiding,
+  CommitPush,
+  Conversation,
   DirectoryEntry,
-  HostCapabilities,
+  HideHow,
   IssueComment,
+  Labels,
+  PullRequestBody,
   PullRequestFacts,
   PushCommitInput,
   Reaction,
   RepoRole,
   ReviewComment,
+  ReviewComments,
   ReviewHost,
   Suggestion,
 } from '../../src/host/review-host.js';
 import type { ReviewCommentInput } from '../../src/host/review-plan.js';
 
-/** One call made on the fake host: the method's name and its arguments. */
+/** The optional capabilities of a ReviewHost, by the property that holds each. */
+export type CapabilityName = 'reviews' | 'conversation' | 'buttons' | 'minimise' | 'prBody' | 'labels' | 'push';
+
+export const ALL_CAPABILITIES: readonly CapabilityName[] = ['reviews', 'conversation', 'buttons', 'minimise', 'prBody', 'labels', 'push'];
+
+/** One call made on the fake host or one of its capabilities: the method's name and its arguments. */
 export interface HostCall {
-  method: keyof ReviewHost;
+  method: string;
   args: unknown[];
 }
-
 export interface FakeCheckRun {
   id: number;
   headSha: string;
@@ -31,28 +42,36 @@ export interface FakeCheckRun {
 
 /**
  * An in-memory code host (danger-js's FakePlatform, for slopgate's ReviewHost): one repository with a
- * pull request, files per ref, check runs, comments and labels. Every call is recorded in `calls`;
- * `failOn` makes a method throw, to drive the job policy through its failure paths without any HTTP.
+ * pull request, files per ref, check runs, comments and labels. The class is the required core; each
+ * optional capability is a separate object over the same state (below), switched on and off with
+ * {@link FakePlatform.only}. Every call is recorded in `calls`; `failOn` makes a method throw, to drive
+ * the job policy through its failure paths without any HTTP.
  */
 export class FakePlatform implements ReviewHost {
   readonly target: RepoTarget;
-  capabilities: HostCapabilities = { canWriteChecks: true, canComment: true, canEditPullRequest: true, canPush: true };
+  reviews: ReviewComments | undefined = new FakeReviews(this);
+  conversation: Conversation | undefined = new FakeConversation(this);
+  buttons: CheckButtons | undefined = { maxButtons: 3 };
+  minimise: CommentHiding | undefined = new FakeHiding(this);
+  prBody: PullRequestBody | undefined = new FakePrBody(this);
+  labels: Labels | undefined = new FakeLabels(this);
+  push: CommitPush | undefined = new FakePush(this);
   readonly calls: HostCall[] = [];
   pr: PullRequestFacts;
   /** Files by `ref:path`. */
   readonly files = new Map<string, string>();
   readonly checkRuns = new Map<number, FakeCheckRun>();
   readonly reviewComments: ReviewComment[] = [];
-  readonly reviews: { number: number; commitSha: string; body: string; comments: ReviewCommentInput[] }[] = [];
+  readonly postedReviews: { number: number; commitSha: string; body: string; comments: ReviewCommentInput[] }[] = [];
   readonly issueComments: IssueComment[] = [];
   readonly reactions: { commentId: number; reaction: Reaction }[] = [];
   readonly roles = new Map<string, RepoRole>();
   readonly pushes: PushCommitInput[] = [];
   /** What `changedFiles` answers (the PR's files with their blobs at the head). */
   changed: ChangedFileRef[] = [];
-  readonly failOn = new Map<keyof ReviewHost, Error>();
+  readonly failOn = new Map<string, Error>();
   token = 'fake-token';
-  private nextId = 1;
+  nextId = 1;
 
   constructor(target: RepoTarget, pr: Partial<PullRequestFacts> & Pick<PullRequestFacts, 'number' | 'headSha' | 'baseSha'>) {
     this.target = target;
@@ -76,12 +95,25 @@ export class FakePlatform implements ReviewHost {
     };
   }
 
+  /** Keeps only the named capabilities (the core always stays): a host that has fewer, or a read-only token. */
+  only(...names: CapabilityName[]): this {
+    const keep = new Set(names);
+    if (!keep.has('reviews')) this.reviews = undefined;
+    if (!keep.has('conversation')) this.conversation = undefined;
+    if (!keep.has('buttons')) this.buttons = undefined;
+    if (!keep.has('minimise')) this.minimise = undefined;
+    if (!keep.has('prBody')) this.prBody = undefined;
+    if (!keep.has('labels')) this.labels = undefined;
+    if (!keep.has('push')) this.push = undefined;
+    return this;
+  }
+
   /** The calls of one method, in order. */
-  callsOf(method: keyof ReviewHost): unknown[][] {
+  callsOf(method: string): unknown[][] {
     return this.calls.filter((c) => c.method === method).map((c) => c.args);
   }
 
-  private record(method: keyof ReviewHost, ...args: unknown[]): void {
+  record(method: string, ...args: unknown[]): void {
     this.calls.push({ method, args });
     const err = this.failOn.get(method);
     if (err) throw err;
@@ -110,7 +142,7 @@ export class FakePlatform implements ReviewHost {
 
   async cloneCredentials(): Promise<CloneCredentials> {
     this.record('cloneCredentials');
-    return { token: this.token };
+    return { username: 'fake-user', token: this.token };
   }
 
   async startCheckRun(headSha: string, externalId: string): Promise<number> {
@@ -137,54 +169,6 @@ export class FakePlatform implements ReviewHost {
     return `${pr.repoHtmlUrl}/checks/${checkRunId}`;
   }
 
-  async listReviewComments(number: number): Promise<ReviewComment[]> {
-    this.record('listReviewComments', number);
-    return this.reviewComments.map((c) => ({ ...c }));
-  }
-
-  async createReview(number: number, review: { commitSha: string; body: string; comments: ReviewCommentInput[] }): Promise<void> {
-    this.record('createReview', number, review);
-    this.reviews.push({ number, ...review });
-    for (const c of review.comments) {
-      const id = this.nextId++;
-      this.reviewComments.push({ id, nodeId: `RC_${id}`, body: c.body, path: c.path, line: c.line, inReplyTo: null, authorIsBot: true });
-    }
-  }
-
-  async hideStaleComments(number: number, stale: { id: number; nodeId: string }[], how: 'resolve' | 'minimise'): Promise<number> {
-    this.record('hideStaleComments', number, stale, how);
-    return stale.length;
-  }
-
-  async postSuggestions(number: number, review: { commitSha: string; body: string; suggestions: Suggestion[] }): Promise<void> {
-    this.record('postSuggestions', number, review);
-  }
-
-  async updatePullRequestBody(number: number, body: string): Promise<void> {
-    this.record('updatePullRequestBody', number, body);
-    this.pr.body = body;
-  }
-
-  async addLabels(number: number, labels: string[]): Promise<void> {
-    this.record('addLabels', number, labels);
-    for (const l of labels) if (!this.pr.labels.includes(l)) this.pr.labels.push(l);
-  }
-
-  async removeLabel(number: number, label: string): Promise<void> {
-    this.record('removeLabel', number, label);
-    this.pr.labels = this.pr.labels.filter((l) => l !== label);
-  }
-
-  async addReaction(commentId: number, reaction: Reaction): Promise<void> {
-    this.record('addReaction', commentId, reaction);
-    this.reactions.push({ commentId, reaction });
-  }
-
-  async postComment(number: number, body: string): Promise<void> {
-    this.record('postComment', number, body);
-    this.issueComments.push({ id: this.nextId++, body, authorIsBot: true, byThisApp: true });
-  }
-
   async listIssueComments(number: number): Promise<IssueComment[]> {
     this.record('listIssueComments', number);
     return this.issueComments.map((c) => ({ ...c }));
@@ -192,7 +176,7 @@ export class FakePlatform implements ReviewHost {
 
   async permissionOf(username: string): Promise<RepoRole> {
     this.record('permissionOf', username);
-    return this.roles.get(username) ?? 'none';
+    return this.roles.get(username) ?? { level: 'none', name: 'none' };
   }
 
   async changedFiles(number: number): Promise<ChangedFileRef[]> {
@@ -200,16 +184,102 @@ export class FakePlatform implements ReviewHost {
     return this.changed.map((f) => ({ ...f }));
   }
 
-  async pushCommit(input: PushCommitInput): Promise<string> {
-    this.record('pushCommit', input);
-    if (input.branch === this.pr.defaultBranch) throw new Error('refusing to push to the default branch');
-    this.pushes.push(input);
-    return `pushed${this.pushes.length}`;
-  }
-
   private run(id: number): FakeCheckRun {
     const run = this.checkRuns.get(id);
     if (!run) throw new Error(`no check run ${id}`);
     return run;
+  }
+}
+
+/** Capability: review comments, kept in the platform's `reviewComments` and `reviews`. */
+class FakeReviews implements ReviewComments {
+  constructor(private readonly host: FakePlatform) {}
+
+  async listReviewComments(number: number): Promise<ReviewComment[]> {
+    this.host.record('listReviewComments', number);
+    return this.host.reviewComments.map((c) => ({ ...c }));
+  }
+
+  async createReview(number: number, review: { commitSha: string; body: string; comments: ReviewCommentInput[] }): Promise<void> {
+    this.host.record('createReview', number, review);
+    this.host.postedReviews.push({ number, ...review });
+    for (const c of review.comments) {
+      const id = this.host.nextId++;
+      this.host.reviewComments.push({
+        id,
+        handle: `RC_${id}`,
+        body: c.body,
+        path: c.path,
+        line: c.line,
+        inReplyTo: null,
+        authorIsBot: true,
+      });
+    }
+  }
+
+  async postSuggestions(number: number, review: { commitSha: string; body: string; suggestions: Suggestion[] }): Promise<void> {
+    this.host.record('postSuggestions', number, review);
+  }
+}
+
+/** Capability: the conversation (comments and reactions). */
+class FakeConversation implements Conversation {
+  constructor(private readonly host: FakePlatform) {}
+
+  async postComment(number: number, body: string): Promise<void> {
+    this.host.record('postComment', number, body);
+    this.host.issueComments.push({ id: this.host.nextId++, body, authorIsBot: true, byThisApp: true });
+  }
+
+  async addReaction(commentId: number, reaction: Reaction): Promise<void> {
+    this.host.record('addReaction', commentId, reaction);
+    this.host.reactions.push({ commentId, reaction });
+  }
+}
+
+/** Capability: hiding stale comments (counts them as hidden). */
+class FakeHiding implements CommentHiding {
+  constructor(private readonly host: FakePlatform) {}
+
+  async hideStaleComments(number: number, stale: { id: number; handle: string }[], how: HideHow): Promise<number> {
+    this.host.record('hideStaleComments', number, stale, how);
+    return stale.length;
+  }
+}
+
+/** Capability: the PR description. */
+class FakePrBody implements PullRequestBody {
+  constructor(private readonly host: FakePlatform) {}
+
+  async updatePullRequestBody(number: number, body: string): Promise<void> {
+    this.host.record('updatePullRequestBody', number, body);
+    this.host.pr.body = body;
+  }
+}
+
+/** Capability: labels. */
+class FakeLabels implements Labels {
+  constructor(private readonly host: FakePlatform) {}
+
+  async addLabels(number: number, labels: string[]): Promise<void> {
+    this.host.record('addLabels', number, labels);
+    for (const l of labels) if (!this.host.pr.labels.includes(l)) this.host.pr.labels.push(l);
+  }
+
+  async removeLabel(number: number, label: string): Promise<void> {
+    this.host.record('removeLabel', number, label);
+    this.host.pr.labels = this.host.pr.labels.filter((l) => l !== label);
+  }
+}
+
+/** Capability: commits on the PR branch (refuses the default branch like a host would). */
+class FakePush implements CommitPush {
+  constructor(private readonly host: FakePlatform) {}
+
+  async pushCommit(input: PushCommitInput): Promise<string> {
+    this.host.record('pushCommit', input);
+    if (input.branch === this.host.pr.defaultBranch) throw new Error('refusing to push to the default branch');
+    this.host.pushes.push(input);
+    return `pushed${this.host.pushes.length}`;
   }
 }

@@ -60,7 +60,7 @@ describe('gatePr over an in-memory host', { timeout: TIMEOUT }, () => {
     const out = completion(s);
     expect(out.conclusion).toBe('success');
     expect(out.actions?.map((a) => a.identifier)).toEqual(['rerun']);
-    expect(s.host.reviews).toHaveLength(0);
+    expect(s.host.postedReviews).toHaveLength(0);
     expect(s.host.callsOf('addLabels')).toHaveLength(0);
     expect(s.host.pr.body).toContain(BODY_START);
     // Config came from the default branch, never from the PR head.
@@ -78,15 +78,15 @@ describe('gatePr over an in-memory host', { timeout: TIMEOUT }, () => {
     expect(out.conclusion).toBe('failure');
     expect(out.actions?.map((a) => a.identifier)).toEqual(['refine', 'rerun']);
     expect(out.annotations?.[0]).toMatchObject({ path: 'src/app.js', start_line: 2, annotation_level: 'failure' });
-    expect(s.host.reviews).toHaveLength(1);
-    expect(s.host.reviews[0]!.commitSha).toBe(s.job.headSha);
-    expect(s.host.reviews[0]!.comments).toEqual([expect.objectContaining({ path: 'src/app.js', line: 2, side: 'RIGHT' })]);
-    expect(s.host.reviews[0]!.body).toContain(`${s.host.pr.repoHtmlUrl}/checks/${s.job.checkRunId}`);
+    expect(s.host.postedReviews).toHaveLength(1);
+    expect(s.host.postedReviews[0]!.commitSha).toBe(s.job.headSha);
+    expect(s.host.postedReviews[0]!.comments).toEqual([expect.objectContaining({ path: 'src/app.js', line: 2, side: 'RIGHT' })]);
+    expect(s.host.postedReviews[0]!.body).toContain(`${s.host.pr.repoHtmlUrl}/checks/${s.job.checkRunId}`);
   });
 
   it('a read-only host (no comment or PR edit rights) still gets the verdict on the check run, and nothing else is tried', async () => {
     const s = await setup({ 'src/app.js': 'SLOP\n' }, { config: 'maxRounds: 1\n' });
-    s.host.capabilities = { canWriteChecks: true, canComment: false, canEditPullRequest: false, canPush: false };
+    s.host.only();
     expect(await gatePr(s.host, s.job, s.deps)).toBe('reported');
     expect(completion(s).conclusion).toBe('failure');
     for (const m of ['listReviewComments', 'createReview', 'updatePullRequestBody', 'addLabels'] as const) {
@@ -252,14 +252,14 @@ describe('gatePr over an in-memory host', { timeout: TIMEOUT }, () => {
     const blob = (path: string) => s.remote.work.git('rev-parse', `${s.job.headSha}:${path}`).trim();
     const scope = { owner: OWNER, repo: REPO, number: 7 };
     const grant = (path: string, b: string, via: 'allow' | 'label' = 'allow') =>
-      grantMarker({ via, by: 'maint', at: s.job.headSha, pattern: path, files: [{ path, blob: b }] }, s.deps.sanctionKey, scope);
+      grantMarker({ via, by: 'maint', at: s.job.headSha, pattern: path, files: [{ path, blob: b }] }, s.deps.sanctionKey!, scope);
     s.host.issueComments.push(
       { id: 1, body: `ok ${grant('package.json', blob('package.json'))}`, authorIsBot: true, byThisApp: true },
       { id: 2, body: `stale ${grant('go.mod', 'f'.repeat(40))}`, authorIsBot: true, byThisApp: true },
       { id: 3, body: `pasted ${grant('Cargo.toml', blob('Cargo.toml'))}`, authorIsBot: false, byThisApp: false },
       { id: 4, body: `other bot ${grant('Cargo.toml', blob('Cargo.toml'))}`, authorIsBot: true, byThisApp: false },
       { id: 5, body: `forged <!-- slopgate:grant:${b64('{}')}.${'A'.repeat(32)} -->`, authorIsBot: true, byThisApp: true },
-      { id: 6, body: `old format ${legacyAllowMarker('pom.xml', s.deps.sanctionKey, scope)}`, authorIsBot: true, byThisApp: true },
+      { id: 6, body: `old format ${legacyAllowMarker('pom.xml', s.deps.sanctionKey!, scope)}`, authorIsBot: true, byThisApp: true },
       { id: 7, body: `label ${grant('Cargo.toml', blob('Cargo.toml'), 'label')}`, authorIsBot: true, byThisApp: true },
     );
     expect(await gatePr(s.host, s.job, s.deps)).toBe('infrastructure-error');

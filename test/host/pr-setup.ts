@@ -6,6 +6,7 @@ import { externalIdFor, jobKey, type GateJob } from '../../src/host/queued-job.j
 import type { GatePrDeps } from '../../src/host/pr-job.js';
 import type { CheckRunOutcome } from '../../src/host/check-outcome.js';
 import { RepoMirrors } from '../../src/workspace/repo-mirror.js';
+import { MirrorWorkspace } from '../../src/workspace/workspace-port.js';
 import type { FileContent } from '../helpers/git-repo.js';
 import { FakeRemote, removeFakeRemotes } from '../helpers/fake-remote.js';
 import { markerGuard } from '../helpers/test-guards.js';
@@ -46,8 +47,7 @@ export async function setupPr(
   const work = mkdtempSync(join(tmpdir(), 'slopgate-host-'));
   scratch.push(work);
   const deps: GatePrDeps = {
-    mirrors: new RepoMirrors({ root: join(work, 'mirrors'), remoteUrl: () => remote.url }),
-    scratchRoot: join(work, 'jobs'),
+    workspace: new MirrorWorkspace(new RepoMirrors({ root: join(work, 'mirrors'), remoteUrl: () => remote.url }), join(work, 'jobs')),
     guards: [markerGuard],
     sanctionKey: Buffer.alloc(32, 7),
     refinerAvailable: false,

@@ -8,13 +8,14 @@ import { gatePr, type GatePrDeps } from '../../src/host/pr-job.js';
 import { STUCK_LABEL } from '../../src/host/labels.js';
 import { landingOf, refineGatedHead, refinePr, type RefinePrDeps } from '../../src/host/refine-pr.js';
 import { configSchema } from '../../src/core/config-schema.js';
-import type { PullRequestFacts, PushCommitInput, Suggestion } from '../../src/host/review-host.js';
+import type { CommitPush, PullRequestFacts, PushCommitInput, Suggestion } from '../../src/host/review-host.js';
 import { GUARDS } from '../../src/guards/index.js';
 import type { JsonModel } from '../../src/llm/port.js';
 import { RECIPES } from '../../src/refiner/recipes/index.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { RepoMirrors } from '../../src/workspace/repo-mirror.js';
+import { MirrorWorkspace } from '../../src/workspace/workspace-port.js';
 import { FakeRemote, removeFakeRemotes } from '../helpers/fake-remote.js';
 import { DB_PY } from '../refiner/fixtures.js';
 import { ScriptedModel } from '../refiner/scripted-model.js';
@@ -35,10 +36,13 @@ class PushingPlatform extends FakePlatform {
     pr: Partial<PullRequestFacts> & Pick<PullRequestFacts, 'number' | 'headSha' | 'baseSha'>,
   ) {
     super(target, pr);
+    // The push capability records the call as usual, then moves the PR's branch on the remote for real.
+    const recorded = this.push;
+    this.push = { pushCommit: (input) => this.pushToRemote(input, recorded) };
   }
 
-  override async pushCommit(input: PushCommitInput): Promise<string> {
-    await super.pushCommit(input);
+  private async pushToRemote(input: PushCommitInput, recorded: CommitPush | undefined): Promise<string> {
+    await recorded?.pushCommit(input);
     if (input.parentSha !== this.pr.headSha) throw new Error('422: the branch moved (not a fast-forward)');
     const sha = this.remote.pushPr(this.pr.number, Object.fromEntries(input.files.map((f) => [f.path, f.content])));
     this.pr = { ...this.pr, headSha: sha };
@@ -95,8 +99,7 @@ async function setup(
   };
   const regated: string[] = [];
   const base: GatePrDeps = {
-    mirrors: new RepoMirrors({ root: join(work, 'mirrors'), remoteUrl: () => remote.url }),
-    scratchRoot: join(work, 'jobs'),
+    workspace: new MirrorWorkspace(new RepoMirrors({ root: join(work, 'mirrors'), remoteUrl: () => remote.url }), join(work, 'jobs')),
     guards: GUARDS,
     store,
     sanctionKey: Buffer.alloc(32, 7),
@@ -280,7 +283,7 @@ describe('refinePr over an in-memory host', { timeout: TIMEOUT }, () => {
       push: false,
       why: expect.stringContaining('default branch'),
     });
-    host.capabilities = { ...host.capabilities, canPush: false };
+    host.push = undefined;
     expect(landingOf(host, host.pr, push)).toMatchObject({ push: false, why: expect.stringContaining('cannot push') });
   });
 

@@ -59,7 +59,7 @@ describe('github/review-plan', () => {
 
   it('skips findings already commented on the same path (re-run, force-push), even when GitHub marked the comment outdated', () => {
     const a = f('src/a.ts', 10);
-    const posted: PostedComment[] = [{ id: 1, nodeId: 'N1', findingId: a.id, path: 'src/a.ts', line: null, humanReplied: false }];
+    const posted: PostedComment[] = [{ id: 1, handle: 'N1', findingId: a.id, path: 'src/a.ts', line: null, humanReplied: false }];
     const plan = planReview([a, f('src/a.ts', 11)], added, posted, opts);
     expect(plan.alreadyPosted).toEqual([a]);
     expect(plan.comments.map((c) => findingIdOf(c.body))).toEqual([f('src/a.ts', 11).id]);
@@ -67,8 +67,8 @@ describe('github/review-plan', () => {
 
   it('stale comments of fixed findings are cleaned up unless a human replied', () => {
     const posted: PostedComment[] = [
-      { id: 1, nodeId: 'N1', findingId: 'gone1', path: 'src/a.ts', line: 10, humanReplied: false },
-      { id: 2, nodeId: 'N2', findingId: 'gone2', path: 'src/a.ts', line: 11, humanReplied: true },
+      { id: 1, handle: 'N1', findingId: 'gone1', path: 'src/a.ts', line: 10, humanReplied: false },
+      { id: 2, handle: 'N2', findingId: 'gone2', path: 'src/a.ts', line: 11, humanReplied: true },
     ];
     expect(planReview([], added, posted, opts).stale.map((s) => s.id)).toEqual([1]);
   });

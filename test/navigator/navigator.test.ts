@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { makeFinding } from '../../src/core/finding.js';
+import type { G7RemovedPublicEvidence } from '../../src/guards/g7-dropped-definitions/evidence.js';
 import { GUARDS } from '../../src/guards/index.js';
 import { DATA_CLOSE, DATA_OPEN } from '../../src/qa/data-block.js';
 import { decide } from '../../src/routing/decide.js';
@@ -51,7 +52,7 @@ function obedient(request: { messages: { role: string; content: string }[] }) {
 describe('navigator', () => {
   it('finds a choice only where the table leaves one: a public removal, never PASS while a fail exists', () => {
     const text = { line: 1, message: 'm', remediation: 'r' };
-    const evidence = { removedPublic: [{ name: 'f' }] };
+    const evidence = { removedPublic: [{ name: 'f', kind: 'function', baseLine: 1 }] } satisfies G7RemovedPublicEvidence;
     const removal = makeFinding({ guard: 'G7', category: 'toplevel-dropped', severity: 'risk', path: 'a.py', ...text, evidence });
     const broken = makeFinding({ guard: 'G2', category: 'syntax-invalid', severity: 'fail', path: 'a.json', ...text });
     const refine = choicePoint(decide([removal, broken]), [removal, broken], false);

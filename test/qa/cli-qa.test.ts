@@ -43,7 +43,7 @@ describe('slopgate check --qa --format markdown', () => {
   it('says it was skipped, and why, without a model', async () => {
     let out = '';
     await runCheck({ ...args, repo: portRepo().dir }, (s) => (out += s), { env: {} });
-    expect(out).toContain('Q&A: skipped (no model configured for the questioner');
+    expect(out).toContain('Q&A: not run (no model configured for the questioner');
     expect(out).toContain('Not run: no model configured');
   });
 });

@@ -91,7 +91,7 @@ describe('qa phase through the gate', () => {
     const noModel = await gate(portRepo(), [quietGuard], { config: on });
     expect(noModel.sections.qa).toMatchObject({ status: 'not-run' });
     expect((noModel.sections.qa as { reason: string }).reason).toContain('no model configured');
-    expect(renderCheckRun(noModel).summary).toContain('Q&A: skipped (no model configured');
+    expect(renderCheckRun(noModel).summary).toContain('Q&A: not run (no model configured');
     const untouched = await gate(portRepo(), [quietGuard]);
     expect(untouched.sections.qa).toBeUndefined();
   });

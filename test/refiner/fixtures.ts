@@ -6,6 +6,7 @@ import type { JsonModel } from '../../src/llm/port.js';
 import { refine, type RefineResult } from '../../src/refiner/refine.js';
 import type { Recipe } from '../../src/refiner/types.js';
 import type { GuardServices } from '../../src/core/guard.js';
+import { evidenceViolations } from '../helpers/evidence.js';
 import type { TestRepo } from '../helpers/git-repo.js';
 
 export const DB_PY = `import sqlite3
@@ -53,7 +54,10 @@ export function gateAndRefine(repo: TestRepo, opts: RefineFixtureOptions = {}): 
 export async function refineReport(repo: TestRepo, edit: (report: Report) => Report, opts: RefineFixtureOptions = {}): Promise<RefineRun> {
   const config = configSchema.parse({ tests: { enabled: false }, ...opts.config });
   const services: GuardServices = { ...opts.services };
-  const report = edit(await runGate({ repoDir: repo.dir, base: 'main', head: 'pr', config, guards: GUARDS, services }));
+  const gated = await runGate({ repoDir: repo.dir, base: 'main', head: 'pr', config, guards: GUARDS, services });
+  const bad = evidenceViolations(gated.findings, GUARDS);
+  if (bad.length) throw new Error(`evidence its guard's schema rejects:\n${bad.join('\n')}`);
+  const report = edit(gated);
   const result = await refine({
     repoDir: repo.dir,
     base: 'main',

@@ -13,6 +13,7 @@ import { renderBodySection } from '../../src/host/pr-body.js';
 import { nothingKeptComment, pushedComment, refineCommitMessage, suggestionsBody } from '../../src/host/refine-messages.js';
 import { commentBody } from '../../src/host/review-plan.js';
 import { reportOutcome } from '../../src/host/publish-report.js';
+import { queueOutcome } from '../../src/host/merge-queue.js';
 import { ConfigError } from '../../src/config/load.js';
 import { jobSummary } from '../../src/platforms/actions/actions-review-host.js';
 import { annotationCommand } from '../../src/platforms/actions/workflow-commands.js';
@@ -169,7 +170,7 @@ const RENDERERS: Record<string, () => string[]> = {
   ],
   'host/give-sanction.ts (sanction replies: /slopgate allow and the label)': () => {
     const grant = { via: 'allow' as const, by: 'maint', at: 'f'.repeat(40), pattern: HOSTILE, files: [{ path: HOSTILE, blob: null }] };
-    const refusal = sanctionRefusal('adding the label', 'maint', 'triage', null, () => false) ?? '';
+    const refusal = sanctionRefusal('adding the label', 'maint', { level: 'read', name: 'triage' }, null, () => false) ?? '';
     return [grantedReply(grant), grantedReply({ ...grant, via: 'label' }), labelRefusedReply(refusal), refusal];
   },
   'host/pr-body.ts renderBodySection (the PR description)': () => [
@@ -224,6 +225,14 @@ const RENDERERS: Record<string, () => string[]> = {
       ),
       failedJobOutcome(new Error(HOSTILE), 'neutral'),
     ].flatMap((o) => [inertText(o.title), o.summary]),
+  'host/merge-queue.ts (a merge queue entry, gated or with a reused verdict)': () => {
+    const group = { headRef: HOSTILE, baseRef: HOSTILE, baseSha: 'f'.repeat(40) };
+    const verdict = reportOutcome(inertReport(buildReport([hostileFinding])), false);
+    return [queueOutcome(verdict, group), queueOutcome(verdict, group, { number: 7, headSha: 'e'.repeat(40) })].flatMap((o) => [
+      inertText(o.title),
+      o.summary,
+    ]);
+  },
 };
 
 describe('no PR-controlled text is live where slopgate writes it', () => {
@@ -249,7 +258,10 @@ const POSTING =
   /\.(postComment|createReview|postSuggestions|completeCheckRun|reopenCheckRun|startCheckRun|updatePullRequestBody|pushCommit)\(|rest\.(issues\.(createComment|update(Comment)?)|pulls\.(createReview|update)|checks\.(create|update)|git\.createCommit|repos\.createCommitComment)\(|\bworkflowCommand\(|\bappendSummary\(/g;
 
 const POSTING_SITES: Record<string, { calls: number; renderers: string }> = {
-  'src/host/pr-job.ts': { calls: 2, renderers: 'queued-job.ts outcomes; the report via publish-report.ts after inertReport' },
+  'src/host/pr-job.ts': {
+    calls: 4,
+    renderers: 'queued-job.ts outcomes, queueOutcome of reportOutcome after inertReport; the report via publish-report.ts after inertReport',
+  },
   'src/host/publish-report.ts': { calls: 2, renderers: 'reportOutcome (renderCheckRun, toAnnotations), renderBodySection' },
   'src/host/post-review.ts': { calls: 1, renderers: 'commentBody; reviewBody holds no PR text' },
   'src/host/refine-pr.ts': { calls: 3, renderers: 'refine-messages.ts; pushCommit with refineCommitMessage' },
@@ -266,7 +278,7 @@ const POSTING_SITES: Record<string, { calls: number; renderers: string }> = {
   },
   'src/platforms/actions/actions-review-host.ts': { calls: 7, renderers: 'jobSummary, annotationCommand, fixed texts' },
   'src/platforms/actions/run-action.ts': {
-    calls: 14,
+    calls: 9,
     renderers: 'inertReport, queued-job.ts outcomes, inertText on errors, on the sandbox failure and on the workflow-trust warning',
   },
   'src/platforms/actions/workflow-commands.ts': { calls: 2, renderers: 'annotationCommand of toAnnotations' },

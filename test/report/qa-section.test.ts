@@ -5,7 +5,7 @@ describe('report/qa-section', () => {
   it('writes one summary line per state and ignores shapes it does not know', () => {
     expect(qaSummaryLine({ status: 'ran', handled: 3, gap: 0, uncertain: 0 })).toBe('Q&A: 3 handled / 0 gap / 0 uncertain');
     const skipped = qaSummaryLine({ status: 'not-run', reason: 'disabled (qa.enabled is false)' });
-    expect(skipped).toBe('Q&A: skipped (disabled (qa.enabled is false))');
+    expect(skipped).toBe('Q&A: not run (disabled (qa.enabled is false))');
     const crashed = qaSummaryLine({ status: 'crashed', reason: 'TypeError: x is undefined\nat y' });
     expect(crashed).toBe('Q&A: crashed (TypeError: x is undefined) — treat this PR as ungated');
     expect(qaSummaryLine(undefined)).toBeNull();

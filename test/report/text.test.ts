@@ -102,7 +102,7 @@ describe('report/text', () => {
     const out = renderText(report);
     expect(out).toContain('Ψ-lite 0.41 (threshold 0.50) · weakest file docs/x.md');
     expect(out).toMatch(/Ψ 0\.41 {2}Γ 0\.50 {2}Ω 0\.09 {2}docs\/x\.md/);
-    expect(out).toContain('Tests 1 regression');
+    expect(out).toContain('Tests: 1 regression');
     expect(out).toContain('tests/test_a.py::test_load');
     expect(out).toContain('runner: pytest');
     expect(out).toContain('flaky: 0');

@@ -7,6 +7,7 @@ import type { Report } from '../../src/core/report.js';
 import { g8 } from '../../src/guards/g8-tests/index.js';
 import type { BaselineCache } from '../../src/core/ports.js';
 import { MemoryBaselineCache } from '../../src/testgate/baseline-cache.js';
+import { evidenceViolations } from '../helpers/evidence.js';
 import type { TestRepo } from '../helpers/git-repo.js';
 
 /** A per-file build cache dir for the sandbox (Go/Cargo caches), removed by the caller. */
@@ -23,9 +24,9 @@ export interface G8Options {
   mergeRef?: string;
 }
 
-/** Runs the real pipeline with G8 only, main → pr (or `head`). */
-export function gateTests(repo: TestRepo, opts: G8Options): Promise<Report> {
-  return runGate({
+/** Runs the real pipeline with G8 only, main → pr (or `head`); fails when G8 wrote evidence its schema rejects. */
+export async function gateTests(repo: TestRepo, opts: G8Options): Promise<Report> {
+  const report = await runGate({
     repoDir: repo.dir,
     base: 'main',
     head: opts.head ?? 'pr',
@@ -36,6 +37,9 @@ export function gateTests(repo: TestRepo, opts: G8Options): Promise<Report> {
       tests: { cacheDir: opts.cacheDir, repo: 'fixture', ...(opts.mergeRef ? { mergeRef: opts.mergeRef } : {}) },
     },
   });
+  const bad = evidenceViolations(report.findings, [g8]);
+  if (bad.length) throw new Error(`evidence G8's schema rejects:\n${bad.join('\n')}`);
+  return report;
 }
 
 export function g8Status(report: Report) {

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { authEnv, redactToken } from '../../src/workspace/git-auth.js';
 import { preparePrRevisions } from '../../src/workspace/pr-workspace.js';
-import { RepoMirrors } from '../../src/workspace/repo-mirror.js';
+import { githubRemoteUrl, RepoMirrors } from '../../src/workspace/repo-mirror.js';
+import { parseRepoPath, repoPath } from '../../src/host/check-outcome.js';
 import { FakeRemote, removeFakeRemotes } from '../helpers/fake-remote.js';
 
 const roots: string[] = [];
@@ -84,12 +85,15 @@ describe('workspace/pr-workspace', () => {
   });
 
   it("the token only travels in git's environment and is scrubbed from errors", () => {
-    const env = authEnv({ token: 'ghs_secret' });
+    const env = authEnv({ username: 'x-access-token', token: 'ghs_secret' });
     expect(env.GIT_CONFIG_KEY_1).toBe('http.extraHeader');
     expect(env.GIT_CONFIG_VALUE_1).toBe(`Authorization: Basic ${Buffer.from('x-access-token:ghs_secret').toString('base64')}`);
     expect(env.GIT_CONFIG_KEY_0).toBe('credential.helper');
     expect(
-      redactToken(`fatal: ghs_secret and ${Buffer.from('x-access-token:ghs_secret').toString('base64')}`, { token: 'ghs_secret' }),
+      redactToken(`fatal: ghs_secret and ${Buffer.from('x-access-token:ghs_secret').toString('base64')}`, {
+        username: 'x-access-token',
+        token: 'ghs_secret',
+      }),
     ).toBe('fatal: [token] and [token]');
   });
 
@@ -97,5 +101,24 @@ describe('workspace/pr-workspace', () => {
     const mirrors = new RepoMirrors({ root: '/tmp/x', remoteUrl: () => '' });
     expect(() => mirrors.dirOf({ owner: '..', repo: 'r' })).toThrow();
     expect(() => mirrors.dirOf({ owner: 'o', repo: 'a/b' })).toThrow();
+    expect(() => mirrors.dirOf({ owner: 'group/../..', repo: 'r' })).toThrow();
+    expect(() => mirrors.dirOf({ owner: 'group//sub', repo: 'r' })).toThrow();
+  });
+
+  it('a nested namespace (group/subgroup) is one directory per level and one URL path', () => {
+    const mirrors = new RepoMirrors({ root: '/tmp/x', remoteUrl: () => '' });
+    const target = parseRepoPath('platform/tools/widgets');
+    expect(target).toEqual({ owner: 'platform/tools', repo: 'widgets' });
+    expect(repoPath(target)).toBe('platform/tools/widgets');
+    expect(mirrors.dirOf(target)).toBe('/tmp/x/platform/tools/widgets.git');
+    expect(githubRemoteUrl({})(target)).toBe('https://github.com/platform/tools/widgets.git');
+    expect(() => parseRepoPath('widgets')).toThrow(/namespace/);
+  });
+
+  it("a host's own user name goes with its token (GitLab's oauth2, not GitHub's x-access-token)", () => {
+    const creds = { username: 'oauth2', token: 'glpat_secret' };
+    const basic = Buffer.from('oauth2:glpat_secret').toString('base64');
+    expect(authEnv(creds).GIT_CONFIG_VALUE_1).toBe(`Authorization: Basic ${basic}`);
+    expect(redactToken(`fatal: ${basic}`, creds)).toBe('fatal: [token]');
   });
 });

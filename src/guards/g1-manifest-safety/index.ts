@@ -19,6 +19,7 @@ import { actionsUsed, workflowConcerns } from './workflow-risk.js';
 import { isDependencyBot } from './dependency-bots.js';
 import { staleLockfileFindings } from './stale-lockfile.js';
 import { versionOnlyEdit } from './version-bumps.js';
+import { G1_EVIDENCE, type G1ManifestEvidence, type G1WorkflowEvidence } from './evidence.js';
 import type { SanctionRecord } from '../../core/report-sections.js';
 
 /** The line of the first added line that mentions a changed dependency, else the first added line. */
@@ -94,7 +95,7 @@ async function checkFile(file: ChangedFile, all: ChangedFile[], ctx: GuardContex
       ...(bot ? { author: bot } : {}),
       ...(changes?.length ? { dependencies: changes.slice(0, 50) } : {}),
       ...(sections?.length ? { sections: sections.slice(0, 50) } : {}),
-    };
+    } satisfies G1ManifestEvidence;
     out.push({
       category: 'manifest-edit',
       severity: toolOnly || onlyVersions !== null || bot !== undefined ? 'nit' : 'risk',
@@ -163,7 +164,7 @@ async function workflowFinding(
     ...base,
     ...at(concerns.find((c) => c.line !== undefined)?.line ?? file.added[0]?.start),
     message: `${base.message} The change ${listed}.`,
-    evidence: { concerns: concerns.map((c) => c.what) },
+    evidence: { concerns: concerns.map((c) => c.what) } satisfies G1WorkflowEvidence,
   };
 }
 
@@ -187,6 +188,7 @@ function sanctionSource(path: string, ctx: GuardContext): string {
 export const g1: Guard = {
   id: 'G1',
   name: 'Build manifests, sensitive paths, oversize files and escaping symlinks',
+  evidence: G1_EVIDENCE,
   appliesTo: () => true,
   async checkAll(files, ctx) {
     const readLink = headSymlinkReader(ctx);

@@ -1,4 +1,5 @@
 import { parse as parseToml } from 'smol-toml';
+import { jsonObject, parseJsonAs } from '../../core/parse-data.js';
 import { basenameLower } from './path-rules.js';
 
 /**
@@ -164,10 +165,15 @@ const scalar = (v: unknown): string | null => {
   return t.length > 40 ? `${t.slice(0, 39)}…` : t;
 };
 
+/** The own keys of a TOML table, from the JSON text `tomlTables` keeps of them. */
+function ownKeys(json: string): Record<string, unknown> {
+  return parseJsonAs(jsonObject, json, 'the own keys of a TOML table');
+}
+
 /** "`version` 0.3.0 → 0.4.0", "`edition` added", "`features`" for the own keys of a TOML table that differ. */
 function tableKeys(before: string, after: string): string[] {
-  const a = JSON.parse(before) as Record<string, unknown>;
-  const b = JSON.parse(after) as Record<string, unknown>;
+  const a = ownKeys(before);
+  const b = ownKeys(after);
   const out: string[] = [];
   for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
     if (JSON.stringify(a[k]) === JSON.stringify(b[k])) continue;
@@ -183,8 +189,7 @@ function tableKeys(before: string, after: string): string[] {
 
 const tomlReader = (impact: Reader['impact'], skipKeysOf?: (table: string, own: string) => string): Reader => ({
   read: (text) => {
-    // cast: I/O boundary: parsed from a file or a tool's output
-    const flat = tomlTables(parseToml(text) as Record<string, unknown>);
+    const flat = tomlTables(parseToml(text));
     for (const name of [...flat.keys()]) if (TOML_DEPENDENCY_TABLE.test(name)) flat.delete(name);
     if (skipKeysOf) for (const [name, own] of flat) flat.set(name, skipKeysOf(name, own));
     return flat;
@@ -197,7 +202,7 @@ const tomlReader = (impact: Reader['impact'], skipKeysOf?: (table: string, own: 
 /** [project]: dependency arrays are reported as dependencies; metadata-only edits are tool-level. */
 function projectContent(name: string, own: string): string {
   if (name !== 'project') return own;
-  const o = JSON.parse(own) as Record<string, unknown>; // cast: I/O boundary: parsed from a file or a tool's output
+  const o = ownKeys(own);
   delete o.dependencies;
   delete o['optional-dependencies'];
   return JSON.stringify(o);
@@ -212,8 +217,8 @@ const READERS: Record<string, Reader> = {
 
 /** For [project]: true when only metadata keys differ (description, classifiers, urls …). */
 function projectMetadataOnly(before: string, after: string): boolean {
-  const a = JSON.parse(before) as Record<string, unknown>; // cast: I/O boundary: parsed from a file or a tool's output
-  const b = JSON.parse(after) as Record<string, unknown>; // cast: I/O boundary: parsed from a file or a tool's output
+  const a = ownKeys(before);
+  const b = ownKeys(after);
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   return [...keys].every((k) => PROJECT_METADATA.has(k) || JSON.stringify(a[k]) === JSON.stringify(b[k]));
 }

@@ -2,6 +2,7 @@ import type { GuardFinding } from '../../core/guard.js';
 import type { ChangedFile } from '../../core/patch-set.js';
 import { describeChange, type DependencyChange } from './dependency-diff.js';
 import { describeSection, type SectionChange } from './manifest-sections.js';
+import type { G1OversizeEvidence, G1SymlinkEvidence } from './evidence.js';
 
 /** How a maintainer allows a G1 path; appended to every sanctionable remediation. */
 export function sanctionHint(path: string): string {
@@ -119,7 +120,7 @@ export function oversizeFinding(file: ChangedFile, limit: number): GuardFinding 
     path: file.path,
     message: `\`${file.path}\` is ${mib(file.head.size)} (${file.head.size} bytes) at head, over the ${mib(limit)} limit (\`limits.maxFileBytes\`)${before}. Large files bloat every clone forever and are not checked by the other guards.`,
     remediation: `Keep large or generated files out of git (Git LFS, a release asset or a build step). ${sanctionHint(file.path)}`,
-    evidence: { bytes: file.head.size, limit },
+    evidence: { bytes: file.head.size, limit } satisfies G1OversizeEvidence,
   };
 }
 
@@ -130,7 +131,7 @@ export function symlinkFinding(file: ChangedFile, target: string, why: string): 
     path: file.path,
     message: `\`${file.path}\` is a symbolic link to \`${target}\`, which points outside the repository: ${why}. Tools that follow links (builds, docs generators, artifact uploads) would read files from the machine running them.`,
     remediation: `Replace the link with a real file or a link that stays inside the repository. ${sanctionHint(file.path)}`,
-    evidence: { target },
+    evidence: { target } satisfies G1SymlinkEvidence,
     cause: `symlink to ${target}`,
   };
 }
@@ -142,7 +143,7 @@ export function gitInternalsSymlinkFinding(file: ChangedFile, target: string, re
     path: file.path,
     message: `\`${file.path}\` is a symbolic link to \`${target}\`, which resolves into git's own directory (\`${resolved}\`); git config and hooks are not part of the repository.`,
     remediation: `Remove the link. ${sanctionHint(file.path)}`,
-    evidence: { target },
+    evidence: { target } satisfies G1SymlinkEvidence,
     cause: `symlink to ${target}`,
   };
 }

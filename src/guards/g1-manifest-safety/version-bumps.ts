@@ -79,7 +79,7 @@ function blankRequirementTables(table: unknown): unknown {
 }
 
 function pyproject(text: string): unknown {
-  const doc = parseToml(text) as Record<string, unknown>; // cast: I/O boundary: parsed from a file
+  const doc: Record<string, unknown> = parseToml(text);
   const out: Record<string, unknown> = { ...doc };
   if (isRecord(doc.project)) {
     const project: Record<string, unknown> = { ...doc.project };
@@ -111,7 +111,7 @@ function blankPoetry(table: unknown): unknown {
 }
 
 function cargoToml(text: string): unknown {
-  const doc = parseToml(text) as Record<string, unknown>; // cast: I/O boundary: parsed from a file
+  const doc: Record<string, unknown> = parseToml(text);
   const kinds = ['dependencies', 'dev-dependencies', 'build-dependencies'];
   const blankKinds = (t: Record<string, unknown>) => {
     const out = { ...t };
@@ -183,7 +183,7 @@ function gradle(text: string): unknown {
 }
 
 function versionCatalog(text: string): unknown {
-  const doc = parseToml(text) as Record<string, unknown>; // cast: I/O boundary: parsed from a file
+  const doc: Record<string, unknown> = parseToml(text);
   const out: Record<string, unknown> = { ...doc };
   if (isRecord(doc.versions))
     out.versions = Object.fromEntries(Object.entries(doc.versions).map(([k, v]) => [k, typeof v === 'string' ? mark(v) : v]));

@@ -67,7 +67,7 @@ function parseYaml(text: string): ConfigDocument | null {
   if (!Array.isArray(docs) || docs.length !== 1) return null;
   const doc = docs[0] as Document.Parsed; // cast: library typing gap: yaml returns Parsed documents from parseAllDocuments
   if (doc.errors.length > 0) return null;
-  const data = doc.toJS({ maxAliasCount: 1000 }) as unknown; // cast: I/O boundary: parsed from a file or a tool's output
+  const data: unknown = doc.toJS({ maxAliasCount: 1000 });
   return {
     data,
     opaque: unresolvedTagPaths(doc.contents),

@@ -5,6 +5,7 @@ import { languageOf, withTree } from '../../repo/languages.js';
 import { field, named } from '../../repo/tree-nodes.js';
 import { closestKey } from './did-you-mean.js';
 import { TOOL_ROWS } from './tool-behaviour.js';
+import type { G10EslintFlatEvidence } from './evidence.js';
 
 /**
  * ESLint's flat config (`eslint.config.{js,mjs,cjs,ts,mts,cts}`), read statically: the config
@@ -169,7 +170,12 @@ export async function eslintFlatProblems(file: ChangedFile): Promise<GuardFindin
             ? `Rename \`${best.where}\` to \`${best.meant}\`, or remove it. ESLint does not run until it is fixed.`
             : `Remove \`${best.where}\` (a flat config object takes ${CONFIG_KEYS.join(', ')}). ESLint does not run until it is fixed.`
           : `Write \`${best.where}\` as an array (\`${best.key}: ["…"]\`). ESLint does not run until it is fixed.`,
-      evidence: { tool: 'eslint-flat', verdict: 'rejects', key: best.where, others: introduced.slice(1, 6).map((p) => p.where) },
+      evidence: {
+        tool: 'eslint-flat',
+        verdict: 'rejects',
+        key: best.where,
+        others: introduced.slice(1, 6).map((p) => p.where),
+      } satisfies G10EslintFlatEvidence,
     },
   ];
 }

@@ -9,6 +9,7 @@ import { formatPath, type SchemaProblem } from './schema-errors.js';
 import { BUNDLED_SCHEMAS } from './schema-registry.js';
 import { behaviourOf, type Behaviour } from './tool-behaviour.js';
 import { newerTypeScript } from './typescript-version.js';
+import { G10_EVIDENCE, type G10SchemaEvidence } from './evidence.js';
 
 export { schemaProblems } from './config-problems.js';
 export { schemaTargetOf, type SchemaTarget } from './config-targets.js';
@@ -49,7 +50,7 @@ function findingFor(file: ChangedFile, target: SchemaTarget, check: SchemaCheck,
       verdict: best.behaviour.verdict,
       ...(best.meant ? { didYouMean: best.meant } : {}),
       others: group.slice(1, 6).map((j) => formatPath(j.problem.path)),
-    },
+    } satisfies G10SchemaEvidence,
   };
 }
 
@@ -109,6 +110,8 @@ async function checkSchema(file: ChangedFile, ctx: GuardContext): Promise<GuardF
 export const g10: Guard = {
   id: 'G10',
   name: 'config schema',
+  evidence: G10_EVIDENCE,
+
   appliesTo: (file) =>
     file.status !== 'deleted' && file.head.text !== null && (schemaTargetOf(file.path) !== null || isEslintFlatConfig(file.path)),
   async checkFile(file: ChangedFile, ctx: GuardContext): Promise<GuardFinding[]> {

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import Ajv04Module from 'ajv-draft-04';
 import { isRecord } from '../../core/is-record.js';
+import { jsonObject, parseJsonAs } from '../../core/parse-data.js';
 import { patchSchema } from './schema-patches.js';
 
 /**
@@ -98,7 +99,8 @@ export function loadBundledSchema(name: SchemaName): JsonSchema {
   let schema = loaded.get(name);
   if (!schema) {
     // cast: I/O boundary: a bundled schema file
-    schema = patchSchema(name, JSON.parse(readFileSync(join(schemasDir(), BUNDLED_SCHEMAS[name]), 'utf8')) as JsonSchema);
+    const file = BUNDLED_SCHEMAS[name];
+    schema = patchSchema(name, parseJsonAs(jsonObject, readFileSync(join(schemasDir(), file), 'utf8'), `the bundled schema ${file}`));
     loaded.set(name, schema);
   }
   return schema;

@@ -5,6 +5,7 @@ import type { RepoFingerprint } from '../../repo/fingerprint-types.js';
 import { isChangedDoc } from '../shared/doc-files.js';
 import { ownNames } from '../shared/own-names.js';
 import { frameworkClaims, isGroundedFramework, type FrameworkClaim } from '../shared/framework-claims.js';
+import { G11_EVIDENCE, type G11FrameworkEvidence } from './evidence.js';
 
 /** A short sample of what the repo does declare, for the message. */
 export function declaredSample(fp: RepoFingerprint, max = 6): string {
@@ -30,13 +31,14 @@ function findingFor(file: ChangedFile, claims: FrameworkClaim[], fp: RepoFingerp
     line: first.line,
     message: `Line ${first.line} of ${file.path} mentions ${first.name} ("${first.literal}")${where ? ` ${where}` : ''}${also}, but nothing in the repository uses it: no ${first.id} dependency or framework is declared (${declaredSample(fp)}).`,
     remediation: `Remove or correct the ${first.name} claim in ${file.path}, or add the dependency in this PR if the project really uses ${first.name}.`,
-    evidence: { framework: first.id, literal: first.literal, lines, declared: fp.frameworks.slice(0, 10) },
+    evidence: { framework: first.id, literal: first.literal, lines, declared: fp.frameworks.slice(0, 10) } satisfies G11FrameworkEvidence,
   };
 }
 
 export const g11: Guard = {
   id: 'G11',
   name: 'ungrounded frameworks',
+  evidence: G11_EVIDENCE,
   appliesTo: (file) => isChangedDoc(file),
   async checkFile(file, ctx) {
     const fp = await fingerprintFor(ctx);

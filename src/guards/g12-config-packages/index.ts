@@ -3,6 +3,7 @@ import { fingerprintFor } from '../../repo/fingerprint.js';
 import type { RepoFingerprint } from '../../repo/fingerprint-types.js';
 import { configToolOf } from '../shared/config-references.js';
 import { addedReferences, hasPackageJson, isGroundedPackage } from '../shared/package-grounding.js';
+import { G12_EVIDENCE, type G12PackageEvidence } from './evidence.js';
 
 function declaredList(fp: RepoFingerprint): string {
   const deps = fp.deps.npm;
@@ -22,6 +23,7 @@ const VIA: Record<string, string> = {
 export const g12: Guard = {
   id: 'G12',
   name: 'ungrounded config packages',
+  evidence: G12_EVIDENCE,
   appliesTo: (file) => file.status !== 'deleted' && file.head.text !== null && configToolOf(file.path) !== null,
   async checkFile(file, ctx) {
     const fp = await fingerprintFor(ctx);
@@ -39,7 +41,7 @@ export const g12: Guard = {
         line: ref.line,
         message: `${file.path} line ${ref.line} loads the npm package \`${ref.name}\`${shorthand} in ${VIA[ref.via] ?? ref.via}, but no package.json in the repository declares it (${declaredList(fp)}). The tool will fail to load the config.`,
         remediation: `Add \`${ref.name}\` to devDependencies (npm install --save-dev ${ref.name}) in this PR, or remove it from ${file.path}.`,
-        evidence: { package: ref.name, written: ref.written, via: ref.via },
+        evidence: { package: ref.name, written: ref.written, via: ref.via } satisfies G12PackageEvidence,
       });
     }
     return findings;

@@ -6,6 +6,7 @@ import { isAddedLine, type ChangedFile } from '../../core/patch-set.js';
 import { splitLines } from '../../core/text-content.js';
 import { docKindOf } from '../shared/doc-files.js';
 import { landingOf, movedBlocks, movedText, type Landing } from './moved-content.js';
+import { G13_EVIDENCE, type G13CodeBlocksEvidence, type G13LiteralNewlinesEvidence, type G13ShrinkEvidence } from './evidence.js';
 
 /**
  * G13: edits of an existing doc that destroy it — fenced code cut below a floor, code lines the PR
@@ -65,7 +66,7 @@ function codeBlockLoss(
         baseCodeChars: o,
         headCodeChars: n,
         removedBlocks: lost.slice(0, 10).map((b) => ({ baseLine: b.openLine, info: b.info, firstLine: snippet(b.body[0]?.text ?? '') })),
-      },
+      } satisfies G13CodeBlocksEvidence,
     },
   ];
 }
@@ -93,7 +94,7 @@ function literalNewlineLines(file: ChangedFile, baseBlocks: CodeBlock[], headBlo
       (more > 0 && i === shown.length - 1 ? ` ${more} more such line${more === 1 ? '' : 's'} in this file.` : ''),
     remediation: `Split line ${h.line} of ${file.path} into real lines at each literal \\n (the suggestion does exactly that).`,
     suggestion: { path: file.path, startLine: h.line, endLine: h.line, replacement: expandLiteralNewlines(h.text) },
-    evidence: { line: h.line, literalNewlines: h.count, blockLine: h.block.openLine },
+    evidence: { line: h.line, literalNewlines: h.count, blockLine: h.block.openLine } satisfies G13LiteralNewlinesEvidence,
   }));
 }
 
@@ -112,7 +113,7 @@ function bulkShrink(file: ChangedFile, ctx: GuardContext, landing: Landing): Gua
       line: anchorOf(file, file.removed[0]?.start),
       message: `${file.path} shrank from ${o} to ${n} characters (${pct(n / o)} kept, below the ${pct(shrinkFloor)} floor): most of the existing doc was deleted, not edited.`,
       remediation: `Edit ${file.path} surgically: keep its existing sections and change only what the task needs. A deliberate rewrite belongs in its own PR that says so (or set docs.bulkShrink: false).`,
-      evidence: { baseChars: o, headChars: n, floor: shrinkFloor },
+      evidence: { baseChars: o, headChars: n, floor: shrinkFloor } satisfies G13ShrinkEvidence,
     },
   ];
 }
@@ -120,6 +121,7 @@ function bulkShrink(file: ChangedFile, ctx: GuardContext, landing: Landing): Gua
 export const g13: Guard = {
   id: 'G13',
   name: 'docs preserved',
+  evidence: G13_EVIDENCE,
   appliesTo(file) {
     if (file.status !== 'modified' && file.status !== 'renamed') return false;
     if (file.base.text === null || file.head.text === null) return false;

@@ -6,6 +6,13 @@ import { docKindOf, isAdded, isChangedDoc, textLines } from '../shared/doc-files
 import { extractLinks, type DocLink } from './link-extract.js';
 import { checkAnchor, resolveLocalTarget, type AnchorProblem } from './local-targets.js';
 import { similarPaths } from '../../repo/similar-paths.js';
+import {
+  G14_EVIDENCE,
+  type G14AnchorEvidence,
+  type G14DeadUrlEvidence,
+  type G14MissingPathEvidence,
+  type G14RootOnlyEvidence,
+} from './evidence.js';
 
 /** A link's target, sorted by what checking it takes. */
 type Target = { type: 'external'; url: string } | { type: 'local'; path: string; fragment: string } | { type: 'skip' };
@@ -53,7 +60,12 @@ function anchorFinding(file: ChangedFile, link: DocLink, problem: AnchorProblem)
     line: link.line,
     message: `The ${noun(link)} \`${link.target}\` added on line ${link.line} points to the anchor #${problem.fragment}, but ${where} has no heading or element with that anchor.${closest}`,
     remediation: `Point the ${noun(link)} at an existing heading of ${where} (anchors are the heading text lower-cased, spaces as hyphens, punctuation dropped), or add the heading.`,
-    evidence: { target: link.target, file: where, anchor: problem.fragment, ...(problem.closest ? { closest: problem.closest } : {}) },
+    evidence: {
+      target: link.target,
+      file: where,
+      anchor: problem.fragment,
+      ...(problem.closest ? { closest: problem.closest } : {}),
+    } satisfies G14AnchorEvidence,
   };
   const lineText = textLines(file.head.text ?? '')[link.line - 1] ?? '';
   const wrong = `#${problem.fragment}`;
@@ -101,7 +113,12 @@ async function checkLocal(
     remediation: escapes
       ? `Link to a path inside the repository or to a full https:// URL instead of \`${target.path}\`.`
       : `Fix the target of the ${noun(link)} \`${target.path}\`, add the missing file in this PR, or remove the ${noun(link)}.`,
-    evidence: { target: link.target, tried: resolved.tried, kind: link.kind, ...(candidates.length ? { candidates } : {}) },
+    evidence: {
+      target: link.target,
+      tried: resolved.tried,
+      kind: link.kind,
+      ...(candidates.length ? { candidates } : {}),
+    } satisfies G14MissingPathEvidence,
   };
 }
 
@@ -123,7 +140,13 @@ function rootOnlyFinding(file: ChangedFile, link: DocLink, fromRoot: { path: str
       `The ${noun(link)} \`${raw}\` added on line ${link.line} resolves to \`${githubPath}\` on GitHub (relative links are read from the doc's folder), which does not exist; ` +
       `\`${fromRoot.path}\` exists only from the repository root, so readers of ${file.path} get a 404.`,
     remediation: `Link to \`${fixed}\` (the path from ${file.path}'s folder) or to \`/${fromRoot.path}\` (from the repository root).`,
-    evidence: { target: link.target, resolvesTo: githubPath, existsAt: fromRoot.path, fix: fixed, kind: link.kind },
+    evidence: {
+      target: link.target,
+      resolvesTo: githubPath,
+      existsAt: fromRoot.path,
+      fix: fixed,
+      kind: link.kind,
+    } satisfies G14RootOnlyEvidence,
   };
   const lineText = textLines(file.head.text ?? '')[link.line - 1] ?? '';
   if (lineText.split(raw).length === 2) {
@@ -159,7 +182,11 @@ async function checkExternal(urls: Map<string, { file: ChangedFile; link: DocLin
           line: link.line,
           message: `The ${noun(link)} ${url} added on line ${link.line} is dead: ${verdict.reason}.`,
           remediation: `Replace ${url} with a URL that exists (check for a typo or a moved page), or remove the ${noun(link)}.`,
-          evidence: { url, reason: verdict.reason, ...(verdict.httpStatus ? { httpStatus: verdict.httpStatus } : {}) },
+          evidence: {
+            url,
+            reason: verdict.reason,
+            ...(verdict.httpStatus ? { httpStatus: verdict.httpStatus } : {}),
+          } satisfies G14DeadUrlEvidence,
         });
       }
     }),
@@ -171,6 +198,7 @@ async function checkExternal(urls: Map<string, { file: ChangedFile; link: DocLin
 export const g14: Guard = {
   id: 'G14',
   name: 'dead links',
+  evidence: G14_EVIDENCE,
   appliesTo: (file) => isChangedDoc(file),
   async checkAll(files, ctx) {
     const findings: GuardFinding[] = [];

@@ -2,7 +2,9 @@ import { posix } from 'node:path';
 import picomatch from 'picomatch';
 import type { Node } from 'web-tree-sitter';
 import type { GuardContext } from '../../core/guard.js';
+import { z } from 'zod';
 import { isRecord } from '../../core/is-record.js';
+import { parseJsonAs } from '../../core/parse-data.js';
 import { languageOf, withTree } from '../../repo/languages.js';
 import { field, named } from '../../repo/tree-nodes.js';
 
@@ -131,7 +133,7 @@ function depsOf(json: unknown): Set<string> {
 function parseJson(text: string | undefined): unknown {
   if (text === undefined) return undefined;
   try {
-    return JSON.parse(text) as unknown;
+    return JSON.parse(text);
   } catch {
     return undefined;
   }
@@ -186,7 +188,10 @@ function jestFrom(config: Literal, dir: string, source: string): JsCollection | 
 }
 
 async function jestCollection(ctx: GuardContext, dir: string, pkg: unknown, paths: Set<string>): Promise<JsCollection | null> {
-  if (isRecord(pkg) && pkg.jest !== undefined) return jestFrom(pkg.jest as Literal, dir, `\`jest\` in ${inDir(dir, 'package.json')}`); // cast: JSON data is a literal
+  if (isRecord(pkg) && pkg.jest !== undefined) {
+    const jest = z.json().safeParse(pkg.jest);
+    return jest.success ? jestFrom(jest.data, dir, `\`jest\` in ${inDir(dir, 'package.json')}`) : null;
+  }
   const files = [inDir(dir, 'jest.config.json'), ...EXTS.map((e) => inDir(dir, `jest.config.${e}`))].filter((p) => paths.has(p));
   const file = files[0];
   if (!file) return jestFrom({}, dir, '');
@@ -194,7 +199,7 @@ async function jestCollection(ctx: GuardContext, dir: string, pkg: unknown, path
   if (text === undefined) return null;
   if (file.endsWith('.json')) {
     try {
-      return jestFrom(JSON.parse(text) as Literal, dir, file); // cast: I/O boundary: a JSON config
+      return jestFrom(parseJsonAs(z.json(), text, file), dir, file);
     } catch {
       return null;
     }

@@ -6,6 +6,7 @@ import { isTestPath } from '../shared/test-paths.js';
 import { testWeakenings, weakenableFile, weakeningFinding } from '../shared/test-weakening.js';
 import { neverRuns } from './never-runs.js';
 import { namedFunctions, testCases, type TestCase } from './test-bodies.js';
+import { G15_EVIDENCE, type G15MoreTestsEvidence, type G15NoAssertEvidence, type G15SwallowedEvidence } from './evidence.js';
 
 /**
  * G15: tests this PR adds (or whose body it rewrites) that assert nothing, and existing tests it
@@ -114,15 +115,15 @@ function swallowedFinding(file: ChangedFile, t: TestCase, lang: LangId, helpers:
     line: t.line,
     message: `The test \`${t.name}\` ${fresh ? 'that this PR adds' : 'as this PR rewrites it'} runs its checks inside a \`try\` whose \`${s.handler}\` catches every exception and only prints or logs it: ${raises}, the handler swallows it, and the test passes whatever the code does.`,
     remediation: `Let the failure reach the runner: remove the try/${lang === 'python' ? 'except' : 'catch'} around the checks, or re-raise after logging.`,
-    evidence: { test: t.name, swallowed: true },
+    evidence: { test: t.name, swallowed: true } satisfies G15SwallowedEvidence,
   };
 }
 
 async function checkFile(file: ChangedFile, ctx: GuardContext): Promise<GuardFinding[]> {
-  const weakened = (await testWeakenings(file)).map((w) => weakeningFinding(w));
+  const weakenings = await testWeakenings(file);
   // A test that lost its assertions is one `tests-weakened` finding, not also a `weak-assertion` one.
-  const lost = weakened.filter((f) => f.evidence?.weakened === 'assertions').map((f) => f.line ?? 0);
-  return [...weakened, ...(await addedTestFindings(file, ctx, lost))];
+  const lost = weakenings.filter((w) => w.how === 'assertions').map((w) => w.line);
+  return [...weakenings.map((w) => weakeningFinding(w)), ...(await addedTestFindings(file, ctx, lost))];
 }
 
 async function addedTestFindings(file: ChangedFile, ctx: GuardContext, lostAsserts: number[]): Promise<GuardFinding[]> {
@@ -137,6 +138,8 @@ async function addedTestFindings(file: ChangedFile, ctx: GuardContext, lostAsser
   const baseBodies = new Map(base.map((t) => [t.name, t.body.replace(/\s+/g, ' ')]));
   let helpers: Set<string> | null = null;
   const out: GuardFinding[] = [];
+  /** The test of each finding in `out`, for the one finding that sums up those past the limit. */
+  const testOf: string[] = [];
   for (const t of head) {
     if (t.exempt || lostAsserts.some((l) => l >= t.line && l <= t.endLine)) continue;
     const was = baseBodies.get(t.name);
@@ -149,6 +152,7 @@ async function addedTestFindings(file: ChangedFile, ctx: GuardContext, lostAsser
       const swallowed = swallowedFinding(file, t, lang, helpers, was === undefined);
       if (swallowed) {
         out.push(swallowed);
+        testOf.push(t.name);
         continue;
       }
     }
@@ -166,11 +170,13 @@ async function addedTestFindings(file: ChangedFile, ctx: GuardContext, lostAsser
           ? `The test \`${t.name}\` ${was === undefined ? 'that this PR adds' : 'as this PR rewrites it'} logs its errors (\`if err != nil { ${t.tParam}.Log(err) }\`) and never fails: no ${t.tParam}.Error, ${t.tParam}.Fatal or assertion, so it passes whatever the code does.`
           : `The test \`${t.name}\` ${was === undefined ? 'that this PR adds' : 'as this PR rewrites it'} checks nothing: no assert, expect, expected exception, mock verification or test failure call, and no assert/check/verify helper. It passes as long as the code does not crash.`,
       remediation: `Make \`${t.name}\` assert the behaviour it is named after (the result, the raised error, the call made), or remove it.`,
-      evidence: { test: t.name, empty: t.empty },
+      evidence: { test: t.name, empty: t.empty } satisfies G15NoAssertEvidence,
     });
+    testOf.push(t.name);
   }
   if (out.length <= MAX_PER_FILE) return out;
   const rest = out.slice(MAX_PER_FILE - 1);
+  const restTests = testOf.slice(MAX_PER_FILE - 1);
   return [
     ...out.slice(0, MAX_PER_FILE - 1),
     {
@@ -178,12 +184,12 @@ async function addedTestFindings(file: ChangedFile, ctx: GuardContext, lostAsser
       severity: 'risk',
       path: file.path,
       line: rest[0]!.line,
-      message: `${rest.length} more tests in ${file.path} that this PR adds or rewrites check nothing: ${rest
+      message: `${rest.length} more tests in ${file.path} that this PR adds or rewrites check nothing: ${restTests
         .slice(0, 8)
-        .map((f) => `\`${String(f.evidence?.test)}\``)
+        .map((name) => `\`${name}\``)
         .join(', ')}${rest.length > 8 ? ', …' : ''}.`,
       remediation: `Give each of these tests an assertion about the behaviour it is named after, or remove it.`,
-      evidence: { tests: rest.map((f) => f.evidence?.test) },
+      evidence: { tests: restTests } satisfies G15MoreTestsEvidence,
     },
   ];
 }
@@ -191,6 +197,7 @@ async function addedTestFindings(file: ChangedFile, ctx: GuardContext, lostAsser
 export const g15: Guard = {
   id: 'G15',
   name: 'tests assert something, run, and stay enabled',
+  evidence: G15_EVIDENCE,
   appliesTo(file) {
     if (weakenableFile(file)) return true;
     const lang = languageOf(file.path);

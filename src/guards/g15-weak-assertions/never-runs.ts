@@ -6,6 +6,7 @@ import { goMisses, rustMisses } from './collection-go-rust.js';
 import { jsCollection, jsMisses } from './collection-js.js';
 import { pytestCollection, pytestMisses } from './collection-python.js';
 import type { TestCase } from './test-bodies.js';
+import type { G15NeverRunsEvidence } from './evidence.js';
 
 const FIXTURE_DIR = /(^|\/)(?:fixtures?|__fixtures__|testdata|test-data|examples?|samples?)\//i;
 
@@ -64,6 +65,6 @@ export async function neverRuns(file: ChangedFile, ctx: GuardContext, lang: Lang
     line: found.line,
     message: `This test file never runs: ${found.why}. Its tests cannot fail, whatever the code does.`,
     remediation: `Move the file where the test runner looks (or name it as the runner expects), or delete it if it was a scratch script.`,
-    evidence: { neverRuns: true, why: found.why },
+    evidence: { neverRuns: true, why: found.why } satisfies G15NeverRunsEvidence,
   };
 }

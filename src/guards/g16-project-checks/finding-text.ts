@@ -4,6 +4,7 @@ import { lineSuggestion } from '../../core/line-suggestion.js';
 import type { ChangedFile } from '../../core/patch-set.js';
 import type { CheckTool, DiscoveredCheck } from './discover.js';
 import { changedLines } from './line-diff.js';
+import type { G16FormatEvidence, G16ToolFormatEvidence } from './evidence.js';
 
 /** What the command the project runs looks like, to name it in a message. */
 export const SHOWN: Record<CheckTool, string> = {
@@ -68,14 +69,14 @@ export function toolWords(text: string, max = 300): string {
  * changes are elsewhere), with the whole rewrite as the suggestion when it is one small block.
  */
 export function formatterFinding(opts: {
-  tool: CheckTool;
+  tool: G16FormatEvidence['tool'] | G16ToolFormatEvidence['tool'];
   check: DiscoveredCheck;
   file: ChangedFile;
   head: string;
   formatted: string;
   command: string;
   configNote?: string;
-  evidence: Record<string, string>;
+  evidence: { edition?: string; config?: string };
 }): GuardFinding | null {
   const { tool, check, file, head, formatted } = opts;
   const lines = changedLines(head, formatted).filter((l) => inRanges(file.added, l));
@@ -93,6 +94,7 @@ export function formatterFinding(opts: {
     remediation: `Run \`${opts.command}\` and commit the result.`,
     ...(suggestion ? { suggestion } : {}),
     cause: tool,
-    evidence: { tool, command: opts.command, source: sourceText(check), ...opts.evidence },
+    evidence: { tool, command: opts.command, source: sourceText(check), ...opts.evidence } satisfies
+      G16FormatEvidence | G16ToolFormatEvidence,
   };
 }

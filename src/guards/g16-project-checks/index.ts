@@ -7,6 +7,7 @@ import { DISCOVERY_FILES, discoverChecks, isWorkflowPath, type CheckTool, type D
 import { fixCommand, formatText, type FormatterSpec } from './formatters.js';
 import { formatterFinding, severityOf, sourceText } from './finding-text.js';
 import { rustSettings } from './rust-settings.js';
+import { G16_EVIDENCE } from './evidence.js';
 import { envUnavailable } from './project-env.js';
 import { runSandboxedChecks, type SandboxedCheck, type ToolRun } from './sandboxed-checks.js';
 import type { SandboxedTool } from './tool-commands.js';
@@ -130,6 +131,7 @@ async function runFormatter(tool: 'gofmt' | 'rustfmt', check: DiscoveredCheck, f
 export const g16: Guard = {
   id: 'G16',
   name: "project's own checks",
+  evidence: G16_EVIDENCE,
   appliesTo: (file) =>
     file.status !== 'deleted' &&
     file.head.text !== null &&

@@ -5,6 +5,7 @@ import type { ProjectCheckRecord } from '../../core/report-sections.js';
 import type { DiscoveredCheck } from './discover.js';
 import { formatterFinding, severityOf, SHOWN, sourceText, toolWords, whyText } from './finding-text.js';
 import { projectEnv, runOnSide, type ToolEcosystem, type ToolRunResult } from './project-env.js';
+import { isLinter, isToolFormatter, type G16LintEvidence } from './evidence.js';
 import {
   BIN_OF,
   ECOSYSTEM_OF,
@@ -216,6 +217,7 @@ function formatterRun(p: Prepared, base: ToolRunResult | undefined, head: ToolRu
     }
     if (after.text === headText || findings.length >= MAX_FINDINGS) return;
     const command = FIX[p.tool]!(file.path);
+    if (!isToolFormatter(p.tool)) return;
     const f = formatterFinding({ tool: p.tool, check: p.check, file, head: headText, formatted: after.text, command, evidence: {} });
     if (f) findings.push(f);
   });
@@ -273,7 +275,8 @@ function linterRun(p: Prepared, base: ToolRunResult | undefined, head: ToolRunRe
     if (!file) continue;
     for (const d of list.filter((x) => inRanges(file.added, x.line)).slice(0, excess)) {
       if (findings.length >= MAX_FINDINGS) break;
-      findings.push(diagnosticFinding(p, file, d));
+      const f = diagnosticFinding(p, file, d);
+      if (f) findings.push(f);
     }
   }
   findings.sort((a, b) => (a.path ?? '').localeCompare(b.path ?? '') || (a.line ?? 0) - (b.line ?? 0));
@@ -283,8 +286,10 @@ function linterRun(p: Prepared, base: ToolRunResult | undefined, head: ToolRunRe
   };
 }
 
-function diagnosticFinding(p: Prepared, file: ChangedFile, d: Diagnostic): GuardFinding {
-  const bin = BIN_OF[p.tool];
+function diagnosticFinding(p: Prepared, file: ChangedFile, d: Diagnostic): GuardFinding | null {
+  const tool = p.tool;
+  if (!isLinter(tool)) return null;
+  const bin = BIN_OF[tool];
   const dir = file.path.includes('/') ? file.path.slice(0, file.path.lastIndexOf('/')) : '.';
   const rerun =
     p.tool === 'tsc'
@@ -302,7 +307,7 @@ function diagnosticFinding(p: Prepared, file: ChangedFile, d: Diagnostic): Guard
     message: `\`${SHOWN[p.tool]}\` rejects line ${d.line} of ${file.path}, which the pull request changed: ${toolWords(words)}. The base did not have this. ${whyText(p.check)}`,
     remediation: `Fix what ${bin} reports on line ${d.line} and check with \`${rerun}\` before pushing again.`,
     cause: p.tool,
-    evidence: { tool: p.tool, rule: d.rule, source: sourceText(p.check) },
+    evidence: { tool, rule: d.rule, source: sourceText(p.check) } satisfies G16LintEvidence,
   };
 }
 

@@ -5,6 +5,7 @@ import { errorKey, errorKeys, probeErrors, type CheckBudget, type ProbeError } f
 import { importersOf } from './importers.js';
 import { buildProgram, loadCompiler, programOptions, virtualPath, type Compiler } from './program.js';
 import { DECLARATION, DEFAULT_TREE_LIMITS, loadTree, SCRIPT } from './tree-files.js';
+import { G17_EVIDENCE, type G17ProbeEvidence } from './evidence.js';
 
 /**
  * G17: a type probe for invented APIs. The TypeScript compiler type-checks the changed JS/TS files (and
@@ -97,7 +98,7 @@ function toFinding(e: ProbeError, at: { path: string; line: number; caused: bool
       declaredAt: `${e.declared.path}:${String(e.declared.line)}`,
       errorAt: `${e.path}:${String(e.line)}`,
       certain: e.certain,
-    },
+    } satisfies G17ProbeEvidence,
   };
 }
 
@@ -186,6 +187,7 @@ export function probeSkip(err: unknown, ts: Compiler): GuardSkip {
 export const g17: Guard = {
   id: 'G17',
   name: 'Invented APIs (TypeScript type probe)',
+  evidence: G17_EVIDENCE,
   appliesTo: (file: ChangedFile) => SCRIPT.test(file.path) && file.head.text !== null,
   async checkAll(files: ChangedFile[], ctx: GuardContext): Promise<GuardFinding[]> {
     try {

@@ -198,7 +198,10 @@ class DirectiveError extends Error {}
 function str(tok: string): string {
   if (tok.startsWith('"')) {
     if (!GO_STRING.test(tok)) throw new DirectiveError(`invalid quoted string: ${tok}`);
-    return JSON.parse(tok.replace(/\\([abfv'])|\\x([0-9a-fA-F]{2})|\\([0-7]{3})|\\U([0-9a-fA-F]{8})/g, ' ')) as string; // cast: I/O boundary: a checked string literal
+    // Go's escapes JSON lacks become a space; what is left is a JSON string literal.
+    const value: unknown = JSON.parse(tok.replace(/\\([abfv'])|\\x([0-9a-fA-F]{2})|\\([0-7]{3})|\\U([0-9a-fA-F]{8})/g, ' '));
+    if (typeof value !== 'string') throw new DirectiveError(`invalid quoted string: ${tok}`);
+    return value;
   }
   if (/["'`]/.test(tok)) throw new DirectiveError('invalid quoted string: unquoted string cannot contain quote');
   return tok;

@@ -6,6 +6,7 @@ import { kindLabel, syntaxKindOf, type SyntaxKind } from './file-kinds.js';
 import { checkGoMod } from './go-mod-syntax.js';
 import { checkShell, foreignShebang } from './shell-syntax.js';
 import { workflowScriptProblem } from './workflow-script-check.js';
+import { G2_EVIDENCE, type G2ParseEvidence } from './evidence.js';
 
 /** Flow-typed JavaScript (`// @flow` in the header) is not JavaScript the grammar knows. */
 function isFlowFile(text: string): boolean {
@@ -65,7 +66,7 @@ function finding(file: ChangedFile, kind: SyntaxKind, problem: SyntaxProblem, be
       line: problem.line,
       column: problem.column,
       ...(before ? { baseLine: before.line, baseColumn: before.column } : {}),
-    },
+    } satisfies G2ParseEvidence,
   };
   if (problem.fixedLine !== undefined) {
     base.suggestion = { path: file.path, startLine: problem.line, endLine: problem.line, replacement: problem.fixedLine };
@@ -76,6 +77,8 @@ function finding(file: ChangedFile, kind: SyntaxKind, problem: SyntaxProblem, be
 export const g2: Guard = {
   id: 'G2',
   name: 'Changed files still parse',
+  evidence: G2_EVIDENCE,
+
   appliesTo(file) {
     return file.status !== 'deleted' && file.head.text !== null && syntaxKindOf(file.path) !== null;
   },

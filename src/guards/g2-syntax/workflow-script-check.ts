@@ -2,6 +2,7 @@ import type { GuardFinding } from '../../core/guard.js';
 import type { ChangedFile } from '../../core/patch-set.js';
 import { checkShell } from './shell-syntax.js';
 import { workflowScripts } from './workflow-scripts.js';
+import type { G2ShellEvidence } from './evidence.js';
 
 /** Workflows and local (composite) actions: the YAML files whose `run:` scripts a runner executes. */
 const WORKFLOW = /(^|\/)\.github\/workflows\/[^/]+\.ya?ml$|(^|\/)action\.ya?ml$/i;
@@ -30,7 +31,7 @@ export async function workflowScriptProblem(file: ChangedFile): Promise<GuardFin
       line,
       message: `The \`run:\` script of ${s.where} in \`${file.path}\` is not valid shell: bash -n stops at ${where} (file line ${line}): ${problem.message}. The step fails before any command runs.`,
       remediation: `Fix the shell syntax at line ${line} of ${file.path} (\`\${{ }}\` expressions are read as plain words here, as the runner substitutes them before bash runs).`,
-      evidence: { parser: 'bash -n', line, scriptLine: problem.line, step: s.where },
+      evidence: { parser: 'bash -n', line, scriptLine: problem.line, step: s.where } satisfies G2ShellEvidence,
     };
   }
   return null;

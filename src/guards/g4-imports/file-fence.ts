@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import type { GuardFinding } from '../../core/guard.js';
+import type { G4FenceEvidence } from './evidence.js';
 
 function normalise(path: string): string | null {
   const p = posix.normalize(path.replace(/\\/g, '/')).replace(/^\.\//, '');
@@ -37,7 +38,7 @@ export function checkFileFence(changedPaths: readonly string[], allowedPaths: re
       path: p ?? raw,
       message: `The refiner patch changes '${p ?? raw}', which none of the findings it was asked to fix names (allowed: ${shown || 'nothing'}).`,
       remediation: `Drop the change to '${p ?? raw}'; a refiner patch may only touch the files of its findings.`,
-      evidence: { allowed: allowedList },
+      evidence: { allowed: allowedList } satisfies G4FenceEvidence,
     });
   }
   return out;

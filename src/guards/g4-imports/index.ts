@@ -6,6 +6,7 @@ import { signatureChanges } from './signature-change.js';
 import { isMdx } from './mdx-esm.js';
 import { ungroundedImports } from './ungrounded-imports.js';
 import { removedDependencyFindings } from './removed-dependencies.js';
+import { G4_EVIDENCE } from './evidence.js';
 
 const CHECKED = new Set(['python', 'javascript', 'typescript', 'tsx', 'go', 'rust']);
 
@@ -19,6 +20,8 @@ const CHECKED = new Set(['python', 'javascript', 'typescript', 'tsx', 'go', 'rus
 export const g4: Guard = {
   id: 'G4',
   name: 'Scope rules: grounded imports and public signatures',
+  evidence: G4_EVIDENCE,
+
   appliesTo(file) {
     if (file.path === 'package.json' || file.path.endsWith('/package.json')) return file.status === 'modified' && !isSkippedPath(file.path);
     const lang = languageOf(file.path);

@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
+import { z } from 'zod';
 import type { Revision } from '../../core/revision.js';
 import { isSkippedPath } from '../../repo/manifests/index.js';
 
@@ -30,17 +31,18 @@ function addPathNames(path: string, ext: RegExp, into: Set<string>): void {
   for (const dir of parts) into.add(dir);
 }
 
+/** What a tsconfig.json or jsconfig.json says about import aliases (anything else in it is ignored). */
+const tsconfigAliases = z.object({ compilerOptions: z.object({ paths: z.unknown(), baseUrl: z.unknown() }).optional() });
+
 async function readJsAliases(head: Revision, paths: string[]): Promise<{ patterns: string[]; baseUrls: string[] }> {
   const configs = paths.filter((p) => /^(tsconfig|jsconfig)(\.[\w-]+)*\.json$/i.test(posix.basename(p)));
   const texts = await head.readTexts(configs);
   const patterns = new Set<string>();
   const baseUrls = new Set<string>();
   for (const [path, text] of texts) {
-    // cast: I/O boundary: parsed from a file or a tool's output
-    const json = parseJsonc(text, [], { allowTrailingComma: true }) as
-      { compilerOptions?: { paths?: unknown; baseUrl?: unknown } } | undefined;
-    const options = json?.compilerOptions;
-    if (!options || typeof options !== 'object') continue;
+    const json = tsconfigAliases.safeParse(parseJsonc(text, [], { allowTrailingComma: true }));
+    const options = json.success ? json.data.compilerOptions : undefined;
+    if (!options) continue;
     if (options.paths && typeof options.paths === 'object') for (const key of Object.keys(options.paths)) patterns.add(key);
     if (typeof options.baseUrl === 'string') {
       const dir = posix.normalize(posix.join(posix.dirname(path), options.baseUrl));

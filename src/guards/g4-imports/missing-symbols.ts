@@ -8,6 +8,7 @@ import { field, named } from '../../repo/tree-nodes.js';
 import { isSkippedPath } from '../../repo/manifests/index.js';
 import { isPythonStdlib } from '../../repo/stdlib/python.js';
 import { relativePythonModule } from '../shared/python-relative.js';
+import type { G4MissingSymbolEvidence } from './evidence.js';
 
 /**
  * G4 (a'): a name the PR imports from one of the repository's own modules must exist there at head.
@@ -194,7 +195,7 @@ function finding(file: ChangedFile, imp: NamedImport, name: string, target: stri
       `Line ${imp.line} imports \`${name}\` from the repository's own module \`${imp.module}\` (${target}), but at the head of this PR ` +
       `${target} neither defines, imports nor exports \`${name}\`. Loading ${file.path} fails with ${fails}.`,
     remediation: `Import \`${name}\` from the module that defines it, or add it to ${target} in this PR.`,
-    evidence: { kind: 'missing-symbol', module: imp.module, name, target },
+    evidence: { kind: 'missing-symbol', module: imp.module, name, target } satisfies G4MissingSymbolEvidence,
   };
 }
 

@@ -3,6 +3,7 @@ import type { ChangedFile } from '../../core/patch-set.js';
 import { languageOf } from '../../repo/languages.js';
 import { isTestPath } from '../shared/test-paths.js';
 import { publicSignatures, renderParams, type Param, type PublicSignature } from './signatures.js';
+import type { G4SignatureEvidence } from './evidence.js';
 
 const sameParams = (a: Param[], b: Param[]) => a.length === b.length && a.every((p, i) => p.text === b[i]!.text);
 
@@ -42,7 +43,7 @@ function finding(file: ChangedFile, was: PublicSignature, now: PublicSignature):
     remediation: compatible
       ? `Confirm that callers relying on the defaults of '${was.key}', and overrides or wrappers elsewhere, still behave as intended.`
       : `Check every caller of '${was.key}' (in this repo and in code that depends on it) or keep the old signature, for example by adding new parameters with defaults.`,
-    evidence: { name: was.key, before, after },
+    evidence: { name: was.key, before, after } satisfies G4SignatureEvidence,
   };
 }
 

@@ -11,6 +11,7 @@ import { importedAtBase } from './base-imports.js';
 import { isMdx, mdxEsm } from './mdx-esm.js';
 import { npmWorkspace } from './npm-workspace.js';
 import { phantomOf, type Phantom } from './phantom-imports.js';
+import type { G4UngroundedImportEvidence } from './evidence.js';
 
 const ECOSYSTEM_WORDS: Partial<Record<Ecosystem, { manifest: string; stdlib: string }>> = {
   python: {
@@ -56,7 +57,7 @@ function finding(file: ChangedFile, ref: ImportRef, ecosystem: Ecosystem, pkg: s
       `Line ${ref.line} adds \`${ref.text}\`, which needs the package '${pkg}'. No ${words.manifest} in this repository ` +
       `or in this PR declares it, and it is neither ${words.stdlib} nor a module of the repository.`,
     remediation: `Declare '${pkg}' in ${manifest} in this PR if the change really needs it; otherwise use a library the repository already depends on.`,
-    evidence: { import: ref.spec, package: pkg, ecosystem, manifest },
+    evidence: { import: ref.spec, package: pkg, ecosystem, manifest } satisfies G4UngroundedImportEvidence,
   };
 }
 
@@ -71,7 +72,14 @@ function phantomFinding(file: ChangedFile, ref: ImportRef, pkg: string, p: Phant
       `Line ${ref.line} adds \`${ref.text}\`, which needs the package '${pkg}', but \`${p.pkg.manifest}\` (the package this file ` +
       `belongs to) does not declare it; only ${where} ${p.declaredBy.length === 1 ? 'does' : 'do'}: ${p.why}.`,
     remediation: `Declare '${pkg}' in \`${p.pkg.manifest}\` (\`dependencies\` for code the package ships, \`devDependencies\` for its tests and tooling).`,
-    evidence: { import: ref.spec, package: pkg, ecosystem: 'npm', manifest: p.pkg.manifest, declaredBy: p.declaredBy, phantom: true },
+    evidence: {
+      import: ref.spec,
+      package: pkg,
+      ecosystem: 'npm',
+      manifest: p.pkg.manifest,
+      declaredBy: p.declaredBy,
+      phantom: true,
+    } satisfies G4UngroundedImportEvidence,
   };
 }
 

@@ -10,6 +10,7 @@ import { searchHead, type HeadHit } from './head-search.js';
 import { hitsFor, referencesOf, type Reference } from './references.js';
 import { isTestDefinition, isTestPath } from '../shared/test-paths.js';
 import { isGenericPlaceholder, placeholderComments, placeholderFor, type PlaceholderComment } from './placeholder-comments.js';
+import { G7_EVIDENCE, type G7DroppedEvidence, type G7RemovedPublicEvidence, type G7RenamedEvidence } from './evidence.js';
 
 /**
  * G7: top-level definitions that exist on the base side of a modified (or renamed) source file and
@@ -93,7 +94,7 @@ function failFindings(file: ChangedFile, judged: Judged[], headHasError: boolean
         ...(refs.length ? { references: refs.slice(0, 10).map((r) => ({ path: r.path, line: r.line, how: r.how })) } : {}),
         ...(quoted.length ? { placeholderComments: quoted.map((p) => ({ line: p.line, text: p.text })) } : {}),
         headHasSyntaxError: headHasError,
-      },
+      } satisfies G7DroppedEvidence,
     };
   });
 }
@@ -113,7 +114,9 @@ function publicRemovalFinding(file: ChangedFile, judged: Judged[]): GuardFinding
       `${file.path} no longer defines ${one ? 'the public' : `${judged.length} public definitions:`} ${joinAnd(where)}. ` +
       `Nothing in this repository uses ${one ? 'it' : 'them'} any more, but code outside it (dependents of a library, plugins) may.`,
     remediation: `If ${listNames(names)} ${one ? 'is' : 'are'} part of a public API, keep ${one ? 'it' : 'them'} (or deprecate first) and mention the removal in the changelog; otherwise nothing to do.`,
-    evidence: { removedPublic: judged.map((j) => ({ name: j.v.def.name, kind: j.v.def.kind, baseLine: j.v.def.line })) },
+    evidence: {
+      removedPublic: judged.map((j) => ({ name: j.v.def.name, kind: j.v.def.kind, baseLine: j.v.def.line })),
+    } satisfies G7RemovedPublicEvidence,
   };
 }
 
@@ -144,7 +147,7 @@ function renamedFinding(file: ChangedFile, j: Judged, headLines: number): GuardF
       headLine: to.line,
       similarity: Number(similarity.toFixed(3)),
       ...(broken ? { references: j.refs.slice(0, 10).map((r) => ({ path: r.path, line: r.line, how: r.how })) } : {}),
-    },
+    } satisfies G7RenamedEvidence,
   };
 }
 
@@ -313,6 +316,8 @@ function declaredInMacroBody(def: Definition, heads: readonly string[]): boolean
 export const g7: Guard = {
   id: 'G7',
   name: 'top-level definitions kept',
+  evidence: G7_EVIDENCE,
+
   appliesTo(file) {
     return TARGET_STATUSES.has(file.status) && file.head.text !== null && languageOf(file.path) !== null;
   },

@@ -7,6 +7,18 @@ import type { TestOutcome, UnitStatus } from '../../core/suite-result.js';
 import { installFailedFinding } from './install-finding.js';
 import { describeNoResults } from '../../testgate/failure-cause.js';
 import { weakeningCovers, weakeningFinding, type Weakening } from '../shared/test-weakening.js';
+import type {
+  G8BrokenUnitEvidence,
+  G8DeselectedEvidence,
+  G8FlakyEvidence,
+  G8NotRunEvidence,
+  G8RegressionEvidence,
+  G8RemovedEvidence,
+  G8RemovedFailingEvidence,
+  G8SuiteBrokenEvidence,
+  G8UnverifiableEvidence,
+  G8WorkspacePackage,
+} from './evidence.js';
 
 /** Turns the test gate's result into G8 findings pointing at test files and definition lines. */
 
@@ -67,7 +79,7 @@ async function regressionFinding(ctx: GuardContext, res: TestGateResult, v: Reru
     ...(await where(ctx, t)),
     message: `Test \`${name}\` ${before} but fails with this change${runs}${why ? `: ${why}` : '.'}`,
     remediation: `Make \`${name}\` pass again: compare the code it exercises with the base and restore the behaviour it checks (attributes, SQL strings and helpers copied verbatim), or, if the new behaviour is intended, update the test in this PR and say why.`,
-    evidence: { test: t.id, runner: res.runner, runs: v.runs, ...(t.message ? { output: t.message } : {}) },
+    evidence: { test: t.id, runner: res.runner, runs: v.runs, ...(t.message ? { output: t.message } : {}) } satisfies G8RegressionEvidence,
   };
 }
 
@@ -78,7 +90,7 @@ function brokenUnitFinding(res: TestGateResult, u: UnitStatus): GuardFinding {
     ...(u.file && u.file !== '.' ? { path: u.file, ...(u.line ? { line: u.line } : {}) } : {}),
     message: `The ${unitLabel(u)} with this change (it did at the base ${short(res.baseline?.sha)})${u.message ? `: ${firstLine(u.message)}` : '.'}`,
     remediation: `Fix the build of \`${u.file ?? u.id}\` so its tests run again; the first error is quoted in the evidence.`,
-    evidence: { unit: u.id, runner: res.runner, ...(u.message ? { output: u.message } : {}) },
+    evidence: { unit: u.id, runner: res.runner, ...(u.message ? { output: u.message } : {}) } satisfies G8BrokenUnitEvidence,
   };
 }
 
@@ -103,7 +115,11 @@ function suiteBrokenFinding(res: TestGateResult): GuardFinding {
     severity: 'fail',
     message: `The test suite (\`${res.command}\`) produced results at the base (${short(res.baseline?.sha)}) but none with this change: ${why}.`,
     remediation: `Run \`${res.command}\` on this branch and fix what stops it before any test reports (an import, the configuration, the build); the end of its output is in the evidence.`,
-    evidence: { runner: res.runner, exitCode: c?.exitCode ?? null, output: c?.outputTail.slice(-2000) ?? '' },
+    evidence: {
+      runner: res.runner,
+      exitCode: c?.exitCode ?? null,
+      output: c?.outputTail.slice(-2000) ?? '',
+    } satisfies G8SuiteBrokenEvidence,
     cause: stopKind(res),
   };
 }
@@ -137,7 +153,7 @@ export function notRunFinding(res: TestGateResult): GuardFinding {
       ...(res.candidate?.killedBy ? { killedBy: res.candidate.killedBy } : {}),
       exitCode: res.candidate?.exitCode ?? null,
       output: res.candidate?.outputTail.slice(-2000) ?? '',
-    },
+    } satisfies G8NotRunEvidence,
   };
 }
 
@@ -171,7 +187,11 @@ async function removedFindings(res: TestGateResult, ctx: GuardContext, weakened:
         remediation: changes.length
           ? `Undo the change to ${changes.map((c) => `\`${c.path}\``).join(', ')} that stops these tests from running (an \`addopts\` \`-k\`/\`--deselect\`, \`collect_ignore\`, an \`include\`/\`exclude\` pattern, a new test script), or, if that is intended, say why in the PR description and have a reviewer agree.`
           : `Make \`${res.command}\` find the tests again on this branch, or explain in the PR description why no test should run.`,
-        evidence: { count: n, tests: deselected.map((t) => t.id), configChanges: changes.map((c) => `${c.path}: ${c.what}`) },
+        evidence: {
+          count: n,
+          tests: deselected.map((t) => t.id),
+          configChanges: changes.map((c) => `${c.path}: ${c.what}`),
+        } satisfies G8DeselectedEvidence,
         cause: testsCause(deselected),
       });
     }
@@ -233,7 +253,7 @@ function hiddenFindings(res: TestGateResult, plainAll: TestOutcome[], judged: Re
           .map((t) => `${t.id}: ${t.message ?? ''}`)
           .join('\n')
           .slice(0, 2000),
-      },
+      } satisfies G8RemovedFailingEvidence,
     });
   }
   const notRunIds = new Set(ev?.notRun.map((t) => t.id));
@@ -251,7 +271,7 @@ function hiddenFindings(res: TestGateResult, plainAll: TestOutcome[], judged: Re
       ...(file.includes(':') ? {} : { path: file }),
       message: `${tests.length === 1 ? 'A test that exists' : `${tests.length} tests that exist`} at the base ${tests.length === 1 ? 'is' : 'are'} gone with this change: ${namesOf(tests)}${verdict(tests)}.${submodules}`,
       remediation: `If removing tests from \`${file}\` is intended, say why in the PR description (a reviewer must agree); otherwise restore them.`,
-      evidence: { tests: tests.map((t) => t.id) },
+      evidence: { tests: tests.map((t) => t.id) } satisfies G8RemovedEvidence,
       cause: testsCause(tests),
     });
   }
@@ -263,7 +283,7 @@ function hiddenFindings(res: TestGateResult, plainAll: TestOutcome[], judged: Re
       ...(file.includes(':') ? {} : { path: file }),
       message: `${tests.length === 1 ? 'A test that ran' : `${tests.length} tests that ran`} at the base ${tests.length === 1 ? 'is' : 'are'} skipped with this change: ${namesOf(tests)}${verdict(tests)}.`,
       remediation: `If skipping ${tests.length === 1 ? 'it' : 'them'} is intended, say why in the PR description (a reviewer must agree); otherwise remove the skip.`,
-      evidence: { tests: tests.map((t) => t.id), skipped: true },
+      evidence: { tests: tests.map((t) => t.id), skipped: true } satisfies G8RemovedEvidence,
     });
   }
   return out;
@@ -345,7 +365,7 @@ function unverifiableFinding(res: TestGateResult): GuardFinding {
     message: `This change edits what \`${res.command}\` runs (${describeChanges(changes)}), and that command only reports an exit code, so its pass with this change says nothing about the tests that ran at the base. Treated as tests removed.`,
     remediation:
       'Keep the test script of package.json as it is at the base in this PR (change it in a separate PR a reviewer approves), or configure tests.command on the default branch.',
-    evidence: { configChanges: changes.map((c) => `${c.path}: ${c.what}`) },
+    evidence: { configChanges: changes.map((c) => `${c.path}: ${c.what}`) } satisfies G8UnverifiableEvidence,
   };
 }
 
@@ -357,7 +377,7 @@ async function flakyFinding(ctx: GuardContext, v: RerunVerdict): Promise<GuardFi
     ...(await where(ctx, v.test)),
     message: `Test \`${name}\` failed on the first run with this change but passed on re-run ${v.passedOnRerun}${firstLine(v.test.message) ? ` (first failure: ${firstLine(v.test.message)})` : ''}.`,
     remediation: `\`${name}\` is not deterministic: look for shared state, ordering, time or leftover files between runs, and make it repeatable.`,
-    evidence: { test: v.test.id, passedOnRerun: v.passedOnRerun },
+    evidence: { test: v.test.id, passedOnRerun: v.passedOnRerun } satisfies G8FlakyEvidence,
   };
 }
 
@@ -392,7 +412,8 @@ async function workspaceFindings(res: TestGateResult, ctx: GuardContext, weakene
     if (!p.result || p.result.skipped) continue;
     const named = p.name === p.dir ? `\`${p.dir}\`` : `\`${p.name}\` (${p.dir})`;
     for (const f of await testGateFindings(p.result, ctx, weakened)) {
-      out.push({ ...f, message: `Package ${named}: ${f.message}`, evidence: { ...f.evidence, package: { name: p.name, dir: p.dir } } });
+      const pkg = { name: p.name, dir: p.dir } satisfies G8WorkspacePackage;
+      out.push({ ...f, message: `Package ${named}: ${f.message}`, evidence: { ...f.evidence, package: pkg } });
     }
   }
   return out;

@@ -10,6 +10,7 @@ import { testGateFindings } from './findings.js';
 import { testsAt, testsOnSomewhere } from '../../core/path-overrides.js';
 import { patchWeakenings, weakeningCovers } from '../shared/test-weakening.js';
 import type { SuiteResult } from '../../core/suite-result.js';
+import { G8_EVIDENCE } from './evidence.js';
 
 function services(ctx: GuardContext): { tests: TestRunOptions; cache: BaselineCache } {
   const { run, tests, baselineCache } = ctx.services;
@@ -92,6 +93,8 @@ function workspaceSection(run: WorkspaceRun<TestGateResult>): NonNullable<TestsS
 export const g8: Guard = {
   id: 'G8',
   name: 'test regressions',
+  evidence: G8_EVIDENCE,
+
   runsWithoutFiles: true,
   alongside: true,
   appliesTo: () => true,
@@ -145,6 +148,7 @@ export const g8: Guard = {
       signal: ctx.signal,
       log: ctx.log,
       ...(lostAsserts.length ? { weakenedTests: (o) => lostAsserts.some((w) => weakeningCovers(w, o)) } : {}),
+      ...(tests.progress ? { progress: tests.progress } : {}),
     });
     ctx.section('tests', testsSection(res));
     if (res.skipped) throw new GuardSkip(res.skipped);

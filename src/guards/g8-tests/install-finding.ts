@@ -1,5 +1,6 @@
 import type { GuardFinding } from '../../core/guard.js';
 import type { TestGateResult } from '../../testgate/gate.js';
+import type { G8InstallEvidence } from './evidence.js';
 
 /**
  * The dependencies installed at the base but not with this change, and the installer says why (a
@@ -18,6 +19,6 @@ export function installFailedFinding(res: TestGateResult): GuardFinding | null {
     ...(f.culprits[0] ? { path: f.culprits[0] } : {}),
     message: `The project's dependencies no longer install with this change (${eco}; they did at the base): ${f.message}`,
     remediation: `Fix ${where} so that the install succeeds — a version that exists on the registry, ranges that do not conflict, a lockfile regenerated with the manifest. The installer's output is in the evidence.`,
-    evidence: { ecosystem: eco, culprits: f.culprits, output: f.output },
+    evidence: { ecosystem: eco, culprits: f.culprits, output: f.output } satisfies G8InstallEvidence,
   };
 }

@@ -3,6 +3,7 @@ import { isAddedLine } from '../../core/patch-set.js';
 import { omegaOf, psiOf, type OmegaComponents, type OmegaResult } from '../../core/psi.js';
 import type { PsiFileScore, PsiSection } from '../../core/report-sections.js';
 import { gammaOf } from './gamma.js';
+import { PSI_EVIDENCE, type PsiScoreEvidence } from './evidence.js';
 
 /**
  * Ψ-lite: one score per changed file, Ψ = α·Γ − λ·Ω, from grounding Γ (gamma.ts) and slop Ω
@@ -68,6 +69,7 @@ export function psiSeverity(
 export const psi: Guard = {
   id: 'psi',
   name: 'Ψ-lite quality score',
+  evidence: PSI_EVIDENCE,
   runsWithoutFiles: true,
   appliesTo(file) {
     return file.status !== 'deleted' && file.head.text !== null;
@@ -121,7 +123,7 @@ export const psi: Guard = {
           lines: om.lines,
           gammaEvidence: evidence,
           threshold,
-        },
+        } satisfies PsiScoreEvidence,
       });
     }
     const weakest = scores.reduce<PsiFileScore | null>((w, s) => (w === null || s.psi < w.psi ? s : w), null);

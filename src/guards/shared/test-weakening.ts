@@ -7,6 +7,7 @@ import { languageOf, type LangId } from '../../repo/languages.js';
 import { isSkippedPath } from '../../repo/manifests/index.js';
 import { isTestPath } from './test-paths.js';
 import { PY_MODULE, testUnits, type AssertionLine, type SkipMarker, type TestUnit } from './test-units.js';
+import type { TestRunEvidence, TestWeakeningEvidence } from './test-weakening-evidence.js';
 
 /**
  * Tests that exist at the base and that the PR weakens, read statically from the two versions of a
@@ -149,7 +150,7 @@ function describeWeakening(w: Weakening): string {
  */
 export function weakeningFinding(
   w: Weakening,
-  run?: { severity: 'fail' | 'risk'; sentence: string; evidence: Record<string, unknown> },
+  run?: { severity: 'fail' | 'risk'; sentence: string; evidence: TestRunEvidence },
 ): GuardFinding {
   const name = w.test === PY_MODULE ? w.path : w.test;
   const remediation =
@@ -168,7 +169,8 @@ export function weakeningFinding(
       weakened: w.how,
       ...(w.how === 'skip' ? { added: w.added.map((m) => m.text) } : { removed: w.removed.map((a) => a.text) }),
       ...run?.evidence,
-    },
+    } satisfies TestWeakeningEvidence,
+
     cause: `${w.how} ${w.test}`,
   };
 }

@@ -1,9 +1,10 @@
 import { ProbotOctokit } from 'probot';
 import { capText, type CheckRunOutcome, type RepoTarget } from '../../host/check-outcome.js';
-import type { CloneCredentials, HostCapabilities, PullRequestFacts } from '../../host/review-host.js';
+import type { CloneCredentials, PullRequestFacts } from '../../host/review-host.js';
+import { GITHUB_TOKEN_USER } from '../../workspace/git-auth.js';
 import { breakComments, escapeInline, inertText } from '../../report/markdown-escape.js';
 import type { GitHubClient } from '../github/check-run.js';
-import { GitHubReviewHost } from '../github/github-review-host.js';
+import { GitHubReviewHost, type GitHubCapability } from '../github/github-review-host.js';
 import { appendSummary } from './runner-files.js';
 import { annotationCommand, workflowCommand } from './workflow-commands.js';
 
@@ -16,11 +17,19 @@ export const GITHUB_ACTIONS_APP_ID = 15368;
 /** GitHub shows this many workflow annotations of each level (error, warning, notice) per step. */
 export const ANNOTATIONS_PER_LEVEL = 10;
 
-/** What a `pull_request` run's token may do: a fork's run gets a read-only token. */
-export function actionCapabilities(fromFork: boolean): HostCapabilities {
-  return fromFork
-    ? { canWriteChecks: false, canComment: false, canEditPullRequest: false, canPush: false }
-    : { canWriteChecks: true, canComment: true, canEditPullRequest: true, canPush: false };
+/** What a run's token may do besides the check: a fork's `pull_request` run gets a read-only token. */
+export interface ActionGrants {
+  /** The check run can be written (else the verdict goes to workflow annotations). */
+  checks: boolean;
+  capabilities: GitHubCapability[];
+}
+
+/**
+ * The Action's grants: review comments, hiding them, the PR body and labels with a writable token;
+ * nothing with a fork's. Never buttons (no App listens to them), the conversation (no commands) or push.
+ */
+export function actionCapabilities(fromFork: boolean): ActionGrants {
+  return fromFork ? { checks: false, capabilities: [] } : { checks: true, capabilities: ['reviews', 'minimise', 'prBody', 'labels'] };
 }
 
 /**
@@ -52,27 +61,27 @@ export interface RunnerIo {
  * with what that token cannot do mapped onto the runner. A check run is written when the token may
  * write checks; otherwise (a fork's read-only token, or `checks: write` missing from the workflow's
  * permissions) the verdict goes to the step's log as workflow annotations. The job summary is written
- * either way. Nothing is pushed (canPush is false): the Action never commits to a PR.
+ * either way. Nothing is pushed (no push capability): the Action never commits to a PR.
  */
 export class ActionsReviewHost extends GitHubReviewHost {
   /** Placeholder id of the check run when the token may not write checks. */
   static readonly NO_CHECK_RUN = 0;
-  private readonly caps: HostCapabilities;
+  /** The token may write check runs; turned off by a 403 (the workflow's permissions lack `checks: write`). */
+  private checksWritable: boolean;
 
   constructor(
     gh: GitHubClient,
     target: RepoTarget,
     private readonly token: string,
     private readonly runner: RunnerIo,
-    capabilities: HostCapabilities,
+    grants: ActionGrants,
   ) {
-    const caps = { ...capabilities };
-    super(gh, target, GITHUB_ACTIONS_APP_ID, caps);
-    this.caps = caps;
+    super(gh, target, GITHUB_ACTIONS_APP_ID, grants.capabilities);
+    this.checksWritable = grants.checks;
   }
 
   override async cloneCredentials(): Promise<CloneCredentials> {
-    return { token: this.token };
+    return { username: GITHUB_TOKEN_USER, token: this.token };
   }
 
   /**
@@ -80,12 +89,12 @@ export class ActionsReviewHost extends GitHubReviewHost {
    * switches this host to workflow annotations instead of failing the run.
    */
   override async startCheckRun(headSha: string, externalId: string): Promise<number> {
-    if (!this.caps.canWriteChecks) return ActionsReviewHost.NO_CHECK_RUN;
+    if (!this.checksWritable) return ActionsReviewHost.NO_CHECK_RUN;
     try {
       return await super.startCheckRun(headSha, externalId);
     } catch (err) {
       if (statusOf(err) !== 403) throw err;
-      this.caps.canWriteChecks = false;
+      this.checksWritable = false;
       this.runner.write(
         workflowCommand(
           'warning',
@@ -99,7 +108,7 @@ export class ActionsReviewHost extends GitHubReviewHost {
   }
 
   override async reopenCheckRun(checkRunId: number, output: { title: string; summary: string }): Promise<void> {
-    if (this.caps.canWriteChecks) await super.reopenCheckRun(checkRunId, output);
+    if (this.checksWritable) await super.reopenCheckRun(checkRunId, output);
   }
 
   /** The job summary always; then the check run, or the annotations as workflow commands. */
@@ -107,7 +116,7 @@ export class ActionsReviewHost extends GitHubReviewHost {
     await appendSummary(this.runner.summaryFile, jobSummary(outcome));
     // No buttons: a check run's buttons call back the App that made it, and a workflow has no App
     // listening (re-running is the workflow run's own Re-run).
-    if (this.caps.canWriteChecks) return super.completeCheckRun(checkRunId, { ...outcome, actions: [] });
+    if (this.checksWritable) return super.completeCheckRun(checkRunId, { ...outcome, actions: [] });
     const annotations = outcome.annotations ?? [];
     const shown = new Map<string, number>();
     let hidden = 0;
@@ -137,7 +146,7 @@ export class ActionsReviewHost extends GitHubReviewHost {
   }
 
   override checkRunUrl(pr: PullRequestFacts, checkRunId: number): string {
-    return this.caps.canWriteChecks || !this.runner.runUrl ? super.checkRunUrl(pr, checkRunId) : this.runner.runUrl;
+    return this.checksWritable || !this.runner.runUrl ? super.checkRunUrl(pr, checkRunId) : this.runner.runUrl;
   }
 }
 

@@ -22,6 +22,27 @@ const PullRequestEvent = z.object({
   }),
 });
 
+const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
+/** The fields of a `merge_group` event payload the Action reads (GitHub sends `checks_requested`). */
+const MergeGroupEvent = z.object({
+  action: z.string().optional(),
+  merge_group: z.object({
+    head_sha: z.string().regex(SHA),
+    head_ref: z.string().min(1),
+    base_sha: z.string().regex(SHA),
+    base_ref: z.string().min(1),
+  }),
+});
+
+/** A merge queue's commit as the Action gates it: branch names without `refs/heads/`. */
+export interface MergeGroupEventFacts {
+  headSha: string;
+  headRef: string;
+  baseSha: string;
+  baseRef: string;
+}
+
 export interface PullRequestEventFacts {
   number: number;
   headSha: string;
@@ -74,14 +95,28 @@ export function runnerContext(env: NodeJS.ProcessEnv): RunnerContext {
   };
 }
 
-/** Reads and checks the `pull_request` payload the runner wrote to GITHUB_EVENT_PATH. */
-export async function readPullRequestEvent(ctx: RunnerContext): Promise<PullRequestEventFacts> {
-  let raw: unknown;
+async function readPayload(ctx: RunnerContext): Promise<unknown> {
   try {
-    raw = JSON.parse(await readFile(ctx.eventPath, 'utf8'));
+    return JSON.parse(await readFile(ctx.eventPath, 'utf8'));
   } catch (err) {
     throw new Error(`cannot read the event payload at GITHUB_EVENT_PATH: ${errorMessage(err)}`);
   }
+}
+
+const branchName = (ref: string) => ref.replace(/^refs\/heads\//, '');
+
+/** Reads and checks the `merge_group` payload the runner wrote to GITHUB_EVENT_PATH. */
+export async function readMergeGroupEvent(ctx: RunnerContext): Promise<MergeGroupEventFacts> {
+  const parsed = MergeGroupEvent.safeParse(await readPayload(ctx));
+  if (!parsed.success)
+    throw new Error(`the ${ctx.eventName} payload has no usable merge_group (${parsed.error.issues[0]?.message ?? 'invalid'})`);
+  const g = parsed.data.merge_group;
+  return { headSha: g.head_sha, headRef: branchName(g.head_ref), baseSha: g.base_sha, baseRef: branchName(g.base_ref) };
+}
+
+/** Reads and checks the `pull_request` payload the runner wrote to GITHUB_EVENT_PATH. */
+export async function readPullRequestEvent(ctx: RunnerContext): Promise<PullRequestEventFacts> {
+  const raw = await readPayload(ctx);
   const parsed = PullRequestEvent.safeParse(raw);
   if (!parsed.success)
     throw new Error(`the ${ctx.eventName} payload has no usable pull_request (${parsed.error.issues[0]?.message ?? 'invalid'})`);

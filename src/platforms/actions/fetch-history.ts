@@ -14,6 +14,8 @@ export interface HistoryRequest {
   baseRef: string;
   baseSha: string;
   headSha: string;
+  /** The branch holding the head when it is not the PR's (a merge queue's `gh-readonly-queue/…`). */
+  headRef?: string;
 }
 
 export interface FetchedHistory {
@@ -73,7 +75,8 @@ async function mergeBaseOf(req: HistoryRequest, a: string, b: string): Promise<s
 /**
  * Brings the PR's base and head, and enough history to find their merge base, into the checkout.
  * `actions/checkout` fetches one commit (the test merge) by default; this fetches the base branch and
- * `refs/pull/N/head` of the BASE repository (fork PRs included: their commits are there too) into
+ * `refs/pull/N/head` of the BASE repository (fork PRs included: their commits are there too; for a merge
+ * queue, the queue's branch instead) into
  * private refs, deepening step by step until the two meet, then unshallowing as a last resort. The
  * token goes to git only through the environment (workspace/git-auth.ts), never into .git/config.
  */
@@ -83,7 +86,8 @@ export async function fetchPrHistory(req: HistoryRequest): Promise<FetchedHistor
     throw new InputError(`${req.dir} is not a git checkout`, 'add actions/checkout (into the workspace root) before slopgate in the job');
   }
   const shallow = (await git(req, ['rev-parse', '--is-shallow-repository'])).trim() === 'true';
-  const refspecs = [`+refs/heads/${req.baseRef}:${ACTION_REFS.base}`, `+refs/pull/${req.number}/head:${ACTION_REFS.head}`];
+  const headSource = req.headRef ? `refs/heads/${req.headRef}` : `refs/pull/${req.number}/head`;
+  const refspecs = [`+refs/heads/${req.baseRef}:${ACTION_REFS.base}`, `+${headSource}:${ACTION_REFS.head}`];
   const fetch = (depthArgs: string[], specs = refspecs) =>
     git(req, ['fetch', '--quiet', '--no-tags', '--no-recurse-submodules', '--no-write-fetch-head', ...depthArgs, req.remoteUrl, ...specs]);
 

@@ -1,22 +1,21 @@
 import { writeFile } from 'node:fs/promises';
+import { GITHUB_TOKEN_USER } from '../../workspace/git-auth.js';
 import { resolve } from 'node:path';
 import { exitCodeFor } from '../../routing/fail-level.js';
-import { ConfigError } from '../../config/load.js';
-import type { SlopgateConfig } from '../../core/config-schema.js';
 import { errorMessage, GateInfraError, InputError } from '../../core/errors.js';
-import { runGate, type GateOptions } from '../../gate/run-gate.js';
+import type { GateOptions } from '../../gate/run-gate.js';
 import type { Report } from '../../core/report.js';
 import { createLogger, type Logger } from '../../core/trace.js';
 import { GUARDS } from '../../guards/index.js';
-import { configErrorOutcome, DEFAULT_INFRA_ERROR_MODE, externalIdFor, infrastructureOutcome } from '../../host/queued-job.js';
-import { skipOutcome, skipReasonFor } from '../../host/pr-job.js';
-import { failedJobOutcome } from '../../host/failed-job-outcome.js';
-import { addedLines, publishReport } from '../../host/publish-report.js';
-import { inertReport, inertText } from '../../report/markdown-escape.js';
+import { jobKey, type PrJob } from '../../host/queued-job.js';
+import { runPrJob, type ConfigSource, type GatePrDeps, type JobRun } from '../../host/pr-job.js';
+import { queuedPrNumber } from '../../host/merge-queue.js';
+import type { PullRequestFacts, ReviewHost } from '../../host/review-host.js';
+import { inertText } from '../../report/markdown-escape.js';
 import { renderReport } from '../../report/index.js';
 import { actionCapabilities, actionOctokit, ActionsReviewHost } from './actions-review-host.js';
-import { readPullRequestEvent, runnerContext } from './event.js';
-import { fetchPrHistory } from './fetch-history.js';
+import { CheckoutWorkspace } from './checkout-workspace.js';
+import { readMergeGroupEvent, readPullRequestEvent, runnerContext, type PullRequestEventFacts, type RunnerContext } from './event.js';
 import { loadBaseConfig } from './base-config.js';
 import { actionLabelSanctions } from './label-sanction.js';
 import { readInputs, trustedInputs, type ActionInputs } from './inputs.js';
@@ -69,17 +68,50 @@ function cannotGateLines(err: GateInfraError): string[] {
   ];
 }
 
+/** The change an event asks the Action to gate: a pull request's head, or a merge queue's commit. */
+interface ActionChange {
+  job: PrJob;
+  baseRef: string;
+  baseSha: string;
+  /** The `pull_request` event (label sanctions read it); absent for a merge queue. */
+  event?: PullRequestEventFacts;
+  fromFork: boolean;
+}
+
+async function changeOf(ctx: RunnerContext): Promise<ActionChange> {
+  if (ctx.eventName === 'merge_group') {
+    const group = await readMergeGroupEvent(ctx);
+    const number = queuedPrNumber(group.headRef);
+    return {
+      job: { number, headSha: group.headSha, trigger: 'merge_group', key: `${ctx.owner}/${ctx.repo}@${group.headRef}`, mergeGroup: group },
+      baseRef: group.baseRef,
+      baseSha: group.baseSha,
+      // The queue's branch lives in this repository, and its run gets this repository's token.
+      fromFork: false,
+    };
+  }
+  const event = await readPullRequestEvent(ctx);
+  return {
+    job: { number: event.number, headSha: event.headSha, trigger: 'pull_request', key: jobKey(ctx.owner, ctx.repo, event.number) },
+    baseRef: event.baseRef,
+    baseSha: event.baseSha,
+    event,
+    fromFork: event.fromFork,
+  };
+}
+
 /**
- * The GitHub Action: on `pull_request`, gates the PR's merge-base → head range in the checkout and
- * publishes through the host seam (check run or workflow annotations, review comments, PR-body
- * section, job summary), then exits with the code the decision and the fail level give.
+ * The GitHub Action: on `pull_request` (or a merge queue's `merge_group`), runs the one PR job
+ * (host/pr-job.ts) over the workflow's checkout and token, then turns its result into the step's
+ * outputs, SARIF file and exit code. What is the Action's own stays here: inputs, the workflow-trust
+ * check on them, outputs, exit codes, workflow commands, and the read-only fallback of a fork's token.
  */
 export async function runAction(io: ActionIo): Promise<number> {
   const { env, write } = io;
   // The runner's debug logging (re-run with debug, or ACTIONS_STEP_DEBUG) also turns slopgate's on.
   const log = io.log ?? createLogger({ level: env.RUNNER_DEBUG === '1' ? 'debug' : 'warn' });
   let inputs: ActionInputs;
-  let ctx: ReturnType<typeof runnerContext>;
+  let ctx: RunnerContext;
   try {
     inputs = readInputs(env);
     ctx = runnerContext(env);
@@ -99,25 +131,23 @@ export async function runAction(io: ActionIo): Promise<number> {
     );
     return EXIT.input;
   }
-  if (ctx.eventName !== 'pull_request') {
+  if (ctx.eventName !== 'pull_request' && ctx.eventName !== 'merge_group') {
     write(
       workflowCommand(
         'notice',
         { title: 'slopgate' },
-        `nothing to gate: slopgate gates pull_request events, this run is for ${ctx.eventName}`,
+        `nothing to gate: slopgate gates pull_request and merge_group events, this run is for ${ctx.eventName}`,
       ),
     );
     return EXIT.pass;
   }
 
-  const check = { started: false, id: ActionsReviewHost.NO_CHECK_RUN };
-  let reviewHost: ActionsReviewHost | undefined;
-  let config: SlopgateConfig | undefined;
+  let run: JobRun;
   try {
-    const event = await readPullRequestEvent(ctx);
-    const gh = actionOctokit(inputs.token, ctx.apiUrl);
-    reviewHost = new ActionsReviewHost(
-      gh,
+    const change = await changeOf(ctx);
+    const { job } = change;
+    const host = new ActionsReviewHost(
+      actionOctokit(inputs.token, ctx.apiUrl),
       { owner: ctx.owner, repo: ctx.repo },
       inputs.token,
       {
@@ -125,9 +155,9 @@ export async function runAction(io: ActionIo): Promise<number> {
         ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}),
         write,
       },
-      actionCapabilities(event.fromFork),
+      actionCapabilities(change.fromFork),
     );
-    if (event.fromFork)
+    if (change.fromFork)
       write(
         workflowCommand(
           'notice',
@@ -135,127 +165,115 @@ export async function runAction(io: ActionIo): Promise<number> {
           'a pull request from a fork: the token is read-only, so the verdict goes to this log and the job summary',
         ),
       );
-    check.id = await reviewHost.startCheckRun(event.headSha, externalIdFor(event.number));
-    check.started = true;
-    write(`slopgate: gating pull request #${event.number} (${event.baseSha.slice(0, 7)}…${event.headSha.slice(0, 7)})`);
-
-    const pr = await reviewHost.pullRequest(event.number);
-    const closed = skipReasonFor(pr);
-    if (closed) {
-      await reviewHost.completeCheckRun(check.id, skipOutcome(closed));
-      await setOutputs(env.GITHUB_OUTPUT, { decision: 'SKIPPED', blocking: '0' });
-      return EXIT.pass;
-    }
-    const history = await fetchPrHistory({
+    const workspace = new CheckoutWorkspace({
       dir: ctx.workspace,
       remoteUrl: `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}.git`,
-      creds: { token: inputs.token },
-      number: event.number,
-      baseRef: event.baseRef,
-      baseSha: event.baseSha,
-      headSha: event.headSha,
+      creds: { username: GITHUB_TOKEN_USER, token: inputs.token },
+      number: job.number,
+      baseRef: change.baseRef,
+      baseSha: change.baseSha,
+      headSha: job.headSha,
+      ...(job.mergeGroup ? { headRef: job.mergeGroup.headRef } : {}),
     });
-    // The workflow running this step is the PR's: when the PR changed it, its inputs are not used.
-    const trust = await workflowTrust({ env, dir: ctx.workspace, owner: ctx.owner, repo: ctx.repo, number: event.number, ...history });
-    if (trust.untrusted) {
-      inputs = trustedInputs(env, trust.baseInputs);
-      write(
-        workflowCommand(
-          'warning',
-          { title: 'slopgate: this PR changes its own gate' },
-          `${inertText(trust.untrusted)}; this run uses the base branch's inputs`,
-        ),
-      );
-    }
-    try {
-      config = (await loadBaseConfig(ctx.workspace, history.baseSha, inputs.config)).config;
-    } catch (err) {
-      if (!(err instanceof ConfigError)) throw err;
-      await reviewHost.completeCheckRun(check.id, configErrorOutcome(err, event.baseRef));
-      write(workflowCommand('error', { title: 'slopgate: config error' }, inertText(err.message)));
-      return EXIT.input;
-    }
-    if (inputs.strict) config.strict = true;
-    if (inputs.commentBudget !== undefined) config.comments.budget = inputs.commentBudget;
-    const skip = skipReasonFor(pr, config);
-    if (skip) {
-      await reviewHost.completeCheckRun(check.id, skipOutcome(skip));
-      await setOutputs(env.GITHUB_OUTPUT, { decision: 'SKIPPED', blocking: '0' });
-      return EXIT.pass;
-    }
+    const what = job.mergeGroup ? `the merge queue's commit for #${job.number}` : `pull request #${job.number}`;
+    write(`slopgate: gating ${what} (${change.baseSha.slice(0, 7)}…${job.headSha.slice(0, 7)})`);
 
-    const fullName = `${ctx.owner}/${ctx.repo}`;
-    const sanctions = await actionLabelSanctions(reviewHost, event, pr);
-    const report = await (io.gate ?? runGate)({
-      repoDir: ctx.workspace,
-      base: history.baseSha,
-      head: history.headSha,
-      repoName: fullName,
-      config,
-      guards: [...GUARDS, workflowTrustGuard(trust)],
-      sanctions: sanctions.globs,
-      ...(sanctions.notes.length ? { sanctionNotes: sanctions.notes } : {}),
-      round: 1,
-      decide: { refinerEnabled: false },
-      services: {
-        run: { repo: fullName, pr: event.number, ...(pr.author ? { author: pr.author } : {}) },
-        tests: inputs.tests ? { repo: fullName, prepared: { workspace: ctx.workspace } } : { enabled: false },
+    // The workflow running this step is the PR's: when the PR changed it, its inputs are not used.
+    const config: ConfigSource = {
+      where: () => change.baseRef,
+      load: async () => {
+        const history = await workspace.history();
+        const trust = await workflowTrust({
+          env,
+          dir: ctx.workspace,
+          owner: ctx.owner,
+          repo: ctx.repo,
+          number: job.number,
+          ...history,
+          ...(job.mergeGroup ? { headRef: job.mergeGroup.headRef } : {}),
+        });
+        if (trust.untrusted) {
+          inputs = trustedInputs(env, trust.baseInputs);
+          write(
+            workflowCommand(
+              'warning',
+              { title: 'slopgate: this PR changes its own gate' },
+              `${inertText(trust.untrusted)}; this run uses the base branch's inputs`,
+            ),
+          );
+        }
+        const loaded = (await loadBaseConfig(ctx.workspace, history.baseSha, inputs.config)).config;
+        if (inputs.strict) loaded.strict = true;
+        if (inputs.commentBudget !== undefined) loaded.comments.budget = inputs.commentBudget;
+        return {
+          config: loaded,
+          guards: [...GUARDS, workflowTrustGuard(trust)],
+          ...(inputs.tests ? {} : { testRun: { enabled: false } }),
+        };
       },
-      log,
-    });
-    const added = await addedLines(ctx.workspace, history.mergeBase, history.headSha);
-    const safe = inertReport(report);
-    await publishReport(reviewHost, {
-      pullNumber: event.number,
-      checkRunId: check.id,
-      checkRunUrl: reviewHost.checkRunUrl(pr, check.id),
-      report: safe,
+    };
+    const event = change.event;
+    const deps: GatePrDeps = {
+      workspace,
+      guards: GUARDS,
       config,
-      added,
-      labels: pr.labels,
+      // The Action keeps no record between runs: no round, store, dismissals or signed grants; its label rule instead.
+      ...(event ? { sanctions: (h: ReviewHost, pr: PullRequestFacts) => actionLabelSanctions(h, event, pr) } : {}),
+      // Each push runs its own workflow: the event's head is gated even when the PR has moved on.
+      staleHead: 'gate',
+      // The Q&A phase and the navigator are the App's: the Action has never read model settings.
+      llm: false,
       refinerAvailable: false,
       resolveThreads: false,
       log,
-    });
-    if (inputs.sarifFile) {
-      const file = resolve(ctx.workspace, inputs.sarifFile);
-      await writeFile(file, renderReport('sarif', report));
-      write(`slopgate: SARIF written to ${inputs.sarifFile}`);
-    }
-    const { outcome, blocking } = report.decision;
-    await setOutputs(env.GITHUB_OUTPUT, { decision: outcome, blocking: String(blocking) });
-    const code = exitCodeFor(report, inputs.failLevel);
-    write(
-      `slopgate: ${outcome}, ${blocking} blocking, ${report.findings.length} finding(s); fail level ${inputs.failLevel} → exit ${code}`,
-    );
-    return code === 0 ? EXIT.pass : EXIT.blocked;
+      ...(io.gate ? { gate: io.gate } : {}),
+    };
+    run = await runPrJob(host, job, deps);
   } catch (err) {
-    const reason = inertText(errorMessage(err).split('\n')[0] ?? 'unknown error');
-    if (err instanceof InputError) {
-      const hint = err.hint ? ` (${err.hint})` : '';
-      write(workflowCommand('error', { title: 'slopgate: workflow setup' }, reason + hint));
-      await finishOutage(reviewHost, check, reason, config, log);
-      return EXIT.input;
-    }
-    log.error({ err: reason }, 'action failed');
-    for (const line of err instanceof GateInfraError ? cannotGateLines(err) : outageLines(reason)) write(line);
-    await finishOutage(reviewHost, check, err instanceof GateInfraError ? err : reason, config, log);
-    return EXIT.outage;
+    // Before the job (the event payload, the token): nothing was started, so nothing is left in progress.
+    run = { result: 'infrastructure-error', error: err };
   }
+  return finishStep(run, inputs, ctx, { ...io, log });
 }
 
-/** Completes the check run (when there is one) as an infrastructure failure; best effort. */
-async function finishOutage(
-  reviewHost: ActionsReviewHost | undefined,
-  check: { started: boolean; id: number },
-  reason: string | GateInfraError,
-  config: SlopgateConfig | undefined,
-  log: Logger,
-): Promise<void> {
-  if (!reviewHost || !check.started) return;
-  const mode = config?.onInfraError ?? DEFAULT_INFRA_ERROR_MODE;
-  const outcome = typeof reason === 'string' ? infrastructureOutcome(reason, mode) : failedJobOutcome(reason, mode);
-  await reviewHost
-    .completeCheckRun(check.id, outcome)
-    .catch((e: unknown) => log.error({ err: errorMessage(e) }, 'could not complete the check run'));
+/** The step's outputs, files and exit code from what the job did. */
+async function finishStep(run: JobRun, inputs: ActionInputs, ctx: RunnerContext, io: ActionIo & { log: Logger }): Promise<number> {
+  const { env, write, log } = io;
+  switch (run.result) {
+    case 'skipped':
+      await setOutputs(env.GITHUB_OUTPUT, { decision: 'SKIPPED', blocking: '0' });
+      return EXIT.pass;
+    case 'config-error':
+      write(workflowCommand('error', { title: 'slopgate: config error' }, inertText(errorMessage(run.error))));
+      return EXIT.input;
+    case 'reported': {
+      if (!run.report) return EXIT.pass;
+      const report = run.report;
+      if (inputs.sarifFile) {
+        await writeFile(resolve(ctx.workspace, inputs.sarifFile), renderReport('sarif', report));
+        write(`slopgate: SARIF written to ${inputs.sarifFile}`);
+      }
+      const { outcome, blocking } = report.decision;
+      await setOutputs(env.GITHUB_OUTPUT, { decision: outcome, blocking: String(blocking) });
+      const code = exitCodeFor(report, inputs.failLevel);
+      write(
+        `slopgate: ${outcome}, ${blocking} blocking, ${report.findings.length} finding(s); fail level ${inputs.failLevel} → exit ${code}`,
+      );
+      return code === 0 ? EXIT.pass : EXIT.blocked;
+    }
+    // `superseded` only comes from a queue's abort, which the Action has not: were it to, it is no pass.
+    case 'superseded':
+    case 'infrastructure-error': {
+      const err = run.error;
+      const reason = inertText(errorMessage(err).split('\n')[0] ?? 'unknown error');
+      if (err instanceof InputError) {
+        const hint = err.hint ? ` (${err.hint})` : '';
+        write(workflowCommand('error', { title: 'slopgate: workflow setup' }, reason + hint));
+        return EXIT.input;
+      }
+      log.error({ err: reason }, 'action failed');
+      for (const line of err instanceof GateInfraError ? cannotGateLines(err) : outageLines(reason)) write(line);
+      return EXIT.outage;
+    }
+  }
 }

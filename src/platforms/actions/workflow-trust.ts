@@ -1,4 +1,6 @@
 import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import type { EvidenceSchema } from '../../core/evidence.js';
 import { git, gitMaybe } from '../../core/git.js';
 import { isRecord } from '../../core/is-record.js';
 import type { Guard, GuardFinding } from '../../core/guard.js';
@@ -36,6 +38,8 @@ export interface WorkflowTrustRequest {
   baseSha: string;
   mergeBase: string;
   headSha: string;
+  /** A merge queue's branch holding the head: a workflow read from it carries the queued PR's changes. */
+  headRef?: string;
 }
 
 /** `owner/repo/.github/workflows/x.yml@refs/pull/7/merge` → its parts. */
@@ -136,8 +140,11 @@ export async function workflowTrust(req: WorkflowTrustRequest): Promise<Workflow
     };
   }
   // Another repository's workflow, or one read from a branch or tag (a ruleset's required workflow): not the PR's.
+  // A merge queue's branch is the exception: it is the base plus the queued PR's changes.
   const fromPr =
-    wf.repo.toLowerCase() === `${req.owner}/${req.repo}`.toLowerCase() && new RegExp(`^refs/pull/${req.number}/(merge|head)$`).test(wf.ref);
+    wf.repo.toLowerCase() === `${req.owner}/${req.repo}`.toLowerCase() &&
+    (new RegExp(`^refs/pull/${req.number}/(merge|head)$`).test(wf.ref) ||
+      (req.headRef !== undefined && wf.ref === `refs/heads/${req.headRef}`));
   const [baseText, headText] = await Promise.all([
     gitMaybe(req.dir, ['show', `${req.baseSha}:${wf.path}`]),
     gitMaybe(req.dir, ['show', `${req.headSha}:${wf.path}`]),
@@ -166,6 +173,16 @@ export async function workflowTrust(req: WorkflowTrustRequest): Promise<Workflow
   };
 }
 
+/** The workflow that runs slopgate changed in the PR: which files, and which of the slopgate step's inputs. */
+const workflowTrustEvidence = z.object({
+  workflow: z.string().nullable(),
+  changed: z.array(z.string()),
+  inputChanges: z.array(z.string()),
+});
+
+/** Every evidence shape the Action's workflow check writes. */
+const WORKFLOW_TRUST_EVIDENCE: readonly EvidenceSchema[] = [workflowTrustEvidence];
+
 /**
  * The Action's own check, run with the guards: a finding (fail, routed to ask-author) when this run's
  * workflow cannot be trusted, naming the inputs the PR changed. Nothing in the PR can dismiss it: it is
@@ -175,6 +192,7 @@ export function workflowTrustGuard(trust: WorkflowTrust): Guard {
   return {
     id: 'action',
     name: 'workflow running slopgate',
+    evidence: WORKFLOW_TRUST_EVIDENCE,
     runsWithoutFiles: true,
     appliesTo: () => false,
     checkAll(): GuardFinding[] {
@@ -192,7 +210,11 @@ export function workflowTrustGuard(trust: WorkflowTrust): Guard {
           message: `${trust.untrusted[0]!.toUpperCase()}${trust.untrusted.slice(1)}.${inputs} This run used the base branch's inputs instead.`,
           remediation:
             'A maintainer reviews the workflow change and merges it with a ruleset bypass, or lands it in a pull request of its own; a pull request must not change the workflow that gates it.',
-          evidence: { workflow: trust.path ?? null, changed: trust.changed, inputChanges: trust.inputChanges },
+          evidence: {
+            workflow: trust.path ?? null,
+            changed: trust.changed,
+            inputChanges: trust.inputChanges,
+          } satisfies z.infer<typeof workflowTrustEvidence>,
         },
       ];
     },

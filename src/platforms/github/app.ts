@@ -19,6 +19,7 @@ import type { GateJob } from '../../host/queued-job.js';
 import { registerHandlers } from './register-handlers.js';
 import { SlopgateRuntime } from './runtime.js';
 import { sanctionKeyFromEnv } from '../../host/sanctions.js';
+import { MirrorWorkspace } from '../../workspace/workspace-port.js';
 import { RepoMirrors, githubRemoteUrl, type RemoteUrlBuilder } from '../../workspace/repo-mirror.js';
 
 export interface SlopgateAppOptions {
@@ -86,11 +87,12 @@ export function createSlopgateRuntime(app: Probot, opts: SlopgateAppOptions = {}
   const recipes = opts.recipes ?? RECIPES;
   const model = opts.model === null ? undefined : (opts.model ?? modelFromEnv(process.env) ?? undefined);
   const refinerAvailable = opts.refinerAvailable ?? (process.env.SLOPGATE_REFINER !== 'off' && (recipes.length > 0 || model !== undefined));
+  const mirrors = new RepoMirrors({ root: join(workDir, 'mirrors'), remoteUrl: opts.remoteUrl ?? githubRemoteUrl() });
   return new SlopgateRuntime(
     {
       octokitFor: (id) => app.auth(id),
-      mirrors: new RepoMirrors({ root: join(workDir, 'mirrors'), remoteUrl: opts.remoteUrl ?? githubRemoteUrl() }),
-      scratchRoot: join(workDir, 'jobs'),
+      mirrors,
+      workspace: new MirrorWorkspace(mirrors, join(workDir, 'jobs')),
       cacheDir: join(workDir, 'cache'),
       guards: opts.guards ?? GUARDS,
       ...(opts.store ? { store: opts.store } : {}),

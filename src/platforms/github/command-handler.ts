@@ -37,7 +37,7 @@ export const REFINER_NOT_CONFIGURED =
 
 async function react(host: ReviewHost, o: CommandOrigin, content: Reaction): Promise<void> {
   if (!o.commentId) return;
-  await host.addReaction(o.commentId, content);
+  await host.conversation?.addReaction(o.commentId, content);
 }
 
 /**
@@ -46,7 +46,7 @@ async function react(host: ReviewHost, o: CommandOrigin, content: Reaction): Pro
  * `marker`, built by slopgate, can be a hidden marker.
  */
 async function reply(host: ReviewHost, o: CommandOrigin, body: string, marker = ''): Promise<void> {
-  await host.postComment(o.number, breakComments(body) + marker);
+  await host.conversation?.postComment(o.number, breakComments(body) + marker);
 }
 
 /** The answer to a comment that is not a slopgate command: what is wrong (its parts escaped where the parser built it) and the help. */
@@ -56,7 +56,7 @@ export function unknownCommandReply(command: Extract<Command, { name: 'unknown' 
 
 function refusal(command: Command['name'], user: string, role: RepoRole, authorMayRecheck: boolean): string {
   const who = authorMayRecheck ? 'the PR author or someone with write access' : 'write access to this repository';
-  return `@${user}, \`/slopgate ${command}\` needs ${who}; your role here is \`${role}\`. Nothing was changed.`;
+  return `@${user}, \`/slopgate ${command}\` needs ${who}; your role here is \`${role.name}\`. Nothing was changed.`;
 }
 
 /**

@@ -1,25 +1,39 @@
 import type { RepoTarget, CheckRunOutcome } from '../../host/check-outcome.js';
 import type {
   ChangedFileRef,
+  CheckButtons,
   CloneCredentials,
+  CommentHiding,
+  CommitPush,
+  Conversation,
   DirectoryEntry,
-  HostCapabilities,
+  HideHow,
   IssueComment,
+  Labels,
+  PullRequestBody,
   PullRequestFacts,
   PushCommitInput,
   Reaction,
   RepoRole,
   ReviewComment,
+  ReviewComments,
   ReviewHost,
   Suggestion,
 } from '../../host/review-host.js';
+import { GITHUB_TOKEN_USER } from '../../workspace/git-auth.js';
 import type { ReviewCommentInput } from '../../host/review-plan.js';
 import { finishCheckRun, reopenCheckRun, startCheckRun, type GitHubClient } from './check-run.js';
 import { minimiseComments, resolveThreads } from './hide-comments.js';
 import { roleOf } from './permissions.js';
 
+/** The optional capabilities of ReviewHost, by name: which of them a GitHub token may use. */
+export type GitHubCapability = 'reviews' | 'conversation' | 'buttons' | 'minimise' | 'prBody' | 'labels' | 'push';
+
 /** An installation token may do everything the App's manifest grants. */
-const APP_CAPABILITIES: HostCapabilities = { canWriteChecks: true, canComment: true, canEditPullRequest: true, canPush: true };
+export const APP_CAPABILITIES: readonly GitHubCapability[] = ['reviews', 'conversation', 'buttons', 'minimise', 'prBody', 'labels', 'push'];
+
+/** GitHub shows at most this many buttons on a check run. */
+const MAX_CHECK_BUTTONS = 3;
 
 /** The HTTP status of an Octokit error, if it has one. */
 function statusOf(err: unknown): number | undefined {
@@ -76,19 +90,37 @@ function fenceFor(text: string): string {
  * The GitHub adapter of {@link ReviewHost}: one repository, through an installation's Octokit. This is
  * the only place (with the Probot handlers) that speaks the GitHub API; the job policy never does.
  */
-export class GitHubReviewHost implements ReviewHost {
+export class GitHubReviewHost
+  implements ReviewHost, ReviewComments, Conversation, CheckButtons, CommentHiding, PullRequestBody, Labels, CommitPush
+{
   readonly target: RepoTarget;
-  readonly capabilities: HostCapabilities;
+  readonly maxButtons = MAX_CHECK_BUTTONS;
+  readonly reviews: ReviewComments | undefined;
+  readonly conversation: Conversation | undefined;
+  readonly buttons: CheckButtons | undefined;
+  readonly minimise: CommentHiding | undefined;
+  readonly prBody: PullRequestBody | undefined;
+  readonly labels: Labels | undefined;
+  readonly push: CommitPush | undefined;
 
   constructor(
     private readonly gh: GitHubClient,
     target: RepoTarget,
     /** The App's id: comments it made carry it in `performed_via_github_app`. */
     private readonly appId: number,
-    capabilities: HostCapabilities = APP_CAPABILITIES,
+    /** What the token may do beyond the core (default: the App's installation, everything). */
+    capabilities: readonly GitHubCapability[] = APP_CAPABILITIES,
   ) {
     this.target = { owner: target.owner, repo: target.repo };
-    this.capabilities = capabilities;
+    const has = new Set(capabilities);
+    // Each capability is this adapter itself, or absent: the job checks for it before using it.
+    this.reviews = has.has('reviews') ? this : undefined;
+    this.conversation = has.has('conversation') ? this : undefined;
+    this.buttons = has.has('buttons') ? this : undefined;
+    this.minimise = has.has('minimise') ? this : undefined;
+    this.prBody = has.has('prBody') ? this : undefined;
+    this.labels = has.has('labels') ? this : undefined;
+    this.push = has.has('push') ? this : undefined;
   }
 
   async pullRequest(number: number): Promise<PullRequestFacts> {
@@ -124,7 +156,7 @@ export class GitHubReviewHost implements ReviewHost {
   async cloneCredentials(): Promise<CloneCredentials> {
     // Octokit's auth hook is typed `unknown`; Probot's installation auth answers with a token object.
     const auth = (await this.gh.auth({ type: 'installation' })) as { token?: string };
-    return auth.token ? { token: auth.token } : {};
+    return auth.token ? { username: GITHUB_TOKEN_USER, token: auth.token } : {};
   }
 
   startCheckRun(headSha: string, externalId: string): Promise<number> {
@@ -147,7 +179,7 @@ export class GitHubReviewHost implements ReviewHost {
     const all = await this.gh.paginate(this.gh.rest.pulls.listReviewComments, { ...this.target, pull_number: number, per_page: 100 });
     return all.map((c) => ({
       id: c.id,
-      nodeId: c.node_id,
+      handle: c.node_id,
       body: c.body,
       path: c.path,
       line: c.line ?? null,
@@ -167,7 +199,7 @@ export class GitHubReviewHost implements ReviewHost {
     });
   }
 
-  hideStaleComments(number: number, stale: { id: number; nodeId: string }[], how: 'resolve' | 'minimise'): Promise<number> {
+  hideStaleComments(number: number, stale: { id: number; handle: string }[], how: HideHow): Promise<number> {
     return how === 'resolve' ? resolveThreads(this.gh, this.target, number, stale) : minimiseComments(this.gh, stale);
   }
 

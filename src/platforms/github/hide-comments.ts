@@ -3,12 +3,13 @@ import type { RepoTarget } from '../../host/check-outcome.js';
 
 interface StaleComment {
   id: number;
-  nodeId: string;
+  /** The comment's GraphQL node id (ReviewComment.handle on GitHub). */
+  handle: string;
 }
 
 /** Minimises (as OUTDATED) the stale comments that are not minimised yet; one query, one mutation. */
 export async function minimiseComments(gh: GitHubClient, stale: StaleComment[]): Promise<number> {
-  const ids = stale.map((s) => s.nodeId);
+  const ids = stale.map((s) => s.handle);
   const state = await gh.graphql<{ nodes: ({ id: string; isMinimized: boolean } | null)[] }>(
     'query($ids: [ID!]!) { nodes(ids: $ids) { ... on PullRequestReviewComment { id isMinimized } } }',
     { ids },

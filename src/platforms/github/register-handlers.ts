@@ -2,6 +2,7 @@ import type { Probot } from 'probot';
 import { errorMessage } from '../../core/errors.js';
 import { onCheckEvents } from './on-check-events.js';
 import { onIssueComment } from './on-issue-comment.js';
+import { onMergeGroup } from './on-merge-group.js';
 import { onPullRequest } from './on-pull-request.js';
 import type { SlopgateRuntime } from './runtime.js';
 
@@ -28,5 +29,6 @@ export function registerHandlers(app: Probot, rt: SlopgateRuntime): void {
   onPullRequest(app, rt);
   onCheckEvents(app, rt);
   onIssueComment(app, rt);
+  onMergeGroup(app, rt);
   onInstallation(app, rt);
 }

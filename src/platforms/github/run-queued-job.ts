@@ -1,16 +1,21 @@
 import { gatePr, type GatePrDeps, type JobResult } from '../../host/pr-job.js';
 import type { GateJob } from '../../host/queued-job.js';
+import type { RepoMirrors } from '../../workspace/repo-mirror.js';
 import type { GitHubClient } from './check-run.js';
 import { GitHubReviewHost } from './github-review-host.js';
 import { autoRefineFor, type RefinerDeps, type RequestGate } from './refine-on-github.js';
 
-export interface JobDeps extends GatePrDeps, RefinerDeps {
+export interface JobDeps extends GatePrDeps<GateJob>, RefinerDeps {
   /** An Octokit authenticated as the installation (re-minted tokens, never persisted). */
   octokitFor(installationId: number): Promise<GitHubClient>;
   /** The App's id: its own comments (sanction markers) are the ones it made. */
   appId: number;
   /** Queues a gate job (set by the runtime): where a refine's new head goes. */
   requestGate?: RequestGate;
+  /** The mirrors behind `workspace` (removed when the App is uninstalled from a repository). */
+  mirrors: RepoMirrors;
+  /** The App signs its `/slopgate allow` markers: the key is required here. */
+  sanctionKey: Buffer;
 }
 
 /** The host of one job: its installation's Octokit, bound to the job's repository. */

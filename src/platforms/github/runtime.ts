@@ -14,8 +14,10 @@ import {
   jobKey,
   retryingOutput,
   supersededOutcome,
+  mergeGroupExternalIdFor,
   type GateJob,
   type GateTrigger,
+  type MergeGroupRef,
 } from '../../host/queued-job.js';
 import { hostFor, runGateJob, type JobDeps } from './run-queued-job.js';
 
@@ -28,6 +30,13 @@ export interface GateRequest {
   trigger: GateTrigger;
   deliveryId: string;
   requestedBy?: string;
+  /** A merge queue's commit (`headSha`) for PR `number` (0 when the queue's branch names none). */
+  mergeGroup?: MergeGroupRef;
+}
+
+/** One live job per PR; one per merge queue entry (its branch), which never supersedes the PR's own. */
+function keyOf(req: Pick<GateRequest, 'owner' | 'repo' | 'number' | 'mergeGroup'>): string {
+  return req.mergeGroup ? `${req.owner}/${req.repo}@${req.mergeGroup.headRef}` : jobKey(req.owner, req.repo, req.number);
 }
 
 const REMEMBERED_JOBS = 5_000;
@@ -113,7 +122,7 @@ export class SlopgateRuntime {
    * per-PR order, so two pushes are still queued in the order they arrived.
    */
   requestGate(gh: GitHubClient, req: GateRequest, opts: { claimDelivery?: boolean } = {}): void {
-    const key = jobKey(req.owner, req.repo, req.number);
+    const key = keyOf(req);
     this.lastHead.set(key, req.headSha);
     // A failed intake (GitHub down for a moment) must not swallow the next push of the same PR.
     const prev = (this.intakeTails.get(key) ?? Promise.resolve()).catch(() => undefined);
@@ -181,7 +190,8 @@ export class SlopgateRuntime {
 
   private async intake(gh: GitHubClient, req: GateRequest, key: string): Promise<void> {
     const host = new GitHubReviewHost(gh, { owner: req.owner, repo: req.repo }, this.deps.appId);
-    const checkRunId = await host.startCheckRun(req.headSha, externalIdFor(req.number));
+    const externalId = req.mergeGroup ? mergeGroupExternalIdFor(req.number) : externalIdFor(req.number);
+    const checkRunId = await host.startCheckRun(req.headSha, externalId);
     const job: GateJob = {
       key,
       installationId: req.installationId,
@@ -193,6 +203,7 @@ export class SlopgateRuntime {
       trigger: req.trigger,
       deliveryId: req.deliveryId,
       ...(req.requestedBy ? { requestedBy: req.requestedBy } : {}),
+      ...(req.mergeGroup ? { mergeGroup: req.mergeGroup } : {}),
     };
     const { id } = await this.queue.enqueue({ key, payload: job });
     this.jobHeads.set(id, req.headSha);

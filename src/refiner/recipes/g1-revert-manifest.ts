@@ -1,6 +1,7 @@
+import { evidenceAs } from '../../core/evidence.js';
 import type { Finding } from '../../core/finding.js';
+import { g1ManifestEvidence } from '../../guards/g1-manifest-safety/evidence.js';
 import type { Recipe, RecipeContext, RecipeFix } from '../types.js';
-import { evidenceOf, str } from './evidence.js';
 import { fixOf } from './line-suggestion.js';
 
 /**
@@ -27,8 +28,8 @@ async function revert(finding: Finding, ctx: RecipeContext): Promise<RecipeFix |
 export const g1RevertManifest: Recipe = {
   id: 'g1-revert-manifest',
   handles(f) {
-    const e = evidenceOf(f);
-    return f.guard === 'G1' && f.category === 'manifest-edit' && !!f.path && e.collateral === true && str(e, 'status') === 'modified';
+    const e = evidenceAs(g1ManifestEvidence, f);
+    return f.guard === 'G1' && f.category === 'manifest-edit' && !!f.path && e?.collateral === true && e.status === 'modified';
   },
   fix: revert,
 };

@@ -1,8 +1,9 @@
+import { evidenceAs } from '../../core/evidence.js';
 import type { Finding } from '../../core/finding.js';
+import { g13LiteralNewlinesEvidence } from '../../guards/g13-doc-preservation/evidence.js';
 import { codeBlocksOf } from '../../core/fenced-blocks.js';
 import { countLiteralNewlines, expandLiteralNewlines } from '../../core/literal-newlines.js';
 import type { Recipe, RecipeContext, RecipeFix } from '../types.js';
-import { evidenceOf, num } from './evidence.js';
 import { fixOf } from './line-suggestion.js';
 
 /**
@@ -47,6 +48,7 @@ async function split(finding: Finding, ctx: RecipeContext): Promise<RecipeFix | 
 
 export const g13LiteralNewlines: Recipe = {
   id: 'g13-literal-newlines',
-  handles: (f) => f.guard === 'G13' && f.category === 'doc-destroyed' && !!f.path && num(evidenceOf(f), 'literalNewlines') !== undefined,
+  handles: (f) =>
+    f.guard === 'G13' && f.category === 'doc-destroyed' && !!f.path && evidenceAs(g13LiteralNewlinesEvidence, f) !== undefined,
   fix: split,
 };

@@ -1,7 +1,8 @@
+import { evidenceAs } from '../../core/evidence.js';
 import type { Finding } from '../../core/finding.js';
+import { g13CodeBlocksEvidence } from '../../guards/g13-doc-preservation/evidence.js';
 import { blockKey, codeBlocksOf, type CodeBlock } from '../../core/fenced-blocks.js';
 import type { Recipe, RecipeContext, RecipeFix } from '../types.js';
-import { evidenceOf, num, records } from './evidence.js';
 import { fixOf } from './line-suggestion.js';
 
 /**
@@ -78,7 +79,7 @@ async function restore(finding: Finding, ctx: RecipeContext): Promise<RecipeFix 
   const baseBlocks = codeBlocksOf(path, base);
   const baseKeys = new Set(baseBlocks.map(blockKey));
   const present = new Set(codeBlocksOf(path, current).map(blockKey));
-  const listed = new Set(records(evidenceOf(finding), 'removedBlocks').map((r) => num(r, 'baseLine')));
+  const listed = new Set(evidenceAs(g13CodeBlocksEvidence, finding)?.removedBlocks.map((r) => r.baseLine));
   const gone = baseBlocks.filter((b) => listed.has(b.openLine) && blockKey(b) !== '' && !present.has(blockKey(b)));
   if (gone.length === 0) return null;
   const baseLines = base.split('\n');
@@ -102,6 +103,10 @@ async function restore(finding: Finding, ctx: RecipeContext): Promise<RecipeFix 
 
 export const g13RestoreBlocks: Recipe = {
   id: 'g13-restore-blocks',
-  handles: (f) => f.guard === 'G13' && f.category === 'doc-destroyed' && !!f.path && records(evidenceOf(f), 'removedBlocks').length > 0,
+  handles: (f) =>
+    f.guard === 'G13' &&
+    f.category === 'doc-destroyed' &&
+    !!f.path &&
+    (evidenceAs(g13CodeBlocksEvidence, f)?.removedBlocks.length ?? 0) > 0,
   fix: restore,
 };

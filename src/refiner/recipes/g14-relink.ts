@@ -1,7 +1,13 @@
 import { posix } from 'node:path';
+import { evidenceAs } from '../../core/evidence.js';
 import type { Finding } from '../../core/finding.js';
+import {
+  g14MissingPathEvidence,
+  g14RootOnlyEvidence,
+  type G14MissingPathEvidence,
+  type G14RootOnlyEvidence,
+} from '../../guards/g14-dead-links/evidence.js';
 import type { Recipe, RecipeContext, RecipeFix } from '../types.js';
-import { evidenceOf, str, strings } from './evidence.js';
 import { fixOf } from './line-suggestion.js';
 
 /**
@@ -33,18 +39,26 @@ function relinkLine(line: string, raw: string, next: string): string | null {
   return null;
 }
 
+/** G14's evidence of a link written from the repository root (`fix`), else of a missing path (`candidates`). */
+function linkEvidence(f: Finding): { rootOnly?: G14RootOnlyEvidence; missing?: G14MissingPathEvidence } {
+  const rootOnly = evidenceAs(g14RootOnlyEvidence, f);
+  if (rootOnly) return { rootOnly };
+  const missing = evidenceAs(g14MissingPathEvidence, f);
+  return missing ? { missing } : {};
+}
+
 async function relink(finding: Finding, ctx: RecipeContext): Promise<RecipeFix | null> {
   const path = finding.path;
   if (!path) return null; // every finding this recipe handles names its file
-  const e = evidenceOf(finding);
-  const raw = str(e, 'target')?.trim();
+  const { rootOnly, missing } = linkEvidence(finding);
+  const raw = (rootOnly ?? missing)?.target.trim();
   if (!raw) return null;
-  let next = str(e, 'fix');
-  if (next !== undefined) {
-    const existsAt = str(e, 'existsAt');
-    if (!existsAt || !(await ctx.exists(existsAt))) return null;
+  let next: string;
+  if (rootOnly) {
+    if (!rootOnly.existsAt || !(await ctx.exists(rootOnly.existsAt))) return null;
+    next = rootOnly.fix;
   } else {
-    const candidates = strings(e, 'candidates');
+    const candidates = missing?.candidates ?? [];
     if (candidates.length !== 1) return null;
     const candidate = candidates[0]!;
     if (!(await ctx.exists(candidate))) return null;
@@ -78,8 +92,8 @@ export const g14Relink: Recipe = {
   id: 'g14-relink',
   handles(f) {
     if (f.guard !== 'G14' || f.category !== 'dead-link' || !f.path) return false;
-    const e = evidenceOf(f);
-    return str(e, 'target') !== undefined && (str(e, 'fix') !== undefined || strings(e, 'candidates').length === 1);
+    const { rootOnly, missing } = linkEvidence(f);
+    return rootOnly !== undefined || missing?.candidates?.length === 1;
   },
   fix: relink,
 };

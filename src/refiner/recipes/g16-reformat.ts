@@ -1,7 +1,8 @@
+import { evidenceAs } from '../../core/evidence.js';
 import type { Finding } from '../../core/finding.js';
+import { g16FormatEvidence } from '../../guards/g16-project-checks/evidence.js';
 import { formatText, type FormatterSpec } from '../../guards/g16-project-checks/formatters.js';
 import type { Recipe, RecipeContext, RecipeFix } from '../types.js';
-import { evidenceOf, str } from './evidence.js';
 import { fixOf } from './line-suggestion.js';
 
 /**
@@ -13,17 +14,17 @@ import { fixOf } from './line-suggestion.js';
  */
 async function reformat(finding: Finding, ctx: RecipeContext): Promise<RecipeFix | null> {
   const path = finding.path;
-  const e = evidenceOf(finding);
-  const tool = str(e, 'tool');
-  if (!path || (tool !== 'gofmt' && tool !== 'rustfmt')) return null;
+  const e = evidenceAs(g16FormatEvidence, finding);
+  if (!path || !e) return null;
+  const tool = e.tool;
   const current = await ctx.readCurrent(path);
   if (current === null) return null;
   let spec: FormatterSpec = { id: 'gofmt' };
   if (tool === 'rustfmt') {
-    const configPath = str(e, 'config');
+    const configPath = e.config;
     const config = configPath === undefined ? null : await ctx.readBase(configPath);
     if (configPath !== undefined && config === null) return null; // the settings it was judged by are gone
-    spec = { id: 'rustfmt', edition: str(e, 'edition') ?? null, config };
+    spec = { id: 'rustfmt', edition: e.edition ?? null, config };
   }
   const out = await formatText(spec, current);
   if (out.kind !== 'formatted' || out.text === current) return null;
@@ -39,7 +40,6 @@ async function reformat(finding: Finding, ctx: RecipeContext): Promise<RecipeFix
 
 export const g16Reformat: Recipe = {
   id: 'g16-reformat',
-  handles: (f) =>
-    f.guard === 'G16' && f.category === 'lint-violation' && !!f.path && ['gofmt', 'rustfmt'].includes(str(evidenceOf(f), 'tool') ?? ''),
+  handles: (f) => f.guard === 'G16' && f.category === 'lint-violation' && !!f.path && evidenceAs(g16FormatEvidence, f) !== undefined,
   fix: reformat,
 };

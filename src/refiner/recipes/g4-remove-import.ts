@@ -1,9 +1,10 @@
 import type { Node } from 'web-tree-sitter';
+import { evidenceAs } from '../../core/evidence.js';
 import type { Finding } from '../../core/finding.js';
+import { g4UngroundedImportEvidence } from '../../guards/g4-imports/evidence.js';
 import { extractImports } from '../../guards/g4-imports/import-extract.js';
 import { languageOf, withTree, type LangId } from '../../repo/languages.js';
 import type { Recipe, RecipeContext, RecipeFix } from '../types.js';
-import { evidenceOf, str } from './evidence.js';
 import { fixOf } from './line-suggestion.js';
 
 /**
@@ -167,7 +168,7 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 async function removeImport(finding: Finding, ctx: RecipeContext): Promise<RecipeFix | null> {
   const path = finding.path;
   if (!path) return null; // every finding this recipe handles names its file
-  const spec = str(evidenceOf(finding), 'import');
+  const spec = evidenceAs(g4UngroundedImportEvidence, finding)?.import;
   const lang = languageOf(path);
   if (!spec || !lang) return null;
   const current = await ctx.readCurrent(path);
@@ -202,6 +203,7 @@ async function removeImport(finding: Finding, ctx: RecipeContext): Promise<Recip
 
 export const g4RemoveImport: Recipe = {
   id: 'g4-remove-import',
-  handles: (f) => f.guard === 'G4' && f.category === 'ungrounded-import' && !!f.path && str(evidenceOf(f), 'import') !== undefined,
+  handles: (f) =>
+    f.guard === 'G4' && f.category === 'ungrounded-import' && !!f.path && evidenceAs(g4UngroundedImportEvidence, f) !== undefined,
   fix: removeImport,
 };

@@ -1,8 +1,9 @@
+import { evidenceAs } from '../../core/evidence.js';
 import type { Finding } from '../../core/finding.js';
+import { g7DroppedEvidence, type G7DroppedEvidence } from '../../guards/g7-dropped-definitions/evidence.js';
 import { languageOf } from '../../repo/languages.js';
 import { topLevelDefinitions, type Definition } from '../../repo/top-level-definitions.js';
 import type { Recipe, RecipeContext, RecipeFix } from '../types.js';
-import { evidenceOf, num, records, str } from './evidence.js';
 import { fixOf } from './line-suggestion.js';
 
 /**
@@ -33,14 +34,12 @@ function topLevel(defs: readonly Definition[]): Definition[] {
 }
 
 /** The base definitions the finding names that the current content still lacks; null when one cannot be found. */
-function missingOf(finding: Finding, baseTop: readonly Definition[], currentNames: ReadonlySet<string>): Definition[] | null {
+function missingOf(evidence: G7DroppedEvidence, baseTop: readonly Definition[], currentNames: ReadonlySet<string>): Definition[] | null {
   const out: Definition[] = [];
-  for (const r of records(evidenceOf(finding), 'dropped')) {
-    const name = str(r, 'name');
-    const line = num(r, 'baseLine');
+  for (const { name, baseLine } of evidence.dropped) {
     if (!name) return null;
     const byName = baseTop.filter((d) => d.name === name);
-    const def = byName.find((d) => d.line === line) ?? (byName.length === 1 ? byName[0] : undefined);
+    const def = byName.find((d) => d.line === baseLine) ?? (byName.length === 1 ? byName[0] : undefined);
     if (!def) return null; // a member, or a name the base no longer has: not a top-level restore
     if (!currentNames.has(def.name)) out.push(def);
   }
@@ -65,8 +64,9 @@ function groupsOf(baseTop: readonly Definition[], missing: readonly Definition[]
 
 async function restore(finding: Finding, ctx: RecipeContext): Promise<RecipeFix | null> {
   const path = finding.path;
-  if (!path) return null; // every finding this recipe handles names its file
-  const basePath = str(evidenceOf(finding), 'basePath') ?? path;
+  const evidence = evidenceAs(g7DroppedEvidence, finding);
+  if (!path || !evidence) return null; // every finding this recipe handles names its file and what it lost
+  const basePath = evidence.basePath ?? path;
   const lang = languageOf(path);
   if (!lang || languageOf(basePath) !== lang) return null;
   const [base, current] = await Promise.all([ctx.readBase(basePath), ctx.readCurrent(path)]);
@@ -76,13 +76,12 @@ async function restore(finding: Finding, ctx: RecipeContext): Promise<RecipeFix 
   const baseTop = topLevel(baseIdx.definitions);
   const curTop = topLevel(curIdx.definitions);
   const curByName = new Map(curTop.map((d) => [d.name, d]));
-  const missing = missingOf(finding, baseTop, new Set(curByName.keys()));
+  const missing = missingOf(evidence, baseTop, new Set(curByName.keys()));
   if (!missing || missing.length === 0) return null;
 
   const baseLines = base.split('\n');
   const curLines = current.split('\n');
-  const quoted = records(evidenceOf(finding), 'placeholderComments').map((p) => str(p, 'text'));
-  const placeholders = new Set(quoted.filter((t): t is string => !!t));
+  const placeholders = new Set((evidence.placeholderComments ?? []).map((p) => p.text).filter((t) => !!t));
   const usedPlaceholders = new Set<number>();
   const edits: Edit[] = [];
   const groups = groupsOf(baseTop, missing);
@@ -145,6 +144,7 @@ async function restore(finding: Finding, ctx: RecipeContext): Promise<RecipeFix 
 
 export const g7RestoreDefinitions: Recipe = {
   id: 'g7-restore-definitions',
-  handles: (f) => f.guard === 'G7' && f.category === 'toplevel-dropped' && !!f.path && records(evidenceOf(f), 'dropped').length > 0,
+  handles: (f) =>
+    f.guard === 'G7' && f.category === 'toplevel-dropped' && !!f.path && (evidenceAs(g7DroppedEvidence, f)?.dropped.length ?? 0) > 0,
   fix: restore,
 };

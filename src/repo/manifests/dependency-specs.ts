@@ -69,7 +69,7 @@ const readComposerJson: DependencyReader = (text) => {
 };
 
 const readPyproject: DependencyReader = (text) => {
-  const doc = parseToml(text) as Record<string, unknown>; // cast: I/O boundary: parsed from a file or a tool's output
+  const doc: Record<string, unknown> = parseToml(text);
   const out: DepMap = new Map();
   const project = isRecord(doc.project) ? doc.project : {};
   addRequirements(out, 'project.dependencies', project.dependencies);
@@ -95,7 +95,7 @@ const readPyproject: DependencyReader = (text) => {
 };
 
 const readCargoToml: DependencyReader = (text) => {
-  const doc = parseToml(text) as Record<string, unknown>; // cast: I/O boundary: parsed from a file or a tool's output
+  const doc: Record<string, unknown> = parseToml(text);
   const out: DepMap = new Map();
   const kinds = ['dependencies', 'dev-dependencies', 'build-dependencies'];
   for (const k of kinds) addTable(out, k, doc[k]);
@@ -108,7 +108,7 @@ const readCargoToml: DependencyReader = (text) => {
 };
 
 const readPipfile: DependencyReader = (text) => {
-  const doc = parseToml(text) as Record<string, unknown>; // cast: I/O boundary: parsed from a file or a tool's output
+  const doc: Record<string, unknown> = parseToml(text);
   const out: DepMap = new Map();
   addTable(out, 'packages', doc.packages);
   addTable(out, 'dev-packages', doc['dev-packages']);

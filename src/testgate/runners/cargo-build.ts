@@ -1,4 +1,6 @@
 import { relative } from 'node:path';
+import { z } from 'zod';
+import { parseJsonAs } from '../../core/parse-data.js';
 import type { UnitStatus } from '../../core/suite-result.js';
 import { shortMessage } from './runner.js';
 
@@ -20,14 +22,15 @@ export interface CargoBuild {
   libs: Set<string>;
 }
 
-interface CargoMessage {
-  reason: string;
-  package_id?: string;
-  target?: { kind: string[]; name: string; src_path: string };
-  profile?: { test?: boolean };
-  executable?: string | null;
-  message?: { level?: string; rendered?: string };
-}
+/** One line of `cargo build --message-format=json`: the fields read here. */
+const cargoMessage = z.object({
+  reason: z.string(),
+  package_id: z.string().optional(),
+  target: z.object({ kind: z.array(z.string()), name: z.string(), src_path: z.string() }).optional(),
+  profile: z.object({ test: z.boolean().optional() }).optional(),
+  executable: z.string().nullable().optional(),
+  message: z.object({ level: z.string().optional(), rendered: z.string().optional() }).optional(),
+});
 
 /** Package name from a package id (`path+file:///x#name@0.1.0`, `name 0.1.0 (path+file:///x)`). */
 export function cargoPackageName(id: string): string {
@@ -48,11 +51,11 @@ export function parseCargoBuild(jsonLines: string, workdir: string): CargoBuild 
   const libs = new Set<string>();
   for (const line of jsonLines.split('\n')) {
     if (!line.startsWith('{')) continue;
-    let m: CargoMessage;
+    let m: z.infer<typeof cargoMessage>;
     try {
-      m = JSON.parse(line) as CargoMessage; // cast: I/O boundary: parsed from a file or a tool's output
+      m = parseJsonAs(cargoMessage, line, 'a cargo JSON message');
     } catch {
-      continue;
+      continue; // a line a build script printed, not a message
     }
     if (!m.target || !m.package_id) continue;
     const target: CargoTarget = {

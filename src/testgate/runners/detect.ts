@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { jsonObject } from '../../core/parse-data.js';
 import type { Revision } from '../../core/revision.js';
 import { findCiTestCommands, type CiTestCommand } from '../ci-test-command.js';
 import { readPythonProject } from '../python-project.js';
@@ -19,13 +21,26 @@ const PYTHON_MARKERS = ['pyproject.toml', 'setup.cfg', 'setup.py', ...PYTEST_STR
 /** What `npm init` writes as the test script: not a test suite. */
 const NPM_DEFAULT_TEST = 'no test specified';
 
+/** What the runner choice reads of package.json: the test script and the names of the dependencies (a field of another type reads as absent). */
+const packageJson = z.object({
+  scripts: z
+    .object({ test: z.string().optional().catch(undefined) })
+    .optional()
+    .catch(undefined),
+  dependencies: jsonObject.optional().catch(undefined),
+  devDependencies: jsonObject.optional().catch(undefined),
+});
+
 function nodeRunner(pkgText: string, ci: CiTestCommand[], up?: string): Detection {
-  let pkg: { scripts?: Record<string, string>; dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+  let value: unknown;
   try {
-    pkg = JSON.parse(pkgText) as typeof pkg; // cast: I/O boundary: parsed from a file or a tool's output
+    value = JSON.parse(pkgText);
   } catch {
     return { skipped: 'package.json at the base does not parse, so no test command could be derived from it' };
   }
+  const parsed = packageJson.safeParse(value);
+  if (!parsed.success) return { skipped: 'package.json at the base is not a JSON object, so no test command could be derived from it' };
+  const pkg = parsed.data;
   const script = pkg.scripts?.test ?? '';
   const deps = { ...pkg.dependencies, ...pkg.devDependencies };
   // What people run: the CI's own `npx vitest …` line when there is one.

@@ -1,4 +1,6 @@
 import { join, resolve, sep } from 'node:path';
+import { z } from 'zod';
+import { parseJsonAs } from '../../core/parse-data.js';
 import { readCappedText, readCappedTextOr, readHeadSync } from '../../core/safe-read.js';
 import { tailOf } from '../capped-output.js';
 import type { TestOutcome, UnitStatus } from '../../core/suite-result.js';
@@ -33,14 +35,15 @@ function importAt(workdir: string, file: string, line: number, col: number): str
   }
 }
 
-interface GoEvent {
-  Action: string;
-  Package?: string;
-  Test?: string;
-  Output?: string;
-  FailedBuild?: string;
-  ImportPath?: string;
-}
+/** One event of `go test -json` (test2json): the fields read here; others (Time, Elapsed) are dropped. */
+const goEvent = z.object({
+  Action: z.string(),
+  Package: z.string().optional(),
+  Test: z.string().optional(),
+  Output: z.string().optional(),
+  FailedBuild: z.string().optional(),
+  ImportPath: z.string().optional(),
+});
 
 /** Directory of a package relative to the module root ('.' for the root package). */
 export function packageDir(modulePath: string, pkg: string): string {
@@ -83,11 +86,11 @@ export function parseGoTestJson(stdout: string, stderr: string, modulePath: stri
       if (m) unit(m[1]!, 'broken', shortMessage(errors.get(m[1]!) ?? errors.get(`${m[1]} [${m[1]}.test]`), 12) ?? m[2]);
       continue;
     }
-    let ev: GoEvent;
+    let ev: z.infer<typeof goEvent>;
     try {
-      ev = JSON.parse(line) as GoEvent; // cast: I/O boundary: parsed from a file or a tool's output
+      ev = parseJsonAs(goEvent, line, 'a `go test -json` event');
     } catch {
-      continue;
+      continue; // a line the test binary printed itself, not an event
     }
     const pkg = ev.Package ?? ev.ImportPath;
     if (!pkg) continue;
@@ -139,7 +142,7 @@ function buildOutputOf(jsonl: string): string {
   for (const line of jsonl.split('\n')) {
     if (!line.includes('"build-output"')) continue;
     try {
-      text += (JSON.parse(line) as GoEvent).Output ?? ''; // cast: I/O boundary: parsed from a file or a tool's output
+      text += parseJsonAs(goEvent, line, 'a `go test -json` event').Output ?? '';
     } catch {
       // not an event
     }

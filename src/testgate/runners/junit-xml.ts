@@ -1,4 +1,5 @@
 import { XMLParser } from 'fast-xml-parser';
+import { isRecord } from '../../core/is-record.js';
 import { readCappedText } from '../../core/safe-read.js';
 
 /** One `<testcase>` of a JUnit XML report, flattened. */
@@ -28,20 +29,24 @@ function attr(value: unknown): string {
   return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 }
 
+/** The elements the parser made an array (isArray above); absent ones read as none. */
+function list(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
 function text(node: unknown): string {
   if (typeof node === 'string') return node;
-  if (node && typeof node === 'object') {
-    const n = node as Node; // cast: I/O boundary: JSON-like data walked field by field
-    const body = typeof n['#text'] === 'string' ? n['#text'] : '';
-    const msg = typeof n.message === 'string' ? n.message : '';
+  if (isRecord(node)) {
+    const body = typeof node['#text'] === 'string' ? node['#text'] : '';
+    const msg = typeof node.message === 'string' ? node.message : '';
     return [msg, body].filter(Boolean).join('\n');
   }
   return '';
 }
 
 function collectSuites(node: Node, out: Node[]): void {
-  for (const s of (node.testsuite as Node[] | undefined) ?? []) {
-    // cast: I/O boundary: JSON-like data walked field by field
+  // An element without attributes or children parses as '' and holds no suite.
+  for (const s of list(node.testsuite).filter(isRecord)) {
     out.push(s);
     collectSuites(s, out);
   }
@@ -54,9 +59,10 @@ export function readJunitFile(path: string): Promise<string> {
 
 /** Parses JUnit XML (pytest, node, generic tools) into flat test cases. Throws on malformed XML. */
 export function parseJunitXml(xml: string): JunitCase[] {
-  const doc = parser.parse(xml) as Node; // cast: I/O boundary: parsed from a file or a tool's output
+  const parsed: unknown = parser.parse(xml);
+  const doc: Node = isRecord(parsed) ? parsed : {};
   const roots: Node[] = [];
-  if (doc.testsuites) roots.push(doc.testsuites as Node); // cast: I/O boundary: JSON-like data walked field by field
+  if (isRecord(doc.testsuites)) roots.push(doc.testsuites);
   if (doc.testsuite) roots.push({ testsuite: doc.testsuite });
   const suites: Node[] = [];
   for (const r of roots) {
@@ -65,11 +71,11 @@ export function parseJunitXml(xml: string): JunitCase[] {
   }
   const cases: JunitCase[] = [];
   for (const suite of suites) {
-    for (const tc of (suite.testcase as Node[] | undefined) ?? []) {
-      // cast: I/O boundary: JSON-like data walked field by field
-      // The parser makes these elements arrays (isArray above) when present; absent ones are undefined.
-      const failures = [...((tc.failure as unknown[] | undefined) ?? []), ...((tc.error as unknown[] | undefined) ?? [])];
-      const skipped = ((tc.skipped as unknown[] | undefined) ?? []).length > 0; // cast: I/O boundary: JSON-like data walked field by field
+    // A bare `<testcase/>` parses as '': a case without name or outcome elements.
+    for (const tc of list(suite.testcase).map((t) => (isRecord(t) ? t : {}))) {
+      // `<failure/>` and `<skipped/>` without attributes parse as '': they count by being there.
+      const failures = [...list(tc.failure), ...list(tc.error)];
+      const skipped = list(tc.skipped).length > 0;
       const c: JunitCase = {
         classname: attr(tc.classname),
         name: attr(tc.name),
@@ -78,7 +84,7 @@ export function parseJunitXml(xml: string): JunitCase[] {
       if (tc.file !== undefined) c.file = attr(tc.file);
       if (tc.line !== undefined && !Number.isNaN(Number(tc.line))) c.line = Number(tc.line);
       if (failures.length) c.message = failures.map(text).join('\n');
-      const err = ((tc.error as unknown[] | undefined) ?? [])[0]; // cast: I/O boundary: JSON-like data walked field by field
+      const err = list(tc.error)[0];
       if (err && !tc.failure) c.errorMessage = text(err);
       cases.push(c);
     }

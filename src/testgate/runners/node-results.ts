@@ -1,4 +1,6 @@
 import { isAbsolute, relative } from 'node:path';
+import { z } from 'zod';
+import { optional, parseJsonAs } from '../../core/parse-data.js';
 import { readCappedTextOr } from '../../core/safe-read.js';
 import type { TestOutcome, UnitStatus } from '../../core/suite-result.js';
 import { shortMessage } from './runner.js';
@@ -22,18 +24,20 @@ function relFile(workdir: string, file: string | undefined): string {
   return isAbsolute(f) ? relative(workdir, f) : f;
 }
 
-interface NodeLine {
-  event: 'pass' | 'fail' | 'stderr' | 'stdout';
-  name?: string;
-  nesting?: number;
-  ancestors?: string[];
-  file?: string;
-  line?: number;
-  type?: string;
-  skip?: boolean;
-  failureType?: string;
-  message?: string;
-}
+/** One line of slopgate's `node --test` reporter (node-test-reporter.ts); undefined values it writes as null. */
+const nodeLine = z.object({
+  event: z.enum(['pass', 'fail', 'stderr', 'stdout']),
+  name: optional(z.string()),
+  nesting: optional(z.number()),
+  ancestors: optional(z.array(z.string())),
+  file: optional(z.string()),
+  line: optional(z.number()),
+  type: optional(z.string()),
+  skip: optional(z.boolean()),
+  failureType: optional(z.string()),
+  message: optional(z.string()),
+});
+type NodeLine = z.infer<typeof nodeLine>;
 
 /** Parses the JSON lines of slopgate's `node --test` reporter. */
 export function parseNodeTestLines(text: string, workdir: string): { tests: TestOutcome[]; units: UnitStatus[] } {
@@ -44,9 +48,9 @@ export function parseNodeTestLines(text: string, workdir: string): { tests: Test
   for (const l of text.split('\n')) {
     if (!l.startsWith('{')) continue;
     try {
-      lines.push(JSON.parse(l) as NodeLine); // cast: I/O boundary: parsed from a file or a tool's output
+      lines.push(parseJsonAs(nodeLine, l, 'a line of the node --test reporter'));
     } catch {
-      // a torn line
+      // a torn line, or one the tests printed themselves
     }
   }
   for (const l of lines) if (l.event === 'stderr' && l.file) stderr.set(l.file, (stderr.get(l.file) ?? '') + (l.message ?? ''));
@@ -79,20 +83,30 @@ export function parseNodeTestLines(text: string, workdir: string): { tests: Test
   return { tests: [...tests.values()], units: [...units.values()] };
 }
 
-interface JestAssertion {
-  ancestorTitles?: string[];
-  title?: string;
-  status?: string;
-  failureMessages?: string[];
-  location?: { line?: number } | null;
-}
-interface JestFile {
-  name?: string;
-  status?: string;
-  message?: string;
-  failureMessage?: string;
-  assertionResults?: JestAssertion[];
-}
+/** The JSON report of jest (`--json`) and vitest (`--reporter=json`): the fields read here (jest writes null for an absent one). */
+const jestReport = z.object({
+  testResults: optional(
+    z.array(
+      z.object({
+        name: optional(z.string()),
+        status: optional(z.string()),
+        message: optional(z.string()),
+        failureMessage: optional(z.string()),
+        assertionResults: optional(
+          z.array(
+            z.object({
+              ancestorTitles: optional(z.array(z.string())),
+              title: optional(z.string()),
+              status: optional(z.string()),
+              failureMessages: optional(z.array(z.string())),
+              location: optional(z.object({ line: optional(z.number()) })),
+            }),
+          ),
+        ),
+      }),
+    ),
+  ),
+});
 
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
 
@@ -114,8 +128,7 @@ export function fileError(text: string | undefined): string | undefined {
  * the tests as skipped, so the file is the unit that broke.
  */
 export function parseJestJson(json: string, workdir: string): { tests: TestOutcome[]; units: UnitStatus[] } {
-  // cast: I/O boundary: parsed from a file or a tool's output
-  const doc = JSON.parse(json) as { testResults?: JestFile[] };
+  const doc = parseJsonAs(jestReport, json, 'the JSON test report');
   const tests: TestOutcome[] = [];
   const units: UnitStatus[] = [];
   for (const f of doc.testResults ?? []) {

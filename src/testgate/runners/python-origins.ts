@@ -1,6 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import { readCappedText, readCappedTextOr } from '../../core/safe-read.js';
 import { join } from 'node:path';
+import { z } from 'zod';
+import { parseJsonAs } from '../../core/parse-data.js';
 
 /**
  * Where the project's own packages were imported from during a pytest run. A tiny pytest plugin
@@ -76,30 +78,25 @@ export interface PackageOrigin {
   outside: string | null;
 }
 
-/** One entry of the probe's JSON as read: only `name` is known to be there. */
-interface RawOrigin {
-  name: string;
-  imported?: unknown;
-  file?: unknown;
-  inTree?: unknown;
-  outside?: unknown;
-}
+/**
+ * One entry of the probe's JSON. The probe runs inside the sandbox next to the PR's code, so nothing is
+ * trusted: an entry without a string `name` is dropped, and a field of another type reads as absent.
+ */
+const rawOrigin = z.object({
+  name: z.string(),
+  imported: z.unknown().transform((v) => v === true),
+  file: z.unknown().transform((v) => (typeof v === 'string' ? v : null)),
+  inTree: z.unknown().transform((v) => v === true),
+  outside: z.unknown().transform((v) => (typeof v === 'string' ? v : null)),
+});
 
 export async function readOrigins(path: string): Promise<PackageOrigin[]> {
   try {
-    // cast: I/O boundary: parsed from a file or a tool's output
-    const data = JSON.parse(await readCappedText(path, 1 << 20)) as unknown;
-    if (!Array.isArray(data)) return [];
-    // The file is written by a probe inside the sandbox: every field is checked, nothing is trusted.
-    return data
-      .filter((o): o is RawOrigin => typeof o === 'object' && o !== null && typeof (o as RawOrigin).name === 'string')
-      .map((o) => ({
-        name: o.name,
-        imported: o.imported === true,
-        file: typeof o.file === 'string' ? o.file : null,
-        inTree: o.inTree === true,
-        outside: typeof o.outside === 'string' ? o.outside : null,
-      }));
+    const data = parseJsonAs(z.array(z.unknown()), await readCappedText(path, 1 << 20), 'the import-origin probe output');
+    return data.flatMap((o) => {
+      const origin = rawOrigin.safeParse(o);
+      return origin.success ? [origin.data] : [];
+    });
   } catch {
     return [];
   }

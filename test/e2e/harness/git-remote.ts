@@ -81,6 +81,19 @@ export class GitRemote {
     return merge;
   }
 
+  /**
+   * What a merge queue builds: `headSha` merged onto `baseSha` (the base branch's tip, or the entry ahead)
+   * as a new commit on the branch `ref`; returns the commit, or null when the two conflict.
+   */
+  mergeGroup(owner: string, repo: string, baseSha: string, headSha: string, ref: string, message: string): string | null {
+    const dir = this.dirOf(owner, repo);
+    const tree = gitMaybe(dir, ['merge-tree', '--write-tree', baseSha, headSha])?.split('\n')[0]?.trim();
+    if (!tree) return null;
+    const commit = git(dir, ['commit-tree', tree, '-p', baseSha, '-p', headSha, '-m', message]).trim();
+    git(dir, ['update-ref', `refs/heads/${ref}`, commit]);
+    return commit;
+  }
+
   mergeBase(owner: string, repo: string, a: string, b: string): string {
     return git(this.dirOf(owner, repo), ['merge-base', a, b]).trim();
   }

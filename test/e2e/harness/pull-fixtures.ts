@@ -79,6 +79,34 @@ export function openPull(gh: GitHubStandIn, o: OpenPullOptions): PullState {
   return pull;
 }
 
+/** A merge queue entry: the commit GitHub builds and the refs its `merge_group` event names (branch names, no `refs/heads/`). */
+export interface MergeGroupState {
+  headSha: string;
+  headRef: string;
+  baseSha: string;
+  baseRef: string;
+  /** The queue commit's tree (the payload's `head_commit.tree_id`). */
+  treeId: string;
+}
+
+/**
+ * What GitHub's merge queue does when `pull` enters it: merges the PR's head onto `baseSha` (default:
+ * the base branch's tip) as a new commit on `gh-readonly-queue/<base>/pr-<number>-<head>`.
+ */
+export function queuePull(gh: GitHubStandIn, pull: PullState, baseSha?: string): MergeGroupState {
+  const { login } = pull.repo.owner;
+  const base = baseSha ?? gh.remote.revParse(login, pull.repo.name, `refs/heads/${pull.baseRef}`)!;
+  const headRef = `gh-readonly-queue/${pull.baseRef}/pr-${pull.number}-${pull.headSha}`;
+  const message = `Merge pull request #${pull.number} from ${pull.headRef}\n\n${pull.title}`;
+  const headSha = gh.remote.mergeGroup(login, pull.repo.name, base, pull.headSha, headRef, message);
+  if (!headSha) throw new Error(`pull request #${pull.number} conflicts with ${base.slice(0, 7)}`);
+  const treeId = execFileSync('git', ['rev-parse', `${headSha}^{tree}`], {
+    cwd: gh.remote.dirOf(login, pull.repo.name),
+    encoding: 'utf8',
+  }).trim();
+  return { headSha, headRef, baseSha: base, baseRef: pull.baseRef, treeId };
+}
+
 /** A new push to the PR's head branch (the `synchronize` case); returns the previous head sha. */
 export function pushToPull(gh: GitHubStandIn, pull: PullState, sourceDir: string): string {
   const before = pull.headSha;

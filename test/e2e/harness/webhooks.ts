@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { createHmac, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
-import type { GitHubState, PullState, UserState } from './github-state.js';
+import type { GitHubState, PullState, RepoState, UserState } from './github-state.js';
 
 type Json = any;
 
@@ -91,6 +91,34 @@ export function pullRequestPayload(
     payload.after = pull.headSha;
   }
   return payload;
+}
+
+/**
+ * `merge_group.checks_requested` for a merge queue entry of the stand-in, on top of GitHub's example
+ * payload: full refs in `head_ref`/`base_ref` and the queue commit in `head_commit`, as GitHub sends them.
+ */
+export function mergeGroupPayload(
+  state: GitHubState,
+  repo: RepoState,
+  group: { headSha: string; headRef: string; baseSha: string; baseRef: string; treeId: string },
+  opts: { installationId: number; sender?: UserState },
+): Json {
+  const ex = examplePayload('merge_group', 'checks_requested');
+  return {
+    ...ex,
+    action: 'checks_requested',
+    merge_group: {
+      ...ex.merge_group,
+      head_sha: group.headSha,
+      head_ref: `refs/heads/${group.headRef}`,
+      base_sha: group.baseSha,
+      base_ref: `refs/heads/${group.baseRef}`,
+      head_commit: { ...ex.merge_group.head_commit, id: group.headSha, tree_id: group.treeId },
+    },
+    repository: { ...ex.repository, ...state.repoJson(repo) },
+    installation: installation(opts.installationId),
+    sender: state.userJson(opts.sender ?? state.user('merger', 'User')),
+  };
 }
 
 /** `issue_comment.created` on a PR (the issue carries `pull_request`, as GitHub sends it). */

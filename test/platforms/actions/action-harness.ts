@@ -21,14 +21,15 @@ export interface ActionRun {
 }
 
 /** What `actions/checkout` leaves for a `pull_request` run by default: the test-merge commit, fetch depth 1. */
-export async function checkoutLikeActions(gh: GitHubStandIn, pull: PullState, token: string): Promise<string> {
+export async function checkoutLikeActions(gh: GitHubStandIn, pull: PullState, token: string, ref?: string): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'slopgate-action-ws-'));
   // Asynchronous: the stand-in answering the fetch runs in this process.
   const git = (...args: string[]) => promisify(execFile)('git', args, { cwd: dir });
   const basic = Buffer.from(`x-access-token:${token}`).toString('base64');
   await git('init', '-q');
   await git('remote', 'add', 'origin', `${gh.url}/${pull.repo.owner.login}/${pull.repo.name}.git`);
-  const merge = `refs/pull/${pull.number}/merge`;
+  // `pull_request` runs check out the test merge; a `merge_group` run checks out the queue's branch.
+  const merge = ref ?? `refs/pull/${pull.number}/merge`;
   await git(
     '-c',
     `http.extraHeader=Authorization: basic ${basic}`,
@@ -69,6 +70,8 @@ export interface RunOptions {
   eventName?: string;
   /** A payload other than the PR's `pull_request.opened`. */
   payload?: unknown;
+  /** The ref the checkout fetches instead of the PR's test merge (a merge queue's branch). */
+  checkoutRef?: string;
   /** Called between the checkout and the Action's start (to break something). */
   afterCheckout?: () => void;
   /** More of the runner's environment (e.g. GITHUB_WORKFLOW_REF, or SLOPGATE_BWRAP to take the sandbox away). */
@@ -81,7 +84,7 @@ export interface RunOptions {
  */
 export async function runActionProcess(o: RunOptions): Promise<ActionRun> {
   const tmp = mkdtempSync(join(tmpdir(), 'slopgate-action-runner-'));
-  const workspace = await checkoutLikeActions(o.gh, o.pull, o.token);
+  const workspace = await checkoutLikeActions(o.gh, o.pull, o.token, o.checkoutRef);
   o.afterCheckout?.();
   const eventPath = join(tmp, 'event.json');
   const payload = o.payload ?? pullRequestPayload(o.gh.state, o.pull, 'opened', { installationId: 1 });

@@ -69,7 +69,7 @@ function host(fromFork: boolean) {
 describe('ActionsReviewHost', () => {
   it('a read-only host logs the verdict: at most 10 annotations of each level, a count of the rest, the job summary appended', async () => {
     const { h, lines, summaryFile } = host(true);
-    expect(h.capabilities).toEqual({ canWriteChecks: false, canComment: false, canEditPullRequest: false, canPush: false });
+    for (const c of [h.reviews, h.conversation, h.buttons, h.minimise, h.prBody, h.labels, h.push]) expect(c).toBeUndefined();
     expect(await h.startCheckRun('a'.repeat(40), 'slopgate:pr:1')).toBe(ActionsReviewHost.NO_CHECK_RUN);
     const annotations = [
       ...Array.from({ length: 12 }, (_, i) => annotation('failure', i)),
@@ -105,8 +105,10 @@ describe('ActionsReviewHost', () => {
     const { h, lines } = host(false);
     nock(API).post('/repos/acme/calc/check-runs').reply(403, { message: 'Resource not accessible by integration' });
     expect(await h.startCheckRun('b'.repeat(40), 'slopgate:pr:2')).toBe(ActionsReviewHost.NO_CHECK_RUN);
-    expect(h.capabilities.canWriteChecks).toBe(false);
-    expect(h.capabilities.canComment).toBe(true);
+    // Comments, body and labels stay: only the check run falls back to annotations.
+    expect(h.reviews).toBe(h);
+    expect(h.labels).toBe(h);
+    expect(h.push).toBeUndefined();
     expect(lines[0]).toMatch(/^::warning title=slopgate%3A no check run::.*checks: write/);
 
     const other = host(false);
@@ -131,6 +133,6 @@ describe('ActionsReviewHost', () => {
     await h.completeCheckRun(id, { conclusion: 'success', title: 'PASS', summary: 'clean' });
     expect(lines).toEqual([]);
     expect(readFileSync(summaryFile, 'utf8')).toContain('## slopgate: PASS');
-    expect(await h.cloneCredentials()).toEqual({ token: 'ghs_test' });
+    expect(await h.cloneCredentials()).toEqual({ username: 'x-access-token', token: 'ghs_test' });
   });
 });

@@ -47,7 +47,7 @@ describe('fetching the PR history into a depth-1 checkout', () => {
     const got = await fetchPrHistory({
       dir: s.ws,
       remoteUrl: s.url,
-      creds: { token: 'unused' },
+      creds: { username: 'x-access-token', token: 'unused' },
       number: 7,
       baseRef: 'main',
       baseSha: s.base,
@@ -61,7 +61,7 @@ describe('fetching the PR history into a depth-1 checkout', () => {
     const got = await fetchPrHistory({
       dir: s.ws,
       remoteUrl: s.url,
-      creds: { token: 'unused' },
+      creds: { username: 'x-access-token', token: 'unused' },
       number: 7,
       baseRef: 'main',
       baseSha: s.base,
@@ -74,7 +74,7 @@ describe('fetching the PR history into a depth-1 checkout', () => {
   it('says what to do when the workspace is not a checkout (a workflow error, not an outage)', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'slopgate-fetch-empty-'));
     dirs.push(empty);
-    const req = { dir: empty, remoteUrl: 'file:///nowhere', creds: { token: 't' }, number: 1, baseRef: 'main' };
+    const req = { dir: empty, remoteUrl: 'file:///nowhere', creds: { username: 'x-access-token', token: 't' }, number: 1, baseRef: 'main' };
     const err = await fetchPrHistory({ ...req, baseSha: 'a'.repeat(40), headSha: 'b'.repeat(40) }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InputError);
     expect(err).toMatchObject({ message: `${empty} is not a git checkout`, hint: expect.stringContaining('actions/checkout') });
@@ -83,7 +83,7 @@ describe('fetching the PR history into a depth-1 checkout', () => {
 
 describe('the fetch environment', () => {
   it("resets the checkout's URL-specific header, then gives the token under the same key, only in the environment", () => {
-    const env = fetchEnv({ creds: { token: 'ghs_abc' }, remoteUrl: 'https://github.example/acme/calc.git' });
+    const env = fetchEnv({ creds: { username: 'x-access-token', token: 'ghs_abc' }, remoteUrl: 'https://github.example/acme/calc.git' });
     const entries = Array.from({ length: Number(env.GIT_CONFIG_COUNT) }, (_, i) => [
       env[`GIT_CONFIG_KEY_${i}`],
       env[`GIT_CONFIG_VALUE_${i}`],

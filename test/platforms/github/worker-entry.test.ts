@@ -8,7 +8,7 @@ import { runGateWorker } from '../../../src/platforms/github/worker-entry.js';
 import { isManifest } from '../../../src/guards/g1-manifest-safety/path-rules.js';
 import { createQueue } from '../../../src/queue/create-queue.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** Runs a slopgate entry point with tsx in a clean environment (no DATABASE_URL inherited). */
 function runEntry(script: string, args: string[], env: Record<string, string>) {

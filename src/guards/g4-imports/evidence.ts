@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import type { EvidenceSchema } from '../../core/evidence.js';
+
+const ECOSYSTEM = z.enum(['npm', 'python', 'go', 'rust', 'ruby', 'php', 'java']);
+
+/** An import of a package no manifest declares (`phantom`: declared only by another package of the workspace). */
+export const g4UngroundedImportEvidence = z.object({
+  /** The import as written; the refiner's `g4-remove-import` recipe finds the line by it. */
+  import: z.string(),
+  package: z.string(),
+  ecosystem: ECOSYSTEM,
+  manifest: z.string(),
+  declaredBy: z.array(z.string()).optional(),
+  phantom: z.literal(true).optional(),
+});
+export type G4UngroundedImportEvidence = z.infer<typeof g4UngroundedImportEvidence>;
+
+/** A name imported from one of the repository's own modules that the module does not define. */
+export const g4MissingSymbolEvidence = z.object({
+  kind: z.literal('missing-symbol'),
+  module: z.string(),
+  name: z.string(),
+  target: z.string(),
+});
+export type G4MissingSymbolEvidence = z.infer<typeof g4MissingSymbolEvidence>;
+
+/** A public function whose parameters changed (rendered parameter lists). */
+export const g4SignatureEvidence = z.object({ name: z.string(), before: z.string(), after: z.string() });
+export type G4SignatureEvidence = z.infer<typeof g4SignatureEvidence>;
+
+/** The refiner's file fence: the paths a refiner patch may touch. */
+export const g4FenceEvidence = z.object({ allowed: z.array(z.string()) });
+export type G4FenceEvidence = z.infer<typeof g4FenceEvidence>;
+
+/** Every evidence shape G4 writes. */
+export const G4_EVIDENCE: readonly EvidenceSchema[] = [
+  g4UngroundedImportEvidence,
+  g4MissingSymbolEvidence,
+  g4SignatureEvidence,
+  g4FenceEvidence,
+];
