@@ -7,6 +7,7 @@ import type { ChangedFile } from '../../core/patch-set.js';
 import { pep503 } from '../../repo/manifests/python-names.js';
 import { describeChange, type DependencyChange } from './dependency-diff.js';
 import { dirnameOf } from './path-rules.js';
+import type { G1StaleLockfileEvidence } from './evidence.js';
 
 /**
  * A manifest whose declared dependencies the PR changes while the lockfile that pins them stays as it
@@ -323,7 +324,12 @@ export async function staleLockfileFindings(
       ...(file.added[0] ? { line: file.added[0].start } : {}),
       message: `\`${file.path}\` ${shown}${more}, but \`${lockPath}\` is not part of the PR and does not match: ${why}`,
       remediation: `Run \`${lock.fix}\`${lockDir ? ` in \`${lockDir}\`` : ''} and commit the updated \`${lock.file}\` with the manifest.`,
-      evidence: { lockfile: lockPath, tool: lock.file, frozenInCi: ci?.path ?? (always ? 'always' : null), stale: stale.slice(0, 20) },
+      evidence: {
+        lockfile: lockPath,
+        tool: lock.file,
+        frozenInCi: ci?.path ?? (always ? 'always' : null),
+        stale: stale.slice(0, 20),
+      } satisfies G1StaleLockfileEvidence,
     });
   }
   return out;

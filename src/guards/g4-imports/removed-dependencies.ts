@@ -7,6 +7,7 @@ import { dependencyReaderFor } from '../../repo/manifests/dependency-specs.js';
 import { isSkippedPath } from '../../repo/manifests/index.js';
 import { isNodeBuiltin } from '../../repo/stdlib/node.js';
 import { npmWorkspace } from './npm-workspace.js';
+import type { G4RemovedDependencyEvidence } from './evidence.js';
 
 /**
  * A dependency the PR removes from a package.json while files of that same package still import it:
@@ -144,7 +145,7 @@ export async function removedDependencyFindings(file: ChangedFile, all: ChangedF
         importers: files.slice(0, 20),
         importerCount: files.length,
         removedDependency: true,
-      },
+      } satisfies G4RemovedDependencyEvidence,
     });
   }
   return out;
