@@ -9,6 +9,7 @@ export const ROUTE_TABLE = {
   'manifest-edit': 'ask-author',
   'sensitive-path': 'escalate',
   'oversize-file': 'ask-author',
+  'lockfile-stale': 'ask-author',
   // G2 / G6
   'syntax-invalid': 'refine',
   // G4

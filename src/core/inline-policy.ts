@@ -32,6 +32,7 @@ const MAINTAINER_ONLY: Readonly<Record<string, string>> = {
   'manifest-edit': 'build manifests decide what every build installs and runs',
   'sensitive-path': 'workflows, CODEOWNERS, lockfiles, secrets and escaping links are maintainer-only paths',
   'oversize-file': 'what goes into the repository for good is a maintainer decision',
+  'lockfile-stale': 'the installer refuses a lockfile that no longer matches its manifest',
   // G8 and the tests themselves
   'test-regression': 'the test gate (G8) saw a test fail',
   'build-broken': 'the test gate (G8) saw the build break',

@@ -5,6 +5,8 @@ import type { Category } from '../core/categories.js';
  * scanning shows them at the top of an alert) and anywhere a reader needs the rule, not the instance.
  */
 export const CATEGORY_HELP: Record<Category, string> = {
+  'lockfile-stale':
+    "A manifest's dependencies changed but the lockfile that pins them did not: a frozen install (npm ci, uv sync --locked, cargo --locked, go build) refuses it.",
   'manifest-edit': 'A build manifest (package.json, go.mod, Cargo.toml, pyproject.toml, …) was edited without a sanction.',
   'sensitive-path': 'The change touches a sensitive path: secrets files, CI workflows, CODEOWNERS, or a lockfile without its manifest.',
   'oversize-file': 'The change adds or grows a file beyond the size limit, or a symlink that points outside the repository.',

@@ -3,6 +3,7 @@ import { constants } from 'node:fs';
 import { mkdir, open, symlink } from 'node:fs/promises';
 import { gitBuffer, gitEnv } from '../core/git.js';
 import { errorMessage, GateInfraError } from '../core/errors.js';
+import { makeTreeRepo } from './tree-repo.js';
 import { checkExportedTree, type ExportEntry } from './verify-export.js';
 
 /**
@@ -17,12 +18,13 @@ import { checkExportedTree, type ExportEntry } from './verify-export.js';
  * Submodules are not part of the tree under test: their path is an empty directory (as in a checkout
  * without `--recurse-submodules`), and LFS files are their pointer files.
  *
- * The result has no `.git`: no remote URLs, no credential helpers, no extra headers and no path back to
- * the app's mirror, so a PR's tests cannot read anything git knows. Any difference between `dest` and
+ * The result has no `.git` of the app's mirror: no remote URLs, no credential helpers, no extra headers
+ * and no path back to it, so a PR's tests cannot read anything git knows ({@link exportTreeRepo} adds a
+ * throwaway one-commit repository of its own). Any difference between `dest` and
  * the listing (a missing or extra file, another size or mode, a symlink pointing elsewhere) throws a
  * {@link GateInfraError}: the suite never runs on a tree that is not the commit.
  */
-export async function exportTree(repoDir: string, sha: string, dest: string): Promise<void> {
+export async function exportTree(repoDir: string, sha: string, dest: string): Promise<ExportEntry[]> {
   const entries = await listTree(repoDir, sha);
   const short = sha.slice(0, 12);
   let links: Map<string, Buffer>;
@@ -44,6 +46,21 @@ export async function exportTree(repoDir: string, sha: string, dest: string): Pr
       short,
       `${problems.length} difference${problems.length === 1 ? '' : 's'} from git ls-tree: ${shown}${problems.length > 5 ? '; …' : ''}`,
     );
+  }
+  return entries;
+}
+
+/**
+ * {@link exportTree}, then the tree made a one-commit git repository of its own ({@link makeTreeRepo}),
+ * for builds and tests that read git metadata. The `.git` is slopgate's, never the commit's: no commit
+ * can hold a `.git` path (see checkPath), and the check of the tree ignores the top-level one.
+ */
+export async function exportTreeRepo(repoDir: string, sha: string, dest: string): Promise<void> {
+  const entries = await exportTree(repoDir, sha, dest);
+  try {
+    await makeTreeRepo(repoDir, sha, dest, entries);
+  } catch (err) {
+    throw treeError(sha.slice(0, 12), `making it a git repository failed: ${errorMessage(err)}`);
   }
 }
 

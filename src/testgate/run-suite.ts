@@ -3,7 +3,8 @@ import { lstat, mkdir, mkdtemp, readdir, rm, statfs, writeFile } from 'node:fs/p
 import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import { exportTree } from './export-tree.js';
+import { exportTreeRepo } from './export-tree.js';
+import { writeSandboxGitConfig } from './tree-repo.js';
 import type { Runner, RunContext, RunnerOutput } from './runners/runner.js';
 import { runSandboxed, sandboxRefusal, type SandboxIsolation, type SandboxResult } from './sandbox.js';
 import { sandboxCapabilities } from './sandbox-probe.js';
@@ -83,7 +84,8 @@ export class SuiteWorkspace {
         ws.mounted = true;
       }
       await Promise.all(['work', 'home', 'tmp', 'out', 'cache'].map((d) => mkdir(join(root, d))));
-      await exportTree(repoDir, sha, ws.workdir);
+      await exportTreeRepo(repoDir, sha, ws.workdir);
+      await writeSandboxGitConfig(join(root, 'home'));
       if (deps?.cargoConfig) {
         await mkdir(join(ws.cacheDir, 'cargo-home'), { recursive: true });
         await writeFile(join(ws.cacheDir, 'cargo-home', 'config.toml'), deps.cargoConfig);

@@ -109,6 +109,9 @@ export function sandboxEnv(opts: SandboxEnvOptions): Record<string, string> {
     PIP_CACHE_DIR: join(opts.cacheDir, 'pip'),
     PIP_DISABLE_PIP_VERSION_CHECK: '1',
   });
+  // git in the run reads the tree's own throwaway repository and the run's $HOME/.gitconfig, never the
+  // machine's /etc/gitconfig (set after the filter below, which drops every other GIT_* name).
+  const gitNoSystem = { GIT_CONFIG_NOSYSTEM: '1' };
   if (!opts.network) {
     env.GOPROXY = 'off';
     env.npm_config_offline = 'true';
@@ -126,6 +129,7 @@ export function sandboxEnv(opts: SandboxEnvOptions): Record<string, string> {
   }
   for (const [k, v] of Object.entries(opts.extra ?? {})) env[k] = v;
   for (const name of Object.keys(env)) if (isForbiddenEnvName(name) && name !== 'GOPROXY') delete env[name];
+  Object.assign(env, gitNoSystem);
   if (opts.network && opts.proxy) Object.assign(env, opts.proxy);
   return env;
 }

@@ -41,15 +41,19 @@ async function walk(root: string, rel: string, out: Map<string, Found>): Promise
  * Compares what is on disk under `dest` with the commit's listing: every blob a regular file of its
  * size and executable bit, every symlink a symlink with the same target, every submodule an empty
  * directory, and nothing else — no extra file, symlink or directory. Returns the differences, one
- * line each (empty: the tree is the commit).
+ * line each (empty: the tree is the commit). With `withRepo`, the top-level `.git` directory that
+ * exportTreeRepo adds is slopgate's own and not compared (no commit can hold a `.git` path).
  */
 export async function checkExportedTree(
   dest: string,
   entries: ExportEntry[],
   linkTargets?: ReadonlyMap<string, Buffer>,
+  opts: { withRepo?: boolean } = {},
 ): Promise<string[]> {
   const found = new Map<string, Found>();
   await walk(dest, '', found);
+  if (opts.withRepo && found.get('.git')?.kind === 'dir')
+    for (const path of [...found.keys()]) if (path === '.git' || path.startsWith('.git/')) found.delete(path);
   const problems: string[] = [];
   const expectedDirs = new Set<string>();
   for (const e of entries) {

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GateInfraError } from '../../src/core/errors.js';
-import { exportTree, listTree } from '../../src/testgate/export-tree.js';
+import { exportTree, exportTreeRepo, listTree } from '../../src/testgate/export-tree.js';
 import { checkExportedTree } from '../../src/testgate/verify-export.js';
 import { prRepo, TestRepo } from '../helpers/git-repo.js';
 import { needs } from '../helpers/toolchains.js';
@@ -226,5 +226,59 @@ describe('exportTree writes the commit byte for byte', () => {
     const err = await exportTree(repo.dir, tree, tmp()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GateInfraError);
     expect((err as Error).message).toContain('a path no checkout would write: ".GIT"');
+  });
+});
+
+describe('the tree under test is a one-commit git repository of its own (builds that read git)', () => {
+  /** A conftest that needs git at collection time, as setuptools-scm or a build-number plugin does. */
+  const GIT_READING = {
+    'pyproject.toml': '[project]\nname = "calc"\nversion = "0.1.0"\n',
+    'calc/__init__.py': '',
+    'calc/ops.py': CALC,
+    'tests/conftest.py': [
+      'import subprocess',
+      '',
+      'HEAD = subprocess.run(["git", "rev-parse", "HEAD"], check=True, capture_output=True, text=True).stdout.strip()',
+      'DESCRIBED = subprocess.run(["git", "describe", "--always", "--dirty"], check=True, capture_output=True, text=True).stdout.strip()',
+      'assert len(HEAD) == 40 and HEAD.startswith(DESCRIBED[:7]), (HEAD, DESCRIBED)',
+      '',
+    ].join('\n'),
+    'tests/test_calc.py': 'from calc.ops import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n',
+  };
+
+  needs('pytest')('a suite that reads git', () => {
+    it('runs `git rev-parse HEAD` and `git describe` at base and head, so the regression is found', async () => {
+      const repo = prRepo(GIT_READING, { 'calc/ops.py': BROKEN });
+      const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
+      expect(testsSection(report).regressions).toEqual(['py:tests/test_calc.py::test_add']);
+      expect(report.decision.outcome).toBe('REFINE');
+    }, 240_000);
+  });
+
+  it('holds the commit tree in one root commit: no history, no remote, no hooks, the real dates', async () => {
+    const repo = prRepo({ 'a.txt': 'one\n', 'bin/run.sh': '#!/bin/sh\n' }, { 'a.txt': 'two\n' });
+    repo.git('remote', 'add', 'origin', 'https://token@example.invalid/x.git');
+    const sha = repo.git('rev-parse', 'pr').trim();
+    const dest = tmp();
+    await exportTreeRepo(repo.dir, sha, dest);
+    const inTree = (...args: string[]) =>
+      execFileSync('git', args, {
+        cwd: dest,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, GIT_CONFIG_NOSYSTEM: '1', HOME: dest },
+      }).trim();
+    expect(inTree('rev-list', '--count', '--all')).toBe('1');
+    expect(inTree('rev-parse', 'HEAD^{tree}')).toBe(repo.git('rev-parse', `${sha}^{tree}`).trim());
+    expect(inTree('log', '-1', '--format=%an <%ae> %cn %ct')).toBe(
+      `slopgate <slopgate@localhost> slopgate ${repo.git('log', '-1', '--format=%ct', sha).trim()}`,
+    );
+    expect(inTree('status', '--porcelain')).toBe('');
+    expect(inTree('describe', '--always', '--dirty')).toBe(inTree('rev-parse', '--short', 'HEAD'));
+    expect(inTree('remote')).toBe('');
+    expect(readFileSync(join(dest, '.git/config'), 'utf8')).not.toMatch(/token|remote|hooksPath|credential/);
+    expect(execFileSync('ls', ['-A', join(dest, '.git')], { encoding: 'utf8' })).not.toContain('hooks');
+    // The check of the tree does not count slopgate's .git as part of the commit.
+    expect(await checkExportedTree(dest, await listTree(repo.dir, sha), undefined, { withRepo: true })).toEqual([]);
+    expect(await checkExportedTree(dest, await listTree(repo.dir, sha))).toContain('".git" is not in the commit (an extra dir)');
   });
 });

@@ -47,5 +47,31 @@ export type G1OversizeEvidence = z.infer<typeof g1OversizeEvidence>;
 export const g1SymlinkEvidence = z.object({ target: z.string() });
 export type G1SymlinkEvidence = z.infer<typeof g1SymlinkEvidence>;
 
+/** A manifest whose dependency changes its unchanged lockfile does not match (`lockfile-stale`). */
+export const g1StaleLockfileEvidence = z.object({
+  /** The lockfile's path in the tree. */
+  lockfile: z.string(),
+  /** Its kind (basename): `package-lock.json`, `uv.lock`, `go.sum`, … */
+  tool: z.string(),
+  /** The CI file that installs in frozen mode (`always` for go.sum), or null (then the finding is a risk). */
+  frozenInCi: z.string().nullable(),
+  stale: z.array(
+    z.object({
+      name: z.string(),
+      group: z.string(),
+      kind: z.enum(['added', 'removed', 'changed']),
+      before: z.string().optional(),
+      after: z.string().optional(),
+    }),
+  ),
+});
+export type G1StaleLockfileEvidence = z.infer<typeof g1StaleLockfileEvidence>;
+
 /** Every evidence shape G1 writes. */
-export const G1_EVIDENCE: readonly EvidenceSchema[] = [g1ManifestEvidence, g1WorkflowEvidence, g1OversizeEvidence, g1SymlinkEvidence];
+export const G1_EVIDENCE: readonly EvidenceSchema[] = [
+  g1ManifestEvidence,
+  g1WorkflowEvidence,
+  g1OversizeEvidence,
+  g1SymlinkEvidence,
+  g1StaleLockfileEvidence,
+];

@@ -17,6 +17,7 @@ import { basenameLower, dirnameOf, isManifest, lockfileManifests, sensitiveReaso
 import { resolveSymlink, type SymlinkReader } from './symlinks.js';
 import { actionsUsed, workflowConcerns } from './workflow-risk.js';
 import { isDependencyBot } from './dependency-bots.js';
+import { staleLockfileFindings } from './stale-lockfile.js';
 import { versionOnlyEdit } from './version-bumps.js';
 import { G1_EVIDENCE, type G1ManifestEvidence, type G1WorkflowEvidence } from './evidence.js';
 import type { SanctionRecord } from '../../core/report-sections.js';
@@ -104,6 +105,7 @@ async function checkFile(file: ChangedFile, all: ChangedFile[], ctx: GuardContex
       remediation: manifestRemediation(file.path),
       evidence,
     });
+    out.push(...(await staleLockfileFindings(file, changes, all, ctx)));
   }
   const sensitive = sensitiveReason(file.path) ?? (file.oldPath ? sensitiveReason(file.oldPath) : null);
   if (sensitive && isWorkflowYaml(file.path)) out.push(await workflowFinding(file, sensitive, ctx, at));
@@ -201,7 +203,9 @@ export const g1: Guard = {
         findings.push(...raised);
         continue;
       }
-      for (const f of raised) {
+      // A sanction allows the edit; it does not make the installer accept a lockfile that no longer matches.
+      findings.push(...raised.filter((f) => f.category === 'lockfile-stale'));
+      for (const f of raised.filter((x) => x.category !== 'lockfile-stale')) {
         sanctions.push({ path: file.path, category: f.category, finding: f.message, allowedBy: sanctionSource(file.path, ctx) });
       }
     }

@@ -32,9 +32,22 @@ export type G4SignatureEvidence = z.infer<typeof g4SignatureEvidence>;
 export const g4FenceEvidence = z.object({ allowed: z.array(z.string()) });
 export type G4FenceEvidence = z.infer<typeof g4FenceEvidence>;
 
+/** A dependency the PR removes from a package.json while files of its package still import it. */
+export const g4RemovedDependencyEvidence = z.object({
+  package: z.string(),
+  ecosystem: z.literal('npm'),
+  manifest: z.string(),
+  /** Up to 20 head files that import it. */
+  importers: z.array(z.string()),
+  importerCount: z.number(),
+  removedDependency: z.literal(true),
+});
+export type G4RemovedDependencyEvidence = z.infer<typeof g4RemovedDependencyEvidence>;
+
 /** Every evidence shape G4 writes. */
 export const G4_EVIDENCE: readonly EvidenceSchema[] = [
   g4UngroundedImportEvidence,
+  g4RemovedDependencyEvidence,
   g4MissingSymbolEvidence,
   g4SignatureEvidence,
   g4FenceEvidence,

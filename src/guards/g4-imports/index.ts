@@ -5,6 +5,7 @@ import { missingSymbols } from './missing-symbols.js';
 import { signatureChanges } from './signature-change.js';
 import { isMdx } from './mdx-esm.js';
 import { ungroundedImports } from './ungrounded-imports.js';
+import { removedDependencyFindings } from './removed-dependencies.js';
 import { G4_EVIDENCE } from './evidence.js';
 
 const CHECKED = new Set(['python', 'javascript', 'typescript', 'tsx', 'go', 'rust']);
@@ -22,11 +23,14 @@ export const g4: Guard = {
   evidence: G4_EVIDENCE,
 
   appliesTo(file) {
+    if (file.path === 'package.json' || file.path.endsWith('/package.json')) return file.status === 'modified' && !isSkippedPath(file.path);
     const lang = languageOf(file.path);
     const code = (!!lang && CHECKED.has(lang)) || isMdx(file.path);
     return code && file.status !== 'deleted' && file.head.text !== null && !isSkippedPath(file.path);
   },
   async checkFile(file, ctx): Promise<GuardFinding[]> {
+    // A dependency the manifest drops while files of its package still import it.
+    if (file.path === 'package.json' || file.path.endsWith('/package.json')) return removedDependencyFindings(file, ctx.patch.files, ctx);
     // An MDX page's imports count like code; the rest of G4 is about source files.
     if (isMdx(file.path)) return ungroundedImports(file, ctx);
     return [...(await ungroundedImports(file, ctx)), ...(await missingSymbols(file, ctx)), ...(await signatureChanges(file))];

@@ -6,7 +6,8 @@ import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import type { Revision } from '../../core/revision.js';
 import type { RunnerId } from '../../core/suite-result.js';
-import { exportTree } from '../export-tree.js';
+import { exportTreeRepo } from '../export-tree.js';
+import { writeSandboxGitConfig } from '../tree-repo.js';
 import { runSandboxed, type SandboxResult } from '../sandbox.js';
 import type { SuiteLimits } from '../run-suite.js';
 import { tailOf } from '../capped-output.js';
@@ -201,7 +202,7 @@ type InstallRun = { ok: true; result: SandboxResult } | { ok: false; error: stri
 async function runInstall(plan: DepsPlan, staging: string, sha: string, ctx: DepsContext): Promise<InstallRun> {
   const tree = join(staging, 'tree');
   await mkdir(tree, { recursive: true });
-  await exportTree(ctx.repoDir, sha, tree);
+  await exportTreeRepo(ctx.repoDir, sha, tree);
   for (const f of plan.files ?? []) await writeFile(join(staging, f.path), f.content);
   const egress = await ctx.egress();
   if (!egress)
@@ -212,6 +213,7 @@ async function runInstall(plan: DepsPlan, staging: string, sha: string, ctx: Dep
   const root = await mkdtemp(join(tmpdir(), 'slopgate-install-'));
   try {
     await Promise.all(['home', 'tmp', 'cache'].map((d) => mkdir(join(root, d))));
+    await writeSandboxGitConfig(join(root, 'home'));
     const env = { ...operatorRegistryEnv(), ...plan.env };
     const result = await runSandboxed({
       command: `set -e\n${exports(env)}\n${plan.script}`,
