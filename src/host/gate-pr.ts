@@ -24,7 +24,8 @@ import { spliceBodySection } from './pr-body.js';
 import { loadRepoConfig } from './repo-config.js';
 import type { PullRequestFacts, ReviewHost } from './review-host.js';
 import { llmGateOptions, type LlmDeps } from '../qa/gate-options.js';
-import { preparePr, prGateOptions, type PrGateDeps } from './pr-gate-options.js';
+import { preparePr, prGateOptions, repoName, type PrGateDeps } from './pr-gate-options.js';
+import { sincePushFor, withSincePush } from './since-push.js';
 
 /** What the job policy needs besides the host: the workspace, the guards, the store and settings. */
 export interface GatePrDeps extends PrGateDeps {
@@ -140,12 +141,17 @@ export async function gatePr(
     checkpoint();
     revisions = await preparePr(host, pr, job.headSha, deps);
     checkpoint();
-    const report = await (deps.gate ?? runGate)({
+    const gated = await (deps.gate ?? runGate)({
       ...(await prGateOptions(host, pr, config, revisions, deps, log)),
       // The PR's title and body reach the Q&A roles and the navigator only inside their data block.
       // slopgate's own section of the body (the last verdict) is left out: the models see the author's text only.
       ...llmGateOptions(config, { title: pr.title, body: spliceBodySection(pr.body, '').trim() }, false, deps.llm),
     });
+    // What changed since the PR's previous gated head (new, fixed, still open); stored with the run.
+    const report = withSincePush(
+      gated,
+      await sincePushFor({ store: deps.store, repo: repoName(host), pr: job.number, repoDir: revisions.mirrorDir, report: gated, log }),
+    );
     checkpoint();
     const added = await addedLines(revisions.mirrorDir, revisions.mergeBase, revisions.headSha);
     await publishReport(host, {

@@ -3,16 +3,19 @@ import type { Finding } from '../core/finding.js';
 import type { Logger } from '../core/trace.js';
 import { errorMessage } from '../core/errors.js';
 import type { ReviewHost } from './review-host.js';
+import { canResolveThreads } from './thread-resolver.js';
 import { findingIdOf, planReview, type PlanOptions, type PostedComment, type ReviewPlan } from './review-plan.js';
 
 export interface PostReviewInput {
   pullNumber: number;
   headSha: string;
   findings: Finding[];
+  /** Ids a still-open finding had at earlier heads → its id now (its comment carries the old one). */
+  earlierIds?: ReadonlyMap<string, string>;
   added: Map<string, LineRange[]>;
   checkRunUrl?: string;
   options: PlanOptions;
-  /** Resolve stale threads (needs contents: write) instead of minimising the comments. */
+  /** Resolve the threads of fixed findings where the host can (ThreadResolver), instead of minimising the comments. */
   resolveThreads: boolean;
   log: Logger;
 }
@@ -62,7 +65,7 @@ export async function postReview(host: ReviewHost, input: PostReviewInput): Prom
   // A dismissed finding is listed as such in the check run; it gets no line comment, and an earlier
   // comment of it is hidden like one of a fixed finding.
   const open = input.findings.filter((f) => !f.dismissed);
-  const plan = planReview(open, input.added, posted, input.options);
+  const plan = planReview(open, input.added, posted, input.options, input.earlierIds);
   let count = 0;
   if (plan.comments.length) {
     try {
@@ -76,7 +79,10 @@ export async function postReview(host: ReviewHost, input: PostReviewInput): Prom
   let cleaned = 0;
   if (plan.stale.length) {
     try {
-      cleaned = await host.hideStaleComments(pullNumber, plan.stale, input.resolveThreads ? 'resolve' : 'minimise');
+      cleaned =
+        input.resolveThreads && canResolveThreads(host)
+          ? await host.resolveThreads(pullNumber, plan.stale)
+          : await host.hideStaleComments(pullNumber, plan.stale);
     } catch (err) {
       log.warn({ err: errorMessage(err), stale: plan.stale.length }, 'could not hide comments of fixed findings');
     }

@@ -1,11 +1,13 @@
 import { git } from '../core/git.js';
 import { parseUnifiedZeroDiff, type LineRange } from '../core/diff-hunks.js';
 import { errorMessage } from '../core/errors.js';
+import { earlierIds } from '../core/since-push.js';
 import type { Report } from '../core/report.js';
 import type { Logger } from '../core/trace.js';
 import type { SlopgateConfig } from '../core/config-schema.js';
 import { toAnnotations } from '../report/annotations.js';
 import { renderCheckRun } from '../report/markdown.js';
+import { sincePushLine } from '../report/since-push-section.js';
 import { MAX_OUTPUT_CHARS, REFINE_ACTION, RERUN_ACTION, type CheckAction, type CheckRunOutcome } from './check-outcome.js';
 import { syncDecisionLabels } from './labels.js';
 import { fitSection, renderBodySection, spliceBodySection, type QaState } from './pr-body.js';
@@ -83,6 +85,10 @@ export interface PublishResult {
 export async function publishReport(host: ReviewHost, input: PublishInput): Promise<PublishResult> {
   const { report, log } = input;
   const checkRunRequests = await host.completeCheckRun(input.checkRunId, reportOutcome(report, input.refinerAvailable, input.checkRunUrl));
+  if (!host.capabilities.canComment && !host.capabilities.canEditPullRequest) return { checkRunRequests, commentsPosted: 0 };
+  // The check run belongs to its commit; comments, threads, the description and labels belong to the
+  // PR. Once the PR has moved on, they are left to the run of its new head.
+  if (await headMovedOn(host, input.pullNumber, report.head.sha, log)) return { checkRunRequests, commentsPosted: 0 };
   const commentsPosted = host.capabilities.canComment ? await commentOn(host, input) : 0;
   if (!host.capabilities.canEditPullRequest) return { checkRunRequests, commentsPosted };
   try {
@@ -98,6 +104,19 @@ export async function publishReport(host: ReviewHost, input: PublishInput): Prom
   return { checkRunRequests, commentsPosted };
 }
 
+/** True when the PR's head is no longer the gated commit (a push landed while the run was publishing). */
+async function headMovedOn(host: ReviewHost, pullNumber: number, gated: string, log: Logger): Promise<boolean> {
+  try {
+    const head = (await host.pullRequest(pullNumber)).headSha;
+    if (head === gated) return false;
+    log.info({ gated: gated.slice(0, 12), head: head.slice(0, 12) }, 'the PR moved on: only the check run of the gated commit is updated');
+    return true;
+  } catch (err) {
+    log.warn({ err: errorMessage(err) }, 'could not read the PR head; comments, description and labels are left alone');
+    return true;
+  }
+}
+
 /** The review comments of a report (best effort); returns how many were posted. */
 async function commentOn(host: ReviewHost, input: PublishInput): Promise<number> {
   const { report, log } = input;
@@ -106,6 +125,7 @@ async function commentOn(host: ReviewHost, input: PublishInput): Promise<number>
       pullNumber: input.pullNumber,
       headSha: report.head.sha,
       findings: report.findings,
+      earlierIds: earlierIds(report.sections.sincePush),
       added: input.added,
       ...(input.checkRunUrl ? { checkRunUrl: input.checkRunUrl } : {}),
       options: { budget: input.config.comments.budget, suggestions: input.config.comments.suggestions },
@@ -122,10 +142,13 @@ async function commentOn(host: ReviewHost, input: PublishInput): Promise<number>
 /** Rewrites slopgate's section of the PR description; reads the body right before writing it. */
 export async function updatePrBody(host: ReviewHost, pullNumber: number, report: Report, checkRunUrl?: string): Promise<boolean> {
   const fresh = await host.pullRequest(pullNumber);
+  // The description shows the PR's head; a run of an older commit does not write it.
+  if (fresh.headSha !== report.head.sha) return false;
   const section = renderBodySection({
     decision: report.decision,
     headSha: report.head.sha,
     ...(checkRunUrl ? { checkRunUrl } : {}),
+    ...(report.sections.sincePush ? { notes: [sincePushLine(report.sections.sincePush)] } : {}),
     qa: qaStateOf(report),
   });
   const body = spliceBodySection(fresh.body, fitSection(fresh.body, section));

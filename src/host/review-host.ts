@@ -33,8 +33,8 @@ export interface ReviewHost {
   listReviewComments(number: number): Promise<ReviewComment[]>;
   /** One review (a plain comment, never an approval or a change request) with line comments. */
   createReview(number: number, review: { commitSha: string; body: string; comments: ReviewCommentInput[] }): Promise<void>;
-  /** Hides comments of findings that are gone: resolves their threads or minimises them; returns how many. */
-  hideStaleComments(number: number, stale: { id: number; nodeId: string }[], how: 'resolve' | 'minimise'): Promise<number>;
+  /** Hides (minimises) comments of findings that are gone; returns how many. Resolving threads is the optional ThreadResolver. */
+  hideStaleComments(number: number, stale: { id: number; nodeId: string }[]): Promise<number>;
   /** Posts one review of ```suggestion blocks (the refiner's proposals); returns nothing on success. */
   postSuggestions(number: number, review: { commitSha: string; body: string; suggestions: Suggestion[] }): Promise<void>;
 

@@ -14,10 +14,13 @@ import type {
   Suggestion,
 } from '../../src/host/review-host.js';
 import type { ReviewCommentInput } from '../../src/host/review-plan.js';
+import type { ThreadResolver } from '../../src/host/thread-resolver.js';
+
+type HostMethod = keyof ReviewHost | keyof ThreadResolver;
 
 /** One call made on the fake host: the method's name and its arguments. */
 export interface HostCall {
-  method: keyof ReviewHost;
+  method: HostMethod;
   args: unknown[];
 }
 
@@ -34,7 +37,7 @@ export interface FakeCheckRun {
  * pull request, files per ref, check runs, comments and labels. Every call is recorded in `calls`;
  * `failOn` makes a method throw, to drive the job policy through its failure paths without any HTTP.
  */
-export class FakePlatform implements ReviewHost {
+export class FakePlatform implements ReviewHost, ThreadResolver {
   readonly target: RepoTarget;
   capabilities: HostCapabilities = { canWriteChecks: true, canComment: true, canEditPullRequest: true, canPush: true };
   readonly calls: HostCall[] = [];
@@ -50,7 +53,7 @@ export class FakePlatform implements ReviewHost {
   readonly pushes: PushCommitInput[] = [];
   /** What `changedFiles` answers (the PR's files with their blobs at the head). */
   changed: ChangedFileRef[] = [];
-  readonly failOn = new Map<keyof ReviewHost, Error>();
+  readonly failOn = new Map<HostMethod, Error>();
   token = 'fake-token';
   private nextId = 1;
 
@@ -77,11 +80,11 @@ export class FakePlatform implements ReviewHost {
   }
 
   /** The calls of one method, in order. */
-  callsOf(method: keyof ReviewHost): unknown[][] {
+  callsOf(method: HostMethod): unknown[][] {
     return this.calls.filter((c) => c.method === method).map((c) => c.args);
   }
 
-  private record(method: keyof ReviewHost, ...args: unknown[]): void {
+  private record(method: HostMethod, ...args: unknown[]): void {
     this.calls.push({ method, args });
     const err = this.failOn.get(method);
     if (err) throw err;
@@ -151,9 +154,15 @@ export class FakePlatform implements ReviewHost {
     }
   }
 
-  async hideStaleComments(number: number, stale: { id: number; nodeId: string }[], how: 'resolve' | 'minimise'): Promise<number> {
-    this.record('hideStaleComments', number, stale, how);
+  async hideStaleComments(number: number, stale: { id: number; nodeId: string }[]): Promise<number> {
+    this.record('hideStaleComments', number, stale);
     return stale.length;
+  }
+
+  /** The optional ThreadResolver capability (a subclass without it stands for a host that cannot). */
+  async resolveThreads(number: number, comments: { id: number; nodeId: string }[]): Promise<number> {
+    this.record('resolveThreads', number, comments);
+    return comments.length;
   }
 
   async postSuggestions(number: number, review: { commitSha: string; body: string; suggestions: Suggestion[] }): Promise<void> {

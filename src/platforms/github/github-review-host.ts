@@ -14,6 +14,7 @@ import type {
   Suggestion,
 } from '../../host/review-host.js';
 import type { ReviewCommentInput } from '../../host/review-plan.js';
+import type { ThreadResolver } from '../../host/thread-resolver.js';
 import { finishCheckRun, reopenCheckRun, startCheckRun, type GitHubClient } from './check-run.js';
 import { minimiseComments, resolveThreads } from './hide-comments.js';
 import { roleOf } from './permissions.js';
@@ -76,7 +77,7 @@ function fenceFor(text: string): string {
  * The GitHub adapter of {@link ReviewHost}: one repository, through an installation's Octokit. This is
  * the only place (with the Probot handlers) that speaks the GitHub API; the job policy never does.
  */
-export class GitHubReviewHost implements ReviewHost {
+export class GitHubReviewHost implements ReviewHost, ThreadResolver {
   readonly target: RepoTarget;
   readonly capabilities: HostCapabilities;
 
@@ -167,8 +168,13 @@ export class GitHubReviewHost implements ReviewHost {
     });
   }
 
-  hideStaleComments(number: number, stale: { id: number; nodeId: string }[], how: 'resolve' | 'minimise'): Promise<number> {
-    return how === 'resolve' ? resolveThreads(this.gh, this.target, number, stale) : minimiseComments(this.gh, stale);
+  hideStaleComments(_number: number, stale: { id: number; nodeId: string }[]): Promise<number> {
+    return minimiseComments(this.gh, stale);
+  }
+
+  /** The ThreadResolver capability: GraphQL `resolveReviewThread`, minimising instead where GitHub refuses. */
+  resolveThreads(number: number, comments: { id: number; nodeId: string }[]): Promise<number> {
+    return resolveThreads(this.gh, this.target, number, comments);
   }
 
   async postSuggestions(number: number, review: { commitSha: string; body: string; suggestions: Suggestion[] }): Promise<void> {
