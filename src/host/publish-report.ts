@@ -85,17 +85,26 @@ export interface PublishResult {
 export async function publishReport(host: ReviewHost, input: PublishInput): Promise<PublishResult> {
   const { report, log } = input;
   const checkRunRequests = await host.completeCheckRun(input.checkRunId, reportOutcome(report, input.refinerAvailable, input.checkRunUrl));
-  if (!host.capabilities.canComment && !host.capabilities.canEditPullRequest) return { checkRunRequests, commentsPosted: 0 };
-  // The check run belongs to its commit; comments, threads, the description and labels belong to the
-  // PR. Once the PR has moved on, they are left to the run of its new head.
-  if (await headMovedOn(host, input.pullNumber, report.head.sha, log)) return { checkRunRequests, commentsPosted: 0 };
-  const commentsPosted = host.capabilities.canComment ? await commentOn(host, input) : 0;
-  if (!host.capabilities.canEditPullRequest) return { checkRunRequests, commentsPosted };
-  try {
-    await updatePrBody(host, input.pullNumber, report, input.checkRunUrl);
-  } catch (err) {
-    log.warn({ err: errorMessage(err) }, 'PR body section not updated');
+  const { canComment, canEditPullRequest } = host.capabilities;
+  // The check run belongs to its commit; the description, comments, threads and labels belong to the
+  // PR. Once the PR has moved on (a push landed while this run was publishing), they are left to the
+  // run of its new head. The description's fresh read tells; without it, one read of the PR does.
+  let moved = false;
+  if (canEditPullRequest) {
+    try {
+      moved = (await updatePrBody(host, input.pullNumber, report, input.checkRunUrl)) === 'moved';
+    } catch (err) {
+      log.warn({ err: errorMessage(err) }, 'PR body section not updated');
+    }
+  } else if (canComment) {
+    moved = await headMovedOn(host, input.pullNumber, report.head.sha, log);
   }
+  if (moved) {
+    log.info({ gated: report.head.sha.slice(0, 12) }, 'the PR moved on: only the check run of the gated commit is updated');
+    return { checkRunRequests, commentsPosted: 0 };
+  }
+  const commentsPosted = canComment ? await commentOn(host, input) : 0;
+  if (!canEditPullRequest) return { checkRunRequests, commentsPosted };
   try {
     await syncDecisionLabels(host, input.pullNumber, input.labels, report.decision.outcome);
   } catch (err) {
@@ -104,15 +113,12 @@ export async function publishReport(host: ReviewHost, input: PublishInput): Prom
   return { checkRunRequests, commentsPosted };
 }
 
-/** True when the PR's head is no longer the gated commit (a push landed while the run was publishing). */
+/** True when the PR's head is no longer the gated commit, or cannot be read (then nothing PR-wide is written). */
 async function headMovedOn(host: ReviewHost, pullNumber: number, gated: string, log: Logger): Promise<boolean> {
   try {
-    const head = (await host.pullRequest(pullNumber)).headSha;
-    if (head === gated) return false;
-    log.info({ gated: gated.slice(0, 12), head: head.slice(0, 12) }, 'the PR moved on: only the check run of the gated commit is updated');
-    return true;
+    return (await host.pullRequest(pullNumber)).headSha !== gated;
   } catch (err) {
-    log.warn({ err: errorMessage(err) }, 'could not read the PR head; comments, description and labels are left alone');
+    log.warn({ err: errorMessage(err) }, 'could not read the PR head; comments are left alone');
     return true;
   }
 }
@@ -139,11 +145,18 @@ async function commentOn(host: ReviewHost, input: PublishInput): Promise<number>
   }
 }
 
-/** Rewrites slopgate's section of the PR description; reads the body right before writing it. */
-export async function updatePrBody(host: ReviewHost, pullNumber: number, report: Report, checkRunUrl?: string): Promise<boolean> {
+/**
+ * Rewrites slopgate's section of the PR description; reads the body right before writing it. A run of
+ * a commit that is no longer the PR's head writes nothing (`moved`).
+ */
+export async function updatePrBody(
+  host: ReviewHost,
+  pullNumber: number,
+  report: Report,
+  checkRunUrl?: string,
+): Promise<'written' | 'unchanged' | 'moved'> {
   const fresh = await host.pullRequest(pullNumber);
-  // The description shows the PR's head; a run of an older commit does not write it.
-  if (fresh.headSha !== report.head.sha) return false;
+  if (fresh.headSha !== report.head.sha) return 'moved';
   const section = renderBodySection({
     decision: report.decision,
     headSha: report.head.sha,
@@ -152,7 +165,7 @@ export async function updatePrBody(host: ReviewHost, pullNumber: number, report:
     qa: qaStateOf(report),
   });
   const body = spliceBodySection(fresh.body, fitSection(fresh.body, section));
-  if (body === (fresh.body ?? '')) return false;
+  if (body === (fresh.body ?? '')) return 'unchanged';
   await host.updatePullRequestBody(pullNumber, body);
-  return true;
+  return 'written';
 }
