@@ -139,7 +139,13 @@ export function compareFindings(previous: readonly Finding[], current: readonly 
 }
 
 function carriedId(p: Finding, at: Carried): string {
-  return fingerprintOf({ category: p.category, path: at.path, line: at.line, remediation: p.remediation, ...(p.cause !== undefined ? { cause: p.cause } : {}) });
+  return fingerprintOf({
+    category: p.category,
+    path: at.path,
+    line: at.line,
+    remediation: p.remediation,
+    ...(p.cause !== undefined ? { cause: p.cause } : {}),
+  });
 }
 
 /** How many earlier ids a still-open finding remembers (enough for any realistic number of pushes). */

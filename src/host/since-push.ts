@@ -32,9 +32,7 @@ const storedFinding = z.object({
   remediation: z.string(),
   cause: z.string().optional(),
   confirmedBy: z.array(z.string()).default([]),
-  dismissed: z
-    .object({ by: z.string(), at: z.string(), reason: z.string(), source: z.enum(['command', 'inline', 'config']) })
-    .optional(),
+  dismissed: z.object({ by: z.string(), at: z.string(), reason: z.string(), source: z.enum(['command', 'inline', 'config']) }).optional(),
 });
 
 /** The part of a stored report this reads: a report written by an older or newer slopgate may hold more. */
@@ -88,7 +86,20 @@ const offline = (args: string[]) => ['-c', 'protocol.allow=never', ...args];
 export async function headShifts(repoDir: string, from: string, to: string): Promise<HeadShifts | null> {
   const diff = await gitMaybe(
     repoDir,
-    offline(['-c', 'core.quotePath=false', 'diff', '-U0', '-M', '--no-ext-diff', '--no-textconv', '--no-color', '--src-prefix=a/', '--dst-prefix=b/', from, to]),
+    offline([
+      '-c',
+      'core.quotePath=false',
+      'diff',
+      '-U0',
+      '-M',
+      '--no-ext-diff',
+      '--no-textconv',
+      '--no-color',
+      '--src-prefix=a/',
+      '--dst-prefix=b/',
+      from,
+      to,
+    ]),
   );
   return diff === null ? null : headShiftsFromDiff(diff);
 }

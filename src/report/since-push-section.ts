@@ -78,7 +78,8 @@ export function sincePushMarkdown(s: SincePushSection | undefined, findings: Fin
       '',
       ...listed(
         added,
-        (f) => `- ${escapeInline(f.severity)} · ${escapeInline(f.guard)} · ${codeSpan(f.category)} · ${currentWhere(f)}: ${escapeInline(f.message.split('\n', 1)[0] ?? '')}`,
+        (f) =>
+          `- ${escapeInline(f.severity)} · ${escapeInline(f.guard)} · ${codeSpan(f.category)} · ${currentWhere(f)}: ${escapeInline(f.message.split('\n', 1)[0] ?? '')}`,
       ),
     );
   }
@@ -95,7 +96,9 @@ export function sincePushTextLines(s: SincePushSection | undefined, findings: Fi
   const one = (t: string) => stripControl(t).replace(/\s+/g, ' ').trim();
   for (const f of s.fixed.slice(0, MAX_LISTED)) {
     const where = f.path === undefined ? 'whole change' : `${f.path}${f.line !== undefined ? ` line ${f.line}` : ''}`;
-    out.push(`  ${f.gone === 'fixed' ? 'fixed' : 'gone with the base'}: ${one(where)} at ${prevSha} · ${one(f.guard)} ${one(f.category)}: ${one(f.message)}`);
+    out.push(
+      `  ${f.gone === 'fixed' ? 'fixed' : 'gone with the base'}: ${one(where)} at ${prevSha} · ${one(f.guard)} ${one(f.category)}: ${one(f.message)}`,
+    );
   }
   const byId = new Map(findings.map((f) => [f.id, f]));
   for (const f of s.new.flatMap((id) => byId.get(id) ?? []).slice(0, MAX_LISTED)) {

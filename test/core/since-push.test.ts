@@ -120,7 +120,17 @@ describe('sincePushSection', () => {
     const c = link('README.md', 7, 'docs/c.md');
     // Two lines on top, line 4 (a) removed, line 7 (c) added.
     const shifts: HeadShifts = new Map([
-      ['README.md', { newPath: 'README.md', added: [{ start: 1, end: 2 }, { start: 7, end: 7 }], removed: [{ start: 4, end: 4 }] }],
+      [
+        'README.md',
+        {
+          newPath: 'README.md',
+          added: [
+            { start: 1, end: 2 },
+            { start: 7, end: 7 },
+          ],
+          removed: [{ start: 4, end: 4 }],
+        },
+      ],
     ]);
     const s = sincePushSection({
       previous: { headSha: prevHead, mergeBase: mb, findings: [a, b], section: { stillOpen: [{ id: b.id, was: ['0ld1d0000000'] }] } },
@@ -144,7 +154,10 @@ describe('sincePushSection', () => {
   it('after a rebase, a finding in a file the PR no longer changes went with the new base; dismissed findings count on neither side', () => {
     const gone = link('vendor/x.md', 2, 'y.md');
     const fixed = link('README.md', 2, 'y.md');
-    const dismissedBefore = { ...link('README.md', 9, 'z.md'), dismissed: { by: 'm', at: '2026-01-01T00:00:00Z', reason: 'ok', source: 'command' as const } };
+    const dismissedBefore = {
+      ...link('README.md', 9, 'z.md'),
+      dismissed: { by: 'm', at: '2026-01-01T00:00:00Z', reason: 'ok', source: 'command' as const },
+    };
     const open = link('README.md', 11, 'w.md');
     const dismissedNow = { ...open, dismissed: { by: 'm', at: '2026-01-01T00:00:00Z', reason: 'ok', source: 'command' as const } };
     const s = sincePushSection({
