@@ -29,6 +29,10 @@ async function sectionOfLatestRun(pr: number): Promise<SincePushSection | undefi
   return run?.report?.sections.sincePush;
 }
 
+/** Ids of every comment whose thread the job asked the host to resolve. */
+const resolvedIds = (s: PrSetup) =>
+  new Set(s.host.callsOf('resolveThreads').flatMap((call) => (call[1] as { id: number }[]).map((c) => c.id)));
+
 const commentIdsOf = (s: PrSetup) => s.host.reviewComments.map((c) => ({ id: c.id, finding: findingIdOf(c.body), line: c.line }));
 
 /** Gates the first push (findings on lines 2 and 3), then the second (one fixed, one moved, one new). */
@@ -71,7 +75,7 @@ describe('since the last push, through the host seam', { timeout: TIMEOUT }, () 
     const third = await nextJob(s, { 'README.md': 'widgets, documented\n' });
     expect(await gatePr(s.host, third, s.deps)).toBe('reported');
     expect(completionOf(s, third).summary).toContain('0 fixed · 0 new · 2 still open');
-    expect(s.host.callsOf('resolveThreads')).toHaveLength(1);
+    expect(resolvedIds(s)).toEqual(new Set([first!.id])); // the host skips a thread resolved before
     expect(s.host.reviewComments).toHaveLength(3);
   });
 
@@ -117,7 +121,7 @@ describe('since the last push, through the host seam', { timeout: TIMEOUT }, () 
     const section = (await sectionOfLatestRun(7))!;
     expect(section).toMatchObject({ history: 'rewritten', mergeBaseMoved: true, lineMapping: 'diff', new: [], fixed: [] });
     // Nothing resolved beyond the thread of the finding fixed by the second push; no comment repeated.
-    expect(s.host.callsOf('resolveThreads')).toHaveLength(1);
+    expect(resolvedIds(s)).toEqual(new Set([s.host.reviewComments[0]!.id]));
     expect(s.host.reviewComments).toHaveLength(3);
     // The verdict shown is the new head's, and says so.
     expect(s.host.pr.body).toContain(`\`${head.slice(0, 7)}\``);
