@@ -8,9 +8,9 @@ import { defaultBranch } from '../core/patch-set.js';
 import { runGate } from '../gate/run-gate.js';
 import { createLogger } from '../core/trace.js';
 import { GUARDS } from '../guards/index.js';
-import { cliLlmOptions, type LlmDeps } from '../qa/gate-options.js';
+import { cliLlmOptions, type LlmDeps } from '../gate/llm-stage-options.js';
 import { REPORT_FORMATS, renderReport, type ReportFormat } from '../report/index.js';
-import { exitCodeFor, type FailLevel } from './fail-level.js';
+import { exitCodeFor, type FailLevel } from '../routing/fail-level.js';
 import { isOneOf } from '../core/one-of.js';
 import { cliStoreOptions, storeNotice } from './store-options.js';
 
@@ -84,8 +84,11 @@ export async function runCheck(args: CheckArgs, write: (s: string) => void, llm:
   const base = args.base ?? (await defaultBranch(repoDir));
   const llmOptions = await cliLlmOptions(repoDir, args.head, config, args.qa ?? false, llm);
   const log = createLogger(args.trace ? { level: 'info', destination: resolve(args.trace) } : {});
-  const store = args.db ? await (await import('../store/open-store.js')).openStore(cliStoreOptions(args.db)) : undefined;
-  const services = store ? (await import('../store/services.js')).storeServices(store, { repo: repoDir }) : undefined;
+  // The store opens while the gate starts (see pendingStoreServices); one that cannot open stops the run below.
+  const db = args.db;
+  const opening = db ? import('../store/open-store.js').then((m) => m.openStore(cliStoreOptions(db))) : undefined;
+  opening?.catch(() => undefined);
+  const services = opening ? (await import('../store/services.js')).pendingStoreServices(opening, { repo: repoDir }) : undefined;
   let report: Awaited<ReturnType<typeof runGate>>;
   try {
     report = await runGate({
@@ -100,13 +103,14 @@ export async function runCheck(args: CheckArgs, write: (s: string) => void, llm:
       log,
       ...llmOptions,
     });
+    const store = await opening;
     // The verdict does not depend on the history: a run that cannot be stored is reported all the same.
     if (store)
       await store
         .saveRun(report, { trigger: 'cli' })
         .catch((err: unknown) => storeNotice(`warning: this run was not stored in ${args.db}: ${errorMessage(err)}`));
   } finally {
-    await store?.close();
+    await (await opening?.catch(() => undefined))?.close();
   }
   const out = renderReport(args.format, report, {
     color: args.format === 'text' && !output && process.stdout.isTTY && !process.env.NO_COLOR,

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { InputError } from '../core/errors.js';
 import { VERSION } from '../core/version.js';
 import { parseFormat, runCheck } from './check.js';
-import { parseFailLevel } from './fail-level.js';
+import { parseFailLevel } from '../routing/fail-level.js';
 import { COMMAND_HELP, USAGE } from './help.js';
 import { runInit } from './init.js';
 
@@ -133,7 +133,7 @@ export async function main(argv: string[], write: (s: string) => void = (s) => p
         strict: true,
       });
       if (values.help) return help();
-      const { runDemo } = await import('../demo/run-demo.js');
+      const { runDemo } = await import('./run-demo.js');
       return runDemo({ format: parseFormat(values.format), keep: values.keep }, write);
     }
     case 'worker': {

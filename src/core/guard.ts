@@ -62,6 +62,11 @@ export interface Guard {
   skipReason?(ctx: GuardContext): string | null | Promise<string | null>;
   /** Runs even when no changed file applies (e.g. history, tests). */
   runsWithoutFiles?: boolean;
+  /**
+   * Starts first and runs alongside the other guards: its time goes to waiting on child processes (G8's
+   * sandboxed suites), so the static guards fit in that wait instead of adding to it.
+   */
+  alongside?: boolean;
   /** Time budget of this guard when it needs more than `guards.timeoutMs` (e.g. G8 runs test suites). */
   budgetMs?(ctx: GuardContext): number;
   /**

@@ -3,7 +3,7 @@ import type { Guard, GuardServices } from '../core/guard.js';
 import type { Logger, TracePhase } from '../core/trace.js';
 import type { PriorDismissal } from '../core/apply-dismissals.js';
 import type { QaGateOptions } from '../qa/stage.js';
-import type { NavigatorGateOptions } from '../routing/navigator.js';
+import type { NavigatorGateOptions } from '../navigator/navigator.js';
 import type { DecideOptions } from '../routing/types.js';
 
 export interface GateOptions {
@@ -35,7 +35,7 @@ export interface GateOptions {
   guardThreads?: boolean;
   /** The optional Q&A self-consistency phase (src/qa): its two models and the PR's title and body. */
   qa?: QaGateOptions;
-  /** The optional tier-3 navigator (src/routing/navigator.ts): its model. */
+  /** The optional tier-3 navigator (src/navigator/navigator.ts): its model. */
   navigator?: NavigatorGateOptions;
   /** Dismissals recorded earlier for this PR (`/slopgate dismiss`, from the store) and the PR author for inline ones. */
   dismissals?: { prior?: readonly PriorDismissal[]; author?: string };

@@ -9,12 +9,12 @@ import { VERSION } from '../core/version.js';
 import { applyDismissals } from '../core/apply-dismissals.js';
 import { runQaStage } from '../qa/stage.js';
 import { mergeFindings } from '../routing/merge.js';
-import { runNavigatorStage } from '../routing/navigator.js';
+import { runNavigatorStage } from '../navigator/navigator.js';
 import { attributeCommits } from './blame.js';
 import { decideRun } from './decide-run.js';
 import type { GateOptions } from './gate-options.js';
 import { GuardWorkerSession, prewarmGuardThread } from './guard-pool.js';
-import { runGuardStep } from './guard-step.js';
+import { runGuardStep, type GuardStep } from './guard-step.js';
 import { setUpRun, type GateRun } from './run-setup.js';
 import { threadedGuards, threadsWanted } from './thread-placement.js';
 
@@ -52,10 +52,12 @@ export async function runGate(opts: GateOptions): Promise<Report> {
   return assembleReport(opts, run, { statuses, findings, decision, started });
 }
 
-/** Runs the guards one after another; static ones in a guard thread the run keeps while it lasts. */
+/**
+ * Runs the guards: those marked `alongside` (G8) start first and run while the others go one after
+ * another (static ones in a guard thread the run keeps while it lasts). Statuses and findings keep the
+ * order of `opts.guards`, whatever finished first.
+ */
 async function runGuards(run: GateRun, opts: GateOptions): Promise<{ statuses: GuardStatus[]; raw: GuardFinding[] }> {
-  const statuses: GuardStatus[] = [];
-  const raw: GuardFinding[] = [];
   const threaded = await threadedGuards(opts);
   const { patch, config, phase, sanctionGlobs } = run;
   const { run: identity, repoName } = run.services;
@@ -68,16 +70,25 @@ async function runGuards(run: GateRun, opts: GateOptions): Promise<{ statuses: G
     ...(identity ? { run: identity } : {}),
     ...(repoName ? { repoName } : {}),
   });
+  const placement = { threaded, session };
+  const steps: Promise<GuardStep>[] = [];
   try {
-    for (const guard of opts.guards) {
-      const step = await runGuardStep(guard, run, opts, { threaded, session });
-      statuses.push(step.status);
-      raw.push(...step.findings);
+    opts.guards.forEach((guard, i) => {
+      if (!guard.alongside) return;
+      steps[i] = runGuardStep(guard, run, opts, placement);
+      // Awaited below; until then a rejection must not count as unhandled.
+      steps[i].catch(() => undefined);
+    });
+    for (const [i, guard] of opts.guards.entries()) {
+      if (!guard.alongside) steps[i] = Promise.resolve(await runGuardStep(guard, run, opts, placement));
     }
+    const done = await Promise.all(steps);
+    return { statuses: done.map((s) => s.status), raw: done.flatMap((s) => s.findings) };
   } finally {
+    // The thread is handed back only once no guard can still be using it.
+    await Promise.allSettled(steps);
     session.close();
   }
-  return { statuses, raw };
 }
 
 /** Marks findings dismissed by an earlier `/slopgate dismiss`, the config's `ignore.findings` or an inline comment. */

@@ -23,7 +23,7 @@ import { failedJobOutcome } from './failed-job-outcome.js';
 import { spliceBodySection } from './pr-body.js';
 import { loadRepoConfig } from './repo-config.js';
 import type { PullRequestFacts, ReviewHost } from './review-host.js';
-import { llmGateOptions, type LlmDeps } from '../qa/gate-options.js';
+import { llmGateOptions, type LlmDeps } from '../gate/llm-stage-options.js';
 import { preparePr, prGateOptions, repoName, type PrGateDeps } from './pr-gate-options.js';
 import { sincePushFor, withSincePush } from './since-push.js';
 

@@ -1,4 +1,4 @@
-import { qaBlockMarkdown } from '../qa/section.js';
+import { qaBlockMarkdown } from '../report/qa-section.js';
 import { escapeInline } from '../report/markdown-escape.js';
 import type { Decision } from '../routing/types.js';
 

@@ -1,7 +1,6 @@
 import { codeSpan, escapeInline } from '../report/markdown-escape.js';
 import { stripControl } from '../report/format-helpers.js';
 import type { QaResult, QaSection } from './types.js';
-import { isRecord } from '../core/is-record.js';
 
 const VERDICT_ICON = { handled: '✅', gap: '⚠️', uncertain: '❔' } as const;
 
@@ -57,48 +56,4 @@ export function crashReason(err: unknown): string {
 
 export function crashedSection(reason: string): QaSection {
   return { status: 'crashed', reason, handled: 0, gap: 0, uncertain: 0 };
-}
-
-/** The one Q&A line of the check-run summary, from whatever `sections.qa` holds; `escape` applies to the reason. */
-export function qaSummaryLine(section: unknown, escape: (text: string) => string = (t) => t): string | null {
-  if (!isRecord(section)) return null;
-  const s = section; // a report read back from JSON: checked field by field below
-  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-  const reason = typeof s.reason === 'string' ? stripControl(s.reason).split('\n', 1)[0]!.slice(0, 160) : 'no reason recorded';
-  if (s.status === 'ran') return `Q&A: ${num(s.handled)} handled / ${num(s.gap)} gap / ${num(s.uncertain)} uncertain`;
-  if (s.status === 'crashed') return `Q&A: crashed (${escape(reason)}) — treat this PR as ungated`;
-  if (s.status === 'not-run') return `Q&A: skipped (${escape(reason)})`;
-  return null;
-}
-
-/**
- * The Q&A block in Markdown, for `--format markdown` and the PR body (which nests it one heading deeper): a
- * crash is loud, so the PR never looks gated when it was not; a run shows its answers; a skip says why.
- * Reads whatever `sections.qa` holds; returns '' when there is none.
- */
-export function qaBlockMarkdown(section: unknown, headingLevel: 3 | 4 = 3): string {
-  if (!isRecord(section)) return '';
-  const s = section; // a report read back from JSON: checked field by field below
-  const h = '#'.repeat(headingLevel);
-  const reason =
-    typeof s.reason === 'string'
-      ? (stripControl(s.reason)
-          .split('\n')
-          .map((l) => l.trim())
-          .find(Boolean) ?? '')
-      : '';
-  if (s.status === 'crashed') {
-    return [
-      `${h} ⚠️ Q&A self-consistency phase CRASHED`,
-      '',
-      `Reason: ${codeSpan(reason.slice(0, 500)) || 'no reason recorded'}`,
-      '',
-      '**Treat this PR as ungated** by the Q&A phase until it runs again: its questions were never asked or answered.',
-    ].join('\n');
-  }
-  if (s.status === 'ran' && typeof s.markdown === 'string') return [`${h} Q&A self-consistency`, '', s.markdown].join('\n');
-  if (s.status === 'not-run') {
-    return [`${h} Q&A self-consistency`, '', `Not run: ${escapeInline(reason || 'no reason recorded')}`].join('\n');
-  }
-  return '';
 }

@@ -1,13 +1,15 @@
 import { normalizeText, type Finding } from '../core/finding.js';
+import { refinerGuardIds } from '../core/guard-ids.js';
 import type { GuardStatus, Report } from '../core/report.js';
 import { isBlocking } from '../routing/decide.js';
 
 /**
  * Which guards judge a refiner candidate, in the order their verdicts are reported (the first failing
- * one names the revert). G4 runs whole, not only its file fence: a candidate that adds an ungrounded
- * import or changes a public signature is caught by the same rule that would catch it in a PR.
+ * one names the revert); the registry (src/core/guard-ids.ts) says why each other guard is left out. G4 runs
+ * whole, not only its file fence: a candidate that adds an ungrounded import or changes a public signature is
+ * caught by the same rule that would catch it in a PR.
  */
-export const REFINER_GUARD_IDS = ['G1', 'G2', 'G4', 'G10', 'G11', 'G12', 'G13', 'G14', 'G7', 'psi', 'G8'] as const;
+export const REFINER_GUARD_IDS = refinerGuardIds();
 
 export interface GuardVerdict {
   guard: string;

@@ -16,7 +16,7 @@ import { fitBlocks } from './markdown-budget.js';
 import { codeBlock, codeSpan, escapeCell, escapeInline, escapeInlineParagraph, escapeMarkdown, inertText } from './markdown-escape.js';
 import { dismissedText } from './dismissed-text.js';
 import { readPsi, readSanctions, readTests } from './sections.js';
-import { qaBlockMarkdown, qaSummaryLine } from '../qa/section.js';
+import { qaBlockMarkdown, qaSummaryLine } from './qa-section.js';
 import { refineMarkdown } from './refine-section.js';
 import { projectChecksMarkdown } from './project-checks-section.js';
 import { sincePushLine, sincePushMarkdown } from './since-push-section.js';

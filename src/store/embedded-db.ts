@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { rename } from 'node:fs/promises';
+import { rename, stat } from 'node:fs/promises';
 import { errorMessage, InputError } from '../core/errors.js';
 import type { Db } from './db.js';
 import { DEFAULT_LOCK_WAIT_MS, lockFolder } from './folder-lock.js';
@@ -69,6 +69,14 @@ function firstLine(err: unknown): string {
  */
 export async function openEmbeddedDb(opts: EmbeddedDbOptions): Promise<Db> {
   const notice = opts.onNotice ?? (() => undefined);
+  // A file where the folder should be is a mistaken path, not a damaged database: never moved aside.
+  const existing = await stat(opts.dataDir).catch(() => null);
+  if (existing && !existing.isDirectory()) {
+    throw new InputError(
+      `${opts.dataDir} is not a folder: the embedded database keeps its files in a folder of its own`,
+      'name a new or existing database folder (or a postgres:// URL)',
+    );
+  }
   const lock = await lockFolder(opts.dataDir, { waitMs: opts.lockWaitMs ?? lockWaitFromEnv(), onNotice: (m) => notice(m, 'info') });
   try {
     let db: Db;

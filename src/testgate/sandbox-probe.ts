@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, closeSync, constants, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { probeCgroups, type CgroupSupport } from './sandbox-cgroup.js';
@@ -43,8 +43,13 @@ export function sandboxPrivateDir(): string {
 function which(name: string): string | null {
   for (const dir of (process.env.PATH ?? '/usr/bin:/bin').split(delimiter)) {
     if (!dir) continue;
-    const r = spawnSync('test', ['-x', join(dir, name)]);
-    if (r.status === 0) return join(dir, name);
+    // access(2) answers what `test -x` would, without a process per PATH entry (the probe runs once per CLI run).
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      if (statSync(join(dir, name)).isFile()) return join(dir, name);
+    } catch {
+      continue;
+    }
   }
   return null;
 }
@@ -172,7 +177,7 @@ export function sandboxCapabilities(): SandboxCapabilities {
         : `the sandbox needs Linux (this is ${process.platform})`,
     seccompFile,
     cgroups: probeCgroups(),
-    prlimit: works('prlimit', ['--version']),
+    prlimit: process.platform === 'linux' && which('prlimit') !== null,
     tmpfsMount: process.platform === 'linux' && probeTmpfsMount(),
     root: process.getuid?.() === 0,
     bash: ['/bin/bash', '/usr/bin/bash'].find((p) => works(p, ['-c', 'true'])) ?? null,

@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { readFolderRanks, rankViolations } from './folder-ranks.js';
 import { findCycles, importsOf, sourceFiles, srcFolder, type ImportEdge } from './import-graph.js';
 
 /**
@@ -45,6 +48,46 @@ describe('the dependency rule', () => {
   it('src/core/ imports nothing from another src/ folder (only node: built-ins and packages)', () => {
     const bad = edges.filter((e) => srcFolder(e.from) === 'core' && e.target !== undefined && srcFolder(e.target) !== 'core');
     expect(bad.map(show)).toEqual([]);
+  });
+});
+
+describe('the folder ranks (docs/architecture.md, "Folder ranks")', () => {
+  const ranks = readFolderRanks(readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8'));
+  const show = (v: ReturnType<typeof rankViolations>[number]): string =>
+    `${v.edge.from} (rank ${v.fromRank ?? 'none'}) imports ${v.edge.target} (rank ${v.toRank ?? 'none'})`;
+
+  it('ranks every folder and top-level file under src/, and no name that is gone', () => {
+    const present = [...new Set(sourceFiles(ROOT, 'src').map(srcFolder))].sort();
+    expect(present.filter((name) => !ranks.has(name))).toEqual([]);
+    expect([...ranks.keys()].filter((name) => !present.includes(name))).toEqual([]);
+  });
+
+  it('every import between two folders points to a lower rank', () => {
+    expect(rankViolations(edges, ranks).map(show)).toEqual([]);
+  });
+
+  it('catches an import that points up, one between folders of the same rank, and one from an unranked folder', () => {
+    const fake: ImportEdge[] = [
+      { from: 'src/gate/run-gate.ts', specifier: '../core/finding.js', target: 'src/core/finding.ts' },
+      { from: 'src/gate/run-gate.ts', specifier: './blame.js', target: 'src/gate/blame.ts' },
+      { from: 'src/report/markdown.ts', specifier: '../qa/section.js', target: 'src/qa/section.ts' },
+      { from: 'src/routing/decide.ts', specifier: '../report/index.js', target: 'src/report/index.ts' },
+      { from: 'src/nowhere/x.ts', specifier: '../core/finding.js', target: 'src/core/finding.ts' },
+      { from: 'src/core/x.ts', specifier: 'zod' },
+    ];
+    const ranked = new Map([
+      ['core', 1],
+      ['report', 2],
+      ['routing', 2],
+      ['qa', 3],
+      ['gate', 4],
+    ]);
+    expect(rankViolations(fake, ranked).map((v) => v.edge.from)).toEqual([
+      'src/report/markdown.ts',
+      'src/routing/decide.ts',
+      'src/nowhere/x.ts',
+    ]);
+    expect(rankViolations(fake.slice(0, 2), ranked)).toEqual([]);
   });
 });
 

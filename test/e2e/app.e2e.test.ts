@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildDemoRepo } from '../../src/demo/demo-repo.js';
+import { buildDemoRepo } from '../../src/cli/demo-repo.js';
 import { prRepo, TestRepo } from '../helpers/git-repo.js';
 import { diffLines } from './harness/git-remote.js';
 import type { PullState, RepoState } from './harness/github-state.js';

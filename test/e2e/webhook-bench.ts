@@ -11,7 +11,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { buildDemoRepo } from '../../src/demo/demo-repo.js';
+import { buildDemoRepo } from '../../src/cli/demo-repo.js';
 import { prRepo, removeTestRepos } from '../helpers/git-repo.js';
 import { E2eEnv, percentile } from './harness/e2e-env.js';
 import { openPull, publishRepo, pushToPull } from './harness/pull-fixtures.js';

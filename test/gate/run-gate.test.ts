@@ -147,4 +147,43 @@ describe('no-evidence rule', () => {
     const report = await gate(repo, [mdOnly]);
     expect(report.decision.outcome).toBe('PASS');
   });
+
+  it('a guard marked alongside runs while the others go, and the report keeps the registry order', async () => {
+    const repo = prRepo({ 'a.txt': 'one\n' }, { 'a.txt': 'one\ntwo\n' });
+    // The alongside guard finishes only once the static guard after it has run: run one after another, it would wait forever.
+    let staticRan!: () => void;
+    const staticDone = new Promise<void>((r) => (staticRan = r));
+    const order: string[] = [];
+    const slow: Guard = {
+      id: 'T8',
+      name: 'waits on a child process',
+      alongside: true,
+      runsWithoutFiles: true,
+      appliesTo: () => true,
+      checkAll: async () => {
+        order.push('T8 start');
+        await staticDone;
+        order.push('T8 end');
+        return [{ category: 'todo-marker', severity: 'nit', message: 'slow one', remediation: 'none' }];
+      },
+    };
+    const quick: Guard = {
+      id: 'T9',
+      name: 'static',
+      appliesTo: () => true,
+      checkAll: () => {
+        order.push('T9');
+        staticRan();
+        return [{ category: 'todo-marker', severity: 'nit', path: 'a.txt', line: 2, message: 'quick one', remediation: 'none' }];
+      },
+    };
+    const report = await gate(repo, [todoGuard, slow, quick], { guardThreads: false, config: { guards: { timeoutMs: 60_000 } } });
+    expect(order).toEqual(['T8 start', 'T9', 'T8 end']);
+    expect(report.guards.map((g) => [g.id, g.status])).toEqual([
+      ['T1', 'pass'],
+      ['T8', 'fail'],
+      ['T9', 'fail'],
+    ]);
+    expect(report.findings.map((f) => f.message).sort()).toEqual(['quick one', 'slow one']);
+  });
 });

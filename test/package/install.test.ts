@@ -70,6 +70,9 @@ describe('the installed package', () => {
     expect(packedFiles).toContain('dist/app-server.js');
     expect(packedFiles).toContain('schemas/slopgate.schema.json');
     expect(packedFiles.filter((f) => f.startsWith('src/') || f.startsWith('test/') || f.endsWith('.map'))).toEqual([]);
+
+    // The benchmarks (src/bench, built only by `npm run build:bench`) are for a checkout, not for users.
+    expect(packedFiles.filter((f) => f.includes('bench'))).toEqual([]);
   });
 
   it('is installed as a symlink to dist/cli.js and prints its version', () => {

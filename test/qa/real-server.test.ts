@@ -5,7 +5,7 @@ import { runCheck } from '../../src/cli/check.js';
 import { configSchema } from '../../src/core/config-schema.js';
 import { GUARDS } from '../../src/guards/index.js';
 import { DATA_CLOSE, DATA_OPEN } from '../../src/qa/data-block.js';
-import { llmGateOptions } from '../../src/qa/gate-options.js';
+import { llmGateOptions } from '../../src/gate/llm-stage-options.js';
 import { DEFENDER_SYSTEM, QUESTIONER_SYSTEM } from '../../src/qa/prompts.js';
 import { prRepo } from '../helpers/git-repo.js';
 import { gate } from '../helpers/gate.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BODY_END, renderBodySection } from '../../src/host/pr-body.js';
-import { crashReason, qaMarkdown, qaSummaryLine, ranSection } from '../../src/qa/section.js';
+import { crashReason, qaMarkdown, ranSection } from '../../src/qa/section.js';
 import type { QaResult } from '../../src/qa/types.js';
 import { LlmError } from '../../src/llm/port.js';
 
@@ -38,16 +38,6 @@ describe('qa/section', () => {
     });
     expect(body.indexOf(BODY_END)).toBe(body.length - BODY_END.length);
     expect(ranSection(result)).toMatchObject({ status: 'ran', handled: 1, gap: 1, uncertain: 1 });
-  });
-
-  it('writes one summary line per state and ignores shapes it does not know', () => {
-    expect(qaSummaryLine({ status: 'ran', handled: 3, gap: 0, uncertain: 0 })).toBe('Q&A: 3 handled / 0 gap / 0 uncertain');
-    const skipped = qaSummaryLine({ status: 'not-run', reason: 'disabled (qa.enabled is false)' });
-    expect(skipped).toBe('Q&A: skipped (disabled (qa.enabled is false))');
-    const crashed = qaSummaryLine({ status: 'crashed', reason: 'TypeError: x is undefined\nat y' });
-    expect(crashed).toBe('Q&A: crashed (TypeError: x is undefined) — treat this PR as ungated');
-    expect(qaSummaryLine(undefined)).toBeNull();
-    expect(qaSummaryLine({ status: 'weird' })).toBeNull();
   });
 
   it('names the error type, the model error kind and only the first line', () => {

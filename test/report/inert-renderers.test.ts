@@ -18,7 +18,8 @@ import { jobSummary } from '../../src/platforms/actions/actions-review-host.js';
 import { annotationCommand } from '../../src/platforms/actions/workflow-commands.js';
 import { unknownCommandReply } from '../../src/platforms/github/command-handler.js';
 import { explainFinding, findingBlockInText } from '../../src/platforms/github/explain-finding.js';
-import { qaBlockMarkdown, qaMarkdown, qaSummaryLine } from '../../src/qa/section.js';
+import { qaMarkdown } from '../../src/qa/section.js';
+import { qaBlockMarkdown, qaSummaryLine } from '../../src/report/qa-section.js';
 import type { RefineResult } from '../../src/refiner/refine.js';
 import { toAnnotations } from '../../src/report/annotations.js';
 import { inertReport, inertText } from '../../src/report/markdown-escape.js';
@@ -181,7 +182,7 @@ const RENDERERS: Record<string, () => string[]> = {
     }),
     renderBodySection({ decision: hostileReport().decision, headSha: 'd'.repeat(40), qa: { status: 'not-run', reason: HOSTILE } }),
   ],
-  'qa/section.ts (Q&A rationales, questions, evidence)': () => {
+  'qa/section.ts and report/qa-section.ts (Q&A rationales, questions, evidence)': () => {
     const q = `Why ${HOSTILE}`;
     const result = {
       questions: [{ slot: 'intent' as const, question: q }],

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -30,5 +30,21 @@ describe('slopgate check --db', () => {
     } finally {
       await store.close();
     }
+  });
+
+  it('a --db that names a file stops the run with a clear error (the gate started meanwhile) and leaves the file alone', async () => {
+    const repo = prRepo({ 'a.py': 'x = 1\n' }, { 'a.py': 'x = 2\n' });
+    const notADir = join(dir, 'plain-file');
+    writeFileSync(notADir, 'not a database\n');
+    let out = '';
+    const args = { repo: repo.dir, base: 'main', head: 'pr', format: 'json' as const, strict: false, only: ['G9'], db: notADir };
+    await expect(runCheck(args, (s) => (out += s))).rejects.toMatchObject({
+      exitCode: 2,
+      message: expect.stringContaining('is not a folder'),
+    });
+    expect(out).toBe('');
+    // A mistaken path is not a damaged database: the file is left where and as it was.
+    expect(readFileSync(notADir, 'utf8')).toBe('not a database\n');
+    expect(readdirSync(dir).filter((n) => n.startsWith('plain-file'))).toEqual(['plain-file']);
   });
 });

@@ -1,7 +1,7 @@
-import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { Revision } from '../../src/core/revision.js';
 import { DepCache } from '../../src/testgate/deps/dep-cache.js';
 import { detectPackageManager, planNpm } from '../../src/testgate/deps/npm-deps.js';
@@ -119,6 +119,36 @@ describe('interpreters and toolchains', () => {
     expect(none.python?.version).toBe('3.12.1');
     expect(none.notes.join()).toMatch(/needs Python >=3\.14; none of this machine's interpreters/);
     expect(pickPython(all, null, '3.12').python?.version).toBe('3.12.1');
+  });
+
+  it("finds pyenv's versions without running its python3.X shims, and PATH's python3 first", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'slopgate-pyenv-'));
+    try {
+      const ran = join(root, 'ran');
+      // A fake interpreter answers the probe: version, prefix, venv support, executable.
+      const fake = (path: string, version: string) => {
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileSync(path, `#!/bin/sh\necho ${path} >> ${ran}\nprintf '%s\\n' ${version} ${dirname(dirname(path))} True ${path}\n`, {
+          mode: 0o755,
+        });
+      };
+      fake(join(root, 'versions/3.12.1/bin/python3'), '3.12.1');
+      fake(join(root, 'versions/3.10.13/bin/python3'), '3.10.13');
+      fake(join(root, 'shims/python3'), '3.12.1');
+      fake(join(root, 'shims/python3.10'), '3.10.13');
+      fake(join(root, 'shims/python3.12'), '3.12.1');
+      vi.resetModules();
+      const { findPythons } = await import('../../src/testgate/deps/toolchains.js');
+      const found = await findPythons({ PATH: join(root, 'shims'), PYENV_ROOT: root });
+      const versions = found.map((p) => p.version);
+      expect(versions[0]).toBe('3.12.1');
+      expect(versions).toContain('3.10.13');
+      const probed = readFileSync(ran, 'utf8');
+      expect(probed).toContain(join(root, 'shims/python3\n'));
+      expect(probed).not.toContain('shims/python3.1');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('a rust-toolchain pin is matched against the installed toolchains', () => {

@@ -61,6 +61,7 @@ export const g8: Guard = {
   id: 'G8',
   name: 'test regressions',
   runsWithoutFiles: true,
+  alongside: true,
   appliesTo: () => true,
   skipReason(ctx) {
     if (!ctx.config.tests.enabled) return 'disabled in config (tests.enabled: false)';

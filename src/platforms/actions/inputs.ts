@@ -1,5 +1,5 @@
 import { InputError } from '../../core/errors.js';
-import { parseFailLevel, type FailLevel } from '../../cli/fail-level.js';
+import { parseFailLevel, type FailLevel } from '../../routing/fail-level.js';
 
 /** The Action's inputs (action.yml), as the runner hands them over: `INPUT_<NAME>` variables. */
 export interface ActionInputs {

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { exitCodeFor } from '../../cli/fail-level.js';
+import { exitCodeFor } from '../../routing/fail-level.js';
 import { ConfigError } from '../../config/load.js';
 import type { SlopgateConfig } from '../../core/config-schema.js';
 import { errorMessage, GateInfraError, InputError } from '../../core/errors.js';

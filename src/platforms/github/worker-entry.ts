@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { createProbot, type Probot } from 'probot';
-import { createSlopgateRuntime, type SlopgateAppOptions } from '../../app.js';
+import { createSlopgateRuntime, type SlopgateAppOptions } from './app.js';
 import { sanctionKeyFromEnv } from '../../host/sanctions.js';
 import { InputError } from '../../core/errors.js';
 import type { Logger } from '../../core/trace.js';

@@ -6,7 +6,7 @@ import nock from 'nock';
 import { pino } from 'pino';
 import { expect } from 'vitest';
 import { Probot, ProbotOctokit } from 'probot';
-import { createSlopgateApp, type SlopgateApp, type SlopgateAppOptions } from '../../../src/app.js';
+import { createSlopgateApp, type SlopgateApp, type SlopgateAppOptions } from '../../../src/platforms/github/app.js';
 import { deriveSanctionKey } from '../../../src/host/sanctions.js';
 import { APP_ID, type Json } from './payloads.js';
 import { FakeGitHub } from './fake-github.js';

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildDemoRepo } from '../../../src/demo/demo-repo.js';
+import { buildDemoRepo } from '../../../src/cli/demo-repo.js';
 import { prRepo } from '../../helpers/git-repo.js';
 import { needs } from '../../helpers/toolchains.js';
 import { generateAppKey } from '../../e2e/harness/app-jwt.js';

@@ -5,7 +5,7 @@ import { makeFinding } from '../../src/core/finding.js';
 import { GUARDS } from '../../src/guards/index.js';
 import { DATA_CLOSE, DATA_OPEN } from '../../src/qa/data-block.js';
 import { decide } from '../../src/routing/decide.js';
-import { allowedCandidates, choicePoint } from '../../src/routing/navigator.js';
+import { allowedCandidates, choicePoint } from '../../src/navigator/navigator.js';
 import { prRepo } from '../helpers/git-repo.js';
 import { gate } from '../helpers/gate.js';
 import { ScriptedModel } from '../qa/scripted-model.js';
@@ -48,7 +48,7 @@ function obedient(request: { messages: { role: string; content: string }[] }) {
   return all.includes(INJECTION) ? { choice: 'PASS', rationale: 'as instructed' } : { choice: 'ASK_AUTHOR', rationale: 'none seen' };
 }
 
-describe('routing/navigator', () => {
+describe('navigator', () => {
   it('finds a choice only where the table leaves one: a public removal, never PASS while a fail exists', () => {
     const text = { line: 1, message: 'm', remediation: 'r' };
     const evidence = { removedPublic: [{ name: 'f' }] };

@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { runCheck } from '../cli/check.js';
+import { runCheck } from './check.js';
 import { GateInfraError } from '../core/errors.js';
 import type { ReportFormat } from '../report/index.js';
 import { buildDemoRepo } from './demo-repo.js';

@@ -1,8 +1,8 @@
 import type { SlopgateConfig } from '../core/config-schema.js';
 import { gitMaybe } from '../core/git.js';
-import type { NavigatorGateOptions } from '../routing/navigator.js';
-import { llmModelFactory, qaModelsFromEnv, roleModel, type Env, type ModelFactory } from './models-from-env.js';
-import type { QaGateOptions } from './stage.js';
+import type { NavigatorGateOptions } from '../navigator/navigator.js';
+import { llmModelFactory, qaModelsFromEnv, roleModel, type Env, type ModelFactory } from '../qa/models-from-env.js';
+import type { QaGateOptions } from '../qa/stage.js';
 
 export interface LlmDeps {
   /** Builds a role's model (default: the OpenAI-compatible client); tests inject a scripted one. */

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/core/config-schema.js';
-import { llmGateOptions } from '../../src/qa/gate-options.js';
+import { llmGateOptions } from '../../src/gate/llm-stage-options.js';
 import type { Env } from '../../src/qa/models-from-env.js';
-import { ScriptedModel } from './scripted-model.js';
+import { ScriptedModel } from '../qa/scripted-model.js';
 
 const env = { SLOPGATE_LLM_BASE_URL: 'http://127.0.0.1:9/v1', SLOPGATE_LLM_MODEL: 'local' };
 const factory = (_env: Env, prefix: string) => new ScriptedModel(prefix, []);
 const pr = { title: 'Validate ports', body: 'Closes #4' };
 
-describe('qa/gate-options: what the App and the CLI hand the gate', () => {
+describe('gate/llm-stage-options: what the App and the CLI hand the gate', () => {
   it('asks for nothing when both phases are off and not forced', () => {
     expect(llmGateOptions(configSchema.parse({}), pr, false, { env, modelFactory: factory })).toEqual({});
   });

@@ -9,8 +9,8 @@ import type { SlopgateConfig } from '../core/config-schema.js';
 import type { PatchSet } from '../core/patch-set.js';
 import { diffView } from '../qa/diff-view.js';
 import { forensicsOf, type Forensics } from '../qa/forensics.js';
-import { CONCLUSION_OF, isBlocking } from './decide.js';
-import type { DecideOptions, Decision, NextAction, Outcome } from './types.js';
+import { CONCLUSION_OF, isBlocking } from '../routing/decide.js';
+import type { DecideOptions, Decision, NextAction, Outcome } from '../routing/types.js';
 
 /**
  * Tier 3: a model breaks a tie the route table leaves open, and nothing else. The code finds the

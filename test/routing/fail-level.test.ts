@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runCheck } from '../../src/cli.js';
-import { exitCodeFor, parseFailLevel, type FailLevel } from '../../src/cli/fail-level.js';
+import { exitCodeFor, parseFailLevel, type FailLevel } from '../../src/routing/fail-level.js';
 import type { Finding } from '../../src/core/finding.js';
 import type { Report } from '../../src/core/report.js';
 import { prRepo } from '../helpers/git-repo.js';

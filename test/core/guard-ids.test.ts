@@ -1,11 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import { GUARD_IDS, canonicalGuardId } from '../../src/core/guard-ids.js';
+import { GUARD_IDS, GUARD_REGISTRY, canonicalGuardId, refinerGuardIds } from '../../src/core/guard-ids.js';
 import { ConfigError, parseConfigText } from '../../src/config/load.js';
 import { GUARDS } from '../../src/guards/index.js';
+import { REFINER_GUARD_IDS } from '../../src/refiner/verdict.js';
 
-describe('known guard ids', () => {
-  it('are exactly the ids of the guard registry, in its order', () => {
-    expect([...GUARD_IDS]).toEqual(GUARDS.map((g) => g.id));
+describe('the guard registry', () => {
+  it('gives GUARDS one guard per id, carrying that id, in registry order', () => {
+    expect(GUARDS.map((g) => g.id)).toEqual([...GUARD_IDS]);
+    expect(GUARD_IDS).toEqual(['G1', 'G2', 'G4', 'G7', 'G10', 'G11', 'G12', 'G13', 'G14', 'G15', 'G16', 'G17', 'G8', 'G9', 'psi']);
+  });
+
+  it('numbers the refiner verdicts 1..n without a gap, and says why each other guard is left out', () => {
+    const places = GUARD_REGISTRY.flatMap((g) => ('verdict' in g.refiner ? [g.refiner.verdict] : [])).sort((a, b) => a - b);
+    expect(places).toEqual(places.map((_, i) => i + 1));
+    const leftOut = GUARD_REGISTRY.flatMap((g) => ('leftOut' in g.refiner ? [[g.id, g.refiner.leftOut.length > 20]] : []));
+    expect(leftOut).toEqual([
+      ['G15', true],
+      ['G16', true],
+      ['G17', true],
+      ['G9', true],
+    ]);
+  });
+
+  it('derives the refiner list in verdict order (the order issue 20 found it in)', () => {
+    expect(refinerGuardIds()).toEqual(['G1', 'G2', 'G4', 'G10', 'G11', 'G12', 'G13', 'G14', 'G7', 'psi', 'G8']);
+    expect([...REFINER_GUARD_IDS]).toEqual(refinerGuardIds());
   });
 
   it('match case-insensitively and return the registry spelling', () => {
