@@ -143,3 +143,59 @@ describe('GitHubReviewHost reads', () => {
     ]);
   });
 });
+
+describe('GitHubReviewHost as a ThreadResolver', () => {
+  const stale = [
+    { id: 11, nodeId: 'RC_11' },
+    { id: 12, nodeId: 'RC_12' },
+  ];
+  const threads = {
+    data: {
+      repository: {
+        pullRequest: {
+          reviewThreads: {
+            nodes: [
+              { id: 'T_11', isResolved: false, comments: { nodes: [{ databaseId: 11 }] } },
+              { id: 'T_12', isResolved: true, comments: { nodes: [{ databaseId: 12 }] } },
+              { id: 'T_99', isResolved: false, comments: { nodes: [{ databaseId: 99 }] } },
+            ],
+          },
+        },
+      },
+    },
+  };
+
+  it('resolves only the open threads the stale comments started', async () => {
+    const sent: { query: string; variables: Record<string, unknown> }[] = [];
+    const scope = nock(API)
+      .post('/graphql')
+      .reply(200, threads)
+      .post('/graphql', (body: { query: string; variables: Record<string, unknown> }) => (sent.push(body), true))
+      .reply(200, { data: { r0: { thread: { isResolved: true } } } });
+    expect(await host().resolveThreads(7, stale)).toBe(1);
+    expect(scope.isDone()).toBe(true);
+    expect(sent[0]!.query).toContain('resolveReviewThread');
+    expect(sent[0]!.variables).toEqual({ t0: 'T_11' });
+  });
+
+  it('where GitHub refuses (no contents: write), the comments are minimised instead', async () => {
+    const scope = nock(API)
+      .post('/graphql')
+      .reply(200, threads)
+      .post('/graphql')
+      .reply(200, { errors: [{ type: 'FORBIDDEN', message: 'Resource not accessible by integration' }] })
+      .post('/graphql')
+      .reply(200, {
+        data: {
+          nodes: [
+            { id: 'RC_11', isMinimized: false },
+            { id: 'RC_12', isMinimized: true },
+          ],
+        },
+      })
+      .post('/graphql', (body: { query: string }) => body.query.includes('minimizeComment'))
+      .reply(200, { data: { m0: { minimizedComment: { isMinimized: true } } } });
+    expect(await host().resolveThreads(7, stale)).toBe(1);
+    expect(scope.isDone()).toBe(true);
+  });
+});
