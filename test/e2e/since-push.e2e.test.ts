@@ -80,7 +80,7 @@ describe('what a second push shows, end to end', () => {
     const run = await pushed(pull, src);
     secondHead = pull.headSha;
     expect(run.output.summary).toContain(`Since \`${short(firstHead)}\` (the last gated push): 1 fixed · 1 new · 1 still open`);
-    expect(run.output.summary).toMatch(/\*\*Fixed\*\*\n\n- .*`README\.md` line 12 at `[0-9a-f]{7}`: .*alpha/);
+    expect(run.output.summary).toMatch(/\*\*Fixed\*\*\n\n- .*`README\.md` line 11 at `[0-9a-f]{7}`: .*alpha/);
     expect(run.output.summary).toMatch(/\*\*New\*\*\n\n- .*`README\.md` line 14: .*gamma/);
     expect(pull.body).toContain('1 fixed · 1 new · 1 still open');
 
