@@ -27,7 +27,7 @@ const storedFinding = z.object({
   category: z.custom<Category>(isCategory),
   severity: z.enum(['fail', 'risk', 'nit']),
   path: z.string().optional(),
-  line: z.number().int().positive().optional(),
+  line: z.number().int().optional(),
   message: z.string(),
   remediation: z.string(),
   cause: z.string().optional(),
@@ -39,7 +39,8 @@ const storedFinding = z.object({
 const storedReport = z.object({
   head: z.object({ sha: z.string() }),
   base: z.object({ sha: z.string() }),
-  findings: z.array(storedFinding),
+  // Each finding on its own: one this version cannot read (a category it does not know) is left out, not the run.
+  findings: z.array(z.unknown()),
   sections: z
     .object({
       sincePush: z.object({ stillOpen: z.array(z.object({ id: z.string(), was: z.array(z.string()) })) }).optional(),
@@ -69,7 +70,12 @@ export async function previousGatedHead(store: Store, repo: string, pr: number, 
     return {
       headSha: run.headSha,
       mergeBase: data.base.sha,
-      findings: data.findings.map(({ dismissed, ...f }) => ({ ...f, ...(dismissed ? { dismissed } : {}) })),
+      findings: data.findings.flatMap((raw) => {
+        const f = storedFinding.safeParse(raw);
+        if (!f.success) return [];
+        const { dismissed, ...rest } = f.data;
+        return [{ ...rest, ...(dismissed ? { dismissed } : {}) }];
+      }),
       ...(data.sections.sincePush ? { section: data.sections.sincePush } : {}),
     };
   }

@@ -5,8 +5,10 @@ import { runGate } from '../../src/gate/run-gate.js';
 import { externalIdFor, type GateJob } from '../../src/host/gate-job.js';
 import { gatePr } from '../../src/host/gate-pr.js';
 import { findingIdOf } from '../../src/host/review-plan.js';
+import { previousGatedHead } from '../../src/host/since-push.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
+import { buildReport, f } from '../report/build-report.js';
 import { cleanUpPrs, completionOf, FULL, nextJob, setupPr, type PrSetup } from './pr-setup.js';
 
 const TIMEOUT = 120_000;
@@ -142,5 +144,26 @@ describe('since the last push, through the host seam', { timeout: TIMEOUT }, () 
     expect(s.host.reviews).toEqual([]);
     expect(s.host.pr.body).toBe(bodyBefore);
     expect(s.host.callsOf('addLabels')).toEqual([]);
+  });
+});
+
+describe('the previous gated head, from the store', () => {
+  const sha = (c: string) => c.repeat(40);
+  const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute));
+  const run = (head: string, trigger: string, minute: number, findings = [f()]) =>
+    store.saveRun(buildReport(findings, { head: { ref: 'pr', sha: head } }), { repo: FULL, pr: 9, trigger, startedAt: at(minute) });
+
+  it('is the newest run of the PR on another head that gated the PR itself; a finding it cannot read is left out', async () => {
+    await run(sha('a'), 'pull_request', 1);
+    const odd = { ...f({ line: 3 }), category: 'a-category-from-the-future' };
+    await run(sha('b'), 'pull_request', 2, [f({ line: 7 }), odd as ReturnType<typeof f>]);
+    await run(sha('c'), 'cli', 3);
+    await run(sha('d'), 'refine', 4);
+    await run(sha('e'), 'recheck', 5);
+    // Gating head e again: its own runs are passed over, as are the CLI and refine runs.
+    expect(await previousGatedHead(store, FULL, 9, sha('e'))).toMatchObject({ headSha: sha('b'), findings: [{ line: 7 }] });
+    expect((await previousGatedHead(store, FULL, 9, sha('e')))!.findings).toHaveLength(1);
+    expect(await previousGatedHead(store, FULL, 9, sha('f'))).toMatchObject({ headSha: sha('e') });
+    expect(await previousGatedHead(store, FULL, 10, sha('f'))).toBeNull();
   });
 });
