@@ -23,12 +23,19 @@ interface TestsCorpusPr {
   head: string;
   language: string;
   title: string;
-  truth: { decision: string; tests: 'runs' | 'services'; note: string };
+  /**
+   * Written before slopgate saw the PR. `tests`: the suite should run (`runs`), needs an outside
+   * service (`services`), or is not worth running for this entry (`off`: gated with `--no-tests`).
+   * The agent-rejected corpus also records the defect the maintainer named and the check expected to
+   * name it.
+   */
+  truth: { decision: string; tests: 'runs' | 'services' | 'off'; note?: string; defect?: string; expect?: string };
 }
 
 interface Row {
   repo: string;
   pr: number;
+  head?: string;
   truth: TestsCorpusPr['truth'];
   pass: 'cold' | 'warm';
   ranBase: boolean;
@@ -44,25 +51,38 @@ interface Row {
   toolchain?: Record<string, string>;
   decision: string;
   blocking: { guard: string; category: string; path?: string; message: string }[];
+  /** Every finding, blocking or not, so a reader can tell whether the named defect is among them. */
+  findings: { guard: string; category: string; severity: string; path?: string; line?: number; message: string }[];
+  /** Guards that did not run to the end (skipped or errored), with the reason: a quiet guard is not a pass. */
+  guardsNotRun?: { id: string; status: string; reason?: string }[];
+  /** The CLI ran with --no-tests (truth.tests is `off`, or `--runs-only` and the suite does not run). */
+  testsOff?: boolean;
   seconds: number;
   error?: string;
 }
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
+/** How to start the CLI: the built one by default; a `.ts` entry (tests) runs through tsx. */
+function cliArgs(cli: string): string[] {
+  return cli.endsWith('.ts') ? ['--import', 'tsx', cli] : [cli];
+}
+
 function gate(
+  cli: string,
   mirror: string,
   pr: TestsCorpusPr,
   cacheDir: string,
   db: string | undefined,
   timeoutMs: number,
+  noTests: boolean,
 ): Promise<{ report?: Report; error?: string; seconds: number }> {
   const started = Date.now();
   return new Promise((done) => {
     const child = spawn(
       process.execPath,
       [
-        join(ROOT, 'dist', 'cli.js'),
+        ...cliArgs(cli),
         'check',
         '--repo',
         mirror,
@@ -73,6 +93,7 @@ function gate(
         '--format',
         'json',
         ...(db ? ['--db', db] : []),
+        ...(noTests ? ['--no-tests'] : []),
       ],
       {
         env: { ...process.env, SLOPGATE_DEPS_CACHE_DIR: cacheDir },
@@ -96,7 +117,7 @@ function gate(
   });
 }
 
-function row(pr: TestsCorpusPr, pass: Row['pass'], r: { report?: Report; error?: string; seconds: number }): Row {
+function row(pr: TestsCorpusPr, pass: Row['pass'], r: { report?: Report; error?: string; seconds: number }, noTests: boolean): Row {
   const base: Row = {
     repo: pr.repo,
     pr: pr.pr,
@@ -108,6 +129,8 @@ function row(pr: TestsCorpusPr, pass: Row['pass'], r: { report?: Report; error?:
     headTests: 0,
     decision: 'ERROR',
     blocking: [],
+    findings: [],
+    ...(noTests ? { testsOff: true } : {}),
     seconds: r.seconds,
   };
   if (!r.report) return { ...base, error: r.error ?? 'no report' };
@@ -139,6 +162,17 @@ function row(pr: TestsCorpusPr, pass: Row['pass'], r: { report?: Report; error?:
     ...(t?.toolchain ? { toolchain: t.toolchain } : {}),
     decision: d.outcome,
     blocking,
+    findings: r.report.findings.map((f) => ({
+      guard: f.guard,
+      category: f.category,
+      severity: f.severity,
+      ...(f.path ? { path: f.path } : {}),
+      ...(f.line !== undefined ? { line: f.line } : {}),
+      message: f.message.slice(0, 1000),
+    })),
+    guardsNotRun: r.report.guards
+      .filter((g) => (g.status === 'skipped' || g.status === 'error') && !/^(not selected|no changed files in scope)/.test(g.reason ?? ''))
+      .map((g) => ({ id: g.id, status: g.status, ...(g.reason ? { reason: g.reason.slice(0, 300) } : {}) })),
   };
 }
 
@@ -151,6 +185,10 @@ async function main(): Promise<number> {
       cache: { type: 'string', default: join(process.env.TMPDIR ?? '/tmp', 'slopgate-bench-deps') },
       repo: { type: 'string', multiple: true },
       warm: { type: 'boolean', default: false },
+      // Gate with tests only the entries whose suite runs (truth.tests === 'runs'); the rest with --no-tests.
+      'runs-only': { type: 'boolean', default: false },
+      pr: { type: 'string', multiple: true },
+      cli: { type: 'string', default: join(ROOT, 'dist', 'cli.js') },
       'timeout-min': { type: 'string', default: '60' },
     },
   });
@@ -159,7 +197,9 @@ async function main(): Promise<number> {
     return 0;
   }
   const corpus = (JSON.parse(readFileSync(resolve(values.corpus), 'utf8')) as TestsCorpusPr[]).filter(
-    (p) => !values.repo?.length || values.repo.includes(p.repo),
+    (p) =>
+      (!values.repo?.length || values.repo.includes(p.repo)) &&
+      (!values.pr?.length || values.pr.includes(`${p.repo}#${p.pr}`) || values.pr.includes(`${p.repo}@${p.head.slice(0, 12)}`)),
   ); // cast: the bench's own input file
   const rows: Row[] = existsSync(values.out) ? (JSON.parse(readFileSync(values.out, 'utf8')) as { rows: Row[] }).rows : []; // cast: this script's own output
   const timeoutMs = Number(values['timeout-min']) * 60_000;
@@ -172,12 +212,14 @@ async function main(): Promise<number> {
     for (const pass of values.warm ? (['cold', 'warm'] as const) : (['cold'] as const)) {
       // With --warm both passes share a store, so the second finds the first's baseline.
       const db = values.warm ? join(values.cache, 'store') : undefined;
-      const r = row(pr, pass, await gate(mirror, pr, values.cache, db, timeoutMs));
-      const i = rows.findIndex((x) => x.repo === r.repo && x.pr === r.pr && x.pass === r.pass);
+      const noTests = pr.truth.tests === 'off' || (values['runs-only'] && pr.truth.tests !== 'runs');
+      const r = { ...row(pr, pass, await gate(values.cli, mirror, pr, values.cache, db, timeoutMs, noTests), noTests), head: pr.head };
+      // A corpus may hold several revisions of one PR (agent-rejected does): a row is one head.
+      const i = rows.findIndex((x) => x.repo === r.repo && x.pr === r.pr && x.pass === r.pass && (x.head ?? r.head) === r.head);
       if (i >= 0) rows[i] = r;
       else rows.push(r);
       console.error(
-        `${pr.repo}#${pr.pr} ${pass}: base ${r.ranBase ? `${r.baseTests} tests` : 'no'} · head ${r.ranHead ? `${r.headTests} tests` : 'no'} · ${r.decision} · ${r.seconds} s${r.skipped ? ` · ${r.skipped.slice(0, 160)}` : ''}${r.error ? ` · ${r.error}` : ''}`,
+        `${pr.repo}#${pr.pr}@${pr.head.slice(0, 7)} ${pass}: base ${r.ranBase ? `${r.baseTests} tests` : 'no'} · head ${r.ranHead ? `${r.headTests} tests` : 'no'} · ${r.decision} · ${r.seconds} s${r.skipped ? ` · ${r.skipped.slice(0, 160)}` : ''}${r.error ? ` · ${r.error}` : ''}`,
       );
       mkdirSync(dirname(resolve(values.out)), { recursive: true });
       writeFileSync(values.out, JSON.stringify({ rows }, null, 1) + '\n');
