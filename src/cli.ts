@@ -4,7 +4,13 @@ import { main } from './cli/main.js';
 import { GateInfraError, InputError, errorMessage } from './core/errors.js';
 
 export { main } from './cli/main.js';
-export { runCheck, type CheckArgs } from './cli/check.js';
+export type { CheckArgs } from './cli/check.js';
+
+/** `slopgate check` as a function; the pipeline loads on the first call, not when the CLI starts. */
+export async function runCheck(...args: Parameters<typeof import('./cli/check.js').runCheck>): Promise<number> {
+  const check = await import('./cli/check.js');
+  return check.runCheck(...args);
+}
 
 /**
  * How a thrown error ends the process: 2 with a message for what the user can fix, else 3 — with one

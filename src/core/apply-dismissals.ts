@@ -4,6 +4,7 @@ import { bucketOf } from './categories.js';
 import { makeFinding, SEVERITY_RANK, type Dismissal, type Finding } from './finding.js';
 import { markersFor } from './inline-ignore.js';
 import { inlineCategoryRefusal } from './inline-policy.js';
+import { findingDismissals, inlinePolicyAt } from './path-overrides.js';
 
 /** A dismissal recorded earlier for this pull request (the host loads them from the store). */
 export interface PriorDismissal extends Dismissal {
@@ -42,10 +43,10 @@ export const INLINE_MARKER_GUARD = 'slopgate-ignore';
  */
 export async function applyDismissals(findings: Finding[], inputs: DismissalInputs): Promise<Finding[]> {
   const at = (inputs.now ?? new Date()).toISOString();
-  const { ignore } = inputs.config;
   const commands = new Map<string, PriorDismissal>();
   for (const d of inputs.prior ?? []) if (d.source === 'command' && !commands.has(d.fingerprint)) commands.set(d.fingerprint, d);
-  const rules = ignore.findings.map((r) => ({ ...r, matches: picomatch(r.path, { dot: true }) }));
+  // The top level's ignore.findings and those of the path overrides.
+  const rules = findingDismissals(inputs.config).map((r) => ({ ...r, matches: picomatch(r.paths, { dot: true }) }));
   const texts = new Map<string, Promise<string[] | null>>();
   const linesOf = (path: string) => {
     let p = texts.get(path);
@@ -115,7 +116,7 @@ function noteLapsed(findings: Finding[], commands: ReadonlyMap<string, PriorDism
 
 /** Why an inline marker may not dismiss this finding, or undefined when it may. */
 function inlineRefusal(f: Finding, config: SlopgateConfig): string | undefined {
-  const { inline, inlineMaxSeverity } = config.ignore;
+  const { inline, inlineMaxSeverity } = inlinePolicyAt(config, f.path);
   const ask = `a maintainer can run \`/slopgate dismiss ${f.id} <reason>\``;
   // The list comes first: no config setting makes a maintainer-only finding dismissible by the PR itself.
   const notListed = inlineCategoryRefusal(f.category);

@@ -30,6 +30,83 @@ const findingDismissal = z
   })
   .strict();
 
+const guardIdList = z.array(
+  z.string().refine((id) => canonicalGuardId(id) !== undefined, {
+    error: (iss) => `unknown guard id '${String(iss.input)}'; known ids: ${knownGuardIdsText()}`,
+  }),
+);
+
+/**
+ * Categories whose severity no config may change: the gate's own failures and checks it could not run
+ * (an outage or a missing result must never read as a pass), and a pull request that edits the
+ * workflow running slopgate.
+ */
+export const FIXED_SEVERITY = ['guard-error', 'critic-error', 'stuck-detected', 'config-invalid', 'tests-not-run', 'gate-workflow-changed'];
+
+const severityMap = z
+  .record(z.string(), z.enum(['fail', 'risk', 'nit']))
+  .superRefine((map, ctx) => {
+    for (const key of Object.keys(map)) {
+      if (FIXED_SEVERITY.includes(key)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `the severity of '${key}' cannot be changed: it reports a check that did not run or a line only a maintainer may cross`,
+        });
+      } else if (!isCategory(key)) {
+        ctx.addIssue({ code: 'custom', path: [key], message: `unknown finding category '${key}'; known categories: ${knownCategories()}` });
+      }
+    }
+  })
+  .describe("severity per finding category, e.g. { dead-link: nit, low-psi: risk } (the gate's own failures cannot be changed)");
+
+/** The test runners tests.runner can name. */
+export const RUNNER_NAMES = ['pytest', 'go', 'cargo', 'maven', 'vitest', 'jest', 'node-test', 'npm-test'] as const;
+
+/** A dismissal inside a path override: its `path` defaults to the override's `paths`. */
+const overrideDismissal = findingDismissal.extend({
+  path: z.string().min(1).optional().describe("glob of the paths it covers (default: the override's paths)"),
+});
+
+/** One entry of `overrides`: settings for the files matching `paths`; later entries win over earlier ones. */
+const pathOverride = z
+  .object({
+    paths: globList
+      .min(1, 'an override needs at least one glob in paths')
+      .describe('the files (and workspace packages, by their manifest) it applies to'),
+    guards: z
+      .object({
+        disable: guardIdList.optional().describe('guards that do not look at these files'),
+        enable: guardIdList.optional().describe('guards turned off at the top level that do look at these files'),
+      })
+      .strict()
+      .optional(),
+    severity: severityMap.optional(),
+    ignore: z
+      .object({
+        findings: z.array(overrideDismissal).optional().describe('standing dismissals for these files'),
+        inline: z.boolean().optional().describe('honour slopgate-ignore comments in these files'),
+        inlineMaxSeverity: z
+          .enum(['nit', 'risk', 'fail'])
+          .optional()
+          .describe('the most severe finding an inline comment may dismiss here'),
+      })
+      .strict()
+      .optional(),
+    tests: z
+      .object({
+        enabled: z.boolean().optional().describe('run the suite of the workspace packages whose manifest matches'),
+        command: z.string().min(1).optional().describe("those packages' test command, run in the package's folder"),
+        runner: z
+          .enum(RUNNER_NAMES)
+          .optional()
+          .describe('the runner for those packages, with its default command, instead of the detected one'),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
 export const configSchema = z
   .object({
     version: z.literal(1).default(1).describe('config format version'),
@@ -68,14 +145,7 @@ export const configSchema = z
       .prefault({}),
     guards: z
       .object({
-        disable: z
-          .array(
-            z.string().refine((id) => canonicalGuardId(id) !== undefined, {
-              error: (iss) => `unknown guard id '${String(iss.input)}'; known ids: ${knownGuardIdsText()}`,
-            }),
-          )
-          .default([])
-          .describe("guard ids to turn off, e.g. ['G11', 'psi']"),
+        disable: guardIdList.default([]).describe("guard ids to turn off, e.g. ['G11', 'psi']"),
         timeoutMs: z.number().int().min(100).max(600_000).default(30_000).describe('time budget of one guard'),
       })
       .strict()
@@ -135,7 +205,20 @@ export const configSchema = z
     tests: z
       .object({
         enabled: z.boolean().default(true).describe('run the test-regression gate (G8)'),
-        command: z.string().min(1).optional().describe('test command; overrides runner detection'),
+        command: z
+          .string()
+          .min(1)
+          .optional()
+          .describe(
+            'test command for the whole repository, run at its root; overrides runner detection (and per-package runs in a monorepo)',
+          ),
+        runner: z.enum(RUNNER_NAMES).optional().describe('the runner to use, with its default command, instead of the detected one'),
+        workspaces: z
+          .enum(['auto', 'off'])
+          .default('auto')
+          .describe(
+            'auto: in a monorepo (npm/pnpm/yarn workspaces, go.work or nested Go modules, a cargo workspace, Python subprojects) run only the suites of the packages a change affects and of those depending on them; off: one run at the root',
+          ),
         setup: z.string().min(1).optional().describe('command run in the sandbox before the tests (e.g. npm ci)'),
         network: z
           .boolean()
@@ -179,6 +262,13 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    severity: severityMap.default({}),
+    overrides: z
+      .array(pathOverride)
+      .default([])
+      .describe(
+        "settings by path, e.g. [{ paths: ['packages/legacy/**'], guards: { disable: ['G11'] }, severity: { dead-link: nit }, tests: { command: 'make test' } }]: a finding takes the settings of its file; a workspace package those of its manifest; later entries win",
+      ),
     history: z
       .object({
         threshold: z
@@ -254,6 +344,7 @@ export const configSchema = z
   .strict();
 
 export type SlopgateConfig = z.output<typeof configSchema>;
+export type PathOverride = z.output<typeof pathOverride>;
 export type SlopgateConfigInput = z.input<typeof configSchema>;
 
 export function defaultConfig(): SlopgateConfig {

@@ -87,6 +87,39 @@ export interface TestsSection {
   dependencies?: { base: DependencyStage; head: DependencyStage };
   /** Tool versions the suites ran with (`python`, `pytest`, `node`, `go`, `rustc`, …). */
   toolchain?: Record<string, string>;
+  /** In a monorepo: the workspace and each package whose suite the change made run (the fields above sum them up). */
+  workspace?: WorkspaceTests;
+}
+
+/** The test gate in a monorepo: which packages ran and how each fared. */
+export interface WorkspaceTests {
+  kind: string;
+  /** Where the packages are listed (`package.json workspaces`, `go.work`, …). */
+  source: string;
+  /** Packages in the workspace. */
+  total: number;
+  /** Non-doc files outside every package the change edits: every package ran because of them. */
+  shared?: string[];
+  packages: PackageTests[];
+}
+
+export interface PackageTests {
+  name: string;
+  dir: string;
+  /** changed: the change edits it; dependent: it depends on a changed package; shared: a file outside every package changed. */
+  reason: 'changed' | 'dependent' | 'shared';
+  /** For a dependent: the changed packages it depends on. */
+  via?: string[];
+  runner?: string;
+  command?: string;
+  baseline?: TestSideSummary & { cached: boolean };
+  candidate?: TestSideSummary;
+  regressions: string[];
+  brokenUnits: string[];
+  suiteBroken: boolean;
+  flaky: string[];
+  skipped?: string;
+  notRun?: string;
 }
 
 /** One side of the dependency stage. */

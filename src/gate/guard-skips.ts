@@ -1,4 +1,5 @@
 import type { Guard } from '../core/guard.js';
+import { guardOnSomewhere } from '../core/path-overrides.js';
 import type { GateOptions } from './gate-options.js';
 import type { GateRun } from './run-setup.js';
 
@@ -7,6 +8,7 @@ export function skipBeforeRun(guard: Guard, run: GateRun, opts: Pick<GateOptions
   const id = guard.id.toUpperCase();
   const only = opts.only?.map((g) => g.toUpperCase());
   if (only && !only.includes(id)) return 'not selected (--only)';
-  if (run.config.guards.disable.some((g) => g.toUpperCase() === id)) return 'disabled in config (guards.disable)';
+  // Off at the top level and not turned back on for any path by an override.
+  if (!guardOnSomewhere(run.config, id)) return 'disabled in config (guards.disable)';
   return opts.skip?.[guard.id] || null;
 }

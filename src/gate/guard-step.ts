@@ -1,4 +1,5 @@
 import { errorMessage } from '../core/errors.js';
+import { guardOnAt } from '../core/path-overrides.js';
 import type { Guard, GuardFinding } from '../core/guard.js';
 import type { GuardStatus } from '../core/report.js';
 import { guardErrorFinding, runGuardInThread, runOneGuard } from './guard-runner.js';
@@ -40,6 +41,8 @@ export async function runGuardStep(guard: Guard, run: GateRun, opts: GateOptions
   if (skip) return { status: { ...status, status: 'skipped', reason: skip }, findings: [] };
 
   const mine = run.files.filter((f) => {
+    // Config overrides by path can turn a guard off (or on) for some files.
+    if (!guardOnAt(run.config, guard.id, f.path)) return false;
     try {
       return guard.appliesTo(f, ctx);
     } catch {
@@ -52,9 +55,12 @@ export async function runGuardStep(guard: Guard, run: GateRun, opts: GateOptions
   }
 
   const budget = guard.budgetMs?.(ctx) ?? run.config.guards.timeoutMs;
-  const { findings, errors, skipped } = placement.threaded(guard)
+  const ran = placement.threaded(guard)
     ? await runGuardInThread(guard, mine, placement.session, budget, (s) => Object.assign(run.sections, s))
     : await runOneGuard(guard, mine, ctx, budget, controller);
+  const { errors, skipped } = ran;
+  // A guard that reads the whole change (G8, G9) may report on a file its override turned it off for.
+  const findings = ran.findings.filter((f) => f.category === 'guard-error' || guardOnAt(run.config, guard.id, f.path));
   for (const f of findings) f.guard ??= guard.id;
   status.findings = findings.length;
   status.ms = Date.now() - t0;

@@ -7,6 +7,7 @@ import { NO_TEXT_REASON_LABEL } from '../core/text-content.js';
 import { traceGuardFail } from '../core/trace.js';
 import { VERSION } from '../core/version.js';
 import { applyDismissals } from '../core/apply-dismissals.js';
+import { configuredSeverities } from './configured-severity.js';
 import { runQaStage } from '../qa/stage.js';
 import { mergeFindings } from '../routing/merge.js';
 import { runNavigatorStage } from '../navigator/navigator.js';
@@ -29,8 +30,9 @@ export async function runGate(opts: GateOptions): Promise<Report> {
   // The guard thread loads its modules while the patch set is read.
   if (threadsWanted(opts)) prewarmGuardThread();
   const run = await setUpRun(opts);
-  const { statuses, raw } = await runGuards(run, opts);
+  const { statuses, raw: found } = await runGuards(run, opts);
   const { patch, sections, config, log } = run;
+  const raw = configuredSeverities(config, found);
   if (opts.sanctionNotes?.length)
     sections.sanctions = { guard: 'G1', allowed: sections.sanctions?.allowed ?? [], notes: [...opts.sanctionNotes] };
   const qa = await runQaStage(opts.qa, { patch, findings: raw, sections, config, round: opts.round ?? 1, log });

@@ -1,8 +1,8 @@
 import type { Guard } from '../core/guard.js';
 import type { GateOptions } from './gate-options.js';
 
-/** Guards that need this process: G8 drives the sandbox (which has its own hard limits), G9 reads the store. */
-const IN_PROCESS = new Set(['G8', 'G9']);
+/** Guards that need this process: G8 and G16 drive the sandbox (which has its own hard limits) with the run's test options, G9 reads the store. */
+const IN_PROCESS = new Set(['G8', 'G9', 'G16']);
 
 export function threadsWanted(opts: Pick<GateOptions, 'guardThreads'>): boolean {
   return opts.guardThreads ?? process.env.SLOPGATE_GUARD_THREADS !== '0';

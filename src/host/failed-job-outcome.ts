@@ -1,7 +1,7 @@
 import type { CheckRunOutcome } from './check-outcome.js';
 import { RERUN_ACTION } from './check-outcome.js';
 import { errorMessage, GateInfraError } from '../core/errors.js';
-import { infrastructureOutcome, type InfraErrorMode } from './gate-job.js';
+import { infrastructureOutcome, type InfraErrorMode } from './queued-job.js';
 import { escapeInline } from '../report/markdown-escape.js';
 
 /** What the operator and the maintainers can do when the machine cannot run a check it must run. */

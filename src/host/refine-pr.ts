@@ -10,7 +10,7 @@ import { refine, type RefineResult } from '../refiner/refine.js';
 import type { FileContent, Recipe } from '../refiner/types.js';
 import { breakComments, codeSpan, escapeInline } from '../report/markdown-escape.js';
 import type { PrRevisions } from '../workspace/pr-workspace.js';
-import { skipReasonFor, type GatePrDeps } from './gate-pr.js';
+import { skipReasonFor, type GatePrDeps } from './pr-job.js';
 import {
   fixedFindings,
   nothingKeptComment,
@@ -20,7 +20,7 @@ import {
   suggestionsBody,
 } from './refine-messages.js';
 import { deriveSuggestions } from './refine-suggestions.js';
-import { preparePr, prGateOptions, prServices } from './pr-gate-options.js';
+import { preparePr, prGateOptions, prServices } from './prepare-pr.js';
 import { loadRepoConfig } from './repo-config.js';
 import type { PullRequestFacts, PushCommitInput, ReviewHost } from './review-host.js';
 import { prSanctions } from './sanctions.js';

@@ -3,7 +3,7 @@ import type { ReviewCommentInput } from './review-plan.js';
 
 /**
  * A code host bound to one repository: everything the gate job needs from GitHub (or any later host)
- * as plain data. The job policy (gate-pr.ts) talks only to this interface; an adapter per host
+ * as plain data. The job policy (pr-job.ts) talks only to this interface; an adapter per host
  * (platforms/github) maps it onto the host's API, and a test double records every call.
  */
 export interface ReviewHost {

@@ -8,7 +8,7 @@ import type { SincePushSection } from '../core/report-sections.js';
 import { headShiftsFromDiff, sincePushSection, type HeadShifts } from '../core/since-push.js';
 import type { Logger } from '../core/trace.js';
 import type { Store } from '../store/store.js';
-import type { GateTrigger } from './gate-job.js';
+import type { GateTrigger } from './queued-job.js';
 
 /**
  * The integration of "since the last push" (core/since-push.ts): the previous gated head of the PR

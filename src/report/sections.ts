@@ -1,5 +1,13 @@
 import type { Report } from '../core/report.js';
-import type { DependencyStage, PsiSection, SandboxIsolation, TestSideSummary, TestsSection } from '../core/report-sections.js';
+import type {
+  DependencyStage,
+  PackageTests,
+  PsiSection,
+  SandboxIsolation,
+  TestSideSummary,
+  TestsSection,
+  WorkspaceTests,
+} from '../core/report-sections.js';
 import { testsHeadline } from './tests-headline.js';
 
 /**
@@ -111,6 +119,9 @@ function describeEntry([key, value]: TestsEntry): string | undefined {
       return Object.entries(value)
         .map(([k, v]) => `${k} ${v}`)
         .join(' · ');
+    case 'workspace':
+      // Expanded into one line per package by testDetails.
+      return undefined;
     case 'internalCommand':
       // slopgate's own wrapper of the command: kept in the JSON report, never shown as something to run.
       return undefined;
@@ -134,7 +145,41 @@ function testDetails(section: TestsSection): [string, string][] {
     const text = describeEntry(entry);
     if (text !== undefined && text !== '') details.push([entry[0], text]);
   }
+  if (section.workspace) details.push(...workspaceDetails(section.workspace));
   return details;
+}
+
+const REASON: Record<PackageTests['reason'], string> = {
+  changed: 'changed',
+  dependent: 'depends on a changed package',
+  shared: 'a file outside the packages changed',
+};
+
+/** "workspace: npm (package.json workspaces), 2 of 3 packages ran", then one line per package that ran. */
+function workspaceDetails(ws: WorkspaceTests): [string, string][] {
+  const out: [string, string][] = [
+    [
+      'workspace',
+      `${ws.kind} (${ws.source}), ${ws.packages.length} of ${ws.total} package${ws.total === 1 ? '' : 's'} affected by this change`,
+    ],
+  ];
+  for (const p of ws.packages) {
+    const why = p.reason === 'dependent' && p.via?.length ? `depends on ${p.via.join(', ')}` : REASON[p.reason];
+    const parts = [p.name === p.dir ? why : `${p.name}, ${why}`];
+    if (p.skipped) parts.push(`not run: ${p.skipped}`);
+    else if (p.notRun) parts.push(`not run with this change: ${p.notRun}`);
+    else {
+      if (p.command) parts.push(p.command);
+      if (p.baseline) parts.push(`base ${describeSide(p.baseline)}`);
+      if (p.candidate) parts.push(`head ${describeSide(p.candidate)}`);
+      if (p.suiteBroken) parts.push('suite broken at the head');
+      if (p.regressions.length) parts.push(`${p.regressions.length} regression${p.regressions.length === 1 ? '' : 's'}`);
+      if (p.brokenUnits.length) parts.push(`${p.brokenUnits.length} unit${p.brokenUnits.length === 1 ? '' : 's'} broken`);
+      if (p.flaky.length) parts.push(`${p.flaky.length} flaky`);
+    }
+    out.push([`package ${p.dir}`, parts.join(' · ')]);
+  }
+  return out;
 }
 
 /**

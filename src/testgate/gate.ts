@@ -16,14 +16,27 @@ import { testConfigChanges, type TestConfigChange } from './test-config-changes.
 import { capSuiteMessages } from './message-cap.js';
 import { suiteNotes } from './suite-notes.js';
 import { hiddenTestsEvidence, type HiddenTestsEvidence } from './removed-tests-evidence.js';
-import type { SuiteResult, TestOutcome } from '../core/suite-result.js';
+import type { RunnerId, SuiteResult, TestOutcome } from '../core/suite-result.js';
+import { detectWorkspace } from './workspaces/detect-workspace.js';
+import { mergeSides, runWorkspaceGate, type PackageTestConfig, type WorkspaceRun } from './workspaces/workspace-gate.js';
+import type { Workspace } from './workspaces/workspace-types.js';
 import type { EgressRefusal } from './egress/egress-proxy.js';
 import { startRunEgress } from './egress/run-egress.js';
 import { planSides, type DepsOptions, type SideDeps } from './deps/prepare-sides.js';
 
 export interface TestGateConfig extends SuiteLimits {
   command?: string;
+  /** tests.runner: this runner with its default command instead of the detected one. */
+  runner?: RunnerId;
   reruns: number;
+  /**
+   * `auto` (default): in a monorepo (npm/pnpm/yarn workspaces, go.work or nested Go modules, a cargo
+   * workspace, Python subprojects) and without a repository-wide tests.command, run only the suites of
+   * the packages the change affects, each in its folder; `off`: one run at the root.
+   */
+  workspaces?: 'auto' | 'off';
+  /** The tests config of one workspace package, by its manifest path (tests.* with the path overrides applied). */
+  forPackage?: (manifest: string) => PackageTestConfig;
   /** `auto` (default): install the project's dependencies before the runs; `off`: the tree as it is. */
   install?: 'auto' | 'off';
 }
@@ -103,6 +116,8 @@ export interface TestGateResult {
    * dependency files this change edits (the culprits). Fails closed like `notRun`.
    */
   installFailed?: { message: string; culprits: string[]; output: string };
+  /** In a monorepo: each affected package's own result (the fields above then sum them up). */
+  workspace?: WorkspaceRun<TestGateResult>;
 }
 
 /** At most this many newly failing tests are re-run; the rest count as regressions unconfirmed. */
@@ -159,9 +174,13 @@ async function separateFlakes(
  */
 export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult> {
   const empty = { regressions: [], flaky: [], suiteBroken: false };
-  const detection = await detectRunner(opts.base, opts.config.command);
-  if ('skipped' in detection) return { ...empty, skipped: detection.skipped };
-  const runner = detection.runner;
+  const ws = opts.config.command || opts.config.workspaces === 'off' ? null : await detectWorkspace(opts.base);
+  let single: Runner | null = null;
+  if (!ws) {
+    const detection = await detectRunner(opts.base, { command: opts.config.command, runner: opts.config.runner });
+    if ('skipped' in detection) return { ...empty, skipped: detection.skipped };
+    single = detection.runner;
+  }
   // No sandbox here: the gate stops (an infra error, never a skip that would let the PR pass).
   requireSandbox(opts.config.isolation);
   // With tests.network, one egress proxy serves both sides of this run and is closed with it.
@@ -172,13 +191,91 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
     ...(egress.off ? { networkOff: egress.off } : {}),
   };
   try {
-    const res = await runBothSides({ ...opts, config }, runner);
+    const res = ws ? await runPackages({ ...opts, config }, ws) : single ? await runBothSides({ ...opts, config }, single) : { ...empty };
     if (egress.off) return { ...res, notes: [...(res.notes ?? []), `tests.network: ${egress.off}`] };
     if (!egress.proxy) return res;
     return { ...res, egress: { refused: egress.proxy.refusals(), used: egress.proxy.used() } };
   } finally {
     await egress.proxy?.close();
   }
+}
+
+/**
+ * A monorepo: each affected package's suite on its own, then one result that sums them up. When none
+ * of the affected packages has a test setup of its own (the root's command runs them all, e.g. vitest
+ * with a workspace file), the root's command runs once, as without workspaces.
+ */
+async function runPackages(opts: TestGateOptions, ws: Workspace): Promise<TestGateResult> {
+  const run = await runWorkspaceGate(
+    { repoDir: opts.repoDir, base: opts.base, candidateSha: opts.candidateSha, forPackage: opts.config.forPackage },
+    ws,
+    (runner) => runBothSides(opts, runner),
+  );
+  if (run.packages.length > 0 && run.packages.every((p) => p.noSetup)) {
+    const detection = await detectRunner(opts.base, { runner: opts.config.runner });
+    if ('skipped' in detection) return summarise(run);
+    const res = await runBothSides(opts, detection.runner);
+    const note = `${ws.kind} workspace (${ws.source}): none of the ${run.packages.length} affected packages has a test setup of its own, so the root's command ran`;
+    return { ...res, notes: [note, ...(res.notes ?? [])] };
+  }
+  return summarise(run);
+}
+
+function mergeComparisons(list: SuiteComparison[]): SuiteComparison {
+  return {
+    newlyFailing: list.flatMap((c) => c.newlyFailing),
+    fixed: list.flatMap((c) => c.fixed),
+    removed: list.flatMap((c) => c.removed),
+    brokenUnits: list.flatMap((c) => c.brokenUnits),
+    suiteBroken: list.some((c) => c.suiteBroken),
+  };
+}
+
+function summarise(run: WorkspaceRun<TestGateResult>): TestGateResult {
+  const ran = run.packages.flatMap((p) => (p.result && !p.result.skipped ? [{ dir: p.dir, result: p.result }] : []));
+  const results = ran.map((p) => p.result);
+  const label = (p: { dir: string }, text: string) => `${p.dir}: ${text}`;
+  const shared = run.shared.length
+    ? [
+        `every package ran because this change edits files outside them: ${run.shared.slice(0, 5).join(', ')}${run.shared.length > 5 ? ` and ${run.shared.length - 5} more` : ''}`,
+      ]
+    : [];
+  const notes = [
+    `${run.kind} workspace (${run.source}) of ${run.total} packages: ${run.packages.length ? `ran the suites of ${run.packages.length}` : 'this change affects none of them, so no suite ran'}`,
+    ...shared,
+    ...run.packages.flatMap((p) => {
+      const why = p.skipped ?? p.result?.skipped;
+      return why ? [label(p, `not run: ${why}`)] : [];
+    }),
+    ...run.packages.flatMap((p) => (p.result?.notes ?? []).map((n) => label(p, n))),
+  ];
+  const first = results[0];
+  const runners = new Set(results.map((r) => r.runner));
+  const notRun = ran.flatMap((p) => (p.result.notRun ? [label(p, p.result.notRun)] : []));
+  const everySkipped = run.packages.length > 0 && ran.length === 0;
+  const baseline = mergeSides(results.flatMap((r) => (r.baseline ? [r.baseline] : [])));
+  const candidate = mergeSides(results.flatMap((r) => (r.candidate ? [r.candidate] : [])));
+  const comparisons = results.flatMap((r) => (r.comparison ? [r.comparison] : []));
+  // The dependencies are installed once for the workspace: one failure stands for all packages.
+  const installFailed = results.find((r) => r.installFailed)?.installFailed;
+  return {
+    regressions: results.flatMap((r) => r.regressions),
+    flaky: results.flatMap((r) => r.flaky),
+    suiteBroken: results.some((r) => r.suiteBroken),
+    ...(first?.runner && runners.size === 1 ? { runner: first.runner } : {}),
+    ...(first && results.length === 1 ? { command: first.command, internalCommand: first.internalCommand } : {}),
+    ...(everySkipped ? { skipped: run.packages.map((p) => label(p, p.skipped ?? p.result?.skipped ?? 'not run')).join('; ') } : {}),
+    ...(baseline ? { baseline } : {}),
+    ...(candidate ? { candidate } : {}),
+    baselineCached: results.length > 0 && results.every((r) => r.baselineCached),
+    ...(comparisons.length ? { comparison: mergeComparisons(comparisons) } : {}),
+    ...(notRun.length ? { notRun: notRun.join('; ') } : {}),
+    ...(first?.isolation ? { isolation: first.isolation } : {}),
+    ...(first?.dependencies ? { dependencies: first.dependencies } : {}),
+    ...(installFailed ? { installFailed } : {}),
+    notes,
+    workspace: run,
+  };
 }
 
 async function runBothSides(opts: TestGateOptions, runner: Runner): Promise<TestGateResult> {

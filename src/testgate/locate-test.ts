@@ -47,7 +47,8 @@ function definitionPattern(t: TestOutcome): { name: string; re: RegExp } | null 
  * `_test.go` files; for Rust: the target file, then other `.rs` files beside it). Falls back to the
  * runner's line, or to the file alone.
  */
-export async function locateTest(rev: Revision, t: TestOutcome): Promise<TestLocation | null> {
+export async function locateTest(rev: Revision, outcome: TestOutcome): Promise<TestLocation | null> {
+  const t = withoutPackage(outcome);
   const pattern = definitionPattern(t);
   const paths = await rev.paths();
   let candidates: string[] = [];
@@ -80,4 +81,14 @@ export async function locateTest(rev: Revision, t: TestOutcome): Promise<TestLoc
 /** The text after the last `sep` (all of `id` when there is none). */
 function lastPart(id: string, sep: string): string {
   return id.split(sep).at(-1) ?? id;
+}
+
+/** A workspace package's folder in front of an id (`packages/b: js:…`, see workspaces/package-runner.ts). */
+const PACKAGE_PREFIX = /^[^\s:]+: (?=[\w-]+:)/;
+
+/** The outcome with its ids as the runner wrote them (its file stays repository-relative). */
+function withoutPackage(t: TestOutcome): TestOutcome {
+  const m = PACKAGE_PREFIX.exec(t.id);
+  if (!m) return t;
+  return { ...t, id: t.id.slice(m[0].length), unit: t.unit.startsWith(m[0]) ? t.unit.slice(m[0].length) : t.unit };
 }

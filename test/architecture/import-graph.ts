@@ -94,3 +94,54 @@ function canonical(cycle: string[]): string[] {
 function toPosix(p: string): string {
   return p.split(sep).join('/');
 }
+
+/**
+ * What loading `file` loads before any of its code runs: the files and packages reached through its static
+ * imports and re-exports, transitively. `import type`, `export type` and imports of types only are erased by the
+ * compiler, and `import()` runs only when the code reaches it, so neither counts. Files are repository-relative;
+ * packages are the specifiers as written (`node:fs`, `zod`).
+ */
+export function loadedAtStart(root: string, file: string): { files: string[]; packages: string[] } {
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (f: string): void => {
+    if (files.has(f)) return;
+    files.add(f);
+    for (const specifier of runtimeSpecifiers(readFileSync(join(root, f), 'utf8'))) {
+      if (!specifier.startsWith('.')) packages.add(specifier);
+      else {
+        const target = resolveRelative(root, f, specifier);
+        if (target === undefined) throw new Error(`${f}: cannot resolve '${specifier}'`);
+        visit(target);
+      }
+    }
+  };
+  visit(file);
+  return { files: [...files].sort(), packages: [...packages].sort() };
+}
+
+/** The specifiers of the imports and re-exports of a module that load at run time (see {@link loadedAtStart}). */
+function runtimeSpecifiers(text: string): string[] {
+  const source = ts.createSourceFile('x.ts', text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const out: string[] = [];
+  for (const node of source.statements) {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      const clause = node.importClause;
+      if (clause?.phaseModifier === ts.SyntaxKind.TypeKeyword) continue;
+      const bindings = clause?.namedBindings;
+      const onlyTypes =
+        clause !== undefined &&
+        clause.name === undefined &&
+        bindings !== undefined &&
+        ts.isNamedImports(bindings) &&
+        bindings.elements.length > 0 &&
+        bindings.elements.every((e) => e.isTypeOnly);
+      if (!onlyTypes) out.push(node.moduleSpecifier.text);
+    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier) && !node.isTypeOnly) {
+      const clause = node.exportClause;
+      const onlyTypes = clause !== undefined && ts.isNamedExports(clause) && clause.elements.every((e) => e.isTypeOnly);
+      if (!onlyTypes) out.push(node.moduleSpecifier.text);
+    }
+  }
+  return out;
+}

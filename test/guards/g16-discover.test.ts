@@ -208,4 +208,22 @@ describe('G16 discovery: which checks the repository enforces', () => {
     expect(checksOfCommand('pnpm exec tsc --noEmit')).toEqual([{ tool: 'tsc', enforced: true }]);
     expect(discover({ '.github/workflows/ci.yml': 'not: [valid' })).toEqual(new Map());
   });
+
+  it('reads the paths a ruff, black, prettier or eslint command names, and only those it can read for sure', () => {
+    expect(checksOfCommand('prettier --check src "docs/**/*.md"')).toEqual([
+      { tool: 'prettier', enforced: true, paths: ['src', 'docs/**/*.md'] },
+    ]);
+    expect(checksOfCommand('eslint -c .eslintrc.cjs --ext .ts,.tsx --max-warnings 0 ./lib/ test')).toEqual([
+      { tool: 'eslint', enforced: true, paths: ['lib', 'test'] },
+    ]);
+    expect(checksOfCommand('uv run ruff check --select E,F src tests')).toEqual([
+      { tool: 'ruff-check', enforced: true, paths: ['src', 'tests'] },
+    ]);
+    expect(checksOfCommand('black --check -l 100 pkg')).toEqual([{ tool: 'black', enforced: true, paths: ['pkg'] }]);
+    // the whole tree, or what cannot be read statically: no narrowing
+    expect(checksOfCommand('prettier --check .')).toEqual([{ tool: 'prettier', enforced: true }]);
+    expect(checksOfCommand('eslint -c eslint.config.js')).toEqual([{ tool: 'eslint', enforced: true }]);
+    expect(checksOfCommand('ruff check $SRC')).toEqual([{ tool: 'ruff-check', enforced: true }]);
+    expect(checksOfCommand("prettier --check '**/*' '!**/*.md'")).toEqual([{ tool: 'prettier', enforced: true }]);
+  });
 });

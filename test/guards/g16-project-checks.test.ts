@@ -15,9 +15,14 @@ const CLI = join(process.cwd(), 'src', 'cli.ts');
 
 afterAll(() => removeTestRepos());
 
-function check(base: Record<string, FileContent>, head: Record<string, FileContent>, env: NodeJS.ProcessEnv = process.env): Report {
+function check(
+  base: Record<string, FileContent>,
+  head: Record<string, FileContent>,
+  env: NodeJS.ProcessEnv = process.env,
+  tests: string[] = ['--no-tests'],
+): Report {
   const repo = prRepo(base, head);
-  const r = spawnSync(TSX, [CLI, 'check', '--base', 'main', '--head', 'pr', '--only', 'G16', '--no-tests', '--format', 'json'], {
+  const r = spawnSync(TSX, [CLI, 'check', '--base', 'main', '--head', 'pr', '--only', 'G16', ...tests, '--format', 'json'], {
     cwd: repo.dir,
     encoding: 'utf8',
     env: { ...env, NO_COLOR: '1' },
@@ -101,11 +106,25 @@ needs('go')('G16: gofmt on the Go files a pull request changes (real CLI)', () =
     expect(status(report)?.reason).toContain('gofmt is not installed');
   });
 
-  it('a Python file under a CI ruff check is named as not run by this version, never passed', () => {
+  it('a Python file under a CI ruff check with --no-tests: skipped for want of the installed dependencies, never passed', () => {
     const report = check({ '.github/workflows/ci.yml': workflow('ruff check .'), 'app.py': 'x = 1\n' }, { 'app.py': 'x = 1\ny=2\n' });
     expect(status(report)?.status).toBe('skipped');
-    expect(status(report)?.reason).toBe('ruff-check: not run by this version');
+    expect(status(report)?.reason).toBe(
+      "ruff-check: it needs the project's dependencies, which slopgate installs only with tests on (--no-tests)",
+    );
     expect(report.sections.checks?.checks[0]).toMatchObject({ tool: 'ruff-check', status: 'skipped', severity: 'fail' });
+  });
+
+  it('tests on but no sandbox on this machine: the sandboxed checks install and run nothing, and say why', () => {
+    const report = check(
+      { '.github/workflows/ci.yml': workflow('ruff check .'), 'requirements-dev.txt': 'ruff==0.8.4\n', 'app.py': 'x = 1\n' },
+      { 'app.py': 'import os\nx = 1\n' },
+      { ...process.env, SLOPGATE_BWRAP: '/nonexistent/slopgate-test/bwrap' },
+      [],
+    );
+    expect(g16(report)).toEqual([]);
+    expect(status(report)?.status).toBe('skipped');
+    expect(status(report)?.reason).toMatch(/^ruff-check: it runs project code, which needs the sandbox: the sandbox cannot be established/);
   });
 });
 

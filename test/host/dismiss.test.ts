@@ -2,12 +2,12 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Guard } from '../../src/core/guard.js';
 import { silentLogger } from '../../src/core/trace.js';
 import { dismissByCommand, NO_STORE_FOR_DISMISS, type DismissRequest } from '../../src/host/dismiss-finding.js';
-import { gatePr } from '../../src/host/gate-pr.js';
+import { gatePr } from '../../src/host/pr-job.js';
 import { findingIdOf } from '../../src/host/review-plan.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { StoredDismissal } from '../../src/store/dismissals.js';
 import { Store } from '../../src/store/store.js';
-import { markerGuard } from '../github/helpers/test-guards.js';
+import { markerGuard } from '../helpers/test-guards.js';
 import { cleanUpPrs, completionOf, FULL, nextJob, setupPr, type PrSetup } from './pr-setup.js';
 
 const TIMEOUT = 120_000;

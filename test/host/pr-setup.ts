@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLogger } from '../../src/core/trace.js';
-import { externalIdFor, jobKey, type GateJob } from '../../src/host/gate-job.js';
-import type { GatePrDeps } from '../../src/host/gate-pr.js';
+import { externalIdFor, jobKey, type GateJob } from '../../src/host/queued-job.js';
+import type { GatePrDeps } from '../../src/host/pr-job.js';
 import type { CheckRunOutcome } from '../../src/host/check-outcome.js';
 import { RepoMirrors } from '../../src/workspace/repo-mirror.js';
 import type { FileContent } from '../helpers/git-repo.js';
-import { FakeRemote, removeFakeRemotes } from '../github/helpers/fake-remote.js';
-import { markerGuard } from '../github/helpers/test-guards.js';
+import { FakeRemote, removeFakeRemotes } from '../helpers/fake-remote.js';
+import { markerGuard } from '../helpers/test-guards.js';
 import { FakePlatform } from './fake-platform.js';
 
 export const OWNER = 'acme';

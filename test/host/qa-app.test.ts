@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { gatePr } from '../../src/host/gate-pr.js';
+import { gatePr } from '../../src/host/pr-job.js';
 import { BODY_END, BODY_START } from '../../src/host/pr-body.js';
 import { startLlmServer, type LlmServer } from '../helpers/llm-server.js';
 import { cleanUpPrs, completionOf, nextJob, setupPr, type PrSetup } from './pr-setup.js';

@@ -5,7 +5,7 @@ import type { Finding } from '../../src/core/finding.js';
 import type { Report } from '../../src/core/report.js';
 import { dismissedReply } from '../../src/host/dismiss-finding.js';
 import { grantedReply, labelRefusedReply, sanctionRefusal } from '../../src/host/give-sanction.js';
-import { abandonedOutcome, configErrorOutcome, infrastructureOutcome, skippedOutcome } from '../../src/host/gate-job.js';
+import { abandonedOutcome, configErrorOutcome, infrastructureOutcome, skippedOutcome } from '../../src/host/queued-job.js';
 import { failedJobOutcome } from '../../src/host/failed-job-outcome.js';
 import { GateInfraError } from '../../src/core/errors.js';
 import { parseCommand } from '../../src/host/commands.js';
@@ -130,7 +130,7 @@ const refineResult: RefineResult = {
 /**
  * Every renderer of text that reaches GitHub, by the file that owns it. Each returns the strings it
  * would post for the hostile input. The published report always goes through inertReport first (the
- * App's gate-pr.ts and the Action's run-action.ts), but the renderers must hold on their own too, so
+ * App's pr-job.ts and the Action's run-action.ts), but the renderers must hold on their own too, so
  * both are fed here.
  */
 const RENDERERS: Record<string, () => string[]> = {
@@ -224,7 +224,7 @@ const RENDERERS: Record<string, () => string[]> = {
     }),
     refineCommitMessage(refineResult, [hostileFinding], 1),
   ],
-  'host/gate-job.ts and failed-job-outcome.ts (skipped, config error, outage, abandoned, no sandbox, wrong tree)': () =>
+  'host/queued-job.ts and failed-job-outcome.ts (skipped, config error, outage, abandoned, no sandbox, wrong tree)': () =>
     [
       skippedOutcome(HOSTILE),
       configErrorOutcome(new ConfigError(HOSTILE, 2, 1, HOSTILE), 'main'),
@@ -262,7 +262,7 @@ const POSTING =
   /\.(postComment|createReview|postSuggestions|completeCheckRun|reopenCheckRun|startCheckRun|updatePullRequestBody|pushCommit)\(|rest\.(issues\.(createComment|update(Comment)?)|pulls\.(createReview|update)|checks\.(create|update)|git\.createCommit|repos\.createCommitComment)\(|\bworkflowCommand\(|\bappendSummary\(/g;
 
 const POSTING_SITES: Record<string, { calls: number; renderers: string }> = {
-  'src/host/gate-pr.ts': { calls: 2, renderers: 'gate-job.ts outcomes; the report via publish-report.ts after inertReport' },
+  'src/host/pr-job.ts': { calls: 2, renderers: 'queued-job.ts outcomes; the report via publish-report.ts after inertReport' },
   'src/host/publish-report.ts': { calls: 2, renderers: 'reportOutcome (renderCheckRun, toAnnotations), renderBodySection' },
   'src/host/post-review.ts': { calls: 1, renderers: 'commentBody; reviewBody holds no PR text' },
   'src/host/refine-pr.ts': { calls: 3, renderers: 'refine-messages.ts; pushCommit with refineCommitMessage' },
@@ -271,7 +271,7 @@ const POSTING_SITES: Record<string, { calls: number; renderers: string }> = {
     renderers: 'unknownCommandReply, explainFinding, dismissedReply, grantedReply, takeGrant problems, own fixed texts',
   },
   'src/platforms/github/allow-label.ts': { calls: 3, renderers: 'grantedReply, labelRefusedReply, takeGrant problems' },
-  'src/platforms/github/runtime.ts': { calls: 3, renderers: 'gate-job.ts outcomes; startCheckRun has a fixed text' },
+  'src/platforms/github/runtime.ts': { calls: 3, renderers: 'queued-job.ts outcomes; startCheckRun has a fixed text' },
   'src/platforms/github/github-review-host.ts': { calls: 5, renderers: 'the adapter: bodies come from the callers above' },
   'src/platforms/github/check-run.ts': {
     calls: 3,
@@ -280,7 +280,7 @@ const POSTING_SITES: Record<string, { calls: number; renderers: string }> = {
   'src/platforms/actions/actions-review-host.ts': { calls: 7, renderers: 'jobSummary, annotationCommand, fixed texts' },
   'src/platforms/actions/run-action.ts': {
     calls: 14,
-    renderers: 'inertReport, gate-job.ts outcomes, inertText on errors, on the sandbox failure and on the workflow-trust warning',
+    renderers: 'inertReport, queued-job.ts outcomes, inertText on errors, on the sandbox failure and on the workflow-trust warning',
   },
   'src/platforms/actions/workflow-commands.ts': { calls: 2, renderers: 'annotationCommand of toAnnotations' },
   'src/platforms/actions/runner-files.ts': { calls: 1, renderers: 'appendSummary of jobSummary' },

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { allowedProtocols } from '../../src/workspace/git-auth.js';
 import { preparePrRevisions } from '../../src/workspace/pr-workspace.js';
 import { mirrorConfig, RepoMirrors } from '../../src/workspace/repo-mirror.js';
-import { FakeRemote, removeFakeRemotes } from '../github/helpers/fake-remote.js';
+import { FakeRemote, removeFakeRemotes } from '../helpers/fake-remote.js';
 
 /**
  * The App's mirror of a repository is slopgate's alone: whatever was written into its config or

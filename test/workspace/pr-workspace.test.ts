@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { authEnv, redactToken } from '../../src/workspace/git-auth.js';
 import { preparePrRevisions } from '../../src/workspace/pr-workspace.js';
 import { RepoMirrors } from '../../src/workspace/repo-mirror.js';
-import { FakeRemote, removeFakeRemotes } from '../github/helpers/fake-remote.js';
+import { FakeRemote, removeFakeRemotes } from '../helpers/fake-remote.js';
 
 const roots: string[] = [];
 afterAll(() => {

@@ -1,13 +1,15 @@
-import { inRanges } from '../../core/diff-hunks.js';
+import picomatch from 'picomatch';
 import { GuardSkip, type Guard, type GuardContext, type GuardFinding } from '../../core/guard.js';
 import type { ChangedFile } from '../../core/patch-set.js';
 import type { ProjectCheckRecord } from '../../core/report-sections.js';
 import type { Revision } from '../../core/revision.js';
 import { DISCOVERY_FILES, discoverChecks, isWorkflowPath, type CheckTool, type DiscoveredCheck } from './discover.js';
 import { fixCommand, formatText, type FormatterSpec } from './formatters.js';
-import { lineSuggestion } from '../../core/line-suggestion.js';
-import { changedLines } from './line-diff.js';
+import { formatterFinding, severityOf, sourceText } from './finding-text.js';
 import { rustSettings } from './rust-settings.js';
+import { envUnavailable } from './project-env.js';
+import { runSandboxedChecks, type SandboxedCheck, type ToolRun } from './sandboxed-checks.js';
+import type { SandboxedTool } from './tool-commands.js';
 
 /** The files each check looks at. */
 const FILES_OF: Record<CheckTool, RegExp> = {
@@ -25,23 +27,18 @@ const FILES_OF: Record<CheckTool, RegExp> = {
 /** Vendored code and fixtures are never the project's to format. */
 const EXCLUDED = /(?:^|\/)(?:vendor|testdata|third_party|node_modules)\//;
 
-/** What the command the project runs looks like, to name it in a message. */
-const SHOWN: Record<CheckTool, string> = {
-  gofmt: 'gofmt -l',
-  'go-vet': 'go vet',
-  rustfmt: 'cargo fmt --check',
-  'ruff-check': 'ruff check',
-  'ruff-format': 'ruff format --check',
-  black: 'black --check',
-  prettier: 'prettier --check',
-  eslint: 'eslint',
-  tsc: 'tsc --noEmit',
-};
-
-const NOT_RUN = 'not run by this version';
-
 /** Files one formatter checks per run (two formatter runs each); the rest are named as not checked. */
 const MAX_FILES = 100;
+
+/** Whether a path is among those the project's command names (everything when it names none). */
+function scopeOf(check: DiscoveredCheck): (path: string) => boolean {
+  const named = check.paths;
+  if (!named) return () => true;
+  const globs = named.filter((p) => /[*?[{]/.test(p));
+  const plain = named.filter((p) => !globs.includes(p));
+  const glob = globs.length ? picomatch(globs, { dot: true }) : () => false;
+  return (path) => glob(path) || plain.some((p) => path === p || path.startsWith(`${p}/`));
+}
 
 const CONVENTION: DiscoveredCheck = { tool: 'gofmt', source: 'convention', line: '', enforced: false, inCi: false };
 
@@ -55,38 +52,6 @@ async function discoverFromBase(base: Revision): Promise<Map<CheckTool, Discover
     if (t !== undefined) files.set(p, t);
   }
   return discoverChecks(files);
-}
-
-const severityOf = (c: DiscoveredCheck): 'fail' | 'risk' => (c.inCi && c.enforced ? 'fail' : 'risk');
-
-function sourceText(c: DiscoveredCheck): string {
-  return c.source === 'convention' ? 'convention' : `${c.source}: ${c.line}`;
-}
-
-/** Why the finding weighs what it does, in the author's terms. */
-function whyText(c: DiscoveredCheck): string {
-  if (c.source === 'convention')
-    return 'Go code is formatted with gofmt by convention, and this file was gofmt-clean before the pull request.';
-  if (c.inCi && c.enforced) return `The repository's CI runs this check (${c.source}: \`${c.line}\`), so it will fail there.`;
-  if (c.inCi) return `The repository's CI runs the formatter (${c.source}: \`${c.line}\`) without failing on its output.`;
-  return `The project runs it locally (${c.source}: \`${c.line}\`), not in CI.`;
-}
-
-/** Line ranges as `12`, `12–14`, `3, 7–9` (at most five). */
-function linesText(lines: number[]): string {
-  const ranges: [number, number][] = [];
-  for (const l of lines) {
-    const last = ranges[ranges.length - 1];
-    if (last && l === last[1] + 1) last[1] = l;
-    else ranges.push([l, l]);
-  }
-  const shown = ranges.slice(0, 5).map(([a, b]) => (a === b ? String(a) : `${a}–${b}`));
-  return shown.join(', ') + (ranges.length > 5 ? ', …' : '');
-}
-
-interface ToolRun {
-  findings: GuardFinding[];
-  record: ProjectCheckRecord;
 }
 
 async function specFor(
@@ -132,29 +97,18 @@ async function runFormatter(tool: 'gofmt' | 'rustfmt', check: DiscoveredCheck, f
       continue;
     }
     if (after.kind === 'unparsable' || after.text === head) continue; // a parse error is G2's finding
-    const lines = changedLines(head, after.text).filter((l) => inRanges(file.added, l));
-    if (lines.length === 0) continue;
     const command = fixCommand(spec, file.path);
-    const suggestion = lineSuggestion(file.path, head, after.text);
-    const configNote = spec.configPath ? ` with the settings of ${spec.configPath}` : '';
-    findings.push({
-      category: 'lint-violation',
-      severity,
-      path: file.path,
-      line: lines[0]!,
-      ...(lines.length > 1 ? { endLine: lines[lines.length - 1]! } : {}),
-      message: `\`${SHOWN[tool]}\` rejects ${file.path}: the pull request's line${lines.length === 1 ? '' : 's'} ${linesText(lines)} ${lines.length === 1 ? 'is' : 'are'} not formatted as ${tool} prints ${lines.length === 1 ? 'it' : 'them'}${configNote}. ${whyText(check)}`,
-      remediation: `Run \`${command}\` and commit the result.`,
-      ...(suggestion ? { suggestion } : {}),
-      cause: tool,
-      evidence: {
-        tool,
-        command,
-        source: sourceText(check),
-        ...(spec.edition ? { edition: spec.edition } : {}),
-        ...(spec.configPath ? { config: spec.configPath } : {}),
-      },
+    const finding = formatterFinding({
+      tool,
+      check,
+      file,
+      head,
+      formatted: after.text,
+      command,
+      ...(spec.configPath ? { configNote: ` with the settings of ${spec.configPath}` } : {}),
+      evidence: { ...(spec.edition ? { edition: spec.edition } : {}), ...(spec.configPath ? { config: spec.configPath } : {}) },
     });
+    if (finding) findings.push(finding);
   }
   if (files.length > MAX_FILES) record.reason = `checked the first ${MAX_FILES} of ${files.length} files; the others were not checked`;
   if (failed.length > 0) {
@@ -170,8 +124,8 @@ async function runFormatter(tool: 'gofmt' | 'rustfmt', check: DiscoveredCheck, f
  * G16: the format checks the repository itself enforces (CI workflows, pre-commit, package.json
  * scripts, Makefile, tox), run on the changed files at base and head. Only what the pull request
  * introduced counts: a file clean at the base (or new) that the tool rejects at the head, on lines
- * the pull request changed. gofmt and rustfmt run here (they only parse); the other tools are named
- * in the report as not run.
+ * the pull request changed. gofmt and rustfmt run here (they only parse); ruff, black, prettier,
+ * eslint, tsc and go vet run in the sandbox with the dependencies G8 installs (sandboxed-checks.ts).
  */
 export const g16: Guard = {
   id: 'G16',
@@ -182,34 +136,41 @@ export const g16: Guard = {
     !EXCLUDED.test(file.path) &&
     Object.values(FILES_OF).some((re) => re.test(file.path)),
   // Two formatter runs per file: more than the static guards' default budget on a large pull request.
-  budgetMs: (ctx) => Math.max(ctx.config.guards.timeoutMs, 120_000),
+  // With the sandboxed tools: the dependency installs as G8 budgets them (base, head, one retry), and
+  // each side's tool runs (up to three tools per ecosystem, two ecosystems) within tests.timeoutSec each.
+  budgetMs: (ctx) => {
+    const t = ctx.config.tests;
+    const sandboxed = envUnavailable(ctx) ? 0 : 3 * Math.max(t.timeoutSec, 900) * 1000 + 12 * t.timeoutSec * 1000;
+    return Math.max(ctx.config.guards.timeoutMs, 120_000) + sandboxed;
+  },
   async checkAll(files, ctx) {
     const discovered = await ctx.memo('g16:discover', () => discoverFromBase(ctx.base));
     const checks = new Map(discovered);
     if (!checks.has('gofmt')) checks.set('gofmt', CONVENTION);
     const findings: GuardFinding[] = [];
     const records: ProjectCheckRecord[] = [];
+    const sandboxed: SandboxedCheck[] = [];
     for (const [tool, check] of checks) {
-      const relevant = files.filter((f) => FILES_OF[tool].test(f.path));
+      const inScope = scopeOf(check);
+      const relevant = files.filter((f) => FILES_OF[tool].test(f.path) && inScope(f.path));
       if (relevant.length === 0) continue;
       if (tool === 'gofmt' || tool === 'rustfmt') {
         const run = await runFormatter(tool, check, relevant, ctx);
         findings.push(...run.findings);
         records.push(run.record);
-      } else {
-        records.push({
-          tool,
-          source: sourceText(check),
-          severity: severityOf(check),
-          status: 'skipped',
-          files: relevant.length,
-          reason: NOT_RUN,
-        });
-      }
+      } else sandboxed.push({ tool, check, files: relevant });
+    }
+    const ran = sandboxed.length ? await runSandboxedChecks(sandboxed, ctx) : new Map<SandboxedTool, ToolRun>();
+    for (const c of sandboxed) {
+      const run = ran.get(c.tool);
+      // every sandboxed check comes back with a record; one that did not is never counted as passed
+      const skipped = { status: 'skipped', files: c.files.length, reason: 'it did not run' } as const;
+      findings.push(...(run?.findings ?? []));
+      records.push(run?.record ?? { tool: c.tool, source: sourceText(c.check), severity: severityOf(c.check), ...skipped });
     }
     if (records.length > 0) ctx.section('checks', { checks: records });
     if (records.length > 0 && records.every((r) => r.status === 'skipped')) {
-      throw new GuardSkip(records.map((r) => `${r.tool}: ${r.reason ?? NOT_RUN}`).join('; '));
+      throw new GuardSkip(records.map((r) => `${r.tool}: ${r.reason ?? 'not run'}`).join('; '));
     }
     return findings;
   },

@@ -24,7 +24,8 @@ function firstLine(text: string | undefined): string {
 
 /** Human name of a test: its id without the language prefix. */
 export function testName(id: string): string {
-  return id.replace(/^(py|go|rust|js|junit|java):/, '');
+  // A workspace package's folder stays in front (`packages/b: test/sum.test.js > adds`).
+  return id.replace(/^([^\s:]+: )?(py|go|rust|js|junit|java):/, '$1');
 }
 
 async function where(ctx: GuardContext, t: TestOutcome): Promise<{ path?: string; line?: number }> {
@@ -365,6 +366,7 @@ export async function testGateFindings(
   ctx: GuardContext,
   weakened: readonly Weakening[] = [],
 ): Promise<GuardFinding[]> {
+  if (res.workspace) return workspaceFindings(res, ctx, weakened);
   const out: GuardFinding[] = [];
   const install = installFailedFinding(res);
   if (install) return [install];
@@ -375,5 +377,23 @@ export async function testGateFindings(
   out.push(...(await removedFindings(res, ctx, weakened)));
   if (res.unverifiableCommand) out.push(unverifiableFinding(res));
   for (const v of res.flaky) out.push(await flakyFinding(ctx, v));
+  return out;
+}
+
+/**
+ * A monorepo run: each package's findings on their own, named after the package. The dependencies are
+ * installed once for the whole workspace, so a failed install is one finding, not one per package.
+ */
+async function workspaceFindings(res: TestGateResult, ctx: GuardContext, weakened: readonly Weakening[]): Promise<GuardFinding[]> {
+  const install = installFailedFinding(res);
+  if (install) return [install];
+  const out: GuardFinding[] = [];
+  for (const p of res.workspace?.packages ?? []) {
+    if (!p.result || p.result.skipped) continue;
+    const named = p.name === p.dir ? `\`${p.dir}\`` : `\`${p.name}\` (${p.dir})`;
+    for (const f of await testGateFindings(p.result, ctx, weakened)) {
+      out.push({ ...f, message: `Package ${named}: ${f.message}`, evidence: { ...f.evidence, package: { name: p.name, dir: p.dir } } });
+    }
+  }
   return out;
 }

@@ -3,9 +3,11 @@ import { git } from '../../core/git.js';
 import type { BaselineCache, TestRunOptions } from '../../core/ports.js';
 import { sharedMemoryBaselineCache } from '../../testgate/baseline-cache.js';
 import { runTestGate, type TestGateResult } from '../../testgate/gate.js';
+import type { WorkspaceRun } from '../../testgate/workspaces/workspace-gate.js';
 import { refusalLines, usedLines } from '../../testgate/egress/run-egress.js';
 import type { TestSideSummary, TestsSection } from '../../core/report-sections.js';
 import { testGateFindings } from './findings.js';
+import { testsAt, testsOnSomewhere } from '../../core/path-overrides.js';
 import { patchWeakenings, weakeningCovers } from '../shared/test-weakening.js';
 import type { SuiteResult } from '../../core/suite-result.js';
 
@@ -54,6 +56,36 @@ export function testsSection(res: TestGateResult): TestsSection {
       ? { dependencies: { base: res.dependencies.base, head: res.dependencies.head }, toolchain: res.dependencies.toolchain }
       : {}),
     ...(res.installFailed ? { notRun: `the dependencies of this change do not install: ${res.installFailed.message}` } : {}),
+    ...(res.workspace ? { workspace: workspaceSection(res.workspace) } : {}),
+  };
+}
+
+/** The per-package part of the tests section of a monorepo run. */
+function workspaceSection(run: WorkspaceRun<TestGateResult>): NonNullable<TestsSection['workspace']> {
+  return {
+    kind: run.kind,
+    source: run.source,
+    total: run.total,
+    ...(run.shared.length ? { shared: run.shared } : {}),
+    packages: run.packages.map((p) => {
+      const r = p.result;
+      const skipped = p.skipped ?? r?.skipped;
+      return {
+        name: p.name,
+        dir: p.dir,
+        reason: p.reason,
+        ...(p.via ? { via: p.via } : {}),
+        ...(r?.runner ? { runner: r.runner, command: r.command } : {}),
+        ...(r?.baseline ? { baseline: { ...side(r.baseline), cached: Boolean(r.baselineCached) } } : {}),
+        ...(r?.candidate ? { candidate: side(r.candidate) } : {}),
+        regressions: r?.regressions.map((v) => v.test.id) ?? [],
+        brokenUnits: r?.comparison?.brokenUnits.map((u) => u.id) ?? [],
+        suiteBroken: r?.suiteBroken ?? false,
+        flaky: r?.flaky.map((v) => v.test.id) ?? [],
+        ...(skipped ? { skipped } : {}),
+        ...(r?.notRun ? { notRun: r.notRun } : {}),
+      };
+    }),
   };
 }
 
@@ -64,7 +96,8 @@ export const g8: Guard = {
   alongside: true,
   appliesTo: () => true,
   skipReason(ctx) {
-    if (!ctx.config.tests.enabled) return 'disabled in config (tests.enabled: false)';
+    // tests.enabled: false at the top level, unless an override turns some package's tests on.
+    if (!testsOnSomewhere(ctx.config)) return 'disabled in config (tests.enabled: false)';
     if (services(ctx).tests.enabled === false) return 'disabled for this run (--no-tests)';
     return null;
   },
@@ -100,7 +133,10 @@ export const g8: Guard = {
         isolation: t.isolation,
         diskMb: t.diskMb,
         install: t.install,
+        workspaces: t.workspaces,
+        forPackage: (manifest) => testsAt(ctx.config, manifest),
         ...(t.command ? { command: t.command } : {}),
+        ...(t.runner ? { runner: t.runner } : {}),
         ...(t.setup ? { setup: t.setup } : {}),
       },
       cache,

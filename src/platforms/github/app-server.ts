@@ -5,7 +5,7 @@ import { createSlopgateApp } from './app.js';
 import { InputError, errorMessage } from '../../core/errors.js';
 import { createLogger } from '../../core/trace.js';
 import { defaultWorkDir, requireWebhookSecret, serverDeploymentFromEnv } from './deployment-env.js';
-import type { GateJob } from '../../host/gate-job.js';
+import type { GateJob } from '../../host/queued-job.js';
 import { PgQueue } from '../../queue/pg-queue.js';
 import { openStore, storeOptionsFromEnv } from '../../store/open-store.js';
 

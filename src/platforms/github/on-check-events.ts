@@ -3,7 +3,7 @@ import { errorMessage } from '../../core/errors.js';
 import { CHECK_NAME, type RepoTarget } from '../../host/check-outcome.js';
 import type { GitHubClient } from './check-run.js';
 import { handleCommand } from './command-handler.js';
-import { prNumberFromExternalId } from '../../host/gate-job.js';
+import { prNumberFromExternalId } from '../../host/queued-job.js';
 import type { SlopgateRuntime } from './runtime.js';
 
 /** The open PRs whose head is `sha` (fork PRs come with an empty `pull_requests` list). */

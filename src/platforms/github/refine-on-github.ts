@@ -1,5 +1,5 @@
-import type { GateJob } from '../../host/gate-job.js';
-import type { GatePrDeps } from '../../host/gate-pr.js';
+import type { GateJob } from '../../host/queued-job.js';
+import type { GatePrDeps } from '../../host/pr-job.js';
 import { refinePr, refineGatedHead, type RefineOutcome, type RefinePrDeps } from '../../host/refine-pr.js';
 import type { ReviewHost } from '../../host/review-host.js';
 import type { JsonModel } from '../../llm/port.js';

@@ -3,7 +3,7 @@ import { evictOldest } from '../../core/evict-oldest.js';
 import type { Logger } from '../../core/trace.js';
 import { MemoryQueue } from '../../queue/memory-queue.js';
 import type { JobQueue, QueueJob } from '../../queue/types.js';
-import { supersedingHead } from '../../host/gate-pr.js';
+import { supersedingHead } from '../../host/pr-job.js';
 import type { GitHubClient } from './check-run.js';
 import { GitHubReviewHost } from './github-review-host.js';
 import { DeliveryDedupe } from './delivery-dedupe.js';
@@ -16,8 +16,8 @@ import {
   supersededOutcome,
   type GateJob,
   type GateTrigger,
-} from '../../host/gate-job.js';
-import { hostFor, runGateJob, type JobDeps } from './run-gate-job.js';
+} from '../../host/queued-job.js';
+import { hostFor, runGateJob, type JobDeps } from './run-queued-job.js';
 
 export interface GateRequest {
   installationId: number;

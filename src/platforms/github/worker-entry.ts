@@ -12,7 +12,7 @@ import { openStore } from '../../store/open-store.js';
 import type { Store } from '../../store/store.js';
 import { githubRemoteUrl } from '../../workspace/repo-mirror.js';
 import { defaultWorkDir, requireAppCredentials } from './deployment-env.js';
-import type { GateJob } from '../../host/gate-job.js';
+import type { GateJob } from '../../host/queued-job.js';
 
 export interface GateWorkerOptions {
   /** Where DATABASE_URL, APP_ID, PRIVATE_KEY(_PATH), GHE_HOST, SLOPGATE_* are read (default: process.env). */

@@ -49,7 +49,7 @@ function installRelevant(pkg: Record<string, unknown>): string {
 }
 
 /** Workspace globs from package.json (`workspaces` or `workspaces.packages`) or pnpm-workspace.yaml. */
-function workspaceGlobs(pkg: Record<string, unknown>, pnpmWorkspace: string | null): string[] {
+export function workspaceGlobs(pkg: Record<string, unknown>, pnpmWorkspace: string | null): string[] {
   const ws = pkg.workspaces;
   const fromPkg = Array.isArray(ws) ? ws : isRecord(ws) && Array.isArray(ws.packages) ? ws.packages : [];
   let fromPnpm: unknown[] = [];

@@ -10,6 +10,7 @@ import { mavenRunner } from './maven.js';
 import { exitCodeRunner, jestRunner, nodeTestRunner, nodeTestScriptArgs, vitestRunner } from './node.js';
 import { pytestRunner } from './pytest.js';
 import type { Runner } from './runner.js';
+import type { RunnerId } from '../../core/suite-result.js';
 
 export type Detection = { runner: Runner } | { skipped: string };
 
@@ -18,7 +19,7 @@ const PYTHON_MARKERS = ['pyproject.toml', 'setup.cfg', 'setup.py', ...PYTEST_STR
 /** What `npm init` writes as the test script: not a test suite. */
 const NPM_DEFAULT_TEST = 'no test specified';
 
-function nodeRunner(pkgText: string, ci: CiTestCommand[]): Detection {
+function nodeRunner(pkgText: string, ci: CiTestCommand[], up?: string): Detection {
   let pkg: { scripts?: Record<string, string>; dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
   try {
     pkg = JSON.parse(pkgText) as typeof pkg; // cast: I/O boundary: parsed from a file or a tool's output
@@ -29,13 +30,13 @@ function nodeRunner(pkgText: string, ci: CiTestCommand[]): Detection {
   const deps = { ...pkg.dependencies, ...pkg.devDependencies };
   // What people run: the CI's own `npx vitest …` line when there is one.
   const ciLine = (kind: CiTestCommand['kind']) => typed(ci.find((c) => c.kind === kind));
-  if (/\bvitest\b/.test(script) || ('vitest' in deps && !/\bjest\b/.test(script))) return { runner: vitestRunner(ciLine('vitest')) };
-  if (/\bjest\b/.test(script) || 'jest' in deps) return { runner: jestRunner(ciLine('jest')) };
+  if (/\bvitest\b/.test(script) || ('vitest' in deps && !/\bjest\b/.test(script))) return { runner: vitestRunner(ciLine('vitest'), up) };
+  if (/\bjest\b/.test(script) || 'jest' in deps) return { runner: jestRunner(ciLine('jest'), up) };
   if (/\bnode\b.*--test\b/.test(script)) return { runner: nodeTestRunner(nodeTestScriptArgs(script) ?? '') };
   if (script && !script.includes(NPM_DEFAULT_TEST)) return { runner: exitCodeRunner('npm-test', 'npm test --silent', 'npm test') };
   // No test script: CI may still call the runner directly.
   const direct = ci.find((c) => c.kind === 'vitest' || c.kind === 'jest');
-  if (direct) return { runner: direct.kind === 'vitest' ? vitestRunner(typed(direct)) : jestRunner(typed(direct)) };
+  if (direct) return { runner: direct.kind === 'vitest' ? vitestRunner(typed(direct), up) : jestRunner(typed(direct), up) };
   return { skipped: 'package.json has no test script (and no vitest, jest or node --test setup)' };
 }
 
@@ -111,16 +112,49 @@ async function pythonRunner(base: Revision, ci: CiTestCommand[]): Promise<Runner
   });
 }
 
+export interface DetectOptions {
+  /** tests.command from config: always wins. */
+  command?: string | undefined;
+  /** tests.runner from config: this runner with its default command instead of the detected one. */
+  runner?: RunnerId | undefined;
+  /** For a workspace package: the way from its folder up to the repository root (`../..`), where hoisted tools live. */
+  up?: string | undefined;
+}
+
+/** The runner tests.runner names, with its default command. */
+async function namedRunner(id: RunnerId, base: Revision, goMod: string, up?: string): Promise<Runner> {
+  switch (id) {
+    case 'pytest':
+      return pythonRunner(base, []);
+    case 'go':
+      return goRunner(goModulePath(goMod), undefined, [], undefined);
+    case 'cargo':
+      return cargoRunner([], [], undefined);
+    case 'maven':
+      return mavenRunner();
+    case 'vitest':
+      return vitestRunner(undefined, up);
+    case 'jest':
+      return jestRunner(undefined, up);
+    case 'node-test':
+      return nodeTestRunner('');
+    default:
+      return exitCodeRunner('npm-test', 'npm test --silent', 'npm test');
+  }
+}
+
 /**
  * Picks the runner from the BASE tree (so a PR cannot change which command judges it).
- * Order: tests.command from config; pytest (Python markers and Python files); go test (go.mod);
- * cargo test (Cargo.toml); Maven (pom.xml); a Gradle build is skipped with its cause; Node
- * (package.json). Within a runner, the repository's own CI test
- * command (workflows, tox.ini, Makefile) supplies the arguments and, for pytest, how it is started.
+ * Order: tests.command from config; tests.runner from config; pytest (Python markers and Python
+ * files); go test (go.mod); cargo test (Cargo.toml); Maven (pom.xml); a Gradle build is skipped with
+ * its cause; Node (package.json). Within a runner, the repository's own CI test command (workflows,
+ * tox.ini, Makefile) supplies the arguments and, for pytest, how it is started.
  */
-export async function detectRunner(base: Revision, configured?: string): Promise<Detection> {
+export async function detectRunner(base: Revision, configured?: string | DetectOptions): Promise<Detection> {
+  const opts: DetectOptions = typeof configured === 'string' ? { command: configured } : (configured ?? {});
   const goMod = (await base.has('go.mod')) ? ((await base.readText('go.mod')) ?? '') : '';
-  if (configured) return { runner: customRunner(configured, goModulePath(goMod)) };
+  if (opts.command) return { runner: customRunner(opts.command, goModulePath(goMod)) };
+  if (opts.runner && opts.runner !== 'custom') return { runner: await namedRunner(opts.runner, base, goMod, opts.up) };
   const paths = await base.paths();
   const has = (p: string) => paths.includes(p);
   const hasPython = paths.some((p) => p.endsWith('.py'));
@@ -137,7 +171,7 @@ export async function detectRunner(base: Revision, configured?: string): Promise
   if (has('pom.xml')) return { runner: mavenRunner() };
   const gradle = gradleSkip(paths);
   if (gradle) return { skipped: gradle };
-  if (has('package.json')) return nodeRunner((await base.readText('package.json')) ?? '', ci);
+  if (has('package.json')) return nodeRunner((await base.readText('package.json')) ?? '', ci, opts.up);
   if (PYTHON_MARKERS.some(has)) return { runner: await pythonRunner(base, ci) };
   return {
     skipped:

@@ -61,27 +61,30 @@ export function nodeTestRunner(scriptArgs: string): Runner {
   };
 }
 
-function jestLike(id: 'vitest' | 'jest', display: string): Runner {
-  const bin = `./node_modules/.bin/${id}`;
+function jestLike(id: 'vitest' | 'jest', display: string, up?: string): Runner {
+  // In a workspace package the tool may be hoisted to the root's node_modules: `up` leads there.
+  const local = `./node_modules/.bin/${id}`;
+  const pre = up ? `SLOPGATE_BIN=${local}; [ -e "$SLOPGATE_BIN" ] || SLOPGATE_BIN=${up}/node_modules/.bin/${id}; ` : '';
+  const bin = up ? '"$SLOPGATE_BIN"' : local;
   // Both report where each test is defined only when asked to (the line of `it(` / `test(`).
   const args =
     id === 'vitest'
       ? 'run --includeTaskLocation --reporter=json --outputFile="$SLOPGATE_OUT/report.json"'
       : '--ci --json --testLocationInResults --outputFile="$SLOPGATE_OUT/report.json"';
-  const command = `${bin} ${args}`;
+  const command = `${pre}${bin} ${args}`;
   // Checked inside the sandbox: node_modules may be the dependency install's, mounted only there.
-  const missing = `slopgate: ${bin} is missing`;
-  const run = async (ctx: RunContext, cmd: string): Promise<RunnerOutput> => {
+  const missing = `slopgate: ${local} is missing`;
+  const run = async (ctx: RunContext, tail: string): Promise<RunnerOutput> => {
     // A re-run must not read the previous run's report if it dies before writing its own.
     await rm(join(ctx.outDir, 'report.json'), { force: true });
-    const r = await ctx.exec(`if [ ! -e ${bin} ]; then echo '${missing}' >&2; exit 127; fi; ${cmd}`);
+    const r = await ctx.exec(`${pre}if [ ! -e ${bin} ]; then echo '${missing}' >&2; exit 127; fi; ${bin} ${tail}`);
     if (r.exitCode === 127 && r.stderr.includes(missing)) {
       return {
         tests: [],
         units: [],
         exitCode: null,
         outputTail: '',
-        missingToolchain: `${id} is not installed in the tree (${bin} is missing): declare it in package.json so that the dependency install provides it, or install it with tests.setup`,
+        missingToolchain: `${id} is not installed in the tree (${local} is missing): declare it in package.json so that the dependency install provides it, or install it with tests.setup`,
       };
     }
     const out = baseOutput(r);
@@ -98,19 +101,19 @@ function jestLike(id: 'vitest' | 'jest', display: string): Runner {
     id,
     command,
     displayCommand: display,
-    run: (ctx) => run(ctx, command),
+    run: (ctx) => run(ctx, args),
     rerun: (ctx, tests: TestOutcome[]) => {
       const files = [...new Set(tests.map((t) => t.file ?? ''))].filter(Boolean);
       const titles = [...new Set(tests.map((t) => t.id.split(' > ').slice(1).pop() ?? ''))].filter(Boolean);
       const pattern = titles.map(escapeRegExp).join('|');
-      return run(ctx, `${command} ${files.map(shq).join(' ')}${pattern ? ` -t ${shq(pattern)}` : ''}`);
+      return run(ctx, `${args} ${files.map(shq).join(' ')}${pattern ? ` -t ${shq(pattern)}` : ''}`);
     },
   };
 }
 
 /** `display`: the project's own command (its CI line or `npm test`); default `npx vitest run` / `npx jest`. */
-export const vitestRunner = (display = 'npx vitest run'): Runner => jestLike('vitest', display);
-export const jestRunner = (display = 'npx jest'): Runner => jestLike('jest', display);
+export const vitestRunner = (display = 'npx vitest run', up?: string): Runner => jestLike('vitest', display, up);
+export const jestRunner = (display = 'npx jest', up?: string): Runner => jestLike('jest', display, up);
 
 /** `npm test` or any other command without per-test output: the exit code is the only signal. */
 export function exitCodeRunner(id: RunnerId, command: string, display = command): Runner {

@@ -1,0 +1,98 @@
+import { inRanges } from '../../core/diff-hunks.js';
+import type { GuardFinding } from '../../core/guard.js';
+import { lineSuggestion } from '../../core/line-suggestion.js';
+import type { ChangedFile } from '../../core/patch-set.js';
+import type { CheckTool, DiscoveredCheck } from './discover.js';
+import { changedLines } from './line-diff.js';
+
+/** What the command the project runs looks like, to name it in a message. */
+export const SHOWN: Record<CheckTool, string> = {
+  gofmt: 'gofmt -l',
+  'go-vet': 'go vet',
+  rustfmt: 'cargo fmt --check',
+  'ruff-check': 'ruff check',
+  'ruff-format': 'ruff format --check',
+  black: 'black --check',
+  prettier: 'prettier --check',
+  eslint: 'eslint',
+  tsc: 'tsc --noEmit',
+};
+
+export const severityOf = (c: DiscoveredCheck): 'fail' | 'risk' => (c.inCi && c.enforced ? 'fail' : 'risk');
+
+export function sourceText(c: DiscoveredCheck): string {
+  return c.source === 'convention' ? 'convention' : `${c.source}: ${c.line}`;
+}
+
+/** Why the finding weighs what it does, in the author's terms. */
+export function whyText(c: DiscoveredCheck): string {
+  if (c.source === 'convention')
+    return 'Go code is formatted with gofmt by convention, and this file was gofmt-clean before the pull request.';
+  if (c.inCi && c.enforced) return `The repository's CI runs this check (${c.source}: \`${c.line}\`), so it will fail there.`;
+  if (c.inCi) return `The repository's CI runs the formatter (${c.source}: \`${c.line}\`) without failing on its output.`;
+  return `The project runs it locally (${c.source}: \`${c.line}\`), not in CI.`;
+}
+
+/** Line ranges as `12`, `12–14`, `3, 7–9` (at most five). */
+export function linesText(lines: number[]): string {
+  const ranges: [number, number][] = [];
+  for (const l of lines) {
+    const last = ranges[ranges.length - 1];
+    if (last && l === last[1] + 1) last[1] = l;
+    else ranges.push([l, l]);
+  }
+  const shown = ranges.slice(0, 5).map(([a, b]) => (a === b ? String(a) : `${a}–${b}`));
+  return shown.join(', ') + (ranges.length > 5 ? ', …' : '');
+}
+
+/**
+ * A tool's own words as one inline code span: on one line, control characters dropped, fenced one
+ * backtick longer than the longest run inside, so that nothing in it is read as Markdown (the
+ * reporters keep code spans as code and escape everything else).
+ */
+export function toolWords(text: string, max = 300): string {
+  let body = text
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (body.length > max) body = `${body.slice(0, max - 1)}…`;
+  if (body === '') return '';
+  const longest = Math.max(0, ...(body.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = /^[` ]|[` ]$/.test(body) ? ' ' : '';
+  return `${fence}${pad}${body}${pad}${fence}`;
+}
+
+/**
+ * The finding for a file a formatter rewrites on lines the pull request changed (null when its
+ * changes are elsewhere), with the whole rewrite as the suggestion when it is one small block.
+ */
+export function formatterFinding(opts: {
+  tool: CheckTool;
+  check: DiscoveredCheck;
+  file: ChangedFile;
+  head: string;
+  formatted: string;
+  command: string;
+  configNote?: string;
+  evidence: Record<string, string>;
+}): GuardFinding | null {
+  const { tool, check, file, head, formatted } = opts;
+  const lines = changedLines(head, formatted).filter((l) => inRanges(file.added, l));
+  if (lines.length === 0) return null;
+  const suggestion = lineSuggestion(file.path, head, formatted);
+  const name = tool === 'ruff-format' ? 'ruff format' : tool;
+  const one = lines.length === 1;
+  return {
+    category: 'lint-violation',
+    severity: severityOf(opts.check),
+    path: file.path,
+    line: lines[0]!,
+    ...(one ? {} : { endLine: lines[lines.length - 1]! }),
+    message: `\`${SHOWN[tool]}\` rejects ${file.path}: the pull request's line${one ? '' : 's'} ${linesText(lines)} ${one ? 'is' : 'are'} not formatted as ${name} prints ${one ? 'it' : 'them'}${opts.configNote ?? ''}. ${whyText(check)}`,
+    remediation: `Run \`${opts.command}\` and commit the result.`,
+    ...(suggestion ? { suggestion } : {}),
+    cause: tool,
+    evidence: { tool, command: opts.command, source: sourceText(check), ...opts.evidence },
+  };
+}
