@@ -19,6 +19,7 @@ import { readPsi, readSanctions, readTests } from './sections.js';
 import { qaBlockMarkdown, qaSummaryLine } from './qa-section.js';
 import { refineMarkdown } from './refine-section.js';
 import { projectChecksMarkdown } from './project-checks-section.js';
+import { sincePushLine, sincePushMarkdown } from './since-push-section.js';
 
 /** GitHub's limit for a check run's `output.summary` and `output.text`, in characters. */
 export const CHECK_RUN_OUTPUT_LIMIT = 65_535;
@@ -97,6 +98,7 @@ function decisionSection(report: Report, detailsUrl?: string): string {
     `Round ${d.round} of ${d.maxRounds} · ${d.blocking} blocking · ${d.advisory} advisory · ` +
       `\`${shortSha(report.base.sha)}\`..\`${shortSha(report.head.sha)}\` · ${plural(report.files.length, 'file')} · ${plural(report.commits.length, 'commit')}`,
   ];
+  if (report.sections.sincePush) lines.push('', sincePushLine(report.sections.sincePush));
   const qa = qaSummaryLine(report.sections.qa, (t) => escapeInline(t));
   if (qa) lines.push('', qa);
   if (detailsUrl) lines.push('', `[Full report](${safeUrl(detailsUrl)})`);
@@ -238,6 +240,7 @@ export function renderCheckRun(report: Report, opts: CheckRunOptions = {}): Chec
   const head =
     (warning ? `> **${escapeMarkdown(warning)}**\n\n` : '') +
     decisionSection(report, opts.detailsUrl) +
+    sincePushMarkdown(report.sections.sincePush, report.findings) +
     guardSection(report) +
     psiSection(report) +
     testsSection(report) +

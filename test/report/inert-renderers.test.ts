@@ -81,6 +81,19 @@ function hostileReport(): Report {
         reverted: 1,
         tokens: 0,
       },
+      sincePush: {
+        previous: { headSha: 'e'.repeat(40), mergeBase: 'f'.repeat(40) },
+        history: 'rewritten',
+        mergeBaseMoved: true,
+        lineMapping: 'diff',
+        new: [hostileFinding.id],
+        stillOpen: [],
+        dismissed: [],
+        fixed: [
+          { id: 'gone', guard: HOSTILE, category: HOSTILE, severity: 'fail', path: HOSTILE, line: 3, message: HOSTILE, gone: 'fixed' },
+          { id: 'base', guard: HOSTILE, category: HOSTILE, severity: 'risk', message: HOSTILE, gone: 'base' },
+        ],
+      },
     },
   };
 }
@@ -260,7 +273,8 @@ const POSTING =
 const POSTING_SITES: Record<string, { calls: number; renderers: string }> = {
   'src/host/pr-job.ts': {
     calls: 4,
-    renderers: 'queued-job.ts outcomes, queueOutcome of reportOutcome after inertReport; the report via publish-report.ts after inertReport',
+    renderers:
+      'queued-job.ts outcomes, queueOutcome of reportOutcome after inertReport; the report via publish-report.ts after inertReport',
   },
   'src/host/publish-report.ts': { calls: 2, renderers: 'reportOutcome (renderCheckRun, toAnnotations), renderBodySection' },
   'src/host/post-review.ts': { calls: 1, renderers: 'commentBody; reviewBody holds no PR text' },
