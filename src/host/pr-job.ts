@@ -56,7 +56,7 @@ export interface ConfigSource {
 
 /** What the job policy needs besides the host: the workspace, the guards, the store and settings. */
 export interface GatePrDeps<J extends PrJob = PrJob> extends PrGateDeps {
-  /** Resolve stale review threads instead of minimising them. */
+  /** Resolve the threads of fixed findings where the host has the `threads` capability, instead of minimising the comments. */
   resolveThreads: boolean;
   log: Logger;
   /** Where the config comes from (default: the host, from the default branch). */
