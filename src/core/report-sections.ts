@@ -1,3 +1,4 @@
+import type { Severity } from './finding.js';
 import type { OmegaComponents } from './psi.js';
 
 /**
@@ -206,6 +207,50 @@ export interface ProjectChecksSection {
   checks: ProjectCheckRecord[];
 }
 
+/** A finding of the previous gated head that this head no longer has, kept small (its report is not at hand). */
+export interface GoneFinding {
+  /** Its id at the previous head. */
+  id: string;
+  guard: string;
+  category: string;
+  severity: Severity;
+  path?: string;
+  /** Its line at the previous head (not at this one). */
+  line?: number;
+  /** The first line of its message. */
+  message: string;
+  /**
+   * `fixed`: the push removed it. `base`: the PR was rebased and no longer changes the finding's file
+   * against the new merge-base (the base branch took the change, or it went with the rebase).
+   */
+  gone: 'fixed' | 'base';
+}
+
+/** One finding of this head that the previous gated head had too. */
+export interface StillOpenFinding {
+  /** Its id at this head. */
+  id: string;
+  /** The ids it had at earlier gated heads (it moved, or a line was rewritten in place), newest first. */
+  was: string[];
+}
+
+/** What changed since the previous gated head of the same PR (see core/since-push.ts). */
+export interface SincePushSection {
+  previous: { headSha: string; mergeBase: string };
+  /** `descendant`: the new head builds on the previous one; `rewritten`: a force-push or rebase replaced it. */
+  history: 'descendant' | 'rewritten';
+  /** The merge-base this head is compared against is not the previous one (rebased, or the base branch merged in). */
+  mergeBaseMoved: boolean;
+  /** How lines were carried over: through the diff of the two heads, or (the previous head is gone) by nearest place. */
+  lineMapping: 'diff' | 'nearest';
+  /** Ids of this head's findings the previous head did not have. */
+  new: string[];
+  stillOpen: StillOpenFinding[];
+  /** Ids of this head's findings that were open at the previous head and are dismissed now. */
+  dismissed: string[];
+  fixed: GoneFinding[];
+}
+
 export interface ReportSections {
   psi?: PsiSection;
   tests?: TestsSection;
@@ -215,6 +260,7 @@ export interface ReportSections {
   qa?: QaSection;
   refine?: RefineView;
   checks?: ProjectChecksSection;
+  sincePush?: SincePushSection;
 }
 
 export type SectionName = keyof ReportSections;

@@ -9,10 +9,12 @@ export interface PostReviewInput {
   pullNumber: number;
   headSha: string;
   findings: Finding[];
+  /** Ids a still-open finding had at earlier heads → its id now (its comment carries the old one). */
+  earlierIds?: ReadonlyMap<string, string>;
   added: Map<string, LineRange[]>;
   checkRunUrl?: string;
   options: PlanOptions;
-  /** Resolve stale threads (needs contents: write) instead of minimising the comments. */
+  /** Resolve the threads of fixed findings where the host can (its `threads` capability), instead of minimising the comments. */
   resolveThreads: boolean;
   log: Logger;
 }
@@ -64,7 +66,7 @@ export async function postReview(host: ReviewHost, input: PostReviewInput): Prom
   // A dismissed finding is listed as such in the check run; it gets no line comment, and an earlier
   // comment of it is hidden like one of a fixed finding.
   const open = input.findings.filter((f) => !f.dismissed);
-  const plan = planReview(open, input.added, posted, input.options);
+  const plan = planReview(open, input.added, posted, input.options, input.earlierIds);
   let count = 0;
   if (plan.comments.length && reviews) {
     try {
@@ -76,10 +78,14 @@ export async function postReview(host: ReviewHost, input: PostReviewInput): Prom
     }
   }
   let cleaned = 0;
-  // Without a way to hide them, comments of fixed findings stay (they are outdated on their lines anyway).
-  if (plan.stale.length && host.minimise) {
+  // Resolving the threads where the host can and the operator allows, else minimising the comments;
+  // without either, comments of fixed findings stay (they are outdated on their lines anyway).
+  const threads = input.resolveThreads ? host.threads : undefined;
+  const { minimise } = host;
+  if (plan.stale.length) {
     try {
-      cleaned = await host.minimise.hideStaleComments(pullNumber, plan.stale, input.resolveThreads ? 'resolve' : 'minimise');
+      if (threads) cleaned = await threads.resolveThreads(pullNumber, plan.stale);
+      else if (minimise) cleaned = await minimise.hideStaleComments(pullNumber, plan.stale);
     } catch (err) {
       log.warn({ err: errorMessage(err), stale: plan.stale.length }, 'could not hide comments of fixed findings');
     }

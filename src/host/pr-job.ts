@@ -32,6 +32,7 @@ import { loadRepoConfig } from './repo-config.js';
 import { forHost, type PullRequestFacts, type ReviewHost } from './review-host.js';
 import { llmGateOptions, type LlmDeps } from '../gate/llm-stage-options.js';
 import { preparePr, prGateOptions, repoName, type PrGateDeps } from './prepare-pr.js';
+import { sincePushFor, withSincePush } from './since-push.js';
 
 /** The config a job runs under, and any guard the host adds for this run (the Action's workflow-trust guard). */
 export interface JobSettings {
@@ -55,7 +56,7 @@ export interface ConfigSource {
 
 /** What the job policy needs besides the host: the workspace, the guards, the store and settings. */
 export interface GatePrDeps<J extends PrJob = PrJob> extends PrGateDeps {
-  /** Resolve stale review threads instead of minimising them. */
+  /** Resolve the threads of fixed findings where the host has the `threads` capability, instead of minimising the comments. */
   resolveThreads: boolean;
   log: Logger;
   /** Where the config comes from (default: the host, from the default branch). */
@@ -261,7 +262,7 @@ export async function runPrJob<J extends PrJob>(
       ...(settings.guards ? { guards: settings.guards } : {}),
       ...(settings.testRun ? { testRun: { ...deps.testRun, ...settings.testRun } } : {}),
     };
-    const report = await (deps.gate ?? runGate)({
+    const gated = await (deps.gate ?? runGate)({
       ...(await prGateOptions(host, pr, config, revisions, jobDeps, log)),
       // The PR's title and body reach the Q&A roles and the navigator only inside their data block.
       // slopgate's own section of the body (the last verdict) is left out: the models see the author's text only.
@@ -269,6 +270,14 @@ export async function runPrJob<J extends PrJob>(
         ? {}
         : llmGateOptions(config, { title: pr.title, body: spliceBodySection(pr.body, '').trim() }, false, deps.llm)),
     });
+    // What changed since the PR's previous gated head (new, fixed, still open); stored with the run. A
+    // merge queue's commit is no push of the PR: it is not compared.
+    const report = group
+      ? gated
+      : withSincePush(
+          gated,
+          await sincePushFor({ store: deps.store, repo: repoName(host), pr: job.number, repoDir: revisions.mirrorDir, report: gated, log }),
+        );
     checkpoint();
     if (group) {
       // The queue's commit is no PR head: the verdict goes on its check run only (no comments, body or labels).

@@ -50,8 +50,10 @@ export interface ReviewHost {
   readonly conversation?: Conversation | undefined;
   /** Buttons on the finished check that call back into slopgate (Re-run, Refine). */
   readonly buttons?: CheckButtons | undefined;
-  /** Hiding review comments of findings that are gone: resolving their threads or minimising them. */
+  /** Hiding (minimising) review comments of findings that are gone. */
   readonly minimise?: CommentHiding | undefined;
+  /** Resolving the review threads of findings that are gone (used instead of hiding, where the operator allows). */
+  readonly threads?: ThreadResolver | undefined;
   /** slopgate's own section of the PR's description. */
   readonly prBody?: PullRequestBody | undefined;
   /** Labels on the PR (decision labels, the stuck label). */
@@ -84,13 +86,22 @@ export interface CheckButtons {
   readonly maxButtons: number;
 }
 
-/** How a stale comment is hidden: its thread resolved, or the comment itself collapsed. */
-export type HideHow = 'resolve' | 'minimise';
-
-/** Capability: hiding stale review comments. */
+/** Capability: hiding (minimising) stale review comments. Resolving their threads is {@link ThreadResolver}. */
 export interface CommentHiding {
-  /** Hides comments of findings that are gone; returns how many. */
-  hideStaleComments(number: number, stale: { id: number; handle: string }[], how: HideHow): Promise<number>;
+  /** Hides (minimises) comments of findings that are gone; returns how many. */
+  hideStaleComments(number: number, stale: { id: number; handle: string }[]): Promise<number>;
+}
+
+/**
+ * Capability: marking review threads resolved (GitHub's `resolveReviewThread`). Where a host lacks it,
+ * or the operator turned it off, the comments of fixed findings are hidden with {@link CommentHiding} instead.
+ */
+export interface ThreadResolver {
+  /**
+   * Resolves the open threads these comments started; returns how many it resolved or, where the host
+   * refused (GitHub wants contents: write), hid instead.
+   */
+  resolveThreads(number: number, comments: { id: number; handle: string }[]): Promise<number>;
 }
 
 /** Capability: the PR's description. */

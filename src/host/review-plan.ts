@@ -113,11 +113,19 @@ function anchor(
 /**
  * Decides which findings become review comments: only findings on lines the PR added (the RIGHT
  * side of the diff), never one already posted for the same finding and path, at most `budget` new
- * ones (findings arrive sorted, most important first); the rest stay in the check run.
+ * ones (findings arrive sorted, most important first); the rest stay in the check run. A comment
+ * posted under an id the finding had at an earlier head (`earlierIds`: it moved since) is its comment.
  */
-export function planReview(findings: Finding[], added: Map<string, LineRange[]>, posted: PostedComment[], opts: PlanOptions): ReviewPlan {
+export function planReview(
+  findings: Finding[],
+  added: Map<string, LineRange[]>,
+  posted: PostedComment[],
+  opts: PlanOptions,
+  earlierIds: ReadonlyMap<string, string> = new Map(),
+): ReviewPlan {
   const plan: ReviewPlan = { comments: [], alreadyPosted: [], offDiff: [], overBudget: [], stale: [] };
-  const postedKeys = new Set(posted.map((p) => `${p.findingId}\u0000${p.path}`));
+  const idNow = (id: string) => earlierIds.get(id) ?? id;
+  const postedKeys = new Set(posted.map((p) => `${idNow(p.findingId)}\u0000${p.path}`));
   for (const f of findings) {
     const spot = anchor(f, added, opts.suggestions);
     if (!spot) {
@@ -141,6 +149,6 @@ export function planReview(findings: Finding[], added: Map<string, LineRange[]>,
     postedKeys.add(`${f.id}\u0000${spot.path}`);
   }
   const current = new Set(findings.map((f) => f.id));
-  plan.stale = posted.filter((p) => !current.has(p.findingId) && !p.humanReplied);
+  plan.stale = posted.filter((p) => !current.has(idNow(p.findingId)) && !p.humanReplied);
   return plan;
 }

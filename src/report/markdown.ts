@@ -19,6 +19,7 @@ import { readPsi, readSanctions, readTests } from './sections.js';
 import { qaBlockMarkdown, qaSummaryLine } from './qa-section.js';
 import { refineMarkdown } from './refine-section.js';
 import { projectChecksMarkdown } from './project-checks-section.js';
+import { sincePushLine, sincePushMarkdown } from './since-push-section.js';
 
 /** GitHub's limit for a check run's `output.summary` and `output.text`, in characters. */
 export const CHECK_RUN_OUTPUT_LIMIT = 65_535;
@@ -98,6 +99,7 @@ function decisionSection(report: Report, detailsUrl?: string): string {
       `\`${shortSha(report.base.sha)}\`..\`${shortSha(report.head.sha)}\` · ${plural(report.files.length, 'file')} · ${plural(report.commits.length, 'commit')}`,
   ];
   if (report.configSource) lines.push('', `Config: ${escapeInline(stripControl(report.configSource))}`);
+  if (report.sections.sincePush) lines.push('', sincePushLine(report.sections.sincePush));
   const qa = qaSummaryLine(report.sections.qa, (t) => escapeInline(t));
   if (qa) lines.push('', qa);
   if (detailsUrl) lines.push('', `[Full report](${safeUrl(detailsUrl)})`);
@@ -239,6 +241,7 @@ export function renderCheckRun(report: Report, opts: CheckRunOptions = {}): Chec
   const head =
     (warning ? `> **${escapeMarkdown(warning)}**\n\n` : '') +
     decisionSection(report, opts.detailsUrl) +
+    sincePushMarkdown(report.sections.sincePush, report.findings) +
     guardSection(report) +
     psiSection(report) +
     testsSection(report) +

@@ -16,6 +16,7 @@ import { readPsi, readSanctions, readTests } from './sections.js';
 import { refineTextLines } from './refine-section.js';
 import { projectChecksTextLines } from './project-checks-section.js';
 import { qaSummaryLine } from './qa-section.js';
+import { sincePushTextLines } from './since-push-section.js';
 
 /** The terminal report: decision first, then findings by file, then the guard table and sections. */
 
@@ -184,7 +185,12 @@ function sanctionLines(report: Report, paint: Paint): string[] {
 export function renderText(report: Report, opts: { color?: boolean } = {}): string {
   const paint = painter(opts.color ?? false);
   const warning = isolationWarning(report);
-  const blocks: string[][] = [...(warning ? [[paint(ANSI.red, warning)]] : []), header(report, paint), decisionLines(report, paint)];
+  const blocks: string[][] = [
+    ...(warning ? [[paint(ANSI.red, warning)]] : []),
+    header(report, paint),
+    decisionLines(report, paint),
+    sincePushTextLines(report.sections.sincePush, report.findings),
+  ];
   if (report.findings.length > 0) {
     const lines: string[] = [paint(ANSI.bold, `Findings (${report.findings.length})`)];
     for (const group of groupByFile(report.findings)) {

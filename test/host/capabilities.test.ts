@@ -6,8 +6,11 @@ import { cleanUpPrs, completionOf, setupPr } from './pr-setup.js';
 
 afterAll(cleanUpPrs);
 
-/** The host methods each capability stands for, as the fake records them. */
-const CALLS_OF: Record<Exclude<CapabilityName, 'buttons' | 'conversation' | 'push'>, string> = {
+/**
+ * The host methods each capability stands for, as the fake records them. `threads` is used only with
+ * resolveThreads on (below); buttons show on the outcome; the conversation and push are not the job's.
+ */
+const CALLS_OF: Record<Exclude<CapabilityName, 'buttons' | 'conversation' | 'push' | 'threads'>, string> = {
   reviews: 'createReview',
   minimise: 'hideStaleComments',
   prBody: 'updatePullRequestBody',
@@ -18,10 +21,10 @@ const CALLS_OF: Record<Exclude<CapabilityName, 'buttons' | 'conversation' | 'pus
  * The shared job on a host with `caps`: a blocking finding (a review comment, the decision label at
  * maxRounds 1), a stale comment of a fixed finding (hidden), the PR-body section, and Refine offered.
  */
-async function runWith(caps: readonly CapabilityName[]) {
+async function runWith(caps: readonly CapabilityName[], resolveThreads = false) {
   const s = await setupPr(
     { 'src/app.js': 'export const x = 1;\nexport const y = 2; // SLOP\n' },
-    { config: 'maxRounds: 1\n', deps: { refinerAvailable: true } },
+    { config: 'maxRounds: 1\n', deps: { refinerAvailable: true, resolveThreads } },
   );
   s.host.reviewComments.push({
     id: 900,
@@ -66,6 +69,32 @@ describe('the shared PR job over the capabilities of a host', { timeout: 120_000
       }
     });
   }
+
+  it('with resolveThreads on: the stale thread is resolved where the host can, else the comment is minimised, else left', async () => {
+    const stale = [[7, [expect.objectContaining({ id: 900, handle: 'RC_900' })]]];
+    const all = await runWith(ALL_CAPABILITIES, true);
+    expect(all.s.host.callsOf('resolveThreads')).toEqual(stale);
+    expect(all.s.host.callsOf('hideStaleComments')).toEqual([]);
+    const noThreads = await runWith(
+      ALL_CAPABILITIES.filter((c) => c !== 'threads'),
+      true,
+    );
+    expect(noThreads.s.host.callsOf('resolveThreads')).toEqual([]);
+    expect(noThreads.s.host.callsOf('hideStaleComments')).toEqual(stale);
+    const neither = await runWith(
+      ALL_CAPABILITIES.filter((c) => c !== 'threads' && c !== 'minimise'),
+      true,
+    );
+    expect(neither.s.host.callsOf('resolveThreads')).toEqual([]);
+    expect(neither.s.host.callsOf('hideStaleComments')).toEqual([]);
+    expect(neither.out.conclusion).toBe('failure');
+  });
+
+  it('with resolveThreads off: the comment is minimised even where the host could resolve its thread', async () => {
+    const { s } = await runWith(ALL_CAPABILITIES);
+    expect(s.host.callsOf('resolveThreads')).toEqual([]);
+    expect(s.host.callsOf('hideStaleComments')).toHaveLength(1);
+  });
 
   it('without buttons: the same verdict, its Refine and Re-run buttons left out', async () => {
     const { out } = await runWith(ALL_CAPABILITIES.filter((c) => c !== 'buttons'));

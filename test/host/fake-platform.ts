@@ -7,7 +7,6 @@ import type {
   CommitPush,
   Conversation,
   DirectoryEntry,
-  HideHow,
   IssueComment,
   Labels,
   PullRequestBody,
@@ -19,13 +18,23 @@ import type {
   ReviewComments,
   ReviewHost,
   Suggestion,
+  ThreadResolver,
 } from '../../src/host/review-host.js';
 import type { ReviewCommentInput } from '../../src/host/review-plan.js';
 
 /** The optional capabilities of a ReviewHost, by the property that holds each. */
-export type CapabilityName = 'reviews' | 'conversation' | 'buttons' | 'minimise' | 'prBody' | 'labels' | 'push';
+export type CapabilityName = 'reviews' | 'conversation' | 'buttons' | 'minimise' | 'threads' | 'prBody' | 'labels' | 'push';
 
-export const ALL_CAPABILITIES: readonly CapabilityName[] = ['reviews', 'conversation', 'buttons', 'minimise', 'prBody', 'labels', 'push'];
+export const ALL_CAPABILITIES: readonly CapabilityName[] = [
+  'reviews',
+  'conversation',
+  'buttons',
+  'minimise',
+  'threads',
+  'prBody',
+  'labels',
+  'push',
+];
 
 /** One call made on the fake host or one of its capabilities: the method's name and its arguments. */
 export interface HostCall {
@@ -53,6 +62,7 @@ export class FakePlatform implements ReviewHost {
   conversation: Conversation | undefined = new FakeConversation(this);
   buttons: CheckButtons | undefined = { maxButtons: 3 };
   minimise: CommentHiding | undefined = new FakeHiding(this);
+  threads: ThreadResolver | undefined = new FakeThreads(this);
   prBody: PullRequestBody | undefined = new FakePrBody(this);
   labels: Labels | undefined = new FakeLabels(this);
   push: CommitPush | undefined = new FakePush(this);
@@ -102,6 +112,7 @@ export class FakePlatform implements ReviewHost {
     if (!keep.has('conversation')) this.conversation = undefined;
     if (!keep.has('buttons')) this.buttons = undefined;
     if (!keep.has('minimise')) this.minimise = undefined;
+    if (!keep.has('threads')) this.threads = undefined;
     if (!keep.has('prBody')) this.prBody = undefined;
     if (!keep.has('labels')) this.labels = undefined;
     if (!keep.has('push')) this.push = undefined;
@@ -241,9 +252,19 @@ class FakeConversation implements Conversation {
 class FakeHiding implements CommentHiding {
   constructor(private readonly host: FakePlatform) {}
 
-  async hideStaleComments(number: number, stale: { id: number; handle: string }[], how: HideHow): Promise<number> {
-    this.host.record('hideStaleComments', number, stale, how);
+  async hideStaleComments(number: number, stale: { id: number; handle: string }[]): Promise<number> {
+    this.host.record('hideStaleComments', number, stale);
     return stale.length;
+  }
+}
+
+/** Capability: resolving review threads (counts them as resolved; the real host skips one resolved before). */
+class FakeThreads implements ThreadResolver {
+  constructor(private readonly host: FakePlatform) {}
+
+  async resolveThreads(number: number, comments: { id: number; handle: string }[]): Promise<number> {
+    this.host.record('resolveThreads', number, comments);
+    return comments.length;
   }
 }
 

@@ -81,6 +81,19 @@ function hostileReport(): Report {
         reverted: 1,
         tokens: 0,
       },
+      sincePush: {
+        previous: { headSha: 'e'.repeat(40), mergeBase: 'f'.repeat(40) },
+        history: 'rewritten',
+        mergeBaseMoved: true,
+        lineMapping: 'diff',
+        new: [hostileFinding.id],
+        stillOpen: [],
+        dismissed: [],
+        fixed: [
+          { id: 'gone', guard: HOSTILE, category: HOSTILE, severity: 'fail', path: HOSTILE, line: 3, message: HOSTILE, gone: 'fixed' },
+          { id: 'base', guard: HOSTILE, category: HOSTILE, severity: 'risk', message: HOSTILE, gone: 'base' },
+        ],
+      },
     },
   };
 }

@@ -49,7 +49,7 @@ export interface SlopgateAppOptions {
   model?: JsonModel | null;
   /** The refiner's known fixes (default: the registry). */
   recipes?: Recipe[];
-  /** Resolve stale review threads instead of minimising them (needs contents: write). */
+  /** Resolve the threads of fixed findings (default true; GitHub refuses without contents: write, then they are minimised). */
   resolveThreads?: boolean;
   log?: Logger;
   /** The pipeline (tests inject failures). */
@@ -101,7 +101,7 @@ export function createSlopgateRuntime(app: Probot, opts: SlopgateAppOptions = {}
       refinerAvailable,
       recipes,
       ...(model ? { model } : {}),
-      resolveThreads: opts.resolveThreads ?? process.env.SLOPGATE_RESOLVE_THREADS === 'true',
+      resolveThreads: opts.resolveThreads ?? process.env.SLOPGATE_RESOLVE_THREADS !== 'false',
       log: opts.log ?? app.log,
       ...(opts.gate ? { gate: opts.gate } : {}),
     },

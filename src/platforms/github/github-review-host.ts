@@ -7,7 +7,6 @@ import type {
   CommitPush,
   Conversation,
   DirectoryEntry,
-  HideHow,
   IssueComment,
   Labels,
   PullRequestBody,
@@ -19,6 +18,7 @@ import type {
   ReviewComments,
   ReviewHost,
   Suggestion,
+  ThreadResolver,
 } from '../../host/review-host.js';
 import { GITHUB_TOKEN_USER } from '../../workspace/git-auth.js';
 import type { ReviewCommentInput } from '../../host/review-plan.js';
@@ -27,10 +27,19 @@ import { minimiseComments, resolveThreads } from './hide-comments.js';
 import { roleOf } from './permissions.js';
 
 /** The optional capabilities of ReviewHost, by name: which of them a GitHub token may use. */
-export type GitHubCapability = 'reviews' | 'conversation' | 'buttons' | 'minimise' | 'prBody' | 'labels' | 'push';
+export type GitHubCapability = 'reviews' | 'conversation' | 'buttons' | 'minimise' | 'threads' | 'prBody' | 'labels' | 'push';
 
 /** An installation token may do everything the App's manifest grants. */
-export const APP_CAPABILITIES: readonly GitHubCapability[] = ['reviews', 'conversation', 'buttons', 'minimise', 'prBody', 'labels', 'push'];
+export const APP_CAPABILITIES: readonly GitHubCapability[] = [
+  'reviews',
+  'conversation',
+  'buttons',
+  'minimise',
+  'threads',
+  'prBody',
+  'labels',
+  'push',
+];
 
 /** GitHub shows at most this many buttons on a check run. */
 const MAX_CHECK_BUTTONS = 3;
@@ -91,7 +100,7 @@ function fenceFor(text: string): string {
  * the only place (with the Probot handlers) that speaks the GitHub API; the job policy never does.
  */
 export class GitHubReviewHost
-  implements ReviewHost, ReviewComments, Conversation, CheckButtons, CommentHiding, PullRequestBody, Labels, CommitPush
+  implements ReviewHost, ReviewComments, Conversation, CheckButtons, CommentHiding, ThreadResolver, PullRequestBody, Labels, CommitPush
 {
   readonly target: RepoTarget;
   readonly maxButtons = MAX_CHECK_BUTTONS;
@@ -99,6 +108,7 @@ export class GitHubReviewHost
   readonly conversation: Conversation | undefined;
   readonly buttons: CheckButtons | undefined;
   readonly minimise: CommentHiding | undefined;
+  readonly threads: ThreadResolver | undefined;
   readonly prBody: PullRequestBody | undefined;
   readonly labels: Labels | undefined;
   readonly push: CommitPush | undefined;
@@ -118,6 +128,7 @@ export class GitHubReviewHost
     this.conversation = has.has('conversation') ? this : undefined;
     this.buttons = has.has('buttons') ? this : undefined;
     this.minimise = has.has('minimise') ? this : undefined;
+    this.threads = has.has('threads') ? this : undefined;
     this.prBody = has.has('prBody') ? this : undefined;
     this.labels = has.has('labels') ? this : undefined;
     this.push = has.has('push') ? this : undefined;
@@ -199,8 +210,13 @@ export class GitHubReviewHost
     });
   }
 
-  hideStaleComments(number: number, stale: { id: number; handle: string }[], how: HideHow): Promise<number> {
-    return how === 'resolve' ? resolveThreads(this.gh, this.target, number, stale) : minimiseComments(this.gh, stale);
+  hideStaleComments(_number: number, stale: { id: number; handle: string }[]): Promise<number> {
+    return minimiseComments(this.gh, stale);
+  }
+
+  /** GraphQL `resolveReviewThread`, minimising instead where GitHub refuses (no contents: write). */
+  resolveThreads(number: number, comments: { id: number; handle: string }[]): Promise<number> {
+    return resolveThreads(this.gh, this.target, number, comments);
   }
 
   async postSuggestions(number: number, review: { commitSha: string; body: string; suggestions: Suggestion[] }): Promise<void> {

@@ -63,7 +63,7 @@ export async function runGateWorker(opts: GateWorkerOptions = {}): Promise<numbe
     const appId = opts.app?.appId ?? Number(env.APP_ID ?? 0);
     const runtime = createSlopgateRuntime(probot, {
       remoteUrl: githubRemoteUrl(env),
-      resolveThreads: env.SLOPGATE_RESOLVE_THREADS === 'true',
+      resolveThreads: env.SLOPGATE_RESOLVE_THREADS !== 'false',
       ...opts.app,
       workDir,
       appId,

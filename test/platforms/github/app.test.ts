@@ -84,7 +84,7 @@ describe('github app: pull request events', () => {
     expect(review.body).toContain('95 more findings');
   });
 
-  it('a re-push does not repeat comments, adds the new one with a suggestion, and hides the fixed one', async () => {
+  it('a re-push does not repeat comments, adds the new one with a suggestion, and resolves the fixed one', async () => {
     const remote = FakeRemote.create({ 'a.txt': 'top\n' });
     const first = remote.pushPr(3, { 'a.txt': 'top\nalpha SLOP\nbeta SLOP\n' });
     const pr1: PrShape = { number: 3, headSha: first, baseSha: remote.baseSha };
@@ -108,7 +108,10 @@ describe('github app: pull request events', () => {
     const second = remote.pushPr(3, { 'a.txt': 'top\nalpha SLOP\nbeta\ngamma SLOP FIXABLE\n' });
     const pr2: PrShape = { number: 3, headSha: second, baseSha: remote.baseSha };
     h.github.createCheckRun(22).gateJob(pr2, 22, { review: true, existingComments: existing });
-    h.github.graphql({ nodes: [{ id: 'PRRC_1', isMinimized: false }] }).graphql({ m0: { minimizedComment: { isMinimized: true } } });
+    const thread = (id: string, commentId: number) => ({ id, isResolved: false, comments: { nodes: [{ databaseId: commentId }] } });
+    h.github
+      .graphql({ repository: { pullRequest: { reviewThreads: { nodes: [thread('PRRT_0', 500), thread('PRRT_1', 501)] } } } })
+      .graphql({ r0: { thread: { isResolved: true } } });
     await h.receive('pull_request', pullRequestEvent('synchronize', pr2));
     await h.idle();
 
@@ -118,6 +121,36 @@ describe('github app: pull request events', () => {
     expect(reviews[1].comments).toHaveLength(1);
     expect(only.line).toBe(4);
     expect(only.body).toContain('```suggestion\ngamma\n```');
+    // The thread of the fixed finding (comment 501) is resolved; the still-open one's is left alone.
+    const [query, mutation] = h.github.bodiesOf('POST', '/graphql');
+    expect(query.query).toContain('reviewThreads');
+    expect(mutation.query).toContain('resolveReviewThread');
+    expect(mutation.variables).toEqual({ t0: 'PRRT_1' });
+  });
+
+  it('with SLOPGATE_RESOLVE_THREADS=false (resolveThreads: false) the comment of the fixed finding is minimised instead', async () => {
+    const remote = FakeRemote.create({ 'a.txt': 'top\n' });
+    const first = remote.pushPr(3, { 'a.txt': 'top\nalpha SLOP\nbeta SLOP\n' });
+    const pr1: PrShape = { number: 3, headSha: first, baseSha: remote.baseSha };
+    h = await startHarness(remote, { guards: [markerGuard], resolveThreads: false });
+    h.github.token().createCheckRun(21).gateJob(pr1, 21, { review: true });
+    await h.receive('pull_request', pullRequestEvent('opened', pr1));
+    await h.idle();
+    const [review1] = h.github.bodiesOf('POST', '/pulls/3/reviews');
+    const existing = review1.comments.map((c: { path: string; line: number; body: string }, i: number) => ({
+      id: 500 + i,
+      node_id: `PRRC_${i}`,
+      path: c.path,
+      line: c.line,
+      body: c.body,
+      user: { login: 'slopgate[bot]', type: 'Bot' },
+    }));
+    const second = remote.pushPr(3, { 'a.txt': 'top\nalpha SLOP\nbeta\n' });
+    const pr2: PrShape = { number: 3, headSha: second, baseSha: remote.baseSha };
+    h.github.createCheckRun(22).gateJob(pr2, 22, { review: false, existingComments: existing });
+    h.github.graphql({ nodes: [{ id: 'PRRC_1', isMinimized: false }] }).graphql({ m0: { minimizedComment: { isMinimized: true } } });
+    await h.receive('pull_request', pullRequestEvent('synchronize', pr2));
+    await h.idle();
     const [query, mutation] = h.github.bodiesOf('POST', '/graphql');
     expect(query.variables.ids).toEqual(['PRRC_1']);
     expect(mutation.query).toContain('minimizeComment');

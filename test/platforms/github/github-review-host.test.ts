@@ -143,3 +143,75 @@ describe('GitHubReviewHost reads', () => {
     ]);
   });
 });
+
+describe("GitHubReviewHost's threads capability (ThreadResolver)", () => {
+  const stale = [
+    { id: 11, handle: 'RC_11' },
+    { id: 12, handle: 'RC_12' },
+  ];
+  /** The capability of an App installation (every capability); absent for a token granted fewer. */
+  const threadsOf = (h: GitHubReviewHost) => {
+    if (!h.threads) throw new Error('the App host has no threads capability');
+    return h.threads;
+  };
+
+  it('is there for the App, and absent for a token not granted it (the Action)', () => {
+    expect(host().threads).toBeDefined();
+    const Octokit = ProbotOctokit.defaults((o: Record<string, unknown>) => ({ ...o, retry: { enabled: false } }));
+    const limited = new GitHubReviewHost(new Octokit({ auth: 'ghs_test' }), { owner: 'acme', repo: 'widgets' }, 42, [
+      'reviews',
+      'minimise',
+    ]);
+    expect(limited.threads).toBeUndefined();
+    expect(limited.minimise).toBeDefined();
+  });
+  const threads = {
+    data: {
+      repository: {
+        pullRequest: {
+          reviewThreads: {
+            nodes: [
+              { id: 'T_11', isResolved: false, comments: { nodes: [{ databaseId: 11 }] } },
+              { id: 'T_12', isResolved: true, comments: { nodes: [{ databaseId: 12 }] } },
+              { id: 'T_99', isResolved: false, comments: { nodes: [{ databaseId: 99 }] } },
+            ],
+          },
+        },
+      },
+    },
+  };
+
+  it('resolves only the open threads the stale comments started', async () => {
+    const sent: { query: string; variables: Record<string, unknown> }[] = [];
+    const scope = nock(API)
+      .post('/graphql')
+      .reply(200, threads)
+      .post('/graphql', (body: { query: string; variables: Record<string, unknown> }) => (sent.push(body), true))
+      .reply(200, { data: { r0: { thread: { isResolved: true } } } });
+    expect(await threadsOf(host()).resolveThreads(7, stale)).toBe(1);
+    expect(scope.isDone()).toBe(true);
+    expect(sent[0]!.query).toContain('resolveReviewThread');
+    expect(sent[0]!.variables).toEqual({ t0: 'T_11' });
+  });
+
+  it('where GitHub refuses (no contents: write), the comments are minimised instead', async () => {
+    const scope = nock(API)
+      .post('/graphql')
+      .reply(200, threads)
+      .post('/graphql')
+      .reply(200, { errors: [{ type: 'FORBIDDEN', message: 'Resource not accessible by integration' }] })
+      .post('/graphql')
+      .reply(200, {
+        data: {
+          nodes: [
+            { id: 'RC_11', isMinimized: false },
+            { id: 'RC_12', isMinimized: true },
+          ],
+        },
+      })
+      .post('/graphql', (body: { query: string }) => body.query.includes('minimizeComment'))
+      .reply(200, { data: { m0: { minimizedComment: { isMinimized: true } } } });
+    expect(await threadsOf(host()).resolveThreads(7, stale)).toBe(1);
+    expect(scope.isDone()).toBe(true);
+  });
+});
