@@ -15,6 +15,27 @@ export class GitCommandError extends Error {
 }
 
 /** Environment for git child processes: no pager, no prompts, no user/system config surprises. */
+/**
+ * `git diff -U0 -M from to` as slopgate reads it: no external diff or textconv driver of the repository, no
+ * colour, paths unquoted, a/ and b/ prefixes whatever the user's config says.
+ */
+export function zeroContextDiffArgs(from: string, to: string): string[] {
+  return [
+    '-c',
+    'core.quotePath=false',
+    'diff',
+    '-U0',
+    '-M',
+    '--no-ext-diff',
+    '--no-textconv',
+    '--no-color',
+    '--src-prefix=a/',
+    '--dst-prefix=b/',
+    from,
+    to,
+  ];
+}
+
 export function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
     ...process.env,

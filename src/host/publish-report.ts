@@ -1,4 +1,4 @@
-import { git } from '../core/git.js';
+import { git, zeroContextDiffArgs } from '../core/git.js';
 import { parseUnifiedZeroDiff, type LineRange } from '../core/diff-hunks.js';
 import { errorMessage } from '../core/errors.js';
 import { earlierIds } from '../core/since-push.js';
@@ -16,20 +16,7 @@ import { forHost, type PullRequestBody, type ReviewHost } from './review-host.js
 
 /** Added line ranges per head path, from the same merge-base → head diff the pipeline used. */
 export async function addedLines(repoDir: string, mergeBase: string, head: string): Promise<Map<string, LineRange[]>> {
-  const diff = await git(repoDir, [
-    '-c',
-    'core.quotePath=false',
-    'diff',
-    '-U0',
-    '-M',
-    '--no-ext-diff',
-    '--no-textconv',
-    '--no-color',
-    '--src-prefix=a/',
-    '--dst-prefix=b/',
-    mergeBase,
-    head,
-  ]);
+  const diff = await git(repoDir, zeroContextDiffArgs(mergeBase, head));
   const out = new Map<string, LineRange[]>();
   for (const f of parseUnifiedZeroDiff(diff)) if (f.newPath && f.added.length) out.set(f.newPath, f.added);
   return out;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isCategory, type Category } from '../core/categories.js';
 import { errorMessage } from '../core/errors.js';
 import type { Finding } from '../core/finding.js';
-import { gitMaybe } from '../core/git.js';
+import { gitMaybe, zeroContextDiffArgs } from '../core/git.js';
 import type { Report } from '../core/report.js';
 import type { SincePushSection } from '../core/report-sections.js';
 import { headShiftsFromDiff, sincePushSection, type HeadShifts } from '../core/since-push.js';
@@ -90,23 +90,7 @@ const offline = (args: string[]) => ['-c', 'protocol.allow=never', ...args];
 
 /** The diff of the two heads as line shifts; null when the previous head (or a blob of it) is not in the mirror. */
 export async function headShifts(repoDir: string, from: string, to: string): Promise<HeadShifts | null> {
-  const diff = await gitMaybe(
-    repoDir,
-    offline([
-      '-c',
-      'core.quotePath=false',
-      'diff',
-      '-U0',
-      '-M',
-      '--no-ext-diff',
-      '--no-textconv',
-      '--no-color',
-      '--src-prefix=a/',
-      '--dst-prefix=b/',
-      from,
-      to,
-    ]),
-  );
+  const diff = await gitMaybe(repoDir, offline(zeroContextDiffArgs(from, to)));
   return diff === null ? null : headShiftsFromDiff(diff);
 }
 
