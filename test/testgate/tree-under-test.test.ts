@@ -19,7 +19,7 @@ import { exportTree, exportTreeRepo, listTree } from '../../src/testgate/export-
 import { checkExportedTree } from '../../src/testgate/verify-export.js';
 import { prRepo, TestRepo } from '../helpers/git-repo.js';
 import { needs } from '../helpers/toolchains.js';
-import { gateTests, sandboxCacheDir, testsSection } from './fixtures.js';
+import { g8Status, gateTests, sandboxCacheDir, testsSection } from './fixtures.js';
 
 /**
  * The tree G8 runs the tests on is the commit's tree, byte for byte: a PR's `.gitattributes` cannot
@@ -94,7 +94,9 @@ needs('pytest')('a PR cannot hide a broken test from the run with .gitattributes
       const repo = prRepo({ ...BASE, ...attack.base }, { 'calc/ops.py': BROKEN, ...attack.change });
       for (const [k, v] of attack.config ?? []) repo.git('config', k, v);
       const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
-      expect(testsSection(report).regressions).toEqual(['py:tests/test_calc.py::test_add']);
+      // On a failure the message carries what G8 saw, so that a run on a loaded CI machine can be read.
+      const seen = JSON.stringify({ tests: testsSection(report), g8: g8Status(report), findings: report.findings }).slice(0, 4000);
+      expect(testsSection(report).regressions, seen).toEqual(['py:tests/test_calc.py::test_add']);
       const f = report.findings.find((x) => x.category === 'test-regression');
       expect(f).toMatchObject({ severity: 'fail', path: 'tests/test_calc.py' });
       expect(report.decision.outcome).toBe('REFINE');
@@ -250,7 +252,9 @@ describe('the tree under test is a one-commit git repository of its own (builds 
     it('runs `git rev-parse HEAD` and `git describe` at base and head, so the regression is found', async () => {
       const repo = prRepo(GIT_READING, { 'calc/ops.py': BROKEN });
       const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
-      expect(testsSection(report).regressions).toEqual(['py:tests/test_calc.py::test_add']);
+      // On a failure the message carries what G8 saw, so that a run on a loaded CI machine can be read.
+      const seen = JSON.stringify({ tests: testsSection(report), g8: g8Status(report), findings: report.findings }).slice(0, 4000);
+      expect(testsSection(report).regressions, seen).toEqual(['py:tests/test_calc.py::test_add']);
       expect(report.decision.outcome).toBe('REFINE');
     }, 240_000);
   });
