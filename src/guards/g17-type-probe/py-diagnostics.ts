@@ -128,7 +128,7 @@ export interface PyDeclaration {
 }
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const indentOf = (s: string) => /^\s*/.exec(s)![0].length;
+const indentOf = (s: string) => s.length - s.trimStart().length;
 
 /** The lines of the statement or block starting at `line`: deeper-indented, blank or closing-bracket lines after it. */
 function blockEnd(lines: readonly string[], line: number): number {
@@ -164,8 +164,8 @@ export function addedLineIn(file: ChangedFile, decl: PyDeclaration): number | nu
 /** A value literal of a builtin class on the right of `=` (`{…}` is a dict or a set, `[…]` a list, quotes a str). */
 function literalClass(declText: string): string | null {
   const rhs = /=\s*(.*)$/.exec(declText)?.[1]?.trim() ?? '';
-  if (/^\{/.test(rhs)) return 'dict|set';
-  if (/^\[/.test(rhs)) return 'list';
+  if (rhs.startsWith('{')) return 'dict|set';
+  if (rhs.startsWith('[')) return 'list';
   if (/^[rRuUfF]?['"]/.test(rhs)) return 'str';
   if (/^[bB][rR]?['"]/.test(rhs)) return 'bytes';
   if (/^(?:True|False)\b/.test(rhs)) return 'bool';
@@ -181,7 +181,12 @@ function literalClass(declText: string): string | null {
  * `classes` counts the tree's `class X` declarations by name. Anything else (a parameter, a union, a
  * value from a call) is a risk: pyright may know the declared type and the code a narrower one.
  */
-export function isCertain(e: PyProbeError, decls: readonly PyDeclaration[], classes: ReadonlyMap<string, number>, dynamic: boolean): boolean {
+export function isCertain(
+  e: PyProbeError,
+  decls: readonly PyDeclaration[],
+  classes: ReadonlyMap<string, number>,
+  dynamic: boolean,
+): boolean {
   if (e.kind !== 'attribute' || !e.className || !e.subject) return false;
   const cls = e.className;
   if (!BUILTINS.has(cls) && (classes.get(cls) !== 1 || dynamic)) return false;
@@ -189,8 +194,7 @@ export function isCertain(e: PyProbeError, decls: readonly PyDeclaration[], clas
   if (decls.length !== 1) return false;
   const decl = decls[0]!.text;
   if (BUILTINS.has(cls)) {
-    const lit = literalClass(decl);
-    return lit !== null && lit.split('|').includes(cls);
+    return literalClass(decl)?.split('|').includes(cls) ?? false;
   }
   return new RegExp(`=\\s*${escape(cls)}\\s*\\(`).test(decl);
 }

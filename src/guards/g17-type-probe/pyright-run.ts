@@ -119,7 +119,8 @@ export async function runPyright(
   const report = r.out.get(REPORT) ?? '';
   // 0: no errors, 1: errors; 2 and above: pyright itself failed (a crash, its configuration, its command line)
   const said = firstLine(r.stderr) || firstLine(r.stdout) || 'no message';
-  if (r.exitCode !== 0 && r.exitCode !== 1) return { ok: false, reason: `pyright failed at the ${side} (exit ${String(r.exitCode)}): ${said}` };
+  if (r.exitCode !== 0 && r.exitCode !== 1)
+    return { ok: false, reason: `pyright failed at the ${side} (exit ${String(r.exitCode)}): ${said}` };
   const diagnostics = parsePyrightReport(report);
   if (!diagnostics) return { ok: false, reason: `pyright at the ${side} wrote no report: ${said}` };
   return { ok: true, diagnostics };

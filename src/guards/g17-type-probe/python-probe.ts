@@ -3,15 +3,7 @@ import type { GuardContext, GuardFinding } from '../../core/guard.js';
 import { isAddedLine, type ChangedFile } from '../../core/patch-set.js';
 import { projectEnv } from '../g16-project-checks/project-env.js';
 import { toolWords } from '../g16-project-checks/finding-text.js';
-import {
-  addedLineIn,
-  declarationsOf,
-  isCertain,
-  oneLine,
-  probedErrors,
-  type PyDeclaration,
-  type PyProbeError,
-} from './py-diagnostics.js';
+import { addedLineIn, declarationsOf, isCertain, oneLine, probedErrors, type PyDeclaration, type PyProbeError } from './py-diagnostics.js';
 import { loadPyTree, pyImportersOf } from './py-tree.js';
 import { runPyright } from './pyright-run.js';
 import type { G17PyrightEvidence } from './evidence.js';
@@ -89,10 +81,11 @@ function classIndex(files: ReadonlyMap<string, string>): { count: Map<string, nu
 
 /** The declarations of the error's subject that decide certainty: in its own file, else in the one checked file that declares it. */
 function subjectDeclarations(e: PyProbeError, texts: ReadonlyMap<string, string>): PyDeclaration[] {
-  if (!e.subject) return [];
-  const own = declarationsOf(e.subject, e.path, texts.get(e.path) ?? '');
+  const subject = e.subject;
+  if (!subject) return [];
+  const own = declarationsOf(subject, e.path, texts.get(e.path) ?? '');
   if (own.length) return own;
-  const elsewhere = [...texts].map(([p, t]) => declarationsOf(e.subject!, p, t)).filter((d) => d.length > 0);
+  const elsewhere = [...texts].map(([p, t]) => declarationsOf(subject, p, t)).filter((d) => d.length > 0);
   return elsewhere.length === 1 ? elsewhere[0]! : [];
 }
 
