@@ -163,6 +163,10 @@ async function probe(files: ChangedFile[], ctx: GuardContext): Promise<PythonPro
     treeModuleTest(head.files),
   );
   const placed = found.flatMap((e) => place(e, byPath) ?? []);
+  ctx.log.info(
+    `G17: pyright checked ${String(checked.length)} Python files (${String(importers.length)} importers): ${String(headRun.diagnostics.length)} errors, ${String(found.length)} of the probed kinds, ${String(placed.length)} on changed lines or declarations`,
+  );
+  for (const e of found.slice(0, 20)) ctx.log.info(`G17: pyright ${e.path}:${String(e.line)} ${e.rule}: ${oneLine(e.message)}`);
   if (!placed.length) return { findings: [] };
 
   // The base: the same files under their base names; an error it already had is never new.
