@@ -4,7 +4,7 @@ import { isAddedLine, type ChangedFile } from '../../core/patch-set.js';
 import { projectEnv } from '../g16-project-checks/project-env.js';
 import { toolWords } from '../g16-project-checks/finding-text.js';
 import { addedLineIn, declarationsOf, isCertain, oneLine, probedErrors, type PyDeclaration, type PyProbeError } from './py-diagnostics.js';
-import { loadPyTree, pyImportersOf } from './py-tree.js';
+import { importsOneOf, loadPyTree, pyImportersOf } from './py-tree.js';
 import { runPyright } from './pyright-run.js';
 import type { G17PyrightEvidence } from './evidence.js';
 
@@ -38,14 +38,15 @@ interface Placed {
 }
 
 /** Where each kept error goes: its own added line, or the added line of the declaration it is about; null: not the PR's. */
-function place(e: PyProbeError, byPath: ReadonlyMap<string, ChangedFile>): Placed | null {
+function place(e: PyProbeError, byPath: ReadonlyMap<string, ChangedFile>, errorText: string): Placed | null {
   const own = byPath.get(e.path);
   if (own && isAddedLine(own, e.line)) return { e, path: e.path, line: e.line, decl: null };
   const names = [e.subject, e.kind === 'attribute' ? e.className : null].filter((n): n is string => n !== null);
   for (const name of names) {
     for (const f of byPath.values()) {
       const text = f.head.text;
-      if (text === null) continue;
+      // the declaration is in the error's own file or in a module that file imports
+      if (text === null || (f.path !== e.path && !importsOneOf(e.path, errorText, new Set([f.path])))) continue;
       for (const d of declarationsOf(name, f.path, text)) {
         const line = addedLineIn(f, d);
         if (line !== null) return { e, path: f.path, line, decl: d };
@@ -162,7 +163,7 @@ async function probe(files: ChangedFile[], ctx: GuardContext): Promise<PythonPro
     texts,
     treeModuleTest(head.files),
   );
-  const placed = found.flatMap((e) => place(e, byPath) ?? []);
+  const placed = found.flatMap((e) => place(e, byPath, texts.get(e.path) ?? '') ?? []);
   ctx.log.info(
     `G17: pyright checked ${String(checked.length)} Python files (${String(importers.length)} importers): ${String(headRun.diagnostics.length)} errors, ${String(found.length)} of the probed kinds, ${String(placed.length)} on changed lines or declarations`,
   );
