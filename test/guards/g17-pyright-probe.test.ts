@@ -202,6 +202,20 @@ describe('G17 Python probe: reading imports and pyright errors', () => {
     ]);
   });
 
+  it('a member the code checks for with hasattr() first is not an invented API', () => {
+    const text = 'def f(stream: BinaryIO):\n    if hasattr(stream, "buffer"):\n        return stream.buffer\n    return stream.name_x\n';
+    const d = (line: number, column: number, member: string) => ({
+      path: 'm.py',
+      line,
+      column,
+      endLine: line,
+      rule: 'reportAttributeAccessIssue',
+      message: `Cannot access attribute "${member}" for class "BinaryIO"`,
+    });
+    const kept = probedErrors([d(3, 22, 'buffer'), d(4, 18, 'name_x')], new Map([['m.py', text]]), () => false);
+    expect(kept.map((e) => [e.line, e.member])).toEqual([[4, 'name_x']]);
+  });
+
   it('finds a name’s declarations: def, class, plain and annotated assignments, self attributes', () => {
     const text = 'def merger():\n    pass\nclass merger2: ...\nmerger = {}\nmerger: dict = {}\nself.merger = 1\nmerger == 1\n';
     expect(declarationsOf('merger', 'm.py', text).map((d) => d.line)).toEqual([1, 4, 5, 6]);

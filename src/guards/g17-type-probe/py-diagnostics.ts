@@ -84,6 +84,14 @@ function isWrite(lineText: string, column: number, member: string): boolean {
 }
 
 /**
+ * Whether the file asks at run time whether `subject` has `member` (`hasattr(stream, "buffer")`): the
+ * code then expects values with and without it, and pyright's view of one of them is no invented API.
+ */
+function checksFor(text: string, subject: string, member: string): boolean {
+  return new RegExp(`hasattr\\(\\s*(?:[\\w.]*\\.)?${subject}\\s*,\\s*['"]${member}['"]`).test(text);
+}
+
+/**
  * The errors of the probed kinds in `diagnostics` whose subject is clear, with their subject. `texts`
  * are the head texts of the checked files; `treeModule` says whether a dotted module is the tree's own.
  */
@@ -107,9 +115,11 @@ export function probedErrors(
     } else if (access) {
       const member = access[1]!;
       if (isWrite(lineText, d.column, member)) continue;
+      const subject = receiverBefore(lineText, d.column);
+      if (subject && checksFor(text, subject, member)) continue;
       const kind = d.rule === 'reportFunctionMemberAccess' ? 'function-attribute' : 'attribute';
       const cls = baseClass(access[2]!);
-      out.push({ ...d, kind, subject: receiverBefore(lineText, d.column), className: /^[\w.]+$/.test(cls) ? cls : null, member });
+      out.push({ ...d, kind, subject, className: /^[\w.]+$/.test(cls) ? cls : null, member });
     } else if (moduleAttr && treeModule(moduleAttr[2]!)) {
       // a module of the tree: a third-party one may be known only from bundled stubs that lag behind the package
       out.push({ ...d, kind: 'module-attribute', subject: receiverBefore(lineText, d.column), className: null, member: moduleAttr[1]! });
