@@ -137,7 +137,7 @@ const CRATE = {
 };
 const NEEDLESS = '\n/// Doubles a number.\npub fn double(x: i64) -> i64 {\n    return x * 2;\n}\n';
 
-needs('cargo', 'bwrap')('G16 runs cargo clippy in the sandbox (real CLI)', () => {
+needs('cargo', 'clippy', 'bwrap')('G16 runs cargo clippy in the sandbox (real CLI)', () => {
   it('CI runs `cargo clippy -- -D warnings`: a new lint on a changed line fails; the lint already at the base is not the PR’s', async () => {
     // the base already has one needless return; the PR adds another
     const base = { ...CRATE, 'src/lib.rs': `${CRATE['src/lib.rs']}${NEEDLESS}` };
