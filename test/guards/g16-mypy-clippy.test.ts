@@ -115,6 +115,15 @@ needs('python3', 'bwrap')('G16 runs mypy from the project’s Python dependencie
     expect(records(report)).toEqual([expect.objectContaining({ tool: 'mypy', status: 'ran', severity: 'risk', files: 1 })]);
   }, 600_000);
 
+  it('a mypy older than 1.11 (no JSON output): its usual lines are read, with the same rules', async () => {
+    const report = await check(
+      { ...PY, 'requirements-dev.txt': 'mypy==1.10.1\n', '.github/workflows/ci.yml': workflow('mypy calc') },
+      { 'calc/ops.py': `import not_installed_anywhere\n${OPS}\n\ndef broken() -> int:\n    return "one"\n` },
+    );
+    expect(g16(report).map((f) => [f.cause, f.path, f.line, f.severity])).toEqual([['mypy', 'calc/ops.py', 8, 'fail']]);
+    expect(g16(report)[0]!.message).toContain('`return-value: Incompatible return value type (got "str", expected "int")`');
+  }, 600_000);
+
   it('mypy in CI but not among the project’s dependencies: a skip with that cause, never a finding', async () => {
     const report = await check(
       { ...PY, 'requirements-dev.txt': '', '.github/workflows/ci.yml': workflow('mypy calc') },
@@ -137,7 +146,11 @@ const CRATE = {
 };
 const NEEDLESS = '\n/// Doubles a number.\npub fn double(x: i64) -> i64 {\n    return x * 2;\n}\n';
 
-needs('cargo', 'clippy', 'bwrap')('G16 runs cargo clippy in the sandbox (real CLI)', () => {
+needs(
+  'cargo',
+  'clippy',
+  'bwrap',
+)('G16 runs cargo clippy in the sandbox (real CLI)', () => {
   it('CI runs `cargo clippy -- -D warnings`: a new lint on a changed line fails; the lint already at the base is not the PR’s', async () => {
     // the base already has one needless return; the PR adds another
     const base = { ...CRATE, 'src/lib.rs': `${CRATE['src/lib.rs']}${NEEDLESS}` };
