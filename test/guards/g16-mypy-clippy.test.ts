@@ -172,6 +172,21 @@ needs(
     expect(records(report)).toEqual([expect.objectContaining({ tool: 'clippy', status: 'ran', severity: 'fail', files: 1 })]);
   }, 600_000);
 
+  it('a crate with a registry dependency: clippy builds offline from the crates G8 vendored, and reports only the PR’s lint', async () => {
+    const crate = {
+      'Cargo.toml': '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\nitoa = "=1.0.11"\n',
+      'src/lib.rs': '/// Formats a number.\npub fn show(n: u64) -> String {\n    itoa::Buffer::new().format(n).to_owned()\n}\n',
+      '.github/workflows/ci.yml': workflow('cargo clippy --all-targets -- -D warnings'),
+    };
+    const report = await check(crate, {
+      'src/lib.rs': `${crate['src/lib.rs']}\n/// Is it empty?\npub fn empty(s: &str) -> bool {\n    s.len() == 0\n}\n`,
+    });
+    expect(g16(report).map((f) => [f.cause, f.path, f.line, f.severity, (f.evidence as { rule?: string }).rule])).toEqual([
+      ['clippy', 'src/lib.rs', 8, 'fail', 'clippy::len_zero'],
+    ]);
+    expect(records(report)).toEqual([expect.objectContaining({ tool: 'clippy', status: 'ran', severity: 'fail' })]);
+  }, 600_000);
+
   it('CI runs clippy without denying warnings: a new warning is a risk; a lint the crate denies is still a failure', async () => {
     const report = await check(
       { ...CRATE, 'src/strict.rs': '', '.github/workflows/ci.yml': workflow('cargo clippy') },
