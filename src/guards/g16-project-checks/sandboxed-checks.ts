@@ -143,7 +143,9 @@ async function runEcosystem(
       }
     }
     const baseFiles = files.filter(existedAtBase);
-    const names = (n: number) => (isFormatter(c.tool) ? Array.from({ length: n }, (_, i) => outNames(i)).flat() : [LINT_OUT]);
+    // clippy: also what cargo said when its clippy probe failed (the reason of the skip)
+    const lintOut = c.tool === 'clippy' ? [LINT_OUT, CLIPPY_PROBE] : [LINT_OUT];
+    const names = (n: number) => (isFormatter(c.tool) ? Array.from({ length: n }, (_, i) => outNames(i)).flat() : lintOut);
     const cmd = (paths: string[]) =>
       isFormatter(c.tool) ? formatterCommand(c.tool, paths) : linterCommand(c.tool, paths, project, c.check.args ?? []);
     const p: Prepared = { ...c, files, project, total: c.files.length, baseFiles, baseIndex: -1, headIndex: headCommands.length };
