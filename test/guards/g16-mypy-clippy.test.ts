@@ -94,7 +94,7 @@ needs('python3', 'bwrap')('G16 runs mypy from the project’s Python dependencie
     expect(records(report)).toEqual([expect.objectContaining({ tool: 'mypy', status: 'ran', files: 1 })]);
   }, 600_000);
 
-  it('run only from the Makefile: a risk; a file under mypy’s `exclude` is not judged, and `--strict` from the command applies', async () => {
+  it('run only from the Makefile: a risk; a file under mypy’s `exclude` is not judged, `--strict` from the command applies, and its Any errors from a missing dependency do not count', async () => {
     const report = await check(
       {
         ...PY,
@@ -103,13 +103,28 @@ needs('python3', 'bwrap')('G16 runs mypy from the project’s Python dependencie
         'scripts/tool.py': 'def run() -> None:\n    pass\n',
       },
       {
-        // --strict: an unannotated function is an error
-        'calc/extra.py': 'def double(x):\n    return x * 2\n',
+        // --strict: an unannotated function is an error; subclassing or returning what comes from a missing package (Any) would be too
+        'calc/extra.py': [
+          'from not_installed_anywhere import Base, make',
+          '',
+          '',
+          'def double(x):',
+          '    return x * 2',
+          '',
+          '',
+          'class Thing(Base):',
+          '    pass',
+          '',
+          '',
+          'def build() -> int:',
+          '    return make()',
+          '',
+        ].join('\n'),
         'scripts/tool.py': 'def run() -> None:\n    pass\n\n\ndef other() -> int:\n    return "x"\n',
       },
     );
     const found = g16(report);
-    expect(found.map((f) => [f.cause, f.path, f.line, f.severity])).toEqual([['mypy', 'calc/extra.py', 1, 'risk']]);
+    expect(found.map((f) => [f.cause, f.path, f.line, f.severity])).toEqual([['mypy', 'calc/extra.py', 4, 'risk']]);
     expect(found[0]!.message).toContain('no-untyped-def');
     expect(found[0]!.message).toContain('The project runs it locally (Makefile: `mypy --strict .`), not in CI.');
     expect(records(report)).toEqual([expect.objectContaining({ tool: 'mypy', status: 'ran', severity: 'risk', files: 1 })]);

@@ -120,6 +120,18 @@ describe('G16 sandboxed tools: commands and output parsers', () => {
     expect(parseDiagnostics('mypy', text)).toEqual(expected);
     expect(parseDiagnostics('mypy', json)).toEqual(expected);
     expect(parseDiagnostics('mypy', '')).toEqual([]);
+    // errors about Any count only when nothing is missing from the run (else Any may be the missing package)
+    const anyErrors = [
+      'calc/x.py:8: error: Class cannot subclass "Base" (has type "Any")  [misc]',
+      'calc/x.py:13: error: Returning Any from function declared to return "int"  [no-any-return]',
+      'calc/x.py:20: error: Name "y" is not defined  [name-defined]',
+    ];
+    expect(parseDiagnostics('mypy', anyErrors.join('\n'))?.map((d) => d.line)).toEqual([8, 13, 20]);
+    const withMissing = [
+      'calc/x.py:1: error: Cannot find implementation or library stub for module named "b"  [import-not-found]',
+      ...anyErrors,
+    ];
+    expect(parseDiagnostics('mypy', withMissing.join('\n'))?.map((d) => d.line)).toEqual([20]);
     expect(parseDiagnostics('mypy', 'Traceback (most recent call last):')).toBeNull();
   });
 

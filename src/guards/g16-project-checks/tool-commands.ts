@@ -171,13 +171,21 @@ export interface Diagnostic {
 const MYPY_MISSING_DEPENDENCY = new Set(['import-not-found', 'import-untyped', 'import']);
 
 /**
+ * mypy's errors about values of type `Any` (`--warn-return-any`, `--disallow-subclassing-any`, …
+ * under `--strict`): where a dependency is missing, everything imported from it is `Any`, so these
+ * may only say that the dependency is not installed here.
+ */
+const isAboutAny = (code: string, message: string) => code === 'no-any-return' || code === 'no-any-unimported' || /\bAny\b/.test(message);
+
+/**
  * mypy's errors: its JSON lines (1.11+) or its usual `path:line: error: message  [code]` lines.
- * Notes and missing-dependency errors are left out, and syntax errors (G2's); null when nothing of
- * the output is mypy's.
+ * Notes and missing-dependency errors are left out, and syntax errors (G2's); so are errors about
+ * `Any` when the run has a missing dependency. Null when nothing of the output is mypy's.
  */
 function parseMypy(stdout: string): Diagnostic[] | null {
-  const out: Diagnostic[] = [];
+  const out: (Diagnostic & { aboutAny: boolean })[] = [];
   let any = false;
+  let missing = false;
   for (const raw of stdout.split('\n')) {
     const line = raw.trim();
     if (!line) continue;
@@ -198,10 +206,13 @@ function parseMypy(stdout: string): Diagnostic[] | null {
     }
     if (!d) continue;
     any = true;
+    if (d.severity === 'error' && MYPY_MISSING_DEPENDENCY.has(d.code)) missing = true;
     if (d.severity !== 'error' || MYPY_MISSING_DEPENDENCY.has(d.code) || d.code === 'syntax') continue;
-    out.push({ path: relative(d.path), line: d.line, rule: d.code, message: d.message });
+    out.push({ path: relative(d.path), line: d.line, rule: d.code, message: d.message, aboutAny: isAboutAny(d.code, d.message) });
   }
-  return any || stdout.trim() === '' ? out : null;
+  if (!any && stdout.trim() !== '') return null;
+  // with a dependency missing from the run, an error about Any may be its doing, not the code's
+  return out.filter((d) => !(missing && d.aboutAny)).map(({ aboutAny: _, ...d }) => d);
 }
 
 /**
