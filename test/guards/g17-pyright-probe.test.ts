@@ -95,6 +95,19 @@ needs('python3', 'bwrap')('G17 runs pyright on Python in the sandbox', () => {
     expect(report.decision.outcome).not.toBe('PASS');
   }, 600_000);
 
+  it('the pull request’s own pyright configuration is ignored: it cannot switch the probe’s rules off', async () => {
+    const off = '{ "typeCheckingMode": "off", "reportAttributeAccessIssue": "none", "exclude": ["app"] }\n';
+    const found = await probe(
+      { ...PROJECT, 'app/merger.py': MERGER, ...CALLERS },
+      {
+        'app/merger.py': MERGER.replace('config_merger = Merger()', 'config_merger = {"merge": deep_merge}'),
+        'pyrightconfig.json': off,
+        'pyproject.toml': `${PROJECT['pyproject.toml']}\n[tool.pyright]\ntypeCheckingMode = "off"\n`,
+      },
+    );
+    expect(brief(found)).toEqual([['app/merger.py', 12, 'fail']]);
+  }, 600_000);
+
   it('an import of a package that is not installed is no finding, nor is anything used from it', async () => {
     const found = await probe(
       { ...PROJECT, 'app/service.py': 'def serve() -> None:\n    return None\n' },
