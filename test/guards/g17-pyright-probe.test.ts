@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -173,6 +174,27 @@ describe('G17 Python probe without its environment', () => {
       "Python: it needs the project's dependencies, which slopgate installs only with tests on (--no-tests)",
     );
   });
+  it('without a sandbox pyright never reads the tree: a skip with that cause, and the gate does not pass (real CLI)', () => {
+    const repo = prRepo(
+      { ...PROJECT, 'app/merger.py': MERGER, ...CALLERS },
+      { 'app/merger.py': MERGER.replace('config_merger = Merger()', 'config_merger = {"merge": deep_merge}') },
+    );
+    // SLOPGATE_BWRAP can only make the sandbox stricter: a missing program takes it away (the probe is cached per process)
+    const r = spawnSync(
+      join(process.cwd(), 'node_modules', '.bin', 'tsx'),
+      [join(process.cwd(), 'src', 'cli.ts'), 'check', '--base', 'main', '--head', 'pr', '--format', 'json', '--only', 'G17'],
+      { cwd: repo.dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', SLOPGATE_BWRAP: '/nonexistent/slopgate-test/bwrap' } },
+    );
+    const report = JSON.parse(r.stdout) as Report;
+    expect(report.guards.find((g) => g.id === 'G17')).toMatchObject({
+      status: 'skipped',
+      reason: expect.stringContaining(
+        "Python: pyright reads the pull request's tree only inside the sandbox: the sandbox cannot be established",
+      ),
+    });
+    expect(report.findings).toEqual([]);
+    expect(report.decision.outcome).not.toBe('PASS');
+  }, 120_000);
 });
 
 describe('G17 Python probe: reading imports and pyright errors', () => {

@@ -2,6 +2,7 @@ import { errorMessage } from '../../core/errors.js';
 import type { GuardContext, GuardFinding } from '../../core/guard.js';
 import { isAddedLine, type ChangedFile } from '../../core/patch-set.js';
 import { projectEnv } from '../g16-project-checks/project-env.js';
+import { sandboxRefusal } from '../../testgate/sandbox.js';
 import { toolWords } from '../g16-project-checks/finding-text.js';
 import { addedLineIn, declarationsOf, isCertain, oneLine, probedErrors, type PyDeclaration, type PyProbeError } from './py-diagnostics.js';
 import { importsOneOf, loadPyTree, pyImportersOf } from './py-tree.js';
@@ -142,6 +143,9 @@ function toFinding(group: Placed[], certainOf: (e: PyProbeError) => boolean): Gu
 }
 
 async function probe(files: ChangedFile[], ctx: GuardContext): Promise<PythonProbeResult> {
+  const refusal = sandboxRefusal(ctx.config.tests.isolation);
+  if (refusal && ctx.config.tests.enabled && ctx.services.tests?.enabled !== false)
+    return { skipped: `pyright reads the pull request's tree only inside the sandbox: ${refusal.replace(/^tests not run: /, '')}` };
   const env = await projectEnv(ctx, 'python');
   if (!env.ok) return { skipped: env.reason };
   const probed = files.slice(0, MAX_CHANGED);
