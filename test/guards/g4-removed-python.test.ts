@@ -25,14 +25,17 @@ describe('G4 removed Python dependency still imported', () => {
       ['pyyaml', 'fail'],
       ['requests', 'fail'],
     ]);
-    expect(findings[0]!.message).toContain("removes the dependency 'pyyaml', but 1 file of this package still imports it as `yaml` (`src/svc/app.py`)");
+    expect(findings[0]!.message).toContain(
+      "removes the dependency 'pyyaml', but 1 file of this package still imports it as `yaml` (`src/svc/app.py`)",
+    );
     expect(findings[0]!.message).toContain('ModuleNotFoundError');
     expect(findings[0]!.evidence).toMatchObject({ ecosystem: 'python', importName: 'yaml', importers: ['src/svc/app.py'] });
     expect(report.decision.outcome).toBe('REFINE');
   });
 
   it('poetry dependencies and requirements*.txt are read too; a dev group counts only test files', async () => {
-    const poetry = (deps: string) => `[tool.poetry]\nname = "svc"\nversion = "0.1.0"\n\n[tool.poetry.dependencies]\npython = "^3.11"\n${deps}`;
+    const poetry = (deps: string) =>
+      `[tool.poetry]\nname = "svc"\nversion = "0.1.0"\n\n[tool.poetry.dependencies]\npython = "^3.11"\n${deps}`;
     const fromPoetry = await removed(
       {
         'pyproject.toml': poetry('beautifulsoup4 = "^4.12"\n\n[tool.poetry.group.dev.dependencies]\npytest-mock = "^3"\n'),
@@ -52,7 +55,9 @@ describe('G4 removed Python dependency still imported', () => {
       { 'requirements.txt': 'flask==3.0.0\nredis>=5\n', 'app.py': 'from flask import Flask\n\napp = Flask(__name__)\n' },
       { 'requirements.txt': 'redis>=5\n' },
     );
-    expect(fromRequirements.findings.map((f) => [f.evidence?.package, f.severity, f.path])).toEqual([['flask', 'fail', 'requirements.txt']]);
+    expect(fromRequirements.findings.map((f) => [f.evidence?.package, f.severity, f.path])).toEqual([
+      ['flask', 'fail', 'requirements.txt'],
+    ]);
   });
 
   it('an optional extra counts test files only; imports under try: or TYPE_CHECKING break nothing', async () => {
@@ -74,7 +79,8 @@ describe('G4 removed Python dependency still imported', () => {
       { 'pyproject.toml': pyproject(['requests', 'urllib3']), 'uv.lock': 'version = 1\n', 'app.py': 'import urllib3\n' },
       {
         'pyproject.toml': pyproject(['requests']),
-        'uv.lock': 'version = 1\n\n[[package]]\nname = "requests"\nversion = "2.32.3"\n\n[[package]]\nname = "urllib3"\nversion = "2.2.3"\n',
+        'uv.lock':
+          'version = 1\n\n[[package]]\nname = "requests"\nversion = "2.32.3"\n\n[[package]]\nname = "urllib3"\nversion = "2.2.3"\n',
       },
     );
     expect(findings.map((f) => f.severity)).toEqual(['risk']);
@@ -89,7 +95,10 @@ describe('G4 removed Python dependency still imported', () => {
     expect(withLastImport.findings).toEqual([]);
     // msgpack-python's module is msgpack, but nothing says so with certainty: no finding.
     const unknown = await removed(
-      { 'pyproject.toml': pyproject(['msgpack-python', 'dataclasses; python_version < "3.7"']), 'app.py': 'import msgpack\nimport dataclasses\n' },
+      {
+        'pyproject.toml': pyproject(['msgpack-python', 'dataclasses; python_version < "3.7"']),
+        'app.py': 'import msgpack\nimport dataclasses\n',
+      },
       { 'pyproject.toml': pyproject([]) },
     );
     expect(unknown.findings).toEqual([]);

@@ -41,7 +41,12 @@ function underTypeChecking(node: Node): boolean {
     if (p.type !== 'if_statement') continue;
     const cond = p.childForFieldName('condition')?.text.replace(/\s+/g, '');
     const body = p.childForFieldName('consequence');
-    if ((cond === 'TYPE_CHECKING' || cond?.endsWith('.TYPE_CHECKING')) && body && node.startIndex >= body.startIndex && node.endIndex <= body.endIndex)
+    if (
+      (cond === 'TYPE_CHECKING' || cond?.endsWith('.TYPE_CHECKING')) &&
+      body &&
+      node.startIndex >= body.startIndex &&
+      node.endIndex <= body.endIndex
+    )
       return true;
   }
   return false;

@@ -15,7 +15,7 @@ const CHECKED = new Set(['python', 'javascript', 'typescript', 'tsx', 'go', 'rus
 
 /** The manifests whose removed dependencies G4 checks against the imports that remain. */
 function manifestKind(path: string): 'npm' | 'python' | 'go' | 'rust' | null {
-  const base = path.split('/').pop()!;
+  const base = path.slice(path.lastIndexOf('/') + 1);
   if (base === 'package.json') return 'npm';
   if (base === 'go.mod') return 'go';
   if (base === 'Cargo.toml') return 'rust';

@@ -69,9 +69,7 @@ export async function removedDependencyFindings(file: ChangedFile, all: ChangedF
   const dir = dirOf(file.path);
   const ws = await npmWorkspace(ctx);
   const manifestDirs = new Set(
-    (await ctx.head.paths())
-      .filter((p) => (p === 'package.json' || p.endsWith('/package.json')) && !isSkippedPath(p))
-      .map(dirOf),
+    (await ctx.head.paths()).filter((p) => (p === 'package.json' || p.endsWith('/package.json')) && !isSkippedPath(p)).map(dirOf),
   );
   const out: GuardFinding[] = [];
   for (const pkg of removed.slice(0, 20)) {

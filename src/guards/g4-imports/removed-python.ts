@@ -62,7 +62,8 @@ function poetryOptional(text: string): Set<string> {
   try {
     const doc: unknown = parseToml(text);
     const deps = isRecord(doc) && isRecord(doc.tool) && isRecord(doc.tool.poetry) ? doc.tool.poetry.dependencies : null;
-    if (isRecord(deps)) for (const [name, spec] of Object.entries(deps)) if (isRecord(spec) && spec.optional === true) out.add(pep503(name));
+    if (isRecord(deps))
+      for (const [name, spec] of Object.entries(deps)) if (isRecord(spec) && spec.optional === true) out.add(pep503(name));
   } catch {
     // unreadable: G2 reports it
   }
@@ -110,7 +111,9 @@ async function importersOf(ctx: GuardContext, dist: string, dir: string, project
   for (const path of candidates) {
     const text = texts.get(path);
     if (text === undefined) continue;
-    const hit = (await extractImports('python', text)).find((r) => !r.typeOnly && !r.spec.startsWith('.') && distributionProvides(dist, r.spec));
+    const hit = (await extractImports('python', text)).find(
+      (r) => !r.typeOnly && !r.spec.startsWith('.') && distributionProvides(dist, r.spec),
+    );
     if (!hit) continue;
     files.push(path);
     modules.add(hit.spec);
@@ -137,7 +140,9 @@ export async function removedPythonFindings(file: ChangedFile, all: ChangedFile[
   const stillDeclared = new Set([...head.deps.python, ...head.pythonProjects]);
   const local = await ctx.memo('g4:head-local-modules', () => localModulesAt(ctx.head));
   const paths = (await ctx.head.paths()).filter((p) => !isSkippedPath(p));
-  const projectDirs = new Set(paths.filter((p) => PROJECT_FILES.has(posix.basename(p).toLowerCase()) || isRequirementsFile(p)).map(scopeOf));
+  const projectDirs = new Set(
+    paths.filter((p) => PROJECT_FILES.has(posix.basename(p).toLowerCase()) || isRequirementsFile(p)).map(scopeOf),
+  );
   const dir = scopeOf(file.path);
   projectDirs.add(dir);
 
@@ -159,7 +164,9 @@ export async function removedPythonFindings(file: ChangedFile, all: ChangedFile[
         pkg: dist,
         importName: modules.map((m) => m.split('.')[0]).sort()[0],
         importers: files,
-        accidental: lock ? `it is still installed only because \`${lock}\` pins it for another dependency, which nothing guarantees.` : null,
+        accidental: lock
+          ? `it is still installed only because \`${lock}\` pins it for another dependency, which nothing guarantees.`
+          : null,
         breaks:
           kind === 'runtime'
             ? 'once installed from this manifest, importing them raises ModuleNotFoundError.'

@@ -64,7 +64,8 @@ function ownNames(text: string): Set<string> {
 }
 
 export async function removedRustFindings(file: ChangedFile, ctx: GuardContext): Promise<GuardFinding[]> {
-  if (posix.basename(file.path) !== 'Cargo.toml' || file.status !== 'modified' || file.base.text === null || file.head.text === null) return [];
+  if (posix.basename(file.path) !== 'Cargo.toml' || file.status !== 'modified' || file.base.text === null || file.head.text === null)
+    return [];
   let before: Map<string, Declared>;
   let after: Map<string, Declared>;
   let own: Set<string>;
@@ -77,15 +78,13 @@ export async function removedRustFindings(file: ChangedFile, ctx: GuardContext):
   }
   const removed = [...before].filter(([name]) => !after.has(name) && !own.has(name) && !isRustBuiltinPath(name));
   if (removed.length === 0) return [];
-  const crateDirs = new Set(
-    (await ctx.head.paths()).filter((p) => posix.basename(p) === 'Cargo.toml' && !isSkippedPath(p)).map(dirOf),
-  );
+  const crateDirs = new Set((await ctx.head.paths()).filter((p) => posix.basename(p) === 'Cargo.toml' && !isSkippedPath(p)).map(dirOf));
   const dir = dirOf(file.path);
   const out: GuardFinding[] = [];
   for (const [name, d] of removed.slice(0, 20)) {
-    const candidates = (await grepHead(ctx, `(^|[^A-Za-z0-9_])${name}::|extern[[:space:]]+crate[[:space:]]+${name}([^A-Za-z0-9_]|$)`, ['*.rs'], dir)).filter(
-      (p) => !isSkippedPath(p) && ownerDir(p, crateDirs) === dir && (posix.basename(p) === 'build.rs' ? d.build : d.code),
-    );
+    const candidates = (
+      await grepHead(ctx, `(^|[^A-Za-z0-9_])${name}::|extern[[:space:]]+crate[[:space:]]+${name}([^A-Za-z0-9_]|$)`, ['*.rs'], dir)
+    ).filter((p) => !isSkippedPath(p) && ownerDir(p, crateDirs) === dir && (posix.basename(p) === 'build.rs' ? d.build : d.code));
     if (candidates.length === 0) continue;
     const texts = await ctx.head.readTexts(candidates.slice(0, 400));
     const files: string[] = [];

@@ -13,7 +13,13 @@ import type { G4RemovedDependencyEvidence } from './evidence.js';
 export const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Head files matching `re` (git grep -E) among `specs` below `dir` ('' = the whole tree). */
-export async function grepHead(ctx: GuardContext, re: string, specs: string[], dir: string, opts: { ignoreCase?: boolean } = {}): Promise<string[]> {
+export async function grepHead(
+  ctx: GuardContext,
+  re: string,
+  specs: string[],
+  dir: string,
+  opts: { ignoreCase?: boolean } = {},
+): Promise<string[]> {
   const pathspecs = dir ? specs.map((s) => `${dir}/${s}`) : specs;
   try {
     const out = await git(ctx.head.repoDir, [
