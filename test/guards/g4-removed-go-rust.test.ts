@@ -18,26 +18,26 @@ const MAIN = `package main
 import (
 \t"fmt"
 
-\t"github.com/spf13/cobra"
+\t"github.com/alecthomas/kong"
 \t"golang.org/x/sync/errgroup"
 )
 
 func main() {
 \tvar g errgroup.Group
-\tfmt.Println(&cobra.Command{}, &g)
+\tfmt.Println(&kong.Context{}, &g)
 }
 `;
 
 describe('G4 removed Go module still imported', () => {
   it('fails when go.mod drops a required module whose packages main.go still imports', async () => {
     const { report, findings } = await removed(
-      { 'go.mod': gomod(['github.com/spf13/cobra v1.8.0', 'golang.org/x/sync v0.7.0']), 'main.go': MAIN },
+      { 'go.mod': gomod(['github.com/alecthomas/kong v0.9.0', 'golang.org/x/sync v0.7.0']), 'main.go': MAIN },
       { 'go.mod': gomod(['golang.org/x/sync v0.7.0']) },
     );
     expect(findings).toHaveLength(1);
     expect(findings[0]).toMatchObject({ severity: 'fail', path: 'go.mod' });
     expect(findings[0]!.message).toContain(
-      "removes the dependency 'github.com/spf13/cobra', but 1 file of this package still imports it (`main.go`)",
+      "removes the dependency 'github.com/alecthomas/kong', but 1 file of this package still imports it (`main.go`)",
     );
     expect(findings[0]!.message).toContain('`go build` stops with "no required module provides package"');
     expect(findings[0]!.evidence).toMatchObject({ ecosystem: 'go', importers: ['main.go'] });
@@ -67,17 +67,17 @@ describe('G4 removed Go module still imported', () => {
 
   it('negatives: removed with its last import, replaced by a module that provides the path, a go.work member, another module’s files', async () => {
     const withLast = await removed(
-      { 'go.mod': gomod(['github.com/spf13/cobra v1.8.0', 'golang.org/x/sync v0.7.0']), 'main.go': MAIN },
+      { 'go.mod': gomod(['github.com/alecthomas/kong v0.9.0', 'golang.org/x/sync v0.7.0']), 'main.go': MAIN },
       {
         'go.mod': gomod(['golang.org/x/sync v0.7.0']),
-        'main.go': MAIN.replace('\t"github.com/spf13/cobra"\n', '').replace('&cobra.Command{}', '1'),
+        'main.go': MAIN.replace('\t"github.com/alecthomas/kong"\n', '').replace('&kong.Context{}', '1'),
       },
     );
     expect(withLast.findings).toEqual([]);
     // The nested module x/sync/errgroup is gone, its parent x/sync provides the path now.
     const parent = await removed(
-      { 'go.mod': gomod(['github.com/spf13/cobra v1.8.0', 'golang.org/x/sync/errgroup v0.1.0']), 'main.go': MAIN },
-      { 'go.mod': gomod(['github.com/spf13/cobra v1.8.0', 'golang.org/x/sync v0.7.0']) },
+      { 'go.mod': gomod(['github.com/alecthomas/kong v0.9.0', 'golang.org/x/sync/errgroup v0.1.0']), 'main.go': MAIN },
+      { 'go.mod': gomod(['github.com/alecthomas/kong v0.9.0', 'golang.org/x/sync v0.7.0']) },
     );
     expect(parent.findings).toEqual([]);
     const workspace = await removed(
@@ -93,7 +93,7 @@ describe('G4 removed Go module still imported', () => {
     expect(workspace.findings).toEqual([]);
     const other = await removed(
       {
-        'go.mod': gomod(['github.com/spf13/cobra v1.8.0']),
+        'go.mod': gomod(['github.com/alecthomas/kong v0.9.0']),
         'main.go': 'package main\n\nfunc main() {}\n',
         'tools/go.mod': 'module example.com/tools\n\ngo 1.22\n',
         'tools/main.go': MAIN,

@@ -52,11 +52,11 @@ describe('G4 removed Python dependency still imported', () => {
     expect(fromPoetry.findings[1]!.message).toContain('the tests that import it fail to collect');
 
     const fromRequirements = await removed(
-      { 'requirements.txt': 'flask==3.0.0\nredis>=5\n', 'app.py': 'from flask import Flask\n\napp = Flask(__name__)\n' },
+      { 'requirements.txt': 'falcon==3.1.3\nredis>=5\n', 'app.py': 'import falcon\n\napp = falcon.App()\n' },
       { 'requirements.txt': 'redis>=5\n' },
     );
     expect(fromRequirements.findings.map((f) => [f.evidence?.package, f.severity, f.path])).toEqual([
-      ['flask', 'fail', 'requirements.txt'],
+      ['falcon', 'fail', 'requirements.txt'],
     ]);
   });
 
