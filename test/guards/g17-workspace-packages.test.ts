@@ -14,7 +14,7 @@ async function probe(base: Record<string, FileContent>, head: Record<string, Fil
 
 const json = (v: unknown) => JSON.stringify(v, null, 2) + '\n';
 
-/** @acme/app imports @acme/store (entry by `types` pointing at built output) and @acme/util (no entry field: src/index.ts). */
+/** @acme/app imports @acme/store (entry by `types` pointing at built output) and @acme/util (a JavaScript `main` shim: src/index.ts). */
 const WORKSPACE: Record<string, FileContent> = {
   'package.json': json({ name: 'acme', private: true, workspaces: ['packages/*'] }),
   'tsconfig.json': json({ compilerOptions: { strict: true, module: 'esnext', moduleResolution: 'bundler', target: 'es2022' } }),
@@ -27,7 +27,9 @@ const WORKSPACE: Record<string, FileContent> = {
   'packages/store/src/index.ts':
     "export class Store {\n  private items = new Map<string, string>();\n  get(key: string) {\n    return this.items.get(key);\n  }\n  set(key: string, value: string) {\n    this.items.set(key, value);\n  }\n}\nexport { slug } from './slug';\n",
   'packages/store/src/slug.ts': "export function slug(s: string): string {\n  return s.toLowerCase().replace(/\\s+/g, '-');\n}\n",
-  'packages/util/package.json': json({ name: '@acme/util', version: '1.0.0' }),
+  // `main` is a CommonJS shim over the build output: the source entry src/index.ts is used instead.
+  'packages/util/package.json': json({ name: '@acme/util', version: '1.0.0', main: 'index.js' }),
+  'packages/util/index.js': "module.exports = require('./dist/index.js');\n",
   'packages/util/src/index.ts': 'export const clock = {\n  now(): number {\n    return 0;\n  },\n};\n',
   'packages/app/package.json': json({ name: '@acme/app', version: '1.0.0', dependencies: { '@acme/store': '*', '@acme/util': '*' } }),
   'packages/app/src/main.ts':
@@ -45,7 +47,7 @@ describe('G17 across workspace packages', () => {
     expect(found[0]!.message).toContain("Property 'clearAll' does not exist on type 'Store'");
   });
 
-  it('a package without an entry field resolves to src/index.ts; a subpath import to its src folder', async () => {
+  it('a package whose main is a JavaScript shim resolves to src/index.ts; a subpath import to its src folder', async () => {
     const found = await probe(WORKSPACE, {
       'packages/app/src/main.ts': `${WORKSPACE['packages/app/src/main.ts'] as string}clock.later();\nslug('x', 'y');\n`,
     });
@@ -64,23 +66,20 @@ describe('G17 across workspace packages', () => {
     expect(found).toEqual([]);
   });
 
-  it('the project’s own tsconfig paths for a package win over the workspace mapping', async () => {
-    const found = await probe(
-      {
-        ...WORKSPACE,
-        'tsconfig.json': json({
-          compilerOptions: {
-            strict: true,
-            moduleResolution: 'bundler',
-            module: 'esnext',
-            paths: { '@acme/store': ['./packages/store/src/other.ts'] },
-          },
-        }),
-        'packages/store/src/other.ts':
-          'export class Store {\n  clearAll() {}\n  get(k: string) {\n    return k;\n  }\n  set(k: string, v: string) {\n    return k + v;\n  }\n}\n',
-      },
-      { 'packages/app/src/main.ts': `${WORKSPACE['packages/app/src/main.ts'] as string}s.clearAll();\n` },
-    );
-    expect(found).toEqual([]);
+  it('the project’s own tsconfig paths for a package, exact or by pattern, win over the workspace mapping', async () => {
+    const other =
+      'export class Store {\n  clearAll() {}\n  get(k: string) {\n    return k;\n  }\n  set(k: string, v: string) {\n    return k + v;\n  }\n}\n';
+    for (const paths of [{ '@acme/store': ['./packages/store/src/other.ts'] }, { '@acme/*': ['./packages/*/src/other.ts'] }]) {
+      const found = await probe(
+        {
+          ...WORKSPACE,
+          'tsconfig.json': json({ compilerOptions: { strict: true, moduleResolution: 'bundler', module: 'esnext', paths } }),
+          'packages/store/src/other.ts': other,
+          'packages/util/src/other.ts': 'export const clock = { now: () => 0 };\n',
+        },
+        { 'packages/app/src/main.ts': `${WORKSPACE['packages/app/src/main.ts'] as string}s.clearAll();\n` },
+      );
+      expect(found).toEqual([]);
+    }
   });
 });

@@ -9,9 +9,10 @@ import { virtualPath } from './program.js';
  * have is seen. The probe never installs node_modules, where a package manager would link the sibling.
  *
  * A package's entry is the first of its package.json `types`/`typings`, `exports["."]` (the `types`,
- * `import`, `module`, `default`, `require` conditions), `module` and `main` that is a file of the tree, or
- * whose source counterpart is (`dist/index.js` → `src/index.ts`: build output is not in the tree); then
- * `src/index.ts(x)`, `index.ts(x)`. `@org/pkg-b/sub` maps to `src/sub` or `sub` of the package.
+ * `import`, `module`, `default`, `require` conditions), `module` and `main` that is a TypeScript file of the
+ * tree, or whose source counterpart is (`dist/index.d.ts` → `src/index.ts`: build output is not in the
+ * tree); then `src/index.ts(x)`, `index.ts(x)`; then a JavaScript file those fields name. A package the
+ * project's own `paths` already match (`@vue/*`) is left to them. `@org/pkg-b/sub` maps to `src/sub` or `sub` of the package.
  */
 
 const CONDITIONS = ['types', 'import', 'module', 'default', 'require', 'node'];
@@ -46,15 +47,31 @@ function inTree(dir: string, target: string, files: ReadonlyMap<string, string>)
   return null;
 }
 
+const TYPED = /\.(?:d\.)?[cm]?tsx?$/;
+
+/** The package's entry: a typed file its manifest names, else `src/index.ts(x)`/`index.ts(x)`, else a JavaScript file it names. */
 function entryOf(dir: string, pkg: Record<string, unknown>, files: ReadonlyMap<string, string>): string | null {
-  const fields = [pkg.types, pkg.typings, exportTarget(pkg.exports), pkg.module, pkg.main];
-  for (const f of fields) {
+  const named: string[] = [];
+  for (const f of [pkg.types, pkg.typings, exportTarget(pkg.exports), pkg.module, pkg.main]) {
     if (typeof f !== 'string' || !f.trim()) continue;
     const hit = inTree(dir, f.trim(), files);
-    if (hit) return hit;
+    if (hit) named.push(hit);
   }
+  const typed = named.find((f) => TYPED.test(f));
+  if (typed) return typed;
+  // A JavaScript main is often a CommonJS shim over the build output (`module.exports = require('./dist/…')`).
   for (const f of ['src/index.ts', 'src/index.tsx', 'index.ts', 'index.tsx']) if (files.has(join(dir, f))) return join(dir, f);
-  return null;
+  return named[0] ?? null;
+}
+
+/** True when one of the project's own `paths` patterns (`@vue/*`, `@acme/store`) matches `name`. */
+function mappedBy(own: Readonly<Record<string, unknown>>, name: string): boolean {
+  return Object.keys(own).some((pattern) => {
+    const star = pattern.indexOf('*');
+    if (star < 0) return pattern === name || pattern === `${name}/*`;
+    const [pre, post] = [pattern.slice(0, star), pattern.slice(star + 1)];
+    return name.length >= pre.length + post.length && name.startsWith(pre) && name.endsWith(post);
+  });
 }
 
 /** `paths` entries for the workspace's named packages that have an entry in `files` (names `own` maps already are left alone). */
@@ -70,7 +87,7 @@ export function workspacePaths(
     const pkg: unknown = text === undefined ? null : parseJsonc(text, [], { allowTrailingComma: true });
     if (!isRecord(pkg) || typeof pkg.name !== 'string' || !pkg.name.trim()) continue;
     const name = pkg.name.trim();
-    if (name in own || `${name}/*` in own) continue;
+    if (mappedBy(own, name)) continue;
     const entry = entryOf(p.dir, pkg, files);
     if (!entry) continue;
     out[name] = [virtualPath(entry)];
