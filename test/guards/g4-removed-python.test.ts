@@ -87,6 +87,41 @@ describe('G4 removed Python dependency still imported', () => {
     expect(findings[0]!.message).toContain('still installed only because `uv.lock` pins it for another dependency');
   });
 
+  it('another locked package that requires it (uv.lock, poetry.lock, even when the PR left the lock alone) makes it a risk; the project’s own entry does not', async () => {
+    const uvLock = (projectDeps: string) =>
+      'version = 1\n\n[[package]]\nname = "svc"\nversion = "0.1.0"\nsource = { editable = "." }\n' +
+      `dependencies = [${projectDeps}]\n\n` +
+      '[[package]]\nname = "starlette"\nversion = "0.47.0"\ndependencies = [{ name = "anyio" }]\n\n[[package]]\nname = "anyio"\nversion = "4.9.0"\n';
+    const uv = await removed(
+      {
+        'pyproject.toml': pyproject(['starlette', 'anyio', 'PyYAML']),
+        'uv.lock': uvLock('{ name = "starlette" }, { name = "anyio" }, { name = "pyyaml" }'),
+        'app.py': 'import anyio\nimport yaml\n',
+      },
+      { 'pyproject.toml': pyproject(['starlette']) },
+    );
+    expect(uv.findings.map((f) => [f.evidence?.package, f.severity])).toEqual([
+      ['pyyaml', 'fail'],
+      ['anyio', 'risk'],
+    ]);
+    expect(uv.findings[1]!.message).toContain('still installed only because `starlette` requires it (`uv.lock`)');
+    const poetryLock =
+      '[[package]]\nname = "httpcore"\nversion = "1.0.0"\n\n[package.dependencies]\nh11 = ">=0.13"\n\n[[package]]\nname = "h11"\nversion = "0.14.0"\n';
+    const poetry = await removed(
+      {
+        'pyproject.toml':
+          '[tool.poetry]\nname = "svc"\nversion = "0.1.0"\n\n[tool.poetry.dependencies]\npython = "^3.11"\nhttpcore = "*"\nh11 = "*"\n',
+        'poetry.lock': poetryLock,
+        'app.py': 'import h11\n',
+      },
+      {
+        'pyproject.toml':
+          '[tool.poetry]\nname = "svc"\nversion = "0.1.0"\n\n[tool.poetry.dependencies]\npython = "^3.11"\nhttpcore = "*"\n',
+      },
+    );
+    expect(poetry.findings.map((f) => f.severity)).toEqual(['risk']);
+  });
+
   it('negatives: removed with its last import, an unknown mapping, a stdlib backport, another manifest or distribution still providing it, a local module', async () => {
     const withLastImport = await removed(
       { 'pyproject.toml': pyproject(['PyYAML']), 'app.py': 'import yaml\n' },

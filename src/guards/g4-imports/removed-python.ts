@@ -13,6 +13,7 @@ import { extractImports } from './import-extract.js';
 import { localModulesAt } from './local-modules.js';
 import { PYTHON_TOOLING, distributionProvides, pythonModuleDeclared, topModuleCandidates } from './python-names.js';
 import { dirOf, escapeRegex, grepHead, ownerDir, removedFinding } from './removed-shared.js';
+import { lockedDependent } from './python-lock-deps.js';
 
 /**
  * A distribution the PR removes from a Python manifest (pyproject.toml, requirements*.txt, Pipfile)
@@ -23,6 +24,7 @@ import { dirOf, escapeRegex, grepHead, ownerDir, removedFinding } from './remove
  * Runtime dependencies (`[project].dependencies`, `[tool.poetry.dependencies]`, requirements files,
  * Pipfile `[packages]`) count every importing file; extras, dependency groups and dev tables count only
  * test files (what runs with them installed). Imports under `try:` or `if TYPE_CHECKING:` break nothing.
+ * Where another locked package still requires it (`python-lock-deps.ts`), it keeps working by accident: `risk`.
  */
 
 const PROJECT_FILES = new Set(['pyproject.toml', 'setup.py', 'setup.cfg', 'pipfile']);
@@ -84,16 +86,37 @@ function declared(map: DepMap, optional: ReadonlySet<string>): Map<string, Kind>
   return out;
 }
 
-/** A lockfile the PR changed, in the project's folder, that still pins `dist` (installed for another dependency). */
-function lockStillInstalls(all: ChangedFile[], dir: string, dist: string): string | null {
+const LOCKS = ['uv.lock', 'poetry.lock', 'pdm.lock'];
+
+/**
+ * Why `dist` is still installed although the manifest dropped it, or null: a lockfile in the
+ * manifest's folder where another locked package requires it (read at head, updated or not: a
+ * dependency of a dependency stays one), or a lockfile the PR updated that still pins it.
+ */
+async function stillInstalled(
+  ctx: GuardContext,
+  all: ChangedFile[],
+  dir: string,
+  dist: string,
+  own: ReadonlySet<string>,
+): Promise<string | null> {
+  const locks = LOCKS.map((l) => (dir ? `${dir}/${l}` : l));
+  const texts = await ctx.head.readTexts(locks);
+  for (const [path, text] of texts) {
+    const by = lockedDependent(text, dist, own);
+    if (by) return `it is still installed only because \`${by}\` requires it (\`${path}\`), which nothing guarantees.`;
+  }
   for (const f of all) {
     if (f.head.text === null || dirOf(f.path) !== dir) continue;
     const base = posix.basename(f.path);
-    if (base === 'uv.lock' || base === 'poetry.lock' || base === 'pdm.lock') {
-      for (const m of f.head.text.matchAll(/^name\s*=\s*"([^"]+)"/gm)) if (pep503(m[1]!) === dist) return f.path;
-    } else if (base === 'Pipfile.lock') {
-      for (const m of f.head.text.matchAll(/^\s*"([A-Za-z0-9._-]+)"\s*:\s*\{/gm)) if (pep503(m[1]!) === dist) return f.path;
-    }
+    const names = LOCKS.includes(base)
+      ? f.head.text.matchAll(/^name\s*=\s*"([^"]+)"/gm)
+      : base === 'Pipfile.lock'
+        ? f.head.text.matchAll(/^\s*"([A-Za-z0-9._-]+)"\s*:\s*\{/gm)
+        : [];
+    for (const m of names)
+      if (pep503(m[1]!) === dist)
+        return `it is still installed only because \`${f.path}\` pins it for another dependency, which nothing guarantees.`;
   }
   return null;
 }
@@ -156,7 +179,7 @@ export async function removedPythonFindings(file: ChangedFile, all: ChangedFile[
       return isPythonStdlib(top) || local.python.has(top) || PYTHON_TOOLING.has(top) || pythonModuleDeclared(m, stillDeclared);
     };
     if (files.length === 0 || modules.some(provided)) continue;
-    const lock = lockStillInstalls(all, dirOf(file.path), dist);
+    const accidental = await stillInstalled(ctx, all, dirOf(file.path), dist, new Set(head.pythonProjects));
     out.push(
       removedFinding({
         manifest: file,
@@ -164,9 +187,7 @@ export async function removedPythonFindings(file: ChangedFile, all: ChangedFile[
         pkg: dist,
         importName: modules.map((m) => m.split('.')[0]).sort()[0],
         importers: files,
-        accidental: lock
-          ? `it is still installed only because \`${lock}\` pins it for another dependency, which nothing guarantees.`
-          : null,
+        accidental,
         breaks:
           kind === 'runtime'
             ? 'once installed from this manifest, importing them raises ModuleNotFoundError.'
