@@ -5,6 +5,8 @@ import { errorKey, errorKeys, probeErrors, type CheckBudget, type ProbeError } f
 import { importersOf } from './importers.js';
 import { buildProgram, loadCompiler, programOptions, virtualPath, type Compiler } from './program.js';
 import { DECLARATION, DEFAULT_TREE_LIMITS, loadTree, SCRIPT } from './tree-files.js';
+import { npmWorkspace } from '../../testgate/workspaces/npm-workspace.js';
+import { workspacePaths } from './workspace-paths.js';
 import { G17_EVIDENCE, type G17ProbeEvidence } from './evidence.js';
 import { envUnavailable } from '../g16-project-checks/project-env.js';
 import { PYTHON } from './py-tree.js';
@@ -118,7 +120,12 @@ async function probe(files: ChangedFile[], ctx: GuardContext): Promise<GuardFind
   const head = await loadTree(ctx.head, [...changed], DEFAULT_TREE_LIMITS);
   budget.check();
   const { options, source } = programOptions(ts, head.files.get('tsconfig.json'));
-  ctx.log.debug(`G17: compiler options from ${source}${head.truncated ? '; the tree was larger than the probe reads' : ''}`);
+  // Workspace siblings resolve to their source in the tree (the project's own `paths` win).
+  const siblings = workspacePaths(await npmWorkspace(ctx.head), head.files, options.paths);
+  if (Object.keys(siblings).length) options.paths = { ...siblings, ...options.paths };
+  ctx.log.debug(
+    `G17: compiler options from ${source}; ${String(Object.keys(siblings).length / 2)} workspace packages mapped to their source${head.truncated ? '; the tree was larger than the probe reads' : ''}`,
+  );
   const importers = importersOf(ts, head.files, changed, options, MAX_IMPORTERS);
   const declarations = [...head.files.keys()].filter((p) => DECLARATION.test(p) && !changed.has(p)).slice(0, MAX_DECLARATIONS);
   const checked = [...changed, ...importers];

@@ -32,11 +32,17 @@ export type G4SignatureEvidence = z.infer<typeof g4SignatureEvidence>;
 export const g4FenceEvidence = z.object({ allowed: z.array(z.string()) });
 export type G4FenceEvidence = z.infer<typeof g4FenceEvidence>;
 
-/** A dependency the PR removes from a package.json while files of its package still import it. */
+/**
+ * A dependency the PR removes from a manifest (package.json, pyproject.toml, requirements*.txt, Pipfile,
+ * go.mod, Cargo.toml) while files of its package still import it.
+ */
 export const g4RemovedDependencyEvidence = z.object({
+  /** As the manifest names it (a Python distribution, a Go module path, a Cargo dependency key). */
   package: z.string(),
-  ecosystem: z.literal('npm'),
+  ecosystem: z.enum(['npm', 'python', 'go', 'rust']),
   manifest: z.string(),
+  /** The name the code imports, when it differs from `package` (`yaml` for PyYAML, `serde_json`). */
+  importName: z.string().optional(),
   /** Up to 20 head files that import it. */
   importers: z.array(z.string()),
   importerCount: z.number(),

@@ -12,6 +12,8 @@ export interface ImportRef {
   line: number;
   /** The source text of the statement's first line (for messages). */
   text: string;
+  /** Python: the import sits under `if TYPE_CHECKING:` (read by type checkers, never run). */
+  typeOnly?: true;
 }
 
 function lineText(node: Node): string {
@@ -33,6 +35,28 @@ function insideTry(node: Node): boolean {
   return false;
 }
 
+/** True when `node` sits in the body of `if TYPE_CHECKING:` / `if typing.TYPE_CHECKING:` (Python). */
+function underTypeChecking(node: Node): boolean {
+  for (let p = node.parent; p; p = p.parent) {
+    if (p.type !== 'if_statement') continue;
+    const cond = p.childForFieldName('condition')?.text.replace(/\s+/g, '');
+    const body = p.childForFieldName('consequence');
+    if (
+      (cond === 'TYPE_CHECKING' || cond?.endsWith('.TYPE_CHECKING')) &&
+      body &&
+      node.startIndex >= body.startIndex &&
+      node.endIndex <= body.endIndex
+    )
+      return true;
+  }
+  return false;
+}
+
+function pyRef(spec: string, node: Node): ImportRef {
+  const r = ref(spec, node);
+  return underTypeChecking(node) ? { ...r, typeOnly: true } : r;
+}
+
 /** `visit` returns false to skip a node's children; anything else (undefined too) walks into them. */
 function walk(node: Node, visit: (n: Node) => boolean | undefined): void {
   if (visit(node) === false) return;
@@ -46,14 +70,14 @@ function pythonImports(root: Node): ImportRef[] {
       if (insideTry(n)) return false;
       for (const name of n.childrenForFieldName('name')) {
         const dotted = name?.type === 'aliased_import' ? name.childForFieldName('name') : name;
-        if (dotted) out.push(ref(dotted.text, n));
+        if (dotted) out.push(pyRef(dotted.text, n));
       }
       return false;
     }
     if (n.type === 'import_from_statement') {
       if (insideTry(n)) return false;
       const module = n.childForFieldName('module_name');
-      if (module) out.push(ref(module.text.replace(/\s+/g, ''), n));
+      if (module) out.push(pyRef(module.text.replace(/\s+/g, ''), n));
       return false;
     }
     return undefined;

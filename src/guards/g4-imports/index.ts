@@ -6,9 +6,21 @@ import { signatureChanges } from './signature-change.js';
 import { isMdx } from './mdx-esm.js';
 import { ungroundedImports } from './ungrounded-imports.js';
 import { removedDependencyFindings } from './removed-dependencies.js';
+import { isPythonManifest, removedPythonFindings } from './removed-python.js';
+import { removedGoFindings } from './removed-go.js';
+import { removedRustFindings } from './removed-rust.js';
 import { G4_EVIDENCE } from './evidence.js';
 
 const CHECKED = new Set(['python', 'javascript', 'typescript', 'tsx', 'go', 'rust']);
+
+/** The manifests whose removed dependencies G4 checks against the imports that remain. */
+function manifestKind(path: string): 'npm' | 'python' | 'go' | 'rust' | null {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  if (base === 'package.json') return 'npm';
+  if (base === 'go.mod') return 'go';
+  if (base === 'Cargo.toml') return 'rust';
+  return isPythonManifest(path) ? 'python' : null;
+}
 
 /**
  * G4: the worker prompt's scope rules made deterministic for a PR — new imports (in source files,
@@ -23,14 +35,25 @@ export const g4: Guard = {
   evidence: G4_EVIDENCE,
 
   appliesTo(file) {
-    if (file.path === 'package.json' || file.path.endsWith('/package.json')) return file.status === 'modified' && !isSkippedPath(file.path);
+    if (manifestKind(file.path)) return file.status === 'modified' && !isSkippedPath(file.path);
     const lang = languageOf(file.path);
     const code = (!!lang && CHECKED.has(lang)) || isMdx(file.path);
     return code && file.status !== 'deleted' && file.head.text !== null && !isSkippedPath(file.path);
   },
   async checkFile(file, ctx): Promise<GuardFinding[]> {
     // A dependency the manifest drops while files of its package still import it.
-    if (file.path === 'package.json' || file.path.endsWith('/package.json')) return removedDependencyFindings(file, ctx.patch.files, ctx);
+    switch (manifestKind(file.path)) {
+      case 'npm':
+        return removedDependencyFindings(file, ctx.patch.files, ctx);
+      case 'python':
+        return removedPythonFindings(file, ctx.patch.files, ctx);
+      case 'go':
+        return removedGoFindings(file, ctx);
+      case 'rust':
+        return removedRustFindings(file, ctx);
+      default:
+        break;
+    }
     // An MDX page's imports count like code; the rest of G4 is about source files.
     if (isMdx(file.path)) return ungroundedImports(file, ctx);
     return [...(await ungroundedImports(file, ctx)), ...(await missingSymbols(file, ctx)), ...(await signatureChanges(file))];

@@ -90,3 +90,32 @@ export function pythonModuleDeclared(dotted: string, deps: ReadonlySet<string>):
   for (const d of deps) if (d.startsWith(`${name}-`)) return true;
   return false;
 }
+
+/**
+ * True when the distribution `dist` (PEP 503 name) certainly provides the module `dotted`: the
+ * module, or one of its dotted prefixes, normalised the same way is the distribution's name
+ * (`typing_extensions` ← typing-extensions, `google.cloud.storage` ← google-cloud-storage), or the
+ * table of well-known aliases says so (`yaml` ← PyYAML, `bs4` ← beautifulsoup4). Looser spellings
+ * (`python-x`, a family prefix) ground an import but prove nothing about a removal, so they are not used.
+ */
+export function distributionProvides(dist: string, dotted: string): boolean {
+  const segments = dotted.split('.').filter(Boolean);
+  for (let i = 1; i <= segments.length; i++) {
+    const prefix = segments.slice(0, i);
+    if (pep503(prefix.join('-')) === dist) return true;
+    if ((PROVIDERS[prefix.join('.')] ?? []).includes(dist)) return true;
+  }
+  return false;
+}
+
+/**
+ * The top-level module names that may come from `dist` (for a first `git grep` before the imports
+ * are parsed): its name with `-` read as `_` or `.` at each split, and the aliases of the table.
+ */
+export function topModuleCandidates(dist: string): string[] {
+  const parts = dist.split('-');
+  const out = new Set<string>();
+  for (let i = 1; i <= parts.length; i++) out.add(parts.slice(0, i).join('_'));
+  for (const [module, dists] of Object.entries(PROVIDERS)) if (dists.includes(dist)) out.add(module.split('.')[0]!);
+  return [...out];
+}

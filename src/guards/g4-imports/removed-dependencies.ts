@@ -1,5 +1,4 @@
 import { posix } from 'node:path';
-import { GitCommandError, git } from '../../core/git.js';
 import type { GuardContext, GuardFinding } from '../../core/guard.js';
 import { isRecord } from '../../core/is-record.js';
 import type { ChangedFile } from '../../core/patch-set.js';
@@ -7,7 +6,7 @@ import { dependencyReaderFor } from '../../repo/manifests/dependency-specs.js';
 import { isSkippedPath } from '../../repo/manifests/index.js';
 import { isNodeBuiltin } from '../../repo/stdlib/node.js';
 import { npmWorkspace } from './npm-workspace.js';
-import type { G4RemovedDependencyEvidence } from './evidence.js';
+import { dirOf, escapeRegex, grepHead, ownerDir, removedFinding } from './removed-shared.js';
 
 /**
  * A dependency the PR removes from a package.json while files of that same package still import it:
@@ -22,48 +21,14 @@ import type { G4RemovedDependencyEvidence } from './evidence.js';
 const NPM_GROUPS = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'];
 const SOURCE_SPECS = ['*.js', '*.jsx', '*.mjs', '*.cjs', '*.ts', '*.tsx', '*.mts', '*.cts', '*.vue', '*.svelte', '*.mdx'];
 
-const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** Head files (below `dir`) that import `pkg` or a subpath of it; one `git grep -l` on the head commit. */
-async function importersAtHead(ctx: GuardContext, pkg: string, dir: string): Promise<string[]> {
-  const re = `(from|require\\(|import\\(|import)[[:space:]]*['"]${esc(pkg)}(/[^'"]*)?['"]`;
-  const specs = dir ? SOURCE_SPECS.map((s) => `${dir}/${s}`) : SOURCE_SPECS;
-  try {
-    const out = await git(ctx.head.repoDir, [
-      '-c',
-      'core.quotePath=false',
-      'grep',
-      '-l',
-      '-I',
-      '-E',
-      '-e',
-      re,
-      ctx.head.sha,
-      '--',
-      ...specs,
-    ]);
-    return out
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => l.slice(ctx.head.sha.length + 1));
-  } catch (err) {
-    if (err instanceof GitCommandError && err.code === 1 && !err.stderr.trim()) return [];
-    throw err;
-  }
-}
-
-/** The folder of the nearest package.json above `path` among `dirs`. */
-function ownerDir(path: string, dirs: ReadonlySet<string>): string {
-  for (let dir = posix.dirname(path); ; dir = posix.dirname(dir)) {
-    const d = dir === '.' ? '' : dir;
-    if (dirs.has(d)) return d;
-    if (d === '') return '';
-  }
+/** Head files (below `dir`) that import `pkg` or a subpath of it. */
+function importersAtHead(ctx: GuardContext, pkg: string, dir: string): Promise<string[]> {
+  const re = `(from|require\\(|import\\(|import)[[:space:]]*['"]${escapeRegex(pkg)}(/[^'"]*)?['"]`;
+  return grepHead(ctx, re, SOURCE_SPECS, dir);
 }
 
 /** True when a lockfile the PR changed still installs `pkg` (for another dependency). */
 function lockStillInstalls(all: ChangedFile[], pkg: string): string | null {
-  //
   for (const f of all) {
     if (f.head.text === null) continue;
     const base = posix.basename(f.path);
@@ -76,7 +41,7 @@ function lockStillInstalls(all: ChangedFile[], pkg: string): string | null {
         // unreadable: proves nothing
       }
     } else if (base === 'pnpm-lock.yaml' || base === 'yarn.lock') {
-      const p = esc(pkg);
+      const p = escapeRegex(pkg);
       if (new RegExp(`^\\s*['"]?/?${p}@`, 'm').test(f.head.text)) return f.path;
     }
   }
@@ -101,12 +66,10 @@ export async function removedDependencyFindings(file: ChangedFile, all: ChangedF
   const kept = names(after);
   const removed = [...names(before)].filter((n) => !kept.has(n) && !n.startsWith('@types/') && !isNodeBuiltin(n));
   if (removed.length === 0) return [];
-  const dir = posix.dirname(file.path) === '.' ? '' : posix.dirname(file.path);
+  const dir = dirOf(file.path);
   const ws = await npmWorkspace(ctx);
   const manifestDirs = new Set(
-    (await ctx.head.paths())
-      .filter((p) => (p === 'package.json' || p.endsWith('/package.json')) && !isSkippedPath(p))
-      .map((p) => (p === 'package.json' ? '' : posix.dirname(p))),
+    (await ctx.head.paths()).filter((p) => (p === 'package.json' || p.endsWith('/package.json')) && !isSkippedPath(p)).map(dirOf),
   );
   const out: GuardFinding[] = [];
   for (const pkg of removed.slice(0, 20)) {
@@ -118,35 +81,20 @@ export async function removedDependencyFindings(file: ChangedFile, all: ChangedF
     const siblings = ws?.layout === 'hoisted' ? ws.members.filter((m) => m.dir !== dir && m.deps.has(lower)).map((m) => m.manifest) : [];
     const lock = lockStillInstalls(all, pkg);
     const accidental = siblings.length
-      ? `it still resolves only because ${ws?.manager ?? 'npm'} hoists \`${siblings[0]}\`'s copy to the root node_modules`
+      ? `it still resolves only because ${ws?.manager ?? 'npm'} hoists \`${siblings[0]}\`'s copy to the root node_modules, which nothing guarantees.`
       : lock
-        ? `it still resolves only because \`${lock}\` installs it for another dependency`
+        ? `it still resolves only because \`${lock}\` installs it for another dependency, which nothing guarantees.`
         : null;
-    const shown = files
-      .slice(0, 3)
-      .map((f) => `\`${f}\``)
-      .join(', ');
-    const more = files.length > 3 ? ` and ${files.length - 3} more` : '';
-    out.push({
-      category: 'ungrounded-import',
-      severity: accidental ? 'risk' : 'fail',
-      path: file.path,
-      ...(file.added[0] ? { line: file.added[0].start } : {}),
-      message:
-        `\`${file.path}\` removes the dependency '${pkg}', but ${files.length} file${files.length === 1 ? '' : 's'} of this package still import${files.length === 1 ? 's' : ''} it (${shown}${more}): ` +
-        (accidental
-          ? `${accidental}, which nothing guarantees.`
-          : 'once installed from this manifest, the import does not resolve and the build or the module breaks.'),
-      remediation: `Keep '${pkg}' in \`${file.path}\`, or remove its imports from those files in this PR.`,
-      evidence: {
-        package: pkg,
+    out.push(
+      removedFinding({
+        manifest: file,
         ecosystem: 'npm',
-        manifest: file.path,
-        importers: files.slice(0, 20),
-        importerCount: files.length,
-        removedDependency: true,
-      } satisfies G4RemovedDependencyEvidence,
-    });
+        pkg,
+        importers: files,
+        accidental,
+        breaks: 'once installed from this manifest, the import does not resolve and the build or the module breaks.',
+      }),
+    );
   }
   return out;
 }
