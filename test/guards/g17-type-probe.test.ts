@@ -3,7 +3,7 @@ import { runCheck } from '../../src/cli.js';
 import type { Report } from '../../src/core/report.js';
 import { prRepo, type FileContent } from '../helpers/git-repo.js';
 import { probeSkip, ProbeTimeout } from '../../src/guards/g17-type-probe/index.js';
-import { loadCompiler } from '../../src/guards/g17-type-probe/program.js';
+import { buildProgram, loadCompiler, programOptions } from '../../src/guards/g17-type-probe/program.js';
 
 /** Gates base → head through the real CLI (`slopgate check --only G17 --format json`) and returns the report. */
 async function check(base: Record<string, FileContent>, head: Record<string, FileContent>): Promise<Report> {
@@ -161,5 +161,34 @@ describe('G17 type probe', () => {
     expect(probeSkip(new RangeError('Maximum call stack size exceeded'), ts).reason).toBe(
       'the TypeScript compiler failed on this tree (Maximum call stack size exceeded); nothing was concluded',
     );
+  });
+  it('the deadline is asked before each tree file is parsed, so a large program stops building in time', async () => {
+    const ts = await loadCompiler();
+    const files = new Map([
+      ['src/a.ts', "import { b } from './b';\nexport const a = b;\n"],
+      ['src/b.ts', "import { c } from './c';\nexport const b = c;\n"],
+      ['src/c.ts', 'export const c = 1;\n'],
+    ]);
+    const { options } = programOptions(ts, undefined);
+    let parsed = 0;
+    const build = (limit: number) => () =>
+      buildProgram(ts, {
+        files,
+        roots: ['src/a.ts'],
+        options,
+        maxProgramFiles: 10,
+        beforeParse: () => {
+          if (++parsed > limit) throw new ProbeTimeout();
+        },
+      });
+    expect(build(1)).toThrow(ProbeTimeout);
+    expect(parsed).toBe(2);
+    parsed = 0;
+    expect(
+      build(10)()
+        .getSourceFiles()
+        .filter((f) => f.fileName.includes('/src/')),
+    ).toHaveLength(3);
+    expect(parsed).toBe(3);
   });
 });

@@ -134,6 +134,7 @@ async function probe(files: ChangedFile[], ctx: GuardContext): Promise<GuardFind
     roots: [...checked, ...declarations],
     options,
     maxProgramFiles: MAX_PROGRAM_FILES,
+    beforeParse: () => budget.check(),
   });
   const found = probeErrors(
     ts,
@@ -163,6 +164,7 @@ async function probe(files: ChangedFile[], ctx: GuardContext): Promise<GuardFind
     roots: [...baseRoots, ...baseDeclarations],
     options,
     maxProgramFiles: MAX_PROGRAM_FILES,
+    beforeParse: () => budget.check(),
   });
   const before = errorKeys(
     ts,

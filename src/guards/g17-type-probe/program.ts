@@ -81,6 +81,8 @@ export interface ProgramInput {
   options: TS.CompilerOptions;
   /** Tree files the program may parse beyond its roots. */
   maxProgramFiles: number;
+  /** Called before each tree file is parsed; throws to stop building (the probe's deadline). */
+  beforeParse?: () => void;
 }
 
 /**
@@ -113,6 +115,8 @@ export function buildProgram(ts: Compiler, input: ProgramInput): TS.Program {
       const text = readTree(name);
       if (text === undefined) return undefined;
       if (!rootSet.has(name) && ++served > input.maxProgramFiles) return undefined;
+      // Parsing and binding hundreds of files takes no cancellation token: the deadline is asked here.
+      input.beforeParse?.();
       return ts.createSourceFile(name, text, languageVersion, true);
     },
     getDefaultLibFileName: (options) => ts.getDefaultLibFilePath(options),
