@@ -4,7 +4,7 @@ import { canonicalGuardId, knownGuardIdsText, unknownGuardIds } from '../core/gu
 import { InputError, errorMessage } from '../core/errors.js';
 import { assertRepo, defaultBranch, resolveCommit } from '../core/patch-set.js';
 import { runGate } from '../gate/run-gate.js';
-import { createLogger } from '../core/trace.js';
+import { createLogger, type Logger } from '../core/trace.js';
 import { GUARDS } from '../guards/index.js';
 import { cliLlmOptions, type LlmDeps } from '../gate/llm-stage-options.js';
 import { REPORT_FORMATS, renderReport, type ReportFormat } from '../report/index.js';
@@ -102,6 +102,11 @@ export interface CheckIo {
   stderr?: ProgressStream;
 }
 
+/** With `--trace`: when the CLI reached a step (ms since the process started). */
+function cliStage(log: Logger, stage: string): void {
+  log.info({ event: 'cli.stage', stage, atMs: Math.round(performance.now()) }, 'cli.stage');
+}
+
 /** Runs `slopgate check`; returns the exit code. */
 export async function runCheck(args: CheckArgs, write: (s: string) => void, llm: LlmDeps = {}, io: CheckIo = {}): Promise<number> {
   const warn = io.warn ?? ((s: string) => process.stderr.write(s));
@@ -124,6 +129,7 @@ export async function runCheck(args: CheckArgs, write: (s: string) => void, llm:
   const services = opening ? (await import('../store/services.js')).pendingStoreServices(opening, { repo: repoDir }) : undefined;
   const progress = progressLine(io.stderr ?? process.stderr, args.format !== 'json');
   progress.update(`gating ${base}..${head.label ?? args.head}: running the guards`);
+  cliStage(log, 'gate starts');
   let report: Awaited<ReturnType<typeof runGate>>;
   try {
     report = await runGate({
@@ -143,15 +149,18 @@ export async function runCheck(args: CheckArgs, write: (s: string) => void, llm:
       ...llmOptions,
     });
     if (head.label) report.head.ref = head.label;
+    cliStage(log, 'gate done');
     const store = await opening;
     // The verdict does not depend on the history: a run that cannot be stored is reported all the same.
     if (store)
       await store
         .saveRun(report, { trigger: 'cli' })
         .catch((err: unknown) => storeNotice(`warning: this run was not stored in ${args.db}: ${errorMessage(err)}`));
+    cliStage(log, 'run stored');
   } finally {
     progress.done();
     await (await opening?.catch(() => undefined))?.close();
+    cliStage(log, 'store closed');
   }
   const out = renderReport(args.format, report, {
     color: args.format === 'text' && !output && process.stdout.isTTY && !process.env.NO_COLOR,
