@@ -11,6 +11,7 @@ import { REPORT_FORMATS, renderReport, type ReportFormat } from '../report/index
 import { exitCodeFor, type FailLevel } from '../routing/fail-level.js';
 import { isOneOf } from '../core/one-of.js';
 import { cliStoreOptions, storeNotice } from './store-options.js';
+import type { Store } from '../store/store.js';
 import { cliConfig } from './repo-config.js';
 import { snapshotWorkingTree, uncommittedCount } from './working-tree.js';
 import { progressLine, type ProgressStream } from './progress-line.js';
@@ -122,11 +123,21 @@ export async function runCheck(args: CheckArgs, write: (s: string) => void, llm:
   const head = await headToGate(repoDir, args, warn);
   const llmOptions = await cliLlmOptions(repoDir, head.ref, config, args.qa ?? false, llm);
   const log = createLogger(trace ? { level: 'info', destination: trace } : {});
-  // The store opens while the gate starts (see pendingStoreServices); one that cannot open stops the run below.
+  // The store opens when the gate first needs it (see pendingStoreServices), else after the gate; one
+  // that cannot open stops the run below.
   const db = args.db;
-  const opening = db ? import('../store/open-store.js').then((m) => m.openStore(cliStoreOptions(db))) : undefined;
-  opening?.catch(() => undefined);
-  const services = opening ? (await import('../store/services.js')).pendingStoreServices(opening, { repo: repoDir }) : undefined;
+  let opening: Promise<Store> | undefined;
+  const open = db
+    ? () => {
+        if (!opening) {
+          opening = import('../store/open-store.js').then((m) => m.openStore(cliStoreOptions(db)));
+          // Awaited below; until then a failure must not count as unhandled.
+          opening.catch(() => undefined);
+        }
+        return opening;
+      }
+    : undefined;
+  const services = open ? (await import('../store/services.js')).pendingStoreServices(open, { repo: repoDir }) : undefined;
   const progress = progressLine(io.stderr ?? process.stderr, args.format !== 'json');
   progress.update(`gating ${base}..${head.label ?? args.head}: running the guards`);
   cliStage(log, 'gate starts');
@@ -150,7 +161,7 @@ export async function runCheck(args: CheckArgs, write: (s: string) => void, llm:
     });
     if (head.label) report.head.ref = head.label;
     cliStage(log, 'gate done');
-    const store = await opening;
+    const store = await open?.();
     // The verdict does not depend on the history: a run that cannot be stored is reported all the same.
     if (store)
       await store

@@ -320,16 +320,29 @@ async function judgeBothSides(
     opts.base,
     [runner.command, opts.config.setup ? ` [setup: ${opts.config.setup}]` : '', sides.baseKey ? ` [deps: ${sides.baseKey}]` : ''].join(''),
   );
-
-  let cached: SuiteResult | null = null;
-  try {
-    cached = await opts.cache.get(key);
-  } catch (err) {
-    opts.log?.warn({ err: String(err) }, 'baseline cache read failed; running the baseline');
-  }
+  // The cached baseline is looked up once the head's suite has started (the head runs either way, and
+  // the CLI's store opens on first use, a second of the main thread); only a base whose dependencies
+  // differ from the head's asks first, to know whether to install them.
+  let asked: Promise<SuiteResult | null> | undefined;
+  const lookup = () =>
+    (asked ??= (async (): Promise<SuiteResult | null> => {
+      try {
+        return await opts.cache.get(key);
+      } catch (err) {
+        opts.log?.warn({ err: String(err) }, 'baseline cache read failed; running the baseline');
+        return null;
+      }
+    })());
   const say = (text: string) => opts.progress?.(`tests (${runner.displayCommand}): ${text}`);
-  say(cached === null ? 'preparing the dependencies of the base and the head' : 'preparing the dependencies of the head');
-  const deps = await sides.prepare(cached === null);
+  const needBase = sides.sameDeps || (await lookup()) === null;
+  say(
+    sides.sameDeps
+      ? 'preparing the dependencies (the same at the base and the head)'
+      : needBase
+        ? 'preparing the dependencies of the base and the head'
+        : 'preparing the dependencies of the head',
+  );
+  const deps = await sides.prepare(needBase);
   stage(opts, 'dependencies ready');
   const withDeps = { ...empty, ...info, dependencies: deps.summary, ...(deps.notes.length ? { notes: deps.notes } : {}) };
   // A registry or network failure is not a verdict on anything: the gate stops, neither passing nor blaming.
@@ -342,6 +355,10 @@ async function judgeBothSides(
   const candidateWs = await exporting;
   await candidateWs.useDependencies(deps.head);
   stage(opts, 'head exported');
+  const candidateRun = runSuite(candidateWs, runner, opts.config);
+  // Awaited with the baseline below; until then a rejection must not count as unhandled.
+  candidateRun.catch(() => undefined);
+  const cached = await lookup();
   const baselineRun = cached
     ? Promise.resolve(cached)
     : (async () => {
@@ -356,7 +373,7 @@ async function judgeBothSides(
         }
       })();
   say(cached ? 'running the suite at the head (the base is from the cache)' : 'running the suite at the base and at the head');
-  const [baselineRaw, candidateRaw] = await Promise.all([baselineRun, runSuite(candidateWs, runner, opts.config)]);
+  const [baselineRaw, candidateRaw] = await Promise.all([baselineRun, candidateRun]);
   const [baseline, candidate] = [capSuiteMessages(baselineRaw), capSuiteMessages(candidateRaw)];
   stage(opts, 'suites done');
   const configChanges = await testConfigChanges(opts.base, new Revision(opts.repoDir, opts.candidateSha)).catch(
