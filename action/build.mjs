@@ -56,6 +56,12 @@ await cp(join(grammarPkg, 'LICENSE'), join(grammarOut, 'LICENSE'));
 for (const f of await readdir(join(grammarPkg, 'wasm'))) {
   if (/^tree-sitter-.+\.wasm$/.test(f)) await cp(join(grammarPkg, 'wasm', f), join(grammarOut, 'wasm', f));
 }
+// pyright: G17's Python probe resolves 'pyright/package.json' from the bundle and binds the package into the sandbox.
+const pyrightPkg = dirname(require.resolve('pyright/package.json'));
+const pyrightOut = join(out, 'node_modules', 'pyright');
+await mkdir(pyrightOut, { recursive: true });
+for (const f of ['package.json', 'index.js', 'LICENSE.txt', 'dist'])
+  await cp(join(pyrightPkg, f), join(pyrightOut, f), { recursive: true });
 // The bundle is ESM whatever the nearest package.json says.
 await writeFile(join(out, 'package.json'), JSON.stringify({ type: 'module', private: true }, null, 2) + '\n');
 

@@ -2,14 +2,15 @@ import { execFile } from 'node:child_process';
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { git, gitEnv } from '../core/git.js';
+import { git, gitEnv, gitMaybe } from '../core/git.js';
 import { InputError } from '../core/errors.js';
 
 /**
  * How many paths `git status` lists as changed or untracked (ignored files excluded): the work that a
- * check of the commits does not see.
+ * check of the commits does not see. A bare repository (a mirror) has no working tree: 0.
  */
 export async function uncommittedCount(repoDir: string): Promise<number> {
+  if ((await gitMaybe(repoDir, ['rev-parse', '--is-inside-work-tree']))?.trim() !== 'true') return 0;
   const out = await git(repoDir, ['status', '--porcelain=v1', '-z', '--untracked-files=all']);
   const parts = out.split('\0');
   let n = 0;

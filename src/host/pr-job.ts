@@ -41,6 +41,8 @@ export interface JobSettings {
   guards?: Guard[];
   /** G8's run options for this run (the Action's `tests: false`), over `deps.testRun`. */
   testRun?: TestRunOptions;
+  /** Where the config came from, as the report says it ("`.github/slopgate.yml` on `main`"). */
+  source?: string;
 }
 
 /**
@@ -141,8 +143,16 @@ export async function gatePr(host: ReviewHost, job: GateJob, deps: GatePrDeps<Ga
 function hostConfig(host: ReviewHost): ConfigSource {
   return {
     where: (pr) => pr.defaultBranch,
-    load: async (pr) => ({ config: (await loadRepoConfig(host, pr.defaultBranch)).config }),
+    load: async (pr) => {
+      const { config, file } = await loadRepoConfig(host, pr.defaultBranch);
+      return { config, source: configSourceText(file, `${pr.defaultBranch} (the default branch)`) };
+    },
   };
+}
+
+/** What a report says about its config: the committed file and where it was read, or the defaults. */
+export function configSourceText(file: string | null, where: string): string {
+  return file ? `${file} on ${where}` : `the embedded defaults: no slopgate config file on ${where}`;
 }
 
 /** The PR facts a job gates: the PR now, or for a merge queue's commit, the queued PR with the queue's sides. */
@@ -264,6 +274,7 @@ export async function runPrJob<J extends PrJob>(
     };
     const gated = await (deps.gate ?? runGate)({
       ...(await prGateOptions(host, pr, config, revisions, jobDeps, log)),
+      ...(settings.source ? { configSource: settings.source } : {}),
       // The PR's title and body reach the Q&A roles and the navigator only inside their data block.
       // slopgate's own section of the body (the last verdict) is left out: the models see the author's text only.
       ...(deps.llm === false

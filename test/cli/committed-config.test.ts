@@ -1,4 +1,5 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCheck, type CheckArgs } from '../../src/cli.js';
@@ -97,6 +98,19 @@ describe('slopgate check and uncommitted work', () => {
     expect(report.head.ref).toBe('working tree');
     expect(repo.git('status', '--porcelain')).toBe(before);
     expect(repo.git('rev-parse', 'HEAD')).toBe(headBefore);
+  });
+
+  it('a bare repository (a mirror) whose HEAD is the head: no working tree to warn about, the check runs', async () => {
+    const repo = prRepo({ 'a.py': 'x = 1\n' }, { 'a.py': 'x = 2\n' });
+    const bare = `${repo.dir}.git`;
+    execFileSync('git', ['clone', '-q', '--bare', '--branch', 'pr', repo.dir, bare]);
+    try {
+      const { err, report } = await check({ repo: bare, base: 'main' });
+      expect(err).toBe('');
+      expect(report.files.map((f) => f.path)).toEqual(['a.py']);
+    } finally {
+      rmSync(bare, { recursive: true, force: true });
+    }
   });
 
   it('--working-tree with --head is a usage error', async () => {

@@ -226,4 +226,91 @@ describe('G16 discovery: which checks the repository enforces', () => {
     expect(checksOfCommand('ruff check $SRC')).toEqual([{ tool: 'ruff-check', enforced: true }]);
     expect(checksOfCommand("prettier --check '**/*' '!**/*.md'")).toEqual([{ tool: 'prettier', enforced: true }]);
   });
+
+  it('mypy: found in commands and hooks, always a failing form; its paths, options and the configuration’s files and exclude', () => {
+    const found = discover({
+      '.github/workflows/ci.yml': workflow('uv run mypy --strict src tests'),
+      'pyproject.toml': '[tool.mypy]\nexclude = ["^build/", "_pb2\\\\.py$"]\n',
+    });
+    expect(summary(found)).toEqual({ mypy: ['.github/workflows/ci.yml', true, true] });
+    expect(found.get('mypy')).toMatchObject({
+      paths: ['src', 'tests'],
+      args: ['--strict', 'src', 'tests'],
+      exclude: ['^build/', '_pb2\\.py$'],
+      config: 'pyproject.toml',
+    });
+    // no paths on the command: the configuration's `files` (mypy.ini comes before pyproject.toml, as in mypy)
+    const bare = discover({
+      Makefile: 'typecheck:\n\tpython -m mypy\n',
+      'mypy.ini': '[mypy]\nfiles = calc, tools/\n',
+      'pyproject.toml': '[tool.mypy]\nfiles = ["other"]\n',
+    }).get('mypy')!;
+    expect([bare.inCi, bare.paths, bare.config]).toEqual([false, ['calc', 'tools'], 'mypy.ini']);
+    // a package named with -p is its directory (or a src layout's)
+    expect(checksOfCommand('mypy -p calc.core')[0]!.paths).toEqual(['calc/core', 'calc/core.py', 'src/calc/core', 'src/calc/core.py']);
+    // setup.cfg counts only with a [mypy] section; a pre-commit hook carries its args
+    const hook = discover({
+      '.pre-commit-config.yaml':
+        'ci:\n  autofix_prs: false\nrepos:\n  - repo: https://github.com/pre-commit/mirrors-mypy\n    rev: v1.13.0\n    hooks:\n      - id: mypy\n        args: [--strict]\n',
+      'setup.cfg': '[metadata]\nname = calc\n',
+    }).get('mypy')!;
+    expect([hook.inCi, hook.enforced, hook.args, hook.config]).toEqual([true, true, ['--strict'], undefined]);
+  });
+
+  it('clippy: enforced only when warnings fail it (-D warnings on the line, in RUSTFLAGS, a hook’s default)', () => {
+    const clippy = (files: Record<string, string>) => summary(discover(files)).clippy;
+    expect(clippy({ '.github/workflows/a.yml': workflow('cargo clippy --all-targets --all-features -- -D warnings') })).toEqual([
+      '.github/workflows/a.yml',
+      true,
+      true,
+    ]);
+    expect(clippy({ '.github/workflows/a.yml': workflow('cargo +stable clippy --workspace') })).toEqual([
+      '.github/workflows/a.yml',
+      true,
+      false,
+    ]);
+    // a step that also checks the tree for changes does not make clippy deny warnings
+    expect(clippy({ '.github/workflows/a.yml': workflow('cargo clippy\ngit diff --exit-code') })).toEqual([
+      '.github/workflows/a.yml',
+      true,
+      false,
+    ]);
+    expect(clippy({ '.github/workflows/a.yml': workflow('RUSTFLAGS="-D warnings" cargo clippy') })).toEqual([
+      '.github/workflows/a.yml',
+      true,
+      true,
+    ]);
+    // RUSTFLAGS from the workflow's or the job's env
+    const withEnv = (env: string) =>
+      `name: ci\non: push\n${env}jobs:\n  lint:\n    runs-on: ubuntu-latest\n    steps:\n      - run: cargo clippy --all-targets\n`;
+    expect(clippy({ '.github/workflows/a.yml': withEnv('env:\n  RUSTFLAGS: -Dwarnings\n') })).toEqual([
+      '.github/workflows/a.yml',
+      true,
+      true,
+    ]);
+    expect(clippy({ '.github/workflows/a.yml': withEnv('env:\n  RUSTFLAGS: -C debuginfo=0\n') })).toEqual([
+      '.github/workflows/a.yml',
+      true,
+      false,
+    ]);
+    // the clippy-check action's args
+    const action =
+      'on: push\njobs:\n  c:\n    runs-on: x\n    steps:\n      - uses: actions-rs/clippy-check@v1\n        with:\n          args: --all-features -- -D warnings\n';
+    expect(discover({ '.github/workflows/a.yml': action }).get('clippy')).toMatchObject({
+      enforced: true,
+      inCi: true,
+      args: ['--all-features', '--', '-D', 'warnings'],
+    });
+    // doublify's hook denies warnings by default; replaced args decide
+    const hooks = (args: string) =>
+      `ci: {}\nrepos:\n  - repo: https://github.com/doublify/pre-commit-rust\n    rev: v1.0\n    hooks:\n      - id: clippy\n${args}`;
+    expect(clippy({ '.pre-commit-config.yaml': hooks('') })).toEqual(['.pre-commit-config.yaml', true, true]);
+    expect(clippy({ '.pre-commit-config.yaml': hooks('        args: [--all-targets]\n') })).toEqual([
+      '.pre-commit-config.yaml',
+      true,
+      false,
+    ]);
+    // a Makefile target only: local
+    expect(clippy({ Makefile: 'lint:\n\tcargo clippy -- -D warnings\n' })).toEqual(['Makefile', false, true]);
+  });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toolWords } from '../../src/guards/g16-project-checks/finding-text.js';
+import { readClippyCommand } from '../../src/guards/g16-project-checks/clippy-options.js';
+import { excludedByMypy, pythonRegex, readMypyCommand } from '../../src/guards/g16-project-checks/mypy-options.js';
 import { formatterCommand, linterCommand, parseDiagnostics, tscProject } from '../../src/guards/g16-project-checks/tool-commands.js';
 import { splitCodeSpans } from '../../src/report/markdown-escape.js';
 
@@ -92,5 +94,129 @@ describe('G16 sandboxed tools: commands and output parsers', () => {
     const parts = splitCodeSpans(`before ${words} after`);
     expect(parts.map((p) => p.code)).toEqual([false, true, false]);
     expect(parts[1]!.text.trim()).toBe('a ``` b c `d` <img> **e**');
+  });
+
+  it('reads mypy’s usual lines (before 1.11) and its JSON lines alike: errors only, never a missing dependency or a syntax error', () => {
+    // mypy 1.13's own output for the same file, in both forms
+    const text = [
+      'calc/ops.py:1: error: Library stubs not installed for "requests"  [import-untyped]',
+      'calc/ops.py:1: note: Hint: "python3 -m pip install types-requests"',
+      'calc/ops.py:2: error: Cannot find implementation or library stub for module named "notthere"  [import-not-found]',
+      'calc/ops.py:10: error: "dict[str, int]" has no attribute "merge"  [attr-defined]',
+      'calc/ops.py:11: error: Incompatible return value type (got "int", expected "str")  [return-value]',
+      'calc/old.py:3: error: Cannot find module named "x"  [import]',
+      "calc/bad.py:1: error: '(' was never closed  [syntax]",
+    ].join('\n');
+    const json = [
+      '{"file": "calc/ops.py", "line": 1, "column": 0, "message": "Library stubs not installed for \\"requests\\"", "hint": "Hint", "code": "import-untyped", "severity": "error"}',
+      '{"file": "calc/ops.py", "line": 10, "column": 4, "message": "\\"dict[str, int]\\" has no attribute \\"merge\\"", "hint": null, "code": "attr-defined", "severity": "error"}',
+      '{"file": "calc/ops.py", "line": 11, "column": 11, "message": "Incompatible return value type (got \\"int\\", expected \\"str\\")", "hint": null, "code": "return-value", "severity": "error"}',
+      '{"file": "calc/ops.py", "line": 11, "column": 11, "message": "See the docs", "hint": null, "code": "return-value", "severity": "note"}',
+    ].join('\n');
+    const expected = [
+      { path: 'calc/ops.py', line: 10, rule: 'attr-defined', message: '"dict[str, int]" has no attribute "merge"' },
+      { path: 'calc/ops.py', line: 11, rule: 'return-value', message: 'Incompatible return value type (got "int", expected "str")' },
+    ];
+    expect(parseDiagnostics('mypy', text)).toEqual(expected);
+    expect(parseDiagnostics('mypy', json)).toEqual(expected);
+    expect(parseDiagnostics('mypy', '')).toEqual([]);
+    // errors about Any count only when nothing is missing from the run (else Any may be the missing package)
+    const anyErrors = [
+      'calc/x.py:8: error: Class cannot subclass "Base" (has type "Any")  [misc]',
+      'calc/x.py:13: error: Returning Any from function declared to return "int"  [no-any-return]',
+      'calc/x.py:20: error: Name "y" is not defined  [name-defined]',
+    ];
+    expect(parseDiagnostics('mypy', anyErrors.join('\n'))?.map((d) => d.line)).toEqual([8, 13, 20]);
+    const withMissing = [
+      'calc/x.py:1: error: Cannot find implementation or library stub for module named "b"  [import-not-found]',
+      ...anyErrors,
+    ];
+    expect(parseDiagnostics('mypy', withMissing.join('\n'))?.map((d) => d.line)).toEqual([20]);
+    expect(parseDiagnostics('mypy', 'Traceback (most recent call last):')).toBeNull();
+  });
+
+  it('reads clippy’s JSON messages: lints once each at their primary span; compile errors and dependencies’ files are not the PR’s lints', () => {
+    const msg = (level: string, code: string | null, file: string, line: number, message: string) =>
+      JSON.stringify({
+        reason: 'compiler-message',
+        package_id: 'path+file:///w#calc@0.1.0',
+        message: {
+          message,
+          level,
+          code: code ? { code, explanation: null } : null,
+          spans: [
+            { file_name: 'src/other.rs', line_start: 1, is_primary: false },
+            { file_name: file, line_start: line, is_primary: true },
+          ],
+        },
+      });
+    const out = [
+      msg('warning', 'clippy::needless_return', 'src/lib.rs', 8, 'unneeded `return` statement'),
+      // the same lint again from the lib's test build
+      msg('warning', 'clippy::needless_return', 'src/lib.rs', 8, 'unneeded `return` statement'),
+      msg('error', 'clippy::needless_return', 'src/strict.rs', 5, 'unneeded `return` statement'),
+      msg('warning', 'unused_variables', 'src/lib.rs', 3, 'unused variable: `x`'),
+      msg('error', 'E0308', 'src/lib.rs', 4, 'mismatched types'),
+      msg('error', null, 'src/lib.rs', 4, 'aborting due to 1 previous error'),
+      msg('warning', 'clippy::pedantic', '/opt/slopgate/deps/vendor/serde-1.0.0/src/lib.rs', 1, 'in a dependency'),
+      JSON.stringify({ reason: 'build-finished', success: false }),
+      'a line a build script printed',
+    ].join('\n');
+    expect(parseDiagnostics('clippy', out)).toEqual([
+      { path: 'src/lib.rs', line: 8, rule: 'clippy::needless_return', message: 'unneeded `return` statement', level: 'warning' },
+      { path: 'src/strict.rs', line: 5, rule: 'clippy::needless_return', message: 'unneeded `return` statement', level: 'error' },
+      { path: 'src/lib.rs', line: 3, rule: 'unused_variables', message: 'unused variable: `x`', level: 'warning' },
+    ]);
+    expect(parseDiagnostics('clippy', 'error: could not find `Cargo.toml`')).toBeNull();
+  });
+
+  it('passes on the project’s mypy options that change what it reports, and its clippy selection and lint levels, never -D warnings', () => {
+    expect(readMypyCommand(['--strict', '--python-version', '3.11', '--junit-xml', 'out.xml', '--config-file=ci/mypy.ini', 'src'])).toEqual(
+      {
+        paths: ['src'],
+        options: ['--strict', '--python-version=3.11', '--config-file=ci/mypy.ini'],
+        exclude: [],
+        configFile: 'ci/mypy.ini',
+      },
+    );
+    expect(readMypyCommand(['$SRC']).paths).toBeUndefined();
+    const mypy = linterCommand('mypy', ['calc/a.py'], null, ['--strict', '--disable-error-code', 'misc', '.']);
+    expect(mypy).toContain(
+      `"$T" $O --no-error-summary --no-pretty --show-error-codes --no-color-output '--strict' '--disable-error-code=misc' -- 'calc/a.py'`,
+    );
+    expect(mypy).toContain('T="$VIRTUAL_ENV/bin/mypy"');
+    expect(
+      readClippyCommand([
+        '--all-targets',
+        '--features',
+        'a,b',
+        '--message-format',
+        'json',
+        '--',
+        '-D',
+        'warnings',
+        '-A',
+        'clippy::too_many_arguments',
+        '-Dclippy::dbg_macro',
+      ]),
+    ).toEqual({
+      options: ['--all-targets', '--features', 'a,b'],
+      lints: ['-A', 'clippy::too_many_arguments', '-D', 'clippy::dbg_macro'],
+      denyWarnings: true,
+    });
+    const clippy = linterCommand('clippy', ['src/lib.rs'], null, ['--workspace', '--', '-W', 'clippy::pedantic', '-D', 'warnings']);
+    expect(clippy).toContain(
+      `"$T" clippy --message-format=json --keep-going '--workspace' -- '-W' 'clippy::pedantic' > "$SLOPGATE_OUT/lint.out"`,
+    );
+    expect(clippy).toContain('"$T" clippy --version');
+  });
+
+  it('reads mypy’s exclude as mypy matches it: Python’s verbose form, each directory with its slash, then the file', () => {
+    const verbose = pythonRegex('(?x)(\n    ^scripts/   # tools\n  | _pb2\\.py$  # generated\n)')!;
+    expect(excludedByMypy('scripts/run.py', [verbose])).toBe(true);
+    expect(excludedByMypy('calc/msg_pb2.py', [verbose])).toBe(true);
+    expect(excludedByMypy('calc/ops.py', [verbose])).toBe(false);
+    expect(excludedByMypy('pkg/build/gen.py', [pythonRegex('/build/$')!])).toBe(true);
+    expect(pythonRegex('(?P<name>x)(?P=name)')).toBeNull();
   });
 });

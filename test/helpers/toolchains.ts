@@ -9,7 +9,7 @@ import { describe } from 'vitest';
  *
  * Use: `needs('go')('G8 on Go repositories', () => { … })` in place of `describe(…)`.
  */
-export type Toolchain = 'python3' | 'pytest' | 'go' | 'cargo' | 'rustfmt' | 'maven' | 'bwrap' | 'bash';
+export type Toolchain = 'python3' | 'pytest' | 'go' | 'cargo' | 'clippy' | 'rustfmt' | 'maven' | 'bwrap' | 'bash';
 
 const PROBES: Record<Toolchain, { cmd: string; args: string[]; install: string }> = {
   python3: { cmd: 'python3', args: ['--version'], install: 'python3' },
@@ -18,6 +18,7 @@ const PROBES: Record<Toolchain, { cmd: string; args: string[]; install: string }
   bash: { cmd: 'bash', args: ['--version'], install: 'bash' },
   cargo: { cmd: 'cargo', args: ['--version'], install: 'Rust with cargo (apt install cargo)' },
   rustfmt: { cmd: 'rustfmt', args: ['--version'], install: 'rustfmt (rustup component add rustfmt, or apt install rustfmt)' },
+  clippy: { cmd: 'cargo', args: ['clippy', '--version'], install: 'clippy (rustup component add clippy, or apt install rust-clippy)' },
   // Maven and a JDK (javac): `mvn -v` fails without a Java runtime, and the build needs the compiler.
   maven: { cmd: 'sh', args: ['-c', 'mvn -B -v && javac -version'], install: 'a JDK and Maven (apt install default-jdk-headless maven)' },
   // Present is not enough: it must be able to create a namespace here (containers may forbid it).

@@ -63,8 +63,9 @@ describe('gatePr over an in-memory host', { timeout: TIMEOUT }, () => {
     expect(s.host.postedReviews).toHaveLength(0);
     expect(s.host.callsOf('addLabels')).toHaveLength(0);
     expect(s.host.pr.body).toContain(BODY_START);
-    // Config came from the default branch, never from the PR head.
+    // Config came from the default branch, never from the PR head, and the check run says so.
     expect(s.host.callsOf('listDirectory')).toEqual([['.github', 'main']]);
+    expect(out.summary).toContain('Config: the embedded defaults: no slopgate config file on main (the default branch)');
     // The check run is completed before anything best-effort happens.
     const order = s.host.calls.map((c) => c.method);
     expect(order.indexOf('completeCheckRun')).toBeLessThan(order.indexOf('listReviewComments'));
@@ -89,6 +90,7 @@ describe('gatePr over an in-memory host', { timeout: TIMEOUT }, () => {
     s.host.only();
     expect(await gatePr(s.host, s.job, s.deps)).toBe('reported');
     expect(completion(s).conclusion).toBe('failure');
+    expect(completion(s).summary).toContain('Config: .github/slopgate.yml on main (the default branch)');
     for (const m of ['listReviewComments', 'createReview', 'updatePullRequestBody', 'addLabels'] as const) {
       expect(s.host.callsOf(m)).toEqual([]);
     }

@@ -1,6 +1,8 @@
 import { parse as parseYaml } from 'yaml';
 import { isRecord } from '../../core/is-record.js';
 import { readIni } from '../../repo/manifests/ini-read.js';
+import { readClippyCommand, rustflagsDenyWarnings } from './clippy-options.js';
+import { MYPY_CONFIG_FILES, mypyConfigOf, readMypyCommand } from './mypy-options.js';
 
 /**
  * Which format, lint and type checks a repository enforces, read from its base tree: GitHub Actions
@@ -13,7 +15,8 @@ import { readIni } from '../../repo/manifests/ini-read.js';
  * as pre-commit.ci, which a top-level `ci:` key in its config declares).
  */
 
-export type CheckTool = 'gofmt' | 'go-vet' | 'rustfmt' | 'ruff-check' | 'ruff-format' | 'black' | 'prettier' | 'eslint' | 'tsc';
+export type CheckTool =
+  'gofmt' | 'go-vet' | 'rustfmt' | 'ruff-check' | 'ruff-format' | 'black' | 'prettier' | 'eslint' | 'tsc' | 'mypy' | 'clippy';
 
 export interface DiscoveredCheck {
   tool: CheckTool;
@@ -28,12 +31,24 @@ export interface DiscoveredCheck {
   /**
    * The paths or globs the command names (`prettier --check src`, `eslint 'lib/**'`), relative to
    * the repository root; absent when it checks everything (`.`, nothing named) or cannot be read.
+   * For mypy without paths on its command line, the `files` of its configuration.
    */
   paths?: string[];
+  /**
+   * mypy and clippy: the words after the tool (`mypy --strict src` → `--strict src`; `cargo clippy
+   * --all-targets -- -D warnings` → the words after `clippy`), a hook's `args` or an action's `args`.
+   * clippy's `enforced` says whether warnings fail the run (`-D warnings` there or in `RUSTFLAGS`).
+   */
+  args?: string[];
+  /** mypy: the `exclude` patterns of its command line and configuration (Python regular expressions). */
+  exclude?: string[];
+  /** mypy: the configuration file it reads (`pyproject.toml`, `mypy.ini`, …), when there is one. */
+  config?: string;
 }
 
 /** The files discovery reads from the base tree (besides `.github/workflows/*.yml`). */
 export const DISCOVERY_FILES = [
+  ...MYPY_CONFIG_FILES,
   '.pre-commit-config.yaml',
   '.pre-commit-config.yml',
   'package.json',
@@ -49,6 +64,7 @@ interface Found {
   tool: CheckTool;
   enforced: boolean;
   paths?: string[];
+  args?: string[];
 }
 
 interface Site {
@@ -86,6 +102,8 @@ const basename = (w: string) => w.replace(/^.*\//, '');
 function commandWords(segment: string): string[] {
   let words = segment
     .trim()
+    // `RUSTFLAGS="-D warnings" cargo …`: a quoted assignment is one word
+    .replace(/^(?:[A-Za-z_][A-Za-z0-9_]*=(?:"[^"]*"|'[^']*'|\S*)\s+)+/, '')
     .split(/\s+/)
     .map((w) => w.replace(/^["']+|["']+$/g, ''))
     .filter(Boolean);
@@ -228,18 +246,31 @@ function namedPaths(tool: string, args: string[]): string[] | undefined {
   return out.length ? out : undefined;
 }
 
-/** The checks one simple command runs (usually none or one). */
-export function checksOfCommand(segment: string): Found[] {
-  const found = checksOfWords(segment);
+/** `RUSTFLAGS` assigned on the command itself (`RUSTFLAGS="-D warnings" cargo clippy`). */
+function inlineRustflags(segment: string): string {
+  const m = /^\s*(?:[A-Za-z_][A-Za-z0-9_]*=(?:"[^"]*"|'[^']*'|\S*)\s+)*?RUSTFLAGS=(?:"([^"]*)"|'([^']*)'|(\S*))/.exec(segment);
+  return m ? (m[1] ?? m[2] ?? m[3] ?? '') : '';
+}
+
+/**
+ * The checks one simple command runs (usually none or one). `rustflags` is the `RUSTFLAGS` the
+ * workflow step runs with (its `env:`, or the job's or the workflow's).
+ */
+export function checksOfCommand(segment: string, rustflags = ''): Found[] {
+  const found = checksOfWords(segment, `${rustflags} ${inlineRustflags(segment)}`);
   const words = commandWords(segment);
   const tool = basename(words[0] ?? '');
+  if (tool === 'mypy') {
+    const paths = readMypyCommand(words.slice(1)).paths;
+    return paths ? found.map((f) => ({ ...f, paths })) : found;
+  }
   // ruff's subcommand is not a path
   const args = tool === 'ruff' && /^[a-z]+$/.test(words[1] ?? '') ? words.slice(2) : words.slice(1);
   const paths = namedPaths(tool, args);
   return paths ? found.map((f) => ({ ...f, paths })) : found;
 }
 
-function checksOfWords(segment: string): Found[] {
+function checksOfWords(segment: string, rustflags: string): Found[] {
   const words = commandWords(segment);
   const tool = basename(words[0] ?? '');
   const rest = words.slice(1);
@@ -266,15 +297,23 @@ function checksOfWords(segment: string): Found[] {
     case 'tsc':
     case 'vue-tsc':
       return has(rest, '--noEmit', '--noemit') ? [{ tool: 'tsc', enforced: true }] : [];
+    case 'mypy':
+      return [{ tool: 'mypy', enforced: true, args: rest }];
     case 'rustfmt':
       return [{ tool: 'rustfmt', enforced: has(rest, '--check') }];
     case 'cargo': {
       const args = rest[0]?.startsWith('+') ? rest.slice(1) : rest;
+      if (args[0] === 'clippy') return [clippyCheck(args.slice(1), rustflags)];
       return args[0] === 'fmt' ? [{ tool: 'rustfmt', enforced: has(args, '--check') }] : [];
     }
     default:
       return [];
   }
+}
+
+/** clippy with the words after `clippy`: enforced when warnings fail the run (its `-D warnings` or `RUSTFLAGS`'). */
+function clippyCheck(args: string[], rustflags: string): Found {
+  return { tool: 'clippy', enforced: readClippyCommand(args).denyWarnings || rustflagsDenyWarnings(rustflags), args };
 }
 
 /** The units one simple command calls: make targets, package scripts, tox environments, pre-commit. */
@@ -319,20 +358,25 @@ function scriptLines(script: string): string[] {
 /** A rewriting formatter followed, in the same script, by a check that the tree did not change. */
 const DIFF_GUARD = /git\s+diff\s+[^\n]*--(exit-code|quiet)|git\s+status\s+--porcelain|git\s+diff-index/;
 
-function sitesOfScript(unit: string, source: string, script: string): Site[] {
+function sitesOfScript(unit: string, source: string, script: string, rustflags = ''): Site[] {
   const guarded = DIFF_GUARD.test(script);
   return scriptLines(script).map((line) => {
     const segs = segments(line.replace(/\$[({]MAKE[)}]/g, 'make'));
-    const checks = segs.flatMap(checksOfCommand).map((c) => (guarded ? { ...c, enforced: true } : c));
+    const checks = segs
+      .flatMap((seg) => checksOfCommand(seg, rustflags))
+      .map((c) => (guarded && c.tool !== 'clippy' ? { ...c, enforced: true } : c));
     return { unit, source, line, checks, calls: segs.flatMap(callsOfCommand) };
   });
 }
 
 /** Well-known actions that run a check themselves. */
-function checksOfAction(uses: string, withArgs: unknown): Found[] {
+function checksOfAction(uses: string, withArgs: unknown, rustflags: string): Found[] {
   const name = uses.replace(/@.*$/, '').toLowerCase();
   const args = isRecord(withArgs) && typeof withArgs.args === 'string' ? withArgs.args : '';
   if (name === 'actions-rust-lang/rustfmt') return [{ tool: 'rustfmt', enforced: true }];
+  // clippy-check runs `cargo clippy <args>` and fails on what fails it
+  if (name === 'actions-rs/clippy-check' || name === 'clechasseur/rs-clippy-check')
+    return [clippyCheck(args.split(/\s+/).filter(Boolean), rustflags)];
   if (name === 'psf/black') return [{ tool: 'black', enforced: args === '' || args.includes('--check') }];
   if (name === 'astral-sh/ruff-action' || name === 'chartboost/ruff-action') {
     return [
@@ -351,14 +395,17 @@ export function workflowSites(source: string, text: string): Site[] {
   }
   if (!isRecord(doc) || !isRecord(doc.jobs)) return [];
   const out: Site[] = [];
+  const rustflagsOf = (v: unknown) => (isRecord(v) && typeof v.RUSTFLAGS === 'string' ? v.RUSTFLAGS : undefined);
   for (const job of Object.values(doc.jobs)) {
     if (!isRecord(job) || !Array.isArray(job.steps)) continue;
     for (const step of job.steps) {
       if (!isRecord(step)) continue;
-      if (typeof step.run === 'string') out.push(...sitesOfScript('workflow', source, step.run));
+      // the innermost `env:` that sets RUSTFLAGS wins, as in Actions
+      const rustflags = rustflagsOf(step.env) ?? rustflagsOf(job.env) ?? rustflagsOf(doc.env) ?? '';
+      if (typeof step.run === 'string') out.push(...sitesOfScript('workflow', source, step.run, rustflags));
       if (typeof step.uses === 'string') {
         const uses = step.uses;
-        const checks = checksOfAction(uses, step.with);
+        const checks = checksOfAction(uses, step.with, rustflags);
         const calls = /^pre-commit\/action@/i.test(uses) || /^pre-commit-ci\/lite-action@/i.test(uses) ? ['pre-commit'] : [];
         if (checks.length || calls.length) out.push({ unit: 'workflow', source, line: `uses: ${uses}`, checks, calls });
       }
@@ -384,6 +431,9 @@ const HOOK_IDS: Record<string, CheckTool> = {
   eslint: 'eslint',
   rustfmt: 'rustfmt',
   'cargo-fmt': 'rustfmt',
+  mypy: 'mypy',
+  clippy: 'clippy',
+  'cargo-clippy': 'clippy',
 };
 
 /** The hooks of a pre-commit config, and whether it declares pre-commit.ci (a top-level `ci:`). */
@@ -404,11 +454,15 @@ export function preCommitSites(source: string, text: string): { sites: Site[]; c
       const id = hook.id;
       const entry = typeof hook.entry === 'string' ? hook.entry : null;
       let checks: Found[];
-      if (url === 'local' && entry !== null) checks = checksOfCommand(entry);
+      const hookArgs = Array.isArray(hook.args) ? hook.args.filter((a): a is string => typeof a === 'string') : undefined;
+      if (url === 'local' && entry !== null) checks = checksOfCommand(hookArgs ? `${entry} ${hookArgs.join(' ')}` : entry);
       else if (id === 'fmt' && url.includes('rust')) checks = [{ tool: 'rustfmt', enforced: true }];
-      else checks = HOOK_IDS[id] ? [{ tool: HOOK_IDS[id], enforced: true }] : [];
-      // pre-commit fails a hook that rewrote a file: a formatter hook is a check there.
-      checks = checks.map((c) => ({ ...c, enforced: true }));
+      else if (HOOK_IDS[id] === 'clippy') {
+        // doublify's clippy hook denies warnings unless its args are replaced
+        checks = [clippyCheck(hookArgs ?? ['--', '-D', 'warnings'], '')];
+      } else checks = HOOK_IDS[id] ? [{ tool: HOOK_IDS[id], enforced: true, ...(hookArgs ? { args: hookArgs } : {}) }] : [];
+      // pre-commit fails a hook that rewrote a file: a formatter hook is a check there (clippy: when warnings fail it).
+      checks = checks.map((c) => (c.tool === 'clippy' ? c : { ...c, enforced: true }));
       if (checks.length) sites.push({ unit: 'pre-commit', source, line: `hook ${id}`, checks, calls: [] });
     }
   }
@@ -524,5 +578,21 @@ export function discoverChecks(files: ReadonlyMap<string, string>): Map<CheckToo
     const prev = best.get(c.tool);
     if (!prev || rank(c) < rank(prev)) best.set(c.tool, c);
   }
+  const mypy = best.get('mypy');
+  if (mypy) best.set('mypy', withMypyConfig(mypy, files));
   return best;
+}
+
+/** A mypy check with what its configuration says: `files` when the command names no paths, and `exclude`. */
+function withMypyConfig(check: DiscoveredCheck, files: ReadonlyMap<string, string>): DiscoveredCheck {
+  const command = readMypyCommand(check.args ?? []);
+  const config = mypyConfigOf(files, command.configFile);
+  const exclude = [...command.exclude, ...(config?.exclude ?? [])];
+  const paths = check.paths ?? config?.files?.map((p) => p.replace(/^\.\//, '').replace(/\/+$/, '')).filter((p) => p && p !== '.');
+  return {
+    ...check,
+    ...(paths?.length ? { paths } : {}),
+    ...(exclude.length ? { exclude } : {}),
+    ...(config ? { config: config.path } : {}),
+  };
 }

@@ -26,8 +26,8 @@ export type G16ToolFormatEvidence = z.infer<typeof g16ToolFormatEvidence>;
 
 /** A linter or type checker run in the sandbox reports something new on a changed line. */
 export const g16LintEvidence = z.object({
-  tool: z.enum(['ruff-check', 'eslint', 'tsc', 'go-vet']),
-  /** The tool's rule or error code (empty for go vet, which names none). */
+  tool: z.enum(['ruff-check', 'eslint', 'tsc', 'go-vet', 'mypy', 'clippy']),
+  /** The tool's rule, error code or lint (`vet` for go vet, which names none; mypy's code may be empty). */
   rule: z.string(),
   source: z.string(),
 });

@@ -17,6 +17,8 @@ export const SHOWN: Record<CheckTool, string> = {
   prettier: 'prettier --check',
   eslint: 'eslint',
   tsc: 'tsc --noEmit',
+  mypy: 'mypy',
+  clippy: 'cargo clippy',
 };
 
 export const severityOf = (c: DiscoveredCheck): 'fail' | 'risk' => (c.inCi && c.enforced ? 'fail' : 'risk');

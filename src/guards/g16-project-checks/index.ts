@@ -5,10 +5,11 @@ import type { ProjectCheckRecord } from '../../core/report-sections.js';
 import type { Revision } from '../../core/revision.js';
 import { DISCOVERY_FILES, discoverChecks, isWorkflowPath, type CheckTool, type DiscoveredCheck } from './discover.js';
 import { fixCommand, formatText, type FormatterSpec } from './formatters.js';
-import { formatterFinding, severityOf, sourceText } from './finding-text.js';
+import { formatterFinding, severityOf, sourceText, toolWords } from './finding-text.js';
 import { rustSettings } from './rust-settings.js';
 import { G16_EVIDENCE } from './evidence.js';
 import { envUnavailable } from './project-env.js';
+import { excludedByMypy, pythonRegex } from './mypy-options.js';
 import { runSandboxedChecks, type SandboxedCheck, type ToolRun } from './sandboxed-checks.js';
 import type { SandboxedTool } from './tool-commands.js';
 
@@ -22,6 +23,8 @@ const FILES_OF: Record<CheckTool, RegExp> = {
   black: /\.pyi?$/,
   eslint: /\.(?:[cm]?[jt]sx?|vue|svelte)$/,
   tsc: /\.(?:[cm]?tsx?|vue)$/,
+  mypy: /\.pyi?$/,
+  clippy: /\.rs$/,
   prettier: /\.(?:[cm]?[jt]sx?|vue|svelte|css|scss|less|json|jsonc|json5|md|mdx|ya?ml|html|graphql|gql)$/,
 };
 
@@ -31,14 +34,25 @@ const EXCLUDED = /(?:^|\/)(?:vendor|testdata|third_party|node_modules)\//;
 /** Files one formatter checks per run (two formatter runs each); the rest are named as not checked. */
 const MAX_FILES = 100;
 
-/** Whether a path is among those the project's command names (everything when it names none). */
-function scopeOf(check: DiscoveredCheck): (path: string) => boolean {
+/**
+ * Whether a path is among those the project's command names (everything when it names none) and not
+ * left out by mypy's `exclude`; a string when an `exclude` pattern cannot be read (the check is skipped).
+ */
+function scopeOf(check: DiscoveredCheck): ((path: string) => boolean) | string {
   const named = check.paths;
-  if (!named) return () => true;
+  const exclude: RegExp[] = [];
+  for (const pattern of check.exclude ?? []) {
+    const re = pythonRegex(pattern);
+    if (!re)
+      return `its exclude pattern ${toolWords(pattern, 80)} is not a regular expression slopgate can read, so which files it checks is unknown`;
+    exclude.push(re);
+  }
+  const kept = (path: string) => exclude.length === 0 || !excludedByMypy(path, exclude);
+  if (!named) return kept;
   const globs = named.filter((p) => /[*?[{]/.test(p));
   const plain = named.filter((p) => !globs.includes(p));
   const glob = globs.length ? picomatch(globs, { dot: true }) : () => false;
-  return (path) => glob(path) || plain.some((p) => path === p || path.startsWith(`${p}/`));
+  return (path) => (glob(path) || plain.some((p) => path === p || path.startsWith(`${p}/`))) && kept(path);
 }
 
 const CONVENTION: DiscoveredCheck = { tool: 'gofmt', source: 'convention', line: '', enforced: false, inCi: false };
@@ -126,7 +140,7 @@ async function runFormatter(tool: 'gofmt' | 'rustfmt', check: DiscoveredCheck, f
  * scripts, Makefile, tox), run on the changed files at base and head. Only what the pull request
  * introduced counts: a file clean at the base (or new) that the tool rejects at the head, on lines
  * the pull request changed. gofmt and rustfmt run here (they only parse); ruff, black, prettier,
- * eslint, tsc and go vet run in the sandbox with the dependencies G8 installs (sandboxed-checks.ts).
+ * eslint, tsc, go vet, mypy and clippy run in the sandbox with the dependencies G8 installs (sandboxed-checks.ts).
  */
 export const g16: Guard = {
   id: 'G16',
@@ -139,10 +153,11 @@ export const g16: Guard = {
     Object.values(FILES_OF).some((re) => re.test(file.path)),
   // Two formatter runs per file: more than the static guards' default budget on a large pull request.
   // With the sandboxed tools: the dependency installs as G8 budgets them (base, head, one retry), and
-  // each side's tool runs (up to three tools per ecosystem, two ecosystems) within tests.timeoutSec each.
+  // each side's tool runs (nine at most: ruff check, ruff format, black and mypy; prettier, eslint and
+  // tsc; go vet; clippy) within tests.timeoutSec each.
   budgetMs: (ctx) => {
     const t = ctx.config.tests;
-    const sandboxed = envUnavailable(ctx) ? 0 : 3 * Math.max(t.timeoutSec, 900) * 1000 + 12 * t.timeoutSec * 1000;
+    const sandboxed = envUnavailable(ctx) ? 0 : 3 * Math.max(t.timeoutSec, 900) * 1000 + 18 * t.timeoutSec * 1000;
     return Math.max(ctx.config.guards.timeoutMs, 120_000) + sandboxed;
   },
   async checkAll(files, ctx) {
@@ -154,6 +169,19 @@ export const g16: Guard = {
     const sandboxed: SandboxedCheck[] = [];
     for (const [tool, check] of checks) {
       const inScope = scopeOf(check);
+      if (typeof inScope === 'string') {
+        const kind = files.filter((f) => FILES_OF[tool].test(f.path));
+        if (kind.length > 0)
+          records.push({
+            tool,
+            source: sourceText(check),
+            severity: severityOf(check),
+            status: 'skipped',
+            files: kind.length,
+            reason: inScope,
+          });
+        continue;
+      }
       const relevant = files.filter((f) => FILES_OF[tool].test(f.path) && inScope(f.path));
       if (relevant.length === 0) continue;
       if (tool === 'gofmt' || tool === 'rustfmt') {

@@ -14,10 +14,10 @@ import { sandboxRefusal } from '../../testgate/sandbox.js';
  * installs it, the other finds it (or waits for the install in progress). Nothing is installed twice.
  */
 
-export type ToolEcosystem = 'python' | 'node' | 'go';
+export type ToolEcosystem = 'python' | 'node' | 'go' | 'cargo';
 
 /** The runner whose dependency plan G8 uses for this ecosystem: the same planner gives the same cache entry. */
-const PLAN_OF: Record<ToolEcosystem, RunnerId> = { python: 'pytest', node: 'npm-test', go: 'go' };
+const PLAN_OF: Record<ToolEcosystem, RunnerId> = { python: 'pytest', node: 'npm-test', go: 'go', cargo: 'cargo' };
 
 export type ProjectEnv = { ok: true; base: RunDeps; head: RunDeps; limits: SuiteLimits } | { ok: false; reason: string };
 

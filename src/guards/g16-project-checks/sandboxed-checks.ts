@@ -1,4 +1,5 @@
 import { inRanges } from '../../core/diff-hunks.js';
+import { isRecord } from '../../core/is-record.js';
 import type { GuardContext, GuardFinding } from '../../core/guard.js';
 import type { ChangedFile } from '../../core/patch-set.js';
 import type { ProjectCheckRecord } from '../../core/report-sections.js';
@@ -6,8 +7,10 @@ import type { DiscoveredCheck } from './discover.js';
 import { formatterFinding, severityOf, SHOWN, sourceText, toolWords, whyText } from './finding-text.js';
 import { projectEnv, runOnSide, type ToolEcosystem, type ToolRunResult } from './project-env.js';
 import { isLinter, isToolFormatter, type G16LintEvidence } from './evidence.js';
+import { readClippyCommand } from './clippy-options.js';
 import {
   BIN_OF,
+  CLIPPY_PROBE,
   ECOSYSTEM_OF,
   formatterCommand,
   isFormatter,
@@ -23,7 +26,7 @@ import {
 
 /**
  * The project's tools that run its code or need its dependencies (ruff, black, prettier, eslint,
- * tsc), run in the sandbox on the changed files at the base and at the head, each side with its
+ * tsc, go vet, mypy, clippy), run in the sandbox on the changed files at the base and at the head, each side with its
  * own installed dependencies. Only what the pull request introduced is a finding: a formatter's
  * rewrite of a file that was clean at the base (or is new), on lines the pull request changed; a
  * linter's diagnostic on a changed line that the base did not have as often in that file.
@@ -57,9 +60,14 @@ const NOT_ITS_FILE = /No parser could be inferred|SyntaxError|Cannot parse|Faile
 const basePath = (f: ChangedFile) => f.oldPath ?? f.path;
 const existedAtBase = (f: ChangedFile) => f.status !== 'added' && f.base.text !== null;
 
-function missingReason(tool: SandboxedTool, check: DiscoveredCheck): string {
+function missingReason(tool: SandboxedTool, check: DiscoveredCheck, r: ToolRunResult): string {
   const bin = BIN_OF[tool];
   if (ECOSYSTEM_OF[tool] === 'go') return 'go is not installed on the machine running slopgate';
+  if (tool === 'clippy') {
+    if (!r.stderr.includes('slopgate: clippy is not installed')) return 'cargo is not installed on the machine running slopgate';
+    const said = firstLine(r.out.get(CLIPPY_PROBE) ?? '');
+    return `clippy is not installed in the Rust toolchain slopgate runs (add it with \`rustup component add clippy\`)${said ? `: ${toolWords(said, 200)}` : ''}`;
+  }
   // a pre-commit hook brings its own copy of the tool; slopgate runs only what the project installs
   const hook = check.source.startsWith('.pre-commit-config') ? `the pre-commit hook's own ${bin} is not run, and ` : '';
   return (
@@ -74,7 +82,7 @@ function runFailure(p: Prepared, r: ToolRunResult | undefined, side: string): st
   const tool = p.tool;
   if (!r) return `${BIN_OF[tool]} did not run at the ${side}`;
   if (r.killed) return `${BIN_OF[tool]} at the ${side}: ${r.killed}`;
-  if (r.exitCode === MISSING_EXIT && r.stderr.includes('slopgate:')) return missingReason(tool, p.check);
+  if (r.exitCode === MISSING_EXIT && r.stderr.includes('slopgate:')) return missingReason(tool, p.check, r);
   return null;
 }
 
@@ -120,6 +128,11 @@ async function runEcosystem(
   for (const c of checks) {
     const files = c.files.slice(0, MAX_FILES);
     let project: string | null = null;
+    // clippy checks the crate or workspace at the root, as G8's cargo test does
+    if (c.tool === 'clippy' && !(await ctx.base.has('Cargo.toml'))) {
+      skip(c, 'there is no Cargo.toml at the root of the repository at the base, and clippy is run only there');
+      continue;
+    }
     if (c.tool === 'tsc') {
       project = tscProject(c.check.line);
       const config = project ?? 'tsconfig.json';
@@ -130,8 +143,11 @@ async function runEcosystem(
       }
     }
     const baseFiles = files.filter(existedAtBase);
-    const names = (n: number) => (isFormatter(c.tool) ? Array.from({ length: n }, (_, i) => outNames(i)).flat() : [LINT_OUT]);
-    const cmd = (paths: string[]) => (isFormatter(c.tool) ? formatterCommand(c.tool, paths) : linterCommand(c.tool, paths, project));
+    // clippy: also what cargo said when its clippy probe failed (the reason of the skip)
+    const lintOut = c.tool === 'clippy' ? [LINT_OUT, CLIPPY_PROBE] : [LINT_OUT];
+    const names = (n: number) => (isFormatter(c.tool) ? Array.from({ length: n }, (_, i) => outNames(i)).flat() : lintOut);
+    const cmd = (paths: string[]) =>
+      isFormatter(c.tool) ? formatterCommand(c.tool, paths) : linterCommand(c.tool, paths, project, c.check.args ?? []);
     const p: Prepared = { ...c, files, project, total: c.files.length, baseFiles, baseIndex: -1, headIndex: headCommands.length };
     const scrubOut = !isFormatter(c.tool);
     headCommands.push({ command: cmd(files.map((f) => f.path)), outNames: names(files.length), scrubOut });
@@ -229,18 +245,59 @@ function formatterRun(p: Prepared, base: ToolRunResult | undefined, head: ToolRu
   return { findings, record };
 }
 
-/** Exit statuses that mean the linter ran (with or without findings); anything else is its own failure. */
-const RAN: Record<string, number[]> = { 'ruff-check': [0], eslint: [0, 1], tsc: [0, 1, 2], 'go-vet': [0, 1] };
+/**
+ * Exit statuses that mean the linter ran (with or without findings); anything else is its own failure.
+ * mypy's 2 is a crash, a configuration error or a file it cannot parse; cargo's 101 is a lint at
+ * level error or a target that does not compile (its messages are read either way).
+ */
+const RAN: Record<string, number[]> = {
+  'ruff-check': [0],
+  eslint: [0, 1],
+  tsc: [0, 1, 2],
+  'go-vet': [0, 1],
+  mypy: [0, 1],
+  clippy: [0, 101],
+};
+
+function jsonObject(text: string): Record<string, unknown> | null {
+  try {
+    const v: unknown = JSON.parse(text);
+    return isRecord(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/** What a failed run said, in one line: cargo's first `error` line (its progress lines come first), else the first line. */
+function saidBy(p: Prepared, r: ToolRunResult, report: string): string {
+  if (p.tool === 'clippy') {
+    const err = r.stderr.split('\n').find((l) => /^error\b/.test(l.trim()));
+    if (err) return err.trim();
+  }
+  if (p.tool === 'mypy') {
+    // a blocking error (a file that does not parse, a duplicate module) comes as one of its diagnostics
+    const line = report
+      .split('\n')
+      .map((l) => l.trim())
+      .find(Boolean);
+    if (line && !line.startsWith('{')) return line;
+    const v = line ? jsonObject(line) : null;
+    if (v && typeof v.file === 'string' && typeof v.message === 'string') return `${v.file}:${String(v.line)}: ${v.message}`;
+  }
+  return firstLine(r.stderr) || firstLine(report) || firstLine(r.stdout) || 'no message';
+}
 
 function diagnosticsOf(p: Prepared, r: ToolRunResult, side: string): Diagnostic[] | string {
   const bin = BIN_OF[p.tool];
   const report = r.out.get(LINT_OUT) ?? '';
-  const said = firstLine(r.stderr) || firstLine(report) || firstLine(r.stdout) || 'no message';
+  const said = saidBy(p, r, report);
   if (r.exitCode === null || !RAN[p.tool]!.includes(r.exitCode))
     return `${bin} failed at the ${side} (exit ${String(r.exitCode)}): ${said}`;
   const d = parseDiagnostics(p.tool, report);
-  // go vet exits 1 for its findings and for a package it cannot load alike: without a diagnostic it is the latter
-  if (d === null || (p.tool === 'go-vet' && r.exitCode !== 0 && d.length === 0)) return `${bin} failed at the ${side}: ${said}`;
+  // go vet exits 1 for its findings and for a package it cannot load alike (cargo 101 for a lint error and for a
+  // workspace it cannot resolve): without a diagnostic it is the latter
+  if (d === null || ((p.tool === 'go-vet' || p.tool === 'clippy') && r.exitCode !== 0 && d.length === 0))
+    return `${bin} failed at the ${side}: ${said}`;
   return d;
 }
 
@@ -286,26 +343,50 @@ function linterRun(p: Prepared, base: ToolRunResult | undefined, head: ToolRunRe
   };
 }
 
+/** The command an author reruns to see the diagnostic. */
+function rerunCommand(p: Prepared, file: ChangedFile): string {
+  const dir = file.path.includes('/') ? file.path.slice(0, file.path.lastIndexOf('/')) : '.';
+  if (p.tool === 'tsc') return `tsc --noEmit${p.project ? ` -p ${p.project}` : ''}`;
+  if (p.tool === 'go-vet') return `go vet ${dir === '.' ? '.' : `./${dir}`}`;
+  if (p.tool === 'clippy') {
+    const options = readClippyCommand(p.check.args ?? []).options;
+    return `cargo clippy${options.length ? ` ${options.join(' ')}` : ''}`;
+  }
+  return `${SHOWN[p.tool]} ${file.path}`;
+}
+
+/**
+ * What a clippy lint weighs: a lint at level error fails `cargo clippy` wherever it runs; a warning
+ * only where the run denies warnings (the check's `enforced`).
+ */
+function checkFor(p: Prepared, d: Diagnostic): DiscoveredCheck {
+  return p.tool === 'clippy' && d.level === 'error' ? { ...p.check, enforced: true } : p.check;
+}
+
+/** Why a clippy warning does not fail the project's run. */
+function clippyWhy(c: DiscoveredCheck): string {
+  if (c.inCi)
+    return `The repository's CI runs clippy (${c.source}: \`${c.line}\`) without denying warnings, so it reports this without failing.`;
+  return `The project runs clippy locally (${c.source}: \`${c.line}\`), not in CI.`;
+}
+
 function diagnosticFinding(p: Prepared, file: ChangedFile, d: Diagnostic): GuardFinding | null {
   const tool = p.tool;
   if (!isLinter(tool)) return null;
-  const bin = BIN_OF[tool];
-  const dir = file.path.includes('/') ? file.path.slice(0, file.path.lastIndexOf('/')) : '.';
-  const rerun =
-    p.tool === 'tsc'
-      ? `tsc --noEmit${p.project ? ` -p ${p.project}` : ''}`
-      : p.tool === 'go-vet'
-        ? `go vet ${dir === '.' ? '.' : `./${dir}`}`
-        : `${SHOWN[p.tool]} ${file.path}`;
-  // go vet names no rule; the others' rule leads their words
-  const words = p.tool === 'go-vet' ? d.message : `${d.rule}: ${d.message}`;
+  const bin = tool === 'clippy' ? 'clippy' : BIN_OF[tool];
+  const check = checkFor(p, d);
+  // go vet names no rule (nor does mypy for a few errors); the others' rule leads their words
+  const words = p.tool === 'go-vet' || d.rule === '' ? d.message : `${d.rule}: ${d.message}`;
+  const why = p.tool === 'clippy' && !(check.inCi && check.enforced) ? clippyWhy(check) : whyText(check);
+  // a clippy warning that does not fail the run is reported, not rejected
+  const verb = p.tool === 'clippy' && !check.enforced ? 'warns about' : 'rejects';
   return {
     category: 'lint-violation',
-    severity: severityOf(p.check),
+    severity: severityOf(check),
     path: file.path,
     line: d.line,
-    message: `\`${SHOWN[p.tool]}\` rejects line ${d.line} of ${file.path}, which the pull request changed: ${toolWords(words)}. The base did not have this. ${whyText(p.check)}`,
-    remediation: `Fix what ${bin} reports on line ${d.line} and check with \`${rerun}\` before pushing again.`,
+    message: `\`${SHOWN[p.tool]}\` ${verb} line ${d.line} of ${file.path}, which the pull request changed: ${toolWords(words)}. The base did not have this. ${why}`,
+    remediation: `Fix what ${bin} reports on line ${d.line} and check with \`${rerunCommand(p, file)}\` before pushing again.`,
     cause: p.tool,
     evidence: { tool, rule: d.rule, source: sourceText(p.check) } satisfies G16LintEvidence,
   };
@@ -314,7 +395,7 @@ function diagnosticFinding(p: Prepared, file: ChangedFile, d: Diagnostic): Guard
 /** Runs the sandboxed checks, grouped by the ecosystem whose dependencies they need. */
 export async function runSandboxedChecks(checks: SandboxedCheck[], ctx: GuardContext): Promise<Map<SandboxedTool, ToolRun>> {
   const into = new Map<SandboxedTool, ToolRun>();
-  for (const eco of ['python', 'node', 'go'] as const) {
+  for (const eco of ['python', 'node', 'go', 'cargo'] as const) {
     const mine = checks.filter((c) => ECOSYSTEM_OF[c.tool] === eco);
     if (mine.length) await runEcosystem(eco, mine, ctx, into);
   }

@@ -6,6 +6,9 @@ import { importersOf } from './importers.js';
 import { buildProgram, loadCompiler, programOptions, virtualPath, type Compiler } from './program.js';
 import { DECLARATION, DEFAULT_TREE_LIMITS, loadTree, SCRIPT } from './tree-files.js';
 import { G17_EVIDENCE, type G17ProbeEvidence } from './evidence.js';
+import { envUnavailable } from '../g16-project-checks/project-env.js';
+import { PYTHON } from './py-tree.js';
+import { probePython } from './python-probe.js';
 
 /**
  * G17: a type probe for invented APIs. The TypeScript compiler type-checks the changed JS/TS files (and
@@ -184,16 +187,45 @@ export function probeSkip(err: unknown, ts: Compiler): GuardSkip {
   return new GuardSkip(`the TypeScript compiler failed on this tree (${errorMessage(err)}); nothing was concluded`);
 }
 
+const isPython = (file: ChangedFile) => PYTHON.test(file.path) && file.status !== 'deleted';
+
+/** Runs the JS/TS probe; a failure of its own is a skip's cause. */
+async function probeScripts(files: ChangedFile[], ctx: GuardContext): Promise<{ findings: GuardFinding[] } | { skipped: string }> {
+  try {
+    return { findings: await probe(files, ctx) };
+  } catch (err) {
+    return { skipped: probeSkip(err, await loadCompiler()).reason };
+  }
+}
+
 export const g17: Guard = {
   id: 'G17',
-  name: 'Invented APIs (TypeScript type probe)',
+  name: 'Invented APIs (type probe: TypeScript, pyright)',
   evidence: G17_EVIDENCE,
-  appliesTo: (file: ChangedFile) => SCRIPT.test(file.path) && file.head.text !== null,
+  appliesTo: (file: ChangedFile) => (SCRIPT.test(file.path) || isPython(file)) && file.head.text !== null,
+  // With Python files: pyright runs in the sandbox after the dependency install G8 budgets (base, head, one
+  // retry), then once per side within tests.timeoutSec.
+  budgetMs: (ctx) => {
+    const base = ctx.config.guards.timeoutMs;
+    if (!ctx.patch.files.some(isPython) || envUnavailable(ctx)) return base;
+    const t = ctx.config.tests;
+    return Math.max(base, 120_000) + 3 * Math.max(t.timeoutSec, 900) * 1000 + 2 * t.timeoutSec * 1000;
+  },
   async checkAll(files: ChangedFile[], ctx: GuardContext): Promise<GuardFinding[]> {
-    try {
-      return await probe(files, ctx);
-    } catch (err) {
-      throw probeSkip(err, await loadCompiler());
+    const scripts = files.filter((f) => SCRIPT.test(f.path));
+    const python = files.filter(isPython);
+    const parts: { language: string; result: { findings: GuardFinding[] } | { skipped: string } }[] = [];
+    if (scripts.length) parts.push({ language: 'JavaScript/TypeScript', result: await probeScripts(scripts, ctx) });
+    if (python.length) parts.push({ language: 'Python', result: await probePython(python, ctx) });
+    const findings = parts.flatMap((p) => ('findings' in p.result ? p.result.findings : []));
+    const skipped = parts.flatMap((p) => ('skipped' in p.result ? [`${p.language}: ${p.result.skipped}`] : []));
+    if (!skipped.length) return findings;
+    // One language could not be checked: with no finding from the other, the guard is a skip (never a pass).
+    if (!findings.length) {
+      const clean = parts.filter((p) => 'findings' in p.result).map((p) => `${p.language}: checked, nothing found`);
+      throw new GuardSkip([...skipped, ...clean].join('; '));
     }
+    ctx.log.warn(`G17: ${skipped.join('; ')}`);
+    return findings;
   },
 };

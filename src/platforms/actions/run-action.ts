@@ -8,7 +8,7 @@ import type { Report } from '../../core/report.js';
 import { createLogger, type Logger } from '../../core/trace.js';
 import { GUARDS } from '../../guards/index.js';
 import { jobKey, type PrJob } from '../../host/queued-job.js';
-import { runPrJob, type ConfigSource, type GatePrDeps, type JobRun } from '../../host/pr-job.js';
+import { configSourceText, runPrJob, type ConfigSource, type GatePrDeps, type JobRun } from '../../host/pr-job.js';
 import { queuedPrNumber } from '../../host/merge-queue.js';
 import type { PullRequestFacts, ReviewHost } from '../../host/review-host.js';
 import { inertText } from '../../report/markdown-escape.js';
@@ -202,11 +202,12 @@ export async function runAction(io: ActionIo): Promise<number> {
             ),
           );
         }
-        const loaded = (await loadBaseConfig(ctx.workspace, history.baseSha, inputs.config)).config;
+        const { config: loaded, file } = await loadBaseConfig(ctx.workspace, history.baseSha, inputs.config);
         if (inputs.strict) loaded.strict = true;
         if (inputs.commentBudget !== undefined) loaded.comments.budget = inputs.commentBudget;
         return {
           config: loaded,
+          source: configSourceText(file, `the base commit ${history.baseSha.slice(0, 7)}`),
           guards: [...GUARDS, workflowTrustGuard(trust)],
           ...(inputs.tests ? {} : { testRun: { enabled: false } }),
         };

@@ -36,7 +36,6 @@ const run = promisify(execFile);
 /** Bump when what an entry holds changes shape: older entries are then simply not found. */
 const PLAN_VERSION = 1;
 
-/** Dirs tools write caches into inside node_modules; each gets a private tmpfs in the test run. */
 /** Yarn Plug'n'Play's install output, kept like node_modules. */
 const PNP_OUTPUTS = ['.pnp.cjs', '.pnp.loader.mjs', '.pnp.js', '.yarn/cache', '.yarn/unplugged', '.yarn/install-state.gz'];
 

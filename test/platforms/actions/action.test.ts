@@ -204,6 +204,8 @@ describe('the slopgate GitHub Action against the local GitHub stand-in', () => {
     const check = gh.state.checkRuns.find((c) => c.repo === repo)!;
     expect(check.conclusion).toBe('failure');
     expect(check.annotations.some((a: { title: string }) => a.title.startsWith('G7 '))).toBe(true);
+    // The report names the config it ran under: the base's (none here), not the PR's file.
+    expect(check.output.summary).toMatch(/Config: the embedded defaults: no slopgate config file on the base commit [0-9a-f]{7}/);
   }, 300_000);
 
   it('a broken config on the base: the step fails with the file and line, not as an outage', async () => {

@@ -1,0 +1,110 @@
+import type { Revision } from '../../core/revision.js';
+
+/** Python sources and stubs. */
+export const PYTHON = /\.pyi?$/;
+/** Folders of virtual environments, installed or generated code: never read (imports of them are not the tree's). */
+const SKIPPED_DIR = /(?:^|\/)(?:\.?venv|env|site-packages|node_modules|build|dist|\.tox|\.nox|\.git|__pycache__|\.mypy_cache)\//;
+
+/** Python files read from one tree at most, and their bytes: a huge tree costs a bounded time. */
+const MAX_FILES = 4000;
+const MAX_BYTES = 24 * 1024 * 1024;
+
+/** A tree's Python sources (repo-relative path → text), bounded; `truncated` when the tree had more. */
+export interface PyTree {
+  files: Map<string, string>;
+  truncated: boolean;
+}
+
+/** Reads the Python sources of `rev`, the `wanted` files first. */
+export async function loadPyTree(rev: Revision, wanted: readonly string[]): Promise<PyTree> {
+  const all = (await rev.paths()).filter((p) => PYTHON.test(p) && !SKIPPED_DIR.test(p));
+  const wantedSet = new Set(wanted);
+  const ordered = [...all.filter((p) => wantedSet.has(p)), ...all.filter((p) => !wantedSet.has(p))].slice(0, MAX_FILES);
+  const texts = await rev.readTexts(ordered);
+  const files = new Map<string, string>();
+  let bytes = 0;
+  let truncated = ordered.length < all.length;
+  for (const p of ordered) {
+    const text = texts.get(p);
+    if (text === undefined) continue;
+    if (bytes + text.length > MAX_BYTES && !wantedSet.has(p)) {
+      truncated = true;
+      continue;
+    }
+    bytes += text.length;
+    files.set(p, text);
+  }
+  return { files, truncated };
+}
+
+const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
+
+/** The tree files a dotted module may be (`a.b` → `a/b.py`, `a/b/__init__.py`, the stubs), from `root` ('' or a folder). */
+function candidatesOf(module: string, root: string): string[] {
+  const rel = module.split('.').join('/');
+  const at = root ? `${root}/${rel}` : rel;
+  return [`${at}.py`, `${at}.pyi`, `${at}/__init__.py`, `${at}/__init__.pyi`];
+}
+
+/** The statements `import a.b, c as d` and `from x import (y, z)` of a file: the modules each may refer to. */
+function importedModules(text: string, path: string): { module: string; relative: boolean }[] {
+  const out: { module: string; relative: boolean }[] = [];
+  for (const m of text.matchAll(/^[ \t]*import[ \t]+([\w. \t,]+)/gm)) {
+    for (const part of m[1]!.split(',')) {
+      const name = part.trim().split(/\s+/)[0];
+      if (name) out.push({ module: name, relative: false });
+    }
+  }
+  for (const m of text.matchAll(/^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)/gm)) {
+    const dots = m[1]!.length;
+    let base = m[2]!;
+    if (dots > 0) {
+      // relative to the importing file's package: one dot is its own folder, each further dot one folder up
+      const parts = dirOf(path).split('/').filter(Boolean);
+      if (dots - 1 > parts.length) continue;
+      const pkg = parts.slice(0, parts.length - (dots - 1));
+      base = [...pkg, ...(base ? base.split('.') : [])].join('.');
+    }
+    const names = m[3]!
+      .replace(/[()\\]/g, ' ')
+      .split(',')
+      .map((n) => n.trim().split(/\s+/)[0] ?? '')
+      .filter((n) => /^\w+$/.test(n));
+    const relative = dots > 0;
+    if (base) out.push({ module: base, relative });
+    for (const n of names) out.push({ module: base ? `${base}.${n}` : n, relative });
+  }
+  return out;
+}
+
+/**
+ * Whether the file `path` imports one of `changed`: an absolute import resolved from the tree root,
+ * from `src/` and from the importing file's own folder (pyright resolves all three); a relative one
+ * from the file's package.
+ */
+export function importsOneOf(path: string, text: string, changed: ReadonlySet<string>): boolean {
+  const dir = dirOf(path);
+  return importedModules(text, path).some(({ module, relative }) => {
+    const roots = relative ? [''] : ['', 'src', ...(dir ? [dir] : [])];
+    return roots.some((root) => candidatesOf(module, root).some((c) => changed.has(c)));
+  });
+}
+
+/** The file name without folders and extension (`app/merger.py` → `merger`; a package's `__init__` → its folder). */
+function stem(path: string): string {
+  const parts = path.replace(PYTHON, '').split('/');
+  const last = parts.pop() ?? '';
+  return last === '__init__' ? (parts.pop() ?? '') : last;
+}
+
+/** Unchanged files of the tree that import a changed one (a changed declaration can break them); at most `max`. */
+export function pyImportersOf(files: ReadonlyMap<string, string>, changed: ReadonlySet<string>, max: number): string[] {
+  const stems = [...new Set([...changed].map(stem))].filter((s) => s.length > 0);
+  const out: string[] = [];
+  for (const [path, text] of files) {
+    if (out.length >= max) break;
+    if (changed.has(path) || !stems.some((s) => text.includes(s))) continue;
+    if (importsOneOf(path, text, changed)) out.push(path);
+  }
+  return out;
+}
