@@ -17,7 +17,7 @@ import { z } from 'zod';
  * be the files that were probed; otherwise the interpreter is probed again.
  */
 
-export interface ProbedPython {
+interface ProbedPython {
   path: string;
   version: string;
   prefix: string;

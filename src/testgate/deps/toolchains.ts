@@ -31,7 +31,7 @@ const PROBE =
 let pythons: Promise<PythonInterpreter[]> | null = null;
 
 /** Where the probes' answers are kept between runs: beside the dependency cache (see python-probe-cache.ts). */
-export function pythonProbeCacheFile(env: NodeJS.ProcessEnv = process.env): string {
+function pythonProbeCacheFile(env: NodeJS.ProcessEnv = process.env): string {
   return join(depCacheOptionsFromEnv(env).root, '.toolchains', 'python-probes.json');
 }
 
