@@ -4,13 +4,14 @@ import { canonicalGuardId, knownGuardIdsText, unknownGuardIds } from '../core/gu
 import { InputError, errorMessage } from '../core/errors.js';
 import { assertRepo, defaultBranch, resolveCommit } from '../core/patch-set.js';
 import { runGate } from '../gate/run-gate.js';
-import { createLogger } from '../core/trace.js';
+import { createLogger, type Logger } from '../core/trace.js';
 import { GUARDS } from '../guards/index.js';
 import { cliLlmOptions, type LlmDeps } from '../gate/llm-stage-options.js';
 import { REPORT_FORMATS, renderReport, type ReportFormat } from '../report/index.js';
 import { exitCodeFor, type FailLevel } from '../routing/fail-level.js';
 import { isOneOf } from '../core/one-of.js';
 import { cliStoreOptions, storeNotice } from './store-options.js';
+import type { Store } from '../store/store.js';
 import { cliConfig } from './repo-config.js';
 import { snapshotWorkingTree, uncommittedCount } from './working-tree.js';
 import { progressLine, type ProgressStream } from './progress-line.js';
@@ -102,6 +103,11 @@ export interface CheckIo {
   stderr?: ProgressStream;
 }
 
+/** With `--trace`: when the CLI reached a step (ms since the process started). */
+function cliStage(log: Logger, stage: string): void {
+  log.info({ event: 'cli.stage', stage, atMs: Math.round(performance.now()) }, 'cli.stage');
+}
+
 /** Runs `slopgate check`; returns the exit code. */
 export async function runCheck(args: CheckArgs, write: (s: string) => void, llm: LlmDeps = {}, io: CheckIo = {}): Promise<number> {
   const warn = io.warn ?? ((s: string) => process.stderr.write(s));
@@ -117,13 +123,24 @@ export async function runCheck(args: CheckArgs, write: (s: string) => void, llm:
   const head = await headToGate(repoDir, args, warn);
   const llmOptions = await cliLlmOptions(repoDir, head.ref, config, args.qa ?? false, llm);
   const log = createLogger(trace ? { level: 'info', destination: trace } : {});
-  // The store opens while the gate starts (see pendingStoreServices); one that cannot open stops the run below.
+  // The store opens when the gate first needs it (see pendingStoreServices), else after the gate; one
+  // that cannot open stops the run below.
   const db = args.db;
-  const opening = db ? import('../store/open-store.js').then((m) => m.openStore(cliStoreOptions(db))) : undefined;
-  opening?.catch(() => undefined);
-  const services = opening ? (await import('../store/services.js')).pendingStoreServices(opening, { repo: repoDir }) : undefined;
+  let opening: Promise<Store> | undefined;
+  const open = db
+    ? () => {
+        if (!opening) {
+          opening = import('../store/open-store.js').then((m) => m.openStore(cliStoreOptions(db)));
+          // Awaited below; until then a failure must not count as unhandled.
+          opening.catch(() => undefined);
+        }
+        return opening;
+      }
+    : undefined;
+  const services = open ? (await import('../store/services.js')).pendingStoreServices(open, { repo: repoDir }) : undefined;
   const progress = progressLine(io.stderr ?? process.stderr, args.format !== 'json');
   progress.update(`gating ${base}..${head.label ?? args.head}: running the guards`);
+  cliStage(log, 'gate starts');
   let report: Awaited<ReturnType<typeof runGate>>;
   try {
     report = await runGate({
@@ -143,15 +160,18 @@ export async function runCheck(args: CheckArgs, write: (s: string) => void, llm:
       ...llmOptions,
     });
     if (head.label) report.head.ref = head.label;
-    const store = await opening;
+    cliStage(log, 'gate done');
+    const store = await open?.();
     // The verdict does not depend on the history: a run that cannot be stored is reported all the same.
     if (store)
       await store
         .saveRun(report, { trigger: 'cli' })
         .catch((err: unknown) => storeNotice(`warning: this run was not stored in ${args.db}: ${errorMessage(err)}`));
+    cliStage(log, 'run stored');
   } finally {
     progress.done();
     await (await opening?.catch(() => undefined))?.close();
+    cliStage(log, 'store closed');
   }
   const out = renderReport(args.format, report, {
     color: args.format === 'text' && !output && process.stdout.isTTY && !process.env.NO_COLOR,

@@ -12,22 +12,23 @@ export function storeServices(store: Store, run: RunIdentity): GuardServices {
 }
 
 /**
- * The same services over a store that is still opening. Opening an embedded store costs about a second
- * (PGlite loads its WebAssembly); the CLI starts the gate meanwhile, and the first guard that needs the
- * store waits for it. When the store cannot open, those calls fail like a store that went away: G8
- * runs its baseline, G9 reports its error. The caller awaits `opening` itself and reports the failure.
+ * The same services over a store that opens when first needed (`open` is called then; it must return
+ * the same promise every time). Opening an embedded store costs about a second of the main thread
+ * (PGlite loads its WebAssembly and starts Postgres): the CLI starts the gate without it, G8 asks for
+ * its cached baseline once the head's suite is running, and whatever needs the store first waits for
+ * it. When the store cannot open, those calls fail like a store that went away: G8 runs its baseline,
+ * G9 reports its error. The caller awaits `open()` itself and reports the failure.
  */
-export function pendingStoreServices(opening: Promise<Store>, run: RunIdentity): GuardServices {
-  const cache = opening.then((store) => new StoreBaselineCache(store.db));
-  // A failure is the caller's to report; until then it must not count as unhandled.
-  cache.catch(() => undefined);
+export function pendingStoreServices(open: () => Promise<Store>, run: RunIdentity): GuardServices {
+  let cache: Promise<StoreBaselineCache> | undefined;
+  const baselines = () => (cache ??= open().then((store) => new StoreBaselineCache(store.db)));
   const history: HistoryReader = {
-    hotspots: async (...args) => (await opening).hotspots(...args),
-    listRefineAttempts: async (...args) => (await opening).listRefineAttempts(...args),
+    hotspots: async (...args) => (await open()).hotspots(...args),
+    listRefineAttempts: async (...args) => (await open()).listRefineAttempts(...args),
   };
   const baselineCache: BaselineCache = {
-    get: async (key) => (await cache).get(key),
-    put: async (key, result) => (await cache).put(key, result),
+    get: async (key) => (await baselines()).get(key),
+    put: async (key, result) => (await baselines()).put(key, result),
   };
   return { history, run, baselineCache };
 }

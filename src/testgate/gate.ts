@@ -122,6 +122,14 @@ export interface TestGateResult {
   workspace?: WorkspaceRun<TestGateResult>;
 }
 
+/**
+ * With `--trace`: when the gate reached each of its steps (ms since the process started), so that
+ * its fixed cost around the suites can be seen step by step.
+ */
+function stage(opts: Pick<TestGateOptions, 'log'>, name: string): void {
+  opts.log?.info({ event: 'testgate.stage', stage: name, atMs: Math.round(performance.now()) }, 'testgate.stage');
+}
+
 /** At most this many newly failing tests are re-run; the rest count as regressions unconfirmed. */
 const MAX_RERUN_TESTS = 100;
 
@@ -176,6 +184,7 @@ async function separateFlakes(
  */
 export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult> {
   const empty = { regressions: [], flaky: [], suiteBroken: false };
+  stage(opts, 'start');
   const ws = opts.config.command || opts.config.workspaces === 'off' ? null : await detectWorkspace(opts.base);
   let single: Runner | null = null;
   if (!ws) {
@@ -183,8 +192,10 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
     if ('skipped' in detection) return { ...empty, skipped: detection.skipped };
     single = detection.runner;
   }
+  stage(opts, 'runner detected');
   // No sandbox here: the gate stops (an infra error, never a skip that would let the PR pass).
   requireSandbox(opts.config.isolation);
+  stage(opts, 'sandbox checked');
   // With tests.network, one egress proxy serves both sides of this run and is closed with it.
   const egress = await startRunEgress(opts.config.network);
   const config: TestGateConfig = {
@@ -199,6 +210,7 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
     return { ...res, egress: { refused: egress.proxy.refusals(), used: egress.proxy.used() } };
   } finally {
     await egress.proxy?.close();
+    stage(opts, 'done');
   }
 }
 
@@ -281,25 +293,57 @@ function summarise(run: WorkspaceRun<TestGateResult>): TestGateResult {
 }
 
 async function runBothSides(opts: TestGateOptions, runner: Runner): Promise<TestGateResult> {
+  const cacheDir = opts.cacheDir ?? defaultCacheDir(opts.repo);
+  // The candidate's tree is exported (and verified) while its dependencies are planned and prepared:
+  // nothing runs in it before they are given to it, and whatever ends the gate first removes it.
+  const exporting = SuiteWorkspace.create(opts.repoDir, opts.candidateSha, cacheDir, opts.config, opts.signal);
+  exporting.catch(() => undefined);
+  try {
+    return await judgeBothSides(opts, runner, cacheDir, exporting);
+  } finally {
+    await (await exporting.catch(() => undefined))?.dispose();
+  }
+}
+
+async function judgeBothSides(
+  opts: TestGateOptions,
+  runner: Runner,
+  cacheDir: string,
+  exporting: Promise<SuiteWorkspace>,
+): Promise<TestGateResult> {
   const empty = { regressions: [], flaky: [], suiteBroken: false };
   const info = { runner: runner.id, command: runner.displayCommand, internalCommand: runner.command };
-  const cacheDir = opts.cacheDir ?? defaultCacheDir(opts.repo);
   const sides = await planSides(opts, runner.id);
+  stage(opts, 'dependencies planned');
   const key = await baselineKey(
     opts.repo,
     opts.base,
     [runner.command, opts.config.setup ? ` [setup: ${opts.config.setup}]` : '', sides.baseKey ? ` [deps: ${sides.baseKey}]` : ''].join(''),
   );
-
-  let cached: SuiteResult | null = null;
-  try {
-    cached = await opts.cache.get(key);
-  } catch (err) {
-    opts.log?.warn({ err: String(err) }, 'baseline cache read failed; running the baseline');
-  }
+  // The cached baseline is looked up once the head's suite has started (the head runs either way, and
+  // the CLI's store opens on first use, a second of the main thread); only a base whose dependencies
+  // differ from the head's asks first, to know whether to install them.
+  let asked: Promise<SuiteResult | null> | undefined;
+  const lookup = () =>
+    (asked ??= (async (): Promise<SuiteResult | null> => {
+      try {
+        return await opts.cache.get(key);
+      } catch (err) {
+        opts.log?.warn({ err: String(err) }, 'baseline cache read failed; running the baseline');
+        return null;
+      }
+    })());
   const say = (text: string) => opts.progress?.(`tests (${runner.displayCommand}): ${text}`);
-  say(cached === null ? 'preparing the dependencies of the base and the head' : 'preparing the dependencies of the head');
-  const deps = await sides.prepare(cached === null);
+  const needBase = sides.sameDeps || (await lookup()) === null;
+  say(
+    sides.sameDeps
+      ? 'preparing the dependencies (the same at the base and the head)'
+      : needBase
+        ? 'preparing the dependencies of the base and the head'
+        : 'preparing the dependencies of the head',
+  );
+  const deps = await sides.prepare(needBase);
+  stage(opts, 'dependencies ready');
   const withDeps = { ...empty, ...info, dependencies: deps.summary, ...(deps.notes.length ? { notes: deps.notes } : {}) };
   // A registry or network failure is not a verdict on anything: the gate stops, neither passing nor blaming.
   const outage = deps.baseOutage ?? deps.headOutage;
@@ -308,98 +352,101 @@ async function runBothSides(opts: TestGateOptions, runner: Runner): Promise<Test
   if (deps.headFailure) return { ...withDeps, installFailed: deps.headFailure };
   // Set by the baseline run's closure; an object so that the check after it is not narrowed to the initial false.
   const baselineState = { isolated: false };
-  const candidateWs = await SuiteWorkspace.create(opts.repoDir, opts.candidateSha, cacheDir, opts.config, opts.signal, deps.head);
-  try {
-    const baselineRun = cached
-      ? Promise.resolve(cached)
-      : (async () => {
-          const ws = await SuiteWorkspace.create(opts.repoDir, opts.base.sha, cacheDir, opts.config, opts.signal, deps.base);
-          try {
-            const result = await runSuite(ws, runner, opts.config);
-            // Only a sandboxed run shared nothing writable with PR code; only such a baseline is kept.
-            baselineState.isolated = ws.isolation?.sandbox === 'bwrap';
-            return result;
-          } finally {
-            await ws.dispose();
-          }
-        })();
-    say(cached ? 'running the suite at the head (the base is from the cache)' : 'running the suite at the base and at the head');
-    const [baselineRaw, candidateRaw] = await Promise.all([baselineRun, runSuite(candidateWs, runner, opts.config)]);
-    const [baseline, candidate] = [capSuiteMessages(baselineRaw), capSuiteMessages(candidateRaw)];
-    const configChanges = await testConfigChanges(opts.base, new Revision(opts.repoDir, opts.candidateSha)).catch(
-      (err: unknown): TestConfigChange[] => {
-        opts.log?.warn({ err: String(err) }, 'could not compare the test configuration of base and candidate');
-        return [];
-      },
-    );
-    if (!cached && baselineState.isolated && cacheable(baseline)) {
-      await opts.cache.put(key, baseline).catch((err: unknown) => opts.log?.warn({ err: String(err) }, 'baseline cache write failed'));
-    }
-    const notes = [...deps.notes, ...suiteNotes(baseline, candidate)];
-    const common = {
-      ...withDeps,
-      baseline,
-      baselineCached: cached !== null,
-      candidate,
-      ...(configChanges.length ? { configChanges } : {}),
-      ...(candidateWs.isolation ? { isolation: candidateWs.isolation } : {}),
-      ...(notes.length ? { notes } : {}),
-    };
-    if (baseline.status !== 'ok') return { ...common, skipped: baselineSkip(baseline) };
-    // From here on the base produced results: whatever stops the candidate from producing them fails closed.
-    if (candidate.killedBy === 'disk-limit' && nearDiskCap(baseline, opts.config)) {
-      // The base itself nearly filled the disk: the head filling it is the limit's doing, not evidence against the change.
-      throw new GateInfraError(
-        `the suite needs more disk than tests.diskMb (${opts.config.diskMb ?? 2048} MiB): at the base it used ${baseline.diskUsedMb ?? '?'} MiB, and with this change it filled the disk`,
-        'raise tests.diskMb in the config on the default branch',
-        'resources',
-      );
-    }
-    if (candidate.status === 'skipped' && !noTestsFound(candidate)) {
-      return { ...common, notRun: `with this change, ${candidate.skippedReason ?? 'the suite did not run'}` };
-    }
-    const baseRanTests = baseline.tests.length > 0;
-    if (noTestsFound(candidate)) {
-      // Nothing ran at the head: every test of the base counts as removed (the finding names why).
-      const comparison = compareSuites(baseline, { ...candidate, status: 'ok' });
-      return { ...common, comparison, noTestsAtHead: baseRanTests || baseline.units.length > 0 };
-    }
-    const comparison = compareSuites(baseline, candidate);
-    const unverifiable = candidate.units.some((u) => u.kind === 'suite') && configChanges.some((c) => c.path === 'package.json');
-    if (comparison.suiteBroken) {
-      // Exit-code-only runners can re-run the whole suite; a pass means the failure was a flake.
-      const suite: TestOutcome = { id: `${runner.id}:(suite)`, status: 'failed', unit: `${runner.id}:(suite)` };
-      if (candidate.units.length === 0 && baseline.units.some((u) => u.kind === 'suite')) {
-        const { flaky } = await separateFlakes(candidateWs, runner, [suite], opts.config.reruns);
-        if (flaky.length) return { ...common, comparison: { ...comparison, suiteBroken: false }, flaky };
-      }
-      return { ...common, comparison, suiteBroken: true };
-    }
-    if (comparison.newlyFailing.length && opts.config.reruns > 0) {
-      const n = comparison.newlyFailing.length;
-      say(`re-running ${n} newly failing test${n === 1 ? '' : 's'} to tell flakes from regressions`);
-    }
-    const { regressions, flaky } = await separateFlakes(candidateWs, runner, comparison.newlyFailing, opts.config.reruns);
-    const hiddenTests = await hiddenTestsEvidence({
-      ...opts,
-      runner,
-      limits: opts.config,
-      baseline,
-      candidate,
-      comparison,
-      configChanges,
-      cacheDir,
-      runDeps: deps.head,
-    });
-    return {
-      ...common,
-      comparison,
-      regressions,
-      flaky,
-      ...(hiddenTests ? { hiddenTests } : {}),
-      ...(unverifiable ? { unverifiableCommand: true } : {}),
-    };
-  } finally {
-    await candidateWs.dispose();
+  const candidateWs = await exporting;
+  await candidateWs.useDependencies(deps.head);
+  stage(opts, 'head exported');
+  const candidateRun = runSuite(candidateWs, runner, opts.config);
+  // Awaited with the baseline below; until then a rejection must not count as unhandled.
+  candidateRun.catch(() => undefined);
+  const cached = await lookup();
+  const baselineRun = cached
+    ? Promise.resolve(cached)
+    : (async () => {
+        const ws = await SuiteWorkspace.create(opts.repoDir, opts.base.sha, cacheDir, opts.config, opts.signal, deps.base);
+        try {
+          const result = await runSuite(ws, runner, opts.config);
+          // Only a sandboxed run shared nothing writable with PR code; only such a baseline is kept.
+          baselineState.isolated = ws.isolation?.sandbox === 'bwrap';
+          return result;
+        } finally {
+          await ws.dispose();
+        }
+      })();
+  say(cached ? 'running the suite at the head (the base is from the cache)' : 'running the suite at the base and at the head');
+  const [baselineRaw, candidateRaw] = await Promise.all([baselineRun, candidateRun]);
+  const [baseline, candidate] = [capSuiteMessages(baselineRaw), capSuiteMessages(candidateRaw)];
+  stage(opts, 'suites done');
+  const configChanges = await testConfigChanges(opts.base, new Revision(opts.repoDir, opts.candidateSha)).catch(
+    (err: unknown): TestConfigChange[] => {
+      opts.log?.warn({ err: String(err) }, 'could not compare the test configuration of base and candidate');
+      return [];
+    },
+  );
+  if (!cached && baselineState.isolated && cacheable(baseline)) {
+    await opts.cache.put(key, baseline).catch((err: unknown) => opts.log?.warn({ err: String(err) }, 'baseline cache write failed'));
   }
+  const notes = [...deps.notes, ...suiteNotes(baseline, candidate)];
+  const common = {
+    ...withDeps,
+    baseline,
+    baselineCached: cached !== null,
+    candidate,
+    ...(configChanges.length ? { configChanges } : {}),
+    ...(candidateWs.isolation ? { isolation: candidateWs.isolation } : {}),
+    ...(notes.length ? { notes } : {}),
+  };
+  if (baseline.status !== 'ok') return { ...common, skipped: baselineSkip(baseline) };
+  // From here on the base produced results: whatever stops the candidate from producing them fails closed.
+  if (candidate.killedBy === 'disk-limit' && nearDiskCap(baseline, opts.config)) {
+    // The base itself nearly filled the disk: the head filling it is the limit's doing, not evidence against the change.
+    throw new GateInfraError(
+      `the suite needs more disk than tests.diskMb (${opts.config.diskMb ?? 2048} MiB): at the base it used ${baseline.diskUsedMb ?? '?'} MiB, and with this change it filled the disk`,
+      'raise tests.diskMb in the config on the default branch',
+      'resources',
+    );
+  }
+  if (candidate.status === 'skipped' && !noTestsFound(candidate)) {
+    return { ...common, notRun: `with this change, ${candidate.skippedReason ?? 'the suite did not run'}` };
+  }
+  const baseRanTests = baseline.tests.length > 0;
+  if (noTestsFound(candidate)) {
+    // Nothing ran at the head: every test of the base counts as removed (the finding names why).
+    const comparison = compareSuites(baseline, { ...candidate, status: 'ok' });
+    return { ...common, comparison, noTestsAtHead: baseRanTests || baseline.units.length > 0 };
+  }
+  const comparison = compareSuites(baseline, candidate);
+  const unverifiable = candidate.units.some((u) => u.kind === 'suite') && configChanges.some((c) => c.path === 'package.json');
+  if (comparison.suiteBroken) {
+    // Exit-code-only runners can re-run the whole suite; a pass means the failure was a flake.
+    const suite: TestOutcome = { id: `${runner.id}:(suite)`, status: 'failed', unit: `${runner.id}:(suite)` };
+    if (candidate.units.length === 0 && baseline.units.some((u) => u.kind === 'suite')) {
+      const { flaky } = await separateFlakes(candidateWs, runner, [suite], opts.config.reruns);
+      if (flaky.length) return { ...common, comparison: { ...comparison, suiteBroken: false }, flaky };
+    }
+    return { ...common, comparison, suiteBroken: true };
+  }
+  if (comparison.newlyFailing.length && opts.config.reruns > 0) {
+    const n = comparison.newlyFailing.length;
+    say(`re-running ${n} newly failing test${n === 1 ? '' : 's'} to tell flakes from regressions`);
+  }
+  const { regressions, flaky } = await separateFlakes(candidateWs, runner, comparison.newlyFailing, opts.config.reruns);
+  const hiddenTests = await hiddenTestsEvidence({
+    ...opts,
+    runner,
+    limits: opts.config,
+    baseline,
+    candidate,
+    comparison,
+    configChanges,
+    cacheDir,
+    runDeps: deps.head,
+  });
+  return {
+    ...common,
+    comparison,
+    regressions,
+    flaky,
+    ...(hiddenTests ? { hiddenTests } : {}),
+    ...(unverifiable ? { unverifiableCommand: true } : {}),
+  };
 }

@@ -51,7 +51,7 @@ export class SuiteWorkspace {
     readonly sha: string,
     private readonly limits: SuiteLimits,
     private readonly signal?: AbortSignal,
-    private readonly deps: RunDeps = NO_RUN_DEPS,
+    private deps: RunDeps = NO_RUN_DEPS,
   ) {}
 
   get workdir(): string {
@@ -86,16 +86,25 @@ export class SuiteWorkspace {
       await Promise.all(['work', 'home', 'tmp', 'out', 'cache'].map((d) => mkdir(join(root, d))));
       await exportTreeRepo(repoDir, sha, ws.workdir);
       await writeSandboxGitConfig(join(root, 'home'));
-      if (deps?.cargoConfig) {
-        await mkdir(join(ws.cacheDir, 'cargo-home'), { recursive: true });
-        await writeFile(join(ws.cacheDir, 'cargo-home', 'config.toml'), deps.cargoConfig);
-      }
+      if (deps) await ws.useDependencies(deps);
       if (!sandboxRefusal(limits.isolation)) await seedGoCache(ws.workdir, join(ws.cacheDir, 'go-build'), limits);
     } catch (err) {
       await ws.dispose();
       throw err;
     }
     return ws;
+  }
+
+  /**
+   * The installed dependencies the runs mount (a tree can be exported while they are still being
+   * prepared, then given them before its first run).
+   */
+  async useDependencies(deps: RunDeps): Promise<void> {
+    this.deps = deps;
+    if (deps.cargoConfig) {
+      await mkdir(join(this.cacheDir, 'cargo-home'), { recursive: true });
+      await writeFile(join(this.cacheDir, 'cargo-home', 'config.toml'), deps.cargoConfig);
+    }
   }
 
   /** A run context whose commands share one deadline of `tests.timeoutSec`. */

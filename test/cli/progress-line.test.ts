@@ -66,7 +66,7 @@ needs('pytest', 'bwrap')('the progress line of the test gate', () => {
       { stderr },
     );
     const lines = stderr.writes.map((w) => w.replace(CLEAR, ''));
-    expect(lines).toContain('slopgate: tests (pytest): preparing the dependencies of the base and the head');
+    expect(lines).toContain('slopgate: tests (pytest): preparing the dependencies (the same at the base and the head)');
     expect(lines).toContain('slopgate: tests (pytest): running the suite at the base and at the head');
     expect(stderr.writes.at(-1)).toBe(CLEAR);
   }, 240_000);

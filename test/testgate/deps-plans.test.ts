@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -139,13 +139,83 @@ describe('interpreters and toolchains', () => {
       fake(join(root, 'shims/python3.12'), '3.12.1');
       vi.resetModules();
       const { findPythons } = await import('../../src/testgate/deps/toolchains.js');
-      const found = await findPythons({ PATH: join(root, 'shims'), PYENV_ROOT: root });
+      const found = await findPythons({ PATH: join(root, 'shims'), PYENV_ROOT: root }, null);
       const versions = found.map((p) => p.version);
       expect(versions[0]).toBe('3.12.1');
       expect(versions).toContain('3.10.13');
       const probed = readFileSync(ran, 'utf8');
       expect(probed).toContain(join(root, 'shims/python3\n'));
       expect(probed).not.toContain('shims/python3.1');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps a binary interpreter's probe on the machine, and probes it again once the binary changes", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'slopgate-pyprobe-'));
+    try {
+      // A copy of this machine's python3 (a real binary) that only this test uses.
+      const python = join(root, 'bin', 'python3');
+      mkdirSync(dirname(python), { recursive: true });
+      copyFileSync(realpathSync('/usr/bin/python3'), python);
+      const cacheFile = join(root, 'cache', 'python-probes.json');
+      const env = { PATH: join(root, 'bin'), PYENV_ROOT: join(root, 'no-pyenv') };
+      const find = async () => {
+        vi.resetModules();
+        const { findPythons } = await import('../../src/testgate/deps/toolchains.js');
+        return (await findPythons(env, cacheFile)).find((p) => p.path === python);
+      };
+      expect((await find())?.venv).toBe(true);
+      // The kept answer is what the next run uses: altered on disk, the run reports the alteration.
+      const kept = JSON.parse(readFileSync(cacheFile, 'utf8')) as { entries: Record<string, { answer: PythonInterpreter }> };
+      expect(kept.entries[python]?.answer.path).toBe(python);
+      kept.entries[python]!.answer.venv = false;
+      writeFileSync(cacheFile, JSON.stringify(kept));
+      expect((await find())?.venv).toBe(false);
+      // A binary that is not the one probed (new times) is probed again.
+      utimesSync(python, new Date(), new Date(Date.now() - 60_000));
+      expect((await find())?.venv).toBe(true);
+      // An unreadable cache file is an empty cache, not an error.
+      writeFileSync(cacheFile, '{not json');
+      expect((await find())?.venv).toBe(true);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps pyenv's shim probe only while the version file that picks its interpreter is unchanged", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'slopgate-pyenv-'));
+    try {
+      const ran = join(root, 'ran');
+      const fake = (path: string, version: string, exe = path) => {
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileSync(path, `#!/bin/sh\n# pyenv\necho ${path} >> ${ran}\nprintf '%s\\n' ${version} ${root} True ${exe}\n`, { mode: 0o755 });
+      };
+      const exe = join(root, 'versions/3.12.1/bin/python3');
+      fake(exe, '3.12.1');
+      fake(join(root, 'shims/python3'), '3.12.1', exe);
+      writeFileSync(join(root, 'version'), '3.12.1\n');
+      const cacheFile = join(root, 'cache', 'python-probes.json');
+      const shimRuns = async () => {
+        vi.resetModules();
+        const { findPythons } = await import('../../src/testgate/deps/toolchains.js');
+        const found = await findPythons({ PATH: join(root, 'shims'), PYENV_ROOT: root }, cacheFile);
+        expect(found[0]?.version).toBe('3.12.1');
+        return readFileSync(ran, 'utf8')
+          .split('\n')
+          .filter((l) => l.endsWith('shims/python3')).length;
+      };
+      expect(await shimRuns()).toBe(1);
+      expect(await shimRuns()).toBe(1);
+      // Another global version: the shim may now run another interpreter, so it is asked again.
+      writeFileSync(join(root, 'version'), '3.10.13\n');
+      expect(await shimRuns()).toBe(2);
+      // A script that is not a pyenv shim is never kept (what it runs cannot be told from files).
+      expect(
+        readFileSync(ran, 'utf8')
+          .split('\n')
+          .filter((l) => l === exe),
+      ).toHaveLength(3);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

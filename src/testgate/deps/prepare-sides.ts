@@ -82,6 +82,8 @@ function isOutage(f: { message: string; tail: string }): boolean {
 export interface SidesPlan {
   /** Part of the baseline cache key: a baseline ran with these dependencies. */
   baseKey: string | undefined;
+  /** The base and the head have the same dependencies (one set serves both, whether the base runs or not). */
+  sameDeps: boolean;
   prepare(needBase: boolean): Promise<PreparedSides>;
 }
 
@@ -96,6 +98,7 @@ export async function planSides(opts: GateLike, runner: RunnerId): Promise<Sides
   if (off) {
     return {
       baseKey: undefined,
+      sameDeps: true,
       prepare: () =>
         Promise.resolve({
           base: NO_RUN_DEPS,
@@ -115,6 +118,7 @@ export async function planSides(opts: GateLike, runner: RunnerId): Promise<Sides
     : undefined;
   return {
     baseKey: basePlan.key,
+    sameDeps: basePlan.key === headPlan.key,
     prepare: (needBase) => prepareBoth(opts, basePlan, headPlan, needBase, workspaceKey),
   };
 }

@@ -19,9 +19,10 @@ const VENV = `${DEPS_MOUNT}/venv`;
 const PIP = `${VENV}/bin/python -m pip --disable-pip-version-check --no-input`;
 
 export async function planPython(rev: Revision, floor?: Revision): Promise<DepsPlan | NoInstall | null> {
-  const req = await readPythonRequirements(rev);
-  const pinned = (await rev.readText('.python-version'))?.trim().split(/\s+/)[0] ?? null;
-  const pick = pickPython(await findPythons(), req.requiresPython, pinned);
+  // The interpreters are probed (once per process) while the tree's requirements are read.
+  const [pythons, req, pinnedText] = await Promise.all([findPythons(), readPythonRequirements(rev), rev.readText('.python-version')]);
+  const pinned = pinnedText?.trim().split(/\s+/)[0] ?? null;
+  const pick = pickPython(pythons, req.requiresPython, pinned);
   if (!pick.python) return { none: pick.notes.join('; '), notes: pick.notes };
   const py = pick.python;
   if (req.requirements.length === 0 && !req.dynamic) {

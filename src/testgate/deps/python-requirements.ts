@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import picomatch from 'picomatch';
 import type { Revision } from '../../core/revision.js';
@@ -226,6 +227,25 @@ export function lockConstraints(path: string, text: string): string[] {
 
 const LOCKFILES = ['uv.lock', 'poetry.lock', 'pdm.lock', 'Pipfile.lock'];
 
+/**
+ * Lockfiles are large (click's uv.lock: 250 KB of TOML, a quarter of a second to parse) and the base
+ * and the head of a PR nearly always hold the same one: each content is read once per process.
+ */
+const lockMemo = new Map<string, string[]>();
+const LOCK_MEMO_MAX = 8;
+
+function lockConstraintsOnce(path: string, text: string): string[] {
+  const key = `${path}\0${createHash('sha256').update(text).digest('hex')}`;
+  let pins = lockMemo.get(key);
+  if (!pins) {
+    pins = lockConstraints(path, text);
+    const oldest = lockMemo.keys().next();
+    if (lockMemo.size >= LOCK_MEMO_MAX && !oldest.done) lockMemo.delete(oldest.value);
+    lockMemo.set(key, pins);
+  }
+  return [...pins];
+}
+
 export async function readPythonRequirements(rev: Revision): Promise<PythonRequirements> {
   const paths = await rev.paths();
   const has = new Set(paths);
@@ -364,7 +384,7 @@ export async function readPythonRequirements(rev: Revision): Promise<PythonRequi
     const text = await rev.readText(lockfile);
     if (text !== null) {
       inputs.add(lockfile);
-      constraints = [...constraints, ...lockConstraints(lockfile, text).filter((c) => !name || !c.startsWith(`${name}==`))];
+      constraints = [...constraints, ...lockConstraintsOnce(lockfile, text).filter((c) => !name || !c.startsWith(`${name}==`))];
     }
   }
   const requirements = [...new Set(reqs.map((r) => r.trim()).filter((r) => r && !selfReference(r, name)))];

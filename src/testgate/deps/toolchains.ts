@@ -3,6 +3,8 @@ import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
+import { depCacheOptionsFromEnv } from './dep-cache.js';
+import { PythonProbeCache, probeKey } from './python-probe-cache.js';
 
 const run = promisify(execFile);
 
@@ -28,8 +30,19 @@ const PROBE =
 
 let pythons: Promise<PythonInterpreter[]> | null = null;
 
-/** Every Python 3 interpreter on PATH, in pyenv's versions and in /usr/bin, once per process; PATH's `python3` first. */
-export function findPythons(env: NodeJS.ProcessEnv = process.env): Promise<PythonInterpreter[]> {
+/** Where the probes' answers are kept between runs: beside the dependency cache (see python-probe-cache.ts). */
+function pythonProbeCacheFile(env: NodeJS.ProcessEnv = process.env): string {
+  return join(depCacheOptionsFromEnv(env).root, '.toolchains', 'python-probes.json');
+}
+
+/**
+ * Every Python 3 interpreter on PATH, in pyenv's versions and in /usr/bin, once per process; PATH's
+ * `python3` first. `probeCache`: the file of kept probe answers (null: probe every interpreter).
+ */
+export function findPythons(
+  env: NodeJS.ProcessEnv = process.env,
+  probeCache: string | null = pythonProbeCacheFile(),
+): Promise<PythonInterpreter[]> {
   pythons ??= (async () => {
     const candidates: string[] = [];
     const dirs = (env.PATH ?? '').split(delimiter).filter((d) => d.startsWith('/'));
@@ -63,18 +76,27 @@ export function findPythons(env: NodeJS.ProcessEnv = process.env): Promise<Pytho
         continue;
       }
     }
+    const kept = await PythonProbeCache.open(probeCache);
+    const probeEnv = { PATH: env.PATH ?? '' };
     const probed = await Promise.all(
       [...reals].map(async ([c, real]) => {
+        const key = probeKey(c, real, probeEnv);
+        const known = kept.get(c, key);
+        if (known) return known;
         // pyenv's shims pick a version themselves: probe what they run, keep the real binary.
         try {
-          const { stdout } = await run(c, ['-c', `${PROBE}; print(sys.executable)`], { timeout: 15_000, env: { PATH: env.PATH ?? '' } });
+          const { stdout } = await run(c, ['-c', `${PROBE}; print(sys.executable)`], { timeout: 15_000, env: probeEnv });
           const [version, prefix, venv, exe] = stdout.trim().split('\n');
-          return version && prefix ? { path: exe ? realpathSync(exe) : real, version, prefix, venv: venv === 'True' } : null;
+          if (!version || !prefix) return null;
+          const answer = { path: exe ? realpathSync(exe) : real, version, prefix, venv: venv === 'True' };
+          kept.set(c, key, answer);
+          return answer;
         } catch {
           return null;
         }
       }),
     );
+    await kept.save();
     const seen = new Set<string>();
     const out: PythonInterpreter[] = [];
     for (const p of probed) {
