@@ -278,6 +278,7 @@ export async function installDependencies(planned: PlannedDeps, ctx: DepsContext
   const outcome = await ctx.cache.getOrBuild(key, {
     ecosystem: plan.ecosystem,
     build: async (staging) => {
+      const refusedBefore = ctx.refusals?.().length ?? 0;
       const r = await runInstall(plan, staging, rev.sha, ctx);
       if (!r.ok) return { ok: false, error: r.error, tail: '' };
       const res = r.result;
@@ -297,7 +298,12 @@ export async function installDependencies(planned: PlannedDeps, ctx: DepsContext
       if (printed && plan.ecosystem === 'go') toolchain.go = printed;
       if (printed && plan.ecosystem === 'python') toolchain.pytest = printed;
       if (printed && plan.ecosystem === 'maven') toolchain.maven = printed;
-      return { ok: true, outputs, notes: [], toolchain, ...(cargoConfig ? { cargoConfig } : {}) };
+      // What the proxy refused belongs to the entry: whoever uses it (G8, or a guard that got there first) reports it.
+      const refused = ctx.refusals?.().slice(refusedBefore) ?? [];
+      const notes = refused.length
+        ? [`the egress proxy refused what the dependency install tried to reach: ${refused.slice(0, 5).join('; ')}`]
+        : [];
+      return { ok: true, outputs, notes, toolchain, ...(cargoConfig ? { cargoConfig } : {}) };
     },
   });
   if (!outcome.ok) {
@@ -312,7 +318,7 @@ export async function installDependencies(planned: PlannedDeps, ctx: DepsContext
   return {
     summary: { ...base, status: outcome.cached ? 'cached' : 'installed', installMs: outcome.meta.installMs },
     run: runDepsOf(plan, outcome.meta, outcome.dir),
-    notes: plan.notes,
+    notes: [...plan.notes, ...outcome.meta.notes],
     toolchain: { ...plan.toolchain, ...outcome.meta.toolchain },
   };
 }

@@ -168,11 +168,8 @@ async function prepareBoth(
     ...(opts.signal ? { signal: opts.signal } : {}),
   };
   try {
-    const result = await installBoth(opts, basePlan, headPlan, needBase, { ...ctx, install });
-    const refused = ctx.refusals();
-    if (refused.length)
-      result.notes.push(`the egress proxy refused what the dependency installs tried to reach: ${refused.slice(0, 5).join('; ')}`);
-    return result;
+    // What the proxy refused during an install is in that entry's notes (install-deps.ts).
+    return await installBoth(opts, basePlan, headPlan, needBase, { ...ctx, install });
   } finally {
     await (await egress.started)?.close();
   }
