@@ -100,6 +100,32 @@ function written(ts: Compiler, access: TS.Expression): boolean {
   return (ts.isForInStatement(top) || ts.isForOfStatement(top)) && top.initializer === n;
 }
 
+/**
+ * True when the read asks whether the key is there (`typeof x.y`, `x.y?.()`, `x.y ?? d`, `x.y || d`,
+ * `x.y && …`, `!x.y`, `if (x.y)`, `x.y ? a : b`): code that expects the key to be missing at times.
+ */
+function asksPresence(ts: Compiler, access: TS.Expression): boolean {
+  let n: TS.Node = access;
+  while (ts.isParenthesizedExpression(n.parent)) n = n.parent;
+  const p = n.parent;
+  if (ts.isTypeOfExpression(p)) return true;
+  if (ts.isCallExpression(p) && p.expression === n && p.questionDotToken) return true;
+  if (ts.isPrefixUnaryExpression(p) && p.operator === ts.SyntaxKind.ExclamationToken) return true;
+  if (ts.isBinaryExpression(p)) {
+    const op = p.operatorToken.kind;
+    return (
+      op === ts.SyntaxKind.QuestionQuestionToken ||
+      op === ts.SyntaxKind.BarBarToken ||
+      op === ts.SyntaxKind.AmpersandAmpersandToken ||
+      op === ts.SyntaxKind.QuestionQuestionEqualsToken ||
+      op === ts.SyntaxKind.BarBarEqualsToken ||
+      op === ts.SyntaxKind.AmpersandAmpersandEqualsToken
+    );
+  }
+  if (ts.isConditionalExpression(p) && p.condition === n) return true;
+  return (ts.isIfStatement(p) || ts.isWhileStatement(p) || ts.isDoStatement(p)) && p.expression === n;
+}
+
 /** How a literal is used across the program: whether only read, and whether it leaves its own file. */
 interface Uses {
   readOnly: boolean;
@@ -218,17 +244,23 @@ export function jsLiteralErrors(ts: Compiler, program: TS.Program, paths: Iterab
     const sf = program.getSourceFile(virtual);
     if (!sf) continue;
     budget.token.throwIfCancellationRequested();
+    const asked = new Map<TS.Symbol, Set<string>>();
+    const found: { symbol: TS.Symbol; error: ProbeError }[] = [];
     const visit = (node: TS.Node): void => {
       ts.forEachChild(node, visit);
       if (!ts.isPropertyAccessExpression(node) || !ts.isIdentifier(node.name)) return;
       const member = node.name.text;
       if (OBJECT_PROTOTYPE.has(member) || node.questionDotToken || written(ts, node)) return;
-      if (ts.isTypeOfExpression(node.parent)) return; // `typeof x.y === 'function'` asks whether it is there
       const ref = node.expression;
       const id = ts.isIdentifier(ref) ? ref : ts.isPropertyAccessExpression(ref) && ts.isIdentifier(ref.name) ? ref.name : null;
       if (!id) return;
       const symbol = uses.resolve(id);
       if (!symbol) return;
+      // a file that asks whether the key is there (`if (x.y) x.y()`) expects it to be missing at times
+      if (asksPresence(ts, node)) {
+        asked.set(symbol, (asked.get(symbol) ?? new Set()).add(member));
+        return;
+      }
       const lit = closedLiteral(ts, symbol);
       if (!lit || lit.keys.has(member)) return;
       // whatever the compiler knows of the value (a member assigned to it, a declared type) has the last word
@@ -241,24 +273,28 @@ export function jsLiteralErrors(ts: Compiler, program: TS.Program, paths: Iterab
       if (declPath === null) return;
       const call = node.parent;
       const called = ts.isCallExpression(call) && call.expression === node && !call.questionDotToken;
-      out.push({
-        path,
-        line: lineOf(sf, node.name.getStart(sf)),
-        code: JS_LITERAL_CODE,
-        text: jsLiteralText(lit.name, member),
-        receiver: ref.getText(sf).replace(/\s+/g, ' '),
-        declared: {
-          path: declPath,
-          line: lineOf(declFile, lit.decl.parent.parent.getStart(declFile)),
-          endLine: lineOf(declFile, lit.decl.end),
+      found.push({
+        symbol,
+        error: {
+          path,
+          line: lineOf(sf, node.name.getStart(sf)),
+          code: JS_LITERAL_CODE,
+          text: jsLiteralText(lit.name, member),
+          receiver: ref.getText(sf).replace(/\s+/g, ' '),
+          declared: {
+            path: declPath,
+            line: lineOf(declFile, lit.decl.parent.parent.getStart(declFile)),
+            endLine: lineOf(declFile, lit.decl.end),
+          },
+          certain: declPath === path && !used.escapes && called,
+          origin: 'js-literal',
+          member,
+          keys: [...lit.keys],
         },
-        certain: declPath === path && !used.escapes && called,
-        origin: 'js-literal',
-        member,
-        keys: [...lit.keys],
       });
     };
     visit(sf);
+    for (const f of found) if (!asked.get(f.symbol)?.has(f.error.member ?? '')) out.push(f.error);
   }
   return out;
 }
