@@ -111,7 +111,9 @@ export class DepCache {
 
   /**
    * The entry for `key`: from the cache, or built once (other workers wait for the lock), then the
-   * cache is trimmed to its size cap.
+   * cache is trimmed to its size cap. `cached` is true only for an entry that was complete when asked
+   * for: one another worker (another guard of the same run, as often as not) finished while this one
+   * waited was installed at this run's cost, and says so.
    */
   async getOrBuild(key: string, builder: Builder): Promise<BuildOutcome> {
     const found = await this.lookup(key);
@@ -127,7 +129,7 @@ export class DepCache {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err; // cast: Node's errors carry `code`
       }
       const again = await this.lookup(key);
-      if (again) return { ok: true, ...again, cached: true };
+      if (again) return { ok: true, ...again, cached: false };
       const owner = await readFile(join(lock, 'owner'), 'utf8').catch(() => '');
       const [host, pid] = owner.split(' ');
       if (host === hostname() && pid && !alive(Number(pid))) await rm(lock, { recursive: true, force: true });
@@ -142,7 +144,7 @@ export class DepCache {
     try {
       await writeFile(join(lock, 'owner'), `${hostname()} ${process.pid}`);
       const again = await this.lookup(key);
-      if (again) return { ok: true, ...again, cached: true };
+      if (again) return { ok: true, ...again, cached: false };
       return await this.buildEntry(key, builder);
     } finally {
       await rm(lock, { recursive: true, force: true });
@@ -175,7 +177,7 @@ export class DepCache {
       } catch {
         // Someone else's entry won (a worker on another lock dir after a takeover): use it.
         const other = await this.lookup(key);
-        if (other) return { ok: true, ...other, cached: true };
+        if (other) return { ok: true, ...other, cached: false };
         throw new Error(`could not move the installed dependencies into ${dir}`);
       }
       await writeFile(join(dir, USED), '');
