@@ -25,6 +25,14 @@ export interface ProbeError {
    * `Object.assign(this, options)`, where the compiler cannot see them.)
    */
   certain: boolean;
+  /**
+   * `js-literal`: not a compiler error but a read of a key that a closed JavaScript object literal does not
+   * have (js-literals.ts; the compiler treats JavaScript object literals as open), with the member read
+   * and the literal's own keys.
+   */
+  origin?: 'js-literal';
+  member?: string;
+  keys?: string[];
 }
 
 /** What `compare` keys on: the file, the code and the message (no line numbers, so moved code still matches). */

@@ -3,6 +3,7 @@ import { GuardSkip, type Guard, type GuardContext, type GuardFinding } from '../
 import { isAddedLine, type ChangedFile } from '../../core/patch-set.js';
 import { errorKey, errorKeys, probeErrors, type CheckBudget, type ProbeError } from './diagnostics.js';
 import { importersOf } from './importers.js';
+import { JS_LITERAL_EVIDENCE_CODE, jsLiteralErrors } from './js-literals.js';
 import { buildProgram, loadCompiler, programOptions, virtualPath, type Compiler } from './program.js';
 import { DECLARATION, DEFAULT_TREE_LIMITS, loadTree, SCRIPT } from './tree-files.js';
 import { npmWorkspace } from '../../testgate/workspaces/npm-workspace.js';
@@ -56,6 +57,10 @@ const code = (n: number) => `TS${String(n)}`;
 const said = (e: ProbeError) => e.text.replace(/\.$/, '');
 
 function describe(e: ProbeError): string {
+  if (e.origin === 'js-literal') {
+    const keys = e.keys?.length ? e.keys.map((k) => `\`${k}\``).join(', ') : 'no keys';
+    return `\`${e.receiver}.${e.member ?? ''}\` reads a key the object does not have: \`${e.receiver}\` is the object literal declared at ${e.declared.path}:${String(e.declared.line)}, whose keys are ${keys}, and nothing in the checked files adds one (no spread, no assignment to it, never passed on). At run time the read yields undefined, and calling it throws a TypeError. (The compiler does not report this in JavaScript, where object literals are open.)`;
+  }
   const where = `\`${e.receiver}\` is declared at ${e.declared.path}:${String(e.declared.line)}`;
   if (e.code === 2339 || e.code === 2551)
     return `${said(e)} (${code(e.code)}). The compiler knows every member of this value (${where}): at run time the access yields undefined, and calling it throws a TypeError.`;
@@ -65,6 +70,8 @@ function describe(e: ProbeError): string {
 }
 
 function remediation(e: ProbeError): string {
+  if (e.origin === 'js-literal')
+    return `Use a key the object has, or add \`${e.member ?? ''}\` to the object literal at ${e.declared.path}:${String(e.declared.line)}. If it is added at run time in a way the probe cannot see, dismiss this finding with the reason.`;
   if (e.code === 2554 || e.code === 2555)
     return `Pass the arguments the declaration at ${e.declared.path}:${String(e.declared.line)} takes, or change it.`;
   return `Use a member the value has, or add the missing one to its declaration at ${e.declared.path}:${String(e.declared.line)}. If it is added at run time where the compiler cannot see it, declare it (a type or a JSDoc @type) or dismiss this finding with the reason.`;
@@ -98,7 +105,7 @@ function toFinding(e: ProbeError, at: { path: string; line: number; caused: bool
     message,
     remediation: remediation(e),
     evidence: {
-      compilerCode: code(e.code),
+      compilerCode: e.origin === 'js-literal' ? JS_LITERAL_EVIDENCE_CODE : code(e.code),
       receiver: e.receiver,
       declaredAt: `${e.declared.path}:${String(e.declared.line)}`,
       errorAt: `${e.path}:${String(e.line)}`,
@@ -136,12 +143,9 @@ async function probe(files: ChangedFile[], ctx: GuardContext): Promise<GuardFind
     maxProgramFiles: MAX_PROGRAM_FILES,
     beforeParse: () => budget.check(),
   });
-  const found = probeErrors(
-    ts,
-    headProgram,
-    checked.map((p) => [virtualPath(p), p]),
-    budget,
-  );
+  const headPaths = checked.map((p): [string, string] => [virtualPath(p), p]);
+  // the compiler's errors, and the keys JavaScript object literals lack (which the compiler does not report)
+  const found = [...probeErrors(ts, headProgram, headPaths, budget), ...jsLiteralErrors(ts, headProgram, headPaths, budget)];
   const placed = found.flatMap((e) => {
     const at = place(e, byPath);
     return at ? [{ e, at }] : [];
@@ -166,12 +170,9 @@ async function probe(files: ChangedFile[], ctx: GuardContext): Promise<GuardFind
     maxProgramFiles: MAX_PROGRAM_FILES,
     beforeParse: () => budget.check(),
   });
-  const before = errorKeys(
-    ts,
-    baseProgram,
-    [...basePath].map(([headPath, oldPath]) => [virtualPath(oldPath), headPath]),
-    budget,
-  );
+  const basePaths = [...basePath].map(([headPath, oldPath]): [string, string] => [virtualPath(oldPath), headPath]);
+  const before = errorKeys(ts, baseProgram, basePaths, budget);
+  for (const e of jsLiteralErrors(ts, baseProgram, basePaths, budget)) before.add(errorKey(e.path, e.code, e.text));
 
   const seen = new Set<string>();
   const findings: GuardFinding[] = [];
