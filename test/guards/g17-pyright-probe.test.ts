@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -173,6 +173,44 @@ describe('G17 Python probe without its environment', () => {
     expect(status?.reason).toContain(
       "Python: it needs the project's dependencies, which slopgate installs only with tests on (--no-tests)",
     );
+  });
+  it('--no-tests with guard threads on (as users run it): G17 installs nothing and says why it skipped (real CLI)', () => {
+    const repo = prRepo(
+      { ...PROJECT, 'app/merger.py': MERGER, ...CALLERS },
+      { 'app/merger.py': MERGER.replace('config_merger = Merger()', 'config_merger = {"merge": deep_merge}') },
+    );
+    const deps = mkdtempSync(join(tmpdir(), 'slopgate-g17-deps-'));
+    try {
+      const r = spawnSync(
+        join(process.cwd(), 'node_modules', '.bin', 'tsx'),
+        [
+          join(process.cwd(), 'src', 'cli.ts'),
+          'check',
+          '--base',
+          'main',
+          '--head',
+          'pr',
+          '--format',
+          'json',
+          '--only',
+          'G17',
+          '--no-tests',
+        ],
+        {
+          cwd: repo.dir,
+          encoding: 'utf8',
+          env: { ...process.env, NO_COLOR: '1', SLOPGATE_GUARD_THREADS: '1', SLOPGATE_DEPS_CACHE_DIR: deps },
+        },
+      );
+      const report = JSON.parse(r.stdout) as Report;
+      expect(report.guards.find((g) => g.id === 'G17')?.reason).toContain(
+        "Python: it needs the project's dependencies, which slopgate installs only with tests on (--no-tests)",
+      );
+      // A thread without the run's test options used to plan and install the dependencies anyway.
+      expect(readdirSync(deps)).toEqual([]);
+    } finally {
+      rmSync(deps, { recursive: true, force: true });
+    }
   });
   it('without a sandbox pyright never reads the tree: a skip with that cause, and the gate does not pass (real CLI)', () => {
     const repo = prRepo(
