@@ -2,7 +2,7 @@ import type { SlopgateConfig } from '../core/config-schema.js';
 import type { GuardFinding } from '../core/guard.js';
 import type { PatchSet } from '../core/patch-set.js';
 import type { ReportSections } from '../core/report-sections.js';
-import type { RunIdentity } from '../core/ports.js';
+import type { RunIdentity, TestRunOptions } from '../core/ports.js';
 import type { TracePhase } from '../core/trace.js';
 
 /** The messages between the pipeline (guard-pool.ts) and a guard thread (guard-worker.ts). */
@@ -17,7 +17,12 @@ export interface InitRun {
   /** The plain-data services a thread can receive: who is gated (G1 reads the PR author) and the repository's name (G11). */
   run?: RunIdentity;
   repoName?: string;
+  /** The run's test options a thread can receive (plain data): G17's Python half installs and runs by them. */
+  tests?: ThreadTestOptions;
 }
+
+/** The plain-data part of the run's test options; functions (the progress line, a test's egress) stay in the main thread. */
+export type ThreadTestOptions = Pick<TestRunOptions, 'enabled' | 'mergeRef' | 'repo' | 'cacheDir' | 'prepared'>;
 
 export interface RunGuard {
   type: 'guard';

@@ -109,7 +109,11 @@ function init(msg: InitRun): void {
     head: new Revision(msg.patch.repoDir, msg.patch.headSha, msg.maxBytes),
     sanctioned: (p) => match(p),
     memo: new Map(),
-    services: { ...(msg.run ? { run: msg.run } : {}), ...(msg.repoName ? { repoName: msg.repoName } : {}) },
+    services: {
+      ...(msg.run ? { run: msg.run } : {}),
+      ...(msg.repoName ? { repoName: msg.repoName } : {}),
+      ...(msg.tests ? { tests: msg.tests } : {}),
+    },
   };
 }
 

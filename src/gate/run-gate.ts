@@ -15,6 +15,8 @@ import { attributeCommits } from './blame.js';
 import { decideRun } from './decide-run.js';
 import { settleGuardStatuses } from './guard-status.js';
 import type { GateOptions } from './gate-options.js';
+import type { ThreadTestOptions } from './guard-messages.js';
+import type { TestRunOptions } from '../core/ports.js';
 import { GuardWorkerSession, prewarmGuardThread } from './guard-pool.js';
 import { runGuardStep, type GuardStep } from './guard-step.js';
 import { setUpRun, type GateRun } from './run-setup.js';
@@ -60,10 +62,22 @@ export async function runGate(opts: GateOptions): Promise<Report> {
  * another (static ones in a guard thread the run keeps while it lasts). Statuses and findings keep the
  * order of `opts.guards`, whatever finished first.
  */
+/** The plain-data part of the run's test options, for a guard thread. */
+function threadTestOptions(t: TestRunOptions): ThreadTestOptions {
+  const { enabled, mergeRef, repo, cacheDir, prepared } = t;
+  return {
+    ...(enabled !== undefined ? { enabled } : {}),
+    ...(mergeRef !== undefined ? { mergeRef } : {}),
+    ...(repo !== undefined ? { repo } : {}),
+    ...(cacheDir !== undefined ? { cacheDir } : {}),
+    ...(prepared ? { prepared: { workspace: prepared.workspace } } : {}),
+  };
+}
+
 async function runGuards(run: GateRun, opts: GateOptions): Promise<{ statuses: GuardStatus[]; raw: GuardFinding[] }> {
   const threaded = await threadedGuards(opts);
   const { patch, config, phase, sanctionGlobs } = run;
-  const { run: identity, repoName } = run.services;
+  const { run: identity, repoName, tests } = run.services;
   const session = new GuardWorkerSession({
     patch,
     config,
@@ -72,6 +86,7 @@ async function runGuards(run: GateRun, opts: GateOptions): Promise<{ statuses: G
     maxBytes: config.limits.maxFileBytes,
     ...(identity ? { run: identity } : {}),
     ...(repoName ? { repoName } : {}),
+    ...(tests ? { tests: threadTestOptions(tests) } : {}),
   });
   const placement = { threaded, session };
   const steps: Promise<GuardStep>[] = [];

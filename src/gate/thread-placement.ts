@@ -2,12 +2,11 @@ import type { Guard } from '../core/guard.js';
 import type { GateOptions } from './gate-options.js';
 
 /**
- * Guards that need this process: G8, G16 and G17 (its Python half) drive the sandbox (which has its own
- * hard limits) with the run's test options — whether tests are on at all, the Action's prepared
- * environment, the egress proxy — which a thread does not receive; G9 reads the store. G17's TypeScript
- * half stops itself at its own deadline (asked while parsing and by the checker's cancellation token).
+ * Guards that need this process: G8 and G16 drive the sandbox (which has its own hard limits) with the
+ * run's test options, G9 reads the store. G17 runs in a thread (its compiler work is CPU-bound) and gets
+ * the plain-data part of the test options there (guard-messages.ts `ThreadTestOptions`).
  */
-const IN_PROCESS = new Set(['G8', 'G9', 'G16', 'G17']);
+const IN_PROCESS = new Set(['G8', 'G9', 'G16']);
 
 export function threadsWanted(opts: Pick<GateOptions, 'guardThreads'>): boolean {
   return opts.guardThreads ?? process.env.SLOPGATE_GUARD_THREADS !== '0';
