@@ -1,40 +1,14 @@
 import type { Revision } from '../../core/revision.js';
+import { DEFAULT_TREE_LIMITS, loadTreeWhere, type TreeFiles } from './tree-files.js';
 
 /** Python sources and stubs. */
 export const PYTHON = /\.pyi?$/;
 /** Folders of virtual environments, installed or generated code: never read (imports of them are not the tree's). */
 const SKIPPED_DIR = /(?:^|\/)(?:\.?venv|env|site-packages|node_modules|build|dist|\.tox|\.nox|\.git|__pycache__|\.mypy_cache)\//;
 
-/** Python files read from one tree at most, and their bytes: a huge tree costs a bounded time. */
-const MAX_FILES = 4000;
-const MAX_BYTES = 24 * 1024 * 1024;
-
-/** A tree's Python sources (repo-relative path → text), bounded; `truncated` when the tree had more. */
-export interface PyTree {
-  files: Map<string, string>;
-  truncated: boolean;
-}
-
-/** Reads the Python sources of `rev`, the `wanted` files first. */
-export async function loadPyTree(rev: Revision, wanted: readonly string[]): Promise<PyTree> {
-  const all = (await rev.paths()).filter((p) => PYTHON.test(p) && !SKIPPED_DIR.test(p));
-  const wantedSet = new Set(wanted);
-  const ordered = [...all.filter((p) => wantedSet.has(p)), ...all.filter((p) => !wantedSet.has(p))].slice(0, MAX_FILES);
-  const texts = await rev.readTexts(ordered);
-  const files = new Map<string, string>();
-  let bytes = 0;
-  let truncated = ordered.length < all.length;
-  for (const p of ordered) {
-    const text = texts.get(p);
-    if (text === undefined) continue;
-    if (bytes + text.length > MAX_BYTES && !wantedSet.has(p)) {
-      truncated = true;
-      continue;
-    }
-    bytes += text.length;
-    files.set(p, text);
-  }
-  return { files, truncated };
+/** Reads the Python sources of `rev` (bounded like the JS/TS tree), the `wanted` files first. */
+export function loadPyTree(rev: Revision, wanted: readonly string[]): Promise<TreeFiles> {
+  return loadTreeWhere(rev, (p) => PYTHON.test(p) && !SKIPPED_DIR.test(p), wanted, DEFAULT_TREE_LIMITS);
 }
 
 const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');

@@ -39,10 +39,23 @@ function sharedDepth(a: string, b: string): number {
  * Reads the sources of `rev` that a program over `wanted` may need. When the tree is larger than the
  * limits, the wanted files come first, then the files sharing the deepest folder with one of them.
  */
-export async function loadTree(rev: Revision, wanted: readonly string[], limits: TreeLimits): Promise<TreeFiles> {
-  const all = (await rev.paths()).filter(
+export function loadTree(rev: Revision, wanted: readonly string[], limits: TreeLimits): Promise<TreeFiles> {
+  return loadTreeWhere(
+    rev,
     (p) => (SCRIPT.test(p) || p.endsWith('package.json') || p === 'tsconfig.json') && !SKIPPED_DIR.test(p) && !MINIFIED.test(p),
+    wanted,
+    limits,
   );
+}
+
+/** {@link loadTree} over the tree files `include` accepts (G17's Python half reads `.py`/`.pyi` this way). */
+export async function loadTreeWhere(
+  rev: Revision,
+  include: (path: string) => boolean,
+  wanted: readonly string[],
+  limits: TreeLimits,
+): Promise<TreeFiles> {
+  const all = (await rev.paths()).filter(include);
   const wantedSet = new Set(wanted);
   const rank = (p: string) => (wantedSet.has(p) ? 1000 : Math.max(0, ...wanted.map((w) => sharedDepth(p, w))));
   const ordered = all.length > limits.maxFiles ? [...all].sort((a, b) => rank(b) - rank(a) || a.localeCompare(b)) : all;
