@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { ROUTE_TABLE } from '../../src/core/categories.js';
 import { GUARD_IDS } from '../../src/core/guard-ids.js';
 import { COMMAND_HELP } from '../../src/cli/help.js';
@@ -44,5 +45,15 @@ describe('docs keep the lists of the code', () => {
         expect(text).toMatch(new RegExp(`\`?${code}\`? (nothing|it does|usage|slopgate could not run|internal)`));
     }
     expect(read('docs/report-formats.md').replace(/\s+/g, ' ')).toMatch(/with `--fail-level risk` an ADVISE with a `risk` finding exits 1/);
+  });
+
+  it("docs/github-action.md's example workflow runs on pull_request and merge_group, as its concurrency key assumes", () => {
+    const block = /```yaml\n# \.github\/workflows\/slopgate\.yml\n([\s\S]*?)```/.exec(read('docs/github-action.md'));
+    expect(block).not.toBeNull();
+    const workflow = parseYaml(block![1]!) as { on: unknown; concurrency: { group: string } };
+    const events = typeof workflow.on === 'string' ? [workflow.on] : Object.keys(workflow.on as object);
+    expect(events.sort()).toEqual(['merge_group', 'pull_request']);
+    expect(workflow.concurrency.group).toContain('github.event.merge_group.head_ref');
+    expect(read('README.md').replace(/\s+/g, ' ')).toMatch(/\*\*GitHub Action\.\*\*[^*]*`pull_request`[^*]*`merge_group`/);
   });
 });
