@@ -24,6 +24,12 @@ export interface FetchedHistory {
   mergeBase: string;
   /** How many fetches it took (the first, then each deepening). */
   fetches: number;
+  /**
+   * A merge queue's target branch as fetched (`refs/heads/<baseRef>`, not the event's `base_sha`, which
+   * for an entry behind another is that entry's queue commit) and its merge base with the head. Absent for
+   * a pull request, or when the branch's tip is not in the checkout after the fetch.
+   */
+  target?: { tip: string; mergeBase: string };
 }
 
 /** Deepening steps for a shallow checkout; after the last one the history is fetched whole. */
@@ -104,14 +110,27 @@ export async function fetchPrHistory(req: HistoryRequest): Promise<FetchedHistor
       if (!(await hasCommit(req, sha))) throw new Error(`commit ${sha.slice(0, 12)} of the event could not be fetched from the repository`);
     }
   }
+  // A merge queue's config and trusted workflow are read at its target branch's tip (see run-action.ts).
+  const tip = req.headRef
+    ? (await git(req, ['rev-parse', '--verify', '--quiet', `${ACTION_REFS.base}^{commit}`]).catch(() => '')).trim() || null
+    : null;
   let mergeBase = await mergeBaseOf(req, req.baseSha, req.headSha);
+  let tipBase = tip ? await mergeBaseOf(req, tip, req.headSha) : null;
   const steps = [...DEPTHS.slice(1).map((d) => [`--deepen=${d}`]), ['--unshallow']];
   for (const step of steps) {
-    if (mergeBase || (await git(req, ['rev-parse', '--is-shallow-repository'])).trim() !== 'true') break;
+    if ((mergeBase && (!tip || tipBase)) || (await git(req, ['rev-parse', '--is-shallow-repository'])).trim() !== 'true') break;
     await fetch(step, [...refspecs, req.baseSha, req.headSha]);
     fetches++;
     mergeBase = await mergeBaseOf(req, req.baseSha, req.headSha);
+    if (tip) tipBase = await mergeBaseOf(req, tip, req.headSha);
   }
   if (!mergeBase) throw new Error(`base ${req.baseSha.slice(0, 12)} and head ${req.headSha.slice(0, 12)} share no history`);
-  return { baseSha: req.baseSha, headSha: req.headSha, mergeBase, fetches };
+  if (tip && !tipBase) throw new Error(`${req.baseRef} at ${tip.slice(0, 12)} and head ${req.headSha.slice(0, 12)} share no history`);
+  return {
+    baseSha: req.baseSha,
+    headSha: req.headSha,
+    mergeBase,
+    fetches,
+    ...(tip && tipBase ? { target: { tip, mergeBase: tipBase } } : {}),
+  };
 }

@@ -17,6 +17,8 @@ import { actionCapabilities, actionOctokit, ActionsReviewHost } from './actions-
 import { CheckoutWorkspace } from './checkout-workspace.js';
 import { readMergeGroupEvent, readPullRequestEvent, runnerContext, type PullRequestEventFacts, type RunnerContext } from './event.js';
 import { loadBaseConfig } from './base-config.js';
+import type { FetchedHistory } from './fetch-history.js';
+import { CONFIG_PATHS, ConfigError } from '../../config/load.js';
 import { actionLabelSanctions } from './label-sanction.js';
 import { readInputs, trustedInputs, type ActionInputs } from './inputs.js';
 import { setOutputs } from './runner-files.js';
@@ -98,6 +100,32 @@ async function changeOf(ctx: RunnerContext): Promise<ActionChange> {
     event,
     fromFork: event.fromFork,
   };
+}
+
+/**
+ * Where the config and the trusted workflow are read. A pull request: its base commit. A merge queue's
+ * commit: the tip of the queue's target branch, never the event's `base_sha` — for an entry behind
+ * another that is the entry ahead's queue commit, which carries that PR's not yet merged edits, so a
+ * PR queued behind its own earlier PR would gate under the config that PR wrote (the App reads the
+ * default branch for the same reason). Without that tip the entry is not gated: a config error.
+ */
+function trustedCommit(
+  history: FetchedHistory,
+  change: ActionChange,
+  configInput: string,
+): { sha: string; mergeBase: string; where: string } {
+  if (!change.job.mergeGroup)
+    return { sha: history.baseSha, mergeBase: history.mergeBase, where: `the base commit ${history.baseSha.slice(0, 7)}` };
+  if (!history.target) {
+    throw new ConfigError(
+      configInput || CONFIG_PATHS[0],
+      undefined,
+      undefined,
+      `the tip of ${change.baseRef}, where a merge queue entry's config is read, is not in the checkout after fetching it`,
+    );
+  }
+  const { tip, mergeBase } = history.target;
+  return { sha: tip, mergeBase, where: `${change.baseRef} at ${tip.slice(0, 7)} (the merge queue's target branch)` };
 }
 
 /**
@@ -183,13 +211,16 @@ export async function runAction(io: ActionIo): Promise<number> {
       where: () => change.baseRef,
       load: async () => {
         const history = await workspace.history();
+        const trusted = trustedCommit(history, change, inputs.config);
         const trust = await workflowTrust({
           env,
           dir: ctx.workspace,
           owner: ctx.owner,
           repo: ctx.repo,
           number: job.number,
-          ...history,
+          baseSha: trusted.sha,
+          mergeBase: trusted.mergeBase,
+          headSha: history.headSha,
           ...(job.mergeGroup ? { headRef: job.mergeGroup.headRef } : {}),
         });
         if (trust.untrusted) {
@@ -202,12 +233,12 @@ export async function runAction(io: ActionIo): Promise<number> {
             ),
           );
         }
-        const { config: loaded, file } = await loadBaseConfig(ctx.workspace, history.baseSha, inputs.config);
+        const { config: loaded, file } = await loadBaseConfig(ctx.workspace, trusted.sha, inputs.config);
         if (inputs.strict) loaded.strict = true;
         if (inputs.commentBudget !== undefined) loaded.comments.budget = inputs.commentBudget;
         return {
           config: loaded,
-          source: configSourceText(file, `the base commit ${history.baseSha.slice(0, 7)}`),
+          source: configSourceText(file, trusted.where),
           guards: [...GUARDS, workflowTrustGuard(trust)],
           ...(inputs.tests ? {} : { testRun: { enabled: false } }),
         };

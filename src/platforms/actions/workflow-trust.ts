@@ -34,7 +34,10 @@ export interface WorkflowTrustRequest {
   owner: string;
   repo: string;
   number: number;
-  /** The base branch's tip (where the trusted workflow is read) and the PR's merge base and head. */
+  /**
+   * The base branch's tip (where the trusted workflow is read) and its merge base with the head (the
+   * changed files are diffed from there); for a merge queue, the target branch's tip, not the event's base.
+   */
   baseSha: string;
   mergeBase: string;
   headSha: string;
@@ -166,10 +169,12 @@ export async function workflowTrust(req: WorkflowTrustRequest): Promise<Workflow
   const changed = [...new Set(changedFiles.filter((f) => watched.some((w) => f === w || f.startsWith(`${w}/`))))].sort();
   if (changed.length === 0) return { ...base, changed };
   const also = changed.filter((f) => f !== wf.path);
+  // A queue entry is compared with its target branch: the change may be a PR queued ahead of this one.
+  const who = req.headRef ? ['this merge queue entry (with the entries queued ahead of it)', 'this entry'] : ['this PR', 'this PR'];
   return {
     ...base,
     changed,
-    untrusted: `this PR changes the workflow that runs slopgate (${wf.path}${also.length ? `, and ${also.join(', ')} that it uses` : ''}); its inputs cannot be trusted for this PR — a maintainer must review it`,
+    untrusted: `${who[0]} changes the workflow that runs slopgate (${wf.path}${also.length ? `, and ${also.join(', ')} that it uses` : ''}); its inputs cannot be trusted for ${who[1]} — a maintainer must review it`,
   };
 }
 

@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDemoRepo } from '../../../src/cli/demo-repo.js';
 import { prRepo } from '../../helpers/git-repo.js';
@@ -36,7 +37,11 @@ afterAll(async () => {
 });
 
 /** Runs the Action for the merge queue entry of `pull`, as the runner does on `merge_group`. */
-async function runQueued(pull: PullState, group: MergeGroupState) {
+async function runQueued(
+  pull: PullState,
+  group: MergeGroupState,
+  more: { inputs?: Record<string, string>; env?: Record<string, string>; afterCheckout?: () => void } = {},
+) {
   const { login } = pull.repo.owner;
   const run = await runActionProcess({
     gh,
@@ -45,11 +50,64 @@ async function runQueued(pull: PullState, group: MergeGroupState) {
     eventName: 'merge_group',
     payload: mergeGroupPayload(gh.state, pull.repo, group, { installationId: 1 }),
     checkoutRef: `refs/heads/${group.headRef}`,
+    ...(more.inputs ? { inputs: more.inputs } : {}),
+    ...(more.afterCheckout ? { afterCheckout: more.afterCheckout } : {}),
     // Under merge_group the workflow is read from the queue's branch.
-    env: { GITHUB_WORKFLOW_REF: `${login}/${pull.repo.name}/.github/workflows/slopgate.yml@refs/heads/${group.headRef}` },
+    env: { GITHUB_WORKFLOW_REF: `${login}/${pull.repo.name}/.github/workflows/slopgate.yml@refs/heads/${group.headRef}`, ...more.env },
   });
   scratch.push(run.workspace);
   return run;
+}
+
+const WORKFLOW = (failLevel: string) => `name: slopgate
+on:
+  pull_request:
+  merge_group:
+jobs:
+  gate:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - id: slopgate
+        uses: slopgate-dev/slopgate@v1
+        with:
+          fail-level: ${failLevel}
+          tests: false
+`;
+
+function writeFiles(dir: string, files: Record<string, string>): void {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+}
+
+/**
+ * Two pull requests of one author in the merge queue: first `edit` (only `edits`, from main), then the
+ * demo's blocked change behind it. GitHub builds the second entry on the first entry's queue commit, so
+ * that entry's `base_sha` carries `edits` although they are not on main.
+ */
+function queuedBehindEdit(name: string, edits: Record<string, string>, onMain: Record<string, string> = {}) {
+  const dir = buildDemoRepo();
+  scratch.push(dir);
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
+  git('checkout', '-q', 'main');
+  if (Object.keys(onMain).length) {
+    writeFiles(dir, onMain);
+    git('add', '-A');
+    git('commit', '-q', '-m', 'main: settings');
+  }
+  git('checkout', '-q', '-b', 'edit');
+  writeFiles(dir, edits);
+  git('add', '-A');
+  git('commit', '-q', '-m', 'edit the gate');
+  const repo = publishRepo(gh, 'acme', name, dir);
+  const first = openPull(gh, { repo, sourceDir: dir, headRef: 'edit' });
+  const second = openPull(gh, { repo, sourceDir: dir, headRef: 'slop-pr' });
+  const ahead = queuePull(gh, first);
+  const behind = queuePull(gh, second, ahead.headSha);
+  const mainTip = gh.remote.revParse('acme', name, 'refs/heads/main')!;
+  return { repo, second, ahead, behind, mainTip };
 }
 
 describe('the Action on a merge queue (on: merge_group)', { timeout: 300_000 }, () => {
@@ -88,5 +146,39 @@ describe('the Action on a merge queue (on: merge_group)', { timeout: 300_000 }, 
     // The queue's commit is not the PR's head: no review comments, no PR-body section, no labels.
     expect(gh.state.reviews.filter((r) => r.repo === repo)).toEqual([]);
     expect(pull.body).not.toContain('slopgate:start');
+  });
+
+  it("an entry queued behind another reads the config on the target branch's tip, not the edit of the entry ahead", async () => {
+    // The entry ahead would skip every PR of this author; it is not on main, so it must not apply.
+    const q = queuedBehindEdit('mq-config', { '.github/slopgate.yml': 'version: 1\nignore:\n  authors: [pr-author]\n' });
+    expect(q.behind.baseSha).toBe(q.ahead.headSha);
+    expect(q.behind.baseSha).not.toBe(q.mainTip);
+    const run = await runQueued(q.second, q.behind);
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(run.outputs.decision).not.toBe('SKIPPED');
+    expect(Number(run.outputs.blocking)).toBeGreaterThan(0);
+    const check = gh.state.checkRuns.find((c) => c.repo === q.repo && c.headSha === q.behind.headSha)!;
+    expect(check).toMatchObject({ status: 'completed', conclusion: 'failure' });
+    // The report names where its config came from: main at its tip, not the commit ahead in the queue.
+    expect(check.output.summary).toContain(`main at ${q.mainTip.slice(0, 7)} (the merge queue's target branch)`);
+  });
+
+  it("an entry queued behind one that edits slopgate's workflow does not run with that edit's inputs", async () => {
+    // The runner takes the inputs from the queue branch's workflow, which carries the entry ahead's `fail-level: none`.
+    const q = queuedBehindEdit(
+      'mq-workflow',
+      { '.github/workflows/slopgate.yml': WORKFLOW('none') },
+      { '.github/workflows/slopgate.yml': WORKFLOW('fail') },
+    );
+    const run = await runQueued(q.second, q.behind, { inputs: { 'fail-level': 'none', tests: 'false' } });
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(run.stdout).toContain(
+      '::warning title=slopgate%3A this PR changes its own gate::this merge queue entry (with the entries queued ahead of it) changes the workflow that runs slopgate (.github/workflows/slopgate.yml)',
+    );
+    expect(run.stdout).toMatch(/fail level fail → exit 1/);
+    const check = gh.state.checkRuns.find((c) => c.repo === q.repo && c.headSha === q.behind.headSha)!;
+    expect(check.status).toBe('completed');
+    expect(['success', 'neutral']).not.toContain(check.conclusion);
+    expect(JSON.stringify(check.output)).toContain('fail-level: fail → none');
   });
 });
