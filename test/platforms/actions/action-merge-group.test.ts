@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDemoRepo } from '../../../src/cli/demo-repo.js';
 import { prRepo } from '../../helpers/git-repo.js';
+import { needs } from '../../helpers/toolchains.js';
 import { generateAppKey } from '../../e2e/harness/app-jwt.js';
 import { GitHubStandIn } from '../../e2e/harness/github-standin.js';
 import type { PullState } from '../../e2e/harness/github-state.js';
@@ -180,5 +181,44 @@ describe('the Action on a merge queue (on: merge_group)', { timeout: 300_000 }, 
     expect(check.status).toBe('completed');
     expect(['success', 'neutral']).not.toContain(check.conclusion);
     expect(JSON.stringify(check.output)).toContain('fail-level: fail → none');
+  });
+
+  it('an outage (the git remote fails after the checkout): action_required on the queue commit, exit 3, never a success', async () => {
+    const src = prRepo(
+      { 'calc/ops.py': 'def add(a, b):\n    return a + b\n', '.github/slopgate.yml': 'version: 1\nonInfraError: neutral\n' },
+      { 'calc/ops.py': 'def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n' },
+    );
+    const repo = publishRepo(gh, 'acme', 'mq-down', src.dir);
+    const pull = openPull(gh, { repo, sourceDir: src.dir, headRef: 'pr' });
+    const group = queuePull(gh, pull);
+    const run = await runQueued(pull, group, { afterCheckout: () => gh.brokenGit.add('acme/mq-down') });
+    expect(run.code, run.stdout + run.stderr).toBe(3);
+    expect(run.stdout).toMatch(/not about your code/i);
+    const check = gh.state.checkRuns.find((c) => c.repo === repo && c.headSha === group.headSha)!;
+    expect(check).toMatchObject({ status: 'completed', conclusion: 'action_required' });
+    expect(check.output.title).toMatch(/^Not about your code/);
+    expect(run.outputs.decision).toBeUndefined();
+  });
+});
+
+needs('pytest')('the Action on a merge queue when the tests cannot run', { timeout: 300_000 }, () => {
+  it('no sandbox with the tests on, and onInfraError: neutral on main: still action_required and exit 3 — a queue never merges what was not gated', async () => {
+    const base = {
+      '.github/slopgate.yml': 'version: 1\nonInfraError: neutral\n',
+      'pyproject.toml': '[project]\nname = "calc"\nversion = "0.1.0"\n',
+      'calc/__init__.py': '',
+      'calc/ops.py': 'def add(a, b):\n    return a + b\n',
+      'tests/test_ops.py': 'from calc.ops import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n',
+    };
+    const src = prRepo(base, { 'calc/ops.py': 'def add(a, b):\n    return a - b\n' });
+    const repo = publishRepo(gh, 'acme', 'mq-nosandbox', src.dir);
+    const pull = openPull(gh, { repo, sourceDir: src.dir, headRef: 'pr' });
+    const group = queuePull(gh, pull);
+    const run = await runQueued(pull, group, { inputs: { tests: 'true' }, env: { SLOPGATE_BWRAP: '/nonexistent/slopgate-mq/bwrap' } });
+    expect(run.code, run.stdout + run.stderr).toBe(3);
+    expect(run.stdout).toContain('::error title=slopgate could not run the tests (not about your code)::');
+    const check = gh.state.checkRuns.find((c) => c.repo === repo && c.headSha === group.headSha)!;
+    expect(check).toMatchObject({ status: 'completed', conclusion: 'action_required' });
+    expect(run.outputs.decision).toBeUndefined();
   });
 });
