@@ -14,8 +14,8 @@ const HEAD = {
   'packages/legacy/README.md': '# legacy\n\nSee [the guide](guide.md).\n',
 };
 
-async function check(config: string): Promise<{ code: number; report: Report }> {
-  const repo = prRepo(BASE, HEAD);
+async function check(config: string, head: Record<string, string> = HEAD): Promise<{ code: number; report: Report }> {
+  const repo = prRepo(BASE, head);
   const file = join(repo.dir, '..', `${repo.dir.split('/').pop()}-overrides.yml`);
   writeFileSync(file, config);
   let out = '';
@@ -83,6 +83,35 @@ describe('config overrides by path', () => {
     const found = deadLinks(report);
     expect(found.find((f) => f.path === 'packages/legacy/README.md')?.dismissed).toMatchObject({ reason: 'frozen docs', source: 'config' });
     expect(found.find((f) => f.path === 'packages/api/README.md')?.dismissed).toBeUndefined();
+  });
+
+  it('ignore.inline by path: a slopgate-ignore comment dismisses in api; in legacy, where the override turns them off, it does not', async () => {
+    const marked = (name: string) => `# ${name}\n\n<!-- slopgate-ignore dead-link: the guide ships later -->\nSee [the guide](guide.md).\n`;
+    const { report } = await check("overrides:\n  - paths: ['packages/legacy/**']\n    ignore:\n      inline: false\n", {
+      'packages/api/README.md': marked('api'),
+      'packages/legacy/README.md': marked('legacy'),
+    });
+    const found = deadLinks(report);
+    expect(found.find((f) => f.path === 'packages/api/README.md')?.dismissed).toMatchObject({
+      source: 'inline',
+      reason: 'the guide ships later',
+    });
+    const legacy = found.find((f) => f.path === 'packages/legacy/README.md')!;
+    expect(legacy.dismissed).toBeUndefined();
+    expect(legacy.message).toContain('inline dismissals are turned off (ignore.inline)');
+  });
+
+  it('ignore.inlineMaxSeverity by path: nit at the top level refuses a risk finding; an override raises it to risk for api only', async () => {
+    const marked = (name: string) => `# ${name}\n\nSee [the guide](guide.md). <!-- slopgate-ignore dead-link: the guide ships later -->\n`;
+    const config =
+      "ignore:\n  inlineMaxSeverity: nit\noverrides:\n  - paths: ['packages/api/**']\n    ignore:\n      inlineMaxSeverity: risk\n";
+    const { report } = await check(config, { 'packages/api/README.md': marked('api'), 'packages/legacy/README.md': marked('legacy') });
+    const found = deadLinks(report);
+    expect(found.map((f) => [f.path, f.severity, f.dismissed?.source ?? null])).toEqual([
+      ['packages/api/README.md', 'risk', 'inline'],
+      ['packages/legacy/README.md', 'risk', null],
+    ]);
+    expect(found[1]!.message).toContain('inline comments may dismiss only findings up to nit (ignore.inlineMaxSeverity)');
   });
 
   it('refuses a severity for a check that could not run (guard-error), naming the line', async () => {

@@ -98,6 +98,34 @@ describe('G8 in an npm workspace', () => {
     expect(packages.find((p) => p.dir === 'packages/b')?.runner).toBe('node-test');
   });
 
+  it("tests.runner by path: a package's override names its runner; a later override's runner replaces an earlier one's command", async () => {
+    const repo = prRepo(WORKSPACE, { 'packages/b/index.js': lib('sum', '(a, b) => a - b') });
+    const config = [
+      'tests:',
+      '  timeoutSec: 120',
+      '  reruns: 0',
+      'overrides:',
+      "  - paths: ['packages/**']",
+      '    tests:',
+      "      command: 'node --test test/'",
+      "  - paths: ['packages/b/**']",
+      '    tests:',
+      '      runner: npm-test',
+      '',
+    ].join('\n');
+    const { report } = await checkTests(repo, config);
+    const packages = tests(report).workspace!.packages;
+    const b = packages.find((p) => p.dir === 'packages/b')!;
+    const c = packages.find((p) => p.dir === 'packages/c')!;
+    // b: the runner its override names, with that runner's own command (not the earlier entry's command).
+    expect([b.runner, b.command]).toEqual(['npm-test', 'cd packages/b && npm test']);
+    // c: only the first entry matches, so its command.
+    expect([c.runner, c.command]).toEqual(['custom', 'cd packages/c && node --test test/']);
+    // npm-test reads the exit code only: b's break is a suite failure of b; c still passes.
+    expect(b.suiteBroken).toBe(true);
+    expect([c.suiteBroken, c.candidate?.status]).toEqual([false, 'ok']);
+  });
+
   it('when no affected package has a test setup of its own, the root command runs once', async () => {
     const bare = (name: string) => JSON.stringify({ name, version: '1.0.0' }) + '\n';
     const rootTests = {
