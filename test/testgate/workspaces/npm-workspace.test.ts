@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { prRepo } from '../../helpers/git-repo.js';
 import { checkTests, ran, tests } from './fixtures.js';
 
@@ -29,6 +32,11 @@ const WORKSPACE = {
   'packages/c/test/total.test.js': testOf('total', '../index.js', [['counts', 'assert.strictEqual(total([1, 2]), 2);']]),
   'README.md': '# mono\n',
 };
+
+const scratch: string[] = [];
+afterAll(() => {
+  for (const d of scratch) rmSync(d, { recursive: true, force: true });
+});
 
 describe('G8 in an npm workspace', () => {
   it('a broken assertion in packages/b is reported as the failing test in b; only b and its dependent c run', async () => {
@@ -124,6 +132,31 @@ describe('G8 in an npm workspace', () => {
     // npm-test reads the exit code only: b's break is a suite failure of b; c still passes.
     expect(b.suiteBroken).toBe(true);
     expect([c.suiteBroken, c.candidate?.status]).toEqual([false, 'ok']);
+  });
+
+  it("baselines are cached per package: a second PR on the same base reuses b's and c's; a's, never run, is its own entry", async () => {
+    const db = mkdtempSync(join(tmpdir(), 'slopgate-ws-db-'));
+    scratch.push(db);
+    const repo = prRepo(WORKSPACE, { 'packages/b/index.js': lib('sum', '(a, b) => a - b') });
+    // A second PR from the same base commit: it edits b differently, and a.
+    repo.checkout('main').branch('pr2');
+    repo
+      .write({ 'packages/b/index.js': lib('sum', '(a, b) => b + a'), 'packages/a/index.js': lib('double', '(n) => n + n') })
+      .commit('pr2');
+    const config = 'tests:\n  timeoutSec: 120\n  reruns: 0\n';
+    const first = await checkTests(repo, config, { db });
+    expect(ran(first.report)).toEqual(['packages/b:changed', 'packages/c:dependent']);
+    expect(tests(first.report).workspace!.packages.map((p) => p.baseline?.cached)).toEqual([false, false]);
+
+    const second = await checkTests(repo, config, { head: 'pr2', db });
+    expect(ran(second.report)).toEqual(['packages/a:changed', 'packages/b:changed', 'packages/c:dependent']);
+    const byDir = new Map(tests(second.report).workspace!.packages.map((p) => [p.dir, p.baseline]));
+    expect(byDir.get('packages/b')).toMatchObject({ cached: true, total: 2, failing: 0 });
+    expect(byDir.get('packages/c')).toMatchObject({ cached: true, total: 1 });
+    // a's baseline is keyed by a's own command: no other package's entry stands in for it.
+    expect(byDir.get('packages/a')).toMatchObject({ cached: false, total: 1 });
+    expect(tests(second.report).baseline?.cached).toBe(false);
+    expect(second.report.findings).toEqual([]);
   });
 
   it('when no affected package has a test setup of its own, the root command runs once', async () => {
