@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { renderReport } from '../../../src/report/index.js';
 import { prRepo } from '../../helpers/git-repo.js';
 import { checkTests, ran, tests } from './fixtures.js';
 
@@ -61,6 +62,29 @@ describe('G8 in an npm workspace', () => {
     // a did not run: the change does not touch it and it depends on nothing that changed.
     expect(s.workspace?.packages.map((p) => p.dir)).not.toContain('packages/a');
     expect(s.workspace?.packages.find((p) => p.dir === 'packages/b')?.command).toBe('cd packages/b && node --test');
+  });
+
+  it('the text and Markdown reports give one summary line per package that ran, and none for a package that did not', async () => {
+    const repo = prRepo(WORKSPACE, { 'packages/b/index.js': lib('sum', '(a, b) => a - b') });
+    const { report } = await checkTests(repo, 'tests:\n  timeoutSec: 120\n  reruns: 0\n');
+    const text = renderReport('text', report).split('\n');
+    // Markdown escapes what could be markup (`\&`) and breaks mentions (`@` + zero-width space): read it back plain.
+    const markdown = renderReport('markdown', report)
+      .split('\n')
+      .map((l) => l.replace(/\u200b/g, '').replace(/\\(.)/g, '$1'));
+    const lines = (all: string[], lead: string) => all.filter((l) => l.startsWith(lead));
+    expect(lines(text, '  workspace: ')).toEqual(['  workspace: npm (package.json workspaces), 2 of 3 packages affected by this change']);
+    expect(lines(markdown, '- workspace: ')).toHaveLength(1);
+    for (const [lead, all] of [
+      ['  ', text],
+      ['- ', markdown],
+    ] as const) {
+      const pkgs = lines(all, `${lead}package `);
+      expect(pkgs.map((l) => l.slice(lead.length).split(':')[0])).toEqual(['package packages/b', 'package packages/c']);
+      expect(pkgs[0]).toMatch(/@mono\/b, changed · cd packages\/b && node --test · base .* · head .* · 2 regressions$/);
+      expect(pkgs[1]).toMatch(/@mono\/c, depends on packages\/b · cd packages\/c && node --test · base /);
+      expect(pkgs[1]).not.toMatch(/regression/);
+    }
   });
 
   it('a change to docs only runs no suite and says so', async () => {
