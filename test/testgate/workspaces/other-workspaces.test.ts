@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { goCacheSeed } from '../../../src/testgate/sandbox-go-seed.js';
 import { prRepo } from '../../helpers/git-repo.js';
 import { needs } from '../../helpers/toolchains.js';
@@ -36,6 +36,22 @@ needs('go')('G8 in a Go workspace (go.work)', () => {
     expect(found.map((f) => [f.path, f.line])).toContainEqual(['lib/lib_test.go', 5]);
     expect(found.some((f) => f.message.startsWith('Package `example.com/lib` (lib): Test `lib: example.com/lib.TestTriple`'))).toBe(true);
     expect(tests(report).workspace?.source).toBe('go.work');
+  }, 300_000);
+
+  it('nested modules without go.work: found by their go.mod files; a change to tools runs tools alone, and its failing test is named there', async () => {
+    // (The graph of nested modules, require and replace, is held by detect-workspace.test.ts; one module keeps this run short.)
+    const nested = Object.fromEntries(Object.entries(GO).filter(([path]) => path !== 'go.work'));
+    const repo = prRepo(nested, { 'tools/tools.go': 'package tools\n\nfunc Same(n int) int { return n + 1 }\n' });
+    const { report } = await checkTests(repo);
+    expect([tests(report).workspace?.kind, tests(report).workspace?.source, tests(report).workspace?.total]).toEqual([
+      'go',
+      'nested go.mod files',
+      3,
+    ]);
+    expect(ran(report)).toEqual(['tools:changed']);
+    const found = report.findings.filter((f) => f.category === 'test-regression');
+    expect(found.map((f) => [f.path, f.line])).toEqual([['tools/tools_test.go', 5]]);
+    expect(found[0]!.message).toMatch(/^Package `example\.com\/tools` \(tools\): Test `tools: example\.com\/tools\.TestSame`/);
   }, 300_000);
 });
 
@@ -98,5 +114,73 @@ needs('pytest')('G8 in a repository of Python subprojects', () => {
     expect(found.map((f) => [f.path, f.line])).toEqual([['core/tests/test_inc.py', 4]]);
     expect(found[0]!.message).toMatch(/^Package `acme-core` \(core\): Test `core: tests\/test_inc\.py::test_inc`/);
     expect(tests(report).workspace?.packages.find((p) => p.dir === 'api')?.regressions).toEqual([]);
+  }, 300_000);
+});
+
+const nodeTest = (fn: string, call: string, want: string) =>
+  `'use strict';\nconst test = require('node:test');\nconst assert = require('node:assert');\nconst { ${fn} } = require('../index.js');\n\ntest('${fn}', () => {\n  assert.strictEqual(${call}, ${want});\n});\n`;
+
+/** A Node workspace of three packages (its root files in `members`); `web` depends on `ui` by the specifier `dep`. */
+function nodeWorkspace(members: Record<string, string>, dep: string) {
+  const manifest = (name: string, deps: Record<string, string> = {}) =>
+    JSON.stringify({ name, version: '1.0.0', private: true, scripts: { test: 'node --test' }, dependencies: deps }) + '\n';
+  return {
+    ...members,
+    'apps/web/package.json': manifest('web', { ui: dep }),
+    'apps/web/index.js': "'use strict';\nexports.page = () => 'page';\n",
+    'apps/web/test/page.test.js': nodeTest('page', 'page()', "'page'"),
+    'libs/ui/package.json': manifest('ui'),
+    'libs/ui/index.js': "'use strict';\nexports.pad = (s) => ` ${s} `;\n",
+    'libs/ui/test/pad.test.js': nodeTest('pad', "pad('x')", "' x '"),
+    'libs/log/package.json': manifest('log'),
+    'libs/log/index.js': "'use strict';\nexports.level = () => 1;\n",
+    'libs/log/test/level.test.js': nodeTest('level', 'level()', '1'),
+  };
+}
+
+/** Gates a change that breaks `ui` in the workspace `files`: ui and its dependent web run, log does not. */
+async function breakUi(files: Record<string, string>) {
+  const repo = prRepo(files, { 'libs/ui/index.js': "'use strict';\nexports.pad = (s) => s;\n" });
+  const { report } = await checkTests(repo, 'tests:\n  timeoutSec: 300\n  reruns: 0\n');
+  expect(ran(report)).toEqual(['apps/web:dependent', 'libs/ui:changed']);
+  const found = report.findings.filter((f) => f.category === 'test-regression');
+  expect(found.map((f) => f.path)).toEqual(['libs/ui/test/pad.test.js']);
+  expect(found[0]!.message).toMatch(/^Package `ui` \(libs\/ui\): Test `libs\/ui: test\/pad\.test\.js > pad`/);
+  return tests(report);
+}
+
+describe('G8 in a pnpm workspace (pnpm through corepack, fetched from the npm registry)', () => {
+  it('pnpm-workspace.yaml and a workspace:* dependency: a change to ui runs ui and web, installed by pnpm', async () => {
+    const s = await breakUi(
+      nodeWorkspace(
+        {
+          'package.json': JSON.stringify({ name: 'mono', private: true, packageManager: 'pnpm@9.15.9' }) + '\n',
+          'pnpm-workspace.yaml': "packages:\n  - 'apps/*'\n  - 'libs/*'\n",
+        },
+        'workspace:*',
+      ),
+    );
+    expect([s.workspace?.kind, s.workspace?.source]).toEqual(['pnpm', 'pnpm-workspace.yaml']);
+    // Installed by pnpm in the sandbox, or taken from the dependency cache of an earlier run of the same manifests.
+    expect(s.dependencies?.base.ecosystem).toBe('pnpm');
+    expect(['installed', 'cached']).toContain(s.dependencies?.base.status);
+  }, 300_000);
+});
+
+describe('G8 in a yarn workspace (yarn 1 through corepack, fetched from the npm registry)', () => {
+  it('package.json workspaces with packageManager yarn: a change to ui runs ui and web, installed by yarn', async () => {
+    const s = await breakUi(
+      nodeWorkspace(
+        {
+          'package.json':
+            JSON.stringify({ name: 'mono', private: true, workspaces: ['apps/*', 'libs/*'], packageManager: 'yarn@1.22.22' }) + '\n',
+        },
+        '1.0.0',
+      ),
+    );
+    expect([s.workspace?.kind, s.workspace?.source]).toEqual(['yarn', 'package.json workspaces']);
+    // Installed by yarn in the sandbox, or taken from the dependency cache of an earlier run of the same manifests.
+    expect(s.dependencies?.base.ecosystem).toBe('yarn');
+    expect(['installed', 'cached']).toContain(s.dependencies?.base.status);
   }, 300_000);
 });
