@@ -65,11 +65,13 @@ findings remain and no candidate passed; 2 usage, config or git errors, a dirty 
 const INIT = `Usage: slopgate init [--repo DIR] [--force]
 
 Writes .github/slopgate.yml with every setting at its default, each with a comment saying what it does,
-and a schema line that lets editors complete and check the file. An existing file is kept unless --force.
+and next to it .github/slopgate.schema.json (what \`slopgate schema\` prints), which the config's first
+line points editors at so they complete and check the file (YAML language server). An existing config
+is kept unless --force; the schema is rewritten with the config.
 
 Options:
   --repo DIR   the repository (default: the current directory)
-  --force      overwrite an existing .github/slopgate.yml
+  --force      overwrite an existing .github/slopgate.yml (and its schema)
   -h, --help   this help
 `;
 
@@ -121,7 +123,7 @@ Usage:
 
 check   gates the change from the merge-base of --base with --head and prints one decision
 refine  proposes a patch for the findings (recipes, then a model), each candidate gated again
-init    writes a commented .github/slopgate.yml with every setting at its default
+init    writes a commented .github/slopgate.yml with every setting at its default, and its schema
 demo    builds a small repository whose PR reproduces real slop and gates it
 schema  prints the JSON Schema of .github/slopgate.yml
 worker  runs gate jobs from the shared PostgreSQL queue (the App's worker tier)
