@@ -22,9 +22,10 @@ describe('report/qa-section', () => {
     const kept = shown.replace(/…$/, '').trim().split(' ');
     expect(kept).toEqual(words.split(' ').slice(0, kept.length));
 
+    // The real message of a questioner whose base URL (set as SLOPGATE_LLM_BASE_URL) is not a URL.
     const env =
-      'the questioner model settings were refused: the model base URL is not a valid URL; set SLOPGATE_QA_QUESTIONER_BASE_URL ' +
-      '(or SLOPGATE_LLM_BASE_URL) to an http(s) URL such as https://api.example.com/v1, and SLOPGATE_QA_QUESTIONER_MODEL to its model';
+      "the questioner model settings were refused: SLOPGATE_LLM_BASE_URL is not a valid URL: give the server's address with its " +
+      'scheme, e.g. http://127.0.0.1:8080/v1 or https://api.example.com/v1';
     expect(env.length).toBeGreaterThan(160);
     expect(qaSummaryLine({ status: 'not-run', reason: env })).toBe(`Q&A: not run (${env})`);
   });
