@@ -1,3 +1,4 @@
+import { guardIdsText, refinerGuardIds } from '../core/guard-ids.js';
 import { VERSION } from '../core/version.js';
 
 /** Help text of `slopgate --help` and of every subcommand's `--help`. */
@@ -29,7 +30,9 @@ Options:
   --db DIR|postgres://… keep runs in a database (G9 history, cached test baselines)
   -h, --help            this help
 
-Exit code: 0 nothing reaches the fail level, 1 it does, 2 usage, config or git errors, 3 internal error.
+Exit code: 0 nothing reaches the fail level, 1 it does, 2 usage, config or git errors,
+3 slopgate could not run: a check it must run could not run here (the test sandbox cannot start:
+install bubblewrap or use --no-tests) or it crashed.
 Fail levels: fail (default) exits 1 when the decision blocks or a finding is 'fail'; risk also on any
 'risk' finding; nit on any finding at all; none never exits 1 for findings (report only).
 `;
@@ -38,9 +41,9 @@ const REFINE = `Usage: slopgate refine [options]
 
 Gates the change like \`check\`, then tries to fix what it found: the known fixes (recipes) first, then,
 when a model is configured, full-file patches of the flagged files. Every candidate runs through the
-refiner phase of the gate (G1, G2, G4, G7, G10–G14, Ψ, G8) and is kept only when the gate strictly
-improves (fewer blocking findings, none new). Prints the proposed patch as a unified diff with each
-guard's verdict per attempt. Nothing in your checkout changes unless --apply.
+refiner phase of the gate (${guardIdsText(refinerGuardIds())}) and is kept only when the gate
+strictly improves (fewer blocking findings, none new). Prints the proposed patch as a unified diff with
+each guard's verdict per attempt. Nothing in your checkout changes unless --apply.
 
 Options:
   --repo DIR            the repository (default: the current directory)
@@ -59,7 +62,9 @@ configuration error (exit 2) that names the missing variable.
 
 Exit code: 0 a patch was kept (and applied with --apply) or nothing blocking was found; 1 blocking
 findings remain and no candidate passed; 2 usage, config or git errors, a dirty tree or HEAD not at
---head with --apply; 3 internal error.
+--head with --apply;
+3 slopgate could not run: a check it must run could not run here (the test sandbox cannot start) or it
+crashed.
 `;
 
 const INIT = `Usage: slopgate init [--repo DIR] [--force]
