@@ -68,6 +68,7 @@ describe('docs keep the lists of the code', () => {
       'README.md': read('README.md'),
       'docs/cli.md': read('docs/cli.md'),
       'docs/report-formats.md': read('docs/report-formats.md'),
+      'docs/refiner-and-qa.md': read('docs/refiner-and-qa.md'),
       'check --help': COMMAND_HELP.check!,
       'refine --help': COMMAND_HELP.refine!,
     };
