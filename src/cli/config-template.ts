@@ -1,5 +1,4 @@
 import { configJsonSchema } from '../config/json-schema.js';
-import { VERSION } from '../core/version.js';
 
 /**
  * The commented `.github/slopgate.yml` that `slopgate init` writes: every key of the config schema at
@@ -21,10 +20,13 @@ interface JsonSchemaNode {
   properties?: Record<string, JsonSchemaNode>;
 }
 
-/** Where editors find the schema (the copy shipped in the npm package of this version). */
-export function schemaUrl(version = VERSION): string {
-  return `https://unpkg.com/slopgate@${version}/schemas/slopgate.schema.json`;
-}
+/**
+ * The JSON Schema file `slopgate init` writes next to the config, and the `$schema` path to it in the
+ * config's first line. The YAML language server resolves a relative `$schema` from the YAML file's own
+ * folder, so the editor finds it in any checkout without a network or a published package.
+ */
+export const SCHEMA_FILE = 'slopgate.schema.json';
+const SCHEMA_MODELINE = `# yaml-language-server: $schema=./${SCHEMA_FILE}`;
 
 function limits(node: JsonSchemaNode): string {
   if (node.enum) return `one of ${node.enum.map((v) => JSON.stringify(v)).join(', ')}`;
@@ -68,13 +70,14 @@ export function configTemplate(): string {
   // cast: library typing gap: zod types the JSON Schema as a union; read here as plain JSON
   const schema = configJsonSchema() as JsonSchemaNode;
   return (
-    `# yaml-language-server: $schema=${schemaUrl()}\n` +
-    '# (That URL serves the schema once slopgate is published on npm. Until then: `slopgate schema >\n' +
-    '# .github/slopgate.schema.json` and point the line above at `./slopgate.schema.json`.)\n' +
+    `${SCHEMA_MODELINE}\n` +
     '# slopgate configuration. The App reads it from the default branch and `slopgate check` from the base\n' +
     '# of the change, as committed (`--config FILE` reads another file). Every key is optional and shown\n' +
     '# here at its default: change what you need, delete the rest. An unknown key or a wrong value is an\n' +
-    '# error that names the line.\n\n' +
+    '# error that names the line.\n' +
+    `# Editors with the YAML language server complete and check this file against ${SCHEMA_FILE} next to\n` +
+    `# it (the line above; \`slopgate init\` wrote both). After upgrading slopgate, refresh that schema with\n` +
+    `# \`slopgate schema > .github/${SCHEMA_FILE}\` and commit it with this file.\n\n` +
     entries(schema.properties ?? {}, 0).replace(/^\n/, '')
   );
 }

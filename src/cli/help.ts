@@ -1,3 +1,4 @@
+import { guardIdsText, refinerGuardIds } from '../core/guard-ids.js';
 import { VERSION } from '../core/version.js';
 
 /** Help text of `slopgate --help` and of every subcommand's `--help`. */
@@ -29,7 +30,9 @@ Options:
   --db DIR|postgres://… keep runs in a database (G9 history, cached test baselines)
   -h, --help            this help
 
-Exit code: 0 nothing reaches the fail level, 1 it does, 2 usage, config or git errors, 3 internal error.
+Exit code: 0 nothing reaches the fail level, 1 it does, 2 usage, config or git errors,
+3 slopgate could not run: a check it must run could not run here (the test sandbox cannot start:
+install bubblewrap or use --no-tests) or it crashed.
 Fail levels: fail (default) exits 1 when the decision blocks or a finding is 'fail'; risk also on any
 'risk' finding; nit on any finding at all; none never exits 1 for findings (report only).
 `;
@@ -38,9 +41,9 @@ const REFINE = `Usage: slopgate refine [options]
 
 Gates the change like \`check\`, then tries to fix what it found: the known fixes (recipes) first, then,
 when a model is configured, full-file patches of the flagged files. Every candidate runs through the
-refiner phase of the gate (G1, G2, G4, G7, G10–G14, Ψ, G8) and is kept only when the gate strictly
-improves (fewer blocking findings, none new). Prints the proposed patch as a unified diff with each
-guard's verdict per attempt. Nothing in your checkout changes unless --apply.
+refiner phase of the gate (${guardIdsText(refinerGuardIds())}) and is kept only when the gate
+strictly improves (fewer blocking findings, none new). Prints the proposed patch as a unified diff with
+each guard's verdict per attempt. Nothing in your checkout changes unless --apply.
 
 Options:
   --repo DIR            the repository (default: the current directory)
@@ -59,17 +62,21 @@ configuration error (exit 2) that names the missing variable.
 
 Exit code: 0 a patch was kept (and applied with --apply) or nothing blocking was found; 1 blocking
 findings remain and no candidate passed; 2 usage, config or git errors, a dirty tree or HEAD not at
---head with --apply; 3 internal error.
+--head with --apply;
+3 slopgate could not run: a check it must run could not run here (the test sandbox cannot start) or it
+crashed.
 `;
 
 const INIT = `Usage: slopgate init [--repo DIR] [--force]
 
 Writes .github/slopgate.yml with every setting at its default, each with a comment saying what it does,
-and a schema line that lets editors complete and check the file. An existing file is kept unless --force.
+and next to it .github/slopgate.schema.json (what \`slopgate schema\` prints), which the config's first
+line points editors at so they complete and check the file (YAML language server). An existing config
+is kept unless --force; the schema is rewritten with the config.
 
 Options:
   --repo DIR   the repository (default: the current directory)
-  --force      overwrite an existing .github/slopgate.yml
+  --force      overwrite an existing .github/slopgate.yml (and its schema)
   -h, --help   this help
 `;
 
@@ -121,7 +128,7 @@ Usage:
 
 check   gates the change from the merge-base of --base with --head and prints one decision
 refine  proposes a patch for the findings (recipes, then a model), each candidate gated again
-init    writes a commented .github/slopgate.yml with every setting at its default
+init    writes a commented .github/slopgate.yml with every setting at its default, and its schema
 demo    builds a small repository whose PR reproduces real slop and gates it
 schema  prints the JSON Schema of .github/slopgate.yml
 worker  runs gate jobs from the shared PostgreSQL queue (the App's worker tier)

@@ -163,8 +163,8 @@ export async function main(argv: string[], write: (s: string) => void = (s) => p
       }
       if (values.format !== undefined && values.format !== 'json')
         throw new InputError(`unknown format '${values.format}'`, 'use json (the JSON Schema) or markdown (the reference table)');
-      const { configJsonSchema } = await import('../config/json-schema.js');
-      write(JSON.stringify(configJsonSchema(), null, 2) + '\n');
+      const { configJsonSchemaText } = await import('../config/json-schema.js');
+      write(configJsonSchemaText());
       return 0;
     }
     default:

@@ -1,3 +1,5 @@
+import { stripControl } from '../report/format-helpers.js';
+
 /** Where the progress line is drawn: a terminal stream (stderr). */
 export interface ProgressStream {
   isTTY?: boolean;
@@ -17,7 +19,8 @@ const QUIET: ProgressLine = { update: () => undefined, done: () => undefined };
 
 /**
  * A progress line on `stream` when it is a terminal and `wanted`; otherwise one that draws nothing (a pipe, a
- * CI log or `--format json` gets no carriage returns). Text is cut to the terminal's width so it never wraps.
+ * CI log or `--format json` gets no carriage returns). Text is cut to the terminal's width so it never wraps,
+ * and drawn without control characters (it may name a file of the pull request).
  */
 export function progressLine(stream: ProgressStream, wanted: boolean): ProgressLine {
   if (!wanted || !stream.isTTY) return QUIET;
@@ -25,7 +28,7 @@ export function progressLine(stream: ProgressStream, wanted: boolean): ProgressL
   return {
     update(text) {
       const width = Math.max(20, (stream.columns ?? 80) - 1);
-      const line = `slopgate: ${text.replace(/\s+/g, ' ')}`;
+      const line = `slopgate: ${stripControl(text.replace(/\s+/g, ' '))}`;
       stream.write(`${CLEAR}${line.length > width ? `${line.slice(0, width - 1)}…` : line}`);
       shown = true;
     },

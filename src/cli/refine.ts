@@ -12,6 +12,7 @@ import type { Recipe } from '../refiner/types.js';
 import { stripControl } from '../report/format-helpers.js';
 import { isBlocking } from '../routing/decide.js';
 import { loadModel, loadRecipes } from './refine-deps.js';
+import { progressLine, type ProgressStream } from './progress-line.js';
 import { cliStoreOptions } from './store-options.js';
 import { cliConfig } from './repo-config.js';
 
@@ -33,6 +34,11 @@ export interface RefineDeps {
   /** null: no model even if the environment names one. */
   model?: JsonModel | null;
   recipes?: Recipe[];
+}
+
+/** Where `refine` draws the progress line of slow work (a terminal, and not with --format json; default: stderr). */
+export interface RefineIo {
+  stderr?: ProgressStream;
 }
 
 /** Exit codes of `slopgate refine`. */
@@ -111,7 +117,7 @@ export function renderRefineText(result: RefineResult, applied: string | null): 
 }
 
 /** Runs `slopgate refine`; returns the exit code. */
-export async function runRefine(args: RefineArgs, write: (s: string) => void, deps: RefineDeps = {}): Promise<number> {
+export async function runRefine(args: RefineArgs, write: (s: string) => void, deps: RefineDeps = {}, io: RefineIo = {}): Promise<number> {
   const repoDir = resolve(args.repo);
   if (args.apply) await checkApplicable(repoDir, args.head);
   const base = args.base ?? (await defaultBranch(repoDir));
@@ -121,10 +127,23 @@ export async function runRefine(args: RefineArgs, write: (s: string) => void, de
   const store = args.db ? await (await import('../store/open-store.js')).openStore(cliStoreOptions(args.db)) : undefined;
   // The same repository identity as `slopgate check --db`, so G9 history and refine attempts meet.
   const repoName = repoDir;
+  // As in `check`: what runs now (the gate, then each candidate) and, inside it, what the test gate does.
+  const progress = progressLine(io.stderr ?? process.stderr, args.format !== 'json');
+  let stage = `gating ${base}..${args.head}`;
+  const show = (text: string) => progress.update(`${stage}: ${text}`);
+  const enter = (next: string) => {
+    stage = next;
+    progress.update(next);
+  };
   try {
     const storeServices = store ? (await import('../store/services.js')).storeServices(store, { repo: repoName }) : {};
-    const services = { ...storeServices, ...(args.noTests ? { tests: { enabled: false } } : {}) };
+    const services = {
+      ...storeServices,
+      tests: { ...storeServices.tests, ...(args.noTests ? { enabled: false } : {}), progress: show },
+    };
+    show('running the guards');
     const report = await runGate({ repoDir, base, head: args.head, config, configSource, guards: GUARDS, services });
+    enter('refining: trying the known fixes');
     const result = await refine({
       repoDir,
       base,
@@ -136,13 +155,16 @@ export async function runRefine(args: RefineArgs, write: (s: string) => void, de
       services,
       ...(model ? { model } : {}),
       ...(store ? { onAttempt: (a) => store.recordRefineAttempt({ repo: repoName, round: 1, headSha: report.head.sha }, a) } : {}),
+      onProgress: (text) => enter(`refining: ${text}`),
     });
+    progress.done();
     const applied = args.apply && result.candidateSha ? await applyPatch(repoDir, result, result.candidateSha) : null;
     if (args.format === 'json') write(JSON.stringify({ ...result, applied }, null, 2) + '\n');
     else write(renderRefineText(result, applied));
     if (result.candidateSha || blockingCount(report, config) === 0) return REFINE_EXIT.ok;
     return REFINE_EXIT.notFixed;
   } finally {
+    progress.done();
     await store?.close();
   }
 }

@@ -11,3 +11,8 @@ export function configJsonSchema(): Record<string, unknown> {
     title: 'slopgate configuration (.github/slopgate.yml or .github/slopgate.toml)',
   };
 }
+
+/** The JSON Schema as `slopgate schema` prints it and `slopgate init` writes it (two-space JSON, final newline). */
+export function configJsonSchemaText(): string {
+  return JSON.stringify(configJsonSchema(), null, 2) + '\n';
+}

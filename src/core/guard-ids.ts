@@ -49,6 +49,24 @@ export function refinerGuardIds(): GuardId[] {
   return judged.sort((a, b) => a.verdict - b.verdict).map((g) => g.id);
 }
 
+/** `G1, G2, G4, G7, G8, G10–G14, Ψ`: the ids in number order, a run of three or more as a range, Ψ last. */
+export function guardIdsText(ids: readonly string[]): string {
+  const numbers = ids
+    .filter((id) => id !== 'psi')
+    .map((id) => Number(id.slice(1)))
+    .sort((a, b) => a - b);
+  const parts: string[] = [];
+  for (let i = 0; i < numbers.length;) {
+    let j = i;
+    while (j + 1 < numbers.length && numbers[j + 1] === numbers[j]! + 1) j++;
+    if (j - i >= 2) parts.push(`G${numbers[i]}–G${numbers[j]}`);
+    else for (let k = i; k <= j; k++) parts.push(`G${numbers[k]}`);
+    i = j + 1;
+  }
+  if (ids.includes('psi')) parts.push('Ψ');
+  return parts.join(', ');
+}
+
 /** The registry's spelling of `id` (`g7` → `G7`, `PSI` → `psi`), or undefined when no guard has it. */
 export function canonicalGuardId(id: string): string | undefined {
   const wanted = id.trim().toUpperCase();

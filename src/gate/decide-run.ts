@@ -4,7 +4,7 @@ import type { Finding } from '../core/finding.js';
 import type { GuardStatus, ReportSections } from '../core/report.js';
 import { decide } from '../routing/decide.js';
 import type { DecideOptions } from '../routing/types.js';
-import { NO_FILES_IN_SCOPE } from './guard-step.js';
+import { NO_FILES_IN_SCOPE, testsNotRunReason } from '../core/phases-not-run.js';
 
 export interface DecideRunInput {
   findings: Finding[];
@@ -19,7 +19,7 @@ export interface DecideRunInput {
 export function decideRun(input: DecideRunInput): Decision {
   // Evidence = guards that were asked to look (a guard with no file in scope did look).
   const evidence = input.statuses.filter((g) => g.status !== 'skipped' || g.reason === NO_FILES_IN_SCOPE).length;
-  const testsNotRun = testsNotRunReason(input.statuses, input.sections);
+  const testsNotRun = testsNotRunReason(input.statuses, input.sections.tests);
   return decide(input.findings, {
     ...input.decide,
     ...(testsNotRun ? { testsNotRun } : {}),
@@ -28,14 +28,4 @@ export function decideRun(input: DecideRunInput): Decision {
     round: input.round ?? 1,
     maxRounds: input.config.maxRounds,
   });
-}
-
-/** Why the test gate (G8) did not run the tests, when it was part of this run and did not. */
-function testsNotRunReason(statuses: GuardStatus[], sections: ReportSections): string | undefined {
-  if (sections.tests?.notRun !== undefined) return sections.tests.notRun;
-  const g8 = statuses.find((s) => s.id === 'G8');
-  if (!g8) return undefined;
-  if (g8.status === 'skipped') return g8.reason ?? 'the test gate was skipped';
-  if (g8.status === 'error') return 'the test gate crashed or ran out of time';
-  return undefined;
 }

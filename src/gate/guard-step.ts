@@ -1,4 +1,5 @@
 import { errorMessage } from '../core/errors.js';
+import { NO_FILES_IN_SCOPE } from '../core/phases-not-run.js';
 import { guardOnAt } from '../core/path-overrides.js';
 import type { Guard, GuardFinding } from '../core/guard.js';
 import type { GuardStatus } from '../core/report.js';
@@ -7,8 +8,6 @@ import type { GuardWorkerSession } from './guard-pool.js';
 import { skipBeforeRun } from './guard-skips.js';
 import type { GateOptions } from './gate-options.js';
 import { guardContext, type GateRun } from './run-setup.js';
-
-export const NO_FILES_IN_SCOPE = 'no changed files in scope';
 
 export interface GuardStep {
   status: GuardStatus;

@@ -53,6 +53,12 @@ export function modelFromEnv(
     maxRetries: integer(read('MAX_RETRIES'), `${prefix}_MAX_RETRIES`, DEFAULT_MAX_RETRIES, 0, 10),
     noThink: flag(read('NO_THINK'), `${prefix}_NO_THINK`),
     allowInsecureHttp: flag(read('ALLOW_HTTP'), `${prefix}_ALLOW_HTTP`),
+    settingNames: {
+      baseUrl: `${prefix}_BASE_URL`,
+      model: `${prefix}_MODEL`,
+      apiKey: `${prefix}_API_KEY`,
+      allowHttp: `${prefix}_ALLOW_HTTP`,
+    },
     ...(options.log ? { log: options.log } : {}),
     ...(options.ledger ? { ledger: options.ledger } : {}),
     ...options.overrides,

@@ -21,6 +21,11 @@ export interface OpenAiModelOptions {
   model: string;
   /** Sent as `Authorization: Bearer …`; omit for local servers that need none. Never logged, never in an error. */
   apiKey?: string | null;
+  /**
+   * What a configuration error calls each setting: the environment variable it came from
+   * (`SLOPGATE_LLM_BASE_URL`, see model-env.ts), so the message says what to change. Plain words by default.
+   */
+  settingNames?: Partial<SettingNames>;
   /** Per HTTP call (connect, wait and body). Default 120 s. */
   timeoutMs?: number;
   /** HTTP retries on 408/429/5xx and network errors, per request. Default 3. */
@@ -39,6 +44,16 @@ export interface OpenAiModelOptions {
   ledger?: TokenLedger;
 }
 
+export interface SettingNames {
+  baseUrl: string;
+  model: string;
+  apiKey: string;
+  /** The switch that allows the key over plain http, when there is one. */
+  allowHttp?: string;
+}
+
+const PLAIN_NAMES: SettingNames = { baseUrl: 'the model base URL', model: 'the model name', apiKey: 'the API key' };
+
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_RETRIES = 3;
 export const DEFAULT_MAX_ATTEMPTS = 3;
@@ -55,17 +70,19 @@ export class OpenAiModel implements JsonModel {
   readonly #ledger: TokenLedger | undefined;
 
   constructor(options: OpenAiModelOptions) {
-    const url = chatUrl(options.baseUrl);
+    const names = { ...PLAIN_NAMES, ...options.settingNames };
+    const url = chatUrl(options.baseUrl, names);
     const apiKey = options.apiKey ? options.apiKey : null;
     if (apiKey !== null && !/^[\x21-\x7e]+$/.test(apiKey)) {
       // undici would quote an invalid header value in its error; say what is wrong without the value.
-      throw new LlmError('config', 'the API key contains spaces, line breaks or non-ASCII characters');
+      throw new LlmError('config', `${names.apiKey} contains spaces, line breaks or non-ASCII characters`);
     }
     if (apiKey !== null && url.protocol === 'http:' && !isLoopback(url.hostname) && !options.allowInsecureHttp) {
-      const why = `refusing to send the API key over plain http to ${url.host}: use https (or allow insecure http explicitly)`;
+      const allow = names.allowHttp ? `set ${names.allowHttp}=1` : 'allow insecure http explicitly';
+      const why = `refusing to send ${names.apiKey} over plain http to ${url.host}: use https (or ${allow})`;
       throw new LlmError('config', why);
     }
-    if (options.model.trim() === '') throw new LlmError('config', 'the model name is empty');
+    if (options.model.trim() === '') throw new LlmError('config', `${names.model} is empty`);
     this.model = options.model.trim();
     this.#apiKey = apiKey;
     this.#maxAttempts = Math.max(1, options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
@@ -181,16 +198,20 @@ export function withNoThink(messages: ChatMessage[]): ChatMessage[] {
   return copy;
 }
 
-function chatUrl(baseUrl: string): URL {
+/** The chat endpoint under `baseUrl`; errors name the setting and never echo its value (it may hold a secret). */
+function chatUrl(baseUrl: string, names: SettingNames): URL {
+  const example = 'e.g. http://127.0.0.1:8080/v1 or https://api.example.com/v1';
   let url: URL;
   try {
     url = new URL(baseUrl.trim());
   } catch {
-    throw new LlmError('config', 'the model base URL is not a valid URL');
+    throw new LlmError('config', `${names.baseUrl} is not a valid URL: give the server's address with its scheme, ${example}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new LlmError('config', 'the model base URL must be http or https');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new LlmError('config', `${names.baseUrl} must be an http or https URL, ${example}`);
+  }
   if (url.username !== '' || url.password !== '') {
-    throw new LlmError('config', 'the model base URL must not carry credentials; put the key in the API key variable');
+    throw new LlmError('config', `${names.baseUrl} must not carry credentials; put the key in ${names.apiKey}`);
   }
   if (!/\/chat\/completions\/?$/.test(url.pathname)) url.pathname = `${url.pathname.replace(/\/+$/, '')}/chat/completions`;
   return url;

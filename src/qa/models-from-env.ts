@@ -58,8 +58,19 @@ export function roleModel(env: Env, role: LlmRole, factory: ModelFactory | undef
   try {
     return { model: factory(merged, prefix) };
   } catch (err) {
-    return { reason: `the ${role} model settings were refused: ${errorMessage(err).split('\n', 1)[0]!.slice(0, 200)}` };
+    const why = errorMessage(err).split('\n', 1)[0]!.slice(0, 300);
+    return { reason: `the ${role} model settings were refused: ${setVariables(why, env, prefix)}` };
   }
+}
+
+/**
+ * `why` with each `<prefix>X` the role did not set itself but took from `SLOPGATE_LLM_X` renamed to the
+ * latter: the message names the variable the user set, the one to change.
+ */
+function setVariables(why: string, env: Env, prefix: string): string {
+  return why.replace(new RegExp(`\\b${prefix}([A-Z0-9_]+)\\b`, 'g'), (name, suffix: string) =>
+    env[name] === undefined && env[`${SHARED_PREFIX}${suffix}`] !== undefined ? `${SHARED_PREFIX}${suffix}` : name,
+  );
 }
 
 /** Both Q&A models, or the first reason one of them is missing. */

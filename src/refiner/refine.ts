@@ -2,6 +2,7 @@ import { bucketOf } from '../core/categories.js';
 import { errorMessage } from '../core/errors.js';
 import { resolveCommit } from '../core/patch-set.js';
 import type { Report } from '../core/report.js';
+import { plural } from '../report/format-helpers.js';
 import { isBlocking } from '../routing/decide.js';
 import { LlmError, type JsonModel, type TokenUsage } from '../llm/port.js';
 import type { HistoryReader, RunIdentity } from '../core/ports.js';
@@ -27,6 +28,8 @@ export interface RefineOptions extends GateSetup {
   modelAttempts?: number;
   /** Called once per attempt, as it ends (the store records them). */
   onAttempt?: AttemptSink;
+  /** Told what slow work starts (a candidate gated, the model asked), for the CLI's progress line. */
+  onProgress?: (text: string) => void;
 }
 
 export interface RefineResult {
@@ -123,6 +126,7 @@ export async function refine(opts: RefineOptions): Promise<RefineResult> {
   const gated = (parent: string, files: readonly FileContent[], fence: readonly string[]): Promise<Evaluation> => {
     const stray = files.find((f) => outsidePrReason(f.path, ours));
     if (stray) return Promise.reject(new Error(`'${stray.path}' is ${outsidePrReason(stray.path, ours)}`));
+    opts.onProgress?.(`gating candidate ${attempts.length + 1} (${files.map((f) => f.path).join(', ')})`);
     return evaluateCandidate(opts, parent, files, state.findings, fence);
   };
 
@@ -165,6 +169,7 @@ export async function refine(opts: RefineOptions): Promise<RefineResult> {
       const diff = await unifiedDiff(opts.repoDir, opts.report.base.sha, state.sha, scope.flagged).catch(() => '');
       let files: FileContent[];
       let usage = emptyUsage();
+      opts.onProgress?.(`asking ${modelName} for a patch of ${plural(scope.flagged.length, 'file')} (try ${i + 1} of ${attemptsAllowed})`);
       try {
         const res = await opts.model.completeJson({
           messages: buildMessages({ findings: targets, files: scope.contents, diff, ...(feedback ? { feedback } : {}) }),

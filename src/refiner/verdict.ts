@@ -1,5 +1,6 @@
 import { normalizeText, type Finding } from '../core/finding.js';
 import { refinerGuardIds } from '../core/guard-ids.js';
+import { NO_FILES_IN_SCOPE } from '../core/phases-not-run.js';
 import type { GuardStatus, Report } from '../core/report.js';
 import { isBlocking } from '../routing/decide.js';
 
@@ -75,7 +76,7 @@ function verdictOf(id: string, status: GuardStatus | undefined, added: Finding[]
   if (mine.length) return { guard: id, status: 'fail', newFindings: mine.length, message: mine[0]!.message };
   if (!status) return { guard: id, status: 'skipped', newFindings: 0, message: 'not run' };
   // A guard with no candidate file in scope did look (the candidate may simply equal the base there).
-  if (status.status === 'skipped' && status.reason === 'no changed files in scope') return { guard: id, status: 'pass', newFindings: 0 };
+  if (status.status === 'skipped' && status.reason === NO_FILES_IN_SCOPE) return { guard: id, status: 'pass', newFindings: 0 };
   if (status.status === 'skipped' || status.status === 'error') {
     return { guard: id, status: status.status, newFindings: 0, ...(status.reason ? { message: status.reason } : {}) };
   }

@@ -108,6 +108,16 @@ export function clip(text: string, max: number): string {
   return text.slice(0, end) + '…';
 }
 
+/**
+ * Cuts `text` to at most `max` code units at the last space before the limit, marked with an ellipsis, so
+ * no word is left half; a text with no space in its second half is cut as `clip` does.
+ */
+export function clipAtWord(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const space = text.lastIndexOf(' ', max - 2);
+  return space >= max / 2 ? `${text.slice(0, space).trimEnd()} …` : clip(text, max);
+}
+
 /** The first line of a message, clipped, for tables and one-line listings. */
 export function firstLine(text: string, max: number): string {
   const line = text.split(/\r?\n/, 1)[0] ?? '';

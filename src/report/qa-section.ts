@@ -1,5 +1,5 @@
 import { isRecord } from '../core/is-record.js';
-import { stripControl } from './format-helpers.js';
+import { clipAtWord, stripControl } from './format-helpers.js';
 import { codeSpan, escapeInline } from './markdown-escape.js';
 
 /*
@@ -7,12 +7,24 @@ import { codeSpan, escapeInline } from './markdown-escape.js';
  * (src/qa/) writes the section; this file only reads it, from whatever a stored report holds.
  */
 
+/** An environment variable's name (`SLOPGATE_LLM_BASE_URL`): the part of a reason that says what to set. */
+const ENV_VAR = /\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/;
+
+/**
+ * The reason's first line for a one-line summary: cut at a word with an ellipsis past 160 characters, or
+ * past 400 when it names an environment variable (the remedy: what to set is never cut off).
+ */
+function summaryReason(reason: string): string {
+  const line = stripControl(reason).split('\n', 1)[0]!;
+  return clipAtWord(line, ENV_VAR.test(line) ? 400 : 160);
+}
+
 /** The one Q&A line of the check-run summary, from whatever `sections.qa` holds; `escape` applies to the reason. */
 export function qaSummaryLine(section: unknown, escape: (text: string) => string = (t) => t): string | null {
   if (!isRecord(section)) return null;
   const s = section; // a report read back from JSON: checked field by field below
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-  const reason = typeof s.reason === 'string' ? stripControl(s.reason).split('\n', 1)[0]!.slice(0, 160) : 'no reason recorded';
+  const reason = typeof s.reason === 'string' ? summaryReason(s.reason) : 'no reason recorded';
   if (s.status === 'ran') return `Q&A: ${num(s.handled)} handled / ${num(s.gap)} gap / ${num(s.uncertain)} uncertain`;
   if (s.status === 'crashed') return `Q&A: crashed (${escape(reason)}) — treat this PR as ungated`;
   if (s.status === 'not-run') return `Q&A: not run (${escape(reason)})`;

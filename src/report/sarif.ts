@@ -1,5 +1,6 @@
 import type { Log, Notification, ReportingDescriptor, Result, Run } from 'sarif';
 import type { Finding, Severity } from '../core/finding.js';
+import { guardsSkippedForCause, testsNotRunReason } from '../core/phases-not-run.js';
 import type { Report } from '../core/report.js';
 import { categoryHelp } from './category-help.js';
 import { dismissedText } from './dismissed-text.js';
@@ -141,15 +142,27 @@ function resultOf(f: Finding, ruleIndex: number | undefined, path: string, pinne
 }
 
 /**
- * The phases that did not run or compare anything (the tests, the Q&A phase), as notifications of the
- * invocation: code scanning shows them on the tool's run, so a SARIF upload never reads as fully checked
- * when it was not. Their wording is the text and Markdown reports' own.
+ * The phases that did not run or compare anything (the tests, the guards skipped for a cause, the Q&A
+ * phase), as notifications of the invocation: code scanning shows them on the tool's run, so a SARIF
+ * upload never reads as fully checked when it was not. Their wording is the text and Markdown reports'
+ * own: the tests line (or the decision's `tests not run: …` when G8 never ran), each skipped guard's row
+ * of the guard table, the Q&A line. A guard with no changed file in scope did look and is left out.
  */
 function phaseNotifications(report: Report): Notification[] {
   const out: Notification[] = [];
   const tests = readTests(report);
+  const testsNotRun = tests ? undefined : testsNotRunReason(report.guards, report.sections.tests);
   if (tests && !tests.compared) {
     out.push({ level: 'warning', message: { text: `Tests: ${tests.headline}` }, descriptor: { id: 'slopgate/tests' } });
+  } else if (testsNotRun !== undefined) {
+    const text = `Tests: tests not run: ${testsNotRun.replace(/^tests not run:\s*/i, '')}`;
+    out.push({ level: 'warning', message: { text }, descriptor: { id: 'slopgate/tests' } });
+  }
+  // G8's skip, when it has one, is the tests notification above.
+  const testsSaid = out.length > 0;
+  for (const g of guardsSkippedForCause(report.guards)) {
+    if (g.id === 'G8' && testsSaid) continue;
+    out.push({ level: 'warning', message: { text: `${g.id} ${g.name}: skipped: ${g.reason}` }, descriptor: { id: `slopgate/${g.id}` } });
   }
   const qa = qaSummaryLine(report.sections.qa);
   if (qa && report.sections.qa?.status !== 'ran') {

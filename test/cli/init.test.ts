@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { parseDocument } from 'yaml';
-import { configTemplate, schemaUrl } from '../../src/cli/config-template.js';
+import { parse, parseDocument } from 'yaml';
+import { configTemplate } from '../../src/cli/config-template.js';
 import { main } from '../../src/cli.js';
 import { parseConfigText } from '../../src/config/load.js';
 import { configJsonSchema } from '../../src/config/json-schema.js';
@@ -24,9 +25,9 @@ describe('the init template', () => {
     expect(parseConfigText(text, '.github/slopgate.yml')).toEqual(defaultConfig());
   });
 
-  it('starts with the schema line editors read', () => {
-    expect(text.split('\n')[0]).toBe(`# yaml-language-server: $schema=${schemaUrl()}`);
-    expect(schemaUrl()).toMatch(/^https:\/\/unpkg\.com\/slopgate@\d+\.\d+\.\d+\/schemas\/slopgate\.schema\.json$/);
+  it('starts with the schema line editors read, pointing at the file next to it (no URL that may not exist)', () => {
+    expect(text.split('\n')[0]).toBe('# yaml-language-server: $schema=./slopgate.schema.json');
+    expect(text).not.toMatch(/unpkg|https?:\/\/[^\s]*slopgate/);
   });
 
   it('has every key of the schema, each under a comment with its description', () => {
@@ -57,7 +58,20 @@ describe('slopgate init', () => {
     expect(await main(['init', '--repo', repo.dir], (s) => (out += s))).toBe(0);
     const file = join(repo.dir, '.github', 'slopgate.yml');
     expect(readFileSync(file, 'utf8')).toBe(configTemplate());
-    expect(out).toMatch(/wrote .*\.github\/slopgate\.yml/);
+    expect(out).toMatch(/wrote .*\.github\/slopgate\.yml.* and .*\.github\/slopgate\.schema\.json/);
+
+    // The `$schema` path, resolved from the config's folder as the YAML language server does, is a file
+    // init wrote: the same schema `slopgate schema` prints, and one that accepts the file and rejects a bad value.
+    const modeline = /\$schema=(\S+)/.exec(readFileSync(file, 'utf8').split('\n')[0]!)![1]!;
+    const schemaFile = resolve(dirname(file), modeline);
+    expect(schemaFile).toBe(join(repo.dir, '.github', 'slopgate.schema.json'));
+    let printed = '';
+    expect(await main(['schema'], (s) => (printed += s))).toBe(0);
+    expect(readFileSync(schemaFile, 'utf8')).toBe(printed);
+    const validate = new Ajv({ strict: false }).compile(JSON.parse(printed) as object);
+    expect(validate(parse(readFileSync(file, 'utf8')) as unknown), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ strict: 'yes' })).toBe(false);
+    expect(validate({ stict: true })).toBe(false);
 
     writeFileSync(file, 'strict: true\n');
     await expect(main(['init', '--repo', repo.dir], () => undefined)).rejects.toMatchObject({
@@ -66,8 +80,10 @@ describe('slopgate init', () => {
     });
     expect(readFileSync(file, 'utf8')).toBe('strict: true\n');
 
+    writeFileSync(join(repo.dir, '.github', 'slopgate.schema.json'), '{}\n');
     expect(await main(['init', '--repo', repo.dir, '--force'], () => undefined)).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe(configTemplate());
+    expect(readFileSync(join(repo.dir, '.github', 'slopgate.schema.json'), 'utf8')).toBe(printed);
   });
 
   it('does not add a YAML config next to an existing TOML one, even with --force', async () => {

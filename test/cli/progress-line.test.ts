@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { runCheck } from '../../src/cli/check.js';
 import { progressLine } from '../../src/cli/progress-line.js';
+import { runRefine } from '../../src/cli/refine.js';
 import { prRepo } from '../helpers/git-repo.js';
 import { needs } from '../helpers/toolchains.js';
+import { DB_PY } from '../refiner/fixtures.js';
+import { ScriptedModel } from '../refiner/scripted-model.js';
 
 const CLEAR = '\r\u001b[K';
 
@@ -20,6 +23,12 @@ describe('the progress line', () => {
     line.done();
     // 39 columns: one fewer than the terminal, so the line never wraps.
     expect(tty.writes).toEqual([`${CLEAR}slopgate: installing dependencies`, `${CLEAR}slopgate: running the suite at the bas…`, CLEAR]);
+  });
+
+  it('draws a path with control characters inert (a file name comes from the pull request)', () => {
+    const tty = terminal(true, 200);
+    progressLine(tty, true).update('gating candidate 1 (a\u001b[2Jb\u0007.py)');
+    expect(tty.writes).toEqual([`${CLEAR}slopgate: gating candidate 1 (ab.py)`]);
   });
 
   it('draws nothing on a pipe or when not wanted', () => {
@@ -47,6 +56,30 @@ describe('the progress line', () => {
     expect(await run('json', true)).toEqual([]);
     expect(await run('text', false)).toEqual([]);
   });
+});
+
+describe('the progress line of refine', () => {
+  it('shows the gate, then each model call and each candidate it gates, on a terminal; quiet for --format json and on a pipe', async () => {
+    const repo = prRepo({ 'app/db.py': DB_PY }, { 'app/db.py': DB_PY.replace('def add_user(conn, name):', 'def add_user(conn, name)') });
+    const run = async (format: 'text' | 'json', isTTY: boolean) => {
+      const stderr = terminal(isTTY, 200);
+      const model = new ScriptedModel([{ files: [{ path: 'app/db.py', content: DB_PY }] }]);
+      const args = { repo: repo.dir, base: 'main', head: 'pr', apply: false, format, noTests: true };
+      expect(await runRefine(args, () => undefined, { model, recipes: [] }, { stderr })).toBe(0);
+      return stderr.writes;
+    };
+    const shown = await run('text', true);
+    const lines = shown.map((w) => w.replace(CLEAR, ''));
+    expect(lines[0]).toBe('slopgate: gating main..pr: running the guards');
+    expect(lines).toContain('slopgate: refining: trying the known fixes');
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^slopgate: refining: asking scripted-model for a patch of 1 file \(try 1 of \d+\)$/),
+    );
+    expect(lines).toContain('slopgate: refining: gating candidate 1 (app/db.py)');
+    expect(shown.at(-1)).toBe(CLEAR);
+    expect(await run('json', true)).toEqual([]);
+    expect(await run('text', false)).toEqual([]);
+  }, 120_000);
 });
 
 const PROJECT = {

@@ -129,21 +129,35 @@ describe('slopgate refine', () => {
     }
   }, 180_000);
 
-  it('a half-set model configuration exits 2 naming the missing variable, without a stack trace, before any work', () => {
-    const repo = prRepo({ 'app/db.py': DB_PY }, { 'app/db.py': BROKEN });
-    const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', SLOPGATE_LLM_BASE_URL: 'http://127.0.0.1:9/v1' };
-    delete env.SLOPGATE_LLM_MODEL;
-    delete env.SLOPGATE_LLM_API_KEY;
+  /** `slopgate refine` as a user runs it (a child process), with these model variables and no others. */
+  function refineWithModelEnv(repo: TestRepo, modelEnv: Record<string, string>) {
+    const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', ...modelEnv };
+    for (const name of ['SLOPGATE_LLM_BASE_URL', 'SLOPGATE_LLM_MODEL', 'SLOPGATE_LLM_API_KEY']) if (!(name in modelEnv)) delete env[name];
     const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-    const r = spawnSync(tsx, [join(process.cwd(), 'src', 'cli.ts'), 'refine', '--base', 'main', '--head', 'pr'], {
+    return spawnSync(tsx, [join(process.cwd(), 'src', 'cli.ts'), 'refine', '--base', 'main', '--head', 'pr'], {
       cwd: repo.dir,
       encoding: 'utf8',
       env,
     });
+  }
+
+  it('a half-set model configuration exits 2 naming the missing variable, without a stack trace, before any work', () => {
+    const repo = prRepo({ 'app/db.py': DB_PY }, { 'app/db.py': BROKEN });
+    const r = refineWithModelEnv(repo, { SLOPGATE_LLM_BASE_URL: 'http://127.0.0.1:9/v1' });
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^slopgate: model configuration: the model is half-configured: SLOPGATE_LLM_MODEL is not set/);
     expect(r.stderr).toMatch(/hint: fix the SLOPGATE_LLM_\* variables, or unset all of them/);
     expect(r.stderr).not.toMatch(/LlmError|internal error|\n\s+at /);
+    expect(r.stdout).toBe('');
+  }, 60_000);
+
+  it('a base URL that is not a URL exits 2 naming SLOPGATE_LLM_BASE_URL (and not echoing the value)', () => {
+    const repo = prRepo({ 'app/db.py': DB_PY }, { 'app/db.py': BROKEN });
+    const r = refineWithModelEnv(repo, { SLOPGATE_LLM_BASE_URL: 'notaurl', SLOPGATE_LLM_MODEL: 'm' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^slopgate: model configuration: SLOPGATE_LLM_BASE_URL is not a valid URL/);
+    expect(r.stderr).toMatch(/http:\/\/127\.0\.0\.1:8080\/v1/);
+    expect(r.stderr).not.toMatch(/notaurl|LlmError|\n\s+at /);
     expect(r.stdout).toBe('');
   }, 60_000);
 

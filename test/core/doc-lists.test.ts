@@ -2,11 +2,28 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { ROUTE_TABLE } from '../../src/core/categories.js';
-import { GUARD_IDS } from '../../src/core/guard-ids.js';
+import { GUARD_IDS, refinerGuardIds } from '../../src/core/guard-ids.js';
 import { COMMAND_HELP } from '../../src/cli/help.js';
 
 /** The lists the docs repeat (guard ids, categories, exit codes), held to the code. */
 const read = (path: string) => readFileSync(path, 'utf8');
+
+/** The guard ids a list in prose names: `G10–G14` is G10 to G14, `Ψ` (or `Ψ-lite`) is psi; sorted. */
+function idsIn(list: string): string[] {
+  const ids = [...list.matchAll(/G(\d+)(?:[–-]G(\d+))?|Ψ/g)].flatMap((m) => {
+    if (m[0] === 'Ψ') return ['psi'];
+    const [from, to] = [Number(m[1]), Number(m[2] ?? m[1])];
+    return Array.from({ length: to - from + 1 }, (_, i) => `G${from + i}`);
+  });
+  return ids.sort();
+}
+
+/** What a text says exit code 3 means: the 300 characters from the code on (whitespace flattened). */
+function exitThree(text: string): string {
+  const flat = text.replace(/\s+/g, ' ');
+  const at = flat.search(/`?\b3`? (when )?slopgate could not run/);
+  return at < 0 ? '' : flat.slice(at, at + 300);
+}
 
 describe('docs keep the lists of the code', () => {
   it('docs/guards.md has a row for every registered guard', () => {
@@ -55,5 +72,38 @@ describe('docs keep the lists of the code', () => {
     expect(events.sort()).toEqual(['merge_group', 'pull_request']);
     expect(workflow.concurrency.group).toContain('github.event.merge_group.head_ref');
     expect(read('README.md').replace(/\s+/g, ' ')).toMatch(/\*\*GitHub Action\.\*\*[^*]*`pull_request`[^*]*`merge_group`/);
+  });
+
+  it('every place that lists the exit codes (README, docs, --help) gives 3 the same meaning: a check it must run could not run, or it crashed', () => {
+    const places = {
+      'README.md': read('README.md'),
+      'docs/cli.md': read('docs/cli.md'),
+      'docs/report-formats.md': read('docs/report-formats.md'),
+      'docs/refiner-and-qa.md': read('docs/refiner-and-qa.md'),
+      'check --help': COMMAND_HELP.check!,
+      'refine --help': COMMAND_HELP.refine!,
+    };
+    for (const [where, text] of Object.entries(places)) {
+      const three = exitThree(text);
+      expect(three, `${where} does not say 3 is 'slopgate could not run'`).not.toBe('');
+      expect(three, where).toMatch(/sandbox/);
+      expect(three, where).toMatch(/crash|internal error/);
+    }
+    const readme = read('README.md').replace(/\s+/g, ' ');
+    expect(readme).toMatch(
+      /exits `0` when nothing blocks, `1` when the change is blocked, `2` for a usage, config or git error and `3` when slopgate could not run/,
+    );
+  });
+
+  it("the refiner phase's guards, in refine --help and docs/refiner-and-qa.md, are the registry's", () => {
+    const judged = [...refinerGuardIds()].sort();
+    const help = /refiner phase of the gate \(([^)]+)\)/.exec(COMMAND_HELP.refine!.replace(/\s+/g, ' '));
+    expect(help).not.toBeNull();
+    expect(idsIn(help![1]!)).toEqual(judged);
+    const doc = /gates `base\.\.candidate` in the refiner phase: (.+?) against the baseline/.exec(
+      read('docs/refiner-and-qa.md').replace(/\s+/g, ' '),
+    );
+    expect(doc).not.toBeNull();
+    expect(idsIn(doc![1]!)).toEqual(judged);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GUARD_IDS, GUARD_REGISTRY, canonicalGuardId, refinerGuardIds } from '../../src/core/guard-ids.js';
+import { GUARD_IDS, GUARD_REGISTRY, canonicalGuardId, guardIdsText, refinerGuardIds } from '../../src/core/guard-ids.js';
 import { ConfigError, parseConfigText } from '../../src/config/load.js';
 import { GUARDS } from '../../src/guards/index.js';
 import { REFINER_GUARD_IDS } from '../../src/refiner/verdict.js';
@@ -31,6 +31,14 @@ describe('the guard registry', () => {
     expect(canonicalGuardId('g7')).toBe('G7');
     expect(canonicalGuardId('PSI')).toBe('psi');
     expect(canonicalGuardId('G3')).toBeUndefined();
+  });
+});
+
+describe('guardIdsText', () => {
+  it('lists ids in number order, runs of three or more as a range, Ψ last', () => {
+    expect(guardIdsText(['psi', 'G8', 'G12', 'G1', 'G10', 'G2', 'G11', 'G4', 'G7', 'G13', 'G14'])).toBe('G1, G2, G4, G7, G8, G10–G14, Ψ');
+    expect(guardIdsText(['G1', 'G2', 'G3'])).toBe('G1–G3');
+    expect(guardIdsText(['G9'])).toBe('G9');
   });
 });
 

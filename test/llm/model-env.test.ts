@@ -74,10 +74,14 @@ describe('modelFromEnv', () => {
     expect(configError(() => modelFromEnv({ ...base, SLOPGATE_LLM_NO_THINK: 'maybe' })).message).toContain('SLOPGATE_LLM_NO_THINK');
     const badKey = configError(() => modelFromEnv({ ...base, SLOPGATE_LLM_API_KEY: 'sk-a b\nc' }));
     expect(badKey.message).not.toContain('sk-a');
+    expect(badKey.message).toMatch(/^SLOPGATE_LLM_API_KEY contains spaces/);
     const creds = configError(() => modelFromEnv({ ...base, SLOPGATE_LLM_BASE_URL: 'https://user:pw-secret@llm.example/v1' }));
     expect(creds.message).not.toContain('pw-secret');
+    expect(creds.message).toBe('SLOPGATE_LLM_BASE_URL must not carry credentials; put the key in SLOPGATE_LLM_API_KEY');
+    const ftp = configError(() => modelFromEnv({ ...base, SLOPGATE_LLM_BASE_URL: 'ftp://llm.example/v1' }));
+    expect(ftp.message).toMatch(/^SLOPGATE_LLM_BASE_URL must be an http or https URL/);
     const remote = { SLOPGATE_LLM_BASE_URL: 'http://llm.internal:8000/v1', SLOPGATE_LLM_MODEL: 'm', SLOPGATE_LLM_API_KEY: 'sk-x' };
-    expect(configError(() => modelFromEnv(remote)).message).toContain('plain http');
+    expect(configError(() => modelFromEnv(remote)).message).toMatch(/plain http .*set SLOPGATE_LLM_ALLOW_HTTP=1/);
     expect(modelFromEnv({ ...remote, SLOPGATE_LLM_ALLOW_HTTP: '1' })).toBeInstanceOf(OpenAiModel);
     // Without a key, plain http to a remote host is allowed (nothing secret to send).
     expect(modelFromEnv({ ...remote, SLOPGATE_LLM_API_KEY: '' })).toBeInstanceOf(OpenAiModel);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { qaModelsFromEnv, roleEnv, roleModel } from '../../src/qa/models-from-env.js';
+import { llmModelFactory, qaModelsFromEnv, roleEnv, roleModel } from '../../src/qa/models-from-env.js';
 import { ScriptedModel } from './scripted-model.js';
 
 const shared = { SLOPGATE_LLM_BASE_URL: 'http://llm.internal/v1', SLOPGATE_LLM_MODEL: 'qwen', SLOPGATE_LLM_API_KEY: 'k-shared' };
@@ -31,5 +31,19 @@ describe('qa/models-from-env', () => {
     const both = qaModelsFromEnv(shared, (_env, prefix) => new ScriptedModel(prefix, []));
     const names = 'questioner' in both ? [both.questioner.model, both.defender.model] : [];
     expect(names).toEqual(['SLOPGATE_QA_QUESTIONER_', 'SLOPGATE_QA_DEFENDER_']);
+  });
+
+  it("a refused setting names the variable the user set: the role's own, or the SLOPGATE_LLM_ one it fell back to", () => {
+    const shared = roleModel({ SLOPGATE_LLM_BASE_URL: 'notaurl', SLOPGATE_LLM_MODEL: 'm' }, 'questioner', llmModelFactory);
+    expect(shared).toEqual({
+      reason: expect.stringMatching(/^the questioner model settings were refused: SLOPGATE_LLM_BASE_URL is not a valid URL/),
+    });
+    expect(JSON.stringify(shared)).not.toContain('notaurl');
+    const own = roleModel(
+      { SLOPGATE_LLM_BASE_URL: 'http://127.0.0.1:1/v1', SLOPGATE_LLM_MODEL: 'm', SLOPGATE_QA_DEFENDER_BASE_URL: 'notaurl' },
+      'defender',
+      llmModelFactory,
+    );
+    expect(own).toEqual({ reason: expect.stringMatching(/refused: SLOPGATE_QA_DEFENDER_BASE_URL is not a valid URL/) });
   });
 });

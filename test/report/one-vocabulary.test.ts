@@ -68,3 +68,79 @@ describe('one vocabulary across the formats', () => {
     expect(renderText(report)).toContain('Tests: tests not run: the suite timed out at the head');
   });
 });
+
+describe('every phase that did not run says so in SARIF, in the words of the text and Markdown reports', () => {
+  const notes = (sarif: string) =>
+    ((JSON.parse(sarif) as ReturnType<typeof toSarif>).runs[0]!.invocations![0]!.toolExecutionNotifications ?? []).map(
+      (n) => n.message.text ?? '',
+    );
+
+  async function check(
+    repo: ReturnType<typeof prRepo>,
+    format: 'text' | 'markdown' | 'sarif',
+    over: Partial<Parameters<typeof runCheck>[0]>,
+  ) {
+    let out = '';
+    await runCheck(
+      { repo: repo.dir, base: 'main', head: 'pr', format, strict: false, ...over },
+      (s) => (out += s),
+      { env: {} },
+      {
+        warn: () => undefined,
+      },
+    );
+    return out;
+  }
+
+  it('G8 never ran (--no-tests): the tests notification, not silence', async () => {
+    const repo = prRepo({ 'a.txt': 'a\n' }, { 'a.txt': 'b\n' });
+    const said = 'tests not run: disabled for this run (--no-tests)';
+    expect(await check(repo, 'text', { noTests: true })).toContain(said);
+    expect(await check(repo, 'markdown', { noTests: true })).toContain(said);
+    const sarif = notes(await check(repo, 'sarif', { noTests: true }));
+    expect(sarif).toContain(`Tests: ${said}`);
+    // Said once: not again as G8's own row.
+    expect(sarif.filter((t) => t.includes('--no-tests'))).toHaveLength(1);
+  });
+
+  it('guards turned off in the committed config (guards.disable: G8, G16, G17): a notification for each', async () => {
+    const config = "guards:\n  disable: ['G8', 'G16', 'G17']\n";
+    const repo = prRepo({ 'a.txt': 'a\n', '.github/slopgate.yml': config }, { 'a.txt': 'b\n', '.github/slopgate.yml': config });
+    const text = await check(repo, 'text', {});
+    const markdown = await check(repo, 'markdown', {});
+    const sarif = notes(await check(repo, 'sarif', {}));
+    expect(text).toContain('tests not run: disabled in config (guards.disable)');
+    expect(markdown).toContain('tests not run: disabled in config (guards.disable)');
+    expect(sarif).toContain('Tests: tests not run: disabled in config (guards.disable)');
+    for (const [id, name] of [
+      ['G16', "project's own checks"],
+      ['G17', 'Invented APIs (type probe: TypeScript, pyright)'],
+    ] as const) {
+      expect(text).toMatch(new RegExp(`skipped +${id} .*disabled in config \\(guards\\.disable\\)`));
+      expect(markdown).toMatch(new RegExp(`^\\| ${id} [^|]*\\| skipped \\|.*disabled in config \\(guards\\.disable\\) \\|$`, 'm'));
+      expect(sarif).toContain(`${id} ${name}: skipped: disabled in config (guards.disable)`);
+    }
+  });
+
+  it('a guard skipped for a cause is a notification; one with no changed file in scope did look and is not', () => {
+    const why16 = 'the project has no lint, typecheck or format script to run';
+    const why17 = 'pyright is not installed: install it or set G17 off';
+    const report = buildReport([], {
+      guards: [
+        { id: 'G14', name: 'dead links', status: 'skipped', reason: 'no changed files in scope', files: 0, findings: 0, ms: 0 },
+        { id: 'G16', name: "project's own checks", status: 'skipped', reason: why16, files: 2, findings: 0, ms: 3 },
+        { id: 'G17', name: 'Invented APIs', status: 'skipped', reason: why17, files: 2, findings: 0, ms: 5 },
+      ],
+    });
+    const sarif = toSarif(report).runs[0]!.invocations![0]!.toolExecutionNotifications ?? [];
+    expect(sarif.map((n) => n.message.text)).toEqual([
+      `G16 project's own checks: skipped: ${why16}`,
+      `G17 Invented APIs: skipped: ${why17}`,
+    ]);
+    expect(sarif.map((n) => n.descriptor?.id)).toEqual(['slopgate/G16', 'slopgate/G17']);
+    for (const out of [renderText(report), renderMarkdown(report)]) {
+      expect(out).toContain(why16);
+      expect(out).toContain(why17);
+    }
+  });
+});
