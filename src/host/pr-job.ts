@@ -203,12 +203,14 @@ export async function runPrJob<J extends PrJob>(
   let handedOff = false;
   /** From the config once it is read; the safe default until then. A merge queue never lets an outage through. */
   let infraMode: InfraErrorMode = DEFAULT_INFRA_ERROR_MODE;
-  const finish = async (outcome: CheckRunOutcome) => {
+  /**
+   * In a merge queue a verdict that does not pass (ASK_AUTHOR included) is a `failure` that names its
+   * reason; only an outage stays `action_required` (`verdict` false), never turned into a verdict.
+   */
+  const finish = async (outcome: CheckRunOutcome, verdict = false) => {
     if (checkRunId === undefined) return;
-    await host.completeCheckRun(
-      checkRunId,
-      forHost(host, group && outcome.conclusion !== 'action_required' ? queueOutcome(outcome, group) : outcome),
-    );
+    const queued = group && (verdict || outcome.conclusion !== 'action_required');
+    await host.completeCheckRun(checkRunId, forHost(host, queued ? queueOutcome(outcome, group) : outcome));
     completed = true;
   };
   const done = (result: JobResult, extra: Partial<JobRun> = {}): JobRun => ({
@@ -292,7 +294,7 @@ export async function runPrJob<J extends PrJob>(
     checkpoint();
     if (group) {
       // The queue's commit is no PR head: the verdict goes on its check run only (no comments, body or labels).
-      await finish(reportOutcome(inertReport(report), false, host.checkRunUrl(pr, checkRunId)));
+      await finish(reportOutcome(inertReport(report), false, host.checkRunUrl(pr, checkRunId)), true);
       log.info({ outcome: report.decision.outcome, findings: report.findings.length }, 'merge queue entry gated');
       return done('reported', { report });
     }

@@ -100,6 +100,19 @@ describe('the merge queue, end to end', () => {
     expect(env.gh.state.reviews.filter((r) => r.repo === demo)).toEqual([]);
   }, 180_000);
 
+  it('a change that needs its author (ASK_AUTHOR) fails the queue check with the reason, like any block; it is no outage', async () => {
+    // Under strict, a new dependency (manifest-edit, routed to the author) blocks with ASK_AUTHOR.
+    const base = { ...BASE, '.github/slopgate.yml': 'tests:\n  enabled: false\nstrict: true\n', 'requirements.txt': 'requests==2.32.3\n' };
+    const author = prRepo(base, { 'requirements.txt': 'requests==2.32.3\nleft-pad-py==1.0.0\n' });
+    const authorRepo = publishRepo(env.gh, 'acme', 'queue-author', author.dir);
+    const needsAuthor = openPull(env.gh, { repo: authorRepo, sourceDir: author.dir, headRef: 'pr' });
+    const run = await queued(authorRepo, queuePull(env.gh, needsAuthor));
+    expect(run.conclusion).toBe('failure');
+    expect(run.output.title).toMatch(/^Merge queue: /);
+    expect(run.output.summary).toContain("gated the merge queue's commit against its base");
+    expect(run.actions).toEqual([]);
+  }, 180_000);
+
   it('an outage (the queue branch cannot be fetched) is action_required, never success', async () => {
     src.write({ 'docs/more.md': '# More\n' }).commit('docs: more');
     env.gh.remote.pushFrom(repo.owner.login, repo.name, src.dir, ['refs/heads/main:refs/heads/main']);
