@@ -45,6 +45,19 @@ export default tseslint.config(
           selector: 'TSNonNullExpression:not([expression.type="MemberExpression"][expression.computed=true])',
           message: 'Non-null assertion on a value that is not an index access: check it, or narrow it where it comes from.',
         },
+        // Text parsed from a file, a tool or the network has whatever shape the text had: a cast on the parse
+        // result only tells the compiler a story. Each selector is a cast (`as X` or `<X>`, other than to unknown)
+        // applied straight to JSON.parse, smol-toml's or yaml's parse (imported as parse/parseToml/parseYaml)
+        // or a yaml node's toJSON().
+        ...[
+          "[callee.object.name='JSON'][callee.property.name='parse']",
+          "[callee.type='Identifier'][callee.name=/^parse(Toml|Yaml)?$/]",
+          "[callee.property.name='toJSON']",
+        ].map((call) => ({
+          selector: `:matches(TSAsExpression, TSTypeAssertion)[typeAnnotation.type!='TSUnknownKeyword'] > CallExpression.expression${call}`,
+          message:
+            'A cast on parsed JSON, TOML or YAML is unchecked: check the value with a zod schema (parseJsonAs or shapedAs in src/core/parse-data.ts), or read it field by field with isRecord (src/core/is-record.ts).',
+        })),
       ],
     },
   },

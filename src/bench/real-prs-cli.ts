@@ -1,9 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { z } from 'zod';
 import { gitMaybe } from '../core/git.js';
+import { parseJsonAs } from '../core/parse-data.js';
 import { GUARDS } from '../guards/index.js';
-import { mergedPrs, mirrorDir, mirrorRoot, type CorpusPr, type CorpusRepo, type CorpusSkip } from './real-prs-corpus.js';
+import { corpusPrSchema, corpusRepoSchema, mergedPrs, mirrorDir, mirrorRoot, type CorpusPr, type CorpusSkip } from './real-prs-corpus.js';
 import { agentPrs, type AgentPr } from './agent-prs-corpus.js';
 import { renderByLabel, renderResults, runCorpus } from './real-prs.js';
 
@@ -16,17 +18,18 @@ import { renderByLabel, renderResults, runCorpus } from './real-prs.js';
  *
  * Mirrors are bare git dirs under SLOPGATE_MIRRORS (default /work/.mirror) named owner+name[/repo].
  */
-interface ReposFile {
-  perRepo: number;
-  maxFiles: number;
-  repos: CorpusRepo[];
+/** bench/repos.json: the repositories of the corpus and how many PRs to take from each. */
+const reposFileSchema = z.object({
+  perRepo: z.number(),
+  maxFiles: z.number(),
+  repos: z.array(corpusRepoSchema),
   /** Extra mirrors scanned only for agent-written PRs. */
-  agentRepos?: CorpusRepo[];
-}
+  agentRepos: z.array(corpusRepoSchema).optional(),
+});
+const corpusSchema = z.array(corpusPrSchema);
 
-// The bench's own input files, written by this CLI or by hand next to it: trusted to have the shape asked for.
-// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- one typed reader for three files at the I/O edge
-const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
+/** One of the bench's own input files, checked against `schema`: a hand edit with a typo stops the run with its path. */
+const readJson = <T>(schema: z.ZodType<T>, path: string): T => parseJsonAs(schema, readFileSync(path, 'utf8'), path);
 
 async function corpus(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -37,9 +40,9 @@ async function corpus(argv: string[]): Promise<number> {
       mirrors: { type: 'string', default: mirrorRoot() },
     },
   });
-  const spec = readJson<ReposFile>(resolve(values.repos));
+  const spec = readJson(reposFileSchema, resolve(values.repos));
   const outPath = resolve(values.out);
-  const previous = existsSync(outPath) ? readJson<CorpusPr[]>(outPath) : [];
+  const previous = existsSync(outPath) ? readJson(corpusSchema, outPath) : [];
   const prs: CorpusPr[] = [];
   const skipped: CorpusSkip[] = [];
   for (const target of spec.repos) {
@@ -74,7 +77,7 @@ async function run(argv: string[]): Promise<number> {
       quiet: { type: 'boolean', default: false },
     },
   });
-  const list = readJson<CorpusPr[]>(resolve(values.corpus));
+  const list = readJson(corpusSchema, resolve(values.corpus));
   if (!existsSync(values.mirrors)) {
     console.log(`bench:real skipped: no mirror directory at ${values.mirrors} (set SLOPGATE_MIRRORS; mirrors need the network to fetch)`);
     return 0;
@@ -116,7 +119,7 @@ async function agents(argv: string[]): Promise<number> {
       mirrors: { type: 'string', default: mirrorRoot() },
     },
   });
-  const spec = readJson<ReposFile>(resolve(values.repos));
+  const spec = readJson(reposFileSchema, resolve(values.repos));
   const all: AgentPr[] = [];
   for (const target of [...spec.repos, ...(spec.agentRepos ?? [])]) {
     const dir = mirrorDir(values.mirrors, target.repo);

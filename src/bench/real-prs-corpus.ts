@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { git, gitMaybe } from '../core/git.js';
 
 /** One merged pull request of the real-PR corpus: gate `base` → `head` as GitHub would. */
@@ -18,7 +19,27 @@ export interface CorpusPr {
   title: string;
   /** Files changed between the merge-base and head. */
   files: number;
+  /** Agent-written PRs (agent-prs-corpus.ts): the agent, and whether the PR was merged, reverted or never merged. */
+  agent?: string;
+  fate?: string;
+  /** The PR author's login, when the corpus knows it (otherwise it is read from the head commit). */
+  author?: string;
 }
+
+/** A corpus file entry; fields it carries beyond these are kept, so rewriting a corpus loses nothing. */
+export const corpusPrSchema: z.ZodType<CorpusPr> = z.looseObject({
+  repo: z.string(),
+  pr: z.number(),
+  base: z.string(),
+  head: z.string(),
+  language: z.string(),
+  kind: z.enum(['squash', 'merge']),
+  title: z.string(),
+  files: z.number(),
+  agent: z.string().optional(),
+  fate: z.string().optional(),
+  author: z.string().optional(),
+});
 
 export interface CorpusSkip {
   repo: string;
@@ -31,6 +52,8 @@ export interface CorpusRepo {
   repo: string;
   language: string;
 }
+
+export const corpusRepoSchema: z.ZodType<CorpusRepo> = z.object({ repo: z.string(), language: z.string() });
 
 const SQUASH = /\(#(\d+)\)\s*$/;
 const MERGE = /^Merge pull request #(\d+) from /;

@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import type { Report } from '../core/report.js';
+import { z } from 'zod';
+import { parseJsonAs } from '../core/parse-data.js';
 import { mirrorDir, mirrorRoot } from './real-prs-corpus.js';
 
 /**
@@ -16,50 +17,106 @@ import { mirrorDir, mirrorRoot } from './real-prs-corpus.js';
  * steady-state cost of a push, which runs the head's suite only.
  */
 
-interface TestsCorpusPr {
-  repo: string;
-  pr: number;
-  base: string;
-  head: string;
-  language: string;
-  title: string;
+/** Listed in the order the corpus files write it, which is the order zod gives it back in (and the rows copy it). */
+const truthSchema = z.looseObject({
+  defect: z.string().optional(),
+  expect: z.string().optional(),
+  decision: z.string(),
+  tests: z.enum(['runs', 'services', 'off']),
+  note: z.string().optional(),
+});
+
+/** One entry of the corpus file; other fields an entry carries (the agent, the maintainer's words) are not read. */
+const testsCorpusPrSchema = z.object({
+  repo: z.string(),
+  pr: z.number(),
+  base: z.string(),
+  head: z.string(),
+  language: z.string(),
+  title: z.string(),
   /**
    * Written before slopgate saw the PR. `tests`: the suite should run (`runs`), needs an outside
    * service (`services`), or is not worth running for this entry (`off`: gated with `--no-tests`).
    * The agent-rejected corpus also records the defect the maintainer named and the check expected to
    * name it.
    */
-  truth: { decision: string; tests: 'runs' | 'services' | 'off'; note?: string; defect?: string; expect?: string };
-}
+  truth: truthSchema,
+});
+type TestsCorpusPr = z.infer<typeof testsCorpusPrSchema>;
 
-interface Row {
-  repo: string;
-  pr: number;
-  head?: string;
-  truth: TestsCorpusPr['truth'];
-  pass: 'cold' | 'warm';
-  ranBase: boolean;
-  ranHead: boolean;
-  baseTests: number;
-  headTests: number;
-  /** The base's results came from the baseline cache (the warm pass). */
-  baselineCached?: boolean;
-  /** How long the head's suite ran in the sandbox. */
-  headSuiteSeconds?: number;
-  skipped?: string;
-  deps?: { base: string; head: string; installMs?: number };
-  toolchain?: Record<string, string>;
-  decision: string;
-  blocking: { guard: string; category: string; path?: string; message: string }[];
+/**
+ * One gated PR in the output file, which a later run reads back to regate some rows and keep the rest.
+ * The fields are listed in the order `row()` writes them, which is the order zod gives them back in.
+ */
+const rowSchema = z.looseObject({
+  repo: z.string(),
+  pr: z.number(),
+  truth: truthSchema,
+  pass: z.enum(['cold', 'warm']),
+  ranBase: z.boolean(),
+  ranHead: z.boolean(),
+  baseTests: z.number(),
+  headTests: z.number(),
+  decision: z.string(),
+  blocking: z.array(z.object({ guard: z.string(), category: z.string(), path: z.string().optional(), message: z.string() })),
   /** Every finding, blocking or not, so a reader can tell whether the named defect is among them. */
-  findings: { guard: string; category: string; severity: string; path?: string; line?: number; message: string }[];
-  /** Guards that did not run to the end (skipped or errored), with the reason: a quiet guard is not a pass. */
-  guardsNotRun?: { id: string; status: string; reason?: string }[];
+  findings: z.array(
+    z.object({
+      guard: z.string(),
+      category: z.string(),
+      severity: z.string(),
+      path: z.string().optional(),
+      line: z.number().optional(),
+      message: z.string(),
+    }),
+  ),
   /** The CLI ran with --no-tests (truth.tests is `off`, or `--runs-only` and the suite does not run). */
-  testsOff?: boolean;
-  seconds: number;
-  error?: string;
-}
+  testsOff: z.boolean().optional(),
+  seconds: z.number(),
+  error: z.string().optional(),
+  /** The base's results came from the baseline cache (the warm pass). */
+  baselineCached: z.boolean().optional(),
+  /** How long the head's suite ran in the sandbox. */
+  headSuiteSeconds: z.number().optional(),
+  skipped: z.string().optional(),
+  deps: z.object({ base: z.string(), head: z.string(), installMs: z.number().optional() }).optional(),
+  toolchain: z.record(z.string(), z.string()).optional(),
+  /** Guards that did not run to the end (skipped or errored), with the reason: a quiet guard is not a pass. */
+  guardsNotRun: z.array(z.object({ id: z.string(), status: z.string(), reason: z.string().optional() })).optional(),
+  head: z.string().optional(),
+});
+type Row = z.infer<typeof rowSchema>;
+
+/** The fields of the CLI's JSON report (`check --format json`, core/report.ts) that a row is built from. */
+const testSideSchema = z.object({ status: z.string(), total: z.number(), durationMs: z.number() });
+const dependencyStageSchema = z.object({ status: z.string(), ecosystem: z.string().optional(), installMs: z.number().optional() });
+const cliReportSchema = z.object({
+  sections: z.object({
+    tests: z
+      .object({
+        baseline: testSideSchema.extend({ cached: z.boolean() }).optional(),
+        candidate: testSideSchema.optional(),
+        skipped: z.string().optional(),
+        notRun: z.string().optional(),
+        dependencies: z.object({ base: dependencyStageSchema, head: dependencyStageSchema }).optional(),
+        toolchain: z.record(z.string(), z.string()).optional(),
+      })
+      .optional(),
+  }),
+  decision: z.object({ outcome: z.string() }),
+  findings: z.array(
+    z.object({
+      guard: z.string(),
+      category: z.string(),
+      severity: z.string(),
+      path: z.string().optional(),
+      line: z.number().optional(),
+      message: z.string(),
+    }),
+  ),
+  guards: z.array(z.object({ id: z.string(), status: z.string(), reason: z.string().optional() })),
+});
+type CliReport = z.infer<typeof cliReportSchema>;
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -76,7 +133,7 @@ function gate(
   db: string | undefined,
   timeoutMs: number,
   noTests: boolean,
-): Promise<{ report?: Report; error?: string; seconds: number }> {
+): Promise<{ report?: CliReport; error?: string; seconds: number }> {
   const started = Date.now();
   return new Promise((done) => {
     const child = spawn(
@@ -109,7 +166,7 @@ function gate(
       clearTimeout(timer);
       const seconds = Math.round((Date.now() - started) / 100) / 10;
       try {
-        done({ report: JSON.parse(out) as Report, seconds }); // cast: the CLI's own JSON report
+        done({ report: parseJsonAs(cliReportSchema, out, "the CLI's JSON report"), seconds });
       } catch {
         done({ error: `exit ${code}: ${err.trim().split('\n').slice(-3).join(' / ').slice(0, 400)}`, seconds });
       }
@@ -117,7 +174,7 @@ function gate(
   });
 }
 
-function row(pr: TestsCorpusPr, pass: Row['pass'], r: { report?: Report; error?: string; seconds: number }, noTests: boolean): Row {
+function row(pr: TestsCorpusPr, pass: Row['pass'], r: { report?: CliReport; error?: string; seconds: number }, noTests: boolean): Row {
   const base: Row = {
     repo: pr.repo,
     pr: pr.pr,
@@ -196,12 +253,14 @@ async function main(): Promise<number> {
     console.log(`bench:real:tests skipped: no mirror directory at ${values.mirrors} (set SLOPGATE_MIRRORS)`);
     return 0;
   }
-  const corpus = (JSON.parse(readFileSync(resolve(values.corpus), 'utf8')) as TestsCorpusPr[]).filter(
+  const corpus = parseJsonAs(z.array(testsCorpusPrSchema), readFileSync(resolve(values.corpus), 'utf8'), values.corpus).filter(
     (p) =>
       (!values.repo?.length || values.repo.includes(p.repo)) &&
       (!values.pr?.length || values.pr.includes(`${p.repo}#${p.pr}`) || values.pr.includes(`${p.repo}@${p.head.slice(0, 12)}`)),
-  ); // cast: the bench's own input file
-  const rows: Row[] = existsSync(values.out) ? (JSON.parse(readFileSync(values.out, 'utf8')) as { rows: Row[] }).rows : []; // cast: this script's own output
+  );
+  const rows: Row[] = existsSync(values.out)
+    ? parseJsonAs(z.object({ rows: z.array(rowSchema) }), readFileSync(values.out, 'utf8'), values.out).rows
+    : [];
   const timeoutMs = Number(values['timeout-min']) * 60_000;
   for (const pr of corpus) {
     const mirror = mirrorDir(values.mirrors, pr.repo);

@@ -99,8 +99,7 @@ export async function headAuthor(dir: string, head: string): Promise<string | un
 /** Gates one corpus PR on its mirror. Never throws: a crash becomes an `error` result. */
 export async function gateOne(dir: string, pr: CorpusPr, guards: Guard[]): Promise<BenchPrResult> {
   const t0 = Date.now();
-  const extra = pr as CorpusPr & { agent?: string; fate?: string; author?: string }; // cast: I/O boundary: corpus entries may carry extra fields
-  const labels = { ...(extra.agent ? { agent: extra.agent } : {}), ...(extra.fate ? { fate: extra.fate } : {}) };
+  const labels = { ...(pr.agent ? { agent: pr.agent } : {}), ...(pr.fate ? { fate: pr.fate } : {}) };
   const common = {
     repo: pr.repo,
     pr: pr.pr,
@@ -111,7 +110,7 @@ export async function gateOne(dir: string, pr: CorpusPr, guards: Guard[]): Promi
     ...(Object.keys(labels).length ? { labels } : {}),
   };
   try {
-    const author = extra.author ?? (await headAuthor(dir, pr.head));
+    const author = pr.author ?? (await headAuthor(dir, pr.head));
     const report = await runGate({
       repoDir: dir,
       base: pr.base,

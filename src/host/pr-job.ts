@@ -19,7 +19,7 @@ import {
   mergeGroupExternalIdFor,
   skippedOutcome,
   supersededOutcome,
-  type GateJob,
+  type QueuedPrJob,
   type InfraErrorMode,
   type MergeGroupRef,
   type PrJob,
@@ -57,7 +57,7 @@ export interface ConfigSource {
 }
 
 /** What the job policy needs besides the host: the workspace, the guards, the store and settings. */
-export interface GatePrDeps<J extends PrJob = PrJob> extends PrGateDeps {
+export interface PrJobDeps<J extends PrJob = PrJob> extends PrGateDeps {
   /** Resolve the threads of fixed findings where the host has the `threads` capability, instead of minimising the comments. */
   resolveThreads: boolean;
   log: Logger;
@@ -134,8 +134,13 @@ export function skipOutcome(reason: string): CheckRunOutcome {
   return { ...skippedOutcome(decision.reason), conclusion: decision.conclusion };
 }
 
-/** The App's job over {@link runPrJob}: the result alone (the queue needs nothing else). */
-export async function gatePr(host: ReviewHost, job: GateJob, deps: GatePrDeps<GateJob>, signal?: AbortSignal): Promise<JobResult> {
+/** {@link runPrJob} for one of the App's queued jobs, reduced to its result (the queue needs nothing else). */
+export async function prJobResult(
+  host: ReviewHost,
+  job: QueuedPrJob,
+  deps: PrJobDeps<QueuedPrJob>,
+  signal?: AbortSignal,
+): Promise<JobResult> {
   return (await runPrJob(host, job, deps, signal)).result;
 }
 
@@ -185,7 +190,7 @@ async function factsOf(host: ReviewHost, job: PrJob, group: MergeGroupRef | unde
 export async function runPrJob<J extends PrJob>(
   host: ReviewHost,
   job: J,
-  deps: GatePrDeps<J>,
+  deps: PrJobDeps<J>,
   signal: AbortSignal = new AbortController().signal,
 ): Promise<JobRun> {
   const group = job.mergeGroup;
@@ -269,7 +274,7 @@ export async function runPrJob<J extends PrJob>(
         return done('reported', { report: twin.report, reusedFrom: from });
       }
     }
-    const jobDeps: GatePrDeps<J> = {
+    const jobDeps: PrJobDeps<J> = {
       ...deps,
       ...(settings.guards ? { guards: settings.guards } : {}),
       ...(settings.testRun ? { testRun: { ...deps.testRun, ...settings.testRun } } : {}),
@@ -355,7 +360,7 @@ export async function runPrJob<J extends PrJob>(
   }
 }
 
-async function remember<J extends PrJob>(deps: GatePrDeps<J>, host: ReviewHost, job: PrJob, report: Report, log: Logger): Promise<void> {
+async function remember<J extends PrJob>(deps: PrJobDeps<J>, host: ReviewHost, job: PrJob, report: Report, log: Logger): Promise<void> {
   if (!deps.store) return;
   const repo = repoName(host);
   try {

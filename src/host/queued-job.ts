@@ -33,7 +33,7 @@ export interface PrJob {
 }
 
 /** One unit of work of the App: gate one head commit of one PR. Plain data, so a durable queue can carry it. */
-export interface GateJob extends PrJob {
+export interface QueuedPrJob extends PrJob {
   /** Coalescing key: one live job per PR (`owner/repo#123`), per queue entry for a merge group. */
   key: string;
   installationId: number;

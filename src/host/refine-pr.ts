@@ -10,7 +10,7 @@ import { refine, type RefineResult } from '../refiner/refine.js';
 import type { FileContent, Recipe } from '../refiner/types.js';
 import { breakComments, codeSpan, escapeInline } from '../report/markdown-escape.js';
 import type { PrRevisions } from '../workspace/pr-workspace.js';
-import { skipReasonFor, type GatePrDeps } from './pr-job.js';
+import { skipReasonFor, type PrJobDeps } from './pr-job.js';
 import {
   fixedFindings,
   nothingKeptComment,
@@ -25,7 +25,7 @@ import { loadRepoConfig } from './repo-config.js';
 import type { PullRequestFacts, PushCommitInput, ReviewHost } from './review-host.js';
 
 /** What landing a refine needs besides the gate's deps: the fixes to try and where the new head is gated. */
-export interface RefinePrDeps extends GatePrDeps {
+export interface RefinePrDeps extends PrJobDeps {
   /** The recipe registry (known fixes; they run without a model). */
   recipes: readonly Recipe[];
   /** The model for full-file patches; without one only the recipes run. */
@@ -91,7 +91,7 @@ async function withModes(repoDir: string, head: string, files: readonly FileCont
 }
 
 /** The newest stored report of exactly this base and head, if the store has one. */
-async function storedReport(deps: GatePrDeps, repo: string, number: number, baseSha: string, headSha: string): Promise<Report | undefined> {
+async function storedReport(deps: PrJobDeps, repo: string, number: number, baseSha: string, headSha: string): Promise<Report | undefined> {
   if (!deps.store) return undefined;
   const runs = await deps.store.listRuns(repo, number, 20).catch(() => []);
   return runs.find((r) => r.report && r.headSha === headSha && r.baseSha === baseSha && r.status === 'completed')?.report ?? undefined;
@@ -159,7 +159,7 @@ async function gateHead(
   pr: PullRequestFacts,
   config: SlopgateConfig,
   revisions: PrRevisions,
-  deps: GatePrDeps,
+  deps: PrJobDeps,
   log: Logger,
 ): Promise<Report> {
   // The PR's dismissals count as in its gate job; the Q&A phase is left out (the refiner works on guard findings).

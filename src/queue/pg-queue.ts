@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { errorMessage } from '../core/errors.js';
+import { isRecord } from '../core/is-record.js';
 import { silentLogger, type Logger } from '../core/trace.js';
 import { checkSchemaName } from '../store/db.js';
 import { withPgTransaction } from '../store/pg-db.js';
@@ -364,10 +365,9 @@ export class PgQueue<P = unknown> implements JobQueue<P> {
   }
 }
 
-/** Reads why the previous attempt ended from the job's output column. */
-function previousAttempt(output: unknown): PreviousAttempt | undefined {
-  if (!output || typeof output !== 'object') return undefined;
-  const o = output as Record<string, unknown>; // cast: I/O boundary: pg-boss stores the output as JSON
+/** Reads why the previous attempt ended from `o`, the job's output column (JSON that pg-boss stores). */
+function previousAttempt(o: unknown): PreviousAttempt | undefined {
+  if (!isRecord(o)) return undefined;
   if (o.reason === 'error' || o.reason === 'worker-lost' || o.reason === 'shutdown') {
     return {
       reason: o.reason,
@@ -375,7 +375,8 @@ function previousAttempt(output: unknown): PreviousAttempt | undefined {
       ...(typeof o.worker === 'string' ? { worker: o.worker } : {}),
     };
   }
-  const value = o.value as { message?: unknown } | undefined; // cast: I/O boundary: pg-boss stores the output as JSON
-  if (value && typeof value.message === 'string' && value.message.includes('timeout')) return { reason: 'expired', message: value.message };
+  const value = o.value;
+  if (isRecord(value) && typeof value.message === 'string' && value.message.includes('timeout'))
+    return { reason: 'expired', message: value.message };
   return undefined;
 }

@@ -65,7 +65,7 @@ const sorted = (values: Iterable<string>): string[] => [...new Set(values)].sort
 /** Builds a fingerprint from parsed manifests and the tree's paths (for language counts). */
 export function fingerprintFromManifests(manifests: ParsedManifest[], languages: Record<string, number>): RepoFingerprint {
   const fp = emptyFingerprint();
-  // cast: Object.keys/fromEntries drop key types; the keys come from the const list
+  // cast: fromEntries types its keys as string; mapping over ECOSYSTEMS gives every Ecosystem exactly one set
   const deps = Object.fromEntries(ECOSYSTEMS.map((e) => [e, new Set<string>()])) as Record<Ecosystem, Set<string>>;
   const frameworks = new Set<string>();
   const ecosystems = new Set<Ecosystem>();
@@ -101,7 +101,7 @@ export function mergeFingerprints(a: RepoFingerprint, b: RepoFingerprint): RepoF
   const ecosystems = new Set([...a.ecosystems, ...b.ecosystems]);
   return {
     manifests: sorted([...a.manifests, ...b.manifests]),
-    // cast: Object.keys/fromEntries drop key types; the keys come from the const list
+    // cast: fromEntries types its keys as string; mapping over ECOSYSTEMS gives every Ecosystem its merged list
     deps: Object.fromEntries(ECOSYSTEMS.map((e) => [e, sorted([...a.deps[e], ...b.deps[e]])])) as Record<Ecosystem, string[]>,
     frameworks: sorted([...a.frameworks, ...b.frameworks]),
     languages,

@@ -84,6 +84,18 @@ needs('bash')('G2: shell scripts and workflow run: blocks parse as bash (bash -n
     expect(found.map((f) => f.severity)).toEqual(['fail']);
   });
 
+  it('reads the runner from matrix include entries and from runs-on labels, and leaves Windows-only ones alone', async () => {
+    const bad = 'for f in *; do\n  echo "$f"\n';
+    const withRunsOn = (runsOn: string) => WF(bad).replace('runs-on: ubuntu-latest', runsOn);
+    const included = (os: string) =>
+      withRunsOn(`runs-on: \${{ matrix.os }}\n    strategy:\n      matrix:\n        node: [20]\n        include:\n          - os: ${os}`);
+    expect((await g2Of({ '.github/workflows/i.yml': included('ubuntu-latest') })).map((f) => f.severity)).toEqual(['fail']);
+    expect(await g2Of({ '.github/workflows/i.yml': included('windows-2022') })).toEqual([]);
+    const labelled = (label: string) => withRunsOn(`runs-on:\n      group: large\n      labels: [${label}]`);
+    expect((await g2Of({ '.github/workflows/l.yml': labelled('ubuntu-22.04') })).map((f) => f.severity)).toEqual(['fail']);
+    expect(await g2Of({ '.github/workflows/l.yml': labelled('windows-latest') })).toEqual([]);
+  });
+
   it('a composite action step that names bash is checked', async () => {
     const action =
       'name: a\ndescription: b\nruns:\n  using: composite\n  steps:\n    - run: |\n        echo "unterminated\n      shell: bash\n';

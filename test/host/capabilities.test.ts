@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { gatePr } from '../../src/host/pr-job.js';
+import { prJobResult } from '../../src/host/pr-job.js';
 import { findingMarker } from '../../src/host/review-plan.js';
 import { ALL_CAPABILITIES, type CapabilityName } from './fake-platform.js';
 import { cleanUpPrs, completionOf, setupPr } from './pr-setup.js';
@@ -36,7 +36,7 @@ async function runWith(caps: readonly CapabilityName[], resolveThreads = false) 
     authorIsBot: true,
   });
   s.host.only(...caps);
-  expect(await gatePr(s.host, s.job, s.deps)).toBe('reported');
+  expect(await prJobResult(s.host, s.job, s.deps)).toBe('reported');
   return { s, out: completionOf(s) };
 }
 

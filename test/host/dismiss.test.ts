@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Guard } from '../../src/core/guard.js';
 import { silentLogger } from '../../src/core/trace.js';
 import { dismissByCommand, NO_STORE_FOR_DISMISS, type DismissRequest } from '../../src/host/dismiss-finding.js';
-import { gatePr } from '../../src/host/pr-job.js';
+import { prJobResult } from '../../src/host/pr-job.js';
 import { findingIdOf } from '../../src/host/review-plan.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { StoredDismissal } from '../../src/store/dismissals.js';
@@ -32,7 +32,7 @@ afterAll(cleanUpPrs);
 /** Gates PR 7 (line 2 of src/app.js holds the SLOP marker) with the store; returns the setup and the finding's id. */
 async function gatedSlopPr(): Promise<{ s: PrSetup; id: string }> {
   const s = await setupPr({ 'src/app.js': 'export const x = 1;\nexport const y = 2; // SLOP\n' }, { deps: { store } });
-  expect(await gatePr(s.host, s.job, s.deps)).toBe('reported');
+  expect(await prJobResult(s.host, s.job, s.deps)).toBe('reported');
   expect(completionOf(s).conclusion).toBe('failure');
   const id = findingIdOf(s.host.postedReviews[0]?.comments[0]?.body);
   expect(id).toMatch(/^[0-9a-f]{12}$/);
@@ -56,7 +56,7 @@ describe('/slopgate dismiss through the host seam', { timeout: TIMEOUT }, () => 
     ]);
 
     const again = await nextJob(s);
-    expect(await gatePr(s.host, again, s.deps)).toBe('reported');
+    expect(await prJobResult(s.host, again, s.deps)).toBe('reported');
     const done = completionOf(s, again);
     expect(done.conclusion).toBe('success');
     expect(done.text ?? '').toContain('(dismissed)');
@@ -78,12 +78,12 @@ describe('/slopgate dismiss through the host seam', { timeout: TIMEOUT }, () => 
 
     // Another file changes; the flagged line stays as it was.
     const push = await nextJob(s, { 'README.md': 'widgets, now documented\n' });
-    expect(await gatePr(s.host, push, s.deps)).toBe('reported');
+    expect(await prJobResult(s.host, push, s.deps)).toBe('reported');
     expect(completionOf(s, push).conclusion).toBe('success');
 
     // The marker moves to another line: a new fingerprint (category, path, line, remediation), not covered.
     const changed = await nextJob(s, { 'src/app.js': 'export const x = 1;\nexport const y = 2;\nexport const z = 3; // SLOP\n' });
-    expect(await gatePr(s.host, changed, s.deps)).toBe('reported');
+    expect(await prJobResult(s.host, changed, s.deps)).toBe('reported');
     const out = completionOf(s, changed);
     expect(out.conclusion).toBe('failure');
     expect(out.annotations).toEqual([expect.objectContaining({ path: 'src/app.js', start_line: 3 })]);
@@ -94,7 +94,7 @@ describe('/slopgate dismiss through the host seam', { timeout: TIMEOUT }, () => 
     expect((await dismissByCommand(store, request(s, id), { log })).ok).toBe(true);
     const broken = new ListFailsStore(store.db);
     const again = await nextJob(s);
-    expect(await gatePr(s.host, again, { ...s.deps, store: broken })).toBe('reported');
+    expect(await prJobResult(s.host, again, { ...s.deps, store: broken })).toBe('reported');
     expect(completionOf(s, again).conclusion).toBe('failure');
   });
 
@@ -125,7 +125,7 @@ describe('/slopgate dismiss through the host seam', { timeout: TIMEOUT }, () => 
       },
     };
     const s = await setupPr({ 'src/app.js': 'export const x = 2;\n' }, { deps: { store, guards: [markerGuard, crashing] } });
-    expect(await gatePr(s.host, s.job, s.deps)).toBe('reported');
+    expect(await prJobResult(s.host, s.job, s.deps)).toBe('reported');
     const [run] = await store.listRuns(FULL, 7, 1);
     const crash = run!.report!.findings.find((f) => f.category === 'guard-error');
     expect(crash, 'the crashing guard yields a guard-error finding').toBeDefined();

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { FileContent } from '../helpers/git-repo.js';
-import { gatePr, skipOutcome, skipReasonFor, type GatePrDeps } from '../../src/host/pr-job.js';
-import { externalIdFor, type GateJob } from '../../src/host/queued-job.js';
+import { prJobResult, skipOutcome, skipReasonFor, type PrJobDeps } from '../../src/host/pr-job.js';
+import { externalIdFor, type QueuedPrJob } from '../../src/host/queued-job.js';
 import { ALLOW_MANIFEST_LABEL, STUCK_LABEL } from '../../src/host/labels.js';
 import { BODY_START } from '../../src/host/pr-body.js';
 import { SupersededError } from '../../src/queue/types.js';
@@ -29,8 +29,8 @@ type Setup = PrSetup;
 interface SetupOptions {
   /** `.github/slopgate.yml` on the default branch. */
   config?: string;
-  deps?: Partial<GatePrDeps>;
-  trigger?: GateJob['trigger'];
+  deps?: Partial<PrJobDeps>;
+  trigger?: QueuedPrJob['trigger'];
 }
 
 async function setup(prFiles: Record<string, FileContent>, opts: SetupOptions = {}): Promise<Setup> {
@@ -53,10 +53,10 @@ function completion(s: Setup) {
 const TIMEOUT = 120_000;
 const b64 = (text: string) => Buffer.from(text).toString('base64url');
 
-describe('gatePr over an in-memory host', { timeout: TIMEOUT }, () => {
+describe('prJobResult over an in-memory host', { timeout: TIMEOUT }, () => {
   it('PASS: a clean PR gets a success check run, the PR body section, and no review or labels', async () => {
     const s = await setup({ 'src/app.js': 'export const x = 2;\n' });
-    expect(await gatePr(s.host, s.job, s.deps)).toBe('reported');
+    expect(await prJobResult(s.host, s.job, s.deps)).toBe('reported');
     const out = completion(s);
     expect(out.conclusion).toBe('success');
     expect(out.actions?.map((a) => a.identifier)).toEqual(['rerun']);
@@ -74,7 +74,7 @@ describe('gatePr over an in-memory host', { timeout: TIMEOUT }, () => {
 
   it('a blocking finding fails the check, comments on the added line and offers Refine when the refiner exists', async () => {
     const s = await setup({ 'src/app.js': 'export const x = 1;\nexport const y = 2; // SLOP\n' }, { deps: { refinerAvailable: true } });
-    expect(await gatePr(s.host, s.job, s.deps)).toBe('reported');
+    expect(await prJobResult(s.host, s.job, s.deps)).toBe('reported');
     const out = completion(s);
     expect(out.conclusion).toBe('failure');
     expect(out.actions?.map((a) => a.identifier)).toEqual(['refine', 'rerun']);
@@ -88,7 +88,7 @@ describe('gatePr over an in-memory host', { timeout: TIMEOUT }, () => {
   it('a read-only host (no comment or PR edit rights) still gets the verdict on the check run, and nothing else is tried', async () => {
     const s = await setup({ 'src/app.js': 'SLOP\n' }, { config: 'maxRounds: 1\n' });
     s.host.only();
-    expect(await gatePr(s.host, s.job, s.deps)).toBe('reported');
+    expect(await prJobResult(s.host, s.job, s.deps)).toBe('reported');
     expect(completion(s).conclusion).toBe('failure');
     expect(completion(s).summary).toContain('Config: .github/slopgate.yml on main (the default branch)');
     for (const m of ['listReviewComments', 'createReview', 'updatePullRequestBody', 'addLabels'] as const) {
@@ -99,7 +99,7 @@ describe('gatePr over an in-memory host', { timeout: TIMEOUT }, () => {
   it('a closed PR is skipped through routing (neutral, tier-1 reason), before any config is read', async () => {
     const s = await setup({ 'src/app.js': 'SLOP\n' });
     s.host.pr.state = 'closed';
-    expect(await gatePr(s.host, s.job, s.deps)).toBe('skipped');
+    expect(await prJobResult(s.host, s.job, s.deps)).toBe('skipped');
     const out = completion(s);
     expect(out).toMatchObject({ conclusion: 'neutral', title: 'Skipped: the pull request is closed' });
     expect(out.actions?.map((a) => a.identifier)).toEqual(['rerun']);
@@ -110,13 +110,13 @@ describe('gatePr over an in-memory host', { timeout: TIMEOUT }, () => {
   it('a draft is skipped under the default `drafts: skip`, and gated with `drafts: run`', async () => {
     const s = await setup({ 'src/app.js': 'SLOP\n' });
     s.host.pr.draft = true;
-    expect(await gatePr(s.host, s.job, s.deps)).toBe('skipped');
+    expect(await prJobResult(s.host, s.job, s.deps)).toBe('skipped');
     expect(completion(s)).toMatchObject({ conclusion: 'neutral', title: 'Skipped: draft' });
     expect(s.host.callsOf('cloneCredentials')).toHaveLength(0);
 
     const t = await setup({ 'src/app.js': 'SLOP\n' }, { config: 'drafts: run\n' });
     t.host.pr.draft = true;
-    expect(await gatePr(t.host, t.job, t.deps)).toBe('reported');
+    expect(await prJobResult(t.host, t.job, t.deps)).toBe('reported');
     expect(completion(t).conclusion).toBe('failure');
   });
 
@@ -125,7 +125,7 @@ describe('gatePr over an in-memory host', { timeout: TIMEOUT }, () => {
     s.host.pr.author = 'renovate-bot';
     // The same file on the PR head must not matter.
     s.host.files.set(`${s.job.headSha}:.github/slopgate.yml`, 'ignore:\n  authors: []\n');
-    expect(await gatePr(s.host, s.job, s.deps)).toBe('skipped');
+    expect(await prJobResult(s.host, s.job, s.deps)).toBe('skipped');
     expect(completion(s)).toMatchObject({ conclusion: 'neutral', title: 'Skipped: author renovate-bot is in ignore.authors' });
     expect(s.host.callsOf('readFile')).toEqual([['.github/slopgate.yml', 'main']]);
   });
@@ -134,14 +134,14 @@ describe('gatePr over an in-memory host', { timeout: TIMEOUT }, () => {
     const stale: string[] = [];
     const s = await setup({ 'src/app.js': 'SLOP\n' }, { deps: { onStaleHead: async (_job, head) => void stale.push(head) } });
     s.host.pr.headSha = 'f'.repeat(40);
-    expect(await gatePr(s.host, s.job, s.deps)).toBe('superseded');
+    expect(await prJobResult(s.host, s.job, s.deps)).toBe('superseded');
     expect(completion(s)).toMatchObject({ conclusion: 'cancelled', title: 'Superseded by fffffff' });
     expect(stale).toEqual(['f'.repeat(40)]);
   });
 
   it('a broken config on the default branch fails the check with the file and the problem, and gates nothing', async () => {
     const s = await setup({ 'src/app.js': 'SLOP\n' }, { config: 'maxRounds: lots\n' });
-    expect(await gatePr(s.host, s.job, s.deps)).toBe('config-error');
+    expect(await prJobResult(s.host, s.job, s.deps)).toBe('config-error');
     const out = completion(s);
     expect(out.conclusion).toBe('failure');
     expect(out.title).toMatch(/^Config error: \.github\/slopgate\.yml/);
@@ -151,7 +151,7 @@ describe('gatePr over an in-memory host', { timeout: TIMEOUT }, () => {
 
   it('slopgate failing itself is action_required by default, never a pass', async () => {
     const s = await setup({ 'src/app.js': 'x\n' }, { deps: { gate: async () => Promise.reject(new Error('sandbox exploded')) } });
-    expect(await gatePr(s.host, s.job, s.deps)).toBe('infrastructure-error');
+    expect(await prJobResult(s.host, s.job, s.deps)).toBe('infrastructure-error');
     const out = completion(s);
     expect(out.conclusion).toBe('action_required');
     expect(out.title).toContain('sandbox exploded');
@@ -161,14 +161,14 @@ describe('gatePr over an in-memory host', { timeout: TIMEOUT }, () => {
   it('slopgate failing itself is neutral when the default branch says `onInfraError: neutral`', async () => {
     const gate = async () => Promise.reject(new Error('out of disk'));
     const s = await setup({ 'src/app.js': 'x\n' }, { config: 'onInfraError: neutral\n', deps: { gate } });
-    expect(await gatePr(s.host, s.job, s.deps)).toBe('infrastructure-error');
+    expect(await prJobResult(s.host, s.job, s.deps)).toBe('infrastructure-error');
     expect(completion(s)).toMatchObject({ conclusion: 'neutral' });
   });
 
   it('a host failure before the config is read still completes the run, with the safe default', async () => {
     const s = await setup({ 'src/app.js': 'x\n' }, { config: 'onInfraError: neutral\n' });
     s.host.failOn.set('listDirectory', new Error('502 from the host'));
-    expect(await gatePr(s.host, s.job, s.deps)).toBe('infrastructure-error');
+    expect(await prJobResult(s.host, s.job, s.deps)).toBe('infrastructure-error');
     expect(completion(s)).toMatchObject({ conclusion: 'action_required' });
   });
 
@@ -176,7 +176,7 @@ describe('gatePr over an in-memory host', { timeout: TIMEOUT }, () => {
     const s = await setup({ 'src/app.js': 'x\n' });
     const ctl = new AbortController();
     ctl.abort(new Error('worker shutting down'));
-    await expect(gatePr(s.host, s.job, s.deps, ctl.signal)).rejects.toThrow();
+    await expect(prJobResult(s.host, s.job, s.deps, ctl.signal)).rejects.toThrow();
     expect(s.host.callsOf('completeCheckRun')).toHaveLength(0);
     expect(s.host.checkRuns.get(s.job.checkRunId)!.status).toBe('in_progress');
   });
@@ -186,7 +186,7 @@ describe('gatePr over an in-memory host', { timeout: TIMEOUT }, () => {
     const s = await setup({ 'src/app.js': 'x\n' }, { deps: { headOfJob: (id) => (id === 'job-2' ? newer : undefined) } });
     const ctl = new AbortController();
     ctl.abort(new SupersededError('job-2'));
-    expect(await gatePr(s.host, s.job, s.deps, ctl.signal)).toBe('superseded');
+    expect(await prJobResult(s.host, s.job, s.deps, ctl.signal)).toBe('superseded');
     expect(completion(s)).toMatchObject({ conclusion: 'cancelled', title: 'Superseded by aaaaaaa' });
   });
 
@@ -201,7 +201,7 @@ describe('gatePr over an in-memory host', { timeout: TIMEOUT }, () => {
       store = await openStore();
       const s = await setup({ 'src/app.js': 'SLOP\n' }, { config: 'maxRounds: 2\n' });
       s.deps.store = store;
-      expect(await gatePr(s.host, s.job, s.deps)).toBe('reported');
+      expect(await prJobResult(s.host, s.job, s.deps)).toBe('reported');
       expect(completion(s).conclusion).toBe('failure');
       expect(s.host.pr.labels).not.toContain(STUCK_LABEL);
       expect((await store.getRound(`${OWNER}/${REPO}`, 7)).round).toBe(2);
@@ -211,7 +211,7 @@ describe('gatePr over an in-memory host', { timeout: TIMEOUT }, () => {
       s.host.pr.headSha = head2;
       const checkRunId = await s.host.startCheckRun(head2, externalIdFor(7));
       const job2 = { ...s.job, headSha: head2, checkRunId, deliveryId: 'delivery-2' };
-      expect(await gatePr(s.host, job2, s.deps)).toBe('reported');
+      expect(await prJobResult(s.host, job2, s.deps)).toBe('reported');
       const out = s.host.checkRuns.get(checkRunId)!.completions;
       expect(out).toHaveLength(1);
       expect(out[0]!.conclusion).toBe('failure');
@@ -229,7 +229,7 @@ describe('gatePr over an in-memory host', { timeout: TIMEOUT }, () => {
       s.host.failOn.set('listReviewComments', new Error('comments down'));
       s.host.failOn.set('updatePullRequestBody', new Error('body down'));
       s.host.failOn.set('addLabels', new Error('labels down'));
-      expect(await gatePr(s.host, s.job, s.deps)).toBe('reported');
+      expect(await prJobResult(s.host, s.job, s.deps)).toBe('reported');
       const out = completion(s);
       expect(out.conclusion).toBe('failure');
       expect(s.host.callsOf('addLabels')).toEqual([[7, [STUCK_LABEL]]]);
@@ -264,7 +264,7 @@ describe('gatePr over an in-memory host', { timeout: TIMEOUT }, () => {
       { id: 6, body: `old format ${legacyAllowMarker('pom.xml', s.deps.sanctionKey!, scope)}`, authorIsBot: true, byThisApp: true },
       { id: 7, body: `label ${grant('Cargo.toml', blob('Cargo.toml'), 'label')}`, authorIsBot: true, byThisApp: true },
     );
-    expect(await gatePr(s.host, s.job, s.deps)).toBe('infrastructure-error');
+    expect(await prJobResult(s.host, s.job, s.deps)).toBe('infrastructure-error');
     expect(seen[0]!.sanctions).toEqual(['package.json']);
     expect(seen[0]!.notes.join('\n')).toContain('`package.json` is allowed by `/slopgate allow package.json` by @maint');
     expect(seen[0]!.notes.join('\n')).toMatch(/The allow for `go\.mod` given at `\w{7}` .* lapsed: the file changed since/);
@@ -273,14 +273,14 @@ describe('gatePr over an in-memory host', { timeout: TIMEOUT }, () => {
     // The label's grant counts while the label is on the PR; a label without a grant of its own allows nothing.
     s.host.pr.labels = [ALLOW_MANIFEST_LABEL];
     const second = await s.host.startCheckRun(s.job.headSha, externalIdFor(7));
-    expect(await gatePr(s.host, { ...s.job, checkRunId: second }, s.deps)).toBe('infrastructure-error');
+    expect(await prJobResult(s.host, { ...s.job, checkRunId: second }, s.deps)).toBe('infrastructure-error');
     expect(seen[1]!.sanctions.sort()).toEqual(['Cargo.toml', 'package.json']);
     s.host.issueComments.splice(
       s.host.issueComments.findIndex((c) => c.id === 7),
       1,
     );
     const third = await s.host.startCheckRun(s.job.headSha, externalIdFor(7));
-    expect(await gatePr(s.host, { ...s.job, checkRunId: third }, s.deps)).toBe('infrastructure-error');
+    expect(await prJobResult(s.host, { ...s.job, checkRunId: third }, s.deps)).toBe('infrastructure-error');
     expect(seen[2]!.sanctions).toEqual(['package.json']);
     expect(seen[2]!.notes.join('\n')).toContain('label is on this PR but allows nothing: no one with write access added it');
   });

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLogger } from '../../src/core/trace.js';
-import { externalIdFor, jobKey, type GateJob } from '../../src/host/queued-job.js';
-import type { GatePrDeps } from '../../src/host/pr-job.js';
+import { externalIdFor, jobKey, type QueuedPrJob } from '../../src/host/queued-job.js';
+import type { PrJobDeps } from '../../src/host/pr-job.js';
 import type { CheckRunOutcome } from '../../src/host/check-outcome.js';
 import { RepoMirrors } from '../../src/workspace/repo-mirror.js';
 import { MirrorWorkspace } from '../../src/workspace/workspace-port.js';
@@ -25,8 +25,8 @@ export function cleanUpPrs(): void {
 
 export interface PrSetup {
   host: FakePlatform;
-  job: GateJob;
-  deps: GatePrDeps;
+  job: QueuedPrJob;
+  deps: PrJobDeps;
   remote: FakeRemote;
 }
 
@@ -36,7 +36,7 @@ export interface PrSetup {
  */
 export async function setupPr(
   prFiles: Record<string, FileContent>,
-  opts: { number?: number; config?: string; deps?: Partial<GatePrDeps>; base?: Record<string, FileContent> } = {},
+  opts: { number?: number; config?: string; deps?: Partial<PrJobDeps>; base?: Record<string, FileContent> } = {},
 ): Promise<PrSetup> {
   const n = opts.number ?? 7;
   const remote = FakeRemote.create(opts.base ?? { 'README.md': 'widgets\n', 'src/app.js': 'export const x = 1;\n' });
@@ -46,7 +46,7 @@ export async function setupPr(
   const checkRunId = await host.startCheckRun(head, externalIdFor(n));
   const work = mkdtempSync(join(tmpdir(), 'slopgate-host-'));
   scratch.push(work);
-  const deps: GatePrDeps = {
+  const deps: PrJobDeps = {
     workspace: new MirrorWorkspace(new RepoMirrors({ root: join(work, 'mirrors'), remoteUrl: () => remote.url }), join(work, 'jobs')),
     guards: [markerGuard],
     sanctionKey: Buffer.alloc(32, 7),
@@ -55,7 +55,7 @@ export async function setupPr(
     log: silentLogger,
     ...opts.deps,
   };
-  const job: GateJob = {
+  const job: QueuedPrJob = {
     key: jobKey(OWNER, REPO, n),
     installationId: 1,
     owner: OWNER,
@@ -70,7 +70,7 @@ export async function setupPr(
 }
 
 /** A new job for the PR's current head (a recheck, or a push when `files` are given): its own check run. */
-export async function nextJob(s: PrSetup, files?: Record<string, FileContent>): Promise<GateJob> {
+export async function nextJob(s: PrSetup, files?: Record<string, FileContent>): Promise<QueuedPrJob> {
   const head = files ? s.remote.pushPr(s.job.number, files) : s.host.pr.headSha;
   s.host.pr.headSha = head;
   const checkRunId = await s.host.startCheckRun(head, externalIdFor(s.job.number));
@@ -79,7 +79,7 @@ export async function nextJob(s: PrSetup, files?: Record<string, FileContent>): 
 }
 
 /** The single completion of a job's check run. */
-export function completionOf(s: PrSetup, job: GateJob = s.job): CheckRunOutcome {
+export function completionOf(s: PrSetup, job: QueuedPrJob = s.job): CheckRunOutcome {
   const run = s.host.checkRuns.get(job.checkRunId)!;
   if (run.completions.length !== 1) throw new Error(`check run ${job.checkRunId} completed ${run.completions.length} times`);
   return run.completions[0]!;

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { gatePr } from '../../src/host/pr-job.js';
+import { prJobResult } from '../../src/host/pr-job.js';
 import { BODY_END, BODY_START } from '../../src/host/pr-body.js';
 import { startLlmServer, type LlmServer } from '../helpers/llm-server.js';
 import { cleanUpPrs, completionOf, nextJob, setupPr, type PrSetup } from './pr-setup.js';
@@ -62,7 +62,7 @@ describe('Q&A in the App (real local model server)', { timeout: TIMEOUT }, () =>
   it('three questions are asked and answered; the PR body shows them, replaced in place on the next run', async () => {
     const s = await qaPr();
     llm.reply(json(QUESTIONS), json(answers()));
-    expect(await gatePr(s.host, s.job, s.deps)).toBe('reported');
+    expect(await prJobResult(s.host, s.job, s.deps)).toBe('reported');
     llm.assertDone();
     expect(llm.requests).toHaveLength(2);
     // The questioner saw the PR's title; the author's text, not slopgate's own section.
@@ -77,7 +77,7 @@ describe('Q&A in the App (real local model server)', { timeout: TIMEOUT }, () =>
     // Second run: the edge answer is now a gap. The section is rewritten, never appended.
     llm.reply(json(QUESTIONS), json(answers('gap')));
     const again = await nextJob(s);
-    expect(await gatePr(s.host, again, s.deps)).toBe('reported');
+    expect(await prJobResult(s.host, again, s.deps)).toBe('reported');
     llm.assertDone();
     const questionerSecond = llm.requests[2]!.messages.map((m) => m.content).join('\n');
     expect(questionerSecond).not.toContain(BODY_START);
@@ -94,7 +94,7 @@ describe('Q&A in the App (real local model server)', { timeout: TIMEOUT }, () =>
   it('a server that answers 500 until the retries run out: CRASHED block in the PR body, and no pass', async () => {
     const s = await qaPr();
     llm.reply({ status: 500 }, { status: 500 });
-    expect(await gatePr(s.host, s.job, s.deps)).toBe('reported');
+    expect(await prJobResult(s.host, s.job, s.deps)).toBe('reported');
     llm.assertDone();
     const body = s.host.pr.body ?? '';
     expect(body).toContain('Q&A self-consistency phase CRASHED');
@@ -109,7 +109,7 @@ describe('Q&A in the App (real local model server)', { timeout: TIMEOUT }, () =>
   it('garbage three times: the questioner gives up, and the crash is shown the same way', async () => {
     const s = await qaPr();
     llm.reply({ content: 'sure! here are questions' }, { content: 'not json either' }, { content: '{"questions": "no"' });
-    expect(await gatePr(s.host, s.job, s.deps)).toBe('reported');
+    expect(await prJobResult(s.host, s.job, s.deps)).toBe('reported');
     llm.assertDone();
     const body = s.host.pr.body ?? '';
     expect(body).toContain('Q&A self-consistency phase CRASHED');
@@ -119,7 +119,7 @@ describe('Q&A in the App (real local model server)', { timeout: TIMEOUT }, () =>
 
   it('without qa.enabled the App asks no model and the PR body says the phase did not run', async () => {
     const s = await setupPr({ 'src/app.js': 'export const x = 2;\n' }, { deps: { llm: { env: llm.env() } } });
-    expect(await gatePr(s.host, s.job, s.deps)).toBe('reported');
+    expect(await prJobResult(s.host, s.job, s.deps)).toBe('reported');
     expect(llm.requests).toHaveLength(0);
     expect(s.host.pr.body ?? '').toContain('Not run:');
     expect(completionOf(s).conclusion).toBe('success');

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/trace.js';
-import { externalIdFor, jobKey, type GateJob } from '../../src/host/queued-job.js';
-import { gatePr, type GatePrDeps } from '../../src/host/pr-job.js';
+import { externalIdFor, jobKey, type QueuedPrJob } from '../../src/host/queued-job.js';
+import { prJobResult, type PrJobDeps } from '../../src/host/pr-job.js';
 import { STUCK_LABEL } from '../../src/host/labels.js';
 import { landingOf, refineGatedHead, refinePr, type RefinePrDeps } from '../../src/host/refine-pr.js';
 import { configSchema } from '../../src/core/config-schema.js';
@@ -67,7 +67,7 @@ afterAll(async () => {
 interface Setup {
   host: PushingPlatform;
   remote: FakeRemote;
-  job: GateJob;
+  job: QueuedPrJob;
   deps: RefinePrDeps;
   repo: string;
   /** Check runs started for heads the refiner pushed. */
@@ -86,7 +86,7 @@ async function setup(
   const work = mkdtempSync(join(tmpdir(), 'slopgate-refine-pr-'));
   scratch.push(work);
   const checkRunId = await host.startCheckRun(head, externalIdFor(7));
-  const job: GateJob = {
+  const job: QueuedPrJob = {
     key: jobKey('acme', repo, 7),
     installationId: 1,
     owner: 'acme',
@@ -98,7 +98,7 @@ async function setup(
     deliveryId: 'delivery-1',
   };
   const regated: string[] = [];
-  const base: GatePrDeps = {
+  const base: PrJobDeps = {
     workspace: new MirrorWorkspace(new RepoMirrors({ root: join(work, 'mirrors'), remoteUrl: () => remote.url }), join(work, 'jobs')),
     guards: GUARDS,
     store,
@@ -115,7 +115,7 @@ async function setup(
     regate: async (h, number, sha) => {
       regated.push(sha);
       const id = await h.startCheckRun(sha, externalIdFor(number));
-      await gatePr(h, { ...job, headSha: sha, checkRunId: id, deliveryId: `refined-${sha}` }, withAuto(deps, opts.auto));
+      await prJobResult(h, { ...job, headSha: sha, checkRunId: id, deliveryId: `refined-${sha}` }, withAuto(deps, opts.auto));
     },
   };
   return { host, remote, job, deps: withAuto(deps, opts.auto), repo, regated };
@@ -139,7 +139,7 @@ describe('refinePr over an in-memory host', { timeout: TIMEOUT }, () => {
   it('command → one commit on the PR branch (files, message, parent, branch) → the gate re-runs on the new head → PASS', async () => {
     const model = new ScriptedModel([{ files: [{ path: 'app/db.py', content: DB_PY }], summary: 'restore the colon' }]);
     const s = await setup({ 'app/db.py': BROKEN }, { config: PUSH, model });
-    expect(await gatePr(s.host, s.job, s.deps)).toBe('reported');
+    expect(await prJobResult(s.host, s.job, s.deps)).toBe('reported');
     expect(verdictOn(s.host, s.job.headSha)?.conclusion).toBe('failure');
     const g2 = (await store.listRuns(`acme/${s.repo}`, 7))[0]!.report!.findings.find((f) => f.guard === 'G2')!;
     expect(g2.severity).toBe('fail');
@@ -230,7 +230,7 @@ describe('refinePr over an in-memory host', { timeout: TIMEOUT }, () => {
       { files: [{ path: 'app/db.py', content: DB_PY }] },
     ]);
     const s = await setup({ 'app/db.py': BROKEN }, { config: PUSH, model });
-    await gatePr(s.host, s.job, s.deps);
+    await prJobResult(s.host, s.job, s.deps);
     expect(await refinePr(s.host, { number: 7, trigger: 'command' }, s.deps)).toBe('pushed');
     const attempts = await store.listRefineAttempts(`acme/${s.repo}`, 7);
     expect(attempts.map((a) => a.outcome)).toEqual(['reverted', 'kept']);
@@ -243,7 +243,7 @@ describe('refinePr over an in-memory host', { timeout: TIMEOUT }, () => {
     // Two broken files; the model fixes only one: kept (strictly fewer blocking), and one is left.
     const model = new ScriptedModel([{ files: [{ path: 'app/db.py', content: DB_PY }] }]);
     const s = await setup({ 'app/db.py': BROKEN, 'config/app.toml': TOML_BROKEN }, { config: `${PUSH}maxRounds: 2\n`, model });
-    await gatePr(s.host, s.job, s.deps);
+    await prJobResult(s.host, s.job, s.deps);
     expect((await store.listRuns(`acme/${s.repo}`, 7))[0]!.outcome).toBe('REFINE');
     expect(await refinePr(s.host, { number: 7, trigger: 'command' }, s.deps)).toBe('pushed');
     const out = verdictOn(s.host, s.host.pr.headSha)!;
@@ -259,14 +259,14 @@ describe('refinePr over an in-memory host', { timeout: TIMEOUT }, () => {
   it('refiner.auto: a REFINE decision is refined without a command, once, and the pushed head passes', async () => {
     const model = new ScriptedModel([{ files: [{ path: 'app/db.py', content: DB_PY }] }]);
     const s = await setup({ 'app/db.py': BROKEN }, { config: `${PUSH}  auto: true\n`, model, auto: true });
-    expect(await gatePr(s.host, s.job, s.deps)).toBe('reported');
+    expect(await prJobResult(s.host, s.job, s.deps)).toBe('reported');
     expect(verdictOn(s.host, s.job.headSha)?.conclusion).toBe('failure');
     expect(s.host.pushes).toHaveLength(1);
     expect(verdictOn(s.host, s.host.pr.headSha)?.conclusion).toBe('success');
     // A recheck of the refined head does not refine again (auto runs on pushes only, once per head).
     const again = await s.host.startCheckRun(s.job.headSha, externalIdFor(7));
     s.host.pr = { ...s.host.pr, headSha: s.job.headSha };
-    await gatePr(s.host, { ...s.job, checkRunId: again, trigger: 'pull_request', deliveryId: 'again' }, s.deps);
+    await prJobResult(s.host, { ...s.job, checkRunId: again, trigger: 'pull_request', deliveryId: 'again' }, s.deps);
     expect(s.host.pushes).toHaveLength(1);
   });
 

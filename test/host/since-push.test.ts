@@ -2,8 +2,8 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SincePushSection } from '../../src/core/report-sections.js';
 import type { Report } from '../../src/core/report.js';
 import { runGate } from '../../src/gate/run-gate.js';
-import { externalIdFor, type GateJob } from '../../src/host/queued-job.js';
-import { gatePr } from '../../src/host/pr-job.js';
+import { externalIdFor, type QueuedPrJob } from '../../src/host/queued-job.js';
+import { prJobResult } from '../../src/host/pr-job.js';
 import { findingIdOf } from '../../src/host/review-plan.js';
 import { previousGatedHead } from '../../src/host/since-push.js';
 import { openStore } from '../../src/store/open-store.js';
@@ -39,13 +39,13 @@ const resolvedIds = (s: PrSetup) =>
 const commentIdsOf = (s: PrSetup) => s.host.reviewComments.map((c) => ({ id: c.id, finding: findingIdOf(c.body), line: c.line }));
 
 /** Gates the first push (findings on lines 2 and 3), then the second (one fixed, one moved, one new). */
-async function twoPushes(resolveThreads = true): Promise<{ s: PrSetup; second: GateJob }> {
+async function twoPushes(resolveThreads = true): Promise<{ s: PrSetup; second: QueuedPrJob }> {
   const s = await setupPr({ 'src/app.js': FIRST }, { deps: { store, resolveThreads } });
-  expect(await gatePr(s.host, s.job, s.deps)).toBe('reported');
+  expect(await prJobResult(s.host, s.job, s.deps)).toBe('reported');
   expect(s.host.reviewComments).toHaveLength(2);
   expect(await sectionOfLatestRun(7)).toBeUndefined(); // the first gated head has nothing to compare with
   const second = await nextJob(s, { 'src/app.js': SECOND });
-  expect(await gatePr(s.host, second, s.deps)).toBe('reported');
+  expect(await prJobResult(s.host, second, s.deps)).toBe('reported');
   return { s, second };
 }
 
@@ -76,7 +76,7 @@ describe('since the last push, through the host seam', { timeout: TIMEOUT }, () 
 
     // A third push that changes nothing flagged: the moved finding's comment (posted under its first id) stays open.
     const third = await nextJob(s, { 'README.md': 'widgets, documented\n' });
-    expect(await gatePr(s.host, third, s.deps)).toBe('reported');
+    expect(await prJobResult(s.host, third, s.deps)).toBe('reported');
     expect(completionOf(s, third).summary).toContain('0 fixed · 0 new · 2 still open');
     expect(resolvedIds(s)).toEqual(new Set([first!.id])); // the host skips a thread resolved before
     expect(s.host.reviewComments).toHaveLength(3);
@@ -85,7 +85,7 @@ describe('since the last push, through the host seam', { timeout: TIMEOUT }, () 
   it('a recheck of the same head compares with the push before it, not with itself', async () => {
     const { s } = await twoPushes();
     const recheck = await nextJob(s);
-    expect(await gatePr(s.host, recheck, s.deps)).toBe('reported');
+    expect(await prJobResult(s.host, recheck, s.deps)).toBe('reported');
     expect(completionOf(s, recheck).summary).toContain(
       `Since \`${s.job.headSha.slice(0, 7)}\` (the last gated push): 1 fixed · 1 new · 1 still open`,
     );
@@ -94,9 +94,9 @@ describe('since the last push, through the host seam', { timeout: TIMEOUT }, () 
   it('a host without the threads capability (ThreadResolver) hides the fixed comment instead', async () => {
     const s = await setupPr({ 'src/app.js': FIRST }, { deps: { store, resolveThreads: true } });
     s.host.only(...ALL_CAPABILITIES.filter((c) => c !== 'threads'));
-    expect(await gatePr(s.host, s.job, s.deps)).toBe('reported');
+    expect(await prJobResult(s.host, s.job, s.deps)).toBe('reported');
     const second = await nextJob(s, { 'src/app.js': SECOND });
-    expect(await gatePr(s.host, second, s.deps)).toBe('reported');
+    expect(await prJobResult(s.host, second, s.deps)).toBe('reported');
     expect(s.host.callsOf('hideStaleComments')).toEqual([[7, [expect.objectContaining({ id: s.host.reviewComments[0]!.id })]]]);
     expect(s.host.callsOf('resolveThreads')).toEqual([]);
   });
@@ -115,8 +115,13 @@ describe('since the last push, through the host seam', { timeout: TIMEOUT }, () 
     work.checkout('main');
     s.host.pr.headSha = head;
     s.host.pr.baseSha = rebasedOnto;
-    const job: GateJob = { ...s.job, headSha: head, checkRunId: await s.host.startCheckRun(head, externalIdFor(7)), deliveryId: 'force' };
-    expect(await gatePr(s.host, job, s.deps)).toBe('reported');
+    const job: QueuedPrJob = {
+      ...s.job,
+      headSha: head,
+      checkRunId: await s.host.startCheckRun(head, externalIdFor(7)),
+      deliveryId: 'force',
+    };
+    expect(await prJobResult(s.host, job, s.deps)).toBe('reported');
 
     const done = completionOf(s, job);
     expect(done.summary).toContain(`Since \`${oldHead.slice(0, 7)}\` (the last gated push): 0 fixed · 0 new · 2 still open`);
@@ -141,7 +146,7 @@ describe('since the last push, through the host seam', { timeout: TIMEOUT }, () 
       return report;
     };
     const bodyBefore = s.host.pr.body;
-    expect(await gatePr(s.host, s.job, s.deps)).toBe('reported');
+    expect(await prJobResult(s.host, s.job, s.deps)).toBe('reported');
     expect(completionOf(s).conclusion).toBe('failure');
     expect(s.host.postedReviews).toEqual([]);
     expect(s.host.pr.body).toBe(bodyBefore);

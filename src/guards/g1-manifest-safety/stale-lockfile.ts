@@ -47,7 +47,8 @@ function npmRange(spec: string | undefined): string | null {
 const npmLock: Lock['stale'] = (text, rel, changes) => {
   const doc: unknown = JSON.parse(text);
   if (!isRecord(doc) || !isRecord(doc.packages)) return null; // lockfileVersion 1: not read
-  const importer = doc.packages[rel];
+  const packages = doc.packages;
+  const importer = packages[rel];
   if (!isRecord(importer)) return null; // not a member this lockfile covers
   const declared = (name: string) =>
     [...NPM_GROUPS].some((g) => {
@@ -56,7 +57,7 @@ const npmLock: Lock['stale'] = (text, rel, changes) => {
     });
   const lockedVersion = (name: string): string | undefined => {
     for (const key of [rel ? `${rel}/node_modules/${name}` : '', `node_modules/${name}`]) {
-      const entry = key ? (doc.packages as Record<string, unknown>)[key] : undefined;
+      const entry = key ? packages[key] : undefined;
       if (isRecord(entry) && typeof entry.version === 'string') return entry.version;
     }
     return undefined;
@@ -117,9 +118,9 @@ const pySpec = (s: string | undefined) => (s ?? '').split(';')[0]!.replace(/\s+/
 const PY_LOCKED_GROUPS = /^(project\.dependencies|optional-dependencies\.|dependency-groups\.)/;
 
 const uvLock: Lock['stale'] = (text, _rel, changes, manifest) => {
-  const doc = parseToml(text) as Record<string, unknown>; // cast: I/O boundary: parsed from a file
-  const project = (parseToml(manifest) as { project?: { name?: unknown } }).project; // cast: I/O boundary
-  if (typeof project?.name !== 'string') return null;
+  const doc: Record<string, unknown> = parseToml(text);
+  const project = parseToml(manifest).project;
+  if (!isRecord(project) || typeof project.name !== 'string') return null;
   const own = pep503(project.name);
   const packages: unknown[] = Array.isArray(doc.package) ? doc.package : [];
   const pkg = packages.find((p) => isRecord(p) && typeof p.name === 'string' && pep503(p.name) === own);
@@ -163,7 +164,7 @@ function cargoRange(spec: string | undefined): string | null {
 }
 
 const cargoLock: Lock['stale'] = (text, _rel, changes) => {
-  const doc = parseToml(text) as Record<string, unknown>; // cast: I/O boundary: parsed from a file
+  const doc: Record<string, unknown> = parseToml(text);
   const versions = new Map<string, string[]>();
   for (const p of Array.isArray(doc.package) ? doc.package : [])
     if (isRecord(p) && typeof p.name === 'string' && typeof p.version === 'string')

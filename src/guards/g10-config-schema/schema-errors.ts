@@ -1,6 +1,7 @@
 import type { ErrorObject } from 'ajv';
 import type { PathSegment } from './config-documents.js';
 import { editDistance } from '../../core/edit-distance.js';
+import { isRecord } from '../../core/is-record.js';
 
 /** One schema violation, reduced to what a PR author needs. */
 export interface SchemaProblem {
@@ -32,8 +33,7 @@ function decodePointer(pointer: string, data: unknown): PathSegment[] {
     const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
     const isIndex = Array.isArray(cursor) && /^\d+$/.test(seg);
     out.push(isIndex ? Number(seg) : seg);
-    // cast: I/O boundary: JSON-like data walked field by field
-    cursor = cursor && typeof cursor === 'object' ? (cursor as Record<string, unknown>)[seg] : undefined;
+    cursor = fieldOf(cursor, seg);
   }
   return out;
 }
@@ -79,33 +79,63 @@ function typeOf(value: unknown): string {
   return typeof value;
 }
 
+// Ajv types an error's params, and the schema that raised it, as records of `any`: each field below is
+// read as `unknown` and checked for the shape that keyword documents.
+
+/** The params field `name` of an Ajv error (`allowedValues` of enum, `missingProperty` of required, …). */
+function param(e: ErrorObject, name: string): unknown {
+  const params: Record<string, unknown> = e.params;
+  return params[name];
+}
+
+function stringParam(e: ErrorObject, name: string): string | undefined {
+  const v = param(e, name);
+  return typeof v === 'string' ? v : undefined;
+}
+
+function listParam(e: ErrorObject, name: string): unknown[] {
+  const v = param(e, name);
+  return Array.isArray(v) ? v : [];
+}
+
+/** The JSON types a `type` error wanted (its `type` param is one name or a list). */
+function typesWanted(e: ErrorObject): string[] {
+  const v = param(e, 'type');
+  return typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((t): t is string => typeof t === 'string') : [];
+}
+
+/** The field `name` of the (sub)schema that raised the error. */
+function parentSchemaField(e: ErrorObject, name: string): unknown {
+  const schema: Record<string, unknown> | undefined = e.parentSchema;
+  return schema?.[name];
+}
+
+/** The keys the raising schema declares in `properties`. */
+function knownKeys(e: ErrorObject): string[] {
+  const props = parentSchemaField(e, 'properties');
+  return isRecord(props) ? Object.keys(props) : [];
+}
+
 function describe(errors: ErrorObject[], value: unknown): string {
   const first = errors[0]!;
   switch (first.keyword) {
     case 'enum': {
-      // cast: library typing gap: ajv types params per keyword only loosely
-      const allowed = [...new Set(errors.flatMap((e) => (e.params as { allowedValues?: unknown[] }).allowedValues ?? []))];
+      const allowed = [...new Set(errors.flatMap((e) => listParam(e, 'allowedValues')))];
       const near = typeof value === 'string' ? closest(value, allowed) : undefined;
       return `one of ${listValues(allowed)}${near !== undefined ? ` (closest: ${JSON.stringify(near)})` : ''}`;
     }
     case 'const':
-      // cast: library typing gap: ajv types params per keyword only loosely
-      return `exactly ${shorten((first.params as { allowedValue?: unknown }).allowedValue)}`;
+      return `exactly ${shorten(param(first, 'allowedValue'))}`;
     case 'type': {
-      // cast: library typing gap: ajv types params per keyword only loosely
-      const types = [...new Set(errors.flatMap((e) => [(e.params as { type?: string | string[] }).type ?? []].flat()))];
-      // cast: library typing gap: ajv types the parent schema as any schema
-      const allowed = (first.parentSchema as { enum?: unknown[] } | undefined)?.enum;
+      const types = [...new Set(errors.flatMap(typesWanted))];
+      const allowed = parentSchemaField(first, 'enum');
       const values = Array.isArray(allowed) ? `, one of ${listValues(allowed)}` : '';
       return `a ${types.join(' or ')}${values} (found ${typeOf(value)})`;
     }
     case 'required':
-      // cast: library typing gap: ajv types params per keyword only loosely
-      return `the key "${(first.params as { missingProperty?: string }).missingProperty}" to be present`;
+      return `the key "${stringParam(first, 'missingProperty') ?? ''}" to be present`;
     case 'additionalProperties': {
-      // cast: library typing gap: ajv types the parent schema as any schema
-      const props = (first.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties;
-      const known = props ? Object.keys(props) : [];
+      const known = knownKeys(first);
       return known.length ? `only known keys (${listValues(known, 15)})` : 'no keys besides the documented ones';
     }
     default:
@@ -146,12 +176,11 @@ export function problemsFrom(rawErrors: ErrorObject[], data: unknown): SchemaPro
   );
   const byPath = new Map<string, ErrorObject[]>();
   for (const e of kept) {
-    // cast: library typing gap: ajv types params per keyword only loosely
     const extra =
       e.keyword === 'required'
-        ? (e.params as { missingProperty: string }).missingProperty
+        ? (stringParam(e, 'missingProperty') ?? '')
         : e.keyword === 'additionalProperties'
-          ? (e.params as { additionalProperty: string }).additionalProperty
+          ? (stringParam(e, 'additionalProperty') ?? '')
           : '';
     const slot = `${e.instancePath}\u0000${e.keyword}\u0000${extra}`;
     byPath.set(slot, [...(byPath.get(slot) ?? []), e]);
@@ -162,13 +191,11 @@ export function problemsFrom(rawErrors: ErrorObject[], data: unknown): SchemaPro
   for (const [slot, group] of byPath) {
     const first = group[0]!;
     const base = decodePointer(first.instancePath, data);
-    // cast: library typing gap: ajv types params per keyword only loosely
-    const params = first.params as { missingProperty?: string; additionalProperty?: string };
     const child =
       first.keyword === 'required'
-        ? params.missingProperty
+        ? stringParam(first, 'missingProperty')
         : first.keyword === 'additionalProperties'
-          ? params.additionalProperty
+          ? stringParam(first, 'additionalProperty')
           : undefined;
     const path = child === undefined ? base : [...base, child];
     const value = valueAt(data, path);
@@ -180,13 +207,10 @@ export function problemsFrom(rawErrors: ErrorObject[], data: unknown): SchemaPro
       key: slot,
     };
     if (first.keyword === 'additionalProperties') {
-      // cast: library typing gap: ajv types the parent schema as any schema
-      const props = (first.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties;
-      problem.known = props ? Object.keys(props) : [];
+      problem.known = knownKeys(first);
     }
     if (first.keyword === 'type') {
-      // cast: library typing gap: ajv types params per keyword only loosely
-      const wanted = [...new Set(group.flatMap((e) => [(e.params as { type?: string | string[] }).type ?? []].flat()))];
+      const wanted = [...new Set(group.flatMap(typesWanted))];
       problem.types = { found: typeOf(valueAt(data, base)), wanted };
     }
     const branchPenalty = Math.min(...group.map(sizeOf)) - (minGroupAt.get(first.instancePath) ?? 0);
@@ -211,9 +235,11 @@ function identityOf(schema: unknown): number {
 
 function valueAt(data: unknown, path: PathSegment[]): unknown {
   let cursor = data;
-  for (const seg of path) {
-    if (!cursor || typeof cursor !== 'object') return undefined;
-    cursor = (cursor as Record<string, unknown>)[String(seg)]; // cast: I/O boundary: JSON-like data walked field by field
-  }
+  for (const seg of path) cursor = fieldOf(cursor, String(seg));
   return cursor;
+}
+
+/** A key of a parsed object, or an element of a parsed array (`seg` is its index); undefined for anything else. */
+function fieldOf(value: unknown, seg: string): unknown {
+  return value && typeof value === 'object' ? Reflect.get(value, seg) : undefined;
 }

@@ -98,7 +98,6 @@ const loaded = new Map<SchemaName, JsonSchema>();
 export function loadBundledSchema(name: SchemaName): JsonSchema {
   let schema = loaded.get(name);
   if (!schema) {
-    // cast: I/O boundary: a bundled schema file
     const file = BUNDLED_SCHEMAS[name];
     schema = patchSchema(name, parseJsonAs(jsonObject, readFileSync(join(schemasDir(), file), 'utf8'), `the bundled schema ${file}`));
     loaded.set(name, schema);
@@ -173,7 +172,7 @@ function ajvInstances(): Record<Draft, Ajv> {
   if (instances) return instances;
   const made: Record<Draft, Ajv> = { 'draft-07': new Ajv(AJV_OPTIONS), 'draft-04': new Ajv04(AJV_OPTIONS) };
   const byKey = new Map<string, { id: string; draft: Draft }>();
-  // cast: Object.keys/fromEntries drop key types; the keys come from the const list
+  // cast: Object.keys types its result as string[]; SchemaName is defined as the keys of BUNDLED_SCHEMAS
   const names = Object.keys(BUNDLED_SCHEMAS) as SchemaName[];
   const registered = new Set<string>();
   for (const name of names) {
@@ -258,8 +257,8 @@ const pointer = (path: string[]) => path.map((p) => `/${p.replace(/~/g, '~0').re
 function valueAt(data: unknown, path: string[]): unknown {
   let cursor = data;
   for (const key of path) {
-    if (!cursor || typeof cursor !== 'object' || Array.isArray(cursor)) return undefined;
-    cursor = (cursor as Record<string, unknown>)[key]; // cast: I/O boundary: JSON-like data walked field by field
+    if (!isRecord(cursor)) return undefined;
+    cursor = cursor[key];
   }
   return cursor;
 }

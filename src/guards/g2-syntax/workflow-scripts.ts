@@ -1,4 +1,5 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Scalar, type YAMLMap } from 'yaml';
+import { isRecord } from '../../core/is-record.js';
 
 /**
  * The shell scripts of a GitHub Actions workflow (or a composite action): every `run:` whose shell
@@ -44,20 +45,18 @@ const labels = (v: unknown): string[] =>
 
 /** 'bash' when a job runs on Linux/macOS (GitHub's default shell there), null on Windows or when unknown. */
 function runnerShell(job: YAMLMap): 'bash' | null {
-  const values = job.toJSON() as { 'runs-on'?: unknown; strategy?: { matrix?: Record<string, unknown> } } | null; // cast: I/O boundary: parsed YAML
-  let runsOn = values?.['runs-on'];
-  if (runsOn && typeof runsOn === 'object' && !Array.isArray(runsOn)) runsOn = (runsOn as { labels?: unknown }).labels; // cast: I/O boundary: parsed YAML
-  const matrix = values?.strategy?.matrix;
+  const values: unknown = job.toJSON();
+  if (!isRecord(values)) return null;
+  let runsOn = values['runs-on'];
+  if (isRecord(runsOn)) runsOn = runsOn.labels;
+  const matrix = isRecord(values.strategy) && isRecord(values.strategy.matrix) ? values.strategy.matrix : undefined;
   const resolved: string[] = [];
   for (const label of labels(runsOn)) {
     const m = /^\$\{\{\s*matrix\.([\w-]+)\s*\}\}$/.exec(label.trim());
     if (m) {
       const key = m[1]!;
-      const include = Array.isArray(matrix?.include) ? matrix.include : [];
-      const all = [
-        ...labels(matrix?.[key]),
-        ...include.flatMap((i: unknown) => (i && typeof i === 'object' ? labels((i as Record<string, unknown>)[key]) : [])),
-      ]; // cast: I/O boundary: parsed YAML
+      const include: unknown[] = Array.isArray(matrix?.include) ? matrix.include : [];
+      const all = [...labels(matrix?.[key]), ...include.flatMap((i) => (isRecord(i) ? labels(i[key]) : []))];
       if (all.length === 0) return null;
       resolved.push(...all);
     } else if (label.includes('${{')) return null;

@@ -22,7 +22,7 @@ const COMPONENT_LABELS: Record<keyof OmegaComponents, string> = {
 
 function describeSlop(om: OmegaResult): string[] {
   const out: string[] = [];
-  // cast: Object.keys/fromEntries drop key types; the keys come from the const list
+  // cast: Object.keys types its result as string[]; COMPONENT_LABELS is a Record over exactly the Ω component names
   for (const key of Object.keys(COMPONENT_LABELS) as (keyof OmegaComponents)[]) {
     const v = om.components[key];
     if (v <= 0) continue;

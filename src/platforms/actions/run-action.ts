@@ -8,7 +8,7 @@ import type { Report } from '../../core/report.js';
 import { createLogger, type Logger } from '../../core/trace.js';
 import { GUARDS } from '../../guards/index.js';
 import { jobKey, type PrJob } from '../../host/queued-job.js';
-import { configSourceText, runPrJob, type ConfigSource, type GatePrDeps, type JobRun } from '../../host/pr-job.js';
+import { configSourceText, runPrJob, type ConfigSource, type PrJobDeps, type JobRun } from '../../host/pr-job.js';
 import { queuedPrNumber } from '../../host/merge-queue.js';
 import type { PullRequestFacts, ReviewHost } from '../../host/review-host.js';
 import { inertText } from '../../report/markdown-escape.js';
@@ -245,7 +245,7 @@ export async function runAction(io: ActionIo): Promise<number> {
       },
     };
     const event = change.event;
-    const deps: GatePrDeps = {
+    const deps: PrJobDeps = {
       workspace,
       guards: GUARDS,
       config,

@@ -5,7 +5,7 @@ import { createSlopgateApp } from './app.js';
 import { InputError, errorMessage } from '../../core/errors.js';
 import { createLogger } from '../../core/trace.js';
 import { defaultWorkDir, requireWebhookSecret, serverDeploymentFromEnv } from './deployment-env.js';
-import type { GateJob } from '../../host/queued-job.js';
+import type { QueuedPrJob } from '../../host/queued-job.js';
 import { PgQueue } from '../../queue/pg-queue.js';
 import { openStore, storeOptionsFromEnv } from '../../store/open-store.js';
 
@@ -41,9 +41,9 @@ export async function runAppServer(): Promise<void> {
     onNotice: (message, level) => (level === 'warn' ? console.warn : console.info)(`slopgate: ${message}`),
   });
   const { databaseUrl, concurrency, durable } = deployment.queue;
-  let queue: PgQueue<GateJob> | undefined;
+  let queue: PgQueue<QueuedPrJob> | undefined;
   if (databaseUrl) {
-    queue = new PgQueue<GateJob>({
+    queue = new PgQueue<QueuedPrJob>({
       url: databaseUrl,
       ...durable,
       ...(concurrency ? { concurrency } : {}),

@@ -15,7 +15,7 @@ import type { Recipe } from '../../refiner/types.js';
 import { MemoryQueue } from '../../queue/memory-queue.js';
 import type { JobQueue } from '../../queue/types.js';
 import type { Store } from '../../store/store.js';
-import type { GateJob } from '../../host/queued-job.js';
+import type { QueuedPrJob } from '../../host/queued-job.js';
 import { registerHandlers } from './register-handlers.js';
 import { SlopgateRuntime } from './runtime.js';
 import { sanctionKeyFromEnv } from '../../host/sanctions.js';
@@ -32,7 +32,7 @@ export interface SlopgateAppOptions {
   store?: Store;
   guards?: Guard[];
   /** A durable queue (default: in-process). */
-  queue?: JobQueue<GateJob>;
+  queue?: JobQueue<QueuedPrJob>;
   /** Jobs running at once with the in-process queue. */
   concurrency?: number;
   /**

@@ -1,5 +1,5 @@
-import type { GateJob } from '../../host/queued-job.js';
-import type { GatePrDeps } from '../../host/pr-job.js';
+import type { QueuedPrJob } from '../../host/queued-job.js';
+import type { PrJobDeps } from '../../host/pr-job.js';
 import { refinePr, refineGatedHead, type RefineOutcome, type RefinePrDeps } from '../../host/refine-pr.js';
 import type { ReviewHost } from '../../host/review-host.js';
 import type { JsonModel } from '../../llm/port.js';
@@ -35,7 +35,7 @@ export type RequestGate = (gh: GitHubClient, req: RefinedHeadGate) => void;
  * same head and supersedes this one, which is harmless (one verdict per head wins).
  */
 export function refineDepsFor(
-  deps: GatePrDeps & RefinerDeps,
+  deps: PrJobDeps & RefinerDeps,
   gh: GitHubClient,
   requestGate: RequestGate,
   where: { installationId: number; deliveryId: string; requestedBy?: string },
@@ -60,7 +60,7 @@ export function refineDepsFor(
 
 /** `/slopgate refine` or the Refine button, after the permission check: one refine round, landed on GitHub. */
 export function refineOnGitHub(
-  deps: GatePrDeps & RefinerDeps,
+  deps: PrJobDeps & RefinerDeps,
   gh: GitHubClient,
   requestGate: RequestGate,
   host: ReviewHost,
@@ -72,11 +72,11 @@ export function refineOnGitHub(
 
 /** The gate job's `autoRefine` hook (`refiner.auto`) for one job. */
 export function autoRefineFor(
-  deps: GatePrDeps & RefinerDeps,
+  deps: PrJobDeps & RefinerDeps,
   gh: GitHubClient,
   requestGate: RequestGate,
-  job: GateJob,
-): GatePrDeps['autoRefine'] {
+  job: QueuedPrJob,
+): PrJobDeps['autoRefine'] {
   const refineDeps = refineDepsFor(deps, gh, requestGate, { installationId: job.installationId, deliveryId: job.deliveryId });
   return (host, head) => refineGatedHead(host, head, refineDeps);
 }

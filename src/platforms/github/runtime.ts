@@ -15,11 +15,11 @@ import {
   retryingOutput,
   supersededOutcome,
   mergeGroupExternalIdFor,
-  type GateJob,
+  type QueuedPrJob,
   type GateTrigger,
   type MergeGroupRef,
 } from '../../host/queued-job.js';
-import { hostFor, runGateJob, type JobDeps } from './run-queued-job.js';
+import { hostFor, runQueuedJob, type JobDeps } from './run-queued-job.js';
 
 export interface GateRequest {
   installationId: number;
@@ -48,7 +48,7 @@ const REMEMBERED_JOBS = 5_000;
  */
 export class SlopgateRuntime {
   readonly deps: JobDeps;
-  readonly queue: JobQueue<GateJob>;
+  readonly queue: JobQueue<QueuedPrJob>;
   readonly dedupe: DeliveryDedupe;
   /** How many commands each user has given on each PR (the per-user bound on answered commands). */
   readonly commands: CommandLedger;
@@ -58,7 +58,7 @@ export class SlopgateRuntime {
   private readonly lastHead = new Map<string, string>();
   private readonly jobHeads = new Map<string, string>();
 
-  constructor(deps: JobDeps, opts: { queue?: JobQueue<GateJob>; concurrency?: number } = {}) {
+  constructor(deps: JobDeps, opts: { queue?: JobQueue<QueuedPrJob>; concurrency?: number } = {}) {
     this.deps = {
       ...deps,
       headOfJob: (id) => this.jobHeads.get(id),
@@ -67,7 +67,7 @@ export class SlopgateRuntime {
     };
     this.dedupe = new DeliveryDedupe(deps.store);
     this.commands = deps.store ? new StoreCommandLedger(deps.store, deps.log) : new MemoryCommandLedger();
-    this.queue = opts.queue ?? new MemoryQueue<GateJob>({ concurrency: opts.concurrency ?? 2, log: deps.log });
+    this.queue = opts.queue ?? new MemoryQueue<QueuedPrJob>({ concurrency: opts.concurrency ?? 2, log: deps.log });
   }
 
   get log(): Logger {
@@ -84,12 +84,12 @@ export class SlopgateRuntime {
    * or abandoned (check run neutral with a re-run button). The payload carries everything needed to
    * reach its check run (installation, owner, repo, check run id), so any worker can do this.
    */
-  async handle(job: QueueJob<GateJob>, signal: AbortSignal): Promise<void> {
+  async handle(job: QueueJob<QueuedPrJob>, signal: AbortSignal): Promise<void> {
     const gate = job.payload;
     if (job.mode === 'run') {
       // A retry (e.g. its worker died mid-job) re-gates into the same check run, never a new one.
       if (job.previous) await this.announceRetry(job);
-      await runGateJob(gate, this.deps, signal);
+      await runQueuedJob(gate, this.deps, signal);
       return;
     }
     const host = await hostFor(this.deps, gate);
@@ -159,7 +159,7 @@ export class SlopgateRuntime {
   }
 
   /** Puts the job's check run back to in progress, saying why it runs again (best effort). */
-  private async announceRetry(job: QueueJob<GateJob>): Promise<void> {
+  private async announceRetry(job: QueueJob<QueuedPrJob>): Promise<void> {
     const gate = job.payload;
     try {
       const host = await hostFor(this.deps, gate);
@@ -174,7 +174,7 @@ export class SlopgateRuntime {
    * A job found the PR at another head than it was queued for. Webhooks can arrive out of order, so
    * when no job for that head was requested here, gate it now instead of leaving it ungated.
    */
-  private async onStaleHead(job: GateJob, actualHead: string): Promise<void> {
+  private async onStaleHead(job: QueuedPrJob, actualHead: string): Promise<void> {
     if (this.lastHead.get(job.key) === actualHead) return;
     const gh = await this.deps.octokitFor(job.installationId);
     this.requestGate(gh, {
@@ -192,7 +192,7 @@ export class SlopgateRuntime {
     const host = new GitHubReviewHost(gh, { owner: req.owner, repo: req.repo }, this.deps.appId);
     const externalId = req.mergeGroup ? mergeGroupExternalIdFor(req.number) : externalIdFor(req.number);
     const checkRunId = await host.startCheckRun(req.headSha, externalId);
-    const job: GateJob = {
+    const job: QueuedPrJob = {
       key,
       installationId: req.installationId,
       owner: req.owner,

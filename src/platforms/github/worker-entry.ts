@@ -12,7 +12,7 @@ import { openStore } from '../../store/open-store.js';
 import type { Store } from '../../store/store.js';
 import { githubRemoteUrl } from '../../workspace/repo-mirror.js';
 import { defaultWorkDir, requireAppCredentials } from './deployment-env.js';
-import type { GateJob } from '../../host/queued-job.js';
+import type { QueuedPrJob } from '../../host/queued-job.js';
 
 export interface GateWorkerOptions {
   /** Where DATABASE_URL, APP_ID, PRIVATE_KEY(_PATH), GHE_HOST, SLOPGATE_* are read (default: process.env). */
@@ -57,7 +57,7 @@ export async function runGateWorker(opts: GateWorkerOptions = {}): Promise<numbe
   const workDir = opts.app?.workDir ?? defaultWorkDir(env);
   await mkdir(workDir, { recursive: true });
   const concurrency = opts.concurrency ?? settings.concurrency;
-  const queue = new PgQueue<GateJob>({ ...settings.durable, ...opts.durable, ...(concurrency ? { concurrency } : {}), url, log });
+  const queue = new PgQueue<QueuedPrJob>({ ...settings.durable, ...opts.durable, ...(concurrency ? { concurrency } : {}), url, log });
   const store = opts.store ?? (await openStore({ url }));
   try {
     const appId = opts.app?.appId ?? Number(env.APP_ID ?? 0);
@@ -72,7 +72,7 @@ export async function runGateWorker(opts: GateWorkerOptions = {}): Promise<numbe
       queue,
       log,
     });
-    registerJobHandler<GateJob>((job, signal) => runtime.handle(job, signal));
+    registerJobHandler<QueuedPrJob>((job, signal) => runtime.handle(job, signal));
     return await runWorker({
       queue,
       log,

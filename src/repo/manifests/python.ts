@@ -24,11 +24,9 @@ export function parsePyproject(_path: string, text: string): ManifestInfo {
   const deps = new Set<string>();
   addRequirements(deps, stringsOf(dig(doc, 'project', 'dependencies')));
   const optional = dig(doc, 'project', 'optional-dependencies');
-  // cast: I/O boundary: JSON-like data walked field by field
-  for (const group of keysOf(optional)) addRequirements(deps, stringsOf((optional as Record<string, unknown>)[group]));
+  for (const group of keysOf(optional)) addRequirements(deps, stringsOf(dig(optional, group)));
   const groups = dig(doc, 'dependency-groups');
-  // cast: I/O boundary: JSON-like data walked field by field
-  for (const group of keysOf(groups)) addRequirements(deps, stringsOf((groups as Record<string, unknown>)[group]));
+  for (const group of keysOf(groups)) addRequirements(deps, stringsOf(dig(groups, group)));
   addRequirements(deps, stringsOf(dig(doc, 'build-system', 'requires')));
 
   const poetry = dig(doc, 'tool', 'poetry');
@@ -38,8 +36,7 @@ export function parsePyproject(_path: string, text: string): ManifestInfo {
   for (const group of keysOf(poetryGroups)) addKeys(deps, dig(poetryGroups, group, 'dependencies'));
 
   const pdmDev = dig(doc, 'tool', 'pdm', 'dev-dependencies');
-  // cast: I/O boundary: JSON-like data walked field by field
-  for (const group of keysOf(pdmDev)) addRequirements(deps, stringsOf((pdmDev as Record<string, unknown>)[group]));
+  for (const group of keysOf(pdmDev)) addRequirements(deps, stringsOf(dig(pdmDev, group)));
   addRequirements(deps, stringsOf(dig(doc, 'tool', 'uv', 'dev-dependencies')));
 
   const projects: string[] = [];

@@ -28,8 +28,7 @@ export function parseCargoToml(_path: string, text: string): ManifestInfo {
   const deps = new Set<string>();
   addAllTables(deps, doc);
   const targets = doc.target;
-  // cast: I/O boundary: JSON-like data walked field by field
-  for (const cfg of keysOf(targets)) addAllTables(deps, (targets as Table)[cfg]);
+  for (const cfg of keysOf(targets)) addAllTables(deps, dig(targets, cfg));
   addTable(deps, dig(doc, 'workspace', 'dependencies'));
   const crates: string[] = [];
   for (const name of [dig(doc, 'package', 'name'), dig(doc, 'lib', 'name')]) {

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { GateJob } from '../../../src/host/queued-job.js';
+import type { QueuedPrJob } from '../../../src/host/queued-job.js';
 import { runGateWorker } from '../../../src/platforms/github/worker-entry.js';
 import { PgQueue, type PgQueueOptions } from '../../../src/queue/pg-queue.js';
 import { sleep } from '../../../src/queue/sleep.js';
@@ -37,7 +37,7 @@ const queueSchemas: string[] = [];
 let webStore: Store;
 let workerStore: Store;
 let h: Harness | undefined;
-let webQueue: PgQueue<GateJob> | undefined;
+let webQueue: PgQueue<QueuedPrJob> | undefined;
 const workers: { stop: AbortController; done: Promise<number> }[] = [];
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
@@ -71,7 +71,7 @@ afterAll(async () => {
 async function startWebTier(remote: FakeRemote, retryLimit: number): Promise<{ harness: Harness; schema: string }> {
   const schema = uniqueSchema('scale_q');
   queueSchemas.push(schema);
-  webQueue = new PgQueue<GateJob>({ url: PG_URL, ...tuning(schema, retryLimit), log: silent });
+  webQueue = new PgQueue<QueuedPrJob>({ url: PG_URL, ...tuning(schema, retryLimit), log: silent });
   const harness = await startHarness(remote, { guards: [markerGuard], queue: webQueue, processJobs: false, store: webStore });
   return { harness, schema };
 }
@@ -134,7 +134,7 @@ async function waitFor(what: string, check: () => boolean | Promise<boolean>, ms
 const completedPatch = (harness: Harness, id: number) =>
   harness.github.bodiesOf('PATCH', `/check-runs/${id}`).find((b) => b.status === 'completed');
 
-async function queuedJob(schema: string): Promise<{ state: string; data: { key: string; payload: GateJob } }> {
+async function queuedJob(schema: string): Promise<{ state: string; data: { key: string; payload: QueuedPrJob } }> {
   const client = new pg.Client({ connectionString: PG_URL });
   await client.connect();
   try {
