@@ -12,6 +12,7 @@ import type { Runner } from './runners/runner.js';
 import { rerunPassing, runSuite, SuiteWorkspace, type SuiteLimits } from './run-suite.js';
 import type { SandboxIsolation } from './sandbox.js';
 import { requireSandbox } from './sandbox-required.js';
+import { sandboxCapabilitiesAsync } from './sandbox-probe.js';
 import { testConfigChanges, type TestConfigChange } from './test-config-changes.js';
 import { capSuiteMessages } from './message-cap.js';
 import { suiteNotes } from './suite-notes.js';
@@ -61,7 +62,7 @@ export interface TestGateOptions {
    * Tests that still run with the change but that it weakened (assertions deleted, read statically by
    * the caller): their base version is run against the candidate too, like the tests it hides.
    */
-  weakenedTests?: (t: TestOutcome) => boolean;
+  weakenedTests?: Promise<((t: TestOutcome) => boolean) | null>;
   /** Told what slow step starts (installs, the suite at base and head, re-runs), for a progress line. */
   progress?: (text: string) => void;
 }
@@ -185,6 +186,9 @@ async function separateFlakes(
 export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult> {
   const empty = { regressions: [], flaky: [], suiteBroken: false };
   stage(opts, 'start');
+  // The sandbox is probed while the runner is detected (both mostly wait on other processes).
+  const probing = sandboxCapabilitiesAsync();
+  probing.catch(() => undefined);
   const ws = opts.config.command || opts.config.workspaces === 'off' ? null : await detectWorkspace(opts.base);
   let single: Runner | null = null;
   if (!ws) {
@@ -194,6 +198,7 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
   }
   stage(opts, 'runner detected');
   // No sandbox here: the gate stops (an infra error, never a skip that would let the PR pass).
+  await probing;
   requireSandbox(opts.config.isolation);
   stage(opts, 'sandbox checked');
   // With tests.network, one egress proxy serves both sides of this run and is closed with it.
