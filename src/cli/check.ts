@@ -15,6 +15,7 @@ import type { Store } from '../store/store.js';
 import { cliConfig } from './repo-config.js';
 import { snapshotWorkingTree, uncommittedCount } from './working-tree.js';
 import { progressLine, type ProgressStream } from './progress-line.js';
+import { sandboxCapabilitiesAsync } from '../testgate/sandbox-probe.js';
 
 export interface CheckArgs {
   repo: string;
@@ -111,6 +112,8 @@ function cliStage(log: Logger, stage: string): void {
 /** Runs `slopgate check`; returns the exit code. */
 export async function runCheck(args: CheckArgs, write: (s: string) => void, llm: LlmDeps = {}, io: CheckIo = {}): Promise<number> {
   const warn = io.warn ?? ((s: string) => process.stderr.write(s));
+  // The sandbox probe's commands run while the config and the commits are read (G8 asks for it first).
+  if (!args.noTests) sandboxCapabilitiesAsync().catch(() => undefined);
   const repoDir = resolve(args.repo);
   const only = args.only ? checkGuardIds('--only', args.only) : undefined;
   const skip = args.skip ? checkGuardIds('--skip', args.skip) : [];

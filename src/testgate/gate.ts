@@ -12,6 +12,7 @@ import type { Runner } from './runners/runner.js';
 import { rerunPassing, runSuite, SuiteWorkspace, type SuiteLimits } from './run-suite.js';
 import type { SandboxIsolation } from './sandbox.js';
 import { requireSandbox } from './sandbox-required.js';
+import { sandboxCapabilitiesAsync } from './sandbox-probe.js';
 import { testConfigChanges, type TestConfigChange } from './test-config-changes.js';
 import { capSuiteMessages } from './message-cap.js';
 import { suiteNotes } from './suite-notes.js';
@@ -61,7 +62,7 @@ export interface TestGateOptions {
    * Tests that still run with the change but that it weakened (assertions deleted, read statically by
    * the caller): their base version is run against the candidate too, like the tests it hides.
    */
-  weakenedTests?: (t: TestOutcome) => boolean;
+  weakenedTests?: Promise<((t: TestOutcome) => boolean) | null>;
   /** Told what slow step starts (installs, the suite at base and head, re-runs), for a progress line. */
   progress?: (text: string) => void;
 }
@@ -185,17 +186,9 @@ async function separateFlakes(
 export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult> {
   const empty = { regressions: [], flaky: [], suiteBroken: false };
   stage(opts, 'start');
-  const ws = opts.config.command || opts.config.workspaces === 'off' ? null : await detectWorkspace(opts.base);
-  let single: Runner | null = null;
-  if (!ws) {
-    const detection = await detectRunner(opts.base, { command: opts.config.command, runner: opts.config.runner });
-    if ('skipped' in detection) return { ...empty, skipped: detection.skipped };
-    single = detection.runner;
-  }
-  stage(opts, 'runner detected');
-  // No sandbox here: the gate stops (an infra error, never a skip that would let the PR pass).
-  requireSandbox(opts.config.isolation);
-  stage(opts, 'sandbox checked');
+  // The sandbox is probed while the runner is detected (both mostly wait on other processes).
+  const probing = sandboxCapabilitiesAsync();
+  probing.catch(() => undefined);
   // With tests.network, one egress proxy serves both sides of this run and is closed with it.
   const egress = await startRunEgress(opts.config.network);
   const config: TestGateConfig = {
@@ -203,12 +196,31 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
     ...(egress.proxy ? { egress: egress.proxy } : {}),
     ...(egress.off ? { networkOff: egress.off } : {}),
   };
+  let exporting: Promise<SuiteWorkspace> | undefined;
   try {
-    const res = ws ? await runPackages({ ...opts, config }, ws) : single ? await runBothSides({ ...opts, config }, single) : { ...empty };
+    const ws = opts.config.command || opts.config.workspaces === 'off' ? null : await detectWorkspace(opts.base);
+    let single: Runner | null = null;
+    if (!ws) {
+      // One suite at the root: the head's tree is exported while the runner is detected and the
+      // dependencies planned. Nothing of it runs before the sandbox is known to work; a skip removes it.
+      exporting = probing.then(() => SuiteWorkspace.create(opts.repoDir, opts.candidateSha, cacheDirOf(opts), config, opts.signal));
+      exporting.catch(() => undefined);
+      const detection = await detectRunner(opts.base, { command: opts.config.command, runner: opts.config.runner });
+      if ('skipped' in detection) return { ...empty, skipped: detection.skipped };
+      single = detection.runner;
+    }
+    stage(opts, 'runner detected');
+    // No sandbox here: the gate stops (an infra error, never a skip that would let the PR pass).
+    await probing;
+    requireSandbox(opts.config.isolation);
+    stage(opts, 'sandbox checked');
+    const withConfig = { ...opts, config };
+    const res = ws ? await runPackages(withConfig, ws) : single ? await runBothSides(withConfig, single, exporting) : { ...empty };
     if (egress.off) return { ...res, notes: [...(res.notes ?? []), `tests.network: ${egress.off}`] };
     if (!egress.proxy) return res;
     return { ...res, egress: { refused: egress.proxy.refusals(), used: egress.proxy.used() } };
   } finally {
+    await (await exporting?.catch(() => undefined))?.dispose();
     await egress.proxy?.close();
     stage(opts, 'done');
   }
@@ -292,11 +304,19 @@ function summarise(run: WorkspaceRun<TestGateResult>): TestGateResult {
   };
 }
 
-async function runBothSides(opts: TestGateOptions, runner: Runner): Promise<TestGateResult> {
-  const cacheDir = opts.cacheDir ?? defaultCacheDir(opts.repo);
-  // The candidate's tree is exported (and verified) while its dependencies are planned and prepared:
-  // nothing runs in it before they are given to it, and whatever ends the gate first removes it.
-  const exporting = SuiteWorkspace.create(opts.repoDir, opts.candidateSha, cacheDir, opts.config, opts.signal);
+function cacheDirOf(opts: TestGateOptions): string {
+  return opts.cacheDir ?? defaultCacheDir(opts.repo);
+}
+
+/**
+ * Runs the suite at the base (unless cached) and at the head, and judges the difference. The head's
+ * tree is exported (and verified) while its dependencies are planned and prepared, or was already
+ * (`exported`): nothing runs in it before they are given to it, and whatever ends the gate first
+ * removes it.
+ */
+async function runBothSides(opts: TestGateOptions, runner: Runner, exported?: Promise<SuiteWorkspace>): Promise<TestGateResult> {
+  const cacheDir = cacheDirOf(opts);
+  const exporting = exported ?? SuiteWorkspace.create(opts.repoDir, opts.candidateSha, cacheDir, opts.config, opts.signal);
   exporting.catch(() => undefined);
   try {
     return await judgeBothSides(opts, runner, cacheDir, exporting);

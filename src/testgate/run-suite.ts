@@ -30,10 +30,17 @@ export interface SuiteLimits {
   isolation?: 'required' | 'best-effort';
   /** Size cap of the run's writable tree, and of its /tmp and /dev/shm (MiB each); default 2048. */
   diskMb?: number;
+  /**
+   * Runs that nothing waits on as closely as the head's suite (the project's own linters and type
+   * checkers) run at a lower CPU priority, so that on a busy machine the suite keeps its core.
+   */
+  background?: boolean;
 }
 
 const run = promisify(execFile);
 const DEFAULT_DISK_MB = 2048;
+/** `nice` value of background runs: the suite gets about nine tenths of a shared core against one. */
+const BACKGROUND_NICENESS = 10;
 /** A tree this full after a failed run ran out of space (tmpfs keeps a little for itself). */
 const NEAR_FULL = 0.97;
 
@@ -137,6 +144,7 @@ export class SuiteWorkspace {
       binds: this.deps.binds.map((b) => ({ src: b.src, dest: inTree(b.dest) })),
       tmpfs: this.deps.tmpfs.map(inTree),
       pathPrepend: this.deps.path,
+      ...(this.limits.background ? { niceness: BACKGROUND_NICENESS } : {}),
       ...(this.signal ? { signal: this.signal } : {}),
     });
     this.isolation = r.isolation;

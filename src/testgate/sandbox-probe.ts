@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, closeSync, constants, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -62,6 +62,30 @@ function works(cmd: string, args: string[]): boolean {
   }
 }
 
+const PROBE_ENV = () => ({ PATH: process.env.PATH ?? '/usr/bin:/bin' });
+
+/** What a probe command ended with (exit status, or the error that kept it from starting). */
+interface ProbeExit {
+  status: number | null;
+  stderr: string;
+  error?: Error;
+}
+
+/** `spawnSync` without blocking: the probe then overlaps the gate's other start-up work. */
+function spawnProbe(cmd: string, args: string[], timeoutMs: number, env: NodeJS.ProcessEnv, fd3?: number): Promise<ProbeExit> {
+  return new Promise((done) => {
+    let stderr = '';
+    const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe', ...(fd3 !== undefined ? [fd3] : [])], env, timeout: timeoutMs });
+    child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d.slice(0, 4096)));
+    child.on('error', (error) => done({ status: null, stderr, error }));
+    child.on('close', (status) => done({ status, stderr }));
+  });
+}
+
+async function worksAsync(cmd: string, args: string[]): Promise<boolean> {
+  return (await spawnProbe(cmd, args, 5000, PROBE_ENV())).status === 0;
+}
+
 /**
  * The arguments every sandbox gets (namespaces, identity, capabilities); see sandbox.ts. The network
  * namespace is always a new, empty one: network reaches a sandbox only through the egress proxy.
@@ -83,49 +107,67 @@ export function namespaceArgs(uid: number, gid: number): string[] {
 }
 
 /**
- * Starts `true` under bwrap with the same namespaces, seccomp filter and a minimal root. Any failure
+ * The bwrap probe starts `true` under bwrap with the same namespaces, seccomp filter and a minimal root. Any failure
  * (bwrap missing, user namespaces refused by the kernel or a container's seccomp profile, no /proc
  * mount allowed) is returned as the exact reason.
  */
+const BWRAP_PROBE_ARGS = [
+  ...namespaceArgs(1000, 1000),
+  '--ro-bind',
+  '/usr',
+  '/usr',
+  '--symlink',
+  'usr/bin',
+  '/bin',
+  '--symlink',
+  'usr/lib',
+  '/lib',
+  '--symlink',
+  'usr/lib64',
+  '/lib64',
+  '--proc',
+  '/proc',
+  '--dev',
+  '/dev',
+  '--tmpfs',
+  '/tmp',
+  '--seccomp',
+  '3',
+  '--',
+  '/bin/sh',
+  '-c',
+  'test "$(id -u)" = 1000',
+];
+
+function bwrapVerdict(r: ProbeExit): string | null {
+  if (r.error) return `bwrap cannot start: ${r.error.message}`;
+  if (r.status !== 0) return `bwrap cannot create the sandbox: ${r.stderr.trim().split('\n')[0] || `exit ${String(r.status)}`}`;
+  return null;
+}
+
 function probeBwrap(bwrap: string | null, seccompFile: string | null): string | null {
   if (!bwrap) return 'bubblewrap (bwrap) is not installed';
   if (!seccompFile) return `no seccomp filter for this architecture (${process.arch})`;
   const fd = openSync(seccompFile, 'r');
   try {
-    const r = spawnSync(
-      bwrap,
-      [
-        ...namespaceArgs(1000, 1000),
-        '--ro-bind',
-        '/usr',
-        '/usr',
-        '--symlink',
-        'usr/bin',
-        '/bin',
-        '--symlink',
-        'usr/lib',
-        '/lib',
-        '--symlink',
-        'usr/lib64',
-        '/lib64',
-        '--proc',
-        '/proc',
-        '--dev',
-        '/dev',
-        '--tmpfs',
-        '/tmp',
-        '--seccomp',
-        '3',
-        '--',
-        '/bin/sh',
-        '-c',
-        'test "$(id -u)" = 1000',
-      ],
-      { stdio: ['ignore', 'ignore', 'pipe', fd], timeout: 10_000, env: { PATH: '/usr/bin:/bin' }, encoding: 'utf8' },
-    );
-    if (r.error) return `bwrap cannot start: ${r.error.message}`;
-    if (r.status !== 0) return `bwrap cannot create the sandbox: ${r.stderr.trim().split('\n')[0] || `exit ${r.status}`}`;
-    return null;
+    const r = spawnSync(bwrap, BWRAP_PROBE_ARGS, {
+      stdio: ['ignore', 'ignore', 'pipe', fd],
+      timeout: 10_000,
+      env: { PATH: '/usr/bin:/bin' },
+      encoding: 'utf8',
+    });
+    return bwrapVerdict({ status: r.status, stderr: r.stderr, ...(r.error ? { error: r.error } : {}) });
+  } finally {
+    closeSync(fd);
+  }
+}
+
+async function probeBwrapAsync(bwrap: string | null, seccompFile: string | null): Promise<string | null> {
+  if (!bwrap) return 'bubblewrap (bwrap) is not installed';
+  if (!seccompFile) return `no seccomp filter for this architecture (${process.arch})`;
+  const fd = openSync(seccompFile, 'r');
+  try {
+    return bwrapVerdict(await spawnProbe(bwrap, BWRAP_PROBE_ARGS, 10_000, { PATH: '/usr/bin:/bin' }, fd));
   } finally {
     closeSync(fd);
   }
@@ -150,16 +192,44 @@ function onlyStricter(override: string, onPath: string | null): string | null {
   return `SLOPGATE_BWRAP=${override} is not the bwrap on PATH (${onPath ?? 'none'}); it may only point at that one, or at nothing to switch the sandbox off`;
 }
 
-function probeTmpfsMount(): boolean {
-  if (process.getuid?.() !== 0) return false;
+function mountProbeDir(): string | null {
+  if (process.getuid?.() !== 0) return null;
   const dir = join(sandboxPrivateDir(), 'mount-probe');
   mkdirSync(dir, { recursive: true });
-  if (!works('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'slopgate-probe', dir])) return false;
+  return dir;
+}
+
+function probeTmpfsMount(): boolean {
+  const dir = mountProbeDir();
+  if (!dir || !works('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'slopgate-probe', dir])) return false;
   return works('umount', [dir]);
 }
 
-export function sandboxCapabilities(): SandboxCapabilities {
-  if (probed) return probed;
+async function probeTmpfsMountAsync(): Promise<boolean> {
+  const dir = mountProbeDir();
+  if (!dir || !(await worksAsync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'slopgate-probe', dir]))) return false;
+  return worksAsync('umount', [dir]);
+}
+
+const BASHES = ['/bin/bash', '/usr/bin/bash'];
+
+interface StaticParts {
+  bwrap: string | null;
+  onPath: string | null;
+  override: string | undefined;
+  seccompFile: string | null;
+}
+let staticDone: StaticParts | undefined;
+
+/**
+ * What the probe learns without running anything: bwrap's path and the seccomp filter's file (written
+ * once, so that a synchronous probe never rewrites the file under the asynchronous one).
+ */
+function staticParts(): StaticParts {
+  return (staticDone ??= readStaticParts());
+}
+
+function readStaticParts(): StaticParts {
   const arch = seccompArch();
   let seccompFile: string | null = null;
   if (arch) {
@@ -168,25 +238,67 @@ export function sandboxCapabilities(): SandboxCapabilities {
   }
   const onPath = process.platform === 'linux' ? which('bwrap') : null;
   const override = process.env.SLOPGATE_BWRAP?.trim();
-  const bwrap = override || onPath;
-  probed = {
-    bwrap,
-    unavailable:
-      process.platform === 'linux'
-        ? (probeBwrap(bwrap, seccompFile) ?? (override ? onlyStricter(override, onPath) : null))
-        : `the sandbox needs Linux (this is ${process.platform})`,
-    seccompFile,
+  return { bwrap: override || onPath, onPath, override, seccompFile };
+}
+
+function assemble(parts: StaticParts, bwrapProblem: string | null, tmpfsMount: boolean, bash: string | null): SandboxCapabilities {
+  const linux = process.platform === 'linux';
+  return {
+    bwrap: parts.bwrap,
+    unavailable: linux
+      ? (bwrapProblem ?? (parts.override ? onlyStricter(parts.override, parts.onPath) : null))
+      : `the sandbox needs Linux (this is ${process.platform})`,
+    seccompFile: parts.seccompFile,
     cgroups: probeCgroups(),
-    prlimit: process.platform === 'linux' && which('prlimit') !== null,
-    tmpfsMount: process.platform === 'linux' && probeTmpfsMount(),
+    prlimit: linux && which('prlimit') !== null,
+    tmpfsMount: linux && tmpfsMount,
     root: process.getuid?.() === 0,
-    bash: ['/bin/bash', '/usr/bin/bash'].find((p) => works(p, ['-c', 'true'])) ?? null,
+    bash,
     toolchains: findToolchains(),
   };
+}
+
+export function sandboxCapabilities(): SandboxCapabilities {
+  if (probed) return probed;
+  const parts = staticParts();
+  const linux = process.platform === 'linux';
+  probed = assemble(
+    parts,
+    linux ? probeBwrap(parts.bwrap, parts.seccompFile) : null,
+    linux && probeTmpfsMount(),
+    BASHES.find((p) => works(p, ['-c', 'true'])) ?? null,
+  );
   return probed;
+}
+
+let probing: Promise<SandboxCapabilities> | undefined;
+
+/**
+ * The same probe without blocking the event loop: its commands run while the gate does other start-up
+ * work (detecting the runner, reading the tree). Afterwards {@link sandboxCapabilities} answers from it.
+ */
+export function sandboxCapabilitiesAsync(): Promise<SandboxCapabilities> {
+  if (probed) return Promise.resolve(probed);
+  probing ??= (async () => {
+    const parts = staticParts();
+    const linux = process.platform === 'linux';
+    const [bwrapProblem, tmpfsMount, bashes] = await Promise.all([
+      linux ? probeBwrapAsync(parts.bwrap, parts.seccompFile) : null,
+      linux && probeTmpfsMountAsync(),
+      Promise.all(BASHES.map((p) => worksAsync(p, ['-c', 'true']))),
+    ]);
+    const caps = assemble(parts, bwrapProblem, tmpfsMount, BASHES.find((_, i) => bashes[i]) ?? null);
+    // A synchronous probe that ran meanwhile (or an override of a test) wins: one answer per process.
+    probed ??= caps;
+    probing = undefined;
+    return probed;
+  })();
+  return probing;
 }
 
 /** For tests: pretend some capability is missing (undefined: probe again). */
 export function overrideSandboxCapabilities(caps: SandboxCapabilities | undefined): void {
   probed = caps;
+  probing = undefined;
+  staticDone = undefined;
 }

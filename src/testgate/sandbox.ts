@@ -61,6 +61,8 @@ export interface SandboxOptions {
   tmpfs?: string[];
   /** Directories put first on PATH inside (a virtual environment's bin). */
   pathPrepend?: string[];
+  /** Lower CPU priority of the whole run (`nice`, 1–19); inherited by every process inside. */
+  niceness?: number;
   signal?: AbortSignal;
   /** Poll interval of the limit watchdog (ms). */
   pollMs?: number;
@@ -207,6 +209,7 @@ function plan(opts: SandboxOptions, cgroup: RunCgroup | null, counter: ProcessCo
   // got from its own parent reaches the sandbox (bwrap passes unknown fds through).
   const procs = cgroup?.procsFiles ?? [];
   argv = [caps.bash ?? '/bin/sh', '-c', PRELUDE, seccompFd !== null ? '3' : '2', String(procs.length), ...procs, ...argv];
+  if (opts.niceness) argv = ['nice', '-n', String(opts.niceness), ...argv];
   return {
     argv,
     env,

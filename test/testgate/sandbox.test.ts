@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runSandboxed, type SandboxOptions } from '../../src/testgate/sandbox.js';
-import { overrideSandboxCapabilities, sandboxCapabilities } from '../../src/testgate/sandbox-probe.js';
+import { overrideSandboxCapabilities, sandboxCapabilities, sandboxCapabilitiesAsync } from '../../src/testgate/sandbox-probe.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { needs } from '../helpers/toolchains.js';
 
@@ -162,4 +162,25 @@ needs('python3')('sandbox', () => {
     expect(r.stderr).not.toContain('Cannot allocate Wasm memory');
     expect(r.stdout).toContain('fetch failed: ECONNREFUSED');
   });
+
+  it('a background run (the project linters and type checkers) runs every process at a lower CPU priority; the suite does not', async () => {
+    // `nice` without arguments prints the niceness it runs at; a child started inside inherits it.
+    const background = await runSandboxed(opts('nice; sh -c nice', { niceness: 10 }));
+    expect(background.stdout.trim().split('\n')).toEqual(['10', '10']);
+    const suite = await runSandboxed(opts('nice'));
+    expect(suite.stdout.trim()).toBe('0');
+  });
+});
+
+it('the probe without blocking finds what the blocking probe finds, and then answers both', async () => {
+  const blocking = sandboxCapabilities();
+  overrideSandboxCapabilities(undefined);
+  try {
+    const asynchronous = await sandboxCapabilitiesAsync();
+    expect(asynchronous).toEqual(blocking);
+    // One answer per process: the blocking probe now returns the same object without probing again.
+    expect(sandboxCapabilities()).toBe(asynchronous);
+  } finally {
+    overrideSandboxCapabilities(undefined);
+  }
 });

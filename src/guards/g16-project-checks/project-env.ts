@@ -23,9 +23,10 @@ export type ProjectEnv = { ok: true; base: RunDeps; head: RunDeps; limits: Suite
 
 function limitsOf(ctx: GuardContext): SuiteLimits {
   const t = ctx.config.tests;
-  // The tools run without network: linting and formatting need none.
+  // The tools run without network (linting and formatting need none), and behind the test suite for CPU.
   return {
     network: false,
+    background: true,
     timeoutSec: t.timeoutSec,
     memoryMb: t.memoryMb,
     maxProcesses: t.maxProcesses,

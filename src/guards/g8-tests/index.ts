@@ -9,7 +9,7 @@ import type { TestSideSummary, TestsSection } from '../../core/report-sections.j
 import { testGateFindings } from './findings.js';
 import { testsAt, testsOnSomewhere } from '../../core/path-overrides.js';
 import { patchWeakenings, weakeningCovers } from '../shared/test-weakening.js';
-import type { SuiteResult } from '../../core/suite-result.js';
+import type { SuiteResult, TestOutcome } from '../../core/suite-result.js';
 import { G8_EVIDENCE } from './evidence.js';
 
 function services(ctx: GuardContext): { tests: TestRunOptions; cache: BaselineCache } {
@@ -120,8 +120,14 @@ export const g8: Guard = {
     const t = ctx.config.tests;
     // Existing tests this change weakens (G15 reports them statically): those that lost assertions are
     // re-run in their base version against the head; newly skipped ones already are (hidden tests).
-    const weakened = await patchWeakenings(ctx.patch.files);
-    const lostAsserts = weakened.filter((w) => w.how === 'assertions');
+    // Their files are parsed while the suite starts: the answer is needed only once it has run.
+    const weakening = patchWeakenings(ctx.patch.files);
+    weakening.catch(() => undefined);
+    const weakenedTests = weakening.then((weakened) => {
+      const lostAsserts = weakened.filter((w) => w.how === 'assertions');
+      return lostAsserts.length ? (o: TestOutcome) => lostAsserts.some((w) => weakeningCovers(w, o)) : null;
+    });
+    weakenedTests.catch(() => undefined);
     const res = await runTestGate({
       repoDir: ctx.base.repoDir,
       repo: tests.repo ?? ctx.patch.repoDir,
@@ -147,11 +153,11 @@ export const g8: Guard = {
       deps: { ...(tests.prepared ? { prepared: tests.prepared } : {}), ...(tests.installEgress ? { egress: tests.installEgress } : {}) },
       signal: ctx.signal,
       log: ctx.log,
-      ...(lostAsserts.length ? { weakenedTests: (o) => lostAsserts.some((w) => weakeningCovers(w, o)) } : {}),
+      weakenedTests,
       ...(tests.progress ? { progress: tests.progress } : {}),
     });
     ctx.section('tests', testsSection(res));
     if (res.skipped) throw new GuardSkip(res.skipped);
-    return testGateFindings(res, ctx, weakened);
+    return testGateFindings(res, ctx, await weakening);
   },
 };
