@@ -161,7 +161,10 @@ function plan(opts: SandboxOptions, cgroup: RunCgroup | null, counter: ProcessCo
   if (caps.toolchains.path) env.PATH = caps.toolchains.path;
   if (opts.pathPrepend?.length) env.PATH = [...opts.pathPrepend, env.PATH].join(':');
   // bwrap keeps its own init as pid 1 of the namespace, so the command is an ordinary process there.
-  let argv = egress ? withForwarder(opts.command) : ['/bin/sh', '-c', opts.command];
+  // bwrap starts a new session, and with it (where the kernel groups by session) a scheduling group of
+  // its own that competes with the suite's as an equal whatever its processes' nice: lower the group too.
+  const command = opts.niceness ? `echo ${String(opts.niceness)} > /proc/self/autogroup 2>/dev/null; ${opts.command}` : opts.command;
+  let argv = egress ? withForwarder(command) : ['/bin/sh', '-c', command];
   let seccompFd: number | null = null;
   if (useBwrap) {
     // The probe only reports the sandbox usable with both; should that ever break, run nothing (fail closed).

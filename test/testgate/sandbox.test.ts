@@ -165,10 +165,15 @@ needs('python3')('sandbox', () => {
 
   it('a background run (the project linters and type checkers) runs every process at a lower CPU priority; the suite does not', async () => {
     // `nice` without arguments prints the niceness it runs at; a child started inside inherits it.
-    const background = await runSandboxed(opts('nice; sh -c nice', { niceness: 10 }));
-    expect(background.stdout.trim().split('\n')).toEqual(['10', '10']);
-    const suite = await runSandboxed(opts('nice'));
-    expect(suite.stdout.trim()).toBe('0');
+    const background = await runSandboxed(opts('nice; sh -c nice; cat /proc/self/autogroup 2>/dev/null || echo none', { niceness: 10 }));
+    const [own, child, group] = background.stdout.trim().split('\n');
+    expect([own, child]).toEqual(['10', '10']);
+    // The run's own session is a scheduling group of its own where the kernel makes one: lowered too.
+    if (group !== 'none') expect(group).toMatch(/ nice 10$/);
+    const suite = await runSandboxed(opts('nice; cat /proc/self/autogroup 2>/dev/null || echo none'));
+    const [suiteNice, suiteGroup] = suite.stdout.trim().split('\n');
+    expect(suiteNice).toBe('0');
+    if (suiteGroup !== 'none') expect(suiteGroup).toMatch(/ nice 0$/);
   });
 });
 
