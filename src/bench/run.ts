@@ -9,13 +9,14 @@ import { generateMonorepoPr } from './generate-monorepo.js';
 import { idleMemoryLine } from './idle-memory.js';
 import { generateMixedPr } from './generate-pr.js';
 import { parseCorpusBench } from './parse-corpus.js';
+import { realCostLines } from './real-cost.js';
 import { refineBenchLine } from './refine-bench.js';
 import { testGateBenchLine } from './testgate-bench.js';
 import { workspaceBenchLine } from './workspace-bench.js';
 
 /**
  * `npm run bench`: measures the gate on generated pull requests and prints one line per measurement.
- * BENCH_ONLY=startup,static,grounding,refine,tests,workspace,memory,parse picks parts; BENCH_FILES sets the PR size; the parse part reads
+ * BENCH_ONLY=startup,static,grounding,refine,tests,real,workspace,memory,parse picks parts; BENCH_FILES sets the PR size; the parse part reads
  * the real-repository corpus from PARSE_CORPUS_DIR or the first argument (skipped when absent).
  */
 const STATIC_SKIP = { G8: 'bench measures static guards only', G9: 'no store in the bench' };
@@ -74,13 +75,14 @@ async function grounding(changed: number): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const only = (process.env.BENCH_ONLY ?? 'startup,static,grounding,refine,tests,workspace,memory,parse').split(',');
+  const only = (process.env.BENCH_ONLY ?? 'startup,static,grounding,refine,tests,real,workspace,memory,parse').split(',');
   const files = Number(process.env.BENCH_FILES ?? 1000);
   if (only.includes('startup')) console.log(cliStartupLine());
   if (only.includes('static')) await staticGuards(files);
   if (only.includes('grounding')) await grounding(files);
   if (only.includes('refine')) console.log(await refineBenchLine(files));
   if (only.includes('tests')) console.log(await testGateBenchLine());
+  if (only.includes('real')) for (const line of realCostLines()) console.log(line);
   if (only.includes('workspace')) console.log(await workspaceBenchLine());
   if (only.includes('memory')) console.log(await idleMemoryLine());
   if (only.includes('parse')) {

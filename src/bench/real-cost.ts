@@ -1,0 +1,112 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { parseJsonAs } from '../core/parse-data.js';
+import { depCacheOptionsFromEnv } from '../testgate/deps/dep-cache.js';
+import { mirrorDir, mirrorRoot } from './real-prs-corpus.js';
+
+/**
+ * The gate's cost on a real project's pull request once its dependencies and its baseline are cached
+ * (issue 17's target: at most 1.10× one plain run of the suite). For each case of bench/real-cost.json:
+ * one gate run to warm the caches, then rounds that alternate a plain run of the suite (the case's
+ * command, in a fresh export of the head, with the environment the gate installed) and the CLI's whole
+ * `check` (every guard, tests on, `--db`), so that load from other processes hits both alike.
+ */
+const DIST = dirname(dirname(fileURLToPath(import.meta.url)));
+const CASES = join(DIST, '..', 'bench', 'real-cost.json');
+
+const costCase = z.object({
+  repo: z.string(),
+  pr: z.number(),
+  base: z.string(),
+  head: z.string(),
+  /** The suite as a developer runs it, in the root of the head's tree. */
+  plain: z.string(),
+});
+type CostCase = z.infer<typeof costCase>;
+
+const gateReport = z.object({
+  decision: z.object({ outcome: z.string() }),
+  sections: z.object({
+    tests: z
+      .object({
+        candidate: z.object({ total: z.number(), durationMs: z.number() }).optional(),
+        baseline: z.object({ cached: z.boolean().optional() }).optional(),
+        dependencies: z.object({ head: z.object({ key: z.string(), ecosystem: z.string() }).optional() }).optional(),
+      })
+      .optional(),
+  }),
+});
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+function gate(mirror: string, c: CostCase, db: string): { ms: number; report: z.infer<typeof gateReport> } {
+  const args = [join(DIST, 'cli.js'), 'check', '--repo', mirror, '--base', c.base, '--head', c.head, '--format', 'json', '--db', db];
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const ms = performance.now() - t0;
+  if (r.status !== 0 && r.status !== 1)
+    throw new Error(`slopgate check on ${c.repo}#${c.pr} exited ${String(r.status)}: ${r.stderr.slice(0, 800)}`);
+  return { ms, report: parseJsonAs(gateReport, r.stdout, `the report of ${c.repo}#${c.pr}`) };
+}
+
+/** PATH for the plain run: the environment the gate installed for the head (a virtual environment's bin). */
+function plainPath(key: string | undefined): string {
+  const path = process.env.PATH ?? '/usr/bin:/bin';
+  if (!key) return path;
+  const venv = join(depCacheOptionsFromEnv().root, key, 'venv', 'bin');
+  return existsSync(venv) ? `${venv}:${path}` : path;
+}
+
+function caseLine(mirror: string, c: CostCase, rounds: number): string {
+  const db = mkdtempSync(join(tmpdir(), 'slopgate-bench-cost-db-'));
+  const tree = mkdtempSync(join(tmpdir(), 'slopgate-bench-cost-tree-'));
+  try {
+    const warm = gate(mirror, c, db);
+    const tests = warm.report.sections.tests;
+    if (!tests?.candidate)
+      return `${c.repo}#${c.pr}: the gate ran no suite at the head (${warm.report.decision.outcome}); nothing to compare`;
+    execFileSync('sh', ['-c', `git -C "$1" archive "$2" | tar -x -C "$3"`, 'sh', mirror, c.head, tree]);
+    const env = { ...process.env, PATH: plainPath(tests.dependencies?.head?.key) };
+    const plain: number[] = [];
+    const gated: number[] = [];
+    const suite: number[] = [];
+    let cached = true;
+    for (let i = 0; i < rounds; i++) {
+      const t0 = performance.now();
+      const r = spawnSync('sh', ['-c', c.plain], { cwd: tree, env, stdio: 'ignore' });
+      plain.push(performance.now() - t0);
+      if (r.status !== 0) throw new Error(`the plain run of ${c.repo}#${c.pr} (${c.plain}) exited ${String(r.status)}`);
+      const g = gate(mirror, c, db);
+      gated.push(g.ms);
+      suite.push(g.report.sections.tests?.candidate?.durationMs ?? 0);
+      cached &&= g.report.sections.tests?.baseline?.cached === true;
+    }
+    const p = median(plain);
+    const g = median(gated);
+    return (
+      `${c.repo}#${c.pr} (${String(tests.candidate.total)} tests; dependencies cached, baseline ${cached ? 'cached' : 'NOT cached in every round'}), ` +
+      `median of ${String(rounds)}: plain run ${(p / 1000).toFixed(2)} s, whole gate ${(g / 1000).toFixed(2)} s ` +
+      `(${(g / p).toFixed(2)}×, target ≤ 1.10×); the sandboxed suite inside it ${(median(suite) / 1000).toFixed(2)} s`
+    );
+  } finally {
+    rmSync(db, { recursive: true, force: true });
+    rmSync(tree, { recursive: true, force: true });
+  }
+}
+
+/** Lines for `npm run bench` (BENCH_ONLY=real; BENCH_ROUNDS, default 5). */
+export function realCostLines(rounds = Number(process.env.BENCH_ROUNDS ?? 5)): string[] {
+  const cases = parseJsonAs(z.array(costCase), readFileSync(CASES, 'utf8'), CASES);
+  return cases.map((c) => {
+    const mirror = mirrorDir(mirrorRoot(), c.repo);
+    if (!mirror) return `${c.repo}#${c.pr}: skipped, no clone at ${join(mirrorRoot(), c.repo.replace('/', '+'))} (set SLOPGATE_MIRRORS)`;
+    return `real PR ${caseLine(mirror, c, rounds)}`;
+  });
+}
