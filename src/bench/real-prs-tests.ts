@@ -48,6 +48,16 @@ type TestsCorpusPr = z.infer<typeof testsCorpusPrSchema>;
  * One gated PR in the output file, which a later run reads back to regate some rows and keep the rest.
  * The fields are listed in the order `row()` writes them, which is the order zod gives them back in.
  */
+/** A finding as the CLI's JSON report gives it and a row keeps it. */
+const findingSchema = z.object({
+  guard: z.string(),
+  category: z.string(),
+  severity: z.string(),
+  path: z.string().optional(),
+  line: z.number().optional(),
+  message: z.string(),
+});
+
 const rowSchema = z.looseObject({
   repo: z.string(),
   pr: z.number(),
@@ -60,16 +70,7 @@ const rowSchema = z.looseObject({
   decision: z.string(),
   blocking: z.array(z.object({ guard: z.string(), category: z.string(), path: z.string().optional(), message: z.string() })),
   /** Every finding, blocking or not, so a reader can tell whether the named defect is among them. */
-  findings: z.array(
-    z.object({
-      guard: z.string(),
-      category: z.string(),
-      severity: z.string(),
-      path: z.string().optional(),
-      line: z.number().optional(),
-      message: z.string(),
-    }),
-  ),
+  findings: z.array(findingSchema),
   /** The CLI ran with --no-tests (truth.tests is `off`, or `--runs-only` and the suite does not run). */
   testsOff: z.boolean().optional(),
   seconds: z.number(),
@@ -104,16 +105,7 @@ const cliReportSchema = z.object({
       .optional(),
   }),
   decision: z.object({ outcome: z.string() }),
-  findings: z.array(
-    z.object({
-      guard: z.string(),
-      category: z.string(),
-      severity: z.string(),
-      path: z.string().optional(),
-      line: z.number().optional(),
-      message: z.string(),
-    }),
-  ),
+  findings: z.array(findingSchema),
   guards: z.array(z.object({ id: z.string(), status: z.string(), reason: z.string().optional() })),
 });
 type CliReport = z.infer<typeof cliReportSchema>;
