@@ -44,10 +44,6 @@ const testsCorpusPrSchema = z.object({
 });
 type TestsCorpusPr = z.infer<typeof testsCorpusPrSchema>;
 
-/**
- * One gated PR in the output file, which a later run reads back to regate some rows and keep the rest.
- * The fields are listed in the order `row()` writes them, which is the order zod gives them back in.
- */
 /** A finding as the CLI's JSON report gives it and a row keeps it. */
 const findingSchema = z.object({
   guard: z.string(),
@@ -58,6 +54,10 @@ const findingSchema = z.object({
   message: z.string(),
 });
 
+/**
+ * One gated PR in the output file, which a later run reads back to regate some rows and keep the rest.
+ * The fields are listed in the order `row()` writes them, which is the order zod gives them back in.
+ */
 const rowSchema = z.looseObject({
   repo: z.string(),
   pr: z.number(),
