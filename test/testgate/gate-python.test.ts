@@ -46,6 +46,17 @@ const BASE = {
 };
 
 needs('pytest')('G8 on pytest repositories', () => {
+  it('a project with no config at all, only pytest-named test files, is run with pytest (its regression found)', async () => {
+    const bare = {
+      'calc/__init__.py': 'def add(a, b):\n    return a + b\n',
+      'tests/test_calc.py': 'from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n',
+    };
+    const repo = prRepo(bare, { 'calc/__init__.py': 'def add(a, b):\n    return a - b\n' });
+    const report = await gateTests(repo, { cacheDir: cache.dir });
+    expect(testsSection(report)).toMatchObject({ runner: 'pytest', regressions: ['py:tests/test_calc.py::test_add'] });
+    expect(report.findings.filter((f) => f.category === 'test-regression')).toHaveLength(1);
+  });
+
   it('a dropped `conn.row_factory = sqlite3.Row` is a test regression at the test definition line', async () => {
     const repo = prRepo(BASE, { 'app/db.py': DB.replace('    conn.row_factory = sqlite3.Row\n', '') });
     const report = await gateTests(repo, { cacheDir: cache.dir });

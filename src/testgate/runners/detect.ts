@@ -18,6 +18,11 @@ export type Detection = { runner: Runner } | { skipped: string };
 
 const PYTEST_STRONG = ['pytest.ini', 'conftest.py', 'tox.ini'];
 const PYTHON_MARKERS = ['pyproject.toml', 'setup.cfg', 'setup.py', ...PYTEST_STRONG];
+/** A file pytest collects by its default naming (`test_*.py`, `*_test.py`), outside vendored trees. */
+function isPytestFile(path: string): boolean {
+  if (/(^|\/)(node_modules|\.venv|venv|site-packages|\.tox)\//.test(path)) return false;
+  return /(^|\/)(test_[^/]*|[^/]*_test)\.py$/.test(path);
+}
 /** What `npm init` writes as the test script: not a test suite. */
 const NPM_DEFAULT_TEST = 'no test specified';
 
@@ -86,7 +91,11 @@ function pickCi(
     : { notes: [] };
 }
 
-async function pythonRunner(base: Revision, ci: CiTestCommand[]): Promise<Runner> {
+/**
+ * @param bare the tree has no Python project config at all (pytest-named test files only): its tests
+ *   can only import the tree's packages the way `python -m pytest` from the root lets them.
+ */
+async function pythonRunner(base: Revision, ci: CiTestCommand[], bare = false): Promise<Runner> {
   const project = await readPythonProject(base);
   const picked = pickCi(ci, ['pytest', 'python-m-pytest'], pytestCiArgs);
   const notes = [...picked.notes];
@@ -106,7 +115,7 @@ async function pythonRunner(base: Revision, ci: CiTestCommand[]): Promise<Runner
   }
   // A flat layout that pytest's config does not put on the path is installed in CI: expose its
   // packages alone. With a `pythonpath` setting the project relies on it, and nothing is added.
-  const linked = project.installable && project.pytestPythonpath === null && roots.length === 0 ? project.flatPackages : [];
+  const linked = (project.installable || bare) && project.pytestPythonpath === null && roots.length === 0 ? project.flatPackages : [];
   if (linked.length)
     notes.push(
       `the project's package${linked.length === 1 ? '' : 's'} ${linked
@@ -114,7 +123,7 @@ async function pythonRunner(base: Revision, ci: CiTestCommand[]): Promise<Runner
         .map((p) => `\`${p}\``)
         .join(
           ', ',
-        )} ${linked.length === 1 ? 'is' : 'are'} importable as an install makes ${linked.length === 1 ? 'it' : 'them'} (the repository root itself is not on the import path)`,
+        )} ${linked.length === 1 ? 'is' : 'are'} importable as ${bare ? '`python -m pytest` from the root' : 'an install'} makes ${linked.length === 1 ? 'it' : 'them'} (the repository root itself is not on the import path)`,
     );
   return pytestRunner({
     style: picked.cmd?.kind === 'python-m-pytest' ? 'module' : 'console',
@@ -162,7 +171,7 @@ async function namedRunner(id: RunnerId, base: Revision, goMod: string, up?: str
  * Picks the runner from the BASE tree (so a PR cannot change which command judges it).
  * Order: tests.command from config; tests.runner from config; pytest (Python markers and Python
  * files); go test (go.mod); cargo test (Cargo.toml); Maven (pom.xml); a Gradle build is skipped with
- * its cause; Node (package.json). Within a runner, the repository's own CI test command (workflows,
+ * its cause; Node (package.json); last, pytest for a tree with no config but pytest-named test files. Within a runner, the repository's own CI test command (workflows,
  * tox.ini, Makefile) supplies the arguments and, for pytest, how it is started.
  */
 export async function detectRunner(base: Revision, configured?: string | DetectOptions): Promise<Detection> {
@@ -188,6 +197,8 @@ export async function detectRunner(base: Revision, configured?: string | DetectO
   if (gradle) return { skipped: gradle };
   if (has('package.json')) return nodeRunner((await base.readText('package.json')) ?? '', ci, opts.up);
   if (PYTHON_MARKERS.some(has)) return { runner: await pythonRunner(base, ci) };
+  // No config at all, but test files named the way pytest collects them (a small project's `tests/test_x.py`).
+  if (paths.some(isPytestFile)) return { runner: await pythonRunner(base, ci, true) };
   return {
     skipped:
       'no supported test setup found at the base (pytest, go test, cargo test, Maven, vitest, jest, node --test or npm test); set tests.command to run one',
