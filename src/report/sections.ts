@@ -136,12 +136,20 @@ function describeEntry([key, value]: TestsEntry): string | undefined {
   }
 }
 
-/** Label/value pairs of the tests section, in G8's order (regressions are listed separately). */
-function testDetails(section: TestsSection): [string, string][] {
+/** What a comparison of base and head found: nothing to say when the suites were not compared. */
+const COMPARISON_KEYS = new Set<string>(['brokenUnits', 'suiteBroken', 'fixed', 'removed', 'flaky']);
+
+/**
+ * Label/value pairs of the tests section, in G8's order (regressions are listed separately). When the
+ * suites were not compared, the headline already says why (`skipped`), and the comparison's empty counts
+ * are left out rather than read as results.
+ */
+function testDetails(section: TestsSection, compared: boolean): [string, string][] {
   const details: [string, string][] = [];
   // Object.entries widens the pairs; each key of TestsSection comes with its own value type.
   for (const entry of Object.entries(section) as TestsEntry[]) {
     if (entry[0] === 'regressions') continue;
+    if (!compared && (COMPARISON_KEYS.has(entry[0]) || entry[0] === 'skipped')) continue;
     const text = describeEntry(entry);
     if (text !== undefined && text !== '') details.push([entry[0], text]);
   }
@@ -202,7 +210,7 @@ export function readTests(report: Report): TestsView | null {
   }
   // A gate that did not run or compare the tests never reads as "no regressions".
   const { headline, compared, short } = testsHeadline(s);
-  return { headline, compared, short, regressions: s.regressions.length, details: testDetails(s), regressed: [...s.regressions] };
+  return { headline, compared, short, regressions: s.regressions.length, details: testDetails(s, compared), regressed: [...s.regressions] };
 }
 
 export interface SanctionsView {

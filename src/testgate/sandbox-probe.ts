@@ -140,7 +140,8 @@ const BWRAP_PROBE_ARGS = [
 ];
 
 function bwrapVerdict(r: ProbeExit): string | null {
-  if (r.error) return `bwrap cannot start: ${r.error.message}`;
+  // Node names the call it used (spawn or spawnSync); the same machine gives the same words either way.
+  if (r.error) return `bwrap cannot start: ${r.error.message.replace(/^spawn(Sync)? /, '')}`;
   if (r.status !== 0) return `bwrap cannot create the sandbox: ${r.stderr.trim().split('\n')[0] || `exit ${String(r.status)}`}`;
   return null;
 }

@@ -40,7 +40,7 @@ needs('pytest')('slopgate check without a sandbox', () => {
     expect(r.status).toBe(3);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      `slopgate: not about your code: the sandbox could not start — bwrap cannot start: spawnSync ${NO_BWRAP} ENOENT\n` +
+      `slopgate: not about your code: the sandbox could not start — bwrap cannot start: ${NO_BWRAP} ENOENT\n` +
         '  hint: install bubblewrap (and allow unprivileged user namespaces), or run with --no-tests\n',
     );
   }, 120_000);

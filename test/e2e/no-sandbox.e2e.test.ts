@@ -47,7 +47,7 @@ needs('pytest')('the App without a sandbox', () => {
     await env.deliver('pull_request', opened(pull));
     const run = await env.completedRun(pull);
     expect(run.conclusion).toBe('action_required');
-    expect(run.output.title).toBe(`Not about your code: the sandbox could not start — bwrap cannot start: spawnSync ${NO_BWRAP} ENOENT`);
+    expect(run.output.title).toBe(`Not about your code: the sandbox could not start — bwrap cannot start: ${NO_BWRAP} ENOENT`);
     expect(run.output.summary).toContain('This says nothing about the code in the pull request.');
     expect(run.output.summary).toContain('`tests.enabled: false`');
     expect(run.actions.map((a: { identifier: string }) => a.identifier)).toContain('rerun');

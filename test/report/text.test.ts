@@ -109,6 +109,9 @@ describe('report/text', () => {
     const skipped = renderText(buildReport([], { sections: { tests: testsSection({ skipped: 'no test runner found' }) } }));
     expect(skipped).toContain('tests not run: no test runner found');
     expect(skipped).not.toContain('no regressions');
+    // Nothing was compared: no empty counts that read like results, and the reason is said once.
+    expect(skipped).not.toMatch(/flaky: 0|suiteBroken: false|brokenUnits: 0/);
+    expect(skipped.match(/no test runner found/g)).toHaveLength(1);
   });
 
   it('describes both sides of the test gate the way G8 writes them', () => {

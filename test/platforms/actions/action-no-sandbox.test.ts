@@ -53,7 +53,7 @@ needs('pytest')('the Action without a sandbox', () => {
     const run = await runActionProcess({ gh, pull, token, inputs: { tests: 'true' }, env: { SLOPGATE_BWRAP: NO_BWRAP } });
     scratch.push(run.workspace);
     expect(run.code, run.stdout + run.stderr).toBe(3);
-    const reason = `the sandbox could not start — bwrap cannot start: spawnSync ${NO_BWRAP} ENOENT`;
+    const reason = `the sandbox could not start — bwrap cannot start: ${NO_BWRAP} ENOENT`;
     expect(run.stdout).toContain(`::error title=slopgate could not run the tests (not about your code)::not about your code: ${reason}`);
     expect(run.stdout).toContain('tests: false in the workflow on the default branch');
     const check = gh.state.checkRuns.find((c) => c.repo === repo)!;
