@@ -46,6 +46,11 @@ function gitWithIndex(repoDir: string, index: string, args: string[]): Promise<s
  * commit is referenced by nothing; `git gc` removes it in time.
  */
 export async function snapshotWorkingTree(repoDir: string): Promise<string> {
+  if ((await gitMaybe(repoDir, ['rev-parse', '--is-inside-work-tree']))?.trim() !== 'true')
+    throw new InputError(
+      `--working-tree: ${repoDir} has no working tree (a bare repository or a mirror)`,
+      'run it in a checkout, or gate commits with --head',
+    );
   const dir = await mkdtemp(join(tmpdir(), 'slopgate-index-'));
   const index = join(dir, 'index');
   try {

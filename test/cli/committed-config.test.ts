@@ -108,6 +108,8 @@ describe('slopgate check and uncommitted work', () => {
       const { err, report } = await check({ repo: bare, base: 'main' });
       expect(err).toBe('');
       expect(report.files.map((f) => f.path)).toEqual(['a.py']);
+      // --working-tree there has nothing to gate: a usage error that says so, not git's own words.
+      await expect(check({ repo: bare, base: 'main', workingTree: true })).rejects.toThrow(/has no working tree \(a bare repository/);
     } finally {
       rmSync(bare, { recursive: true, force: true });
     }
