@@ -76,7 +76,10 @@ function spawnProbe(cmd: string, args: string[], timeoutMs: number, env: NodeJS.
   return new Promise((done) => {
     let stderr = '';
     const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe', ...(fd3 !== undefined ? [fd3] : [])], env, timeout: timeoutMs });
-    child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d.slice(0, 4096)));
+    child.stderr?.setEncoding('utf8').on('data', (d: string) => {
+      // The first line is what a verdict quotes: a few KiB of it is plenty.
+      if (stderr.length < 4096) stderr += d;
+    });
     child.on('error', (error) => done({ status: null, stderr, error }));
     child.on('close', (status) => done({ status, stderr }));
   });

@@ -111,15 +111,20 @@ function queuedBehindEdit(name: string, edits: Record<string, string>, onMain: R
   return { repo, second, ahead, behind, mainTip };
 }
 
+/** A harmless change (a new `sub` beside `add`) opened as a PR and queued on main. */
+function queuedSub(name: string, base: Record<string, string>) {
+  const src = prRepo(
+    { 'calc/ops.py': 'def add(a, b):\n    return a + b\n', ...base },
+    { 'calc/ops.py': 'def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n' },
+  );
+  const repo = publishRepo(gh, 'acme', name, src.dir);
+  const pull = openPull(gh, { repo, sourceDir: src.dir, headRef: 'pr' });
+  return { repo, pull, group: queuePull(gh, pull) };
+}
+
 describe('the Action on a merge queue (on: merge_group)', { timeout: 300_000 }, () => {
   it('a clean queued change: the check run on the queue commit succeeds, exit 0', async () => {
-    const src = prRepo(
-      { 'calc/ops.py': 'def add(a, b):\n    return a + b\n', 'README.md': '# calc\n' },
-      { 'calc/ops.py': 'def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n' },
-    );
-    const repo = publishRepo(gh, 'acme', 'mq-calc', src.dir);
-    const pull = openPull(gh, { repo, sourceDir: src.dir, headRef: 'pr' });
-    const group = queuePull(gh, pull);
+    const { repo, pull, group } = queuedSub('mq-calc', { 'README.md': '# calc\n' });
     const run = await runQueued(pull, group);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toContain(`gating the merge queue's commit for #${pull.number}`);
@@ -184,13 +189,7 @@ describe('the Action on a merge queue (on: merge_group)', { timeout: 300_000 }, 
   });
 
   it('an outage (the git remote fails after the checkout): action_required on the queue commit, exit 3, never a success', async () => {
-    const src = prRepo(
-      { 'calc/ops.py': 'def add(a, b):\n    return a + b\n', '.github/slopgate.yml': 'version: 1\nonInfraError: neutral\n' },
-      { 'calc/ops.py': 'def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n' },
-    );
-    const repo = publishRepo(gh, 'acme', 'mq-down', src.dir);
-    const pull = openPull(gh, { repo, sourceDir: src.dir, headRef: 'pr' });
-    const group = queuePull(gh, pull);
+    const { repo, pull, group } = queuedSub('mq-down', { '.github/slopgate.yml': 'version: 1\nonInfraError: neutral\n' });
     const run = await runQueued(pull, group, { afterCheckout: () => gh.brokenGit.add('acme/mq-down') });
     expect(run.code, run.stdout + run.stderr).toBe(3);
     expect(run.stdout).toMatch(/not about your code/i);
