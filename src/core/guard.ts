@@ -71,9 +71,11 @@ export interface Guard {
   runsWithoutFiles?: boolean;
   /**
    * Starts first and runs alongside the other guards: its time goes to waiting on child processes (G8's
-   * sandboxed suites), so the static guards fit in that wait instead of adding to it.
+   * sandboxed suites, G17's pyright), so the static guards fit in that wait instead of adding to it. A
+   * function decides per change (G17 waits on pyright only for Python; its TypeScript half is CPU
+   * work in the guard thread, which would hold up the guards beside it).
    */
-  alongside?: boolean;
+  alongside?: boolean | ((patch: PatchSet) => boolean);
   /** Time budget of this guard when it needs more than `guards.timeoutMs` (e.g. G8 runs test suites). */
   budgetMs?(ctx: GuardContext): number;
   /**

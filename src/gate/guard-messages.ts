@@ -24,8 +24,13 @@ export interface InitRun {
 /** The plain-data part of the run's test options; functions (the progress line, a test's egress) stay in the main thread. */
 export type ThreadTestOptions = Pick<TestRunOptions, 'enabled' | 'mergeRef' | 'repo' | 'cacheDir' | 'prepared'>;
 
+/**
+ * Several guards can be in one thread at a time (G17 waits on pyright while the static guards run), so
+ * every answer carries the number of the request it answers.
+ */
 export interface RunGuard {
   type: 'guard';
+  seq: number;
   id: string;
   /** Module that exports the guard (default: the guard registry). */
   module?: string;
@@ -35,6 +40,7 @@ export interface RunGuard {
 
 export interface GuardDone {
   type: 'done';
+  seq: number;
   findings: GuardFinding[];
   errors: number;
   skipped?: string;
@@ -43,9 +49,11 @@ export interface GuardDone {
 
 export interface GuardStarted {
   type: 'started';
+  seq: number;
 }
 
 export interface GuardFailed {
   type: 'failed';
+  seq: number;
   message: string;
 }

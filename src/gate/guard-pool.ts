@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ReportSections } from '../core/report-sections.js';
-import type { GuardDone, GuardFailed, GuardStarted, InitRun } from './guard-messages.js';
+import type { GuardDone, GuardFailed, GuardStarted, InitRun, RunGuard } from './guard-messages.js';
 
 /**
  * Threads for static guards (see guard-worker.ts). Idle threads are kept (unref'd, so they never keep
@@ -59,9 +59,19 @@ export class GuardBudgetExceeded extends Error {
   }
 }
 
-/** One pipeline run's use of a thread: initialised lazily, replaced after a guard is stopped. */
+/**
+ * One pipeline run's use of a thread: initialised lazily, replaced after a guard is stopped. Several
+ * guards may be in the thread at once; each answer is matched to its request by number. A guard
+ * whose thread was stopped because another guard in it overran its budget runs again in a fresh
+ * thread: its own budget was not the cause.
+ */
 export class GuardWorkerSession {
   private worker: Worker | null = null;
+  private seq = 0;
+  /** Threads this session terminated because a guard in them overran its budget. */
+  private readonly stopped = new WeakSet<Worker>();
+  /** Guards in each thread: it keeps the process alive while any is. */
+  private readonly running = new WeakMap<Worker, number>();
 
   constructor(private readonly init: Omit<InitRun, 'type'>) {}
 
@@ -73,18 +83,28 @@ export class GuardWorkerSession {
     return w;
   }
 
+  /** Terminates `w` (if it is still this session's thread, the next guard gets a fresh one). */
+  private drop(w: Worker): void {
+    if (this.worker === w) this.worker = null;
+    void w.terminate();
+  }
+
   /** Runs one guard in the thread; rejects with {@link GuardBudgetExceeded} after terminating it on overrun. */
   run(id: string, module: string | undefined, paths: string[], budgetMs: number): Promise<GuardWorkResult> {
     const w = this.acquire();
+    const seq = ++this.seq;
     return new Promise<GuardWorkResult>((resolve, reject) => {
       const cleanup = () => {
         clearTimeout(timer);
         w.off('message', onMessage);
         w.off('error', onError);
         w.off('exit', onExit);
-        w.unref();
+        const left = (this.running.get(w) ?? 1) - 1;
+        this.running.set(w, left);
+        if (left === 0) w.unref();
       };
       const onMessage = (msg: GuardDone | GuardFailed | GuardStarted) => {
+        if (msg.seq !== seq) return;
         if (msg.type === 'started') {
           clearTimeout(timer);
           timer = setTimeout(() => stop(new GuardBudgetExceeded(budgetMs)), budgetMs);
@@ -102,28 +122,29 @@ export class GuardWorkerSession {
       };
       const onError = (err: Error) => {
         cleanup();
-        this.worker = null;
-        void w.terminate();
+        this.drop(w);
         reject(err);
       };
       const onExit = (code: number) => {
         cleanup();
-        this.worker = null;
-        reject(new Error(`the guard thread exited with code ${code}`));
+        if (this.worker === w) this.worker = null;
+        // Stopped for another guard's overrun: this one starts over in a fresh thread.
+        if (this.stopped.has(w)) this.run(id, module, paths, budgetMs).then(resolve, reject);
+        else reject(new Error(`the guard thread exited with code ${code}`));
       };
       const stop = (err: Error) => {
         cleanup();
-        this.worker = null;
-        void w.terminate();
+        this.stopped.add(w);
+        this.drop(w);
         reject(err);
       };
       let timer = setTimeout(() => stop(new Error(`the guard thread did not start within ${STARTUP_MS / 1000} s`)), STARTUP_MS);
       w.on('message', onMessage);
       w.on('error', onError);
       w.on('exit', onExit);
-      // Referenced while a guard runs: the process waits for the answer.
+      this.running.set(w, (this.running.get(w) ?? 0) + 1);
       w.ref();
-      w.postMessage({ type: 'guard', id, ...(module ? { module } : {}), paths, budgetMs });
+      w.postMessage({ type: 'guard', seq, id, ...(module ? { module } : {}), paths, budgetMs } satisfies RunGuard);
     });
   }
 

@@ -12,10 +12,11 @@ import { silentLogger, type TracePhase } from '../core/trace.js';
 
 /**
  * The thread static guards run in. The pipeline sends one run's data (patch set, config, sanctions)
- * and then one guard at a time; the thread answers with the guard's findings and report sections. A
- * guard that overruns its budget is stopped by terminating this thread (synchronous code — a
- * catastrophic regular expression, a parser stuck in a loop — cannot be interrupted any other way),
- * and the pipeline starts a fresh one for the next guard.
+ * and then guards: one after another, and G17 beside them (it mostly waits on pyright); the thread
+ * answers each request, by its number, with the guard's findings and report sections. A guard that
+ * overruns its budget is stopped by terminating this thread (synchronous code — a catastrophic
+ * regular expression, a parser stuck in a loop — cannot be interrupted any other way), and the
+ * pipeline starts a fresh one (see guard-pool.ts for a guard that was in the thread with it).
  */
 
 interface RunState {
@@ -52,7 +53,7 @@ async function runGuard(msg: RunGuard, port: MessagePort): Promise<GuardDone> {
   const s = state;
   const guard = await findGuard(msg.id, msg.module);
   // The budget counts from here: starting the thread and loading modules are not the guard's time.
-  port.postMessage({ type: 'started' } satisfies GuardStarted);
+  port.postMessage({ type: 'started', seq: msg.seq } satisfies GuardStarted);
   const sections: ReportSections = {};
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), msg.budgetMs);
@@ -88,13 +89,13 @@ async function runGuard(msg: RunGuard, port: MessagePort): Promise<GuardDone> {
     }
     if (guard.checkAll) findings.push(...(await guard.checkAll(files, ctx)));
   } catch (err) {
-    if (err instanceof GuardSkip) return { type: 'done', findings, errors, skipped: err.reason, sections };
+    if (err instanceof GuardSkip) return { type: 'done', seq: msg.seq, findings, errors, skipped: err.reason, sections };
     errors++;
     findings.push(guardErrorFinding(guard, err));
   } finally {
     clearTimeout(timer);
   }
-  return { type: 'done', findings, errors, sections };
+  return { type: 'done', seq: msg.seq, findings, errors, sections };
 }
 
 function init(msg: InitRun): void {
@@ -137,11 +138,12 @@ if (port)
           // A finding that cannot be cloned (a function in its evidence) is the guard's bug.
           port.postMessage({
             type: 'failed',
+            seq: msg.seq,
             message: `its findings could not be passed back (${err instanceof Error ? err.message : String(err)})`,
           } satisfies GuardFailed);
         }
       },
       (err: unknown) =>
-        port.postMessage({ type: 'failed', message: err instanceof Error ? err.message : String(err) } satisfies GuardFailed),
+        port.postMessage({ type: 'failed', seq: msg.seq, message: err instanceof Error ? err.message : String(err) } satisfies GuardFailed),
     );
   });

@@ -1,6 +1,6 @@
 import type { Decision } from '../core/decision.js';
 import type { Finding } from '../core/finding.js';
-import type { GuardFinding } from '../core/guard.js';
+import type { Guard, GuardFinding } from '../core/guard.js';
 import type { ChangedFile } from '../core/patch-set.js';
 import { REPORT_VERSION, type ChangedFileSummary, type GuardStatus, type Report } from '../core/report.js';
 import { NO_TEXT_REASON_LABEL } from '../core/text-content.js';
@@ -57,11 +57,6 @@ export async function runGate(opts: GateOptions): Promise<Report> {
   return assembleReport(opts, run, { statuses, findings, decision, started });
 }
 
-/**
- * Runs the guards: those marked `alongside` (G8) start first and run while the others go one after
- * another (static ones in a guard thread the run keeps while it lasts). Statuses and findings keep the
- * order of `opts.guards`, whatever finished first.
- */
 /** The plain-data part of the run's test options, for a guard thread. */
 function threadTestOptions(t: TestRunOptions): ThreadTestOptions {
   const { enabled, mergeRef, repo, cacheDir, prepared } = t;
@@ -74,6 +69,11 @@ function threadTestOptions(t: TestRunOptions): ThreadTestOptions {
   };
 }
 
+/**
+ * Runs the guards: those `alongside` (G8; G17 on Python) start first and run while the others go one
+ * after another (static ones in a guard thread the run keeps while it lasts, G17 in it beside them).
+ * Statuses and findings keep the order of `opts.guards`, whatever finished first.
+ */
 async function runGuards(run: GateRun, opts: GateOptions): Promise<{ statuses: GuardStatus[]; raw: GuardFinding[] }> {
   const threaded = await threadedGuards(opts);
   const { patch, config, phase, sanctionGlobs } = run;
@@ -91,14 +91,15 @@ async function runGuards(run: GateRun, opts: GateOptions): Promise<{ statuses: G
   const placement = { threaded, session };
   const steps: Promise<GuardStep>[] = [];
   try {
+    const alongside = (g: Guard) => (typeof g.alongside === 'function' ? g.alongside(patch) : g.alongside === true);
     opts.guards.forEach((guard, i) => {
-      if (!guard.alongside) return;
+      if (!alongside(guard)) return;
       steps[i] = runGuardStep(guard, run, opts, placement);
       // Awaited below; until then a rejection must not count as unhandled.
       steps[i].catch(() => undefined);
     });
     for (const [i, guard] of opts.guards.entries()) {
-      if (!guard.alongside) steps[i] = Promise.resolve(await runGuardStep(guard, run, opts, placement));
+      if (!alongside(guard)) steps[i] = Promise.resolve(await runGuardStep(guard, run, opts, placement));
     }
     const done = await Promise.all(steps);
     return { statuses: done.map((s) => s.status), raw: done.flatMap((s) => s.findings) };

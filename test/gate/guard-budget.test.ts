@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { prRepo } from '../helpers/git-repo.js';
 import { gate } from '../helpers/gate.js';
 import { GUARDS } from '../../src/guards/index.js';
-import { afterGuard, blockingGuard, crashingGuard } from './fixtures/blocking-guards.js';
+import { afterGuard, blockingGuard, crashingGuard, waitingGuard } from './fixtures/blocking-guards.js';
 
 /**
  * Guards run in guard threads, where the time budget really stops them: a guard stuck in synchronous
@@ -23,6 +23,22 @@ describe('guard budget in guard threads', () => {
     // The next guard ran (in a new thread) and reported.
     expect(report.findings.find((f) => f.guard === 'GX2')?.message).toBe('checked a.txt in a thread');
     expect(report.guards.find((g) => g.id === 'GX2')!.status).toBe('nit');
+  }, 120_000);
+
+  it('a guard beside the one that overran its budget starts over in a fresh thread and reports', async () => {
+    const repo = prRepo({ 'a.txt': 'one\n' }, { 'a.txt': 'one\ntwo\n' });
+    const report = await gate(repo, [waitingGuard, blockingGuard, afterGuard], {
+      config: { guards: { timeoutMs: 1500 } },
+      guardThreads: true,
+    });
+    expect(report.guards.map((g) => [g.id, g.status])).toEqual([
+      ['GX4', 'nit'],
+      ['GX1', 'error'],
+      ['GX2', 'nit'],
+    ]);
+    // Its thread was stopped for GX1's overrun, not for its own: it ran again and its answer is its own.
+    expect(report.findings.find((f) => f.guard === 'GX4')?.message).toMatch(/^finished on start [12]$/);
+    expect(report.findings.find((f) => f.guard === 'GX2')?.message).toBe('checked a.txt in a thread');
   }, 120_000);
 
   it('a guard that throws in its thread is a crash with its message', async () => {

@@ -213,6 +213,8 @@ export const g17: Guard = {
   name: 'Invented APIs (type probe: TypeScript, pyright)',
   evidence: G17_EVIDENCE,
   appliesTo: (file: ChangedFile) => (SCRIPT.test(file.path) || isPython(file)) && file.head.text !== null,
+  // Python only: its time is pyright's, in the sandbox, so it starts at once beside the static guards.
+  alongside: (patch) => patch.files.some(isPython) && !patch.files.some((f) => SCRIPT.test(f.path)),
   // With Python files: pyright runs in the sandbox after the dependency install G8 budgets (base, head, one
   // retry), then once per side within tests.timeoutSec.
   budgetMs: (ctx) => {
