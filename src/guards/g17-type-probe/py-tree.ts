@@ -71,14 +71,22 @@ function stem(path: string): string {
   return last === '__init__' ? (parts.pop() ?? '') : last;
 }
 
-/** Unchanged files of the tree that import a changed one (a changed declaration can break them); at most `max`. */
-export function pyImportersOf(files: ReadonlyMap<string, string>, changed: ReadonlySet<string>, max: number): string[] {
-  const stems = [...new Set([...changed].map(stem))].filter((s) => s.length > 0);
+/**
+ * Unchanged files of the tree that import one of `targets` (changed files whose changed declarations
+ * can break them); at most `max`. `changed` are every changed file, which are checked anyway.
+ */
+export function pyImportersOf(
+  files: ReadonlyMap<string, string>,
+  targets: ReadonlySet<string>,
+  changed: ReadonlySet<string>,
+  max: number,
+): string[] {
+  const stems = [...new Set([...targets].map(stem))].filter((s) => s.length > 0);
   const out: string[] = [];
   for (const [path, text] of files) {
     if (out.length >= max) break;
     if (changed.has(path) || !stems.some((s) => text.includes(s))) continue;
-    if (importsOneOf(path, text, changed)) out.push(path);
+    if (importsOneOf(path, text, targets)) out.push(path);
   }
   return out;
 }

@@ -6,16 +6,17 @@ import { sandboxRefusal } from '../../testgate/sandbox.js';
 import { toolWords } from '../g16-project-checks/finding-text.js';
 import { addedLineIn, declarationsOf, isCertain, oneLine, probedErrors, type PyDeclaration, type PyProbeError } from './py-diagnostics.js';
 import { importsOneOf, loadPyTree, pyImportersOf } from './py-tree.js';
+import { pyInterfaceMayChange } from './py-interface.js';
 import { runPyright } from './pyright-run.js';
 import type { G17PyrightEvidence } from './evidence.js';
 
 /**
  * G17 for Python: pyright, in the test gate's sandbox with the virtual environment G8 installs, on the
- * changed Python files and the unchanged files that import them, at the head and (when the head has a
- * candidate) at the base. Only errors of the invented-API kinds (py-diagnostics.ts) that are new at the
- * head count: on a line the pull request changed, or in a caller it did not change when the name the
- * error is about is declared on a line it added (the finding then sits on that declaration and names
- * the callers).
+ * changed Python files and the unchanged files that import them (only when a change can alter what
+ * importers see, py-interface.ts), at the head and (when the head has a candidate) at the base. Only
+ * errors of the invented-API kinds (py-diagnostics.ts) that are new at the head count: on a line the
+ * pull request changed, or in a caller it did not change when the name the error is about is declared
+ * on a line it added (the finding then sits on that declaration and names the callers).
  */
 
 /** Changed Python files probed per run. */
@@ -157,7 +158,10 @@ async function probe(files: ChangedFile[], ctx: GuardContext): Promise<PythonPro
   const head = await loadPyTree(ctx.head, [...changed]);
   const texts = new Map(head.files);
   for (const f of probed) if (f.head.text !== null) texts.set(f.path, f.head.text);
-  const importers = pyImportersOf(head.files, changed, MAX_IMPORTERS);
+  // A file's importers can only break when its interface may have changed (py-interface.ts).
+  const reaching = new Set<string>();
+  for (const f of probed) if (await pyInterfaceMayChange(f)) reaching.add(f.path);
+  const importers = pyImportersOf(head.files, reaching, changed, MAX_IMPORTERS);
   const checked = [...changed, ...importers];
   const headRun = await runPyright(ctx, 'head', ctx.head.sha, env.head, env.limits, checked);
   if (!headRun.ok) return { skipped: headRun.reason };
@@ -169,7 +173,7 @@ async function probe(files: ChangedFile[], ctx: GuardContext): Promise<PythonPro
   );
   const placed = found.flatMap((e) => place(e, byPath, texts.get(e.path) ?? '') ?? []);
   ctx.log.info(
-    `G17: pyright checked ${String(checked.length)} Python files (${String(importers.length)} importers): ${String(headRun.diagnostics.length)} errors, ${String(found.length)} of the probed kinds, ${String(placed.length)} on changed lines or declarations`,
+    `G17: pyright checked ${String(checked.length)} Python files (${String(importers.length)} importers of the ${String(reaching.size)} whose interface may have changed): ${String(headRun.diagnostics.length)} errors, ${String(found.length)} of the probed kinds, ${String(placed.length)} on changed lines or declarations`,
   );
   for (const e of found.slice(0, 20)) ctx.log.info(`G17: pyright ${e.path}:${String(e.line)} ${e.rule}: ${oneLine(e.message)}`);
   if (!placed.length) return { findings: [] };
