@@ -5,6 +5,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { parseJsonAs } from '../core/parse-data.js';
+import { committedConfigAt } from '../config/committed-config-at.js';
+import { runGate } from '../gate/run-gate.js';
+import { GUARDS } from '../guards/index.js';
+import { openStore } from '../store/open-store.js';
+import { storeServices } from '../store/services.js';
+import type { Store } from '../store/store.js';
 import { depCacheOptionsFromEnv } from '../testgate/deps/dep-cache.js';
 import { mirrorDir, mirrorRoot } from './real-prs-corpus.js';
 
@@ -12,8 +18,11 @@ import { mirrorDir, mirrorRoot } from './real-prs-corpus.js';
  * The gate's cost on a real project's pull request once its dependencies and its baseline are cached
  * (issue 17's target: at most 1.10× one plain run of the suite). For each case of bench/real-cost.json:
  * one gate run to warm the caches, then rounds that alternate a plain run of the suite (the case's
- * command, in a fresh export of the head, with the environment the gate installed) and the CLI's whole
- * `check` (every guard, tests on, `--db`), so that load from other processes hits both alike.
+ * command, in a fresh export of the head, with the environment the gate installed), the CLI's whole
+ * `check` (every guard, tests on, `--db`: a new process that loads its modules and opens its store)
+ * and the same gate as the App's worker runs it (in a process that has both already: every guard,
+ * the config read from the base, the store's baselines), so that load from other processes hits all
+ * three alike.
  */
 const DIST = dirname(dirname(fileURLToPath(import.meta.url)));
 const CASES = join(DIST, '..', 'bench', 'real-cost.json');
@@ -64,8 +73,29 @@ function plainPath(key: string | undefined): string {
   return existsSync(venv) ? `${venv}:${path}` : path;
 }
 
-function caseLine(mirror: string, c: CostCase, rounds: number): string {
+/** The gate as the App's worker runs it for a PR: config from the base, every guard, the store's services. */
+async function workerGate(mirror: string, c: CostCase, store: Store, warm = true): Promise<number> {
+  const t0 = performance.now();
+  const { config } = await committedConfigAt(mirror, c.base);
+  const run = { repo: c.repo, pr: c.pr };
+  const report = await runGate({
+    repoDir: mirror,
+    base: c.base,
+    head: c.head,
+    repoName: c.repo,
+    config,
+    guards: GUARDS,
+    services: { tests: { repo: c.repo }, ...storeServices(store, run) },
+  });
+  const ms = performance.now() - t0;
+  if (warm && report.sections.tests?.baseline?.cached !== true)
+    throw new Error(`the worker's gate on ${c.repo}#${String(c.pr)} ran its baseline: not a warm run`);
+  return ms;
+}
+
+async function caseLine(mirror: string, c: CostCase, rounds: number): Promise<string> {
   const db = mkdtempSync(join(tmpdir(), 'slopgate-bench-cost-db-'));
+  const workerDb = mkdtempSync(join(tmpdir(), 'slopgate-bench-cost-worker-db-'));
   const tree = mkdtempSync(join(tmpdir(), 'slopgate-bench-cost-tree-'));
   try {
     const warm = gate(mirror, c, db);
@@ -77,7 +107,11 @@ function caseLine(mirror: string, c: CostCase, rounds: number): string {
     const plain: number[] = [];
     const gated: number[] = [];
     const suite: number[] = [];
+    const worker: number[] = [];
     let cached = true;
+    // The worker keeps a store of its own open (an embedded store serves one process at a time).
+    const store = await openStore({ dataDir: workerDb });
+    await workerGate(mirror, c, store, false);
     for (let i = 0; i < rounds; i++) {
       const t0 = performance.now();
       const r = spawnSync('sh', ['-c', c.plain], { cwd: tree, env, stdio: 'ignore' });
@@ -87,26 +121,33 @@ function caseLine(mirror: string, c: CostCase, rounds: number): string {
       gated.push(g.ms);
       suite.push(g.report.sections.tests?.candidate?.durationMs ?? 0);
       cached &&= g.report.sections.tests?.baseline?.cached === true;
+      worker.push(await workerGate(mirror, c, store));
     }
+    await store.close();
     const p = median(plain);
     const g = median(gated);
     return (
       `${c.repo}#${c.pr} (${String(tests.candidate.total)} tests; dependencies cached, baseline ${cached ? 'cached' : 'NOT cached in every round'}), ` +
       `median of ${String(rounds)}: plain run ${(p / 1000).toFixed(2)} s, whole gate ${(g / 1000).toFixed(2)} s ` +
-      `(${(g / p).toFixed(2)}×, target ≤ 1.10×); the sandboxed suite inside it ${(median(suite) / 1000).toFixed(2)} s`
+      `(${(g / p).toFixed(2)}×, target ≤ 1.10×); the sandboxed suite inside it ${(median(suite) / 1000).toFixed(2)} s; ` +
+      `the same gate in the App's worker ${(median(worker) / 1000).toFixed(2)} s (${(median(worker) / p).toFixed(2)}×)`
     );
   } finally {
     rmSync(db, { recursive: true, force: true });
+    rmSync(workerDb, { recursive: true, force: true });
     rmSync(tree, { recursive: true, force: true });
   }
 }
 
 /** Lines for `npm run bench` (BENCH_ONLY=real; BENCH_ROUNDS, default 5). */
-export function realCostLines(rounds = Number(process.env.BENCH_ROUNDS ?? 5)): string[] {
+export async function realCostLines(rounds = Number(process.env.BENCH_ROUNDS ?? 5)): Promise<string[]> {
   const cases = parseJsonAs(z.array(costCase), readFileSync(CASES, 'utf8'), CASES);
-  return cases.map((c) => {
+  const lines: string[] = [];
+  for (const c of cases) {
     const mirror = mirrorDir(mirrorRoot(), c.repo);
-    if (!mirror) return `${c.repo}#${c.pr}: skipped, no clone at ${join(mirrorRoot(), c.repo.replace('/', '+'))} (set SLOPGATE_MIRRORS)`;
-    return `real PR ${caseLine(mirror, c, rounds)}`;
-  });
+    if (!mirror)
+      lines.push(`${c.repo}#${c.pr}: skipped, no clone at ${join(mirrorRoot(), c.repo.replace('/', '+'))} (set SLOPGATE_MIRRORS)`);
+    else lines.push(`real PR ${await caseLine(mirror, c, rounds)}`);
+  }
+  return lines;
 }

@@ -82,7 +82,7 @@ async function main(): Promise<void> {
   if (only.includes('grounding')) await grounding(files);
   if (only.includes('refine')) console.log(await refineBenchLine(files));
   if (only.includes('tests')) console.log(await testGateBenchLine());
-  if (only.includes('real')) for (const line of realCostLines()) console.log(line);
+  if (only.includes('real')) for (const line of await realCostLines()) console.log(line);
   if (only.includes('workspace')) console.log(await workspaceBenchLine());
   if (only.includes('memory')) console.log(await idleMemoryLine());
   if (only.includes('parse')) {

@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
 import { loadConfigFile } from '../config/load.js';
-import { readCommittedConfig } from '../config/committed-config.js';
+import { committedConfigAt } from '../config/committed-config-at.js';
 import type { SlopgateConfig } from '../core/config-schema.js';
-import { git, gitMaybe } from '../core/git.js';
 import { assertRepo, resolveCommit } from '../core/patch-set.js';
 
 export interface CliConfig {
@@ -13,8 +12,6 @@ export interface CliConfig {
   committed: string | null;
 }
 
-const KIND: Record<string, string> = { blob: 'file', tree: 'dir', commit: 'submodule' };
-
 /**
  * The config `slopgate check` and `refine` use: `--config FILE` when given, else the repository's
  * committed `.github/slopgate.yml` (or `.yaml`, `.toml`) at the base of the change — as the App reads
@@ -24,25 +21,7 @@ export async function cliConfig(repoDir: string, baseRef: string, override: stri
   if (override) return { config: await loadConfigFile(resolve(override)), source: `${override} (--config)`, committed: null };
   await assertRepo(repoDir);
   const sha = await resolveCommit(repoDir, baseRef);
-  const { config, file } = await readCommittedConfig({
-    async listGithubFolder() {
-      const out = await gitMaybe(repoDir, ['ls-tree', '-l', '-z', sha, '--', '.github/']);
-      if (!out) return null;
-      return out
-        .split('\0')
-        .filter(Boolean)
-        .map((line) => {
-          const [meta = '', path = ''] = line.split('\t');
-          const [mode, type = '', , size] = meta.split(/\s+/);
-          return {
-            path,
-            type: mode === '120000' ? 'symlink' : (KIND[type] ?? type),
-            ...(size && size !== '-' ? { size: Number(size) } : {}),
-          };
-        });
-    },
-    readFile: (path) => git(repoDir, ['cat-file', 'blob', `${sha}:${path}`]),
-  });
+  const { config, file } = await committedConfigAt(repoDir, sha);
   const at = `${baseRef} (${sha.slice(0, 7)})`;
   return {
     config,
