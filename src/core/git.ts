@@ -1,4 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
+import { readBatch } from './blob-reader.js';
 import { InputError } from './errors.js';
 
 const MAX_BUFFER = 512 * 1024 * 1024;
@@ -14,7 +15,6 @@ export class GitCommandError extends Error {
   }
 }
 
-/** Environment for git child processes: no pager, no prompts, no user/system config surprises. */
 /**
  * `git diff -U0 -M from to` as slopgate reads it: no external diff or textconv driver of the repository, no
  * colour, paths unquoted, a/ and b/ prefixes whatever the user's config says.
@@ -36,6 +36,7 @@ export function zeroContextDiffArgs(from: string, to: string): string[] {
   ];
 }
 
+/** Environment for git child processes: no pager, no prompts, no user/system config surprises. */
 export function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
     ...process.env,
@@ -89,13 +90,19 @@ export interface BlobReadResult {
 }
 
 /**
- * Reads many blobs through one `git cat-file --batch` process. Sizes are checked first with
- * `--batch-check` so that huge blobs are never loaded into memory.
+ * Reads many blobs: through the repository's shared `git cat-file --batch-command` (blob-reader.ts), or
+ * with a git too old for it through one `--batch-check` and one `--batch` process. Sizes are checked
+ * first so that huge blobs are never loaded into memory.
  */
 export async function readBlobs(cwd: string, oids: string[], maxBytes: number): Promise<Map<string, BlobReadResult>> {
   const result = new Map<string, BlobReadResult>();
   const unique = [...new Set(oids)];
   if (unique.length === 0) return result;
+  const shared = await readBatch(cwd, gitEnv(), unique, maxBytes);
+  if (shared) {
+    for (const [oid, b] of shared) result.set(oid, { oid, size: b.size, content: b.content });
+    return result;
+  }
   const check = await git(cwd, ['cat-file', '--batch-check'], unique.join('\n') + '\n');
   const wanted: string[] = [];
   for (const line of check.split('\n')) {
