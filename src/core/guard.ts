@@ -27,6 +27,25 @@ export interface GuardContext {
   section<K extends SectionName>(name: K, value: NonNullable<ReportSections[K]>): void;
   /** Optional services the host provides (store, link checker, test runner options). */
   services: GuardServices;
+  /**
+   * When the test suites are running: G8 says so as it starts them (or the pipeline, once G8 ends
+   * without), and a guard with heavy work in this process (G16's tree export and tool runs) waits for
+   * it, so that the suites start first. Absent in a guard thread, where nothing needs to wait.
+   */
+  suites?: SuitesUnderway;
+}
+
+/** See {@link GuardContext.suites}. */
+export interface SuitesUnderway {
+  underway: Promise<void>;
+  started(): void;
+}
+
+/** A {@link SuitesUnderway} that says `started` once, whoever says it first. */
+export function suitesUnderway(): SuitesUnderway {
+  let started!: () => void;
+  const underway = new Promise<void>((resolve) => (started = resolve));
+  return { underway, started };
 }
 
 /** Host-provided ports; each is optional and a guard that needs a missing one skips or falls back. */
@@ -76,6 +95,8 @@ export interface Guard {
    * work in the guard thread, which would hold up the guards beside it).
    */
   alongside?: boolean | ((patch: PatchSet) => boolean);
+  /** Starts the test suites and says when (see {@link GuardContext.suites}); the pipeline says it for it once it ends. */
+  startsSuites?: boolean;
   /** Time budget of this guard when it needs more than `guards.timeoutMs` (e.g. G8 runs test suites). */
   budgetMs?(ctx: GuardContext): number;
   /**

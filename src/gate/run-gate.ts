@@ -92,9 +92,13 @@ async function runGuards(run: GateRun, opts: GateOptions): Promise<{ statuses: G
   const steps: Promise<GuardStep>[] = [];
   try {
     const alongside = (g: Guard) => (typeof g.alongside === 'function' ? g.alongside(patch) : g.alongside === true);
+    // Guards that wait for the suites must not wait for a G8 that is not there or has ended.
+    const starters = opts.guards.filter((g) => g.startsSuites);
+    if (!starters.length) run.suites.started();
     opts.guards.forEach((guard, i) => {
       if (!alongside(guard)) return;
       steps[i] = runGuardStep(guard, run, opts, placement);
+      if (guard.startsSuites) void steps[i].finally(() => run.suites.started()).catch(() => undefined);
       // Awaited below; until then a rejection must not count as unhandled.
       steps[i].catch(() => undefined);
     });

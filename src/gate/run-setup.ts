@@ -1,6 +1,6 @@
 import picomatch from 'picomatch';
 import { defaultConfig } from '../core/config-schema.js';
-import type { GuardContext } from '../core/guard.js';
+import { suitesUnderway, type GuardContext, type SuitesUnderway } from '../core/guard.js';
 import { loadPatchSet, type ChangedFile } from '../core/patch-set.js';
 import type { ReportSections } from '../core/report.js';
 import { Revision } from '../core/revision.js';
@@ -10,6 +10,7 @@ import type { GateOptions } from './gate-options.js';
 
 /** What every guard of one run shares: the patch set, both trees, config, and the sections guards write. */
 export interface GateRun extends Pick<GuardContext, 'patch' | 'config' | 'base' | 'head' | 'phase' | 'log' | 'memo' | 'services'> {
+  suites: SuitesUnderway;
   /** Changed files outside `ignore.paths`. */
   files: ChangedFile[];
   /** Config allow-list plus the run's extra sanctions (labels, `/slopgate allow`). */
@@ -36,6 +37,7 @@ export async function setUpRun(opts: GateOptions): Promise<GateRun> {
     sanctionGlobs,
     sanctioned: (p) => sanctioned(p),
     memo: runMemo(),
+    suites: suitesUnderway(),
     sections: {},
     services: opts.services ?? {},
   };
@@ -53,6 +55,7 @@ export function guardContext(run: GateRun, signal: AbortSignal): GuardContext {
     signal,
     sanctioned: run.sanctioned,
     memo: run.memo,
+    suites: run.suites,
     section: (name, value) => {
       run.sections[name] = value;
     },

@@ -63,6 +63,8 @@ export interface TestGateOptions {
    * the caller): their base version is run against the candidate too, like the tests it hides.
    */
   weakenedTests?: Promise<((t: TestOutcome) => boolean) | null>;
+  /** Called as the head's suite starts (the guards that wait for it then go on; see GuardContext.suites). */
+  suitesStarted?: () => void;
   /** Told what slow step starts (installs, the suite at base and head, re-runs), for a progress line. */
   progress?: (text: string) => void;
 }
@@ -378,6 +380,7 @@ async function judgeBothSides(
   const candidateRun = runSuite(candidateWs, runner, opts.config);
   // Awaited with the baseline below; until then a rejection must not count as unhandled.
   candidateRun.catch(() => undefined);
+  opts.suitesStarted?.();
   const cached = await lookup();
   const baselineRun = cached
     ? Promise.resolve(cached)

@@ -148,6 +148,73 @@ describe('no-evidence rule', () => {
     expect(report.decision.outcome).toBe('PASS');
   });
 
+  it('a guard that waits for the suites goes on once the guard that starts them says so', async () => {
+    const repo = prRepo({ 'a.txt': 'one\n' }, { 'a.txt': 'one\ntwo\n' });
+    const order: string[] = [];
+    let finish!: () => void;
+    const suitesDone = new Promise<void>((r) => (finish = r));
+    const starter: Guard = {
+      id: 'T10',
+      name: 'starts the suites',
+      alongside: true,
+      startsSuites: true,
+      runsWithoutFiles: true,
+      appliesTo: () => true,
+      checkAll: async (_files, ctx) => {
+        // Some work before the suites start: a guard that did not wait would run in it.
+        await new Promise((r) => setTimeout(r, 20));
+        order.push('suites start');
+        ctx.suites?.started();
+        await suitesDone;
+        order.push('suites end');
+        return [];
+      },
+    };
+    const waiter: Guard = {
+      id: 'T11',
+      name: 'waits for them',
+      appliesTo: () => true,
+      checkAll: async (_files, ctx) => {
+        await ctx.suites?.underway;
+        order.push('waiter runs');
+        finish();
+        return [];
+      },
+    };
+    await gate(repo, [waiter, starter], { guardThreads: false, config: { guards: { timeoutMs: 60_000 } } });
+    expect(order).toEqual(['suites start', 'waiter runs', 'suites end']);
+  });
+
+  it('a guard that waits for the suites is not held when the guard that starts them is skipped or absent', async () => {
+    const repo = prRepo({ 'a.txt': 'one\n' }, { 'a.txt': 'one\ntwo\n' });
+    const starter: Guard = {
+      id: 'T12',
+      name: 'starts the suites',
+      alongside: true,
+      startsSuites: true,
+      runsWithoutFiles: true,
+      appliesTo: () => true,
+      skipReason: () => 'tests are off',
+      checkAll: () => [],
+    };
+    const waiter: Guard = {
+      id: 'T13',
+      name: 'waits for them',
+      appliesTo: () => true,
+      checkAll: async (_files, ctx) => {
+        await ctx.suites?.underway;
+        return [{ category: 'todo-marker', severity: 'nit', path: 'a.txt', line: 2, message: 'ran', remediation: 'none' }];
+      },
+    };
+    const skipped = await gate(repo, [starter, waiter], { guardThreads: false });
+    expect(skipped.guards.map((g) => [g.id, g.status])).toEqual([
+      ['T12', 'skipped'],
+      ['T13', 'nit'],
+    ]);
+    const alone = await gate(repo, [waiter], { guardThreads: false });
+    expect(alone.guards.map((g) => [g.id, g.status])).toEqual([['T13', 'nit']]);
+  });
+
   it('a guard marked alongside runs while the others go, and the report keeps the registry order', async () => {
     const repo = prRepo({ 'a.txt': 'one\n' }, { 'a.txt': 'one\ntwo\n' });
     // The alongside guard finishes only once the static guard after it has run: run one after another, it would wait forever.

@@ -161,6 +161,8 @@ export const g16: Guard = {
     return Math.max(ctx.config.guards.timeoutMs, 120_000) + sandboxed;
   },
   async checkAll(files, ctx) {
+    // Its discovery, tree exports and tool runs share this thread with G8, whose suites start first.
+    await ctx.suites?.underway;
     const discovered = await ctx.memo('g16:discover', () => discoverFromBase(ctx.base));
     const checks = new Map(discovered);
     if (!checks.has('gofmt')) checks.set('gofmt', CONVENTION);

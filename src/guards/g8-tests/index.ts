@@ -97,6 +97,7 @@ export const g8: Guard = {
 
   runsWithoutFiles: true,
   alongside: true,
+  startsSuites: true,
   appliesTo: () => true,
   skipReason(ctx) {
     // tests.enabled: false at the top level, unless an override turns some package's tests on.
@@ -154,6 +155,7 @@ export const g8: Guard = {
       signal: ctx.signal,
       log: ctx.log,
       weakenedTests,
+      ...(ctx.suites ? { suitesStarted: ctx.suites.started } : {}),
       ...(tests.progress ? { progress: tests.progress } : {}),
     });
     ctx.section('tests', testsSection(res));
