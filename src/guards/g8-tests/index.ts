@@ -155,7 +155,7 @@ export const g8: Guard = {
       signal: ctx.signal,
       log: ctx.log,
       weakenedTests,
-      ...(ctx.suites ? { suitesStarted: ctx.suites.started } : {}),
+      ...(ctx.suites ? { suitesStarted: () => ctx.suites?.started() } : {}),
       ...(tests.progress ? { progress: tests.progress } : {}),
     });
     ctx.section('tests', testsSection(res));
