@@ -25,8 +25,13 @@ import { ChunkReader } from '../core/chunk-reader.js';
  * the listing (a missing or extra file, another size or mode, a symlink pointing elsewhere) throws a
  * {@link GateInfraError}: the suite never runs on a tree that is not the commit.
  */
-export async function exportTree(repoDir: string, sha: string, dest: string): Promise<ExportEntry[]> {
-  const entries = await listTree(repoDir, sha);
+export async function exportTree(
+  repoDir: string,
+  sha: string,
+  dest: string,
+  given?: { entries: ExportEntry[]; withRepo: boolean },
+): Promise<ExportEntry[]> {
+  const entries = given?.entries ?? (await listTree(repoDir, sha));
   const short = sha.slice(0, 12);
   let links: Map<string, Buffer>;
   try {
@@ -40,7 +45,7 @@ export async function exportTree(repoDir: string, sha: string, dest: string): Pr
     if (code === 'ENAMETOOLONG') throw new Error(`commit ${short} holds a path too long to write: ${errorMessage(err)}`);
     throw treeError(short, `writing it failed: ${errorMessage(err)}`);
   }
-  const problems = await checkExportedTree(dest, entries, links);
+  const problems = await checkExportedTree(dest, entries, links, { withRepo: given?.withRepo ?? false });
   if (problems.length) {
     const shown = problems.slice(0, 5).join('; ');
     throw treeError(
@@ -52,17 +57,24 @@ export async function exportTree(repoDir: string, sha: string, dest: string): Pr
 }
 
 /**
- * {@link exportTree}, then the tree made a one-commit git repository of its own ({@link makeTreeRepo}),
+ * {@link exportTree}, and meanwhile the tree made a one-commit git repository of its own ({@link makeTreeRepo}),
  * for builds and tests that read git metadata. The `.git` is slopgate's, never the commit's: no commit
  * can hold a `.git` path (see checkPath), and the check of the tree ignores the top-level one.
  */
 export async function exportTreeRepo(repoDir: string, sha: string, dest: string): Promise<void> {
-  const entries = await exportTree(repoDir, sha, dest);
-  try {
-    await makeTreeRepo(repoDir, sha, dest, entries);
-  } catch (err) {
+  const entries = await listTree(repoDir, sha);
+  // The repository is made from the listing alone, while the files are written: its .git is the one
+  // path the export never writes and the check of the tree ignores.
+  const repo = makeTreeRepo(repoDir, sha, dest, entries).catch((err: unknown) => {
     throw treeError(sha.slice(0, 12), `making it a git repository failed: ${errorMessage(err)}`);
+  });
+  repo.catch(() => undefined);
+  try {
+    await exportTree(repoDir, sha, dest, { entries, withRepo: true });
+  } finally {
+    await repo.catch(() => undefined);
   }
+  await repo;
 }
 
 function treeError(sha: string, detail: string): GateInfraError {

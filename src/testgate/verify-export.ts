@@ -20,12 +20,14 @@ interface Found {
   target?: Buffer;
 }
 
-async function walk(root: string, rel: string, out: Map<string, Found>): Promise<void> {
+/** `skipRepo`: the top-level `.git` directory is not walked (slopgate's own, possibly still being written). */
+async function walk(root: string, rel: string, out: Map<string, Found>, skipRepo = false): Promise<void> {
   const names = await readdir(bytes(rel ? `${root}/${rel}` : root), { encoding: 'buffer' });
   for (const name of names) {
     const path = rel ? `${rel}/${name.toString('latin1')}` : name.toString('latin1');
     const abs = bytes(`${root}/${path}`);
     const st = await lstat(abs);
+    if (skipRepo && path === '.git' && st.isDirectory()) continue;
     if (st.isSymbolicLink()) {
       out.set(path, { kind: 'symlink', size: st.size, executable: false, target: await readlink(abs, { encoding: 'buffer' }) });
     } else if (st.isDirectory()) {
@@ -51,9 +53,7 @@ export async function checkExportedTree(
   opts: { withRepo?: boolean } = {},
 ): Promise<string[]> {
   const found = new Map<string, Found>();
-  await walk(dest, '', found);
-  if (opts.withRepo && found.get('.git')?.kind === 'dir')
-    for (const path of [...found.keys()]) if (path === '.git' || path.startsWith('.git/')) found.delete(path);
+  await walk(dest, '', found, opts.withRepo);
   const problems: string[] = [];
   const expectedDirs = new Set<string>();
   for (const e of entries) {
