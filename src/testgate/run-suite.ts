@@ -3,7 +3,7 @@ import { lstat, mkdir, mkdtemp, readdir, rm, statfs, writeFile } from 'node:fs/p
 import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import { exportTreeRepo } from './export-tree.js';
+import { exportTree, exportTreeRepo } from './export-tree.js';
 import { writeSandboxGitConfig } from './tree-repo.js';
 import type { Runner, RunContext, RunnerOutput } from './runners/runner.js';
 import { runSandboxed, sandboxRefusal, type SandboxIsolation, type SandboxResult } from './sandbox.js';
@@ -81,6 +81,8 @@ export class SuiteWorkspace {
     limits: SuiteLimits,
     signal?: AbortSignal,
     deps?: RunDeps,
+    /** false: the tree is not made a git repository (linters and type checkers read no git). */
+    gitRepo = true,
   ): Promise<SuiteWorkspace> {
     const root = await mkdtemp(join(tmpdir(), 'slopgate-suite-'));
     const ws = new SuiteWorkspace(root, sha, limits, signal, deps);
@@ -91,7 +93,7 @@ export class SuiteWorkspace {
         ws.mounted = true;
       }
       await Promise.all(['work', 'home', 'tmp', 'out', 'cache'].map((d) => mkdir(join(root, d))));
-      await exportTreeRepo(repoDir, sha, ws.workdir);
+      await (gitRepo ? exportTreeRepo(repoDir, sha, ws.workdir) : exportTree(repoDir, sha, ws.workdir));
       await writeSandboxGitConfig(join(root, 'home'));
       if (deps) await ws.useDependencies(deps);
       if (!sandboxRefusal(limits.isolation)) await seedGoCache(ws.workdir, join(ws.cacheDir, 'go-build'), limits);

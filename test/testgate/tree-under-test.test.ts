@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
+  existsSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
@@ -16,6 +17,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GateInfraError } from '../../src/core/errors.js';
 import { exportTree, exportTreeRepo, listTree } from '../../src/testgate/export-tree.js';
+import { SuiteWorkspace } from '../../src/testgate/run-suite.js';
 import { checkExportedTree } from '../../src/testgate/verify-export.js';
 import { prRepo, TestRepo } from '../helpers/git-repo.js';
 import { needs } from '../helpers/toolchains.js';
@@ -284,5 +286,20 @@ describe('the tree under test is a one-commit git repository of its own (builds 
     // The check of the tree does not count slopgate's .git as part of the commit.
     expect(await checkExportedTree(dest, await listTree(repo.dir, sha), undefined, { withRepo: true })).toEqual([]);
     expect(await checkExportedTree(dest, await listTree(repo.dir, sha))).toContain('".git" is not in the commit (an extra dir)');
+  });
+
+  it("a tree for the project's linters (gitRepo: false) is the commit and no repository; a suite's is both", async () => {
+    const repo = prRepo({ 'a.txt': 'one\n' }, { 'a.txt': 'two\n' });
+    const sha = repo.git('rev-parse', 'pr').trim();
+    const limits = { network: false, timeoutSec: 60, memoryMb: 512, maxProcesses: 64, isolation: 'best-effort' as const };
+    for (const gitRepo of [false, true]) {
+      const ws = await SuiteWorkspace.create(repo.dir, sha, '', limits, undefined, undefined, gitRepo);
+      try {
+        expect(readFileSync(join(ws.workdir, 'a.txt'), 'utf8')).toBe('two\n');
+        expect(existsSync(join(ws.workdir, '.git')), `gitRepo: ${String(gitRepo)}`).toBe(gitRepo);
+      } finally {
+        await ws.dispose();
+      }
+    }
   });
 });

@@ -105,7 +105,9 @@ async function readOut(dir: string, names: string[], scrub: (t: string) => strin
  * Runs shell commands of the project's tools on one side's tree, in the sandbox with that side's
  * dependencies mounted read-only, one fresh tree per side. `outNames` are the files each command
  * writes into `$SLOPGATE_OUT` that are read back; with `scrubOut` (a report, not file contents) the
- * tree's path in the sandbox is removed from them, as from stdout and stderr.
+ * tree's path in the sandbox is removed from them, as from stdout and stderr. `gitRepo: false` for tools
+ * that read files and their configuration and never git (Python's and JavaScript's linters, formatters
+ * and type checkers): their tree is not made a git repository. Cargo's build scripts may read git.
  */
 export async function runOnSide(
   ctx: GuardContext,
@@ -113,8 +115,9 @@ export async function runOnSide(
   deps: RunDeps,
   limits: SuiteLimits,
   commands: { command: string; outNames: string[]; scrubOut?: boolean }[],
+  gitRepo = true,
 ): Promise<ToolRunResult[]> {
-  const ws = await SuiteWorkspace.create(ctx.base.repoDir, sha, '', limits, ctx.signal, deps);
+  const ws = await SuiteWorkspace.create(ctx.base.repoDir, sha, '', limits, ctx.signal, deps, gitRepo);
   try {
     const results: ToolRunResult[] = [];
     for (const c of commands) {

@@ -159,8 +159,9 @@ async function runEcosystem(
     prepared.push(p);
   }
   if (prepared.length === 0) return;
-  const baseRuns = baseCommands.length ? await runOnSide(ctx, ctx.base.sha, env.base, env.limits, baseCommands) : [];
-  const headRuns = await runOnSide(ctx, ctx.head.sha, env.head, env.limits, headCommands);
+  const gitRepo = eco === 'go' || eco === 'cargo';
+  const baseRuns = baseCommands.length ? await runOnSide(ctx, ctx.base.sha, env.base, env.limits, baseCommands, gitRepo) : [];
+  const headRuns = await runOnSide(ctx, ctx.head.sha, env.head, env.limits, headCommands, gitRepo);
   for (const p of prepared) {
     const head = headRuns[p.headIndex];
     const base = p.baseIndex >= 0 ? baseRuns[p.baseIndex] : undefined;

@@ -111,7 +111,14 @@ export async function runPyright(
   const pkg = pyrightPackageDir();
   if (!pkg) return { ok: false, reason: "slopgate's pyright package is not installed (npm dependency `pyright`)" };
   const withPyright: RunDeps = { ...deps, binds: [...deps.binds, { src: pkg, dest: PYRIGHT_MOUNT }] };
-  const [r] = await runOnSide(ctx, sha, withPyright, limits, [{ command: pyrightCommand(paths), outNames: [REPORT], scrubOut: true }]);
+  const [r] = await runOnSide(
+    ctx,
+    sha,
+    withPyright,
+    limits,
+    [{ command: pyrightCommand(paths), outNames: [REPORT], scrubOut: true }],
+    false,
+  );
   if (!r) return { ok: false, reason: `pyright did not run at the ${side}` };
   if (r.killed) return { ok: false, reason: `pyright at the ${side}: ${r.killed}` };
   if (r.exitCode === NO_NODE_EXIT && r.stderr.includes('slopgate:'))
