@@ -124,13 +124,14 @@ async function caseLine(mirror: string, c: CostCase, rounds: number): Promise<st
       worker.push(await workerGate(mirror, c, store));
     }
     await store.close();
-    const p = median(plain);
-    const g = median(gated);
+    // Each round's gate against the plain run beside it: a shared machine's speed drifts between rounds.
+    const paired = (runs: number[]) => median(runs.map((ms, i) => ms / plain[i]!)).toFixed(2);
+    const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
     return (
       `${c.repo}#${c.pr} (${String(tests.candidate.total)} tests; dependencies cached, baseline ${cached ? 'cached' : 'NOT cached in every round'}), ` +
-      `median of ${String(rounds)}: plain run ${(p / 1000).toFixed(2)} s, whole gate ${(g / 1000).toFixed(2)} s ` +
-      `(${(g / p).toFixed(2)}×, target ≤ 1.10×); the sandboxed suite inside it ${(median(suite) / 1000).toFixed(2)} s; ` +
-      `the same gate in the App's worker ${(median(worker) / 1000).toFixed(2)} s (${(median(worker) / p).toFixed(2)}×)`
+      `medians of ${String(rounds)} rounds: plain run ${s(median(plain))}; whole gate (CLI) ${s(median(gated))}, ${paired(gated)}× ` +
+      `(target ≤ 1.10×), the sandboxed suite inside it ${s(median(suite))}; the same gate in the App's worker ` +
+      `${s(median(worker))}, ${paired(worker)}× (each round's gate against that round's plain run)`
     );
   } finally {
     rmSync(db, { recursive: true, force: true });
