@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { removeTestRepos } from './helpers/git-repo.js';
 
@@ -6,4 +9,11 @@ import { removeTestRepos } from './helpers/git-repo.js';
 // test/core/guard-budget.test.ts runs the registry in threads and checks it finds the same.
 process.env.SLOPGATE_GUARD_THREADS ??= '0';
 
-afterAll(() => removeTestRepos());
+// The CLI keeps test baselines in files when it has no store: one folder per test file, never the user's cache.
+const baselines = mkdtempSync(join(tmpdir(), 'slopgate-test-baselines-'));
+process.env.SLOPGATE_BASELINE_CACHE_DIR ??= baselines;
+
+afterAll(() => {
+  removeTestRepos();
+  rmSync(baselines, { recursive: true, force: true });
+});

@@ -5,6 +5,7 @@ import { InputError, errorMessage } from '../core/errors.js';
 import { assertRepo, defaultBranch, resolveCommit } from '../core/patch-set.js';
 import { runGate } from '../gate/run-gate.js';
 import { createLogger, type Logger } from '../core/trace.js';
+import { FileBaselineCache, fileBaselineCacheDir } from '../testgate/baseline-cache.js';
 import { GUARDS } from '../guards/index.js';
 import { cliLlmOptions, type LlmDeps } from '../gate/llm-stage-options.js';
 import { REPORT_FORMATS, renderReport, type ReportFormat } from '../report/index.js';
@@ -140,7 +141,10 @@ export async function runCheck(args: CheckArgs, write: (s: string) => void, llm:
         return opening;
       }
     : undefined;
-  const services = open ? (await import('../store/services.js')).pendingStoreServices(open, { repo: repoDir }) : undefined;
+  // Without a store, test baselines are kept in files, so a second check against the same base runs only the head.
+  const services = open
+    ? (await import('../store/services.js')).pendingStoreServices(open, { repo: repoDir })
+    : { baselineCache: new FileBaselineCache(fileBaselineCacheDir()) };
   const progress = progressLine(io.stderr ?? process.stderr, args.format !== 'json');
   progress.update(`gating ${base}..${head.label ?? args.head}: running the guards`);
   cliStage(log, 'gate starts');
@@ -150,7 +154,7 @@ export async function runCheck(args: CheckArgs, write: (s: string) => void, llm:
       repoDir,
       services: {
         ...services,
-        tests: { ...services?.tests, ...(args.noTests ? { enabled: false } : {}), progress: (text) => progress.update(text) },
+        tests: { ...(args.noTests ? { enabled: false } : {}), progress: (text) => progress.update(text) },
       },
       base,
       head: head.ref,

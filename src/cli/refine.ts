@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { FileBaselineCache, fileBaselineCacheDir } from '../testgate/baseline-cache.js';
 import type { SlopgateConfig } from '../core/config-schema.js';
 import { InputError } from '../core/errors.js';
 import { git, gitMaybe } from '../core/git.js';
@@ -136,7 +137,9 @@ export async function runRefine(args: RefineArgs, write: (s: string) => void, de
     progress.update(next);
   };
   try {
-    const storeServices = store ? (await import('../store/services.js')).storeServices(store, { repo: repoName }) : {};
+    const storeServices = store
+      ? (await import('../store/services.js')).storeServices(store, { repo: repoName })
+      : { baselineCache: new FileBaselineCache(fileBaselineCacheDir()) };
     const services = {
       ...storeServices,
       tests: { ...storeServices.tests, ...(args.noTests ? { enabled: false } : {}), progress: show },

@@ -1,3 +1,5 @@
+import { isRecord } from './is-record.js';
+
 /**
  * Plain-data shapes of the test-regression gate (G8). A {@link SuiteResult} is what one run of a
  * repository's test suite produced; it is JSON-serialisable so that the baseline cache can keep it in
@@ -80,4 +82,27 @@ export interface SuiteResult {
   sha: string;
   /** What the reader should know about how the suite ran (command source, import path, missing deps). */
   notes?: string[];
+}
+
+const SUITE_STATUSES = new Set(['ok', 'no-results', 'skipped']);
+
+/**
+ * True when a stored value still has the shape of a SuiteResult. Rows written by an older version,
+ * edited by hand or cut short are rejected here, so the gate re-runs the baseline instead of
+ * comparing against garbage.
+ */
+export function looksLikeSuiteResult(value: unknown): value is SuiteResult {
+  if (!isRecord(value)) return false;
+  const v = value;
+  return (
+    typeof v.runner === 'string' &&
+    typeof v.command === 'string' &&
+    typeof v.status === 'string' &&
+    SUITE_STATUSES.has(v.status) &&
+    typeof v.sha === 'string' &&
+    typeof v.durationMs === 'number' &&
+    Array.isArray(v.tests) &&
+    Array.isArray(v.units) &&
+    v.tests.every((t) => isRecord(t) && typeof t.id === 'string' && typeof t.status === 'string')
+  );
 }

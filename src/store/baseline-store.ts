@@ -1,30 +1,6 @@
 import type { BaselineCache, BaselineKey } from '../core/ports.js';
-import type { SuiteResult } from '../core/suite-result.js';
+import { looksLikeSuiteResult, type SuiteResult } from '../core/suite-result.js';
 import type { Db } from './db.js';
-import { isRecord } from '../core/is-record.js';
-
-const SUITE_STATUSES = new Set(['ok', 'no-results', 'skipped']);
-
-/**
- * True when a stored value still has the shape of a SuiteResult. Rows written by an older version,
- * edited by hand or cut short are rejected here, so the gate re-runs the baseline instead of
- * comparing against garbage.
- */
-export function looksLikeSuiteResult(value: unknown): value is SuiteResult {
-  if (!isRecord(value)) return false;
-  const v = value;
-  return (
-    typeof v.runner === 'string' &&
-    typeof v.command === 'string' &&
-    typeof v.status === 'string' &&
-    SUITE_STATUSES.has(v.status) &&
-    typeof v.sha === 'string' &&
-    typeof v.durationMs === 'number' &&
-    Array.isArray(v.tests) &&
-    Array.isArray(v.units) &&
-    v.tests.every((t) => isRecord(t) && typeof t.id === 'string' && typeof t.status === 'string')
-  );
-}
 
 /**
  * The baseline cache kept in the store, shared by every worker on the same database: a baseline run
