@@ -19,10 +19,10 @@ import { mirrorDir, mirrorRoot } from './real-prs-corpus.js';
  * (issue 17's target: at most 1.10× one plain run of the suite). For each case of bench/real-cost.json:
  * one gate run to warm the caches, then rounds that alternate a plain run of the suite (the case's
  * command, in a fresh export of the head, with the environment the gate installed), the CLI's whole
- * `check` (every guard, tests on, `--db`: a new process that loads its modules and opens its store)
- * and the same gate as the App's worker runs it (in a process that has both already: every guard,
- * the config read from the base, the store's baselines), so that load from other processes hits all
- * three alike.
+ * `check` (every guard, tests on, no `--db`: a new process that loads its modules and reads its
+ * baseline from the files the CLI keeps) and the same gate as the App's worker runs it (in a process
+ * that has loaded them and keeps its store open: every guard, the config read from the base, the
+ * store's baselines), so that load from other processes hits all three alike.
  */
 const DIST = dirname(dirname(fileURLToPath(import.meta.url)));
 const CASES = join(DIST, '..', 'bench', 'real-cost.json');
@@ -55,10 +55,12 @@ function median(values: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
-function gate(mirror: string, c: CostCase, db: string): { ms: number; report: z.infer<typeof gateReport> } {
-  const args = [join(DIST, 'cli.js'), 'check', '--repo', mirror, '--base', c.base, '--head', c.head, '--format', 'json', '--db', db];
+function gate(mirror: string, c: CostCase, baselines: string): { ms: number; report: z.infer<typeof gateReport> } {
+  const args = [join(DIST, 'cli.js'), 'check', '--repo', mirror, '--base', c.base, '--head', c.head, '--format', 'json'];
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
+  // As people run it: no store, the baselines in files (here a folder of the bench's own).
+  const env = { ...process.env, SLOPGATE_BASELINE_CACHE_DIR: baselines };
+  const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 64 << 20, env });
   const ms = performance.now() - t0;
   if (r.status !== 0 && r.status !== 1)
     throw new Error(`slopgate check on ${c.repo}#${c.pr} exited ${String(r.status)}: ${r.stderr.slice(0, 800)}`);
@@ -94,11 +96,11 @@ async function workerGate(mirror: string, c: CostCase, store: Store, warm = true
 }
 
 async function caseLine(mirror: string, c: CostCase, rounds: number): Promise<string> {
-  const db = mkdtempSync(join(tmpdir(), 'slopgate-bench-cost-db-'));
+  const baselines = mkdtempSync(join(tmpdir(), 'slopgate-bench-cost-baselines-'));
   const workerDb = mkdtempSync(join(tmpdir(), 'slopgate-bench-cost-worker-db-'));
   const tree = mkdtempSync(join(tmpdir(), 'slopgate-bench-cost-tree-'));
   try {
-    const warm = gate(mirror, c, db);
+    const warm = gate(mirror, c, baselines);
     const tests = warm.report.sections.tests;
     if (!tests?.candidate)
       return `${c.repo}#${c.pr}: the gate ran no suite at the head (${warm.report.decision.outcome}); nothing to compare`;
@@ -117,7 +119,7 @@ async function caseLine(mirror: string, c: CostCase, rounds: number): Promise<st
       const r = spawnSync('sh', ['-c', c.plain], { cwd: tree, env, stdio: 'ignore' });
       plain.push(performance.now() - t0);
       if (r.status !== 0) throw new Error(`the plain run of ${c.repo}#${c.pr} (${c.plain}) exited ${String(r.status)}`);
-      const g = gate(mirror, c, db);
+      const g = gate(mirror, c, baselines);
       gated.push(g.ms);
       suite.push(g.report.sections.tests?.candidate?.durationMs ?? 0);
       cached &&= g.report.sections.tests?.baseline?.cached === true;
@@ -134,7 +136,7 @@ async function caseLine(mirror: string, c: CostCase, rounds: number): Promise<st
       `${s(median(worker))}, ${paired(worker)}× (each round's gate against that round's plain run)`
     );
   } finally {
-    rmSync(db, { recursive: true, force: true });
+    rmSync(baselines, { recursive: true, force: true });
     rmSync(workerDb, { recursive: true, force: true });
     rmSync(tree, { recursive: true, force: true });
   }
