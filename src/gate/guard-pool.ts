@@ -142,6 +142,7 @@ export class GuardWorkerSession {
       w.on('message', onMessage);
       w.on('error', onError);
       w.on('exit', onExit);
+      // Referenced while a guard runs: the process waits for the answer.
       this.running.set(w, (this.running.get(w) ?? 0) + 1);
       w.ref();
       w.postMessage({ type: 'guard', seq, id, ...(module ? { module } : {}), paths, budgetMs } satisfies RunGuard);

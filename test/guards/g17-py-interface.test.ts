@@ -75,6 +75,11 @@ describe('G17: does a Python change reach its importers?', () => {
     expect(await mayChange(edit('        return by * 2', '        return str(by)'))).toBe(true);
   });
 
+  it('the body of a function that sets a module name through `global` does', async () => {
+    const withGlobal = edit('        total = self.size + by', '        global LIMIT\n        LIMIT = by\n        total = self.size + by');
+    expect(await mayChange(withGlobal.replace('        LIMIT = by\n', ''), withGlobal)).toBe(true);
+  });
+
   it('an attribute of self set in any method does (pyright reads instance attributes from it)', async () => {
     expect(await mayChange(edit('        self.label = label', '        self.name = label'))).toBe(true);
     expect(

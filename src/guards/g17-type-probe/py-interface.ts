@@ -9,9 +9,9 @@ import { withTree } from '../../repo/languages.js';
  * grows with every file it checks, and those files mostly run beside the test suite).
  *
  * A changed line leaves the interface alone only when it is blank or a comment, or when it lies in
- * the body of a function (below its signature) that declares its return type, and it assigns no
- * attribute of `self` or `cls` (pyright reads instance attributes from such assignments in any
- * method). Everything else counts: lines at module or class level (names, imports, decorators,
+ * the body of a function (below its signature) that declares its return type and no `global` name,
+ * and it assigns no attribute of `self` or `cls` (pyright reads instance attributes from such
+ * assignments in any method). Everything else counts: lines at module or class level (names, imports, decorators,
  * class attributes), signatures, the body of a function whose return type pyright infers from it,
  * and any file that is added, deleted or renamed, or whose text cannot be read or parsed.
  */
@@ -40,9 +40,10 @@ async function rangesTouchInterface(text: string, ranges: readonly LineRange[]):
       let outer = null;
       for (let n = tree.rootNode.descendantForPosition({ row, column: Math.max(column, 0) }); n; n = n.parent)
         if (n.type === 'function_definition') outer = n;
-      // Inside a function: its signature counts, and so does its body when the return type is inferred.
+      // Inside a function: its signature counts, and so does its body when the return type is inferred
+      // or when it declares module names (`global`).
       const returns = outer?.childForFieldName('return_type');
-      return !returns || row <= returns.endPosition.row;
+      return !returns || row <= returns.endPosition.row || /^\s*global\s/m.test(outer?.text ?? '');
     });
   });
 }
