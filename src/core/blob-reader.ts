@@ -15,7 +15,6 @@ export interface BatchBlob {
   size: number;
   /** Null when the object is missing, is not a blob, or is over the size cap. */
   content: Buffer | null;
-  missing: boolean;
 }
 
 /** How long an idle process is kept for the next request (SLOPGATE_GIT_IDLE_MS overrides it, for tests). */
@@ -78,10 +77,10 @@ class BatchProcess {
         const [got = '', type, size] = (await this.reader.line()).toString('latin1').split(' ');
         if (got !== oid) throw new Error(`git cat-file answered "${got.slice(0, 80)}" for ${oid}`);
         if (type === 'missing' || size === undefined) {
-          out.set(oid, { size: 0, content: null, missing: true });
+          out.set(oid, { size: 0, content: null });
           continue;
         }
-        out.set(oid, { size: Number(size), content: null, missing: false });
+        out.set(oid, { size: Number(size), content: null });
         if (type === 'blob' && Number(size) <= maxBytes) wanted.push(oid);
       }
       if (wanted.length) this.child.stdin.write(wanted.map((o) => `contents ${o}\n`).join(''));
@@ -90,7 +89,7 @@ class BatchProcess {
         if (got !== oid) throw new Error(`git cat-file answered "${got.slice(0, 80)}" for ${oid}`);
         const content = await this.reader.exact(Number(size));
         // A copy: the reader's buffer is shared with the bytes that follow.
-        out.set(oid, { size: Number(size), content: Buffer.from(content), missing: false });
+        out.set(oid, { size: Number(size), content: Buffer.from(content) });
         if ((await this.reader.exact(1))[0] !== 10) throw new Error('git cat-file output is out of step');
       }
       this.idle();

@@ -93,8 +93,7 @@ async function runGuards(run: GateRun, opts: GateOptions): Promise<{ statuses: G
   try {
     const alongside = (g: Guard) => (typeof g.alongside === 'function' ? g.alongside(patch) : g.alongside === true);
     // Guards that wait for the suites must not wait for a G8 that is not there or has ended.
-    const starters = opts.guards.filter((g) => g.startsSuites);
-    if (!starters.length) run.suites.started();
+    if (!opts.guards.some((g) => g.startsSuites)) run.suites.started();
     opts.guards.forEach((guard, i) => {
       if (!alongside(guard)) return;
       steps[i] = runGuardStep(guard, run, opts, placement);

@@ -60,8 +60,8 @@ export function fileBaselineCacheDir(env: NodeJS.ProcessEnv = process.env): stri
  * Baselines in files, for the CLI without `--db`: a second check against the same base runs only the
  * head's suite. One JSON file per key (named by the key's hash, holding the key, which a read checks),
  * written whole or not at all (a temporary file renamed into place), in a folder only its owner can
- * read; beyond `maxEntries`, the files used longest ago go. A file that does not read back as a suite result
- * is a miss, so the baseline runs again.
+ * read; beyond `maxEntries`, the files used longest ago go. A file that does not read back as a suite
+ * result is a miss, so the baseline runs again.
  */
 export class FileBaselineCache implements BaselineCache {
   constructor(

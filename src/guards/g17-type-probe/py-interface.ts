@@ -11,9 +11,10 @@ import { withTree } from '../../repo/languages.js';
  * A changed line leaves the interface alone only when it is blank or a comment, or when it lies in
  * the body of a function (below its signature) that declares its return type and no `global` name,
  * and it assigns no attribute of `self` or `cls` (pyright reads instance attributes from such
- * assignments in any method). Everything else counts: lines at module or class level (names, imports, decorators,
- * class attributes), signatures, the body of a function whose return type pyright infers from it,
- * and any file that is added, deleted or renamed, or whose text cannot be read or parsed.
+ * assignments in any method). Everything else counts: lines at module or class level (names,
+ * imports, decorators, class attributes), signatures, the body of a function whose return type
+ * pyright infers from it, and any file that is added, deleted or renamed, or whose text cannot be
+ * read or parsed.
  */
 
 const QUIET = /^\s*(?:#.*)?$/;
