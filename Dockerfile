@@ -2,12 +2,14 @@
 # supports in this image: Python (pytest), Go, and Node (vitest/jest/node --test from the repo itself).
 # Build: docker build -t slopgate .   Run: docker run --env-file .env -p 3000:3000 slopgate
 
-# --- build: compile TypeScript with the dev dependencies ---
+# --- build: compile TypeScript (and bundle the CLI) with the dev dependencies ---
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
+# build/cli.mjs bundles the `slopgate` command (dist/bin) after tsc.
+COPY build ./build
 COPY src ./src
 COPY schemas ./schemas
 RUN npm run build

@@ -8,41 +8,17 @@ import { cp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundleForNode, bundleSize } from '../build/bundle.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'action', 'dist');
 const require = createRequire(join(root, 'package.json'));
 
 await rm(out, { recursive: true, force: true });
-const result = await build({
-  absWorkingDir: root,
+const metafile = await bundleForNode({
+  root,
+  out,
   entryPoints: { index: 'src/platforms/actions/main.ts', 'guard-worker': 'src/gate/guard-worker.ts' },
-  outdir: out,
-  bundle: true,
-  splitting: true,
-  // Chunks sit beside index.js: guard-pool finds './guard-worker.js' next to its own module.
-  chunkNames: 'chunk-[hash]',
-  format: 'esm',
-  platform: 'node',
-  // ES module builds first: some UMD builds (jsonc-parser's) require() their parts at run time.
-  mainFields: ['module', 'main'],
-  target: 'node20.18',
-  outExtension: { '.js': '.js' },
-  metafile: true,
-  legalComments: 'linked',
-  logLevel: 'warning',
-  // CommonJS dependencies inside an ES module bundle still call require() and read __dirname.
-  banner: {
-    js: [
-      "import { createRequire as __sgCreateRequire } from 'node:module';",
-      "import { fileURLToPath as __sgFileURLToPath } from 'node:url';",
-      "import { dirname as __sgDirname } from 'node:path';",
-      'const require = __sgCreateRequire(import.meta.url);',
-      'const __filename = __sgFileURLToPath(import.meta.url);',
-      'const __dirname = __sgDirname(__filename);',
-    ].join('\n'),
-  },
 });
 
 // web-tree-sitter loads its runtime from beside the module that imports it (the bundle).
@@ -65,5 +41,4 @@ for (const f of ['package.json', 'index.js', 'LICENSE.txt', 'dist'])
 // The bundle is ESM whatever the nearest package.json says.
 await writeFile(join(out, 'package.json'), JSON.stringify({ type: 'module', private: true }, null, 2) + '\n');
 
-const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
-console.log(`action/dist: ${Object.keys(result.metafile.outputs).length} files, ${(bytes / 1024 / 1024).toFixed(1)} MiB of JavaScript`);
+console.log(`action/dist: ${bundleSize(metafile)}`);

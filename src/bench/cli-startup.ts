@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { generateMixedPr } from './generate-pr.js';
 
 /**
- * How long `slopgate` takes to start: the median wall time of a few runs of `node dist/cli.js` per command,
+ * How long `slopgate` takes to start: the median wall time of a few runs of `node dist/bin/slopgate.js` (the installed `slopgate`) per command,
  * next to a bare `node -e 0` on the same machine at the same moment (the ratio is what to compare between
  * machines). `--version`, `help` and a command's `--help` load only the CLI's dispatcher and the help text;
  * `check` loads the pipeline and the guards, and here gates a small generated pull request without tests.
@@ -27,7 +27,7 @@ function medianMs(args: string[], runs: number): number {
 }
 
 export function cliStartupLine(runs = 9): string {
-  const cli = join(DIST, 'cli.js');
+  const cli = join(DIST, 'bin', 'slopgate.js');
   const bare = medianMs(['-e', '0'], runs);
   const parts = [`node -e 0 ${bare.toFixed(0)} ms`];
   for (const [name, args] of [

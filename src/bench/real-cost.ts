@@ -56,7 +56,7 @@ function median(values: number[]): number {
 }
 
 function gate(mirror: string, c: CostCase, baselines: string): { ms: number; report: z.infer<typeof gateReport> } {
-  const args = [join(DIST, 'cli.js'), 'check', '--repo', mirror, '--base', c.base, '--head', c.head, '--format', 'json'];
+  const args = [join(DIST, 'bin', 'slopgate.js'), 'check', '--repo', mirror, '--base', c.base, '--head', c.head, '--format', 'json'];
   const t0 = performance.now();
   // As people run it: no store, the baselines in files (here a folder of the bench's own).
   const env = { ...process.env, SLOPGATE_BASELINE_CACHE_DIR: baselines };

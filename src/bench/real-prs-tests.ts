@@ -237,7 +237,7 @@ async function main(): Promise<number> {
       // Gate with tests only the entries whose suite runs (truth.tests === 'runs'); the rest with --no-tests.
       'runs-only': { type: 'boolean', default: false },
       pr: { type: 'string', multiple: true },
-      cli: { type: 'string', default: join(ROOT, 'dist', 'cli.js') },
+      cli: { type: 'string', default: join(ROOT, 'dist', 'bin', 'slopgate.js') },
       'timeout-min': { type: 'string', default: '60' },
     },
   });

@@ -60,9 +60,10 @@ export interface TestGateOptions {
   log?: Logger;
   /**
    * Tests that still run with the change but that it weakened (assertions deleted, read statically by
-   * the caller): their base version is run against the candidate too, like the tests it hides.
+   * the caller): their base version is run against the candidate too, like the tests it hides. Asked
+   * once the suites have run; the caller may start its work when `suitesStarted` is called.
    */
-  weakenedTests?: Promise<((t: TestOutcome) => boolean) | null>;
+  weakenedTests?: () => Promise<((t: TestOutcome) => boolean) | null>;
   /** Called as the head's suite starts (the guards that wait for it then go on; see GuardContext.suites). */
   suitesStarted?: () => void;
   /** Told what slow step starts (installs, the suite at base and head, re-runs), for a progress line. */

@@ -57,7 +57,7 @@ export interface HiddenTestsOptions {
   /** The candidate's installed dependencies (as its own run had them). */
   runDeps?: RunDeps;
   /** Tests that passed at both sides and whose base version is to be run too (assertions deleted). */
-  weakenedTests?: Promise<((t: TestOutcome) => boolean) | null>;
+  weakenedTests?: () => Promise<((t: TestOutcome) => boolean) | null>;
   signal?: AbortSignal;
 }
 
@@ -213,7 +213,7 @@ async function selectHidden(opts: HiddenTestsOptions): Promise<Selection | undef
   // reported with that unit as build-broken.
   const broken = new Set(opts.candidate.units.filter((u) => u.status === 'broken').flatMap((u) => [u.id, u.group]));
   const skipped = opts.baseline.tests.filter((t) => passedAtBase(t) && candidateStatus.get(t.id) === 'skipped' && !broken.has(t.unit));
-  const weakenedTests = await opts.weakenedTests;
+  const weakenedTests = await opts.weakenedTests?.();
   const weakened = weakenedTests
     ? opts.baseline.tests.filter((t) => passedAtBase(t) && candidateStatus.get(t.id) === 'passed' && weakenedTests(t))
     : [];

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, lstatSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, lstatSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +23,7 @@ const PACKAGE_FILES = [
   'tsconfig.build.json',
   'README.md',
   'app.yml',
+  'build',
   'src',
   'schemas',
 ];
@@ -66,7 +67,9 @@ function slopgate(args: string[], cwd = work) {
 
 describe('the installed package', () => {
   it('ships the built entry points and schemas, not the sources or tests', () => {
-    expect(packedFiles).toContain('dist/cli.js');
+    // The command is one bundle (build/cli.mjs) with its guard thread's entry beside it.
+    expect(packedFiles).toContain('dist/bin/slopgate.js');
+    expect(packedFiles).toContain('dist/bin/guard-worker.js');
     expect(packedFiles).toContain('dist/app-server.js');
     expect(packedFiles).toContain('schemas/slopgate.schema.json');
     expect(packedFiles.filter((f) => f.startsWith('src/') || f.startsWith('test/') || f.endsWith('.map'))).toEqual([]);
@@ -75,8 +78,9 @@ describe('the installed package', () => {
     expect(packedFiles.filter((f) => f.includes('bench'))).toEqual([]);
   });
 
-  it('is installed as a symlink to dist/cli.js and prints its version', () => {
+  it('is installed as a symlink to the bundle and prints its version', () => {
     expect(lstatSync(bin).isSymbolicLink()).toBe(true);
+    expect(realpathSync(bin)).toBe(realpathSync(join(work, 'prefix', 'lib', 'node_modules', 'slopgate', 'dist', 'bin', 'slopgate.js')));
     const r = slopgate(['--version']);
     const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     expect(r.stdout.trim()).toBe(version);
@@ -99,6 +103,16 @@ describe('the installed package', () => {
     expect(r.stdout).toMatch(/init_schema/);
     expect(r.stdout).toMatch(/config\.json/);
     expect(r.status).toBe(1);
+  });
+
+  it('keeps its runs in an embedded database with --db (PGlite, loaded from node_modules beside the bundle)', () => {
+    const repo = sloppyPr();
+    const db = join(work, 'runs-db');
+    const r = slopgate(['check', '--base', 'main', '--head', 'pr', '--no-tests', '--db', db, '-f', 'json'], repo.dir);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(1);
+    expect((JSON.parse(r.stdout) as { decision: { outcome: string } }).decision.outcome).toBe('REFINE');
+    expect(readdirSync(db).length).toBeGreaterThan(0);
   });
 
   it('finds its bundled schemas from the install location (G10 loads them)', () => {

@@ -121,14 +121,18 @@ export const g8: Guard = {
     const t = ctx.config.tests;
     // Existing tests this change weakens (G15 reports them statically): those that lost assertions are
     // re-run in their base version against the head; newly skipped ones already are (hidden tests).
-    // Their files are parsed while the suite starts: the answer is needed only once it has run.
-    const weakening = patchWeakenings(ctx.patch.files);
-    weakening.catch(() => undefined);
-    const weakenedTests = weakening.then((weakened) => {
-      const lostAsserts = weakened.filter((w) => w.how === 'assertions');
+    // Their files are parsed once the suites run (the answer is needed only after them): parsing them
+    // before would take the main thread from the work that starts the suites.
+    let weakening: ReturnType<typeof patchWeakenings> | undefined;
+    const parseWeakenings = () => {
+      weakening ??= patchWeakenings(ctx.patch.files);
+      weakening.catch(() => undefined);
+      return weakening;
+    };
+    const weakenedTests = async () => {
+      const lostAsserts = (await parseWeakenings()).filter((w) => w.how === 'assertions');
       return lostAsserts.length ? (o: TestOutcome) => lostAsserts.some((w) => weakeningCovers(w, o)) : null;
-    });
-    weakenedTests.catch(() => undefined);
+    };
     const res = await runTestGate({
       repoDir: ctx.base.repoDir,
       repo: tests.repo ?? ctx.patch.repoDir,
@@ -155,11 +159,14 @@ export const g8: Guard = {
       signal: ctx.signal,
       log: ctx.log,
       weakenedTests,
-      ...(ctx.suites ? { suitesStarted: () => ctx.suites?.started() } : {}),
+      suitesStarted: () => {
+        parseWeakenings();
+        ctx.suites?.started();
+      },
       ...(tests.progress ? { progress: tests.progress } : {}),
     });
     ctx.section('tests', testsSection(res));
     if (res.skipped) throw new GuardSkip(res.skipped);
-    return testGateFindings(res, ctx, await weakening);
+    return testGateFindings(res, ctx, await parseWeakenings());
   },
 };
