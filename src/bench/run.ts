@@ -47,13 +47,13 @@ async function grounding(changed: number): Promise<void> {
   const dir = generateMonorepoPr(400, changed);
   try {
     const patch = await loadPatchSet(dir, 'main', 'pr');
-    const rev = new Revision(dir, patch.baseSha);
+    const rev = new Revision(dir, patch.baseSha, undefined, patch.baseTree);
     const files = (await rev.paths()).length;
     let t0 = performance.now();
-    const fp = await computeFingerprint(rev, patch.baseTree);
+    const fp = await computeFingerprint(rev);
     const cold = performance.now() - t0;
     t0 = performance.now();
-    await computeFingerprint(new Revision(dir, patch.baseSha), patch.baseTree);
+    await computeFingerprint(new Revision(dir, patch.baseSha, undefined, patch.baseTree));
     const warm = performance.now() - t0;
     console.log(
       `fingerprint of a ${files}-file monorepo with ${fp.manifests.length} manifests: cold ${cold.toFixed(0)} ms, cached ${warm.toFixed(1)} ms`,

@@ -122,9 +122,12 @@ export async function runCheck(args: CheckArgs, write: (s: string) => void, llm:
   const trace = args.trace ? await checkWritablePath('--trace', args.trace) : undefined;
   await assertRepo(repoDir);
   const base = args.base ?? (await defaultBranch(repoDir));
+  // Both ask git a few questions: side by side, the config's error (an unknown base) reported first.
+  const headRead = headToGate(repoDir, args, warn);
+  headRead.catch(() => undefined);
   const { config, source: configSource } = await cliConfig(repoDir, base, args.config);
+  const head = await headRead;
   if (args.strict) config.strict = true;
-  const head = await headToGate(repoDir, args, warn);
   const llmOptions = await cliLlmOptions(repoDir, head.ref, config, args.qa ?? false, llm);
   const log = createLogger(trace ? { level: 'info', destination: trace } : {});
   // The store opens when the gate first needs it (see pendingStoreServices), else after the gate; one

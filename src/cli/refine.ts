@@ -3,7 +3,7 @@ import { FileBaselineCache, fileBaselineCacheDir } from '../testgate/baseline-ca
 import type { SlopgateConfig } from '../core/config-schema.js';
 import { InputError } from '../core/errors.js';
 import { git, gitMaybe } from '../core/git.js';
-import { defaultBranch, resolveCommit } from '../core/patch-set.js';
+import { assertRepo, defaultBranch, resolveCommit } from '../core/patch-set.js';
 import { runGate } from '../gate/run-gate.js';
 import type { Report } from '../core/report.js';
 import { GUARDS } from '../guards/index.js';
@@ -120,6 +120,7 @@ export function renderRefineText(result: RefineResult, applied: string | null): 
 /** Runs `slopgate refine`; returns the exit code. */
 export async function runRefine(args: RefineArgs, write: (s: string) => void, deps: RefineDeps = {}, io: RefineIo = {}): Promise<number> {
   const repoDir = resolve(args.repo);
+  await assertRepo(repoDir);
   if (args.apply) await checkApplicable(repoDir, args.head);
   const base = args.base ?? (await defaultBranch(repoDir));
   const { config, source: configSource } = await cliConfig(repoDir, base, args.config);

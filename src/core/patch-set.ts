@@ -172,15 +172,19 @@ function makeSide(mode: string, oid: string, blobs: Map<string, { size: number; 
  */
 export async function loadPatchSet(repoDir: string, baseRef: string, headRef: string, opts: PatchSetOptions = {}): Promise<PatchSet> {
   const maxBytes = opts.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES;
+  // Asked side by side, and their errors reported in the order a person fixes them: the folder, the base, the head.
+  const [base, head] = [resolveCommit(repoDir, baseRef), resolveCommit(repoDir, headRef)];
+  base.catch(() => undefined);
+  head.catch(() => undefined);
   await assertRepo(repoDir);
-  const baseCommit = await resolveCommit(repoDir, baseRef);
-  const headSha = await resolveCommit(repoDir, headRef);
+  const baseCommit = await base;
+  const headSha = await head;
   const baseSha = await mergeBase(repoDir, baseCommit, headSha, baseRef, headRef);
-  const [baseTree, headTree, revList] = await Promise.all([
-    git(repoDir, ['rev-parse', `${baseSha}^{tree}`]),
-    git(repoDir, ['rev-parse', `${headSha}^{tree}`]),
+  const [trees, revList] = await Promise.all([
+    git(repoDir, ['rev-parse', `${baseSha}^{tree}`, `${headSha}^{tree}`]),
     git(repoDir, ['rev-list', '--reverse', `${baseSha}..${headSha}`]),
   ]);
+  const [baseTree = '', headTree = ''] = trees.split('\n');
   const diffFlags = ['-M', '--no-ext-diff', '--no-textconv', '--no-color', '--ignore-submodules=none'];
   const [raw, unified] = await Promise.all([
     git(repoDir, ['-c', 'core.quotePath=false', 'diff', '--raw', '-z', '--no-abbrev', ...diffFlags, baseSha, headSha]),

@@ -19,7 +19,14 @@ export class Revision {
     readonly repoDir: string,
     readonly sha: string,
     private readonly maxBytes = DEFAULT_MAX_TEXT_BYTES,
+    /** The commit's tree id when the caller knows it already (the patch set does): no git process to ask. */
+    private readonly knownTree?: string,
   ) {}
+
+  /** The id of the commit's tree. */
+  async treeId(): Promise<string> {
+    return this.knownTree ?? (await git(this.repoDir, ['rev-parse', `${this.sha}^{tree}`])).trim();
+  }
 
   entries(): Promise<Map<string, TreeEntry>> {
     this.tree ??= git(this.repoDir, ['ls-tree', '-r', '-z', '--full-tree', this.sha]).then((out) => {

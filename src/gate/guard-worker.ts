@@ -106,8 +106,8 @@ function init(msg: InitRun): void {
     byPath: new Map(msg.patch.files.map((f) => [f.path, f])),
     config: msg.config,
     phase: msg.phase,
-    base: new Revision(msg.patch.repoDir, msg.patch.baseSha, msg.maxBytes),
-    head: new Revision(msg.patch.repoDir, msg.patch.headSha, msg.maxBytes),
+    base: new Revision(msg.patch.repoDir, msg.patch.baseSha, msg.maxBytes, msg.patch.baseTree),
+    head: new Revision(msg.patch.repoDir, msg.patch.headSha, msg.maxBytes, msg.patch.headTree),
     sanctioned: (p) => match(p),
     memo: new Map(),
     services: {

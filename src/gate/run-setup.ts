@@ -29,8 +29,8 @@ export async function setUpRun(opts: GateOptions): Promise<GateRun> {
   return {
     patch,
     config,
-    base: new Revision(opts.repoDir, patch.baseSha, config.limits.maxFileBytes),
-    head: new Revision(opts.repoDir, patch.headSha, config.limits.maxFileBytes),
+    base: new Revision(opts.repoDir, patch.baseSha, config.limits.maxFileBytes, patch.baseTree),
+    head: new Revision(opts.repoDir, patch.headSha, config.limits.maxFileBytes, patch.headTree),
     phase: opts.phase ?? 'pr',
     log: opts.log ?? silentLogger,
     files: patch.files.filter((f) => !ignored(f.path)),

@@ -1,5 +1,4 @@
 import { evictOldest } from '../core/evict-oldest.js';
-import { git } from '../core/git.js';
 import type { GuardContext } from '../core/guard.js';
 import type { Revision } from '../core/revision.js';
 import { ECOSYSTEMS, emptyFingerprint, type Ecosystem, type ManifestInfo, type RepoFingerprint } from './fingerprint-types.js';
@@ -122,11 +121,10 @@ async function compute(rev: Revision): Promise<RepoFingerprint> {
 
 /**
  * The fingerprint of one tree: every manifest at any depth (vendored and build folders skipped),
- * declared dependencies per ecosystem, inferred frameworks and language counts. Cached per tree id
- * (pass it when known; otherwise it is looked up from the revision's commit).
+ * declared dependencies per ecosystem, inferred frameworks and language counts. Cached per tree id.
  */
-export async function computeFingerprint(rev: Revision, treeId?: string): Promise<RepoFingerprint> {
-  const tree = treeId ?? (await git(rev.repoDir, ['rev-parse', `${rev.sha}^{tree}`])).trim();
+export async function computeFingerprint(rev: Revision): Promise<RepoFingerprint> {
+  const tree = await rev.treeId();
   let hit = cache.get(tree);
   if (hit) {
     cache.delete(tree); // refresh recency
@@ -163,7 +161,7 @@ async function prDeclared(ctx: GuardContext): Promise<RepoFingerprint> {
  */
 export function fingerprintFor(ctx: GuardContext): Promise<RepoFingerprint> {
   return ctx.memo('fingerprint', async () => {
-    const base = await computeFingerprint(ctx.base, ctx.patch.baseTree);
+    const base = await computeFingerprint(ctx.base);
     return mergeFingerprints(base, await prDeclared(ctx));
   });
 }

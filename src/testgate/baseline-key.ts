@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { git } from '../core/git.js';
 import type { Revision } from '../core/revision.js';
 import type { BaselineKey } from '../core/ports.js';
 
@@ -16,6 +15,5 @@ export async function lockfileHash(rev: Revision): Promise<string> {
 }
 
 export async function baselineKey(repo: string, rev: Revision, command: string): Promise<BaselineKey> {
-  const baseTree = (await git(rev.repoDir, ['rev-parse', `${rev.sha}^{tree}`])).trim();
-  return { repo, baseTree, command, lockfileHash: await lockfileHash(rev) };
+  return { repo, baseTree: await rev.treeId(), command, lockfileHash: await lockfileHash(rev) };
 }

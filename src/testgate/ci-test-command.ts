@@ -115,8 +115,17 @@ function workingDirectoryOf(v: unknown): string | undefined {
 
 const atRoot = (wd: string | undefined) => wd === undefined || wd === '.' || wd === './';
 
+/**
+ * Whether a workflow's text can hold a command {@link parsePlainTestCommand} takes: it names one of the
+ * tools (`test` as a word of its own: `ubuntu-latest` does not count), or it has a backslash (a YAML
+ * escape could spell one). Parsing YAML costs a millisecond per kilobyte on the path to the suite, and
+ * most workflows (release, lint, lock) run no tests.
+ */
+const NAMES_A_TEST_TOOL = /pytest|py\.test|vitest|jest|(?<![A-Za-z])test|\b(?:npm|yarn|pnpm)\s+t\b|\\/;
+
 /** Plain test commands of one workflow, in step order. */
 export function workflowTestCommands(source: string, text: string): CiTestCommand[] {
+  if (!NAMES_A_TEST_TOOL.test(text)) return [];
   let doc: unknown;
   try {
     doc = parseYaml(text);

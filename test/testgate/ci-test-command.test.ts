@@ -88,6 +88,17 @@ jobs:
     expect(workflowTestCommands('x.yml', 'not: [valid')).toEqual([]);
   });
 
+  it('skips parsing only workflows that cannot name a test tool, whatever their spelling', () => {
+    const on = (run: string) => `on: push\njobs:\n  ci:\n    runs-on: ubuntu-latest\n    steps:\n      - run: ${run}\n`;
+    // `ubuntu-latest` alone is no test command; a release workflow gives nothing.
+    expect(workflowTestCommands('release.yml', on('npm publish'))).toEqual([]);
+    // Each of these is still read: the tool's name in plain words, `npm t`, and a YAML escape that spells `test`.
+    expect(workflowTestCommands('ci.yml', on('go test ./...')).map((c) => c.kind)).toEqual(['go']);
+    expect(workflowTestCommands('ci.yml', on('npm t')).map((c) => c.kind)).toEqual(['npm-test']);
+    expect(workflowTestCommands('ci.yml', on('py.test -q')).map((c) => c.args)).toEqual([['-q']]);
+    expect(workflowTestCommands('ci.yml', on('"cargo \\x74est --all"')).map((c) => [c.kind, c.args])).toEqual([['cargo', ['--all']]]);
+  });
+
   it('reads tox.ini commands ({posargs} dropped or defaulted) and the Makefile test target', () => {
     expect(
       toxTestCommands('[tox]\nenvlist = py311\n\n[testenv]\ndeps = pytest\ncommands =\n    pytest {posargs:tests}\n').map((c) => [

@@ -35,7 +35,7 @@ export async function removedGoFindings(file: ChangedFile, ctx: GuardContext): P
   const kept = required(file.head.text);
   const removed = [...required(file.base.text)].filter((m) => !kept.has(m));
   if (removed.length === 0) return [];
-  const head = await ctx.memo('g4:head-fingerprint', () => computeFingerprint(ctx.head, ctx.patch.headTree));
+  const head = await ctx.memo('g4:head-fingerprint', () => computeFingerprint(ctx.head));
   const moduleDirs = new Set((await ctx.head.paths()).filter((p) => posix.basename(p) === 'go.mod' && !isSkippedPath(p)).map(dirOf));
   const dir = dirOf(file.path);
   const out: GuardFinding[] = [];

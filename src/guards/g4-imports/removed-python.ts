@@ -159,7 +159,7 @@ export async function removedPythonFindings(file: ChangedFile, all: ChangedFile[
   const removed = [...before].filter(([d]) => !kept.has(d));
   if (removed.length === 0) return [];
 
-  const head = await ctx.memo('g4:head-fingerprint', () => computeFingerprint(ctx.head, ctx.patch.headTree));
+  const head = await ctx.memo('g4:head-fingerprint', () => computeFingerprint(ctx.head));
   const stillDeclared = new Set([...head.deps.python, ...head.pythonProjects]);
   const local = await ctx.memo('g4:head-local-modules', () => localModulesAt(ctx.head));
   const paths = (await ctx.head.paths()).filter((p) => !isSkippedPath(p));
