@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { constants } from 'node:fs';
-import { mkdir, open, symlink } from 'node:fs/promises';
+import { closeSync, constants, fchmodSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
+import { open, symlink } from 'node:fs/promises';
 import { gitBuffer, gitEnv } from '../core/git.js';
 import { errorMessage, GateInfraError } from '../core/errors.js';
 import { makeTreeRepo } from './tree-repo.js';
@@ -150,31 +150,55 @@ async function writeEntries(repoDir: string, entries: ExportEntry[], dest: strin
     if (e.mode === '160000') dirs.add(e.path);
   }
   // Parents before children (sorted by length), each made once; nothing in dest is a symlink yet.
-  for (const d of [...dirs].sort((a, b) => a.length - b.length)) await mkdir(bytes(`${dest}/${d}`));
+  let made = 0;
+  for (const d of [...dirs].sort((a, b) => a.length - b.length)) {
+    mkdirSync(bytes(`${dest}/${d}`));
+    if (++made % YIELD_EVERY === 0) await yieldToLoop();
+  }
   const blobs = entries.filter((e) => e.mode !== '160000');
   const links = new Map<string, Buffer>();
+  let written = 0;
   await streamBlobs(repoDir, blobs, async (entry, content) => {
     if (entry.mode === '120000') {
       links.set(entry.path, Buffer.concat(await collect(content)));
       return;
     }
-    // O_EXCL and O_NOFOLLOW: a file is created, never reused or reached through a link.
-    const fh = await open(
-      bytes(`${dest}/${entry.path}`),
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-      0o600,
-    );
-    try {
-      for await (const chunk of content) await fh.write(chunk);
-      await fh.chmod(entry.mode === '100755' ? 0o755 : 0o644);
-    } finally {
-      await fh.close();
+    const path = bytes(`${dest}/${entry.path}`);
+    const mode = entry.mode === '100755' ? 0o755 : 0o644;
+    if (entry.size > SMALL_FILE) {
+      const fh = await open(path, CREATE_NEW, 0o600);
+      try {
+        for await (const chunk of content) await fh.write(chunk);
+        await fh.chmod(mode);
+      } finally {
+        await fh.close();
+      }
+      return;
     }
+    // Most files are small: written in one go without the thread pool's four round trips per file
+    // (about half a millisecond each on a loaded machine, the better part of an export's time).
+    const data = Buffer.concat(await collect(content));
+    const fd = openSync(path, CREATE_NEW, 0o600);
+    try {
+      writeFileSync(fd, data);
+      fchmodSync(fd, mode);
+    } finally {
+      closeSync(fd);
+    }
+    if (++written % YIELD_EVERY === 0) await yieldToLoop();
   });
   // Symlinks last: no file above was written through one of them.
   for (const [path, target] of links) await symlink(target, bytes(`${dest}/${path}`));
   return links;
 }
+
+/** O_EXCL and O_NOFOLLOW: a file is created, never reused or reached through a link. */
+const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+/** Files up to this size are written synchronously, from memory. */
+const SMALL_FILE = 256 * 1024;
+/** Synchronous writes give the event loop a turn this often, so a large tree never holds it for long. */
+const YIELD_EVERY = 64;
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 async function collect(chunks: AsyncIterable<Buffer>): Promise<Buffer[]> {
   const out: Buffer[] = [];

@@ -148,6 +148,29 @@ describe('exportTree writes the commit byte for byte', () => {
     expect(await checkExportedTree(dest, await listTree(repo.dir, sha))).toEqual([]);
   });
 
+  it('writes many small files at once and large ones streamed, each byte for byte with its mode', async () => {
+    const repo = TestRepo.create();
+    const files: Record<string, string> = {};
+    // More small files than one synchronous batch, in more folders than one batch of folders.
+    for (let i = 0; i < 150; i++) files[`pkg${String(i % 70)}/m${String(i)}.py`] = `x = ${String(i)}\n`;
+    // Above the size written from memory: a blob read in several pieces.
+    const big = Buffer.alloc(700 * 1024);
+    for (let i = 0; i < big.length; i++) big[i] = (i * 31) % 251;
+    repo.write(files);
+    writeFileSync(join(repo.dir, 'big.bin'), big);
+    writeFileSync(join(repo.dir, 'big-tool'), big);
+    repo.chmod('big-tool', 0o755);
+    const sha = repo.commit('many');
+    const dest = tmp();
+    await exportTree(repo.dir, sha, dest);
+    for (const [path, text] of Object.entries(files)) expect(readFileSync(join(dest, path), 'utf8')).toBe(text);
+    expect(readFileSync(join(dest, 'big.bin')).equals(big)).toBe(true);
+    expect(readFileSync(join(dest, 'big-tool')).equals(big)).toBe(true);
+    expect(lstatSync(join(dest, 'big-tool')).mode & 0o777).toBe(0o755);
+    expect(lstatSync(join(dest, 'big.bin')).mode & 0o777).toBe(0o644);
+    expect(lstatSync(join(dest, 'pkg3/m3.py')).mode & 0o777).toBe(0o644);
+  });
+
   it('ignores replace refs: the blob written is the one the commit names', async () => {
     const { repo, sha } = fixture();
     const original = repo.git('rev-parse', `${sha}:lf.txt`).trim();
