@@ -1,6 +1,7 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readBatch } from './blob-reader.js';
 import { InputError } from './errors.js';
+import { execBuffered } from './spawn-helper.js';
 
 const MAX_BUFFER = 512 * 1024 * 1024;
 
@@ -48,24 +49,12 @@ export function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   };
 }
 
-/** Runs git in `cwd` and returns stdout as a Buffer. */
-export function gitBuffer(cwd: string, args: string[], input?: string): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const child = execFile('git', args, { cwd, env: gitEnv(), maxBuffer: MAX_BUFFER, encoding: 'buffer' }, (err, stdout, stderr) => {
-      if (err) {
-        // execFile's error: `code` is the exit status, or an errno string when git could not start.
-        const code = typeof err.code === 'number' ? err.code : null;
-        if (err.code === 'ENOENT') {
-          reject(new InputError(`cannot run git in ${cwd}: ${err.message}`));
-          return;
-        }
-        reject(new GitCommandError(args, code, stderr.toString('utf8')));
-        return;
-      }
-      resolve(stdout);
-    });
-    if (input !== undefined) child.stdin?.end(input);
-  });
+/** Runs git in `cwd` and returns stdout as a Buffer (started through the spawn helper, see spawn-helper.ts). */
+export async function gitBuffer(cwd: string, args: string[], input?: string): Promise<Buffer> {
+  const r = await execBuffered('git', args, { cwd, env: gitEnv(), maxBuffer: MAX_BUFFER, ...(input !== undefined ? { input } : {}) });
+  if (r.error?.code === 'ENOENT') throw new InputError(`cannot run git in ${cwd}: ${r.error.message}`);
+  if (r.code !== 0) throw new GitCommandError(args, r.code, r.stderr.toString('utf8'));
+  return r.stdout;
 }
 
 export async function git(cwd: string, args: string[], input?: string): Promise<string> {

@@ -1,7 +1,7 @@
-import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { git } from '../core/git.js';
+import { execBuffered } from '../core/spawn-helper.js';
 import type { ExportEntry } from './verify-export.js';
 
 /**
@@ -97,13 +97,11 @@ function treeRepoEnv(dest: string, extra: Record<string, string>): NodeJS.Proces
   };
 }
 
-function run(args: string[], env: NodeJS.ProcessEnv, input?: Buffer): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = execFile('git', args, { cwd: env.GIT_WORK_TREE, env, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`git ${args[0]} in the tree under test failed: ${stderr.trim() || err.message}`));
-      else resolve(stdout);
-    });
-    if (input) child.stdin?.end(input);
-    else child.stdin?.end();
-  });
+async function run(args: string[], env: NodeJS.ProcessEnv, input?: Buffer): Promise<string> {
+  const r = await execBuffered('git', args, { cwd: env.GIT_WORK_TREE ?? '/', env, maxBuffer: 16 << 20, ...(input ? { input } : {}) });
+  if (r.code !== 0)
+    throw new Error(
+      `git ${args[0] ?? ''} in the tree under test failed: ${r.stderr.toString('utf8').trim() || (r.error?.message ?? `exit ${String(r.code)}`)}`,
+    );
+  return r.stdout.toString('utf8');
 }
