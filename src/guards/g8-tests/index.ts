@@ -160,7 +160,8 @@ export const g8: Guard = {
       log: ctx.log,
       weakenedTests,
       suitesStarted: () => {
-        parseWeakenings();
+        // Started here, awaited (with its rejection) when the findings are made.
+        void parseWeakenings();
         ctx.suites?.started();
       },
       ...(tests.progress ? { progress: tests.progress } : {}),
