@@ -8,6 +8,7 @@ import { sandboxCapabilities } from '../../src/testgate/sandbox-probe.js';
 import { runSuite, SuiteWorkspace } from '../../src/testgate/run-suite.js';
 import { exitCodeRunner } from '../../src/testgate/runners/node.js';
 import { TestRepo } from '../helpers/git-repo.js';
+import { execBuffered, spawnHelperPid } from '../../src/core/spawn-helper.js';
 
 /**
  * Attacks a hostile PR's tests would try, run against the real bubblewrap sandbox. Each asserts that
@@ -310,6 +311,11 @@ describe.skipIf(why !== null)('sandbox attacks (real bwrap)', () => {
       'print("uid", os.getuid(), os.geteuid())',
     ].join('\n');
     writeFileSync(join(root, 'probe.py'), py);
+    // slopgate's spawn helper is up (its IPC channel is an open socket of this process): nothing of it may reach the run.
+    await execBuffered('true', [], { cwd: root, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, maxBuffer: 1024 });
+    for (let i = 0; i < 300 && spawnHelperPid() === undefined; i++) await new Promise((r) => setTimeout(r, 20));
+    const helperPid = spawnHelperPid();
+    expect(helperPid).toBeGreaterThan(0);
     const o = opts(
       [
         `cp ${join(root, 'probe.py')} . 2>/dev/null || true`,
@@ -320,6 +326,7 @@ describe.skipIf(why !== null)('sandbox attacks (real bwrap)', () => {
         'cat /proc/self/status | grep -E "^(CapEff|CapBnd|NoNewPrivs|Seccomp):"',
         'ls -l /proc/self/fd',
         `kill -0 ${process.pid} 2>&1 || echo NO-HOST-KILL`,
+        `kill -0 ${String(helperPid)} 2>&1 || echo NO-HELPER-KILL`,
         'ls /dev',
       ].join('; '),
     );
@@ -336,6 +343,7 @@ describe.skipIf(why !== null)('sandbox attacks (real bwrap)', () => {
     expect(out).toMatch(/^Seccomp:\s+2$/m);
     expect(out).toMatch(/^0$/m); // ulimit -c
     expect(out).toContain('NO-HOST-KILL');
+    expect(out).toContain('NO-HELPER-KILL');
     expect(out).toMatch(/uid 1000 1000/);
     expect(out).toMatch(/fds \['0', '1', '2', '3'\]/); // stdin/out/err and the listing's own fd
     expect(out).not.toMatch(/^(fuse|kvm|mem|kmem|port|sda|nvme|vda)/m);
