@@ -167,7 +167,8 @@ export async function execBuffered(file: string, args: string[], opts: ExecOptio
       resolve(null);
     }
   });
-  // The helper went away meanwhile: this command runs the ordinary way.
+  // The helper went away before answering: this command runs the ordinary way (again, should the helper
+  // have died after starting it; the commands sent here read, or write what is the same the second time).
   if (!reply) return direct(file, args, opts);
   return {
     stdout: toBuffer(reply.stdout),
