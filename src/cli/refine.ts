@@ -143,7 +143,7 @@ export async function runRefine(args: RefineArgs, write: (s: string) => void, de
       : { baselineCache: new FileBaselineCache(fileBaselineCacheDir()) };
     const services = {
       ...storeServices,
-      tests: { ...storeServices.tests, ...(args.noTests ? { enabled: false } : {}), progress: show },
+      tests: { ...(args.noTests ? { enabled: false } : {}), progress: show },
     };
     show('running the guards');
     const report = await runGate({ repoDir, base, head: args.head, config, configSource, guards: GUARDS, services });

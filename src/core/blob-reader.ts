@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { ChunkReader } from './chunk-reader.js';
+import { holdHandles } from './hold-handles.js';
 
 /**
  * One long-lived `git cat-file --batch-command` per repository (and per thread), which every blob read
@@ -46,12 +47,9 @@ class BatchProcess {
     return this.stderr.trim();
   }
 
-  /** Whether the process and its pipes (sockets, though typed as plain streams) keep this one alive. */
+  /** Whether the process and its pipes keep this one alive. */
   private hold(on: boolean): void {
-    for (const h of [this.child, this.child.stdin, this.child.stdout, this.child.stderr]) {
-      const fn: unknown = Reflect.get(h, on ? 'ref' : 'unref');
-      if (typeof fn === 'function') fn.call(h);
-    }
+    holdHandles([this.child, this.child.stdin, this.child.stdout, this.child.stderr], on);
   }
 
   private idle(): void {

@@ -1,4 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { holdHandles } from './hold-handles.js';
 
 /**
  * Short commands (git above all) started from a small helper process instead of from slopgate's own.
@@ -86,10 +87,7 @@ const toBuffer = (u: Uint8Array | undefined) => (u ? Buffer.from(u.buffer, u.byt
 
 /** Whether the helper's process and channel keep this process alive: only while it has work. */
 function hold(h: Helper, on: boolean): void {
-  for (const handle of [h.child, h.child.channel]) {
-    const fn: unknown = handle ? Reflect.get(handle, on ? 'ref' : 'unref') : undefined;
-    if (typeof fn === 'function') fn.call(handle);
-  }
+  holdHandles([h.child, h.child.channel], on);
 }
 
 function startHelper(): void {
