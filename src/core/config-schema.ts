@@ -246,6 +246,15 @@ export const configSchema = z
           .max(262_144)
           .default(2048)
           .describe("size cap of one test run's writable tree, and of its /tmp (a tmpfs each)"),
+        installDiskMb: z
+          .number()
+          .int()
+          .min(64)
+          .max(262_144)
+          .default(4096)
+          .describe(
+            "size cap of one dependency install: the installed dependencies, the installer's HOME, TMPDIR and caches together (a tmpfs where slopgate may mount one); an install that fills it stops and is named",
+          ),
         isolation: z
           .enum(['required', 'best-effort'])
           .default('required')

@@ -130,6 +130,8 @@ export interface DependencyStage {
   installMs?: number;
   reason?: string;
   inputs?: string[];
+  /** The cache entry the side used: `shared` (installed from a base revision) or its tree's own, and why. */
+  entry?: { scope: 'shared' | 'tree'; why: string };
 }
 
 /** G14's link check: offline counts local links only; online also checks external URLs. */

@@ -40,6 +40,8 @@ export interface TestGateConfig extends SuiteLimits {
   forPackage?: (manifest: string) => PackageTestConfig;
   /** `auto` (default): install the project's dependencies before the runs; `off`: the tree as it is. */
   install?: 'auto' | 'off';
+  /** With tests.network: the base's own egress proxy (`egress` is the head's), so one side cannot starve the other. */
+  baseEgress?: SuiteLimits['egress'];
 }
 
 export interface TestGateOptions {
@@ -154,6 +156,11 @@ function noTestsFound(r: SuiteResult): boolean {
   return r.status === 'skipped' && !r.killedBy && r.skippedReason === 'no tests found';
 }
 
+/** A base run that gave nothing to compare with, for a reason other than having no tests. */
+function baseCouldNotRun(r: SuiteResult): boolean {
+  return r.status !== 'ok' && !noTestsFound(r);
+}
+
 function baselineSkip(r: SuiteResult): string {
   if (r.status === 'no-results') {
     return `no test results at the base: ${r.failure ?? `exit ${r.exitCode}`}. Without them, new failures cannot be told from old ones`;
@@ -181,6 +188,13 @@ async function separateFlakes(
   return { regressions: [...pending.map((test) => ({ test, runs })), ...unconfirmed], flaky };
 }
 
+/** Hosts reached by either side's proxy, with their bytes added up. */
+function mergeUsed(used: { host: string; bytes: number }[]): { host: string; bytes: number }[] {
+  const by = new Map<string, number>();
+  for (const u of used) by.set(u.host, (by.get(u.host) ?? 0) + u.bytes);
+  return [...by].map(([host, bytes]) => ({ host, bytes }));
+}
+
 /**
  * The test-regression gate: baseline at the base (cached by base tree, command and lockfiles),
  * candidate at the merge/head commit, both in the sandbox and in parallel on a cache miss; newly
@@ -192,11 +206,13 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
   // The sandbox is probed while the runner is detected (both mostly wait on other processes).
   const probing = sandboxCapabilitiesAsync();
   probing.catch(() => undefined);
-  // With tests.network, one egress proxy serves both sides of this run and is closed with it.
+  // With tests.network, each side has an egress proxy of its own (its own connection budget), closed with the run.
   const egress = await startRunEgress(opts.config.network);
+  const baseEgress = egress.proxy ? await startRunEgress(opts.config.network) : null;
   const config: TestGateConfig = {
     ...opts.config,
     ...(egress.proxy ? { egress: egress.proxy } : {}),
+    ...(baseEgress?.proxy ? { baseEgress: baseEgress.proxy } : {}),
     ...(egress.off ? { networkOff: egress.off } : {}),
   };
   let exporting: Promise<SuiteWorkspace> | undefined;
@@ -221,10 +237,12 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
     const res = ws ? await runPackages(withConfig, ws) : single ? await runBothSides(withConfig, single, exporting) : { ...empty };
     if (egress.off) return { ...res, notes: [...(res.notes ?? []), `tests.network: ${egress.off}`] };
     if (!egress.proxy) return res;
-    return { ...res, egress: { refused: egress.proxy.refusals(), used: egress.proxy.used() } };
+    const proxies = [egress.proxy, ...(baseEgress?.proxy ? [baseEgress.proxy] : [])];
+    return { ...res, egress: { refused: proxies.flatMap((p) => p.refusals()), used: mergeUsed(proxies.flatMap((p) => p.used())) } };
   } finally {
     await (await exporting?.catch(() => undefined))?.dispose();
     await egress.proxy?.close();
+    await baseEgress?.proxy?.close();
     stage(opts, 'done');
   }
 }
@@ -371,6 +389,12 @@ async function judgeBothSides(
   // A registry or network failure is not a verdict on anything: the gate stops, neither passing nor blaming.
   const outage = deps.baseOutage ?? deps.headOutage;
   if (outage) throw new GateInfraError(outage, 're-run when the package registry answers again', 'resources');
+  if (deps.headLimit)
+    throw new GateInfraError(
+      `${deps.headLimit} with this change, where the base's install fit`,
+      'raise tests.installDiskMb in the config on the default branch if the change needs the room',
+      'resources',
+    );
   if (deps.baseFailure) return { ...withDeps, skipped: deps.baseFailure };
   if (deps.headFailure) return { ...withDeps, installFailed: deps.headFailure };
   // Set by the baseline run's closure; an object so that the check after it is not narrowed to the initial false.
@@ -383,21 +407,35 @@ async function judgeBothSides(
   candidateRun.catch(() => undefined);
   opts.suitesStarted?.();
   const cached = await lookup();
-  const baselineRun = cached
-    ? Promise.resolve(cached)
-    : (async () => {
-        const ws = await SuiteWorkspace.create(opts.repoDir, opts.base.sha, cacheDir, opts.config, opts.signal, deps.base);
-        try {
-          const result = await runSuite(ws, runner, opts.config);
-          // Only a sandboxed run shared nothing writable with PR code; only such a baseline is kept.
-          baselineState.isolated = ws.isolation?.sandbox === 'bwrap';
-          return result;
-        } finally {
-          await ws.dispose();
-        }
-      })();
+  const baseLimits: TestGateConfig = { ...opts.config };
+  delete baseLimits.egress;
+  if (opts.config.baseEgress) baseLimits.egress = opts.config.baseEgress;
+  const runBase = async (): Promise<SuiteResult> => {
+    const ws = await SuiteWorkspace.create(opts.repoDir, opts.base.sha, cacheDir, baseLimits, opts.signal, deps.base);
+    try {
+      const result = await runSuite(ws, runner, baseLimits);
+      // Only a sandboxed run shared nothing writable with PR code; only such a baseline is kept.
+      baselineState.isolated = ws.isolation?.sandbox === 'bwrap';
+      return result;
+    } finally {
+      await ws.dispose();
+    }
+  };
+  const baselineRun = cached ? Promise.resolve(cached) : runBase();
   say(cached ? 'running the suite at the head (the base is from the cache)' : 'running the suite at the base and at the head');
-  const [baselineRaw, candidateRaw] = await Promise.all([baselineRun, candidateRun]);
+  const [firstBaseline, candidateRaw] = await Promise.all([baselineRun, candidateRun]);
+  let baselineRaw = firstBaseline;
+  if (!cached && baseCouldNotRun(baselineRaw) && candidateRaw.status === 'ok') {
+    // The base ran beside the head, which may have taken the machine (CPU, memory, the network): once more, alone.
+    say('the base could not run beside the head: running it again, alone');
+    baselineRaw = await runBase();
+    if (baseCouldNotRun(baselineRaw))
+      throw new GateInfraError(
+        `the suite could not run at the base, even alone (${baselineSkip(baselineRaw)}), while it ran with this change: without the base's results nothing can be compared`,
+        "this is not about the change: fix what stops the base's suite (its setup, its limits), then re-run the check",
+        'resources',
+      );
+  }
   const [baseline, candidate] = [capSuiteMessages(baselineRaw), capSuiteMessages(candidateRaw)];
   stage(opts, 'suites done');
   const configChanges = await testConfigChanges(opts.base, new Revision(opts.repoDir, opts.candidateSha)).catch(

@@ -30,6 +30,8 @@ export interface SuiteLimits {
   isolation?: 'required' | 'best-effort';
   /** Size cap of the run's writable tree, and of its /tmp and /dev/shm (MiB each); default 2048. */
   diskMb?: number;
+  /** Size cap of one dependency install (its content, HOME, TMPDIR and caches together; MiB); default 4096. */
+  installDiskMb?: number;
   /**
    * Runs that nothing waits on as closely as the head's suite (the project's own linters and type
    * checkers) run at a lower CPU priority, so that on a busy machine the suite keeps its core.

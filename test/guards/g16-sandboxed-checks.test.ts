@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -43,7 +43,9 @@ async function check(
 
 const g16 = (report: Report): Finding[] => report.findings.filter((f) => f.guard === 'G16');
 const records = (report: Report) => report.sections.checks?.checks ?? [];
-const entries = (prefix: string) => readdirSync(cache).filter((n) => n.startsWith(prefix));
+/** Entries of every scope of the dependency cache whose key starts with `prefix`. */
+const entries = (prefix: string) =>
+  ['shared', 'tree'].flatMap((s) => (existsSync(join(cache, s)) ? readdirSync(join(cache, s)) : [])).filter((n) => n.startsWith(prefix));
 
 const workflow = (...runs: string[]) =>
   `name: ci\non: [pull_request]\njobs:\n  lint:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n${runs.map((r) => `      - run: ${r}\n`).join('')}`;

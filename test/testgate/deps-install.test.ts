@@ -96,12 +96,13 @@ needs('python3', 'bwrap')('G8 installs a Python project’s dependencies', () =>
     const cache = freshCache();
     const first = await check(repo, cache);
     expect(first.tests.dependencies?.base.status).toBe('installed');
-    const entries = readdirSync(cache).filter((n) => !n.startsWith('.'));
+    const entries = readdirSync(join(cache, 'shared'));
     expect(entries).toHaveLength(1);
     const second = await check(repo, cache);
     expect(second.tests.dependencies?.base).toMatchObject({ status: 'cached', key: first.tests.dependencies?.base.key });
     expect(second.tests.dependencies?.head.status).toBe('cached');
-    expect(readdirSync(cache).filter((n) => !n.startsWith('.'))).toEqual(entries);
+    expect(readdirSync(join(cache, 'shared'))).toEqual(entries);
+    expect(readdirSync(join(cache, 'tree'))).toEqual([]);
     expect(second.tests.candidate).toMatchObject({ failing: 0, total: 1 });
   }, 600_000);
 

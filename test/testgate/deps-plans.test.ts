@@ -1,9 +1,24 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import {
+  copyFileSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { Revision } from '../../src/core/revision.js';
-import { DepCache } from '../../src/testgate/deps/dep-cache.js';
+import { DepCache, type CacheScope } from '../../src/testgate/deps/dep-cache.js';
 import { detectPackageManager, planNpm } from '../../src/testgate/deps/npm-deps.js';
 import { poetryRequirement } from '../../src/testgate/deps/poetry-constraint.js';
 import { lockConstraints, readPythonRequirements } from '../../src/testgate/deps/python-requirements.js';
@@ -279,59 +294,123 @@ describe('npm, pnpm and yarn', () => {
 describe('the dependency cache', () => {
   const roots: string[] = [];
   afterAll(() => {
-    for (const r of roots) rmSync(r, { recursive: true, force: true });
+    for (const r of roots) {
+      spawnSync('chmod', ['-R', 'u+w', r]);
+      rmSync(r, { recursive: true, force: true });
+    }
   });
   const cacheAt = (maxBytes: number) => {
     const root = mkdtempSync(join(tmpdir(), 'slopgate-depcache-'));
     roots.push(root);
     return new DepCache({ root, maxBytes, protectMs: 0 });
   };
-  const builder = (calls: { n: number }, bytes = 1024) => ({
+  const entries = (cache: DepCache, scope: CacheScope) => readdirSync(join(cache.opts.root, scope));
+  /** A builder whose install writes `bytes` into a folder of its own (and whatever `plant` adds). */
+  const builder = (calls: { n: number }, bytes = 1024, plant?: (content: string) => void) => ({
     ecosystem: 'npm' as const,
-    build: async (staging: string) => {
+    build: async () => {
       calls.n++;
       await new Promise((r) => setTimeout(r, 50));
-      writeFileSync(join(staging, 'blob'), Buffer.alloc(bytes));
-      return { ok: true as const, outputs: [], notes: [], toolchain: {} };
+      const content = mkdtempSync(join(tmpdir(), 'slopgate-depcache-built-'));
+      roots.push(content);
+      writeFileSync(join(content, 'blob'), Buffer.alloc(bytes));
+      plant?.(content);
+      return {
+        built: { ok: true as const, content, outputs: [], notes: [], toolchain: {} },
+        release: () => Promise.resolve(rmSync(content, { recursive: true, force: true })),
+      };
     },
   });
 
   it('concurrent workers build one entry once; the others wait and use it, and none calls it cached', async () => {
     const cache = cacheAt(1e9);
     const calls = { n: 0 };
-    const results = await Promise.all([1, 2, 3, 4].map(() => cache.getOrBuild('npm-k', builder(calls))));
+    const results = await Promise.all([1, 2, 3, 4].map(() => cache.getOrBuild('shared', 'npm-k', builder(calls))));
     expect(calls.n).toBe(1);
     // Every one of them waited for the install: none found the entry complete when it asked.
     expect(results.map((r) => r.ok && r.cached)).toEqual([false, false, false, false]);
     expect(results.every((r) => r.ok)).toBe(true);
-    expect(await cache.getOrBuild('npm-k', builder(calls))).toMatchObject({ ok: true, cached: true });
+    expect(await cache.getOrBuild('shared', 'npm-k', builder(calls))).toMatchObject({ ok: true, cached: true });
     expect(calls.n).toBe(1);
-    expect(readdirSync(cache.opts.root).filter((n) => !n.startsWith('.'))).toEqual(['npm-k']);
+    expect(entries(cache, 'shared')).toEqual(['npm-k']);
+  });
+
+  it('a scope never serves the other: a tree entry is not found as a shared one, nor the reverse', async () => {
+    const cache = cacheAt(1e9);
+    await cache.getOrBuild('tree', 'npm-t', builder({ n: 0 }));
+    expect(await cache.lookup('shared', 'npm-t')).toBeNull();
+    expect(await cache.lookup('tree', 'npm-t')).not.toBeNull();
   });
 
   it('past its size the least recently used entries go, never the one just built; a failed build leaves nothing', async () => {
     const cache = cacheAt(150 * 1024);
     const calls = { n: 0 };
-    await cache.getOrBuild('npm-old', builder(calls, 100 * 1024));
+    await cache.getOrBuild('shared', 'npm-old', builder(calls, 100 * 1024));
     const past = new Date(Date.now() - 3_600_000);
-    utimesSync(join(cache.entryDir('npm-old'), '.used'), past, past);
-    await cache.getOrBuild('npm-new', builder(calls, 100 * 1024));
-    expect(readdirSync(cache.opts.root).filter((n) => !n.startsWith('.'))).toEqual(['npm-new']);
-    const failed = await cache.getOrBuild('npm-bad', {
+    utimesSync(join(cache.opts.root, '.used', 'shared-npm-old'), past, past);
+    await cache.getOrBuild('tree', 'npm-new', builder(calls, 100 * 1024));
+    expect(entries(cache, 'shared')).toEqual([]);
+    expect(entries(cache, 'tree')).toEqual(['npm-new']);
+    const failed = await cache.getOrBuild('shared', 'npm-bad', {
       ecosystem: 'npm',
-      build: () => Promise.resolve({ ok: false as const, error: 'no', tail: '' }),
+      build: () => Promise.resolve({ built: { ok: false as const, error: 'no', tail: '' }, release: () => Promise.resolve() }),
     });
     expect(failed).toMatchObject({ ok: false, error: 'no' });
-    expect(readdirSync(cache.opts.root).filter((n) => !n.startsWith('.'))).toEqual(['npm-new']);
+    expect(entries(cache, 'shared')).toEqual([]);
+    expect(readdirSync(join(cache.opts.root, '.staging'))).toEqual([]);
   });
 
   it('a lock left by a process that is gone is taken over', async () => {
     const cache = cacheAt(1e9);
-    const { mkdirSync } = await import('node:fs');
-    mkdirSync(join(cache.opts.root, '.locks', 'npm-stale'), { recursive: true });
-    writeFileSync(join(cache.opts.root, '.locks', 'npm-stale', 'owner'), `${(await import('node:os')).hostname()} 999999`);
-    const r = await cache.getOrBuild('npm-stale', builder({ n: 0 }));
+    mkdirSync(join(cache.opts.root, '.locks', 'shared-npm-stale'), { recursive: true });
+    writeFileSync(join(cache.opts.root, '.locks', 'shared-npm-stale', 'owner'), `${hostname()} 999999`);
+    const r = await cache.getOrBuild('shared', 'npm-stale', builder({ n: 0 }));
     expect(r).toMatchObject({ ok: true, cached: false });
+  });
+
+  it("an install's planted links are kept as links: the metadata and the use marker never write through them", async () => {
+    const cache = cacheAt(1e9);
+    const victim = join(cache.opts.root, '..', `slopgate-depcache-victim-${process.pid}`);
+    writeFileSync(victim, 'authorized keys\n');
+    roots.push(victim);
+    const r = await cache.getOrBuild(
+      'shared',
+      'npm-links',
+      builder({ n: 0 }, 16, (content) => {
+        symlinkSync(victim, join(content, 'meta.json'));
+        symlinkSync(victim, join(content, '.used'));
+        linkSync(victim, join(content, 'hard'));
+      }),
+    );
+    expect(r.ok).toBe(true);
+    expect(readFileSync(victim, 'utf8')).toBe('authorized keys\n');
+    const dir = cache.entryDir('shared', 'npm-links');
+    expect(lstatSync(join(dir, 'deps', 'meta.json')).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8'))).toMatchObject({ key: 'npm-links', scope: 'shared' });
+    // Once in place the content is read-only.
+    expect(statSync(join(dir, 'deps', 'blob')).mode & 0o222).toBe(0);
+  });
+
+  it('an entry is used only when it is what it says: its own key and scope, a real folder, metadata a regular file', async () => {
+    const cache = cacheAt(1e9);
+    await cache.getOrBuild('shared', 'npm-a', builder({ n: 0 }));
+    await cache.getOrBuild('shared', 'npm-b', builder({ n: 0 }));
+    const a = cache.entryDir('shared', 'npm-a');
+    const b = cache.entryDir('shared', 'npm-b');
+    // A copy of entry a under b's name: its metadata names a.
+    spawnSync('chmod', ['-R', 'u+w', b]);
+    rmSync(b, { recursive: true, force: true });
+    spawnSync('cp', ['-a', a, b]);
+    expect(await cache.lookup('shared', 'npm-b')).toBeNull();
+    // A link in place of an entry, and a link in place of its metadata.
+    rmSync(b, { recursive: true, force: true });
+    symlinkSync(a, b);
+    expect(await cache.lookup('shared', 'npm-b')).toBeNull();
+    rmSync(b);
+    mkdirSync(join(b, 'deps'), { recursive: true });
+    symlinkSync(join(a, 'meta.json'), join(b, 'meta.json'));
+    expect(await cache.lookup('shared', 'npm-b')).toBeNull();
+    expect(await cache.lookup('shared', 'npm-a')).not.toBeNull();
   });
 });
 

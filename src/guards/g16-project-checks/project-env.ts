@@ -32,6 +32,7 @@ function limitsOf(ctx: GuardContext): SuiteLimits {
     maxProcesses: t.maxProcesses,
     isolation: t.isolation,
     diskMb: t.diskMb,
+    installDiskMb: t.installDiskMb,
   };
 }
 

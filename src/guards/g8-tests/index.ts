@@ -146,6 +146,7 @@ export const g8: Guard = {
         maxProcesses: t.maxProcesses,
         isolation: t.isolation,
         diskMb: t.diskMb,
+        installDiskMb: t.installDiskMb,
         install: t.install,
         workspaces: t.workspaces,
         forPackage: (manifest) => testsAt(ctx.config, manifest),

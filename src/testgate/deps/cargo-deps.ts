@@ -1,5 +1,6 @@
+import { parse, stringify } from 'smol-toml';
 import type { Revision } from '../../core/revision.js';
-import { isTable, readToml } from '../../repo/manifests/toml-read.js';
+import { isTable, readToml, type Table } from '../../repo/manifests/toml-read.js';
 import { hashTexts } from './hash-texts.js';
 import { DEPS_MOUNT, type DepsPlan, type NoInstall } from './deps-plan.js';
 
@@ -30,6 +31,77 @@ export function matchToolchain(pinned: string, installed: string[]): string | nu
   return null;
 }
 
+/** `.cargo/config.toml` settings that change only how cargo builds or prints, never which program it runs or where crates come from. */
+const INERT_CARGO_CONFIG: Record<string, true | string[]> = {
+  alias: true,
+  term: true,
+  profile: true,
+  'cargo-new': true,
+  'future-incompat-report': true,
+  net: ['retry', 'git-fetch-with-cli', 'offline'],
+  build: ['target', 'jobs', 'rustflags', 'rustdocflags', 'target-dir', 'incremental', 'pipelining', 'dep-info-basedir'],
+};
+
+/**
+ * Why running cargo in this tree runs code of the tree (cargo vendor asks rustc for its version, through
+ * any wrapper the repository's config names; a toolchain file may name a toolchain folder of the tree),
+ * or null.
+ */
+function cargoProjectCode(config: string | null, toolchainFile: string | null): string | null {
+  if (toolchainFile && /^\s*path\s*=/m.test(toolchainFile)) return 'rust-toolchain.toml names a toolchain by path';
+  if (config === null) return null;
+  const doc = readToml(config);
+  for (const [table, value] of Object.entries(doc)) {
+    const inert = INERT_CARGO_CONFIG[table];
+    if (inert === true) continue;
+    if (table === 'target' && isTable(value)) {
+      const bad = Object.values(value).some((t) => !isTable(t) || Object.keys(t).some((k) => k !== 'rustflags'));
+      if (!bad) continue;
+    } else if (inert && isTable(value) && Object.keys(value).every((k) => inert.includes(k))) continue;
+    return `.cargo/config.toml sets [${table}], which can make cargo run the repository's programs or read its crates`;
+  }
+  return null;
+}
+
+function projectCodeOf(config: string | null, toolchainFile: string | null): { projectCode: string } | null {
+  const why = cargoProjectCode(config, toolchainFile);
+  return why ? { projectCode: why } : null;
+}
+
+/** A cargo source table: where crates come from. */
+const SOURCE_KEYS = new Set(['registry', 'git', 'branch', 'tag', 'rev', 'replace-with', 'directory']);
+
+/**
+ * The source replacement `cargo vendor` printed, as a config slopgate writes itself: only `[source.*]`
+ * tables with the keys a source has, and the one directory source pointing at {@link CARGO_VENDOR}.
+ * What the install printed is PR output: anything else (a runner, a wrapper, an `[env]`, another
+ * directory) is refused, and the install with it.
+ */
+export function vendoredSourceConfig(printed: string): string {
+  let doc: Table;
+  try {
+    doc = parse(printed);
+  } catch (err) {
+    throw new Error(`cargo vendor printed a config that does not parse: ${String(err)}`);
+  }
+  const extra = Object.keys(doc).filter((k) => k !== 'source');
+  if (extra.length) throw new Error(`cargo vendor printed more than a source replacement ([${extra.join('], [')}])`);
+  const sources = isTable(doc.source) ? doc.source : {};
+  const out: Table = {};
+  for (const [name, table] of Object.entries(sources)) {
+    if (!isTable(table)) throw new Error(`source.${name} is not a table`);
+    const entry: Table = {};
+    for (const [k, v] of Object.entries(table)) {
+      if (!SOURCE_KEYS.has(k) || typeof v !== 'string') throw new Error(`source.${name}.${k} is not a source setting`);
+      if (k === 'directory' && v !== CARGO_VENDOR) throw new Error(`source.${name} points at ${v}, not at the vendored crates`);
+      entry[k] = v;
+    }
+    out[name] = entry;
+  }
+  if (!Object.values(out).some((t) => isTable(t) && t.directory === CARGO_VENDOR)) throw new Error('no source points at the vendored crates');
+  return stringify({ source: out });
+}
+
 export async function planCargo(rev: Revision, rustc: string, installedToolchains: string[]): Promise<DepsPlan | NoInstall | null> {
   const root = await rev.readText('Cargo.toml');
   if (root === null) return null;
@@ -50,7 +122,8 @@ export async function planCargo(rev: Revision, rustc: string, installedToolchain
     CARGO_NET_GIT_FETCH_WITH_CLI: 'false',
   };
   const runEnv: Record<string, string> = {};
-  const pinned = pinnedRustToolchain((await rev.readText('rust-toolchain.toml')) ?? (await rev.readText('rust-toolchain')));
+  const toolchainFile = (await rev.readText('rust-toolchain.toml')) ?? (await rev.readText('rust-toolchain'));
+  const pinned = pinnedRustToolchain(toolchainFile);
   if (pinned) {
     const match = matchToolchain(pinned, installedToolchains);
     if (!match) {
@@ -69,6 +142,7 @@ export async function planCargo(rev: Revision, rustc: string, installedToolchain
     keyMaterial: `rustc=${rustc}\n${env.RUSTUP_TOOLCHAIN ?? ''}\n${h}`,
     inputs: [...texts.keys()].sort(),
     script: `cargo vendor --versioned-dirs ${CARGO_VENDOR} > ${DEPS_MOUNT}/cargo-config.toml`,
+    ...(projectCodeOf(config, toolchainFile) ?? {}),
     env,
     notes,
     toolchain: { rustc },

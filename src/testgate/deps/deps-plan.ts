@@ -24,6 +24,13 @@ export interface DepsPlan {
   keyMaterial: string;
   /** The repository files that decide the install (lockfiles, manifests): a failed install at the head names the ones the PR changed. */
   inputs: string[];
+  /**
+   * Why the install runs code of the tree itself (a lifecycle script, a package from one of its
+   * folders, a build backend, a cargo wrapper, Maven plugins): its result may then depend on any file
+   * of the tree, so it is keyed on the tree and serves that tree alone. Absent: the install runs only
+   * what the dependency files name, and a tree with the same files may use it.
+   */
+  projectCode?: string;
   /** The shell script run in the sandbox, cwd = {@link INSTALL_TREE}, with network through the egress proxy. */
   script: string;
   /** Files written into the entry before the script runs. */

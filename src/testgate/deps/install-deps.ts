@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
-import { lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, realpath, rm, statfs, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
@@ -11,8 +11,10 @@ import { writeSandboxGitConfig } from '../tree-repo.js';
 import { runSandboxed, type SandboxResult } from '../sandbox.js';
 import type { SuiteLimits } from '../run-suite.js';
 import { tailOf } from '../capped-output.js';
-import { planCargo } from './cargo-deps.js';
-import { DepCache, depCacheOptionsFromEnv, type EntryMeta } from './dep-cache.js';
+import { sandboxCapabilities } from '../sandbox-probe.js';
+import { readCappedText } from '../../core/safe-read.js';
+import { planCargo, vendoredSourceConfig } from './cargo-deps.js';
+import { DepCache, depCacheOptionsFromEnv, ENTRY_CONTENT, type Built, type CacheScope, type EntryMeta } from './dep-cache.js';
 import {
   DEPS_MOUNT,
   INSTALL_TREE,
@@ -60,6 +62,8 @@ export interface DepsSummary {
   reason?: string;
   /** Files that decide the install; on failure, the culprits are those of them the PR changed. */
   inputs?: string[];
+  /** The cache entry the side used: shared (installed from a base) or its tree's own, and why. */
+  entry?: EntryChoice;
 }
 
 export interface PreparedDeps {
@@ -68,7 +72,7 @@ export interface PreparedDeps {
   notes: string[];
   toolchain: Record<string, string>;
   /** Set when the install failed: what the installer said. */
-  failure?: { message: string; tail: string };
+  failure?: { message: string; tail: string; diskFull?: boolean };
 }
 
 /**
@@ -143,14 +147,31 @@ function cacheKey(plan: DepsPlan): string {
   return `${plan.ecosystem}-${h.digest('hex').slice(0, 32)}`;
 }
 
-/** Shell `export` lines for an install's environment (values may name `$TMPDIR`). */
+/** Shell `export` lines for an install's environment (values may name `$TMPDIR`; none is secret). */
 function exports(env: Record<string, string>): string {
   return Object.entries(env)
     .map(([k, v]) => `export ${k}="${v.replace(/["\\`]/g, '\\$&')}"`)
     .join('; ');
 }
 
-/** Keeps only the install's outputs in `tree` (node_modules dirs, PnP files); returns their paths. */
+/** An install's disk cap (tests.installDiskMb), MiB. */
+const DEFAULT_INSTALL_DISK_MB = 4096;
+/** The install's own /tmp and /dev/shm (tmpfs each, besides its TMPDIR inside the cap). */
+const INSTALL_SHM_MB = 1024;
+/** An install whose folder is this full when it failed ran out of room. */
+const NEAR_FULL = 0.97;
+
+/** A real folder (lstat: not a link to one). */
+async function isRealDir(path: string): Promise<boolean> {
+  const st = await lstat(path).catch(() => null);
+  return st?.isDirectory() === true;
+}
+
+/**
+ * Keeps only the install's outputs in `tree` (node_modules dirs, PnP files); returns their paths. The
+ * tree is what the install left: links are removed or kept as links, never followed, and only a real
+ * folder or a regular file can be an output (a test run mounts each one).
+ */
 async function keepNodeOutputs(tree: string): Promise<string[]> {
   const outputs: string[] = [];
   const walk = async (dir: string, depth: number): Promise<boolean> => {
@@ -159,17 +180,18 @@ async function keepNodeOutputs(tree: string): Promise<string[]> {
       const p = join(dir, name);
       const rel = relative(tree, p);
       const st = await lstat(p);
+      const real = st.isDirectory() || st.isFile();
       if (name === 'node_modules' && st.isDirectory()) {
         outputs.push(rel);
         keepAny = true;
         continue;
       }
-      if (PNP_OUTPUTS.includes(rel)) {
+      if (PNP_OUTPUTS.includes(rel) && real) {
         outputs.push(rel);
         keepAny = true;
         continue;
       }
-      if (st.isDirectory() && !st.isSymbolicLink() && depth < 8 && (await walk(p, depth + 1))) {
+      if (st.isDirectory() && depth < 8 && (await walk(p, depth + 1))) {
         keepAny = true;
         continue;
       }
@@ -178,26 +200,39 @@ async function keepNodeOutputs(tree: string): Promise<string[]> {
     return keepAny;
   };
   await walk(tree, 0);
-  for (const o of outputs.filter((x) => x.endsWith('node_modules')))
-    for (const c of NODE_MODULES_CACHES) await mkdir(join(tree, o, c), { recursive: true }).catch(() => undefined);
+  for (const o of outputs.filter((x) => x.endsWith('node_modules'))) {
+    for (const c of NODE_MODULES_CACHES) {
+      const p = join(tree, o, c);
+      if (!(await isRealDir(p))) await rm(p, { recursive: true, force: true });
+      await mkdir(p).catch(() => undefined);
+    }
+  }
   return outputs.sort();
 }
 
-/** What a suite run mounts from an entry. */
-function runDepsOf(plan: DepsPlan | NoInstall, meta: EntryMeta | null, dir: string | null): RunDeps {
+/**
+ * What a suite run mounts from an entry. Each folder it binds is checked to be itself (no link on its
+ * way): bubblewrap follows a link given as a bind's source, which would mount a host file.
+ */
+async function runDepsOf(plan: DepsPlan | NoInstall, meta: EntryMeta | null, dir: string | null): Promise<RunDeps> {
   const env = { ...plan.runEnv };
   if (!meta || !dir || !('ecosystem' in plan)) return { ...NO_RUN_DEPS, env };
+  const content = join(dir, ENTRY_CONTENT);
   const host = (plan.hostPaths ?? []).map((p) => ({ src: p, dest: p }));
+  const unlinked = async (src: string) => {
+    if ((await realpath(src)) !== src) throw new Error(`the cached dependencies hold a link at ${src}; the entry is not used`);
+    return src;
+  };
   if (meta.ecosystem === 'npm' || meta.ecosystem === 'pnpm' || meta.ecosystem === 'yarn') {
     return {
-      binds: meta.outputs.map((o) => ({ src: join(dir, 'tree', o), dest: o })),
+      binds: await Promise.all(meta.outputs.map(async (o) => ({ src: await unlinked(join(content, 'tree', o)), dest: o }))),
       tmpfs: meta.outputs.filter((o) => o.endsWith('node_modules')).flatMap((o) => NODE_MODULES_CACHES.map((c) => `${o}/${c}`)),
       env,
       path: [],
     };
   }
   return {
-    binds: [...host, { src: dir, dest: DEPS_MOUNT }],
+    binds: [...host, { src: await unlinked(content), dest: DEPS_MOUNT }],
     tmpfs: [],
     env,
     path: plan.runPath ?? [],
@@ -205,50 +240,174 @@ function runDepsOf(plan: DepsPlan | NoInstall, meta: EntryMeta | null, dir: stri
   };
 }
 
-type InstallRun = { ok: true; result: SandboxResult } | { ok: false; error: string };
+type InstallRun = { ok: true; result: SandboxResult; diskFull: boolean } | { ok: false; error: string };
 
-async function runInstall(plan: DepsPlan, staging: string, sha: string, ctx: DepsContext): Promise<InstallRun> {
-  const tree = join(staging, 'tree');
-  await mkdir(tree, { recursive: true });
+/**
+ * The folder one install runs in, nothing shared: its content (bound at {@link DEPS_MOUNT}, what
+ * becomes the cache entry), HOME, TMPDIR and caches. Where slopgate may mount, it is a tmpfs capped
+ * at tests.installDiskMb; elsewhere a watchdog measures it and stops the install at the cap.
+ */
+class InstallRoot {
+  private mounted = false;
+  private constructor(
+    readonly dir: string,
+    readonly capMb: number,
+  ) {}
+
+  static async create(capMb: number): Promise<InstallRoot> {
+    const root = new InstallRoot(await mkdtemp(join(tmpdir(), 'slopgate-install-')), capMb);
+    try {
+      if (sandboxCapabilities().tmpfsMount) {
+        await run('mount', ['-t', 'tmpfs', '-o', `size=${capMb * 1024 * 1024},mode=0700,nosuid,nodev`, 'slopgate-install', root.dir]);
+        root.mounted = true;
+      }
+      await Promise.all(['home', 'tmp', 'cache', ENTRY_CONTENT].map((d) => mkdir(join(root.dir, d))));
+    } catch (err) {
+      await root.release();
+      throw err;
+    }
+    return root;
+  }
+
+  get content(): string {
+    return join(this.dir, ENTRY_CONTENT);
+  }
+
+  /** Whether the install used (nearly) all of its cap. */
+  async full(): Promise<boolean> {
+    return (await this.usedMb()) >= NEAR_FULL * this.capMb;
+  }
+
+  async usedMb(): Promise<number> {
+    if (this.mounted) {
+      const s = await statfs(this.dir).catch(() => null);
+      return s ? ((s.blocks - s.bfree) * s.bsize) / (1024 * 1024) : 0;
+    }
+    const { stdout } = await run('du', ['-sk', this.dir], { maxBuffer: 1024 * 1024 }).catch(() => ({ stdout: '0' }));
+    return Number(stdout.split('\t')[0]) / 1024;
+  }
+
+  /** Without a tmpfs of its own: aborts `controller` once the folder holds more than the cap. */
+  watch(controller: AbortController): () => void {
+    if (this.mounted) return () => undefined;
+    let busy = false;
+    const timer = setInterval(() => {
+      if (busy) return;
+      busy = true;
+      void this.usedMb()
+        .then((mb) => {
+          if (mb >= this.capMb) controller.abort();
+        })
+        .finally(() => (busy = false));
+    }, 2000);
+    return () => clearInterval(timer);
+  }
+
+  async release(): Promise<void> {
+    if (this.mounted) {
+      await run('umount', ['-l', this.dir]).catch(() => undefined);
+      this.mounted = false;
+    }
+    await run('chmod', ['-R', 'u+w', '--', this.dir]).catch(() => undefined);
+    await rm(this.dir, { recursive: true, force: true, maxRetries: 3 });
+  }
+}
+
+async function runInstall(plan: DepsPlan, root: InstallRoot, sha: string, ctx: DepsContext): Promise<InstallRun> {
+  const tree = join(root.content, 'tree');
+  await mkdir(tree);
   await exportTreeRepo(ctx.repoDir, sha, tree);
-  for (const f of plan.files ?? []) await writeFile(join(staging, f.path), f.content);
+  for (const f of plan.files ?? []) await writeFile(join(root.content, f.path), f.content);
   const egress = await ctx.egress();
   if (!egress)
     return {
       ok: false,
       error: 'network for dependency installs is off on this machine (SLOPGATE_EGRESS=off), and nothing is cached for these dependencies',
     };
-  const root = await mkdtemp(join(tmpdir(), 'slopgate-install-'));
+  await writeSandboxGitConfig(join(root.dir, 'home'));
+  const env = { ...operatorRegistryEnv(), ...plan.env };
+  const cap = new AbortController();
+  const stopWatching = root.watch(cap);
   try {
-    await Promise.all(['home', 'tmp', 'cache'].map((d) => mkdir(join(root, d))));
-    await writeSandboxGitConfig(join(root, 'home'));
-    const env = { ...operatorRegistryEnv(), ...plan.env };
     const result = await runSandboxed({
       command: `set -e\n${exports(env)}\n${plan.script}`,
       cwd: INSTALL_TREE,
-      home: join(root, 'home'),
-      tmp: join(root, 'tmp'),
-      cacheDir: join(root, 'cache'),
-      writable: [root],
-      binds: [...(plan.hostPaths ?? []).map((p) => ({ src: p, dest: p })), { src: staging, dest: DEPS_MOUNT, writable: true }],
+      home: join(root.dir, 'home'),
+      tmp: join(root.dir, 'tmp'),
+      cacheDir: join(root.dir, 'cache'),
+      writable: [root.dir],
+      binds: [...(plan.hostPaths ?? []).map((p) => ({ src: p, dest: p })), { src: root.content, dest: DEPS_MOUNT, writable: true }],
       egress,
       timeoutMs: Math.max(ctx.limits.timeoutSec, 900) * 1000,
       memoryMb: Math.max(ctx.limits.memoryMb, 4096),
       maxProcesses: Math.max(ctx.limits.maxProcesses, 512),
-      diskMb: ctx.limits.diskMb ?? 2048,
+      diskMb: Math.min(root.capMb, INSTALL_SHM_MB),
       ...(ctx.limits.isolation ? { isolation: ctx.limits.isolation } : {}),
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
+      signal: ctx.signal ? AbortSignal.any([ctx.signal, cap.signal]) : cap.signal,
     });
-    return { ok: true, result };
+    const diskFull = cap.signal.aborted || (result.exitCode !== 0 && (await root.full()));
+    return { ok: true, result, diskFull };
   } finally {
-    await rm(root, { recursive: true, force: true, maxRetries: 3 });
+    stopWatching();
   }
 }
 
-/** A tree's dependency plan and its cache key, before anything is installed. */
+/** Runs the install of `plan` on `rev` in a folder of its own and reads what it produced as data. */
+async function install(plan: DepsPlan, rev: Revision, ctx: DepsContext): Promise<{ built: Built; release(): Promise<void> }> {
+  const capMb = ctx.limits.installDiskMb ?? DEFAULT_INSTALL_DISK_MB;
+  const root = await InstallRoot.create(capMb);
+  const fail = (error: string, tail = '', diskFull = false): { built: Built; release(): Promise<void> } => ({
+    built: { ok: false, error, tail, ...(diskFull ? { diskFull } : {}) },
+    release: () => root.release(),
+  });
+  try {
+    const refusedBefore = ctx.refusals?.().length ?? 0;
+    const r = await runInstall(plan, root, rev.sha, ctx);
+    if (!r.ok) return fail(r.error);
+    const res = r.result;
+    if (r.diskFull)
+      return fail(`the dependency install filled its disk (tests.installDiskMb, ${capMb} MiB)`, tailOf(`${res.stdout}\n${res.stderr}`.trim()), true);
+    if (res.refused || res.killedBy || res.exitCode !== 0) {
+      const tail = tailOf(`${res.stdout}\n${res.stderr}`.trim());
+      return fail(installFailureSummary(plan.ecosystem, res, tail, ctx.refusals?.() ?? []), tail);
+    }
+    const tree = join(root.content, 'tree');
+    let outputs: string[] = [];
+    let cargoConfig: string | undefined;
+    if (plan.ecosystem === 'npm' || plan.ecosystem === 'pnpm' || plan.ecosystem === 'yarn') outputs = await keepNodeOutputs(tree);
+    else await rm(tree, { recursive: true, force: true });
+    if (plan.ecosystem === 'cargo') {
+      // What cargo printed is the install's output: read as data (no link followed), and only a source replacement is kept.
+      try {
+        cargoConfig = vendoredSourceConfig(await readCappedText(join(root.content, 'cargo-config.toml'), 1024 * 1024));
+      } catch (err) {
+        return fail(`the source replacement cargo vendor printed was refused: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    // The script's last line is the tool's version (`go version`, `pytest --version`).
+    const printed = /(\d+\.\d+\.\d+)/.exec(res.stdout.trim().split('\n').at(-1) ?? '')?.[1];
+    const toolchain = { ...plan.toolchain };
+    if (printed && plan.ecosystem === 'go') toolchain.go = printed;
+    if (printed && plan.ecosystem === 'python') toolchain.pytest = printed;
+    if (printed && plan.ecosystem === 'maven') toolchain.maven = printed;
+    // What the proxy refused belongs to the entry: whoever uses it (G8, or a guard that got there first) reports it.
+    const refused = ctx.refusals?.().slice(refusedBefore) ?? [];
+    const notes = refused.length ? [`the egress proxy refused what the dependency install tried to reach: ${refused.slice(0, 5).join('; ')}`] : [];
+    return {
+      built: { ok: true, content: root.content, outputs, notes, toolchain, ...(cargoConfig ? { cargoConfig } : {}) },
+      release: () => root.release(),
+    };
+  } catch (err) {
+    await root.release();
+    throw err;
+  }
+}
+
+/** A tree's dependency plan and its key, before anything is installed. */
 export interface PlannedDeps {
   rev: Revision;
   plan: DepsPlan | NoInstall | null;
+  /** What the dependency files decide (ecosystem and hash); the entry's key adds the tree where the install runs the tree's code. */
   key?: string;
 }
 
@@ -259,65 +418,52 @@ export async function planDependencies(rev: Revision, runner: RunnerId, floor?: 
 }
 
 /**
- * Makes the dependencies of one tree available to its suite runs: from the cache when an entry with
- * the same key exists (steady state: nothing is installed), else by running the ecosystem's installer
- * in the sandbox with network only through the egress proxy.
+ * The key of the entry a side uses: in the shared scope, the dependency key (plus the tree when the
+ * install runs the tree's code); in a tree's own scope, always the dependency key and the tree.
  */
-export async function installDependencies(planned: PlannedDeps, ctx: DepsContext): Promise<PreparedDeps> {
+async function entryKey(planned: PlannedDeps & { plan: DepsPlan; key: string }, scope: CacheScope): Promise<string> {
+  if (scope === 'shared' && !planned.plan.projectCode) return planned.key;
+  const tree = await planned.rev.treeId();
+  return `${planned.plan.ecosystem}-${createHash('sha256').update(`${planned.key}\0tree\0${tree}`).digest('hex').slice(0, 32)}`;
+}
+
+/** Which entry a side uses, and why: what the report says. */
+export interface EntryChoice {
+  scope: CacheScope;
+  why: string;
+}
+
+/**
+ * Makes the dependencies of one tree available to its suite runs: from the cache when an entry with
+ * the same key exists in `choice.scope` (steady state: nothing is installed), else by running the
+ * ecosystem's installer in the sandbox with network only through the egress proxy.
+ */
+export async function installDependencies(planned: PlannedDeps, ctx: DepsContext, choice: EntryChoice): Promise<PreparedDeps> {
   const { plan, key, rev } = planned;
   if (!plan) return { summary: { status: 'none', reason: 'no dependency manifest' }, run: NO_RUN_DEPS, notes: [], toolchain: {} };
   if (!('ecosystem' in plan) || !key) {
     return {
       summary: { status: 'none', reason: 'none' in plan ? plan.none : 'nothing to install' },
-      run: runDepsOf(plan, null, null),
+      run: await runDepsOf(plan, null, null),
       notes: plan.notes ?? [],
       toolchain: plan.toolchain ?? {},
     };
   }
-  const base = { ecosystem: plan.ecosystem, key, inputs: plan.inputs };
-  const outcome = await ctx.cache.getOrBuild(key, {
-    ecosystem: plan.ecosystem,
-    build: async (staging) => {
-      const refusedBefore = ctx.refusals?.().length ?? 0;
-      const r = await runInstall(plan, staging, rev.sha, ctx);
-      if (!r.ok) return { ok: false, error: r.error, tail: '' };
-      const res = r.result;
-      if (res.refused || res.killedBy || res.exitCode !== 0) {
-        const tail = tailOf(`${res.stdout}\n${res.stderr}`.trim());
-        return { ok: false, error: installFailureSummary(plan.ecosystem, res, tail, ctx.refusals?.() ?? []), tail };
-      }
-      const tree = join(staging, 'tree');
-      let outputs: string[] = [];
-      let cargoConfig: string | undefined;
-      if (plan.ecosystem === 'npm' || plan.ecosystem === 'pnpm' || plan.ecosystem === 'yarn') outputs = await keepNodeOutputs(tree);
-      else await rm(tree, { recursive: true, force: true });
-      if (plan.ecosystem === 'cargo') cargoConfig = await readFile(join(staging, 'cargo-config.toml'), 'utf8');
-      // The script's last line is the tool's version (`go version`, `pytest --version`).
-      const printed = /(\d+\.\d+\.\d+)/.exec(res.stdout.trim().split('\n').at(-1) ?? '')?.[1];
-      const toolchain = { ...plan.toolchain };
-      if (printed && plan.ecosystem === 'go') toolchain.go = printed;
-      if (printed && plan.ecosystem === 'python') toolchain.pytest = printed;
-      if (printed && plan.ecosystem === 'maven') toolchain.maven = printed;
-      // What the proxy refused belongs to the entry: whoever uses it (G8, or a guard that got there first) reports it.
-      const refused = ctx.refusals?.().slice(refusedBefore) ?? [];
-      const notes = refused.length
-        ? [`the egress proxy refused what the dependency install tried to reach: ${refused.slice(0, 5).join('; ')}`]
-        : [];
-      return { ok: true, outputs, notes, toolchain, ...(cargoConfig ? { cargoConfig } : {}) };
-    },
-  });
+  const used = await entryKey({ rev, plan, key }, choice.scope);
+  const base = { ecosystem: plan.ecosystem, key: used, inputs: plan.inputs, entry: choice };
+  const outcome = await ctx.cache.getOrBuild(choice.scope, used, { ecosystem: plan.ecosystem, build: () => install(plan, rev, ctx) });
   if (!outcome.ok) {
     return {
       summary: { ...base, status: 'failed', reason: outcome.error },
       run: NO_RUN_DEPS,
       notes: plan.notes,
       toolchain: plan.toolchain,
-      failure: { message: outcome.error, tail: outcome.tail },
+      failure: { message: outcome.error, tail: outcome.tail, ...(outcome.diskFull ? { diskFull: true } : {}) },
     };
   }
   return {
     summary: { ...base, status: outcome.cached ? 'cached' : 'installed', installMs: outcome.meta.installMs },
-    run: runDepsOf(plan, outcome.meta, outcome.dir),
+    run: await runDepsOf(plan, outcome.meta, outcome.dir),
     notes: [...plan.notes, ...outcome.meta.notes],
     toolchain: { ...plan.toolchain, ...outcome.meta.toolchain },
   };

@@ -190,6 +190,8 @@ export async function planMaven(rev: Revision, m?: MavenMachine): Promise<DepsPl
     keyMaterial: `maven=${mvn}\njdk=${jdk ? `${jdk.home} ${jdk.version}` : 'none'}\nmirror=${mirror ?? ''}\n${hashTexts(texts)}`,
     inputs,
     script: mavenInstallScript(),
+    // The install runs the build's lifecycle up to `test`: its plugins (exec, antrun, code generators) are the project's code.
+    projectCode: "Maven runs the build's plugins while it resolves them",
     files: [
       { path: 'settings.xml', content: mavenSettings(mirror) },
       { path: 'maven-reactor.txt', content: reactor.map((r) => `${r}\n`).join('') },

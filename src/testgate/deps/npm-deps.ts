@@ -34,6 +34,82 @@ const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare'];
 /** Config files that change how the package manager installs (hoisting, linker, registries). */
 const PM_CONFIG = ['.npmrc', '.yarnrc', '.yarnrc.yml', 'pnpm-workspace.yaml', '.pnpmfile.cjs'];
 
+/** Dependency fields whose specs may name a folder of the tree (`file:`, `link:`, a relative path). */
+const DEP_FIELDS = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'];
+const LOCAL_SPEC = /^(?:file:|link:|portal:|\.{1,2}\/|\/|~\/)/;
+/** `.npmrc` keys that change only how packages are resolved or laid out, never what runs. */
+const NPMRC_INERT = new Set([
+  'registry',
+  'engine-strict',
+  'save-exact',
+  'save-prefix',
+  'legacy-peer-deps',
+  'strict-peer-dependencies',
+  'auto-install-peers',
+  'shamefully-hoist',
+  'public-hoist-pattern',
+  'hoist-pattern',
+  'hoist',
+  'node-linker',
+  'package-lock',
+  'lockfile',
+  'fund',
+  'audit',
+  'loglevel',
+  'progress',
+  'prefer-offline',
+  'prefer-frozen-lockfile',
+  'link-workspace-packages',
+  'prefer-workspace-packages',
+  'resolution-mode',
+  'dedupe-peer-dependents',
+  'strict-ssl',
+  'git-checks',
+  'update-notifier',
+  'fetch-retries',
+  'fetch-timeout',
+  'save',
+  'optional',
+  'include-workspace-root',
+  'recursive-install',
+  'enable-pre-post-scripts',
+  'manage-package-manager-versions',
+  'ignore-scripts',
+]);
+
+/**
+ * Why installing this tree runs code of the tree itself (its own lifecycle scripts, a native addon's
+ * build, a package from one of its folders, a pnpm hook, a yarn release or plugin it carries, an
+ * `.npmrc` that points npm at a file), or null when the install runs only what the lockfile names.
+ * Such an install's result may depend on any file of the tree, so it serves that tree alone.
+ */
+function projectCodeOf(manifests: [string, Record<string, unknown> | null][], paths: Set<string>, configs: Map<string, string>): string | null {
+  for (const [path, pkg] of manifests) {
+    if (!pkg) continue;
+    const scripts = isRecord(pkg.scripts) ? pkg.scripts : {};
+    const script = [...INSTALL_SCRIPTS, 'preprepare', 'postprepare'].find((s) => typeof scripts[s] === 'string');
+    if (script) return `${path} has a ${script} script`;
+    const dir = path.slice(0, -'package.json'.length);
+    if (paths.has(`${dir}binding.gyp`)) return `${dir}binding.gyp builds a native addon`;
+    for (const f of DEP_FIELDS) {
+      const deps = isRecord(pkg[f]) ? pkg[f] : {};
+      const local = Object.entries(deps).find(([, spec]) => typeof spec === 'string' && LOCAL_SPEC.test(spec));
+      if (local) return `${path} takes ${local[0]} from a folder of the repository (${String(local[1])})`;
+    }
+  }
+  if (configs.has('.pnpmfile.cjs')) return '.pnpmfile.cjs hooks into the install';
+  const yarnrc = configs.get('.yarnrc.yml');
+  if (yarnrc && /^\s*(yarnPath|plugins)\s*:/m.test(yarnrc)) return '.yarnrc.yml runs a yarn release or plugins the repository carries';
+  const npmrc = configs.get('.npmrc');
+  if (npmrc) {
+    for (const line of npmrc.split('\n')) {
+      const key = /^\s*([^#;=\s][^=]*?)\s*=/.exec(line)?.[1];
+      if (key && !NPMRC_INERT.has(key) && !/^@[^:]+:registry$/.test(key)) return `.npmrc sets ${key}`;
+    }
+  }
+  return null;
+}
+
 function readJson(text: string | null): Record<string, unknown> | null {
   if (text === null) return null;
   const v: unknown = parseJsonc(text);
@@ -134,7 +210,14 @@ export async function planNpm(rev: Revision, nodeVersion: string, floor?: Revisi
   const key = [`pm=${pm}@${detected.version ?? ''}`, `node=${nodeVersion}`, `lock=${lockfile ?? ''}:${lockText ?? ''}`];
   key.push(`package.json:${installRelevant(pkg)}`);
   for (const [i, m] of members.entries()) key.push(`${m}:${allDeps[i + 1] ? installRelevant(allDeps[i + 1]!) : ''}`);
-  for (const c of configs) key.push(`${c}:${(await rev.readText(c)) ?? ''}`);
+  const configTexts = new Map<string, string>();
+  for (const c of configs) configTexts.set(c, (await rev.readText(c)) ?? '');
+  for (const [c, t] of configTexts) key.push(`${c}:${t}`);
+  const projectCode = projectCodeOf(
+    [['package.json', pkg], ...members.map((m, i): [string, Record<string, unknown> | null] => [m, allDeps[i + 1] ?? null])],
+    paths,
+    configTexts,
+  );
 
   // The script (part of the cache key) carries the date.
   const asOf = lockfile ? null : await resolveAsOf(rev, floor);
@@ -154,6 +237,7 @@ export async function planNpm(rev: Revision, nodeVersion: string, floor?: Revisi
     ecosystem: pm,
     keyMaterial: key.join('\n'),
     inputs: ['package.json', ...(lockfile ? [lockfile] : []), ...members, ...configs],
+    ...(projectCode ? { projectCode } : {}),
     script,
     env: {
       COREPACK_ENABLE_DOWNLOAD_PROMPT: '0',

@@ -13,6 +13,7 @@ import {
   sharedDepCache,
   type DepsContext,
   type DepsSummary,
+  type EntryChoice,
   type PlannedDeps,
   type PreparedDeps,
 } from './install-deps.js';
@@ -68,6 +69,8 @@ export interface PreparedSides {
   /** An install failed for reasons that are not the project's or the change's (registry, network). */
   baseOutage?: string;
   headOutage?: string;
+  /** The candidate's install filled tests.installDiskMb where the base's fit: the gate stops, blaming neither. */
+  headLimit?: string;
 }
 
 /** What installers print when the registry or the network failed, not the request. */
@@ -82,9 +85,24 @@ function isOutage(f: { message: string; tail: string }): boolean {
 export interface SidesPlan {
   /** Part of the baseline cache key: a baseline ran with these dependencies. */
   baseKey: string | undefined;
-  /** The base and the head have the same dependencies (one set serves both, whether the base runs or not). */
+  /**
+   * The head runs on the base's entry: the same dependency files, and an install that runs none of
+   * the tree's own code (one set serves both, whether the base runs or not).
+   */
   sameDeps: boolean;
   prepare(needBase: boolean): Promise<PreparedSides>;
+}
+
+const SHARED_WHY = 'shared: installed from the base, a commit the repository holds';
+
+/** Whether the head may run on the base's install, and the words for the head's choice either way. */
+function headChoice(basePlan: PlannedDeps, headPlan: PlannedDeps): { reuse: boolean; why: string } {
+  const projectCode = headPlan.plan && 'ecosystem' in headPlan.plan ? headPlan.plan.projectCode : undefined;
+  if (basePlan.key === headPlan.key && !projectCode)
+    return { reuse: true, why: "the base's entry: the same dependency files, and the install runs none of the tree's own code" };
+  if (basePlan.key === headPlan.key)
+    return { reuse: false, why: `its own: ${projectCode ?? 'the install runs the tree\'s code'}, so the install must see this tree` };
+  return { reuse: false, why: "its own: its dependency files differ from the base's, and an install of a pull request's tree serves that tree alone" };
 }
 
 async function changedPaths(repoDir: string, base: string, head: string): Promise<Set<string>> {
@@ -118,7 +136,7 @@ export async function planSides(opts: GateLike, runner: RunnerId): Promise<Sides
     : undefined;
   return {
     baseKey: basePlan.key,
-    sameDeps: basePlan.key === headPlan.key,
+    sameDeps: headChoice(basePlan, headPlan).reuse,
     prepare: (needBase) => prepareBoth(opts, basePlan, headPlan, needBase, workspaceKey),
   };
 }
@@ -142,6 +160,11 @@ async function fromWorkflow(plan: PlannedDeps, workspace: string): Promise<Prepa
   };
 }
 
+/** The tree id of the workflow's checkout (its HEAD), or null. */
+async function workspaceTree(workspace: string): Promise<string | null> {
+  return (await git(workspace, ['rev-parse', 'HEAD^{tree}']).catch(() => '')).trim() || null;
+}
+
 async function prepareBoth(
   opts: GateLike,
   basePlan: PlannedDeps,
@@ -149,30 +172,40 @@ async function prepareBoth(
   needBase: boolean,
   workspaceKey: string | undefined,
 ): Promise<PreparedSides> {
-  // Objects, so that the checks after the closures are not narrowed to the initial null.
-  const egress: { started: Promise<EgressHandle | null> | null; handle: EgressHandle | null } = { started: null, handle: null };
   const workspace = opts.deps?.prepared?.workspace;
-  const install = async (plan: PlannedDeps, c: DepsContext): Promise<PreparedDeps> =>
-    (workspace && plan.key !== undefined && plan.key === workspaceKey ? await fromWorkflow(plan, workspace) : null) ??
-    installDependencies(plan, c);
-  const ctx = {
-    repoDir: opts.repoDir,
-    cache: opts.deps?.cache ?? sharedDepCache(),
-    egress: () =>
-      (egress.started ??= (opts.deps?.egress?.() ?? installEgress()).then((h) => {
-        egress.handle = h;
-        return h;
-      })),
-    refusals: () => (egress.handle?.refusals() ?? []).map((r) => `${r.host}:${r.port} (${r.reason})`),
-    limits: opts.config,
-    ...(opts.signal ? { signal: opts.signal } : {}),
+  const cache = opts.deps?.cache ?? sharedDepCache();
+  // The workflow's install ran the checkout's code: where the install runs the tree's code, it serves only that very tree.
+  const fromCheckout = async (plan: PlannedDeps): Promise<PreparedDeps | null> => {
+    if (!workspace || plan.key === undefined || plan.key !== workspaceKey) return null;
+    const projectCode = plan.plan && 'ecosystem' in plan.plan ? plan.plan.projectCode : undefined;
+    if (projectCode && (await workspaceTree(workspace)) !== (await plan.rev.treeId())) return null;
+    return fromWorkflow(plan, workspace);
   };
-  try {
-    // What the proxy refused during an install is in that entry's notes (install-deps.ts).
-    return await installBoth(opts, basePlan, headPlan, needBase, { ...ctx, install });
-  } finally {
-    await (await egress.started)?.close();
-  }
+  // Each side's install has an egress proxy of its own: one side cannot use up the other's connections.
+  const install = async (plan: PlannedDeps, choice: EntryChoice): Promise<PreparedDeps> => {
+    const prepared = await fromCheckout(plan);
+    if (prepared) return prepared;
+    const egress: { started: Promise<EgressHandle | null> | null; handle: EgressHandle | null } = { started: null, handle: null };
+    const ctx: DepsContext = {
+      repoDir: opts.repoDir,
+      cache,
+      egress: () =>
+        (egress.started ??= (opts.deps?.egress?.() ?? installEgress()).then((h) => {
+          egress.handle = h;
+          return h;
+        })),
+      refusals: () => (egress.handle?.refusals() ?? []).map((r) => `${r.host}:${r.port} (${r.reason})`),
+      limits: opts.config,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    };
+    try {
+      // What the proxy refused during an install is in that entry's notes (install-deps.ts).
+      return await installDependencies(plan, ctx, choice);
+    } finally {
+      await (await egress.started)?.close();
+    }
+  };
+  return installBoth(opts, basePlan, headPlan, needBase, install);
 }
 
 async function installBoth(
@@ -180,17 +213,20 @@ async function installBoth(
   basePlan: PlannedDeps,
   headPlan: PlannedDeps,
   needBase: boolean,
-  ctx: DepsContext & { install: (plan: PlannedDeps, c: DepsContext) => Promise<PreparedDeps> },
+  install: (plan: PlannedDeps, choice: EntryChoice) => Promise<PreparedDeps>,
 ): Promise<PreparedSides> {
-  const sameKey = basePlan.key === headPlan.key;
+  const choice = headChoice(basePlan, headPlan);
   const notNeeded: PreparedDeps = {
     summary: { status: 'none', reason: 'the baseline is cached' },
     run: NO_RUN_DEPS,
     notes: [],
     toolchain: {},
   };
-  const base = needBase || sameKey ? await ctx.install(basePlan, ctx) : notNeeded;
-  let head = sameKey ? base : await ctx.install(headPlan, ctx);
+  const headInstall = (): Promise<PreparedDeps> => install(headPlan, { scope: 'tree', why: choice.why });
+  const base = needBase || choice.reuse ? await install(basePlan, { scope: 'shared', why: SHARED_WHY }) : notNeeded;
+  let head = choice.reuse
+    ? { ...base, summary: { ...base.summary, ...(base.summary.entry ? { entry: { scope: 'shared' as const, why: choice.why } } : {}) } }
+    : await headInstall();
   const notes = [...new Set([...head.notes, ...base.notes])];
   const summary = (): SideDeps => ({ base: base.summary, head: head.summary, toolchain: { ...base.toolchain, ...head.toolchain } });
   if (base.failure && isOutage(base.failure)) {
@@ -212,8 +248,12 @@ async function installBoth(
     };
   }
   // One more try when the registry or the network failed: registries have bad minutes.
-  if (head.failure && isOutage(head.failure)) head = await ctx.install(headPlan, ctx);
+  if (head.failure && isOutage(head.failure)) head = await headInstall();
   if (!head.failure) return { base: base.run, head: head.run, summary: summary(), notes };
+  if (head.failure.diskFull) {
+    // The base's install fit: whether the change needs more room or fills it on purpose, the cap decides, not the code.
+    return { base: base.run, head: NO_RUN_DEPS, summary: summary(), notes, headLimit: head.failure.message };
+  }
   if (isOutage(head.failure)) {
     return {
       base: base.run,

@@ -75,6 +75,8 @@ export async function planPython(rev: Revision, floor?: Revision): Promise<DepsP
     ecosystem: 'python',
     keyMaterial: `${key}\n${setupPy}`,
     inputs: [...new Set(inputs)],
+    // Computed metadata comes from running the project's build backend (setup.py, a dynamic pyproject).
+    ...(req.dynamic ? { projectCode: "the project's dependencies are computed by its build (setup.py or dynamic metadata)" } : {}),
     // One command a line: the install runs under `set -e`, so the first failing step ends it.
     script: steps.join('\n'),
     files,

@@ -49,6 +49,19 @@ function pipConfIndex(home: string): string | undefined {
   return undefined;
 }
 
+/**
+ * GOSUMDB (`name`, `name+key`, `name+key url`, `off`) without credentials: a value with userinfo in its
+ * URL, or an `@` anywhere, is dropped, and Go's default checksum database is used.
+ */
+function checksumDatabase(value: string | undefined): string | undefined {
+  const v = value?.trim();
+  if (!v || v.includes('@')) return undefined;
+  const parts = v.split(/\s+/);
+  if (parts.length > 2) return undefined;
+  if (parts[1] !== undefined && withoutCredentials(parts[1]) === undefined) return undefined;
+  return parts.join(' ');
+}
+
 let memo: Record<string, string> | null = null;
 
 export function operatorRegistryEnv(env: NodeJS.ProcessEnv = process.env, home = homedir()): Record<string, string> {
@@ -67,7 +80,8 @@ export function operatorRegistryEnv(env: NodeJS.ProcessEnv = process.env, home =
     .filter((p) => p === 'direct' || p === 'off' || withoutCredentials(p))
     .join(',');
   out.GOPROXY = goproxy || 'https://proxy.golang.org';
-  if (env.GOSUMDB) out.GOSUMDB = env.GOSUMDB;
+  const sumdb = checksumDatabase(env.GOSUMDB);
+  if (sumdb) out.GOSUMDB = sumdb;
   if (env === process.env) memo = out;
   return out;
 }
