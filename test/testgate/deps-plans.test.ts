@@ -317,7 +317,10 @@ describe('the dependency cache', () => {
       plant?.(content);
       return {
         built: { ok: true as const, content, outputs: [], notes: [], toolchain: {} },
-        release: () => Promise.resolve(rmSync(content, { recursive: true, force: true })),
+        release: () => {
+          rmSync(content, { recursive: true, force: true });
+          return Promise.resolve();
+        },
       };
     },
   });

@@ -75,9 +75,11 @@ const SOURCE_KEYS = new Set(['registry', 'git', 'branch', 'tag', 'rev', 'replace
  * The source replacement `cargo vendor` printed, as a config slopgate writes itself: only `[source.*]`
  * tables with the keys a source has, and the one directory source pointing at {@link CARGO_VENDOR}.
  * What the install printed is PR output: anything else (a runner, a wrapper, an `[env]`, another
- * directory) is refused, and the install with it.
+ * directory) is refused, and the install with it. Nothing printed (only path dependencies): no config.
  */
-export function vendoredSourceConfig(printed: string): string {
+export function vendoredSourceConfig(printed: string): string | undefined {
+  // Path dependencies alone: cargo vendors nothing and prints nothing.
+  if (printed.trim() === '') return undefined;
   let doc: Table;
   try {
     doc = parse(printed);
@@ -98,7 +100,8 @@ export function vendoredSourceConfig(printed: string): string {
     }
     out[name] = entry;
   }
-  if (!Object.values(out).some((t) => isTable(t) && t.directory === CARGO_VENDOR)) throw new Error('no source points at the vendored crates');
+  if (!Object.values(out).some((t) => isTable(t) && t.directory === CARGO_VENDOR))
+    throw new Error('no source points at the vendored crates');
   return stringify({ source: out });
 }
 

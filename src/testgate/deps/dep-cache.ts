@@ -117,8 +117,7 @@ async function removeTree(dir: string): Promise<void> {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export type BuildOutcome =
-  | { ok: true; meta: EntryMeta; dir: string; cached: boolean }
-  | { ok: false; error: string; tail: string; diskFull?: boolean };
+  { ok: true; meta: EntryMeta; dir: string; cached: boolean } | { ok: false; error: string; tail: string; diskFull?: boolean };
 
 /** What an install produced: a folder of its own (becomes the entry's content), and how to let go of it. */
 export type Built =
@@ -135,7 +134,7 @@ export type Built =
 export interface Builder {
   ecosystem: Ecosystem;
   /** Runs the install; `release` is called once its content was taken (or on failure). */
-  build(): Promise<{ built: Built; release(): Promise<void> }>;
+  build(): Promise<{ built: Built; release: () => Promise<void> }>;
 }
 
 export class DepCache {

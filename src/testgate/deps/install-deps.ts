@@ -30,13 +30,13 @@ import { planGo } from './go-deps.js';
 import { planMaven } from './maven-deps.js';
 import { planNpm } from './npm-deps.js';
 import { planPython } from './python-deps.js';
-import { operatorRegistryEnv } from './registry-env.js';
+import { registryEnvFor } from './registry-env.js';
 import { toolVersion } from './toolchains.js';
 
 const run = promisify(execFile);
 
 /** Bump when what an entry holds changes shape: older entries are then simply not found. */
-const PLAN_VERSION = 1;
+const PLAN_VERSION = 2;
 
 /** Yarn Plug'n'Play's install output, kept like node_modules. */
 const PNP_OUTPUTS = ['.pnp.cjs', '.pnp.loader.mjs', '.pnp.js', '.yarn/cache', '.yarn/unplugged', '.yarn/install-state.gz'];
@@ -141,7 +141,7 @@ async function planFor(rev: Revision, runner: RunnerId, floor?: Revision): Promi
 function cacheKey(plan: DepsPlan): string {
   const h = createHash('sha256');
   h.update(
-    `v${PLAN_VERSION}\0${plan.ecosystem}\0${process.platform}-${process.arch}\0${JSON.stringify(operatorRegistryEnv())}\0${plan.script}\0`,
+    `v${PLAN_VERSION}\0${plan.ecosystem}\0${process.platform}-${process.arch}\0${JSON.stringify(registryEnvFor(plan.ecosystem))}\0${plan.script}\0`,
   );
   h.update(plan.keyMaterial);
   return `${plan.ecosystem}-${h.digest('hex').slice(0, 32)}`;
@@ -325,7 +325,7 @@ async function runInstall(plan: DepsPlan, root: InstallRoot, sha: string, ctx: D
       error: 'network for dependency installs is off on this machine (SLOPGATE_EGRESS=off), and nothing is cached for these dependencies',
     };
   await writeSandboxGitConfig(join(root.dir, 'home'));
-  const env = { ...operatorRegistryEnv(), ...plan.env };
+  const env = { ...registryEnvFor(plan.ecosystem), ...plan.env };
   const cap = new AbortController();
   const stopWatching = root.watch(cap);
   try {
@@ -345,7 +345,8 @@ async function runInstall(plan: DepsPlan, root: InstallRoot, sha: string, ctx: D
       ...(ctx.limits.isolation ? { isolation: ctx.limits.isolation } : {}),
       signal: ctx.signal ? AbortSignal.any([ctx.signal, cap.signal]) : cap.signal,
     });
-    const diskFull = cap.signal.aborted || (result.exitCode !== 0 && (await root.full()));
+    // A full folder fails the install whatever its exit code: an installer or a script that swallowed ENOSPC left it incomplete.
+    const diskFull = cap.signal.aborted || (await root.full());
     return { ok: true, result, diskFull };
   } finally {
     stopWatching();
@@ -353,10 +354,10 @@ async function runInstall(plan: DepsPlan, root: InstallRoot, sha: string, ctx: D
 }
 
 /** Runs the install of `plan` on `rev` in a folder of its own and reads what it produced as data. */
-async function install(plan: DepsPlan, rev: Revision, ctx: DepsContext): Promise<{ built: Built; release(): Promise<void> }> {
+async function install(plan: DepsPlan, rev: Revision, ctx: DepsContext): Promise<{ built: Built; release: () => Promise<void> }> {
   const capMb = ctx.limits.installDiskMb ?? DEFAULT_INSTALL_DISK_MB;
   const root = await InstallRoot.create(capMb);
-  const fail = (error: string, tail = '', diskFull = false): { built: Built; release(): Promise<void> } => ({
+  const fail = (error: string, tail = '', diskFull = false): { built: Built; release: () => Promise<void> } => ({
     built: { ok: false, error, tail, ...(diskFull ? { diskFull } : {}) },
     release: () => root.release(),
   });
@@ -366,7 +367,11 @@ async function install(plan: DepsPlan, rev: Revision, ctx: DepsContext): Promise
     if (!r.ok) return fail(r.error);
     const res = r.result;
     if (r.diskFull)
-      return fail(`the dependency install filled its disk (tests.installDiskMb, ${capMb} MiB)`, tailOf(`${res.stdout}\n${res.stderr}`.trim()), true);
+      return fail(
+        `the dependency install filled its disk (tests.installDiskMb, ${capMb} MiB)`,
+        tailOf(`${res.stdout}\n${res.stderr}`.trim()),
+        true,
+      );
     if (res.refused || res.killedBy || res.exitCode !== 0) {
       const tail = tailOf(`${res.stdout}\n${res.stderr}`.trim());
       return fail(installFailureSummary(plan.ecosystem, res, tail, ctx.refusals?.() ?? []), tail);
@@ -392,7 +397,9 @@ async function install(plan: DepsPlan, rev: Revision, ctx: DepsContext): Promise
     if (printed && plan.ecosystem === 'maven') toolchain.maven = printed;
     // What the proxy refused belongs to the entry: whoever uses it (G8, or a guard that got there first) reports it.
     const refused = ctx.refusals?.().slice(refusedBefore) ?? [];
-    const notes = refused.length ? [`the egress proxy refused what the dependency install tried to reach: ${refused.slice(0, 5).join('; ')}`] : [];
+    const notes = refused.length
+      ? [`the egress proxy refused what the dependency install tried to reach: ${refused.slice(0, 5).join('; ')}`]
+      : [];
     return {
       built: { ok: true, content: root.content, outputs, notes, toolchain, ...(cargoConfig ? { cargoConfig } : {}) },
       release: () => root.release(),

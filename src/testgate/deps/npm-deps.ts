@@ -83,7 +83,11 @@ const NPMRC_INERT = new Set([
  * `.npmrc` that points npm at a file), or null when the install runs only what the lockfile names.
  * Such an install's result may depend on any file of the tree, so it serves that tree alone.
  */
-function projectCodeOf(manifests: [string, Record<string, unknown> | null][], paths: Set<string>, configs: Map<string, string>): string | null {
+function projectCodeOf(
+  manifests: [string, Record<string, unknown> | null][],
+  paths: Set<string>,
+  configs: Map<string, string>,
+): string | null {
   for (const [path, pkg] of manifests) {
     if (!pkg) continue;
     const scripts = isRecord(pkg.scripts) ? pkg.scripts : {};

@@ -101,8 +101,11 @@ function headChoice(basePlan: PlannedDeps, headPlan: PlannedDeps): { reuse: bool
   if (basePlan.key === headPlan.key && !projectCode)
     return { reuse: true, why: "the base's entry: the same dependency files, and the install runs none of the tree's own code" };
   if (basePlan.key === headPlan.key)
-    return { reuse: false, why: `its own: ${projectCode ?? 'the install runs the tree\'s code'}, so the install must see this tree` };
-  return { reuse: false, why: "its own: its dependency files differ from the base's, and an install of a pull request's tree serves that tree alone" };
+    return { reuse: false, why: `its own: ${projectCode ?? "the install runs the tree's code"}, so the install must see this tree` };
+  return {
+    reuse: false,
+    why: "its own: its dependency files differ from the base's, and an install of a pull request's tree serves that tree alone",
+  };
 }
 
 async function changedPaths(repoDir: string, base: string, head: string): Promise<Set<string>> {

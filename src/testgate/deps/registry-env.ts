@@ -85,3 +85,17 @@ export function operatorRegistryEnv(env: NodeJS.ProcessEnv = process.env, home =
   if (env === process.env) memo = out;
   return out;
 }
+
+/** The variables of {@link operatorRegistryEnv} each ecosystem's installer reads; an install gets only its own. */
+const READ_BY: Record<string, string[]> = {
+  npm: ['npm_config_registry', 'YARN_NPM_REGISTRY_SERVER'],
+  pnpm: ['npm_config_registry', 'YARN_NPM_REGISTRY_SERVER'],
+  yarn: ['npm_config_registry', 'YARN_NPM_REGISTRY_SERVER'],
+  python: ['PIP_INDEX_URL', 'PIP_EXTRA_INDEX_URL'],
+  go: ['GOPROXY', 'GOSUMDB'],
+};
+
+export function registryEnvFor(ecosystem: string, env: Record<string, string> = operatorRegistryEnv()): Record<string, string> {
+  const names = READ_BY[ecosystem] ?? [];
+  return Object.fromEntries(Object.entries(env).filter(([k]) => names.includes(k)));
+}
