@@ -96,10 +96,16 @@ function describeStage(stage: DependencyStage): string {
   }
 }
 
-/** "base npm · from the cache; head the same" for the section's dependencies. */
+/** "npm · from the cache (shared: …)": a stage and the cache entry it used. */
+function describeWithEntry(stage: DependencyStage, text: string): string {
+  return stage.entry ? `${text} (${stage.entry.why})` : text;
+}
+
+/** "base npm · from the cache (shared: …); head the same (the base's entry: …)" for the section's dependencies. */
 function describeDependencies(deps: { base: DependencyStage; head: DependencyStage }): string {
-  const base = describeStage(deps.base);
-  const head = deps.head.key !== undefined && deps.head.key === deps.base.key ? 'the same' : describeStage(deps.head);
+  const base = describeWithEntry(deps.base, describeStage(deps.base));
+  const same = deps.head.key !== undefined && deps.head.key === deps.base.key;
+  const head = describeWithEntry(deps.head, same ? 'the same' : describeStage(deps.head));
   return `base ${base}; head ${head}`;
 }
 
