@@ -425,6 +425,7 @@ async function judgeBothSides(
   say(cached ? 'running the suite at the head (the base is from the cache)' : 'running the suite at the base and at the head');
   const [firstBaseline, candidateRaw] = await Promise.all([baselineRun, candidateRun]);
   let baselineRaw = firstBaseline;
+  const rerunNotes: string[] = [];
   if (!cached && baseCouldNotRun(baselineRaw) && candidateRaw.status === 'ok') {
     // The base ran beside the head, which may have taken the machine (CPU, memory, the network): once more, alone.
     say('the base could not run beside the head: running it again, alone');
@@ -435,6 +436,7 @@ async function judgeBothSides(
         "this is not about the change: fix what stops the base's suite (its setup, its limits), then re-run the check",
         'resources',
       );
+    rerunNotes.push(`the base's suite could not run beside the head's (${baselineSkip(firstBaseline)}); it ran again, alone`);
   }
   const [baseline, candidate] = [capSuiteMessages(baselineRaw), capSuiteMessages(candidateRaw)];
   stage(opts, 'suites done');
@@ -447,7 +449,7 @@ async function judgeBothSides(
   if (!cached && baselineState.isolated && cacheable(baseline)) {
     await opts.cache.put(key, baseline).catch((err: unknown) => opts.log?.warn({ err: String(err) }, 'baseline cache write failed'));
   }
-  const notes = [...deps.notes, ...suiteNotes(baseline, candidate)];
+  const notes = [...deps.notes, ...rerunNotes, ...suiteNotes(baseline, candidate)];
   const common = {
     ...withDeps,
     baseline,

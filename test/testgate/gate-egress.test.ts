@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GateInfraError } from '../../src/core/errors.js';
 import { renderReport } from '../../src/report/index.js';
 import { sandboxCapabilities } from '../../src/testgate/sandbox-probe.js';
 import { prRepo } from '../helpers/git-repo.js';
@@ -115,5 +116,56 @@ describe.skipIf(why !== null)('tests.network: true through the real gate', () =>
     } finally {
       delete process.env.SLOPGATE_EGRESS;
     }
+  }, 300_000);
+});
+
+/** A setup script (run with node in the sandbox) that opens `n` tunnels to the npm registry through the proxy and holds them `holdMs`. */
+function tunnels(n: number, holdMs: number, waitMs = 0): string {
+  return `'use strict';
+const net = require('node:net');
+const proxy = new URL(process.env.HTTPS_PROXY);
+const open = () => new Promise((res) => {
+  const s = net.connect(Number(proxy.port), proxy.hostname);
+  let got = '';
+  s.on('connect', () => s.write('CONNECT registry.npmjs.org:443 HTTP/1.1\\r\\nHost: registry.npmjs.org:443\\r\\n\\r\\n'));
+  s.on('data', (d) => { got += d; if (got.includes('\\r\\n\\r\\n')) res({ s, ok: / 200 /.test(got.split('\\r\\n')[0]) }); });
+  s.on('error', () => res({ s, ok: false }));
+  s.on('close', () => res({ s, ok: false }));
+});
+setTimeout(async () => {
+  const held = await Promise.all(Array.from({ length: ${n} }, open));
+  const ok = held.filter((h) => h.ok).length;
+  console.log('tunnels open: ' + ok + ' of ${n}');
+  setTimeout(() => { for (const h of held) h.s.destroy(); process.exit(ok === ${n} ? 0 : 1); }, ${holdMs});
+}, ${waitMs});
+`;
+}
+
+describe.skipIf(why !== null)('each side has its own network budget', () => {
+  it('a head whose setup holds every connection of its proxy does not starve the base’s setup', async () => {
+    const repo = prRepo(
+      { ...BASE, 'setup.js': tunnels(1, 0, 3000) },
+      { 'setup.js': tunnels(64, 15_000), 'test/ok.test.js': "'use strict';\nconst test = require('node:test');\ntest('ok5', () => {});\n" },
+    );
+    const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0, network: true, setup: 'node setup.js' } });
+    expect(g8Status(report).status).not.toBe('skipped');
+    expect(report.sections.tests?.baseline).toMatchObject({ failing: 0, total: 1 });
+    expect(report.sections.tests?.candidate).toMatchObject({ failing: 0, total: 1 });
+    // It ran at its first try (a base starved beside the head is run again, alone, and says so).
+    expect(report.sections.tests?.notes?.join('\n') ?? '').not.toContain('ran again, alone');
+  }, 300_000);
+
+  it('a base whose setup cannot run while the head’s can is run again alone, then stops the gate as not about the change', async () => {
+    const repo = prRepo(
+      { ...BASE, 'setup.sh': 'echo "the base cannot set up" >&2\nexit 1\n' },
+      { 'setup.sh': 'exit 0\n', 'test/ok.test.js': "'use strict';\nconst test = require('node:test');\ntest('ok6', () => {});\n" },
+    );
+    const stopped = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0, setup: 'sh setup.sh' } }).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(stopped).toBeInstanceOf(GateInfraError);
+    expect((stopped as GateInfraError).message).toMatch(/could not run at the base, even alone/);
+    expect((stopped as GateInfraError).hint).toMatch(/not about the change/);
   }, 300_000);
 });
