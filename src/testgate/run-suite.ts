@@ -118,6 +118,18 @@ export class SuiteWorkspace {
     }
   }
 
+  /** The project's own install step (from the dependencies), run before tests.setup and the suite. */
+  get prepare(): string | undefined {
+    return this.deps.prepare;
+  }
+
+  /** A Python run's writable layer over the read-only venv: pip installs there, Python imports from there. */
+  private layerEnv(): Record<string, string> {
+    if (!this.deps.pythonLayer) return {};
+    const layer = join(this.root, 'pylayer');
+    return { PIP_PREFIX: layer, SLOPGATE_PY_LAYER: layer };
+  }
+
   /** A run context whose commands share one deadline of `tests.timeoutSec`. */
   context(): RunContext {
     const deadline = Date.now() + this.limits.timeoutSec * 1000;
@@ -144,10 +156,10 @@ export class SuiteWorkspace {
       timeoutMs,
       memoryMb: this.limits.memoryMb,
       maxProcesses: this.limits.maxProcesses,
-      extraEnv: { ...this.deps.env, SLOPGATE_OUT: join(this.root, 'out') },
+      extraEnv: { ...this.deps.env, ...this.layerEnv(), SLOPGATE_OUT: join(this.root, 'out') },
       binds: this.deps.binds.map((b) => ({ src: b.src, dest: inTree(b.dest) })),
       tmpfs: this.deps.tmpfs.map(inTree),
-      pathPrepend: this.deps.path,
+      pathPrepend: this.deps.pythonLayer ? [join(this.root, 'pylayer', 'bin'), ...this.deps.path] : this.deps.path,
       ...(this.limits.background ? { niceness: BACKGROUND_NICENESS } : {}),
       ...(this.signal ? { signal: this.signal } : {}),
     });
@@ -286,8 +298,12 @@ export async function runSuite(ws: SuiteWorkspace, runner: Runner, limits: Suite
       sha: ws.sha,
     };
   }
-  if (limits.setup) {
-    const s = await ws.exec(limits.setup, limits.timeoutSec * 1000);
+  const steps = [
+    ...(ws.prepare ? [{ command: ws.prepare, what: `the project's own install (${ws.prepare.replace(/^\S+=\S+ /, '')})` }] : []),
+    ...(limits.setup ? [{ command: limits.setup, what: 'the setup command (tests.setup)' }] : []),
+  ];
+  for (const step of steps) {
+    const s = await ws.exec(step.command, limits.timeoutSec * 1000);
     if (s.killedBy || s.exitCode !== 0) {
       const output = `${s.stdout}\n${s.stderr}`.trim().split(`${ws.workdir}/`).join('');
       const why = (s.killedBy ? KILLED[s.killedBy]!(limits) : `fails: ${describeCommandFailure(output, s.exitCode)}`) + networkHint(limits);
@@ -295,7 +311,7 @@ export async function runSuite(ws: SuiteWorkspace, runner: Runner, limits: Suite
         runner: runner.id,
         command: runner.command,
         status: 'skipped',
-        skippedReason: `the setup command (tests.setup) ${why}`,
+        skippedReason: `${step.what} ${why}`,
         exitCode: s.exitCode,
         ...(s.killedBy ? { killedBy: s.killedBy } : {}),
         tests: [],

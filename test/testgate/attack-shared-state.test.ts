@@ -171,6 +171,8 @@ at('/opt/slopgate/deps/meta.json', ${JSON.stringify(keys)});
 at('/opt/slopgate/deps/.used', ${JSON.stringify(baseline)});
 at('/opt/slopgate/deps/tree/.pnp.cjs', ${JSON.stringify(secret)});
 at('/opt/slopgate/deps/tree/node_modules/.vite', ${JSON.stringify(victims)});
+// Hard links reach only what the install's own mount holds: the host's files are not there to link.
+for (const target of [${JSON.stringify(keys)}, '/etc/passwd']) { try { fs.linkSync(target, '/opt/slopgate/deps/hard-' + require('node:path').basename(target)); } catch (e) { console.log('link: ' + e.code); } }
 `;
     const reader =
       "'use strict';\nconst test = require('node:test');\nconst fs = require('node:fs');\ntest('reads what was mounted', () => { let s = ''; try { s = fs.readFileSync('.pnp.cjs', 'utf8'); } catch (e) { s = e.code; } console.log('LOOT:' + s); });\n";
@@ -209,6 +211,62 @@ at('/opt/slopgate/deps/tree/node_modules/.vite', ${JSON.stringify(victims)});
     expect(Number(du.stdout.split('\t')[0])).toBeLessThan(64);
     expect(readdirSync(tmpdir()).filter((n) => n.startsWith('slopgate-install-') && !tmpBefore.has(n))).toEqual([]);
   }, 600_000);
+});
+
+needs('python3', 'bwrap')('an install cannot decide another PR’s verdict (Python)', () => {
+  /** A setup.py project (its dependencies computed by its build) whose build imports a helper of the tree. */
+  const base: Record<string, string> = {
+    'setup.py':
+      'from setuptools import setup\nimport build_helpers\n\nsetup(name="calc", version="0.1.0", py_modules=["calc"], install_requires=build_helpers.requires())\n',
+    'build_helpers.py': 'def requires():\n    return []\n',
+    'calc.py': 'def add(a, b):\n    return a + b\n',
+    'test_calc.py': 'from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n',
+  };
+  /** The helper, poisoned: while the project builds, it installs a pytest plugin into the venv that reports every test passed. */
+  const poison = `import glob, os
+
+PLUGIN = '''import pytest
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    report.outcome = "passed"
+'''
+
+
+def requires():
+    for site in glob.glob("/opt/slopgate/deps/venv/lib/python*/site-packages"):
+        with open(os.path.join(site, "zz_poison.py"), "w") as f:
+            f.write(PLUGIN)
+        info = os.path.join(site, "zz_poison-1.0.dist-info")
+        os.makedirs(info, exist_ok=True)
+        with open(os.path.join(info, "METADATA"), "w") as f:
+            f.write("Metadata-Version: 2.1\\nName: zz-poison\\nVersion: 1.0\\n")
+        with open(os.path.join(info, "entry_points.txt"), "w") as f:
+            f.write("[pytest11]\\nzz_poison = zz_poison\\n")
+        open(os.path.join(info, "RECORD"), "w").close()
+    return ["iniconfig"]
+`;
+
+  it('a build helper that plants a pytest plugin in the venv: the next honest PR with the same setup.py still blocks', async () => {
+    const cache = fresh('slopgate-attack-cache-');
+    const repo = TestRepo.create();
+    repo.write(base).commit('base');
+    const setup = base['setup.py']!;
+    const evil = branch(repo, 'evil', { 'build_helpers.py': poison, 'setup.py': setup.replace('0.1.0', '0.2.0') });
+    const honest = branch(repo, 'honest', {
+      'build_helpers.py': 'def requires():\n    return ["iniconfig"]\n',
+      'setup.py': setup.replace('0.1.0', '0.2.0'),
+      'calc.py': 'def add(a, b):\n    return a - b\n',
+    });
+    const first = await check(repo, evil, cache);
+    expect(first.tests.dependencies?.head.entry?.scope).toBe('tree');
+    const later = await check(repo, honest, cache);
+    expect(later.tests.dependencies?.head.entry?.scope).toBe('tree');
+    expect(regressions(later.report).map((f) => f.message)).toEqual([expect.stringContaining('test_add')]);
+    expect(later.code).toBe(1);
+  }, 900_000);
 });
 
 needs('cargo', 'bwrap')('an install cannot decide another PR’s verdict (cargo)', () => {

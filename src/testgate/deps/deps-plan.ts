@@ -46,6 +46,8 @@ export interface DepsPlan {
   /** Test-time environment and PATH entries that do not depend on the entry's content. */
   runEnv?: Record<string, string>;
   runPath?: string[];
+  /** A command each test run runs in its tree before tests.setup and the suite: the project's own install. */
+  prepare?: string;
 }
 
 /** Nothing to install, and why (vendored sources, no manifest); the reason is a note, not a skip. */
@@ -72,6 +74,10 @@ export interface RunDeps {
   path: string[];
   /** A cargo config written into the run's private CARGO_HOME (source replacement for vendored crates). */
   cargoConfig?: string;
+  /** Run in the tree before tests.setup and the suite (the project's own install); its failure is the suite's. */
+  prepare?: string;
+  /** A Python venv: the run gets a writable layer over it (PIP_PREFIX, on sys.path through the venv's `.pth`). */
+  pythonLayer?: boolean;
 }
 
 export const NO_RUN_DEPS: RunDeps = { binds: [], tmpfs: [], env: {}, path: [] };

@@ -237,6 +237,8 @@ async function runDepsOf(plan: DepsPlan | NoInstall, meta: EntryMeta | null, dir
     env,
     path: plan.runPath ?? [],
     ...(meta.cargoConfig ? { cargoConfig: meta.cargoConfig } : {}),
+    ...(plan.prepare ? { prepare: plan.prepare } : {}),
+    ...(meta.ecosystem === 'python' ? { pythonLayer: true } : {}),
   };
 }
 

@@ -5,6 +5,7 @@ import { DEPS_MOUNT, INSTALL_TREE, type DepsPlan, type NoInstall } from './deps-
 import { readPythonRequirements, TEST_GROUPS } from './python-requirements.js';
 import { findPythons, pickPython } from './toolchains.js';
 import { resolveAsOf } from './as-of.js';
+import { readPythonSelf } from './python-self.js';
 
 /**
  * A Python project: a virtual environment at {@link DEPS_MOUNT}/venv, made with an interpreter that
@@ -16,11 +17,27 @@ import { resolveAsOf } from './as-of.js';
  */
 
 const VENV = `${DEPS_MOUNT}/venv`;
+
+/**
+ * A `.pth` line in the venv: at start-up, Python adds the test run's own layer (SLOPGATE_PY_LAYER, a
+ * `pip --prefix`) as a site directory, its own `.pth` files (an editable install's) included.
+ */
+const LAYER_PTH =
+  "import os, sys, site; p = os.environ.get('SLOPGATE_PY_LAYER'); p and site.addsitedir(os.path.join(p, 'lib', 'python%d.%d' % sys.version_info[:2], 'site-packages'))";
+
+/** The project's own install in a test run: editable, no dependencies, offline, into the run's layer (PIP_PREFIX). */
+const SELF_INSTALL =
+  'SETUPTOOLS_SCM_PRETEND_VERSION="${SETUPTOOLS_SCM_PRETEND_VERSION:-0.0.0}" python -m pip install --disable-pip-version-check --no-input -q --no-deps --no-build-isolation --no-index -e .';
 const PIP = `${VENV}/bin/python -m pip --disable-pip-version-check --no-input`;
 
 export async function planPython(rev: Revision, floor?: Revision): Promise<DepsPlan | NoInstall | null> {
   // The interpreters are probed (once per process) while the tree's requirements are read.
-  const [pythons, req, pinnedText] = await Promise.all([findPythons(), readPythonRequirements(rev), rev.readText('.python-version')]);
+  const [pythons, req, pinnedText, self] = await Promise.all([
+    findPythons(),
+    readPythonRequirements(rev),
+    rev.readText('.python-version'),
+    readPythonSelf(rev),
+  ]);
   const pinned = pinnedText?.trim().split(/\s+/)[0] ?? null;
   const pick = pickPython(pythons, req.requiresPython, pinned);
   if (!pick.python) return { none: pick.notes.join('; '), notes: pick.notes };
@@ -39,7 +56,11 @@ export async function planPython(rev: Revision, floor?: Revision): Promise<DepsP
   const before = asOf ? ` --uploaded-prior-to ${asOf}` : '';
   const steps = [
     `${shq(py.path)} -m venv ${VENV}`,
+    // A test run's own writable layer over the read-only venv: what tests.setup or the project's own install puts there is importable.
+    `${VENV}/bin/python -c ${shq(`import os, sysconfig; open(os.path.join(sysconfig.get_paths()['purelib'], '_slopgate_layer.pth'), 'w').write(${JSON.stringify(LAYER_PTH)} + '\n')`)}`,
     ...(asOf ? [`${PIP} install -q 'pip>=25.3'`] : []),
+    // The build backend, so that the project builds offline in a test run; a version no index has fails here.
+    ...(self.buildRequires.length ? [`${PIP} install${before} ${self.buildRequires.map(shq).join(' ')}`] : []),
     // With a lockfile, its versions first; if the index cannot give them, the manifest's ranges.
     req.constraints.length
       ? `if ! ${PIP} install -c ${DEPS_MOUNT}/constraints.txt -r ${DEPS_MOUNT}/requirements.txt; then echo "slopgate: the lockfile's versions could not be installed; installing from the manifest's ranges" >&2; ${PIP} install -r ${DEPS_MOUNT}/requirements.txt; fi`
@@ -62,7 +83,16 @@ export async function planPython(rev: Revision, floor?: Revision): Promise<DepsP
   steps.push(`${VENV}/bin/python -c 'import pytest; print(pytest.__version__)'`);
   const key = createHash('sha256')
     .update(
-      JSON.stringify({ py: py.version, path: py.path, req: req.requirements, c: req.constraints, dynamic: req.dynamic, extras, asOf }),
+      JSON.stringify({
+        py: py.version,
+        path: py.path,
+        req: req.requirements,
+        c: req.constraints,
+        dynamic: req.dynamic,
+        extras,
+        asOf,
+        build: self.buildRequires,
+      }),
     )
     .digest('hex');
   const inputs = [...req.inputs];
@@ -84,6 +114,7 @@ export async function planPython(rev: Revision, floor?: Revision): Promise<DepsP
     notes: [
       ...pick.notes,
       ...req.notes,
+      ...(self.install ? [`the project itself is installed (editable, without its dependencies) into each test run: ${self.install}`] : []),
       req.lockfile
         ? `dependencies pinned by ${req.lockfile}`
         : asOf
@@ -91,6 +122,7 @@ export async function planPython(rev: Revision, floor?: Revision): Promise<DepsP
           : `no lockfile: dependencies were installed from the version ranges the project declares`,
     ],
     toolchain: { python: py.version },
+    ...(self.install ? { prepare: SELF_INSTALL } : {}),
     hostPaths: [py.prefix],
     runEnv: { VIRTUAL_ENV: VENV, PYTHONNOUSERSITE: '1' },
     runPath: [`${VENV}/bin`],
