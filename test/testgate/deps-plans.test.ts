@@ -21,8 +21,9 @@ import { Revision } from '../../src/core/revision.js';
 import { DepCache, type CacheScope } from '../../src/testgate/deps/dep-cache.js';
 import { detectPackageManager, planNpm } from '../../src/testgate/deps/npm-deps.js';
 import { poetryRequirement } from '../../src/testgate/deps/poetry-constraint.js';
-import { lockConstraints, readPythonRequirements } from '../../src/testgate/deps/python-requirements.js';
-import { matchToolchain, pinnedRustToolchain } from '../../src/testgate/deps/cargo-deps.js';
+import { lockConstraints, readPythonRequirements, testGroups } from '../../src/testgate/deps/python-requirements.js';
+import { readPythonSelf } from '../../src/testgate/deps/python-self.js';
+import { CARGO_VENDOR, matchToolchain, pinnedRustToolchain, vendoredSourceConfig } from '../../src/testgate/deps/cargo-deps.js';
 import { pickPython, satisfiesPep440, type PythonInterpreter } from '../../src/testgate/deps/toolchains.js';
 import { resolveAsOf } from '../../src/testgate/deps/as-of.js';
 import { removeTestRepos, TestRepo } from '../helpers/git-repo.js';
@@ -288,6 +289,86 @@ describe('npm, pnpm and yarn', () => {
     expect(await planNpm(rev({ 'package.json': '{"name":"x","scripts":{"test":"node --test"}}' }), '20.20.2')).toMatchObject({
       none: 'package.json declares no dependencies',
     });
+  });
+});
+
+describe("installs that run the tree's own code", () => {
+  const npm = async (files: Record<string, string>) => {
+    const plan = await planNpm(rev({ 'package-lock.json': '{"lockfileVersion":3}', ...files }), '20.20.2');
+    if (!plan || !('ecosystem' in plan)) throw new Error('expected an install plan');
+    return plan.projectCode;
+  };
+  const pkg = (extra: Record<string, unknown>) => JSON.stringify({ name: 'x', dependencies: { 'is-number': '7.0.0' }, ...extra });
+
+  it('npm: lifecycle scripts, folder packages, native addons, pnpm hooks, yarn releases and .npmrc settings that run code', async () => {
+    expect(await npm({ 'package.json': pkg({ scripts: { test: 'vitest' } }) })).toBeUndefined();
+    expect(await npm({ 'package.json': pkg({ scripts: { postinstall: 'prisma generate' } }) })).toBe(
+      'package.json has a postinstall script',
+    );
+    expect(await npm({ 'package.json': pkg({ devDependencies: { local: 'file:./libs/local' } }) })).toMatch(/takes local from a folder/);
+    expect(await npm({ 'package.json': pkg({}), 'binding.gyp': '{}' })).toMatch(/native addon/);
+    expect(await npm({ 'package.json': pkg({}), '.npmrc': 'engine-strict=true\n@acme:registry=https://npm.acme.test/\n' })).toBeUndefined();
+    expect(await npm({ 'package.json': pkg({}), '.npmrc': 'node-options=--require ./hook.js\n' })).toBe('.npmrc sets node-options');
+    expect(
+      await npm({
+        'package.json': pkg({ workspaces: ['packages/*'] }),
+        'packages/a/package.json': JSON.stringify({ name: 'a', scripts: { prepare: 'tsc' } }),
+      }),
+    ).toBe('packages/a/package.json has a prepare script');
+  });
+
+  it("cargo: a config that can name programs makes the install the tree's code; what cargo vendor printed is rewritten, and anything but a source replacement refused", () => {
+    const vendored = `[source.crates-io]\nreplace-with = "vendored-sources"\n\n[source.vendored-sources]\ndirectory = "${CARGO_VENDOR}"\n`;
+    expect(vendoredSourceConfig(vendored)).toContain(`directory = "${CARGO_VENDOR}"`);
+    expect(vendoredSourceConfig('  \n')).toBeUndefined();
+    expect(() => vendoredSourceConfig(`${vendored}\n[target.x86_64-unknown-linux-gnu]\nrunner = "/bin/true"\n`)).toThrow(
+      /more than a source replacement/,
+    );
+    expect(() => vendoredSourceConfig(vendored.replace(CARGO_VENDOR, '/root/.cargo'))).toThrow(/not at the vendored crates/);
+    expect(() => vendoredSourceConfig(`${vendored}[source.x]\nlocal-registry = "/x"\n`)).toThrow(/not a source setting/);
+  });
+
+  it("Python: the build backend is installed with the dependencies; a generated version file or a package reading its own metadata asks for the project's install", async () => {
+    const hatch = await readPythonSelf(
+      rev({
+        'pyproject.toml':
+          '[build-system]\nrequires = ["hatchling>=1.29", "hatch-vcs>=0.5"]\nbuild-backend = "hatchling.build"\n[project]\nname = "lockish"\ndynamic = ["version"]\n[tool.hatch]\nbuild.hooks.vcs.version-file = "src/lockish/version.py"\n',
+        'src/lockish/__init__.py': 'from .version import version\n',
+      }),
+    );
+    expect(hatch).toEqual({
+      buildRequires: ['hatchling>=1.29', 'hatch-vcs>=0.5', 'editables'],
+      install: 'its build writes src/lockish/version.py, which the tree does not hold',
+    });
+    const scm = await readPythonSelf(
+      rev({
+        'pyproject.toml':
+          '[build-system]\nrequires = ["setuptools>=65", "setuptools-scm>=8"]\n[project]\nname = "plug-in"\ndynamic = ["version"]\n',
+        'src/plug_in/__init__.py': 'def __getattr__(name):\n    from importlib.metadata import version\n\n    return version("plug-in")\n',
+      }),
+    );
+    expect(scm).toEqual({
+      buildRequires: ['setuptools>=65', 'setuptools-scm>=8', 'wheel'],
+      install: "src/plug_in/__init__.py reads the installed package's own metadata",
+    });
+    const plain = await readPythonSelf(
+      rev({ 'pyproject.toml': '[build-system]\nrequires = ["flit_core>=3.4"]\n[project]\nname = "plain"\nversion = "1.0"\n' }),
+    );
+    expect(plain).toEqual({ buildRequires: ['flit_core>=3.4'], install: null });
+  });
+
+  it('Python: test groups before dev, and tox lines for some environments only are left out', async () => {
+    expect(testGroups(['dev', 'docs', 'test'])).toEqual(['test']);
+    expect(testGroups(['dev', 'docs'])).toEqual(['dev']);
+    const req = await readPythonRequirements(
+      rev({
+        'pyproject.toml': '[project]\nname = "p"\nversion = "1"\n[dependency-groups]\ndev = ["sphinx>=9.1"]\ntest = ["pytest"]\n',
+        'tox.ini': '[testenv]\ndeps =\n  coverage: coverage\n  mock\n',
+      }),
+    );
+    expect(req.requirements).toContain('pytest');
+    expect(req.requirements).toContain('mock');
+    expect(req.requirements.join(' ')).not.toMatch(/sphinx|coverage/);
   });
 });
 

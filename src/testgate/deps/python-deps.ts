@@ -27,7 +27,7 @@ const LAYER_PTH =
 
 /** The project's own install in a test run: editable, no dependencies, offline, into the run's layer (PIP_PREFIX). */
 const SELF_INSTALL =
-  'SETUPTOOLS_SCM_PRETEND_VERSION="${SETUPTOOLS_SCM_PRETEND_VERSION:-0.0.0}" python -m pip install --disable-pip-version-check --no-input -q --no-deps --no-build-isolation --no-index -e .';
+  'SETUPTOOLS_SCM_PRETEND_VERSION="${SETUPTOOLS_SCM_PRETEND_VERSION:-0.0.0}" python -m pip install --disable-pip-version-check --no-input -q --no-deps --no-build-isolation --no-index --ignore-installed -e .';
 const PIP = `${VENV}/bin/python -m pip --disable-pip-version-check --no-input`;
 
 export async function planPython(rev: Revision, floor?: Revision): Promise<DepsPlan | NoInstall | null> {
@@ -57,7 +57,7 @@ export async function planPython(rev: Revision, floor?: Revision): Promise<DepsP
   const steps = [
     `${shq(py.path)} -m venv ${VENV}`,
     // A test run's own writable layer over the read-only venv: what tests.setup or the project's own install puts there is importable.
-    `${VENV}/bin/python -c ${shq(`import os, sysconfig; open(os.path.join(sysconfig.get_paths()['purelib'], '_slopgate_layer.pth'), 'w').write(${JSON.stringify(LAYER_PTH)} + '\n')`)}`,
+    `${VENV}/bin/python -c ${shq(`import os, sysconfig; open(os.path.join(sysconfig.get_paths()['purelib'], '_slopgate_layer.pth'), 'w').write(${JSON.stringify(LAYER_PTH)} + '\\n')`)}`,
     ...(asOf ? [`${PIP} install -q 'pip>=25.3'`] : []),
     // The build backend, so that the project builds offline in a test run; a version no index has fails here.
     ...(self.buildRequires.length ? [`${PIP} install${before} ${self.buildRequires.map(shq).join(' ')}`] : []),

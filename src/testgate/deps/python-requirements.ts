@@ -18,6 +18,16 @@ import { poetryRequirement } from './poetry-constraint.js';
 /** Extras and dependency groups that hold what tests need. */
 export const TEST_GROUPS = ['test', 'tests', 'testing', 'dev'];
 
+/**
+ * The groups of `names` the tests need: the test ones (`test`, `tests`, `testing`, any name with
+ * "test"); `dev` only when there is none, since a `dev` beside a `test` group is everything a
+ * developer uses (docs, release tools, type checkers), often for another Python.
+ */
+export function testGroups(names: string[]): string[] {
+  const tests = names.filter((g) => (TEST_GROUPS.includes(g.toLowerCase()) && g.toLowerCase() !== 'dev') || /test/i.test(g));
+  return tests.length ? tests : names.filter((g) => g.toLowerCase() === 'dev');
+}
+
 export interface PythonRequirements {
   /** The project's distribution name (PEP 503), when it declares one. */
   name: string | null;
@@ -180,7 +190,10 @@ function toxTestenv(toxIni: string | null): { deps: string[]; extras: string[] }
       .split(/\r?\n/)
       .map((l) => l.replace(/(^|\s)#.*$/, '').trim())
       .filter(Boolean);
-  const deps = lines(env?.get('deps')).filter((l) => !l.includes('{') || /^-r\s*\{toxinidir\}\//.test(l));
+  // `coverage: coverage`, `py{310}-x: y`: a line for some environments only (a factor condition) is not the test env's.
+  const deps = lines(env?.get('deps')).filter(
+    (l) => !/^[\w!{},.-]+:\s/.test(l) && (!l.includes('{') || /^-r\s*\{toxinidir\}\//.test(l)),
+  );
   const extras = lines(env?.get('extras')).flatMap((l) => l.split(',').map((e) => e.trim()));
   return { deps, extras: extras.filter(Boolean) };
 }
@@ -321,7 +334,7 @@ export async function readPythonRequirements(rev: Revision): Promise<PythonRequi
 
   // PEP 735 dependency groups, and uv's older dev-dependencies.
   const groups = py['dependency-groups'];
-  for (const g of keysOf(groups)) if (TEST_GROUPS.includes(g.toLowerCase()) || /test/i.test(g)) reqs.push(...groupRequirements(groups, g));
+  for (const g of testGroups(keysOf(groups))) reqs.push(...groupRequirements(groups, g));
   reqs.push(...stringsOf(dig(py, 'tool', 'uv', 'dev-dependencies')));
   reqs.push(
     ...stringsOf(dig(py, 'tool', 'pdm', 'dev-dependencies', 'test')),
@@ -339,7 +352,7 @@ export async function readPythonRequirements(rev: Revision): Promise<PythonRequi
       const m = readToml(text);
       reqs.push(...stringsOf(dig(m, 'project', 'dependencies')));
       const mg = m['dependency-groups'];
-      for (const g of keysOf(mg)) if (TEST_GROUPS.includes(g.toLowerCase()) || /test/i.test(g)) reqs.push(...groupRequirements(mg, g));
+      for (const g of testGroups(keysOf(mg))) reqs.push(...groupRequirements(mg, g));
     }
   }
 

@@ -39,7 +39,15 @@ export async function readPythonSelf(rev: Revision): Promise<PythonSelf> {
   if (text === null) return { buildRequires: [], install: null };
   const doc = readToml(text);
   const buildSystem = isTable(doc['build-system']) ? doc['build-system'] : {};
-  const buildRequires = stringsOf(buildSystem.requires).filter((r) => /^[A-Za-z0-9][\w.-]*(\[[^\]]*\])?\s*([<>=!~;]|$)/.test(r.trim()));
+  const declared = stringsOf(buildSystem.requires).filter((r) => /^[A-Za-z0-9][\w.-]*(\[[^\]]*\])?\s*([<>=!~;]|$)/.test(r.trim()));
+  // What a backend asks for besides itself to build an editable install (pip's isolated builds add it):
+  // setuptools before 70.1 builds through `wheel`, hatchling through `editables`.
+  const has = (name: RegExp) => declared.some((r) => name.test(r.trim()));
+  const buildRequires = [
+    ...declared,
+    ...(has(/^setuptools\b(?!-)/i) && !has(/^wheel\b/i) ? ['wheel'] : []),
+    ...(has(/^hatchling\b/i) && !has(/^editables\b/i) ? ['editables'] : []),
+  ];
   const paths = new Set(await rev.paths());
   for (const keys of VERSION_FILE_KEYS) {
     const file = dig(doc, ...keys);
