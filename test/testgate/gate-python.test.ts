@@ -55,7 +55,7 @@ needs('pytest')('G8 on pytest repositories', () => {
     const report = await gateTests(repo, { cacheDir: cache.dir });
     expect(testsSection(report)).toMatchObject({ runner: 'pytest', regressions: ['py:tests/test_calc.py::test_add'] });
     expect(report.findings.filter((f) => f.category === 'test-regression')).toHaveLength(1);
-  });
+  }, 240_000);
 
   it('a dropped `conn.row_factory = sqlite3.Row` is a test regression at the test definition line', async () => {
     const repo = prRepo(BASE, { 'app/db.py': DB.replace('    conn.row_factory = sqlite3.Row\n', '') });
