@@ -100,7 +100,7 @@ export function parsePlainTestCommand(line: string): PlainTestCommand | null {
 }
 
 /** Joins `\`-continued lines and drops comments and blank lines. */
-function scriptLines(script: string): string[] {
+export function scriptLines(script: string): string[] {
   return script
     .replace(/[ \t]*\\\r?\n\s*/g, ' ')
     .split(/\r?\n/)
@@ -108,12 +108,12 @@ function scriptLines(script: string): string[] {
     .filter((l) => l && !l.startsWith('#'));
 }
 
-function workingDirectoryOf(v: unknown): string | undefined {
+export function workingDirectoryOf(v: unknown): string | undefined {
   const wd = isRecord(v) && isRecord(v.run) ? v.run['working-directory'] : undefined;
   return typeof wd === 'string' ? wd : undefined;
 }
 
-const atRoot = (wd: string | undefined) => wd === undefined || wd === '.' || wd === './';
+export const atRoot = (wd: string | undefined) => wd === undefined || wd === '.' || wd === './';
 
 /**
  * Whether a workflow's text can hold a command {@link parsePlainTestCommand} takes: it names one of the

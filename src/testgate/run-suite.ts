@@ -13,7 +13,7 @@ import { tailOf } from './capped-output.js';
 import { describeCommandFailure, explainNoResults } from './failure-cause.js';
 import type { SuiteResult, TestOutcome } from '../core/suite-result.js';
 import type { EgressProxy } from './egress/egress-proxy.js';
-import { NO_RUN_DEPS, type RunDeps } from './deps/deps-plan.js';
+import { NO_RUN_DEPS, type PrepareStep, type RunDeps } from './deps/deps-plan.js';
 
 export interface SuiteLimits {
   setup?: string;
@@ -118,8 +118,8 @@ export class SuiteWorkspace {
     }
   }
 
-  /** The project's own install step (from the dependencies), run before tests.setup and the suite. */
-  get prepare(): string | undefined {
+  /** The project's own install or build (from the dependencies), run before tests.setup and the suite. */
+  get prepare(): PrepareStep | undefined {
     return this.deps.prepare;
   }
 
@@ -299,7 +299,7 @@ export async function runSuite(ws: SuiteWorkspace, runner: Runner, limits: Suite
     };
   }
   const steps = [
-    ...(ws.prepare ? [{ command: ws.prepare, what: `the project's own install (${ws.prepare.replace(/^\S+=\S+ /, '')})` }] : []),
+    ...(ws.prepare ? [ws.prepare] : []),
     ...(limits.setup ? [{ command: limits.setup, what: 'the setup command (tests.setup)' }] : []),
   ];
   for (const step of steps) {

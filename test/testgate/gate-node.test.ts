@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { prRepo } from '../helpers/git-repo.js';
 import { runCheck } from '../../src/cli.js';
+import { workflowBuildBeforeTests } from '../../src/testgate/ci-build-step.js';
 import { g8Status, gateTests, sandboxCacheDir, testsSection } from './fixtures.js';
 
 const cache = sandboxCacheDir();
@@ -104,5 +105,40 @@ describe('G8 on node --test repositories', () => {
     expect(skipped.guards.find((g) => g.id === 'G8')).toMatchObject({ status: 'skipped', reason: 'disabled for this run (--no-tests)' });
     const ran = await run(false);
     expect(ran.findings.map((f) => f.category)).toEqual(['test-regression']);
+  });
+});
+
+describe('a build CI runs before its tests', () => {
+  const workflow =
+    'name: ci\non: [pull_request]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: npm ci\n      - run: npm run build\n      - run: npm test\n';
+  it('is read from the job that runs the tests, before them, and only as a plain command', () => {
+    expect(workflowBuildBeforeTests(workflow)).toBe('npm run build');
+    expect(workflowBuildBeforeTests(workflow.replace('npm run build', 'npm run build && rm -rf /'))).toBeNull();
+    expect(workflowBuildBeforeTests(workflow.replace('      - run: npm test\n', ''))).toBeNull();
+    expect(workflowBuildBeforeTests(workflow.replace('npm run build', 'pnpm -r build').replace('npm test', 'pnpm -r test'))).toBe(
+      'pnpm -r build',
+    );
+  });
+
+  it('runs in each side’s tree first: tests that import the built output run, and the change’s regression is found', async () => {
+    // The tests import dist/, which only the build makes (as a workspace's packages import each other's dist/).
+    const pkg = { name: 'built', version: '1.0.0', scripts: { build: 'node build.js', test: 'node --test' } };
+    const repo = prRepo(
+      {
+        'package.json': JSON.stringify(pkg, null, 2) + '\n',
+        'build.js':
+          "'use strict';\nconst fs = require('node:fs');\nfs.mkdirSync('dist', { recursive: true });\nfs.copyFileSync('src/calc.js', 'dist/calc.js');\n",
+        'src/calc.js': "'use strict';\nmodule.exports = { triple: (x) => x * 3 };\n",
+        'test/calc.test.js':
+          "'use strict';\nconst test = require('node:test');\nconst assert = require('node:assert');\nconst { triple } = require('../dist/calc.js');\ntest('triple', () => assert.strictEqual(triple(2), 6));\n",
+        '.github/workflows/ci.yml': workflow,
+      },
+      { 'src/calc.js': "'use strict';\nmodule.exports = { triple: (x) => x + 3 };\n" },
+    );
+    const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
+    const tests = testsSection(report);
+    expect(tests.baseline).toMatchObject({ failing: 0, total: 1 });
+    expect(tests.regressions).toEqual(['js:test/calc.test.js > triple']);
+    expect(report.sections.tests?.notes?.join('\n')).toContain('CI runs `npm run build` before its tests');
   });
 });

@@ -47,7 +47,14 @@ export interface DepsPlan {
   runEnv?: Record<string, string>;
   runPath?: string[];
   /** A command each test run runs in its tree before tests.setup and the suite: the project's own install. */
-  prepare?: string;
+  prepare?: PrepareStep;
+}
+
+/** A step each test run runs in its tree before tests.setup and the suite; its failure is the suite's. */
+export interface PrepareStep {
+  command: string;
+  /** How the report names it: "the project's own install (pip install -e .)". */
+  what: string;
 }
 
 /** Nothing to install, and why (vendored sources, no manifest); the reason is a note, not a skip. */
@@ -74,8 +81,8 @@ export interface RunDeps {
   path: string[];
   /** A cargo config written into the run's private CARGO_HOME (source replacement for vendored crates). */
   cargoConfig?: string;
-  /** Run in the tree before tests.setup and the suite (the project's own install); its failure is the suite's. */
-  prepare?: string;
+  /** Run in the tree before tests.setup and the suite (the project's own install, the build CI runs first). */
+  prepare?: PrepareStep;
   /** A Python venv: the run gets a writable layer over it (PIP_PREFIX, on sys.path through the venv's `.pth`). */
   pythonLayer?: boolean;
 }

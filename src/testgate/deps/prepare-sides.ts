@@ -3,6 +3,7 @@ import { preparedRunDeps } from './prepared-env.js';
 import type { EgressPort } from '../../core/ports.js';
 import { Revision } from '../../core/revision.js';
 import { git } from '../../core/git.js';
+import { findCiBuildStep } from '../ci-build-step.js';
 import type { RunnerId } from '../../core/suite-result.js';
 import type { SuiteLimits } from '../run-suite.js';
 import type { DepCache } from './dep-cache.js';
@@ -137,10 +138,25 @@ export async function planSides(opts: GateLike, runner: RunnerId): Promise<Sides
   const workspaceKey = prepared
     ? (await planDependencies(new Revision(prepared.workspace, 'HEAD'), runner).catch(() => null))?.key
     : undefined;
+  const eco = basePlan.plan && 'ecosystem' in basePlan.plan ? basePlan.plan.ecosystem : null;
+  const node = eco === 'npm' || eco === 'pnpm' || eco === 'yarn' || (eco === null && (await opts.base.has('package.json')));
+  const build = node ? await findCiBuildStep(opts.base) : null;
   return {
     baseKey: basePlan.key,
     sameDeps: headChoice(basePlan, headPlan).reuse,
-    prepare: (needBase) => prepareBoth(opts, basePlan, headPlan, needBase, workspaceKey),
+    prepare: async (needBase) => {
+      const sides = await prepareBoth(opts, basePlan, headPlan, needBase, workspaceKey);
+      if (!build) return sides;
+      // Both trees are built the way CI builds before its tests (the base's workflow decides, for both).
+      const step = { command: build, what: `the build CI runs before the tests (${build})` };
+      const built = (run: RunDeps): RunDeps => (run.prepare ? run : { ...run, prepare: step });
+      return {
+        ...sides,
+        base: built(sides.base),
+        head: built(sides.head),
+        notes: [...sides.notes, `CI runs \`${build}\` before its tests: each side's tree was built that way first`],
+      };
+    },
   };
 }
 

@@ -26,8 +26,11 @@ const LAYER_PTH =
   "import os, sys, site; p = os.environ.get('SLOPGATE_PY_LAYER'); p and site.addsitedir(os.path.join(p, 'lib', 'python%d.%d' % sys.version_info[:2], 'site-packages'))";
 
 /** The project's own install in a test run: editable, no dependencies, offline, into the run's layer (PIP_PREFIX). */
-const SELF_INSTALL =
-  'SETUPTOOLS_SCM_PRETEND_VERSION="${SETUPTOOLS_SCM_PRETEND_VERSION:-0.0.0}" python -m pip install --disable-pip-version-check --no-input -q --no-deps --no-build-isolation --no-index --ignore-installed -e .';
+const SELF_INSTALL = {
+  command:
+    'SETUPTOOLS_SCM_PRETEND_VERSION="${SETUPTOOLS_SCM_PRETEND_VERSION:-0.0.0}" python -m pip install --disable-pip-version-check --no-input -q --no-deps --no-build-isolation --no-index --ignore-installed -e .',
+  what: "the project's own install (pip install -e .)",
+};
 const PIP = `${VENV}/bin/python -m pip --disable-pip-version-check --no-input`;
 
 export async function planPython(rev: Revision, floor?: Revision): Promise<DepsPlan | NoInstall | null> {

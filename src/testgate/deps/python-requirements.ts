@@ -191,9 +191,7 @@ function toxTestenv(toxIni: string | null): { deps: string[]; extras: string[] }
       .map((l) => l.replace(/(^|\s)#.*$/, '').trim())
       .filter(Boolean);
   // `coverage: coverage`, `py{310}-x: y`: a line for some environments only (a factor condition) is not the test env's.
-  const deps = lines(env?.get('deps')).filter(
-    (l) => !/^[\w!{},.-]+:\s/.test(l) && (!l.includes('{') || /^-r\s*\{toxinidir\}\//.test(l)),
-  );
+  const deps = lines(env?.get('deps')).filter((l) => !/^[\w!{},.-]+:\s/.test(l) && (!l.includes('{') || /^-r\s*\{toxinidir\}\//.test(l)));
   const extras = lines(env?.get('extras')).flatMap((l) => l.split(',').map((e) => e.trim()));
   return { deps, extras: extras.filter(Boolean) };
 }
