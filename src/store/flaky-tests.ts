@@ -75,10 +75,10 @@ export interface FlakyTestSummary {
   known: boolean;
 }
 
-/** Every test that flipped in the window, most flips first (the dashboard; `repos` limits what is shown). */
+/** Every test that flipped in the window, most flips first (the dashboard; `owners` limits it to those accounts' repositories). */
 export async function listFlakyTests(
   db: Db,
-  opts: { repos?: string[]; windowDays: number; prs: number; now?: Date; limit?: number },
+  opts: { owners?: string[]; windowDays: number; prs: number; now?: Date; limit?: number },
 ): Promise<FlakyTestSummary[]> {
   const since = new Date((opts.now ?? new Date()).getTime() - opts.windowDays * 86_400_000);
   const { rows } = await db.query<{
@@ -94,11 +94,11 @@ export async function listFlakyTests(
                SELECT pr AS p, max(created_at) AS at FROM flaky_flips g
                 WHERE g.repo = f.repo AND g.test_id = f.test_id AND g.pr IS NOT NULL AND g.created_at >= $1 GROUP BY pr) x) AS prs
        FROM flaky_flips f
-      WHERE created_at >= $1 ${opts.repos ? 'AND repo = ANY($3)' : ''}
+      WHERE created_at >= $1 ${opts.owners ? "AND lower(split_part(repo, '/', 1)) = ANY($3)" : ''}
       GROUP BY repo, test_id
       ORDER BY flips DESC, last_at DESC
       LIMIT $2`,
-    [since, opts.limit ?? 100, ...(opts.repos ? [opts.repos] : [])],
+    [since, opts.limit ?? 100, ...(opts.owners ? [opts.owners.map((o) => o.toLowerCase())] : [])],
   );
   return rows.map((r) => {
     const prs = r.prs ?? [];

@@ -96,7 +96,7 @@ export class Store implements HistoryReader, FlakyMemory {
   knownFlaky(repo: string, testIds: string[], lookup: FlakyLookup): Promise<KnownFlakyTest[]> {
     return knownFlaky(this.db, repo, testIds, lookup);
   }
-  listFlakyTests(opts: { repos?: string[]; windowDays: number; prs: number; now?: Date; limit?: number }): Promise<FlakyTestSummary[]> {
+  listFlakyTests(opts: { owners?: string[]; windowDays: number; prs: number; now?: Date; limit?: number }): Promise<FlakyTestSummary[]> {
     return listFlakyTests(this.db, opts);
   }
   recordJob(entry: JobEntry): Promise<void> {
