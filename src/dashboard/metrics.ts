@@ -183,6 +183,11 @@ export class SlopgateMetrics {
     if (crashed) this.errors.inc({ kind: 'guard' }, crashed);
   }
 
+  /** An error outside a job's own result (the store could not record a job, say). */
+  error(kind: string): void {
+    this.errors.inc({ kind });
+  }
+
   /** The sandbox could not be established: nothing ran (the job's outage is counted by jobEnded). */
   sandboxRefused(): void {
     this.refusals.inc({ kind: 'isolation' });

@@ -368,11 +368,7 @@ export async function recentRuns(db: Db, scope: Scope, w: Window, limit = 25): P
   }));
 }
 
-/** The check run a stored run was reported on, when the App recorded its job. */
-export async function checkRunOfRun(db: Db, runId: string): Promise<number | null> {
-  const { rows } = await db.query<{ id: number | string }>(
-    'SELECT check_run_id AS id FROM jobs WHERE run_id = $1 AND check_run_id IS NOT NULL ORDER BY finished_at DESC LIMIT 1',
-    [runId],
-  );
-  return rows[0] ? Number(rows[0].id) : null;
+/** The check run a stored run was reported on, when the App recorded its job (same PR and head). */
+export async function checkRunOfRun(db: Db, run: { repo: string; pr: number | null; headSha: string }): Promise<number | null> {
+  return run.pr === null ? null : checkRunOf(db, run.repo, run.pr, run.headSha);
 }

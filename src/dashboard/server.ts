@@ -192,6 +192,6 @@ export function dashboardHandler(opts: DashboardOptions): (req: IncomingMessage,
     const db = await opts.db();
     const run = await getRun(db, id);
     if (!run || !inScope(viewer.scope, run.repo)) return send(res, 404, htmlType, messagePage('Not found', 'There is no such run.', base));
-    return send(res, 200, htmlType, runPage(run, await checkRunOfRun(db, id), opts.links, viewer.who, base));
+    return send(res, 200, htmlType, runPage(run, await checkRunOfRun(db, run), opts.links, viewer.who, base));
   }
 }

@@ -8,6 +8,8 @@ import { defaultWorkDir, requireWebhookSecret, serverDeploymentFromEnv } from '.
 import type { QueuedPrJob } from '../../host/queued-job.js';
 import { PgQueue } from '../../queue/pg-queue.js';
 import { openStore, storeOptionsFromEnv } from '../../store/open-store.js';
+import { SlopgateMetrics } from '../../dashboard/metrics.js';
+import { serveMetricsPort } from '../../dashboard/metrics-port.js';
 
 /**
  * `npm start`: the slopgate GitHub App as a long-running server (Probot's `run`). Reads APP_ID,
@@ -51,9 +53,13 @@ export async function runAppServer(): Promise<void> {
     });
     await queue.start(); // a wrong DATABASE_URL fails here, not on the first webhook
   }
+  // /metrics is served on the webhooks' port behind the dashboard's token, and on SLOPGATE_METRICS_PORT when set.
+  const metrics = new SlopgateMetrics();
+  const metricsServer = await serveMetricsPort(metrics, process.env);
   const slopgate = createSlopgateApp({
     workDir,
     store,
+    metrics,
     ...(queue ? { queue } : {}),
     ...(concurrency ? { concurrency } : {}),
     processJobs: deployment.role !== 'web',
@@ -72,6 +78,7 @@ export async function runAppServer(): Promise<void> {
     try {
       await slopgate.runtime().stop();
       await server.stop();
+      metricsServer?.close();
       await store.close();
     } finally {
       process.exit(0);
