@@ -31,7 +31,7 @@ let browser: Browser;
 beforeAll(async () => {
   env = await E2eEnv.start({ env: { SLOPGATE_DASHBOARD_TOKEN: TOKEN } });
   if (existsSync(CHROMIUM)) browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-}, 300_000);
+}, 600_000);
 
 afterEach(() => {
   expect(env.gh.violations).toEqual([]);
