@@ -49,7 +49,9 @@ export async function runDashboard(cmd: DashboardCommand, write: (s: string) => 
     const { port } = server.address() as AddressInfo; // listen() on a TCP port always gives an AddressInfo
     const url = `http://${cmd.host.includes(':') ? `[${cmd.host}]` : cmd.host}:${port}${DASHBOARD_PATH}`;
     write(`slopgate dashboard: ${url}\n`);
-    write(given ? 'sign in with SLOPGATE_DASHBOARD_TOKEN\n' : `sign in with the token ${token} (set SLOPGATE_DASHBOARD_TOKEN to choose it)\n`);
+    write(
+      given ? 'sign in with SLOPGATE_DASHBOARD_TOKEN\n' : `sign in with the token ${token} (set SLOPGATE_DASHBOARD_TOKEN to choose it)\n`,
+    );
     cmd.listening?.(url, token);
     await (cmd.until ??
       new Promise<void>((resolve) => {

@@ -273,7 +273,7 @@ export const configSchema = z
           .strict()
           .prefault({})
           .describe(
-            "known-flaky tests: one that flipped on a base or on `prs` other PRs in the last `windowDays`; its failure is reported as known flaky and never blocks alone",
+            'known-flaky tests: one that flipped on a base or on `prs` other PRs in the last `windowDays`; its failure is reported as known flaky and never blocks alone',
           ),
         quarantine: z
           .array(z.string().min(1))

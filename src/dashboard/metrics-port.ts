@@ -11,7 +11,8 @@ export async function serveMetricsPort(metrics: SlopgateMetrics, env: NodeJS.Pro
   const raw = env.SLOPGATE_METRICS_PORT?.trim();
   if (!raw) return null;
   const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new InputError(`SLOPGATE_METRICS_PORT must be a port number, got '${raw}'`);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new InputError(`SLOPGATE_METRICS_PORT must be a port number, got '${raw}'`);
   const host = env.SLOPGATE_METRICS_HOST?.trim() || '127.0.0.1';
   const server = createServer((req, res) => {
     if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {

@@ -32,7 +32,12 @@ export class SlopgateMetrics {
   constructor(opts: { host?: string } = {}) {
     this.host = opts.host ?? hostname();
     const registers = [this.registry];
-    this.gates = new Counter({ name: 'slopgate_gates_total', help: 'Gates that reported, by outcome and host', labelNames: ['outcome', 'host'], registers });
+    this.gates = new Counter({
+      name: 'slopgate_gates_total',
+      help: 'Gates that reported, by outcome and host',
+      labelNames: ['outcome', 'host'],
+      registers,
+    });
     this.jobs = new Counter({
       name: 'slopgate_jobs_total',
       help: 'Gate jobs that ended, by result (reported, skipped, superseded, config-error, infrastructure-error)',
@@ -48,7 +53,7 @@ export class SlopgateMetrics {
     });
     this.stageSeconds = new Histogram({
       name: 'slopgate_stage_duration_seconds',
-      help: "Time of one stage of a gate: each guard by id, and the test suite at the base and at the head",
+      help: 'Time of one stage of a gate: each guard by id, and the test suite at the base and at the head',
       labelNames: ['stage'],
       buckets: STAGE_BUCKETS,
       registers,
@@ -89,14 +94,16 @@ export class SlopgateMetrics {
       labelNames: ['kind'],
       registers,
     });
-    const self = this;
+    // prom-client calls `collect` with the gauge as `this`; the queue is read through these.
+    const queueStats = () => this.queueStats();
+    const installs = this.installs;
     new Gauge({
       name: 'slopgate_queue_depth',
       help: 'Gate jobs in the queue, by state (pending, running)',
       labelNames: ['state'],
       registers,
       async collect() {
-        const s = await self.queueStats();
+        const s = await queueStats();
         this.set({ state: 'pending' }, s?.pending ?? 0);
         this.set({ state: 'running' }, s?.running ?? 0);
       },
@@ -106,7 +113,7 @@ export class SlopgateMetrics {
       help: 'Age of the oldest waiting gate job (0 when none waits)',
       registers,
       async collect() {
-        const s = await self.queueStats();
+        const s = await queueStats();
         this.set(s?.oldestPendingAt ? Math.max(0, (Date.now() - s.oldestPendingAt.getTime()) / 1000) : 0);
       },
     });
@@ -116,7 +123,7 @@ export class SlopgateMetrics {
       labelNames: ['kind'],
       registers,
       async collect() {
-        const s = await self.queueStats();
+        const s = await queueStats();
         this.set({ kind: 'concurrency' }, s?.concurrency ?? 0);
         if (s?.workers !== undefined) this.set({ kind: 'leased' }, s.workers);
       },
@@ -126,7 +133,7 @@ export class SlopgateMetrics {
       help: 'Dependency stages served from the cache / those that installed or hit the cache (since start)',
       registers,
       async collect() {
-        const values = (await self.installs.get()).values;
+        const values = (await installs.get()).values;
         const count = (status: string) => values.filter((v) => v.labels.status === status).reduce((n, v) => n + v.value, 0);
         const hits = count('cached');
         const total = hits + count('installed');

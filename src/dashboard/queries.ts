@@ -26,6 +26,15 @@ function scoped(scope: Scope, column: string, params: unknown[]): string {
   return `lower(split_part(${column}, '/', 1)) = ANY($${n})`;
 }
 
+/** The value under `key`, made and stored first when there is none. */
+function entry<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  const found = map.get(key);
+  if (found !== undefined) return found;
+  const made = make();
+  map.set(key, made);
+  return made;
+}
+
 export function inScope(scope: Scope, repo: string): boolean {
   return scope.all || scope.accounts.some((a) => a.toLowerCase() === (repo.split('/')[0] ?? '').toLowerCase());
 }
@@ -77,7 +86,7 @@ export async function repoOverviews(db: Db, scope: Scope, w: Window): Promise<Re
     params,
   );
   const byRepo = new Map<string, { rows: OverviewRow[] }>();
-  for (const r of rows) (byRepo.get(r.repo) ?? byRepo.set(r.repo, { rows: [] }).get(r.repo)!).rows.push(r);
+  for (const r of rows) entry(byRepo, r.repo, () => ({ rows: [] })).rows.push(r);
   return [...byRepo.entries()]
     .map(([repo, { rows: list }]) => {
       const perDay: Record<string, Record<string, number>> = {};
@@ -86,9 +95,9 @@ export async function repoOverviews(db: Db, scope: Scope, w: Window): Promise<Re
         const outcome = r.outcome ?? 'unknown';
         day[outcome] = (day[outcome] ?? 0) + 1;
       }
-      const ms = list.flatMap((r) => (r.ms === null ? [] : [Number(r.ms)]));
+      const ms = list.flatMap((r) => (r.ms === null ? [] : [r.ms]));
       // Enabled: G8 took part (it ran, found something, or skipped for a reason other than being turned off).
-      const enabled = list.filter((r) => r.g8_status !== null && !(r.g8_status === 'skipped' && /^disabled/.test(r.g8_reason ?? '')));
+      const enabled = list.filter((r) => r.g8_status !== null && !(r.g8_status === 'skipped' && (r.g8_reason ?? '').startsWith('disabled')));
       const ran = enabled.filter((r) => r.base_status === 'ok' && r.head_status === 'ok');
       return {
         repo,
@@ -138,8 +147,9 @@ interface LatestRow {
 
 /**
  * PRs whose newest verdict needs a person: STUCK, ASK_AUTHOR, ESCALATE, or an outage (a job that could
- * not finish: its check run is `action_required`). A job that ended otherwise (reported, skipped) after
- * the verdict takes the PR off the list; a superseded one does not (its newer head decides).
+ * not finish: its check run is `action_required`). A reported job is its stored run; a job that ended
+ * otherwise (skipped, a config error) after the verdict takes the PR off the list; a superseded one
+ * does not (its newer head decides).
  */
 export async function attention(db: Db, scope: Scope, w: Window): Promise<AttentionItem[]> {
   const params: unknown[] = [since(w)];
@@ -152,7 +162,7 @@ export async function attention(db: Db, scope: Scope, w: Window): Promise<Attent
        UNION ALL
        SELECT repo, pr, head_sha, CASE WHEN result = 'infrastructure-error' THEN coalesce(conclusion, 'action_required') ELSE outcome END,
               reason, finished_at, run_id, check_run_id, 'job'
-         FROM jobs WHERE finished_at >= $1 AND result <> 'superseded' AND ${runScope}
+         FROM jobs WHERE finished_at >= $1 AND result NOT IN ('superseded', 'reported') AND ${runScope}
      ), ranked AS (
        SELECT *, row_number() OVER (PARTITION BY repo, pr ORDER BY at DESC, source DESC) AS n FROM events
      )
@@ -238,24 +248,35 @@ export async function ruleQuality(db: Db, scope: Scope, w: Window): Promise<Rule
       LIMIT 200000`,
     params,
   );
-  const { rows: labels } = await db.query<{ repo: string; pr: number | null; run_id: string; category: string | null; path: string | null }>(
+  const { rows: labels } = await db.query<{
+    repo: string;
+    pr: number | null;
+    run_id: string;
+    category: string | null;
+    path: string | null;
+  }>(
     `SELECT r.repo, r.pr, r.id AS run_id, s->>'category' AS category, s->>'path' AS path
        FROM runs r, jsonb_array_elements(coalesce(r.report->'sections'->'sanctions'->'allowed', '[]'::jsonb)) s
       WHERE r.finished_at >= $1 AND ${where} AND s->>'allowedBy' ILIKE '%label%'`,
     params,
   );
-  type Seen = { blocking: boolean; source: string | null };
+  interface Seen {
+    blocking: boolean;
+    source: string | null;
+  }
   const rules = new Map<string, { guard: string; category: string; findings: Map<string, Seen> }>();
   const ruleOf = (guard: string, category: string) => {
     const key = `${guard}\u0000${category}`;
-    return (rules.get(key) ?? rules.set(key, { guard, category, findings: new Map() }).get(key)!).findings;
+    return entry(rules, key, () => ({ guard, category, findings: new Map<string, Seen>() })).findings;
   };
   const blockingIds = (buckets: unknown): Set<string> =>
-    new Set(isRecord(buckets) ? Object.values(buckets).flatMap((v) => (Array.isArray(v) ? v.filter((x) => typeof x === 'string') : [])) : []);
+    new Set(
+      isRecord(buckets) ? Object.values(buckets).flatMap((v) => (Array.isArray(v) ? v.filter((x) => typeof x === 'string') : [])) : [],
+    );
   const perRun = new Map<string, Set<string>>();
   for (const r of rows) {
     if (!r.guard || !r.category || !r.fid) continue;
-    const blocked = perRun.get(r.run_id) ?? perRun.set(r.run_id, blockingIds(r.buckets)).get(r.run_id)!;
+    const blocked = entry(perRun, r.run_id, () => blockingIds(r.buckets));
     const findings = ruleOf(r.guard, r.category);
     const key = `${r.repo}#${r.pr ?? r.run_id}#${r.fid}`;
     const seen = findings.get(key) ?? { blocking: false, source: null };
@@ -302,10 +323,10 @@ export async function slowestSuites(db: Db, scope: Scope, w: Window, limit = 10)
   const groups = new Map<string, { repo: string; command: string; ms: number[]; slowest: { id: string; ms: number } }>();
   for (const r of rows) {
     if (r.ms === null) continue;
-    const ms = Number(r.ms);
+    const ms = r.ms;
     const command = r.command ?? '(detected)';
     const key = `${r.repo}\u0000${command}`;
-    const g = groups.get(key) ?? groups.set(key, { repo: r.repo, command, ms: [], slowest: { id: r.id, ms } }).get(key)!;
+    const g = entry(groups, key, () => ({ repo: r.repo, command, ms: [] as number[], slowest: { id: r.id, ms } }));
     g.ms.push(ms);
     if (ms > g.slowest.ms) g.slowest = { id: r.id, ms };
   }
@@ -364,7 +385,7 @@ export async function recentRuns(db: Db, scope: Scope, w: Window, limit = 25): P
     headSha: r.head_sha,
     outcome: r.outcome,
     finishedAt: r.finished_at ? new Date(r.finished_at) : null,
-    durationMs: r.ms === null ? null : Number(r.ms),
+    durationMs: r.ms,
   }));
 }
 

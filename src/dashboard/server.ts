@@ -50,7 +50,13 @@ const SECURITY_HEADERS = {
 
 const RUN_PATH = /^\/runs\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 
-function send(res: ServerResponse, status: number, type: string, body: string | Buffer, headers: Record<string, string | string[]> = {}): true {
+function send(
+  res: ServerResponse,
+  status: number,
+  type: string,
+  body: string | Buffer,
+  headers: Record<string, string | string[]> = {},
+): true {
   res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', ...SECURITY_HEADERS, ...headers });
   res.end(body);
   return true;
@@ -92,14 +98,21 @@ export function dashboardHandler(opts: DashboardOptions): (req: IncomingMessage,
       if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'read-only', { allow: 'GET, HEAD' });
       if (sub.startsWith('/assets/')) {
         const file = await asset(sub.slice('/assets/'.length));
-        return file ? send(res, 200, file.type, file.body, { 'cache-control': 'public, max-age=3600' }) : send(res, 404, 'text/plain', 'not found');
+        return file
+          ? send(res, 200, file.type, file.body, { 'cache-control': 'public, max-age=3600' })
+          : send(res, 404, 'text/plain', 'not found');
       }
       if (sub === '/login') return send(res, 200, htmlType, loginPage({ github: Boolean(opts.signIn) }, base));
-      if (sub === '/logout') return send(res, 303, 'text/plain', '', { location: `${base}/login`, 'set-cookie': DashboardAuth.signOutCookie(secureRequest(req)) });
+      if (sub === '/logout')
+        return send(res, 303, 'text/plain', '', {
+          location: `${base}/login`,
+          'set-cookie': DashboardAuth.signOutCookie(secureRequest(req)),
+        });
       if (sub === '/auth/github') return githubStart(req, res);
       if (sub === '/auth/callback') return await githubCallback(req, res, url);
       const viewer = opts.auth.viewer(req);
-      if (!viewer) return send(res, 401, htmlType, loginPage({ github: Boolean(opts.signIn), message: 'Sign in to see the dashboard.' }, base));
+      if (!viewer)
+        return send(res, 401, htmlType, loginPage({ github: Boolean(opts.signIn), message: 'Sign in to see the dashboard.' }, base));
       if (sub === '/' || sub === '') return await overview(res, viewer, url);
       const run = RUN_PATH.exec(sub);
       if (run) return await runView(res, viewer, run[1]!);
@@ -134,7 +147,8 @@ export function dashboardHandler(opts: DashboardOptions): (req: IncomingMessage,
 
   function githubStart(req: IncomingMessage, res: ServerResponse): boolean {
     const signIn = opts.signIn;
-    if (!signIn) return send(res, 404, htmlType, messagePage('Not available', 'GitHub sign-in is not configured for this dashboard.', base));
+    if (!signIn)
+      return send(res, 404, htmlType, messagePage('Not available', 'GitHub sign-in is not configured for this dashboard.', base));
     const { state, cookie } = opts.auth.oauthState(secureRequest(req));
     const to = new URL(`${signIn.webUrl}/login/oauth/authorize`);
     to.searchParams.set('client_id', signIn.clientId);

@@ -55,12 +55,16 @@ beforeAll(async () => {
         const form = JSON.parse(await body(req)) as { client_id: string; client_secret: string; code: string };
         const ok = form.client_id === 'Iv1.client' && form.client_secret === 'shh';
         const token = ok ? { 'code-ada': 'tok-ada', 'code-bob': 'tok-bob' }[form.code] : undefined;
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(token ? { access_token: token } : { error: 'bad_verification_code' }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify(token ? { access_token: token } : { error: 'bad_verification_code' }));
         return;
       }
       if (req.method === 'GET' && req.url === '/api/v3/user') {
         const login = { 'Bearer tok-ada': 'ada', 'Bearer tok-bob': 'bob' }[req.headers.authorization ?? ''];
-        res.writeHead(login ? 200 : 401, { 'content-type': 'application/json' }).end(JSON.stringify(login ? { login } : { message: 'Bad credentials' }));
+        res
+          .writeHead(login ? 200 : 401, { 'content-type': 'application/json' })
+          .end(JSON.stringify(login ? { login } : { message: 'Bad credentials' }));
         return;
       }
       res.writeHead(404).end();
@@ -130,7 +134,10 @@ describe('dashboard access', () => {
     const stranger = await signInAs('code-bob');
     expect(stranger.status).toBe(403);
     expect(await stranger.text()).toContain('bob is not a member');
-    const forged = await fetch(`${url}/dashboard/auth/callback?code=code-ada&state=guess`, { redirect: 'manual', headers: { cookie: 'slopgate_oauth_state=other' } });
+    const forged = await fetch(`${url}/dashboard/auth/callback?code=code-ada&state=guess`, {
+      redirect: 'manual',
+      headers: { cookie: 'slopgate_oauth_state=other' },
+    });
     expect(forged.status).toBe(400);
     const fake = Buffer.from(JSON.stringify({ who: 'mallory', accounts: '*', exp: Date.now() + 3600_000 })).toString('base64url');
     const denied = await fetch(`${url}/dashboard`, { headers: { cookie: `slopgate_dashboard=${fake}.AAAA` } });

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { prRepo, removeTestRepos, type TestRepo } from '../helpers/git-repo.js';
 import { parsePrometheusText } from '../helpers/prometheus-text.js';
 import { needs } from '../helpers/toolchains.js';
@@ -75,6 +75,8 @@ def test_clock():
 `;
 const HOSTILE = '<img src=x onerror=alert(1)> cc @octocat';
 const CLOCK = 'py:tests/test_clock.py::test_clock';
+/** The page's window inside `evaluate` (the tests compile without the DOM library; the cast is erased). */
+type PageWindow = { getComputedStyle(el: unknown): { backgroundColor: string } };
 
 async function signIn(page: Page): Promise<void> {
   await page.goto(`${env.app.url}/dashboard/login`);
@@ -144,7 +146,7 @@ needs('pytest')('the operator dashboard and /metrics, end to end', () => {
     const badge = row.locator('.badge');
     await expect(badge.innerText()).resolves.toBe('STUCK');
     // Red: the badge's computed background colour, as a person sees it.
-    await expect(badge.evaluate((el) => getComputedStyle(el).backgroundColor)).resolves.toBe('rgb(207, 34, 46)');
+    await expect(badge.evaluate((el) => (globalThis as unknown as PageWindow).getComputedStyle(el).backgroundColor)).resolves.toBe('rgb(207, 34, 46)');
     await expect(row.locator('td.reason').innerText()).resolves.toContain('round 1 of 1');
 
     const rule = page.locator('tr.rule[data-rule="G14/dead-link"]');

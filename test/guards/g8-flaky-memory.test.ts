@@ -86,7 +86,10 @@ needs('pytest')('G8 remembers flaky tests across PRs', () => {
     expect(known).toMatchObject([{ test: CLOCK, basis: 'prs', prs: [11, 12], flips: 2 }]);
 
     // PR 13: the flaky test fails on every run, and the change really breaks `add`.
-    const third = await gatePr(prRepo(BASE, { 'tests/test_clock.py': ALWAYS_FAILS, 'app/__init__.py': 'def add(a, b):\n    return a - b\n' }), 13);
+    const third = await gatePr(
+      prRepo(BASE, { 'tests/test_clock.py': ALWAYS_FAILS, 'app/__init__.py': 'def add(a, b):\n    return a - b\n' }),
+      13,
+    );
     const byCategory = third.findings.map((f) => [f.category, f.severity, (f.evidence as { test?: string } | undefined)?.test]);
     expect(byCategory).toEqual(
       expect.arrayContaining([
@@ -124,7 +127,9 @@ needs('pytest')('G8 remembers flaky tests across PRs', () => {
     expect(await store.knownFlaky(REPO, [other], { prs: 1, windowDays: 30, excludePr: 20 })).toEqual([]);
     // A flip on a base is enough alone.
     await store.recordFlips({ repo: REPO, onBase: true, headSha: 'c'.repeat(40), testIds: [other] });
-    expect(await store.knownFlaky(REPO, [other], { prs: 2, windowDays: 30, excludePr: 20 })).toMatchObject([{ test: other, basis: 'base' }]);
+    expect(await store.knownFlaky(REPO, [other], { prs: 2, windowDays: 30, excludePr: 20 })).toMatchObject([
+      { test: other, basis: 'base' },
+    ]);
 
     const quarantined = await gatePr(prRepo(BASE, { 'app/__init__.py': 'def add(a, b):\n    return a - b\n' }), 21, {
       quarantine: ['tests/test_app.py::test_add'],

@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { run } from 'probot';
 import { createSlopgateApp } from './app.js';
+import { appServerLog } from './app-log.js';
 import { InputError, errorMessage } from '../../core/errors.js';
 import { createLogger } from '../../core/trace.js';
 import { defaultWorkDir, requireWebhookSecret, serverDeploymentFromEnv } from './deployment-env.js';
@@ -64,7 +65,8 @@ export async function runAppServer(): Promise<void> {
     ...(concurrency ? { concurrency } : {}),
     processJobs: deployment.role !== 'web',
   });
-  const server = await run(slopgate.appFn);
+  // Probot's logger, with the credential headers of the dashboard's requests redacted (app-log.ts).
+  const server = await run(slopgate.appFn, { log: await appServerLog(process.env) });
   console.info(
     deployment.role === 'web'
       ? 'slopgate: web tier: webhooks are queued in PostgreSQL for `slopgate worker` processes'
