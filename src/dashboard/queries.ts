@@ -97,7 +97,9 @@ export async function repoOverviews(db: Db, scope: Scope, w: Window): Promise<Re
       }
       const ms = list.flatMap((r) => (r.ms === null ? [] : [r.ms]));
       // Enabled: G8 took part (it ran, found something, or skipped for a reason other than being turned off).
-      const enabled = list.filter((r) => r.g8_status !== null && !(r.g8_status === 'skipped' && (r.g8_reason ?? '').startsWith('disabled')));
+      const enabled = list.filter(
+        (r) => r.g8_status !== null && !(r.g8_status === 'skipped' && (r.g8_reason ?? '').startsWith('disabled')),
+      );
       const ran = enabled.filter((r) => r.base_status === 'ok' && r.head_status === 'ok');
       return {
         repo,

@@ -76,7 +76,9 @@ def test_clock():
 const HOSTILE = '<img src=x onerror=alert(1)> cc @octocat';
 const CLOCK = 'py:tests/test_clock.py::test_clock';
 /** The page's window inside `evaluate` (the tests compile without the DOM library; the cast is erased). */
-type PageWindow = { getComputedStyle(el: unknown): { backgroundColor: string } };
+interface PageWindow {
+  getComputedStyle(el: unknown): { backgroundColor: string };
+}
 
 async function signIn(page: Page): Promise<void> {
   await page.goto(`${env.app.url}/dashboard/login`);
@@ -146,7 +148,9 @@ needs('pytest')('the operator dashboard and /metrics, end to end', () => {
     const badge = row.locator('.badge');
     await expect(badge.innerText()).resolves.toBe('STUCK');
     // Red: the badge's computed background colour, as a person sees it.
-    await expect(badge.evaluate((el) => (globalThis as unknown as PageWindow).getComputedStyle(el).backgroundColor)).resolves.toBe('rgb(207, 34, 46)');
+    await expect(badge.evaluate((el) => (globalThis as unknown as PageWindow).getComputedStyle(el).backgroundColor)).resolves.toBe(
+      'rgb(207, 34, 46)',
+    );
     await expect(row.locator('td.reason').innerText()).resolves.toContain('round 1 of 1');
 
     const rule = page.locator('tr.rule[data-rule="G14/dead-link"]');
