@@ -29,9 +29,11 @@ const CHARTS_JS = `(function () {
     var opts = {
       width: Math.max(280, el.clientWidth || 420), height: 180,
       legend: { show: true },
-      scales: { x: { time: true }, y: { range: function (u, min, max) { return [0, Math.max(1, max)]; } } },
+      // Half a day of room on each side, so the first and last days' bars are drawn whole.
+      scales: { x: { time: true, range: function (u, min, max) { return [min - 43200, max + 43200]; } },
+        y: { range: function (u, min, max) { return [0, Math.max(1, max)]; } } },
       axes: [{}, { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000] }],
-      series: [{}].concat(order.map(function (i) {
+      series: [{ label: 'day', value: function (u, v) { return v == null ? '' : new Date(v * 1000).toISOString().slice(0, 10); } }].concat(order.map(function (i) {
         var s = data.series[i];
         var c = COLOURS[s.outcome] || '#57606a';
         return { label: s.outcome, stroke: c, fill: c, paths: bars, points: { show: false },
