@@ -30,6 +30,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   env = await E2eEnv.start({ env: { SLOPGATE_DASHBOARD_TOKEN: TOKEN } });
+  // Root (CI) cannot use Chromium's own sandbox; the page is ours and loads nothing from elsewhere.
   if (existsSync(CHROMIUM)) browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
 }, 600_000);
 
@@ -86,7 +87,7 @@ async function signIn(page: Page): Promise<void> {
   await Promise.all([page.waitForURL(`${env.app.url}/dashboard`), page.click('button[type=submit]')]);
 }
 
-needs('pytest')('the operator dashboard and /metrics, end to end', () => {
+needs('pytest', 'chromium')('the operator dashboard and /metrics, end to end', () => {
   let stuck: PullState;
   let regression: PullState;
 
