@@ -106,6 +106,20 @@ Options:
   -h, --help        this help
 `;
 
+const DASHBOARD = `Usage: slopgate dashboard --db DIR|postgres://… [--port N] [--host ADDR]
+
+Serves the read-only dashboard of a store (the runs \`slopgate check --db\` kept, or the App's
+PostgreSQL database) at http://ADDR:PORT/dashboard until stopped, and /metrics beside it. Sign in
+with the operator token: SLOPGATE_DASHBOARD_TOKEN, or one made for this process and printed at start.
+An embedded store (a folder) is locked while the dashboard runs.
+
+Options:
+  --db DIR|postgres://…   the store to show (required)
+  --port N                the port (default: 3080; 0 picks a free one)
+  --host ADDR             the address to listen on (default: 127.0.0.1)
+  -h, --help              this help
+`;
+
 export const COMMAND_HELP: Record<string, string> = {
   check: CHECK,
   refine: REFINE,
@@ -113,6 +127,7 @@ export const COMMAND_HELP: Record<string, string> = {
   demo: DEMO,
   schema: SCHEMA,
   worker: WORKER,
+  dashboard: DASHBOARD,
 };
 
 export const USAGE = `slopgate ${VERSION} — gate a change against the ways LLM-written patches go wrong
@@ -124,6 +139,7 @@ Usage:
   slopgate demo   [--format …] [--keep]
   slopgate schema
   slopgate worker [--concurrency N]
+  slopgate dashboard --db DIR [--port N] [--host ADDR]
   slopgate --version | --help | <command> --help
 
 check   gates the change from the merge-base of --base with --head and prints one decision
@@ -132,6 +148,7 @@ init    writes a commented .github/slopgate.yml with every setting at its defaul
 demo    builds a small repository whose PR reproduces real slop and gates it
 schema  prints the JSON Schema of .github/slopgate.yml
 worker  runs gate jobs from the shared PostgreSQL queue (the App's worker tier)
+dashboard  serves the read-only dashboard (runs, PRs needing a person, rule quality, flaky tests) of a store
 
 Run 'slopgate <command> --help' for a command's options.
 `;

@@ -153,6 +153,19 @@ export async function main(argv: string[], write: (s: string) => void = (s) => p
       const { runGateWorker } = await import('../platforms/github/worker-entry.js');
       return runGateWorker(concurrency ? { concurrency } : {});
     }
+    case 'dashboard': {
+      const { values } = parseArgs({
+        args: rest,
+        options: { ...HELP, db: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' } },
+        strict: true,
+      });
+      if (values.help) return help();
+      if (!values.db) throw new InputError('slopgate dashboard needs --db', 'name the store: --db .slopgate-data or --db postgres://…');
+      const port = values.port === undefined ? 3080 : Number(values.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new InputError(`--port must be a port number, got '${values.port}'`);
+      const { runDashboard } = await import('./dashboard.js');
+      return runDashboard({ db: values.db, port, host: values.host ?? '127.0.0.1' }, write);
+    }
     case 'schema': {
       const { values } = parseArgs({ args: rest, options: { ...HELP, format: { type: 'string', short: 'f' } }, strict: true });
       if (values.help) return help();

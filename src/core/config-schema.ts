@@ -268,6 +268,28 @@ export const configSchema = z
           .max(100_000)
           .default(512)
           .describe('G8: process-count limit of one test run; reaching it stops the run (fork bombs)'),
+        flaky: z
+          .object({
+            prs: z
+              .number()
+              .int()
+              .min(1)
+              .max(100)
+              .default(2)
+              .describe('a test that flipped (failed, then passed on a re-run) on this many different PRs in the window is known flaky'),
+            windowDays: z.number().int().min(1).max(365).default(30).describe('how far back the flaky memory looks, in days'),
+          })
+          .strict()
+          .prefault({})
+          .describe(
+            'known-flaky tests: one that flipped on a base or on `prs` other PRs in the last `windowDays`; its failure is reported as known flaky and never blocks alone',
+          ),
+        quarantine: z
+          .array(z.string().min(1))
+          .default([])
+          .describe(
+            "tests a maintainer took out: ids or globs as the report names them (e.g. 'tests/test_net.py::test_fetch', 'py:tests/slow/**'); their failures are reported and never block",
+          ),
       })
       .strict()
       .prefault({}),

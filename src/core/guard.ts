@@ -2,7 +2,7 @@ import type { SlopgateConfig } from './config-schema.js';
 import type { FindingInput } from './finding.js';
 import type { ChangedFile, PatchSet } from './patch-set.js';
 import type { Revision } from './revision.js';
-import type { BaselineCache, HistoryReader, LinkChecker, RunIdentity, TestRunOptions } from './ports.js';
+import type { BaselineCache, FlakyMemory, HistoryReader, LinkChecker, RunIdentity, TestRunOptions } from './ports.js';
 import type { ReportSections, SectionName } from './report-sections.js';
 import type { Logger, TracePhase } from './trace.js';
 import type { EvidenceSchema } from './evidence.js';
@@ -58,6 +58,8 @@ export interface GuardServices {
   baselineCache?: BaselineCache;
   /** G9's failure history of earlier runs (the store). */
   history?: HistoryReader;
+  /** G8's memory of tests that flipped on earlier runs (the store); without it no test is known flaky. */
+  flaky?: FlakyMemory;
   /** G14's online link check (default: the shared HTTP checker). */
   linkChecker?: LinkChecker;
   /** The repository's display name (`owner/name`), one of the names G11 treats as the project's own. */

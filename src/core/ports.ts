@@ -130,3 +130,28 @@ export interface EgressPort {
   refusals(): { host: string; port: number; reason: string }[];
   close(): Promise<void>;
 }
+
+/** How to tell a known-flaky test (`tests.flaky` of the config, and who is asking). */
+export interface FlakyLookup {
+  /** Different PRs a test must have flipped on in the window (a flip on a base is enough alone). */
+  prs: number;
+  windowDays: number;
+  /** The PR being gated: its own flips do not count. */
+  excludePr?: number;
+  now?: Date;
+}
+
+/** A test the flaky memory knows to flip: on a base, or on `prs` (sorted) different PRs. */
+export interface KnownFlakyTest {
+  test: string;
+  basis: 'base' | 'prs';
+  prs: number[];
+  flips: number;
+  /** ISO time of the newest flip. */
+  lastAt: string;
+}
+
+/** G8's port to the flaky memory across PRs (the store implements it; `ctx.services.flaky`). */
+export interface FlakyMemory {
+  knownFlaky(repo: string, testIds: string[], lookup: FlakyLookup): Promise<KnownFlakyTest[]>;
+}

@@ -72,6 +72,10 @@ export interface TestsSection {
   fixed: string[];
   removed: string[];
   flaky: string[];
+  /** Newly failing tests the flaky memory knows to flip (on a base, or on other PRs): reported, not blocking. */
+  knownFlaky?: string[];
+  /** Newly failing tests listed in tests.quarantine: reported, not blocking. */
+  quarantined?: string[];
   /** The gate skipped itself (no runner, refused sandbox, …): why. */
   skipped?: string;
   /** The tests were not run (stopped, budget): why. */

@@ -298,6 +298,10 @@ export async function runPrJob<J extends PrJob>(
         );
     checkpoint();
     if (group) {
+      // A flip on the queue's commit (what the default branch becomes) makes the test known flaky on its own.
+      await deps.store
+        ?.recordFlips({ repo: repoName(host), onBase: true, headSha: job.headSha, testIds: report.sections.tests?.flaky ?? [] })
+        .catch((err: unknown) => log.warn({ err: errorMessage(err) }, 'flaky tests not stored'));
       // The queue's commit is no PR head: the verdict goes on its check run only (no comments, body or labels).
       await finish(reportOutcome(inertReport(report), false, host.checkRunUrl(pr, checkRunId)), true);
       log.info({ outcome: report.decision.outcome, findings: report.findings.length }, 'merge queue entry gated');

@@ -44,6 +44,8 @@ export interface QueuedPrJob extends PrJob {
   deliveryId: string;
   /** Who asked (comment command or button), for the log. */
   requestedBy?: string;
+  /** When the webhook that asked for it arrived (ISO time): the webhook lag /metrics reports. */
+  receivedAt?: string;
 }
 
 export function jobKey(owner: string, repo: string, number: number): string {

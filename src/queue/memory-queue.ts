@@ -10,6 +10,7 @@ import {
   type JobQueue,
   type PreviousAttempt,
   type QueueJob,
+  type QueueStats,
 } from './types.js';
 
 export interface MemoryQueueOptions {
@@ -35,6 +36,8 @@ export class MemoryQueue<P = unknown> implements JobQueue<P> {
   private handler: JobHandler<P> | undefined;
   private stopping = false;
   private idleWaiters: (() => void)[] = [];
+  /** When each waiting job was queued (for the age of the oldest). */
+  private readonly queuedAt = new Map<string, Date>();
 
   constructor(opts: MemoryQueueOptions = {}) {
     this.concurrency = Math.max(1, Math.floor(opts.concurrency ?? 2));
@@ -52,6 +55,7 @@ export class MemoryQueue<P = unknown> implements JobQueue<P> {
     const active = this.running.get(req.key);
     if (active && !active.controller.signal.aborted) active.controller.abort(new SupersededError(job.id));
     this.pending.push(job);
+    this.queuedAt.set(job.id, new Date());
     this.pump();
     return { id: job.id };
   }
@@ -66,6 +70,17 @@ export class MemoryQueue<P = unknown> implements JobQueue<P> {
   /** Jobs waiting and running (for health checks). */
   get size(): { pending: number; running: number } {
     return { pending: this.pending.length, running: this.running.size };
+  }
+
+  async stats(): Promise<QueueStats> {
+    for (const id of this.queuedAt.keys()) if (!this.pending.some((j) => j.id === id)) this.queuedAt.delete(id);
+    const oldest = this.pending.map((j) => this.queuedAt.get(j.id)?.getTime() ?? Date.now());
+    return {
+      pending: this.pending.length,
+      running: this.running.size,
+      oldestPendingAt: oldest.length ? new Date(Math.min(...oldest)) : null,
+      concurrency: this.concurrency,
+    };
   }
 
   /** Resolves once nothing is queued or running. */

@@ -53,5 +53,11 @@ export function queueSql(schema: string) {
                 WHERE j.name = ANY($1::text[]) AND j.state = 'active' AND j.started_on < now() - make_interval(secs => $2)
                   AND NOT EXISTS (SELECT 1 FROM ${s}.slopgate_leases l WHERE l.job_id = j.id)`,
     activeByIds: `SELECT id::text AS id, name FROM ${s}.job WHERE id = ANY($1::uuid[]) AND state = 'active'`,
+    /** The queue's depth, its oldest waiting job and the workers with a live lease (the dashboard, /metrics). */
+    stats: `SELECT count(*) FILTER (WHERE state IN ('created', 'retry'))::int AS pending,
+                   count(*) FILTER (WHERE state = 'active')::int AS running,
+                   min(created_on) FILTER (WHERE state IN ('created', 'retry')) AS oldest,
+                   (SELECT count(DISTINCT worker_id)::int FROM ${s}.slopgate_leases) AS workers
+              FROM ${s}.job WHERE name = $1`,
   };
 }

@@ -18,6 +18,7 @@ import {
   type JobQueue,
   type PreviousAttempt,
   type QueueJob,
+  type QueueStats,
 } from './types.js';
 
 export interface PgQueueOptions {
@@ -117,6 +118,20 @@ export class PgQueue<P = unknown> implements JobQueue<P> {
     this.boss.on('error', (err) => this.log.warn({ err: errorMessage(err) }, 'queue: pg-boss error'));
     this.pool = new pg.Pool({ connectionString: this.o.url, max: 3, application_name: 'slopgate-queue' });
     this.pool.on('error', () => undefined);
+  }
+
+  async stats(): Promise<QueueStats> {
+    const { rows } = await this.pool.query<{ pending: number; running: number; oldest: Date | null; workers: number }>(this.sql.stats, [
+      this.o.queueName,
+    ]);
+    const r = rows[0];
+    return {
+      pending: r?.pending ?? 0,
+      running: r?.running ?? 0,
+      oldestPendingAt: r?.oldest ? new Date(r.oldest) : null,
+      concurrency: this.o.concurrency,
+      workers: r?.workers ?? 0,
+    };
   }
 
   /** Installs pg-boss's schema, the two queues and slopgate's tables (idempotent, safe in parallel). */

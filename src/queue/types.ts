@@ -52,8 +52,24 @@ export interface EnqueueRequest<P = unknown> {
   payload: P;
 }
 
+/** What the queue holds now, for the dashboard and /metrics. */
+export interface QueueStats {
+  /** Jobs waiting to run (every worker's, for the durable queue). */
+  pending: number;
+  /** Jobs running (in this process for the in-process queue; everywhere for the durable one). */
+  running: number;
+  /** When the oldest waiting job was queued, if any waits. */
+  oldestPendingAt: Date | null;
+  /** Jobs this process runs at once (its workers). */
+  concurrency: number;
+  /** Workers holding a lease now (the durable queue), else absent. */
+  workers?: number;
+}
+
 export interface JobQueue<P = unknown> {
   readonly kind: 'memory' | 'postgres';
+  /** What the queue holds now (optional: a queue without it shows no depth). */
+  stats?(): Promise<QueueStats>;
   /** Adds a job; returns its id. Supersedes queued or running jobs of the same key. */
   enqueue(req: EnqueueRequest<P>): Promise<{ id: string }>;
   /** Starts handing jobs to `handler` (once per queue). */

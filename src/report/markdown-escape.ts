@@ -200,3 +200,14 @@ export function inertReport(r: Report): Report {
     sections: deep(r.sections) as Report['sections'],
   };
 }
+
+const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
+
+/**
+ * Text for an HTML page (the dashboard): every character that could open a tag, an entity or leave an
+ * attribute is an entity, and control characters are dropped, so PR-controlled text is shown as written
+ * and never becomes markup. Safe in element content and in double- or single-quoted attributes.
+ */
+export function escapeHtml(text: string): string {
+  return stripControl(text).replace(/[&<>"'`]/g, (c) => HTML_ENTITIES[c] ?? c);
+}

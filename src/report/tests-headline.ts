@@ -56,7 +56,8 @@ function headlineOf(s: TestsSection): Omit<TestsHeadline, 'short'> {
     ...(regressions > 0 ? [`${regressions} regression${regressions === 1 ? '' : 's'}`] : []),
     ...(broken > 0 ? [`${broken} test unit${broken === 1 ? '' : 's'} no longer build${broken === 1 ? 's' : ''}`] : []),
   ];
-  if (parts.length > 0) return { headline: parts.join(', '), compared: true };
+  const held = heldText(s);
+  if (parts.length > 0) return { headline: `${parts.join(', ')}${held ? ` (${held})` : ''}`, compared: true };
   const base = s.baseline;
   if (base && base.total === 0 && base.broken > 0 && (s.candidate?.total ?? 0) === 0) {
     // Every test unit fails to build at the base and at the head: nothing was compared.
@@ -65,5 +66,14 @@ function headlineOf(s: TestsSection): Omit<TestsHeadline, 'short'> {
       compared: false,
     };
   }
-  return { headline: 'no regressions', compared: true };
+  return { headline: held ? `no regressions (${held})` : 'no regressions', compared: true };
+}
+
+/** What the flaky memory and the quarantine held back: "1 known-flaky test failed, not blocking". */
+function heldText(s: TestsSection): string {
+  const parts = [
+    ...(s.knownFlaky?.length ? [`${s.knownFlaky.length} known-flaky test${s.knownFlaky.length === 1 ? '' : 's'} failed`] : []),
+    ...(s.quarantined?.length ? [`${s.quarantined.length} quarantined test${s.quarantined.length === 1 ? '' : 's'} failed`] : []),
+  ];
+  return parts.length ? `${parts.join(', ')}, not blocking` : '';
 }

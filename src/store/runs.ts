@@ -3,6 +3,7 @@ import type { Finding } from '../core/finding.js';
 import type { Report } from '../core/report.js';
 import type { Db, Queryable } from './db.js';
 import { insertDecision } from './decisions.js';
+import { insertFlips } from './flaky-tests.js';
 
 export type RunTrigger = 'pull_request' | 'recheck' | 'refine' | 'check_run' | 'cli' | (string & {});
 export type RunStatus = 'completed' | 'errored' | 'cancelled';
@@ -21,6 +22,8 @@ export interface RunMeta {
   finishedAt?: Date;
   /** Append non-PASS decisions to the decisions log (default true). */
   logDecision?: boolean;
+  /** The run gated a commit the default branch is or becomes: its flaky tests flipped on a base. */
+  onBase?: boolean;
 }
 
 /**
@@ -84,7 +87,7 @@ async function insertGuardFailures(
 
 /**
  * Stores one gate run: the run row with the whole report, its findings, its guard failures (G9's
- * history) and, for a non-PASS outcome, an entry in the decisions log — all in one transaction, so a
+ * history), the tests that flipped on a re-run (the flaky memory) and, for a non-PASS outcome, an entry in the decisions log — all in one transaction, so a
  * crash never leaves a run without its findings. Returns the run id.
  */
 export async function saveRun(db: Db, report: Report, meta: RunMeta): Promise<string> {
@@ -114,6 +117,16 @@ export async function saveRun(db: Db, report: Report, meta: RunMeta): Promise<st
     );
     await insertFindings(tx, id, report.findings);
     await insertGuardFailures(tx, id, repo, meta, report.head.sha, finishedAt, report.findings);
+    // The flaky memory: every test that failed and then passed on a re-run of this commit.
+    await insertFlips(tx, {
+      repo,
+      ...(meta.pr !== undefined ? { pr: meta.pr } : {}),
+      onBase: meta.onBase ?? false,
+      runId: id,
+      headSha: report.head.sha,
+      testIds: report.sections.tests?.flaky ?? [],
+      at: finishedAt,
+    });
     if ((meta.logDecision ?? true) && report.decision.outcome !== 'PASS') {
       await insertDecision(tx, {
         runId: id,

@@ -1,14 +1,15 @@
 import type { GuardServices } from '../core/guard.js';
 import { StoreBaselineCache } from './baseline-store.js';
-import type { BaselineCache, HistoryReader, RunIdentity } from '../core/ports.js';
+import type { BaselineCache, FlakyMemory, HistoryReader, RunIdentity } from '../core/ports.js';
 import type { Store } from './store.js';
 
 /**
- * The guard services a store provides for one run: `history` (G9), `run` (who is being gated) and
- * `baselineCache` (G8's baseline results, shared by every process on the same database).
+ * The guard services a store provides for one run: `history` (G9), `run` (who is being gated),
+ * `baselineCache` (G8's baseline results, shared by every process on the same database) and `flaky`
+ * (G8's memory of tests that flipped on earlier runs).
  */
 export function storeServices(store: Store, run: RunIdentity): GuardServices {
-  return { history: store, run, baselineCache: new StoreBaselineCache(store.db) };
+  return { history: store, run, baselineCache: new StoreBaselineCache(store.db), flaky: store };
 }
 
 /**
@@ -30,5 +31,6 @@ export function pendingStoreServices(open: () => Promise<Store>, run: RunIdentit
     get: async (key) => (await baselines()).get(key),
     put: async (key, result) => (await baselines()).put(key, result),
   };
-  return { history, run, baselineCache };
+  const flaky: FlakyMemory = { knownFlaky: async (...args) => (await open()).knownFlaky(...args) };
+  return { history, run, baselineCache, flaky };
 }

@@ -10,7 +10,9 @@ import {
 } from './decisions.js';
 import { pruneDeliveries, recordDelivery } from './deliveries.js';
 import { admitCommand, settleCommand, type CommandScope, type CommandWindow } from './command-attempts.js';
-import type { HistoryExclusions, HistoryReader, Hotspot } from '../core/ports.js';
+import type { FlakyLookup, FlakyMemory, HistoryExclusions, HistoryReader, Hotspot, KnownFlakyTest } from '../core/ports.js';
+import { knownFlaky, listFlakyTests, recordFlips, type FlakyTestSummary, type FlipEntry } from './flaky-tests.js';
+import { recordJob, type JobEntry } from './jobs.js';
 import { dismissFinding, listDismissals, type DismissalEntry, type StoredDismissal } from './dismissals.js';
 import type { DismissalSource } from '../core/finding.js';
 import { advanceRound, getRound, resetRound, setMaxRoundsOverride, type AdvanceResult, type RoundState } from './rounds.js';
@@ -28,7 +30,7 @@ import { getRun, listRuns, saveRun, type RunMeta, type StoredRun } from './runs.
  * The store as one object: a thin facade over the single-purpose modules, so the App and the CLI hold
  * one handle. Every method is also available as a plain function taking a `Db`.
  */
-export class Store implements HistoryReader {
+export class Store implements HistoryReader, FlakyMemory {
   constructor(readonly db: Db) {}
 
   saveRun(report: Report, meta: RunMeta): Promise<string> {
@@ -87,6 +89,18 @@ export class Store implements HistoryReader {
   }
   settleCommand(scope: CommandScope, id: string, command: string, window: CommandWindow, now: Date): Promise<boolean> {
     return settleCommand(this.db, scope, id, command, window, now);
+  }
+  recordFlips(entry: FlipEntry): Promise<void> {
+    return recordFlips(this.db, entry);
+  }
+  knownFlaky(repo: string, testIds: string[], lookup: FlakyLookup): Promise<KnownFlakyTest[]> {
+    return knownFlaky(this.db, repo, testIds, lookup);
+  }
+  listFlakyTests(opts: { owners?: string[]; windowDays: number; prs: number; now?: Date; limit?: number }): Promise<FlakyTestSummary[]> {
+    return listFlakyTests(this.db, opts);
+  }
+  recordJob(entry: JobEntry): Promise<void> {
+    return recordJob(this.db, entry);
   }
   close(): Promise<void> {
     return this.db.close();

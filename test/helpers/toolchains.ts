@@ -9,13 +9,15 @@ import { describe } from 'vitest';
  *
  * Use: `needs('go')('G8 on Go repositories', () => { … })` in place of `describe(…)`.
  */
-export type Toolchain = 'python3' | 'pytest' | 'go' | 'cargo' | 'clippy' | 'rustfmt' | 'maven' | 'bwrap' | 'bash';
+export type Toolchain = 'python3' | 'pytest' | 'go' | 'cargo' | 'clippy' | 'rustfmt' | 'maven' | 'bwrap' | 'bash' | 'chromium';
 
 const PROBES: Record<Toolchain, { cmd: string; args: string[]; install: string }> = {
   python3: { cmd: 'python3', args: ['--version'], install: 'python3' },
   pytest: { cmd: 'python3', args: ['-c', 'import pytest'], install: 'python3 with pytest (apt install python3-pytest)' },
   go: { cmd: 'go', args: ['version'], install: 'Go (apt install golang-go)' },
   bash: { cmd: 'bash', args: ['--version'], install: 'bash' },
+  // The dashboard's browser tests drive Debian's Chromium through playwright-core.
+  chromium: { cmd: '/usr/bin/chromium', args: ['--version'], install: 'Chromium (apt install chromium)' },
   cargo: { cmd: 'cargo', args: ['--version'], install: 'Rust with cargo (apt install cargo)' },
   rustfmt: { cmd: 'rustfmt', args: ['--version'], install: 'rustfmt (rustup component add rustfmt, or apt install rustfmt)' },
   clippy: { cmd: 'cargo', args: ['clippy', '--version'], install: 'clippy (rustup component add clippy, or apt install rust-clippy)' },

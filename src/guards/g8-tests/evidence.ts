@@ -50,6 +50,15 @@ export type G8UnverifiableEvidence = z.infer<typeof g8UnverifiableEvidence>;
 export const g8FlakyEvidence = z.object({ test: z.string(), passedOnRerun: z.number().optional() });
 export type G8FlakyEvidence = z.infer<typeof g8FlakyEvidence>;
 
+/** A newly failing test held back by the flaky memory (known flaky, with what made it so) or by tests.quarantine. */
+export const g8KnownFlakyEvidence = z.object({
+  test: z.string(),
+  runs: z.number(),
+  knownFlaky: z.object({ basis: z.enum(['base', 'prs']), prs: z.array(z.number()), flips: z.number() }).optional(),
+  quarantined: z.literal(true).optional(),
+});
+export type G8KnownFlakyEvidence = z.infer<typeof g8KnownFlakyEvidence>;
+
 /** The dependencies install at the base and not with the change. */
 export const g8InstallEvidence = z.object({ ecosystem: z.string(), culprits: z.array(z.string()), output: z.string() });
 export type G8InstallEvidence = z.infer<typeof g8InstallEvidence>;
@@ -71,6 +80,7 @@ export const G8_EVIDENCE: readonly EvidenceSchema[] = [
   g8RemovedEvidence,
   g8UnverifiableEvidence,
   g8FlakyEvidence,
+  g8KnownFlakyEvidence,
   g8InstallEvidence,
   ...testWeakeningRunEvidence,
 ].flatMap(withPackage);

@@ -11,6 +11,7 @@ import { testsAt, testsOnSomewhere } from '../../core/path-overrides.js';
 import { patchWeakenings, weakeningCovers } from '../shared/test-weakening.js';
 import type { SuiteResult, TestOutcome } from '../../core/suite-result.js';
 import { G8_EVIDENCE } from './evidence.js';
+import { heldFindings, holdKnownFlaky, withHeld } from './flaky-memory.js';
 
 function services(ctx: GuardContext): { tests: TestRunOptions; cache: BaselineCache } {
   const { run, tests, baselineCache } = ctx.services;
@@ -133,7 +134,7 @@ export const g8: Guard = {
       const lostAsserts = (await parseWeakenings()).filter((w) => w.how === 'assertions');
       return lostAsserts.length ? (o: TestOutcome) => lostAsserts.some((w) => weakeningCovers(w, o)) : null;
     };
-    const res = await runTestGate({
+    const gated = await runTestGate({
       repoDir: ctx.base.repoDir,
       repo: tests.repo ?? ctx.patch.repoDir,
       base: ctx.base,
@@ -167,8 +168,10 @@ export const g8: Guard = {
       },
       ...(tests.progress ? { progress: tests.progress } : {}),
     });
-    ctx.section('tests', testsSection(res));
+    // Known-flaky and quarantined tests come out of the regressions (flaky-memory.ts).
+    const { res, held } = await holdKnownFlaky(gated, ctx);
+    ctx.section('tests', withHeld(testsSection(res), held));
     if (res.skipped) throw new GuardSkip(res.skipped);
-    return testGateFindings(res, ctx, await parseWeakenings());
+    return [...(await testGateFindings(res, ctx, await parseWeakenings())), ...(await heldFindings(held, ctx))];
   },
 };

@@ -2,12 +2,15 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { run } from 'probot';
 import { createSlopgateApp } from './app.js';
+import { appServerLog } from './app-log.js';
 import { InputError, errorMessage } from '../../core/errors.js';
 import { createLogger } from '../../core/trace.js';
 import { defaultWorkDir, requireWebhookSecret, serverDeploymentFromEnv } from './deployment-env.js';
 import type { QueuedPrJob } from '../../host/queued-job.js';
 import { PgQueue } from '../../queue/pg-queue.js';
 import { openStore, storeOptionsFromEnv } from '../../store/open-store.js';
+import { SlopgateMetrics } from '../../dashboard/metrics.js';
+import { serveMetricsPort } from '../../dashboard/metrics-port.js';
 
 /**
  * `npm start`: the slopgate GitHub App as a long-running server (Probot's `run`). Reads APP_ID,
@@ -51,14 +54,19 @@ export async function runAppServer(): Promise<void> {
     });
     await queue.start(); // a wrong DATABASE_URL fails here, not on the first webhook
   }
+  // /metrics is served on the webhooks' port behind the dashboard's token, and on SLOPGATE_METRICS_PORT when set.
+  const metrics = new SlopgateMetrics();
+  const metricsServer = await serveMetricsPort(metrics, process.env);
   const slopgate = createSlopgateApp({
     workDir,
     store,
+    metrics,
     ...(queue ? { queue } : {}),
     ...(concurrency ? { concurrency } : {}),
     processJobs: deployment.role !== 'web',
   });
-  const server = await run(slopgate.appFn);
+  // Probot's logger, with the credential headers of the dashboard's requests redacted (app-log.ts).
+  const server = await run(slopgate.appFn, { log: await appServerLog(process.env) });
   console.info(
     deployment.role === 'web'
       ? 'slopgate: web tier: webhooks are queued in PostgreSQL for `slopgate worker` processes'
@@ -72,6 +80,7 @@ export async function runAppServer(): Promise<void> {
     try {
       await slopgate.runtime().stop();
       await server.stop();
+      metricsServer?.close();
       await store.close();
     } finally {
       process.exit(0);

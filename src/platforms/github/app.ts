@@ -21,6 +21,9 @@ import { SlopgateRuntime } from './runtime.js';
 import { sanctionKeyFromEnv } from '../../host/sanctions.js';
 import { MirrorWorkspace } from '../../workspace/workspace-port.js';
 import { RepoMirrors, githubRemoteUrl, type RemoteUrlBuilder } from '../../workspace/repo-mirror.js';
+import { SlopgateMetrics } from '../../dashboard/metrics.js';
+import { dashboardHandler } from '../../dashboard/server.js';
+import { appDashboardOptions } from './dashboard-setup.js';
 
 export interface SlopgateAppOptions {
   /** The GitHub App id (default: APP_ID); identifies slopgate's own comments. */
@@ -56,6 +59,8 @@ export interface SlopgateAppOptions {
   gate?: (opts: GateOptions) => Promise<Report>;
   /** Key of the `/slopgate allow` marker MAC (default: derived from PRIVATE_KEY(_PATH) or WEBHOOK_SECRET). */
   sanctionKey?: Buffer;
+  /** The process's Prometheus metrics (default: a new registry). */
+  metrics?: SlopgateMetrics;
 }
 
 export interface SlopgateApp {
@@ -105,7 +110,11 @@ export function createSlopgateRuntime(app: Probot, opts: SlopgateAppOptions = {}
       log: opts.log ?? app.log,
       ...(opts.gate ? { gate: opts.gate } : {}),
     },
-    { ...(opts.queue ? { queue: opts.queue } : {}), ...(opts.concurrency ? { concurrency: opts.concurrency } : {}) },
+    {
+      ...(opts.queue ? { queue: opts.queue } : {}),
+      ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
+      ...(opts.metrics ? { metrics: opts.metrics } : {}),
+    },
   );
 }
 
@@ -113,12 +122,17 @@ export function createSlopgateRuntime(app: Probot, opts: SlopgateAppOptions = {}
 export function createSlopgateApp(opts: SlopgateAppOptions = {}): SlopgateApp {
   let runtime: SlopgateRuntime | undefined;
   const appFn: ApplicationFunction = async (app: Probot, options) => {
-    runtime = createSlopgateRuntime(app, opts);
+    const metrics = opts.metrics ?? new SlopgateMetrics();
+    const sanctionKey = opts.sanctionKey ?? sanctionKeyFromEnv();
+    runtime = createSlopgateRuntime(app, { ...opts, metrics, sanctionKey });
     registerHandlers(app, runtime);
     try {
       // Probot types it as always there, but `probot.load(appFn)` (tests, custom servers) passes no addHandler.
       // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       options.addHandler?.(healthHandler(() => runtime));
+      // The dashboard and /metrics, on the webhooks' port under their own paths (dashboard/server.ts).
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+      if (opts.store) options.addHandler?.(dashboardHandler(appDashboardOptions(app, opts.store, () => runtime, metrics, sanctionKey)));
     } catch {
       // Loaded without an HTTP server (probot.load in tests, serverless adapters): no health endpoint.
     }

@@ -38,7 +38,7 @@ export function onCheckEvents(app: Probot, rt: SlopgateRuntime): void {
     const run = payload.check_run;
     if (run.name !== CHECK_NAME || !payload.installation) return;
     if (run.app?.id && rt.deps.appId && run.app.id !== rt.deps.appId) return;
-    if (!rt.acceptDelivery(context.id)) return;
+    if (!rt.acceptDelivery(context.id, context.name)) return;
     const installationId = payload.installation.id;
     const id = payload.action === 'requested_action' ? payload.requested_action?.identifier : 'rerun';
     // Only people with write access see GitHub's own re-run link; the buttons map to commands.
@@ -70,7 +70,7 @@ export function onCheckEvents(app: Probot, rt: SlopgateRuntime): void {
   app.on('check_suite.rerequested', async (context) => {
     const { payload } = context;
     if (!payload.installation) return;
-    if (!rt.acceptDelivery(context.id)) return;
+    if (!rt.acceptDelivery(context.id, context.name)) return;
     const installationId = payload.installation.id;
     rt.track(
       (async () => {

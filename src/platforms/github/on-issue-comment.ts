@@ -17,7 +17,7 @@ export function onIssueComment(app: Probot, rt: SlopgateRuntime): void {
     if (context.isBot || isBotSender(login, payload.comment.user?.type) || isBotSender(payload.sender.login, payload.sender.type)) return;
     const command = parseCommand(payload.comment.body);
     if (!command) return;
-    if (!rt.acceptDelivery(context.id)) return;
+    if (!rt.acceptDelivery(context.id, context.name)) return;
     const origin = {
       target: { owner: payload.repository.owner.login, repo: payload.repository.name },
       installationId: payload.installation.id,

@@ -17,7 +17,7 @@ export function onMergeGroup(app: Probot, rt: SlopgateRuntime): void {
     const { payload } = context;
     const repository = payload.repository;
     if (!payload.installation || !repository) return;
-    if (!rt.acceptDelivery(context.id)) {
+    if (!rt.acceptDelivery(context.id, context.name)) {
       context.log.info({ delivery: context.id }, 'redelivery ignored');
       return;
     }

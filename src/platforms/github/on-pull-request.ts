@@ -17,7 +17,7 @@ export function onPullRequest(app: Probot, rt: SlopgateRuntime): void {
     const labelChange = payload.action === 'labeled' || payload.action === 'unlabeled';
     if (labelChange && payload.label?.name !== ALLOW_MANIFEST_LABEL) return;
     if (!payload.installation) return;
-    if (!rt.acceptDelivery(context.id)) {
+    if (!rt.acceptDelivery(context.id, context.name)) {
       context.log.info({ delivery: context.id }, 'redelivery ignored');
       return;
     }

@@ -1,4 +1,4 @@
-import { prJobResult, type PrJobDeps, type JobResult } from '../../host/pr-job.js';
+import { runPrJob, type PrJobDeps, type JobRun } from '../../host/pr-job.js';
 import type { QueuedPrJob } from '../../host/queued-job.js';
 import type { RepoMirrors } from '../../workspace/repo-mirror.js';
 import type { GitHubClient } from './check-run.js';
@@ -28,9 +28,9 @@ export async function hostFor(deps: JobDeps, job: QueuedPrJob): Promise<GitHubRe
  * Without an installation token nothing can be reported, so that failure is thrown: the queue retries
  * the job or closes it out as abandoned, which completes the check run once GitHub answers again.
  */
-export async function runQueuedJob(job: QueuedPrJob, deps: JobDeps, signal?: AbortSignal): Promise<JobResult> {
+export async function runQueuedJob(job: QueuedPrJob, deps: JobDeps, signal?: AbortSignal): Promise<JobRun> {
   const gh = await deps.octokitFor(job.installationId);
   const host = new GitHubReviewHost(gh, { owner: job.owner, repo: job.repo }, deps.appId);
   const autoRefine = deps.requestGate && autoRefineFor(deps, gh, deps.requestGate, job);
-  return prJobResult(host, job, autoRefine ? { ...deps, autoRefine } : deps, signal);
+  return runPrJob(host, job, autoRefine ? { ...deps, autoRefine } : deps, signal);
 }

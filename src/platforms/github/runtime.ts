@@ -20,6 +20,8 @@ import {
   type MergeGroupRef,
 } from '../../host/queued-job.js';
 import { hostFor, runQueuedJob, type JobDeps } from './run-queued-job.js';
+import { observeJob } from './observe-job.js';
+import type { SlopgateMetrics } from '../../dashboard/metrics.js';
 
 export interface GateRequest {
   installationId: number;
@@ -57,8 +59,10 @@ export class SlopgateRuntime {
   /** Last head requested per PR, and head per queued job id (what superseded what). */
   private readonly lastHead = new Map<string, string>();
   private readonly jobHeads = new Map<string, string>();
+  /** The process's Prometheus metrics (the App's /metrics, a worker's metrics port). */
+  readonly metrics: SlopgateMetrics | undefined;
 
-  constructor(deps: JobDeps, opts: { queue?: JobQueue<QueuedPrJob>; concurrency?: number } = {}) {
+  constructor(deps: JobDeps, opts: { queue?: JobQueue<QueuedPrJob>; concurrency?: number; metrics?: SlopgateMetrics } = {}) {
     this.deps = {
       ...deps,
       headOfJob: (id) => this.jobHeads.get(id),
@@ -68,6 +72,8 @@ export class SlopgateRuntime {
     this.dedupe = new DeliveryDedupe(deps.store);
     this.commands = deps.store ? new StoreCommandLedger(deps.store, deps.log) : new MemoryCommandLedger();
     this.queue = opts.queue ?? new MemoryQueue<QueuedPrJob>({ concurrency: opts.concurrency ?? 2, log: deps.log });
+    this.metrics = opts.metrics;
+    this.metrics?.watchQueue(async () => (await this.queue.stats?.()) ?? null);
   }
 
   get log(): Logger {
@@ -89,7 +95,10 @@ export class SlopgateRuntime {
     if (job.mode === 'run') {
       // A retry (e.g. its worker died mid-job) re-gates into the same check run, never a new one.
       if (job.previous) await this.announceRetry(job);
-      await runQueuedJob(gate, this.deps, signal);
+      const startedAt = new Date();
+      if (gate.receivedAt) this.metrics?.jobStarted((startedAt.getTime() - Date.parse(gate.receivedAt)) / 1000);
+      const run = await runQueuedJob(gate, this.deps, signal);
+      await observeJob({ store: this.deps.store, metrics: this.metrics, log: this.log }, gate, run, startedAt);
       return;
     }
     const host = await hostFor(this.deps, gate);
@@ -105,8 +114,10 @@ export class SlopgateRuntime {
    * without I/O, so the webhook is answered without waiting on the database; the store's verdict
    * (other App processes) is taken in the background before anything is queued.
    */
-  acceptDelivery(deliveryId: string | undefined): boolean {
-    return this.dedupe.firstInProcess(deliveryId);
+  acceptDelivery(deliveryId: string | undefined, event = 'unknown'): boolean {
+    const first = this.dedupe.firstInProcess(deliveryId);
+    this.metrics?.delivery(event, first);
+    return first;
   }
 
   /** Webhook intake, step two (background): false when another App process already took the delivery. */
@@ -123,12 +134,13 @@ export class SlopgateRuntime {
    */
   requestGate(gh: GitHubClient, req: GateRequest, opts: { claimDelivery?: boolean } = {}): void {
     const key = keyOf(req);
+    const receivedAt = new Date().toISOString();
     this.lastHead.set(key, req.headSha);
     // A failed intake (GitHub down for a moment) must not swallow the next push of the same PR.
     const prev = (this.intakeTails.get(key) ?? Promise.resolve()).catch(() => undefined);
     const work = prev.then(async () => {
       if (opts.claimDelivery && !(await this.claimDelivery(req.deliveryId))) return;
-      await this.intake(gh, req, key);
+      await this.intake(gh, req, key, receivedAt);
     });
     this.intakeTails.set(key, work);
     this.track(
@@ -188,7 +200,7 @@ export class SlopgateRuntime {
     });
   }
 
-  private async intake(gh: GitHubClient, req: GateRequest, key: string): Promise<void> {
+  private async intake(gh: GitHubClient, req: GateRequest, key: string, receivedAt: string): Promise<void> {
     const host = new GitHubReviewHost(gh, { owner: req.owner, repo: req.repo }, this.deps.appId);
     const externalId = req.mergeGroup ? mergeGroupExternalIdFor(req.number) : externalIdFor(req.number);
     const checkRunId = await host.startCheckRun(req.headSha, externalId);
@@ -202,6 +214,7 @@ export class SlopgateRuntime {
       checkRunId,
       trigger: req.trigger,
       deliveryId: req.deliveryId,
+      receivedAt,
       ...(req.requestedBy ? { requestedBy: req.requestedBy } : {}),
       ...(req.mergeGroup ? { mergeGroup: req.mergeGroup } : {}),
     };

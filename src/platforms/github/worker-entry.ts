@@ -9,6 +9,8 @@ import { registerJobHandler } from '../../queue/handlers.js';
 import { PgQueue, type PgQueueOptions } from '../../queue/pg-queue.js';
 import { runWorker } from '../../queue/worker.js';
 import { openStore } from '../../store/open-store.js';
+import { SlopgateMetrics } from '../../dashboard/metrics.js';
+import { serveMetricsPort } from '../../dashboard/metrics-port.js';
 import type { Store } from '../../store/store.js';
 import { githubRemoteUrl } from '../../workspace/repo-mirror.js';
 import { defaultWorkDir, requireAppCredentials } from './deployment-env.js';
@@ -61,7 +63,12 @@ export async function runGateWorker(opts: GateWorkerOptions = {}): Promise<numbe
   const store = opts.store ?? (await openStore({ url }));
   try {
     const appId = opts.app?.appId ?? Number(env.APP_ID ?? 0);
+    // A worker serves no webhooks: its metrics go on SLOPGATE_METRICS_PORT when set.
+    const metrics = new SlopgateMetrics();
+    const metricsServer = await serveMetricsPort(metrics, env);
+    metricsServer?.ref();
     const runtime = createSlopgateRuntime(probot, {
+      metrics,
       remoteUrl: githubRemoteUrl(env),
       resolveThreads: env.SLOPGATE_RESOLVE_THREADS !== 'false',
       ...opts.app,
@@ -73,12 +80,16 @@ export async function runGateWorker(opts: GateWorkerOptions = {}): Promise<numbe
       log,
     });
     registerJobHandler<QueuedPrJob>((job, signal) => runtime.handle(job, signal));
-    return await runWorker({
-      queue,
-      log,
-      ...(opts.signal ? { signal: opts.signal } : {}),
-      ...(opts.graceMs !== undefined ? { graceMs: opts.graceMs } : {}),
-    });
+    try {
+      return await runWorker({
+        queue,
+        log,
+        ...(opts.signal ? { signal: opts.signal } : {}),
+        ...(opts.graceMs !== undefined ? { graceMs: opts.graceMs } : {}),
+      });
+    } finally {
+      metricsServer?.close();
+    }
   } catch (err) {
     await queue.stop({ graceMs: 0 }).catch(() => undefined);
     throw err;
