@@ -11,7 +11,7 @@ import { GUARDS } from '../guards/index.js';
 import { openStore } from '../store/open-store.js';
 import { storeServices } from '../store/services.js';
 import type { Store } from '../store/store.js';
-import { depCacheOptionsFromEnv } from '../testgate/deps/dep-cache.js';
+import { depCacheOptionsFromEnv, ENTRY_CONTENT } from '../testgate/deps/dep-cache.js';
 import { mirrorDir, mirrorRoot } from './real-prs-corpus.js';
 
 /**
@@ -71,8 +71,9 @@ function gate(mirror: string, c: CostCase, baselines: string): { ms: number; rep
 function plainPath(key: string | undefined): string {
   const path = process.env.PATH ?? '/usr/bin:/bin';
   if (!key) return path;
-  const venv = join(depCacheOptionsFromEnv().root, key, 'venv', 'bin');
-  return existsSync(venv) ? `${venv}:${path}` : path;
+  const root = depCacheOptionsFromEnv().root;
+  const venv = ['shared', 'tree'].map((scope) => join(root, scope, key, ENTRY_CONTENT, 'venv', 'bin')).find((v) => existsSync(v));
+  return venv ? `${venv}:${path}` : path;
 }
 
 /** The gate as the App's worker runs it for a PR: config from the base, every guard, the store's services. */
