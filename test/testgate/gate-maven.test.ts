@@ -134,7 +134,7 @@ const MAVEN = {
 
 interface Deps {
   base: { status: string; ecosystem?: string };
-  head: { status: string };
+  head: { status: string; entry?: { scope: string } };
 }
 const depsOf = (r: Report) => (r.sections.tests as { dependencies?: Deps }).dependencies;
 const toolchainOf = (r: Report) => (r.sections.tests as { toolchain?: Record<string, string> }).toolchain;
@@ -157,7 +157,7 @@ needs('maven', 'bwrap')('G8 on Maven projects', () => {
     expect(toolchainOf(warm)).toMatchObject({ java: expect.stringMatching(/^\d+/), maven: expect.stringMatching(/^3\./) });
   });
 
-  it('a change that breaks what a test checks: test-regression naming Class#method at its definition; nothing is installed again', async () => {
+  it('a change that breaks what a test checks: test-regression naming Class#method at its definition; the base install is reused', async () => {
     const repo = prRepo(MAVEN, { 'b/src/main/java/b/B.java': B.replace('a.A.one() + 1', 'a.A.one() + 2') });
     const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 1 } });
     expect([...testsSection(report).regressions].sort()).toEqual(['java:b:b.BTest#three', 'java:b:b.BTest#two']);
@@ -169,7 +169,8 @@ needs('maven', 'bwrap')('G8 on Maven projects', () => {
     expect(f[0]!.message).toMatch(
       /Test `b:b\.BTest#two` passes at the base .* fails with this change on all 2 runs: .*expected: <2> but was: <3>/,
     );
-    expect(depsOf(report)).toMatchObject({ base: { status: 'cached' }, head: { status: 'cached' } });
+    // The base's install is reused; the head's runs the build's plugins on its own tree, so it is its own entry.
+    expect(depsOf(report)).toMatchObject({ base: { status: 'cached' }, head: { status: 'installed', entry: { scope: 'tree' } } });
   }, 600_000);
 
   it('a test that no longer compiles: build-broken for its module at the first error, while the other module still runs its tests', async () => {
@@ -183,7 +184,8 @@ needs('maven', 'bwrap')('G8 on Maven projects', () => {
     const section = testsSection(report);
     expect(section).toMatchObject({ brokenUnits: ['maven:a'], removed: [], regressions: [] });
     expect(section.candidate).toMatchObject({ total: 4, failing: 0 });
-    expect(depsOf(report)).toMatchObject({ base: { status: 'cached' }, head: { status: 'cached' } });
+    // The base's install is reused; the head's runs the build's plugins on its own tree, so it is its own entry.
+    expect(depsOf(report)).toMatchObject({ base: { status: 'cached' }, head: { status: 'installed', entry: { scope: 'tree' } } });
   }, 600_000);
 
   it('a new test that fails once and passes when re-run by name is flaky, not a regression', async () => {
