@@ -102,6 +102,20 @@ needs('python3', 'bwrap')('G16 runs ruff from the project’s Python dependencie
     ]);
   }, 600_000);
 
+  it('ruff run by pre-commit/action in a step with continue-on-error: reported as a risk naming that step, not a failure', async () => {
+    const wf = `name: ci\non: [pull_request]\njobs:\n  lint:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - uses: pre-commit/action@v3.0.1\n        continue-on-error: true\n`;
+    const hooks = 'repos:\n  - repo: https://github.com/astral-sh/ruff-pre-commit\n    rev: v0.8.4\n    hooks:\n      - id: ruff-format\n';
+    const report = await check(
+      { ...PY, '.github/workflows/ci.yml': wf, '.pre-commit-config.yaml': hooks },
+      { 'calc/ops.py': 'def add(a, b):\n    return a + b\n\n\ndef sub(a,b):\n    return a-b\n' },
+    );
+    const found = g16(report);
+    expect(found.map((f) => [f.cause, f.line, f.severity])).toEqual([['ruff-format', 5, 'risk']]);
+    expect(found[0]!.message).toContain('.pre-commit-config.yaml: `hook ruff-format`');
+    expect(found[0]!.message).toContain('step `pre-commit/action@v3.0.1`) has `continue-on-error: true`');
+    expect(records(report).map((r) => [r.tool, r.status, r.severity])).toEqual([['ruff-format', 'ran', 'risk']]);
+  }, 600_000);
+
   it('a check whose tool is not among the project’s dependencies is skipped with that cause, never a finding', async () => {
     const report = await check(
       { ...PY, '.github/workflows/ci.yml': workflow('black --check .') },

@@ -44,6 +44,11 @@ export interface DiscoveredCheck {
   exclude?: string[];
   /** mypy: the configuration file it reads (`pyproject.toml`, `mypy.ini`, …), when there is one. */
   config?: string;
+  /**
+   * Why CI runs it without a failure failing the pull request's checks (`continue-on-error: true`,
+   * a command ending in `|| true`, a job that does not run on pull requests), naming the step read.
+   */
+  lenient?: string;
 }
 
 /** The files discovery reads from the base tree (besides `.github/workflows/*.yml`). */
@@ -73,6 +78,8 @@ interface Site {
   line: string;
   checks: Found[];
   calls: string[];
+  /** A failure of this line does not fail its run (see DiscoveredCheck.lenient); its checks and calls are lenient. */
+  lenient?: string;
 }
 
 /** Wrappers that run the next word as the command (`uv run ruff`, `npx eslint`, `python -m black`). */
@@ -358,14 +365,19 @@ function scriptLines(script: string): string[] {
 /** A rewriting formatter followed, in the same script, by a check that the tree did not change. */
 const DIFF_GUARD = /git\s+diff\s+[^\n]*--(exit-code|quiet)|git\s+status\s+--porcelain|git\s+diff-index/;
 
-function sitesOfScript(unit: string, source: string, script: string, rustflags = ''): Site[] {
+/** A line whose exit status is thrown away (`… || true`, `… || :`, `… || exit 0`, `… || echo …`). */
+const MASKED = /\|\|\s*(?:true|:|exit\s+0|echo\b[^|&;]*)\s*;?\s*$/;
+
+function sitesOfScript(unit: string, source: string, script: string, rustflags = '', lenient?: string): Site[] {
   const guarded = DIFF_GUARD.test(script);
   return scriptLines(script).map((line) => {
     const segs = segments(line.replace(/\$[({]MAKE[)}]/g, 'make'));
     const checks = segs
       .flatMap((seg) => checksOfCommand(seg, rustflags))
       .map((c) => (guarded && c.tool !== 'clippy' ? { ...c, enforced: true } : c));
-    return { unit, source, line, checks, calls: segs.flatMap(callsOfCommand) };
+    const masked = MASKED.exec(line);
+    const why = lenient ?? (masked ? `the command ends in \`${masked[0].trim()}\`` : undefined);
+    return { unit, source, line, checks, calls: segs.flatMap(callsOfCommand), ...(why ? { lenient: why } : {}) };
   });
 }
 
@@ -386,7 +398,34 @@ function checksOfAction(uses: string, withArgs: unknown, rustflags: string): Fou
   return [];
 }
 
-export function workflowSites(source: string, text: string): Site[] {
+const isTrue = (v: unknown) => v === true || v === 'true';
+
+/** Events that run a workflow for a pull request (a push to the pull request's branch is one). */
+const PR_EVENTS = ['pull_request', 'pull_request_target', 'merge_group', 'push'];
+
+/** The events a workflow's `on:` names. */
+function eventsOf(on: unknown): string[] {
+  if (typeof on === 'string') return [on];
+  if (Array.isArray(on)) return on.filter((e): e is string => typeof e === 'string');
+  return isRecord(on) ? Object.keys(on) : [];
+}
+
+/**
+ * Why a job's `if:` keeps it from running for this pull request, when it plainly does: it asks for
+ * an event that is not a pull request's (`github.event_name == 'release'`), a tag, or a push to a
+ * branch other than the base (`github.ref == 'refs/heads/release'`). Any other condition is taken
+ * as running.
+ */
+function ifExcludesPr(cond: string, baseBranch: string | undefined): boolean {
+  if (/pull_request|merge_group/.test(cond) || /\|\||!=|!\s*(?:startsWith|contains)/.test(cond)) return false;
+  const event = /github\.event_name\s*==\s*['"]([a-z_]+)['"]/.exec(cond)?.[1];
+  if (event && !PR_EVENTS.includes(event)) return true;
+  if (/startsWith\(\s*github\.ref\s*,\s*['"]refs\/tags\//.test(cond)) return true;
+  const branch = /github\.ref\s*==\s*['"]refs\/heads\/([^'"]+)['"]/.exec(cond)?.[1];
+  return branch !== undefined && baseBranch !== undefined && branch !== baseBranch;
+}
+
+export function workflowSites(source: string, text: string, baseBranch?: string): Site[] {
   let doc: unknown;
   try {
     doc = parseYaml(text);
@@ -396,18 +435,34 @@ export function workflowSites(source: string, text: string): Site[] {
   if (!isRecord(doc) || !isRecord(doc.jobs)) return [];
   const out: Site[] = [];
   const rustflagsOf = (v: unknown) => (isRecord(v) && typeof v.RUSTFLAGS === 'string' ? v.RUSTFLAGS : undefined);
-  for (const job of Object.values(doc.jobs)) {
+  const events = eventsOf(doc.on ?? doc.true);
+  const workflowLenient =
+    events.length > 0 && !events.some((e) => PR_EVENTS.includes(e))
+      ? `the workflow runs only on ${events.map((e) => `\`${e}\``).join(', ')}, not for pull requests`
+      : undefined;
+  for (const [jobName, job] of Object.entries(doc.jobs)) {
     if (!isRecord(job) || !Array.isArray(job.steps)) continue;
+    let jobLenient = workflowLenient;
+    if (!jobLenient && isTrue(job['continue-on-error'])) jobLenient = `job \`${jobName}\` has \`continue-on-error: true\``;
+    if (!jobLenient && typeof job.if === 'string' && ifExcludesPr(job.if, baseBranch))
+      jobLenient = `job \`${jobName}\` runs only when \`${job.if.trim().replace(/\s+/g, ' ').replace(/`/g, "'")}\``;
     for (const step of job.steps) {
       if (!isRecord(step)) continue;
+      const stepName = typeof step.name === 'string' ? step.name : typeof step.uses === 'string' ? step.uses : 'run';
+      const lenient =
+        jobLenient ??
+        (isTrue(step['continue-on-error'])
+          ? `its step (job \`${jobName}\`, step \`${stepName.replace(/`/g, "'")}\`) has \`continue-on-error: true\``
+          : undefined);
       // the innermost `env:` that sets RUSTFLAGS wins, as in Actions
       const rustflags = rustflagsOf(step.env) ?? rustflagsOf(job.env) ?? rustflagsOf(doc.env) ?? '';
-      if (typeof step.run === 'string') out.push(...sitesOfScript('workflow', source, step.run, rustflags));
+      if (typeof step.run === 'string') out.push(...sitesOfScript('workflow', source, step.run, rustflags, lenient));
       if (typeof step.uses === 'string') {
         const uses = step.uses;
         const checks = checksOfAction(uses, step.with, rustflags);
         const calls = /^pre-commit\/action@/i.test(uses) || /^pre-commit-ci\/lite-action@/i.test(uses) ? ['pre-commit'] : [];
-        if (checks.length || calls.length) out.push({ unit: 'workflow', source, line: `uses: ${uses}`, checks, calls });
+        if (checks.length || calls.length)
+          out.push({ unit: 'workflow', source, line: `uses: ${uses}`, checks, calls, ...(lenient ? { lenient } : {}) });
       }
     }
   }
@@ -492,9 +547,11 @@ export function makefileSites(source: string, text: string): Site[] {
   const lines = text.replace(/\\\r?\n\s*/g, ' ').split(/\r?\n/);
   for (const raw of lines) {
     if (raw.startsWith('\t')) {
-      const line = raw.trim().replace(/^[@+-]+/, '');
+      const prefix = /^[@+-]*/.exec(raw.trim())![0];
+      const line = raw.trim().slice(prefix.length);
       if (!line || line.startsWith('#')) continue;
-      for (const t of targets) out.push(...sitesOfScript(`make:${t}`, source, line));
+      const ignored = prefix.includes('-') ? 'the Makefile line starts with `-`, so make ignores its failure' : undefined;
+      for (const t of targets) out.push(...sitesOfScript(`make:${t}`, source, line, '', ignored));
       continue;
     }
     const rule = /^([A-Za-z0-9_./%-]+(?:[ \t]+[A-Za-z0-9_./%-]+)*)[ \t]*:(?![=:])(.*)$/.exec(raw);
@@ -525,23 +582,30 @@ export function toxSites(text: string): Site[] {
   return out;
 }
 
-/** Units reached from a workflow through calls (`tox:*` reaches every tox environment). */
-function ciUnits(sites: Site[], preCommitService: boolean): Set<string> {
-  const reached = new Set<string>(['workflow']);
-  if (preCommitService) reached.add('pre-commit');
+/**
+ * Units reached from a workflow through calls (`tox:*` reaches every tox environment), each with
+ * why its failure does not fail CI when it is reached only through lenient lines (undefined: it does).
+ */
+function ciUnits(sites: Site[], preCommitService: boolean): Map<string, string | undefined> {
+  const reached = new Map<string, string | undefined>([['workflow', undefined]]);
+  if (preCommitService) reached.set('pre-commit', undefined);
   const toxEnvs = [...new Set(sites.filter((s) => s.unit.startsWith('tox:')).map((s) => s.unit))];
-  let grew = true;
-  while (grew) {
-    grew = false;
-    for (const s of sites) {
-      if (!reached.has(s.unit)) continue;
-      for (const call of s.calls) {
-        // a tox env without its own commands inherits [testenv]'s
-        const targets = call === 'tox:*' ? toxEnvs : call.startsWith('tox:') && !toxEnvs.includes(call) ? ['tox:'] : [call];
-        for (const t of targets) {
-          if (reached.has(t)) continue;
-          reached.add(t);
-          grew = true;
+  // strict reach first, so that a unit also reached through a lenient line keeps the strict one
+  for (const strict of [true, false]) {
+    let grew = true;
+    while (grew) {
+      grew = false;
+      for (const s of sites) {
+        if (!reached.has(s.unit) || (strict && (s.lenient !== undefined || reached.get(s.unit) !== undefined))) continue;
+        const why = s.lenient ?? reached.get(s.unit);
+        for (const call of s.calls) {
+          // a tox env without its own commands inherits [testenv]'s
+          const targets = call === 'tox:*' ? toxEnvs : call.startsWith('tox:') && !toxEnvs.includes(call) ? ['tox:'] : [call];
+          for (const t of targets) {
+            if (reached.has(t)) continue;
+            reached.set(t, why);
+            grew = true;
+          }
         }
       }
     }
@@ -553,11 +617,11 @@ function ciUnits(sites: Site[], preCommitService: boolean): Set<string> {
  * Every check the texts configure, one per tool: the first one CI runs in a form that fails, else
  * the first one CI runs, else the first one found. `files` maps base paths to their text.
  */
-export function discoverChecks(files: ReadonlyMap<string, string>): Map<CheckTool, DiscoveredCheck> {
+export function discoverChecks(files: ReadonlyMap<string, string>, baseBranch?: string): Map<CheckTool, DiscoveredCheck> {
   const sites: Site[] = [];
   let preCommitService = false;
   for (const [path, text] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
-    if (isWorkflowPath(path)) sites.push(...workflowSites(path, text));
+    if (isWorkflowPath(path)) sites.push(...workflowSites(path, text, baseBranch));
   }
   for (const [path, text] of files) {
     if (path === '.pre-commit-config.yaml' || path === '.pre-commit-config.yml') {
@@ -570,9 +634,13 @@ export function discoverChecks(files: ReadonlyMap<string, string>): Map<CheckToo
   }
   const ci = ciUnits(sites, preCommitService);
   const all: DiscoveredCheck[] = sites.flatMap((s) =>
-    s.checks.map((c) => ({ ...c, source: s.source, line: s.line, inCi: ci.has(s.unit) })),
+    s.checks.map((c) => {
+      const inCi = ci.has(s.unit);
+      const lenient = inCi ? (s.lenient ?? ci.get(s.unit)) : undefined;
+      return { ...c, source: s.source, line: s.line, inCi, ...(lenient ? { lenient } : {}) };
+    }),
   );
-  const rank = (c: DiscoveredCheck) => (c.inCi && c.enforced ? 0 : c.inCi ? 1 : c.enforced ? 2 : 3);
+  const rank = (c: DiscoveredCheck) => (c.inCi && c.enforced && !c.lenient ? 0 : c.inCi ? 1 : c.enforced ? 2 : 3);
   const best = new Map<CheckTool, DiscoveredCheck>();
   for (const c of all) {
     const prev = best.get(c.tool);

@@ -21,7 +21,7 @@ export const SHOWN: Record<CheckTool, string> = {
   clippy: 'cargo clippy',
 };
 
-export const severityOf = (c: DiscoveredCheck): 'fail' | 'risk' => (c.inCi && c.enforced ? 'fail' : 'risk');
+export const severityOf = (c: DiscoveredCheck): 'fail' | 'risk' => (c.inCi && c.enforced && !c.lenient ? 'fail' : 'risk');
 
 export function sourceText(c: DiscoveredCheck): string {
   return c.source === 'convention' ? 'convention' : `${c.source}: ${c.line}`;
@@ -31,6 +31,8 @@ export function sourceText(c: DiscoveredCheck): string {
 export function whyText(c: DiscoveredCheck): string {
   if (c.source === 'convention')
     return 'Go code is formatted with gofmt by convention, and this file was gofmt-clean before the pull request.';
+  if (c.inCi && c.lenient)
+    return `The repository's CI runs this check (${c.source}: \`${c.line}\`), but ${c.lenient}, so a failure there does not fail the pull request's checks.`;
   if (c.inCi && c.enforced) return `The repository's CI runs this check (${c.source}: \`${c.line}\`), so it will fail there.`;
   if (c.inCi) return `The repository's CI runs the formatter (${c.source}: \`${c.line}\`) without failing on its output.`;
   return `The project runs it locally (${c.source}: \`${c.line}\`), not in CI.`;

@@ -57,7 +57,13 @@ function scopeOf(check: DiscoveredCheck): ((path: string) => boolean) | string {
 
 const CONVENTION: DiscoveredCheck = { tool: 'gofmt', source: 'convention', line: '', enforced: false, inCi: false };
 
-async function discoverFromBase(base: Revision): Promise<Map<CheckTool, DiscoveredCheck>> {
+/** The base branch's name as a workflow's `github.ref` spells it after `refs/heads/` (undefined for a commit). */
+function branchName(ref: string): string | undefined {
+  if (/^[0-9a-f]{7,40}$/.test(ref) || ref.includes('~') || ref.includes('^')) return undefined;
+  return ref.replace(/^refs\/heads\//, '').replace(/^(?:refs\/remotes\/)?origin\//, '');
+}
+
+async function discoverFromBase(base: Revision, baseRef: string): Promise<Map<CheckTool, DiscoveredCheck>> {
   const paths = await base.paths();
   const wanted = paths.filter((p) => isWorkflowPath(p) || DISCOVERY_FILES.includes(p));
   const texts = await base.readTexts(wanted);
@@ -66,7 +72,7 @@ async function discoverFromBase(base: Revision): Promise<Map<CheckTool, Discover
     const t = texts.get(p);
     if (t !== undefined) files.set(p, t);
   }
-  return discoverChecks(files);
+  return discoverChecks(files, branchName(baseRef));
 }
 
 async function specFor(
@@ -163,7 +169,7 @@ export const g16: Guard = {
   async checkAll(files, ctx) {
     // Its discovery, tree exports and tool runs share this thread with G8, whose suites start first.
     await ctx.suites?.underway;
-    const discovered = await ctx.memo('g16:discover', () => discoverFromBase(ctx.base));
+    const discovered = await ctx.memo('g16:discover', () => discoverFromBase(ctx.base, ctx.patch.baseRef));
     const checks = new Map(discovered);
     if (!checks.has('gofmt')) checks.set('gofmt', CONVENTION);
     const findings: GuardFinding[] = [];

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { discoverChecks } from '../../src/guards/g16-project-checks/discover.js';
+import { severityOf, whyText } from '../../src/guards/g16-project-checks/finding-text.js';
+
+/** CI that runs a check without letting its failure fail the pull request's checks: not `fail`. */
+const discover = (files: Record<string, string>, base = 'main') => discoverChecks(new Map(Object.entries(files)), base);
+
+const PRE_COMMIT = 'repos:\n  - repo: https://github.com/psf/black\n    rev: 24.1.0\n    hooks:\n      - id: black\n';
+
+describe('G16: enforced means enforced', () => {
+  it('pre-commit/action in a step with continue-on-error: the hooks run in CI, but a failure does not fail it', () => {
+    const wf = [
+      'on: [pull_request]',
+      'jobs:',
+      '  lint:',
+      '    runs-on: ubuntu-latest',
+      '    steps:',
+      '      - uses: actions/checkout@v4',
+      '      - name: hooks',
+      '        uses: pre-commit/action@v3.0.1',
+      '        continue-on-error: true',
+      '',
+    ].join('\n');
+    const black = discover({ '.github/workflows/ci.yml': wf, '.pre-commit-config.yaml': PRE_COMMIT }).get('black')!;
+    expect([black.inCi, black.enforced, black.lenient]).toEqual([
+      true,
+      true,
+      'its step (job `lint`, step `hooks`) has `continue-on-error: true`',
+    ]);
+    expect(severityOf(black)).toBe('risk');
+    expect(whyText(black)).toBe(
+      "The repository's CI runs this check (.pre-commit-config.yaml: `hook black`), but its step (job `lint`, step `hooks`) has `continue-on-error: true`, so a failure there does not fail the pull request's checks.",
+    );
+  });
+
+  it('the same hooks run strictly by another step keep the failing form', () => {
+    const wf = [
+      'on: [pull_request]',
+      'jobs:',
+      '  soft:',
+      '    continue-on-error: true',
+      '    steps:',
+      '      - run: pre-commit run --all-files',
+      '  hard:',
+      '    steps:',
+      '      - run: pre-commit run --all-files',
+      '',
+    ].join('\n');
+    const black = discover({ '.github/workflows/ci.yml': wf, '.pre-commit-config.yaml': PRE_COMMIT }).get('black')!;
+    expect([black.inCi, black.lenient, severityOf(black)]).toEqual([true, undefined, 'fail']);
+  });
+
+  it('a job with continue-on-error, a command ending in `|| true`, a `-` Makefile line', () => {
+    const job = discover({
+      '.github/workflows/ci.yml': 'on: push\njobs:\n  fmt:\n    continue-on-error: true\n    steps:\n      - run: test -z "$(gofmt -l .)"\n',
+    }).get('gofmt')!;
+    expect([job.lenient, severityOf(job)]).toEqual(['job `fmt` has `continue-on-error: true`', 'risk']);
+    const masked = discover({ '.github/workflows/ci.yml': 'on: pull_request\njobs:\n  l:\n    steps:\n      - run: ruff check . || true\n' }).get(
+      'ruff-check',
+    )!;
+    expect([masked.lenient, severityOf(masked)]).toEqual(['the command ends in `|| true`', 'risk']);
+    const make = discover({
+      '.github/workflows/ci.yml': 'on: pull_request\njobs:\n  l:\n    steps:\n      - run: make lint\n',
+      Makefile: 'lint:\n\t-cargo fmt --check\n',
+    }).get('rustfmt')!;
+    expect([make.inCi, make.lenient, severityOf(make)]).toEqual([
+      true,
+      'the Makefile line starts with `-`, so make ignores its failure',
+      'risk',
+    ]);
+    // `|| exit 1` keeps the failure
+    const kept = discover({ '.github/workflows/ci.yml': 'on: pull_request\njobs:\n  l:\n    steps:\n      - run: ruff check . || exit 1\n' }).get(
+      'ruff-check',
+    )!;
+    expect(severityOf(kept)).toBe('fail');
+  });
+
+  it('a job whose `if:` runs it only on another branch, on tags or on another event; the base branch itself still counts', () => {
+    const job = (cond: string) =>
+      `on: [push, pull_request]\njobs:\n  fmt:\n    if: ${cond}\n    steps:\n      - run: cargo fmt --check\n`;
+    const lenient = (cond: string) => discover({ '.github/workflows/ci.yml': job(cond) }).get('rustfmt')!.lenient;
+    expect(lenient("github.event_name == 'push' && github.ref == 'refs/heads/release'")).toBe(
+      "job `fmt` runs only when `github.event_name == 'push' && github.ref == 'refs/heads/release'`",
+    );
+    expect(lenient("startsWith(github.ref, 'refs/tags/')")).toContain('runs only when');
+    expect(lenient("github.event_name == 'schedule'")).toContain('runs only when');
+    expect(lenient("github.ref == 'refs/heads/main'")).toBeUndefined();
+    expect(lenient("github.event_name == 'pull_request' || github.ref == 'refs/heads/release'")).toBeUndefined();
+    expect(lenient("github.repository == 'o/r'")).toBeUndefined();
+    const released = discover({
+      '.github/workflows/rel.yml': 'on:\n  release:\n    types: [published]\njobs:\n  fmt:\n    steps:\n      - run: cargo fmt --check\n',
+    }).get('rustfmt')!;
+    expect([released.lenient, severityOf(released)]).toEqual(['the workflow runs only on `release`, not for pull requests', 'risk']);
+  });
+});

@@ -1,0 +1,46 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import type { Finding } from '../../src/core/finding.js';
+import type { Report } from '../../src/core/report.js';
+import { prRepo, removeTestRepos, type FileContent } from '../helpers/git-repo.js';
+import { needs } from '../helpers/toolchains.js';
+
+/**
+ * G16 shapes seen on real pull requests, through the real CLI with tests off (gofmt and rustfmt
+ * only, nothing installed): a check CI runs without failing on it, a formatter a linter's config
+ * enables, a formatter pinned at a version the machine does not have.
+ */
+const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+const CLI = join(process.cwd(), 'src', 'cli.ts');
+
+afterAll(() => removeTestRepos());
+
+function check(base: Record<string, FileContent>, head: Record<string, FileContent>): Report {
+  const repo = prRepo(base, head);
+  const r = spawnSync(TSX, [CLI, 'check', '--base', 'main', '--head', 'pr', '--only', 'G16', '--no-tests', '--format', 'json'], {
+    cwd: repo.dir,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  if (!r.stdout.trim()) throw new Error(`slopgate check printed nothing (exit ${String(r.status)}): ${r.stderr}`);
+  return JSON.parse(r.stdout) as Report;
+}
+
+const g16 = (report: Report): Finding[] => report.findings.filter((f) => f.guard === 'G16');
+
+const GO_BASE = 'package calc\n\n// Add adds.\nfunc Add(a, b int) int {\n\treturn a + b\n}\n';
+const GO_HEAD = `${GO_BASE}\n// Sub subtracts.\nfunc Sub(a, b int) int {   \n\treturn a - b\n}\n`;
+
+needs('go')('G16 on shapes of real pull requests: Go (real CLI, tests off)', () => {
+  it('the gofmt hook run by pre-commit/action with continue-on-error: a risk naming the step, not a failure', () => {
+    const wf =
+      'on: [pull_request]\njobs:\n  lint:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - name: hooks\n        uses: pre-commit/action@v3.0.1\n        continue-on-error: true\n';
+    const hooks = 'repos:\n  - repo: https://github.com/dnephin/pre-commit-golang\n    rev: v0.5.1\n    hooks:\n      - id: go-fmt\n';
+    const report = check({ '.github/workflows/ci.yml': wf, '.pre-commit-config.yaml': hooks, 'calc/calc.go': GO_BASE }, { 'calc/calc.go': GO_HEAD });
+    const found = g16(report);
+    expect(found.map((f) => [f.path, f.severity, f.line])).toEqual([['calc/calc.go', 'risk', 9]]);
+    expect(found[0]!.message).toContain('but its step (job `lint`, step `hooks`) has `continue-on-error: true`');
+    expect(report.decision.outcome).not.toBe('BLOCK');
+  });
+});
