@@ -52,12 +52,13 @@ describe('G16: enforced means enforced', () => {
 
   it('a job with continue-on-error, a command ending in `|| true`, a `-` Makefile line', () => {
     const job = discover({
-      '.github/workflows/ci.yml': 'on: push\njobs:\n  fmt:\n    continue-on-error: true\n    steps:\n      - run: test -z "$(gofmt -l .)"\n',
+      '.github/workflows/ci.yml':
+        'on: push\njobs:\n  fmt:\n    continue-on-error: true\n    steps:\n      - run: test -z "$(gofmt -l .)"\n',
     }).get('gofmt')!;
     expect([job.lenient, severityOf(job)]).toEqual(['job `fmt` has `continue-on-error: true`', 'risk']);
-    const masked = discover({ '.github/workflows/ci.yml': 'on: pull_request\njobs:\n  l:\n    steps:\n      - run: ruff check . || true\n' }).get(
-      'ruff-check',
-    )!;
+    const masked = discover({
+      '.github/workflows/ci.yml': 'on: pull_request\njobs:\n  l:\n    steps:\n      - run: ruff check . || true\n',
+    }).get('ruff-check')!;
     expect([masked.lenient, severityOf(masked)]).toEqual(['the command ends in `|| true`', 'risk']);
     const make = discover({
       '.github/workflows/ci.yml': 'on: pull_request\njobs:\n  l:\n    steps:\n      - run: make lint\n',
@@ -69,15 +70,14 @@ describe('G16: enforced means enforced', () => {
       'risk',
     ]);
     // `|| exit 1` keeps the failure
-    const kept = discover({ '.github/workflows/ci.yml': 'on: pull_request\njobs:\n  l:\n    steps:\n      - run: ruff check . || exit 1\n' }).get(
-      'ruff-check',
-    )!;
+    const kept = discover({
+      '.github/workflows/ci.yml': 'on: pull_request\njobs:\n  l:\n    steps:\n      - run: ruff check . || exit 1\n',
+    }).get('ruff-check')!;
     expect(severityOf(kept)).toBe('fail');
   });
 
   it('a job whose `if:` runs it only on another branch, on tags or on another event; the base branch itself still counts', () => {
-    const job = (cond: string) =>
-      `on: [push, pull_request]\njobs:\n  fmt:\n    if: ${cond}\n    steps:\n      - run: cargo fmt --check\n`;
+    const job = (cond: string) => `on: [push, pull_request]\njobs:\n  fmt:\n    if: ${cond}\n    steps:\n      - run: cargo fmt --check\n`;
     const lenient = (cond: string) => discover({ '.github/workflows/ci.yml': job(cond) }).get('rustfmt')!.lenient;
     expect(lenient("github.event_name == 'push' && github.ref == 'refs/heads/release'")).toBe(
       "job `fmt` runs only when `github.event_name == 'push' && github.ref == 'refs/heads/release'`",
@@ -91,5 +91,63 @@ describe('G16: enforced means enforced', () => {
       '.github/workflows/rel.yml': 'on:\n  release:\n    types: [published]\njobs:\n  fmt:\n    steps:\n      - run: cargo fmt --check\n',
     }).get('rustfmt')!;
     expect([released.lenient, severityOf(released)]).toEqual(['the workflow runs only on `release`, not for pull requests', 'risk']);
+  });
+});
+
+describe('G16: formatters a linter’s configuration enables are checks', () => {
+  const ci = (step: string) => `on: [pull_request]\njobs:\n  lint:\n    steps:\n${step}`;
+  it('golangci-lint with gofmt, goimports or gofumpt enabled (v1 linters, v2 formatters, enable-all): gofmt, enforced', () => {
+    const action = ci('      - uses: golangci/golangci-lint-action@v6\n');
+    const v1 = discover({ '.github/workflows/ci.yml': action, '.golangci.yml': 'linters:\n  enable:\n    - goimports\n    - errcheck\n' });
+    expect(v1.get('gofmt')).toMatchObject({
+      inCi: true,
+      enforced: true,
+      line: 'uses: golangci/golangci-lint-action@v6 (goimports enabled in .golangci.yml)',
+    });
+    expect(severityOf(v1.get('gofmt')!)).toBe('fail');
+    const v2 = discover({
+      '.github/workflows/ci.yml': ci('      - run: golangci-lint run ./...\n'),
+      '.golangci.yaml': 'version: "2"\nformatters:\n  enable: [gofmt, gofumpt]\nrun:\n  tests: false\n',
+    }).get('gofmt')!;
+    expect([v2.line, v2.exclude, severityOf(v2)]).toEqual([
+      'golangci-lint run ./... (gofmt, gofumpt enabled in .golangci.yaml)',
+      ['_test\\.go$'],
+      'fail',
+    ]);
+    const all = discover({ '.github/workflows/ci.yml': action, '.golangci.yml': 'linters:\n  enable-all: true\n  disable: [gofumpt]\n' });
+    expect(all.get('gofmt')?.line).toContain('(gofmt, goimports enabled in .golangci.yml)');
+    // without a formatter enabled (or without a config), golangci-lint is not a gofmt check
+    expect(
+      discover({ '.github/workflows/ci.yml': action, '.golangci.yml': 'linters:\n  enable: [errcheck]\n' }).get('gofmt'),
+    ).toBeUndefined();
+    expect(discover({ '.github/workflows/ci.yml': action }).get('gofmt')).toBeUndefined();
+    // v2 moved the formatters out of `linters`
+    expect(
+      discover({ '.github/workflows/ci.yml': action, '.golangci.yml': 'version: "2"\nlinters:\n  enable: [gofmt]\n' }).get('gofmt'),
+    ).toBeUndefined();
+  });
+
+  it('eslint with eslint-plugin-prettier in its config makes prettier a check for what eslint lints', () => {
+    const files = {
+      '.github/workflows/ci.yml': ci('      - run: npx eslint .\n'),
+      '.eslintrc.json': '{ "extends": ["eslint:recommended", "plugin:prettier/recommended"] }',
+    };
+    const prettier = discover(files).get('prettier')!;
+    expect([prettier.inCi, prettier.enforced, prettier.line, severityOf(prettier)]).toEqual([
+      true,
+      true,
+      'npx eslint . (eslint-plugin-prettier in .eslintrc.json)',
+      'fail',
+    ]);
+    expect(prettier.exclude).toHaveLength(1);
+    expect(discover({ '.github/workflows/ci.yml': files['.github/workflows/ci.yml'] }).get('prettier')).toBeUndefined();
+    // the project's own `prettier --check` in CI is preferred: it judges every file of its kind
+    const own = discover({
+      ...files,
+      'package.json': '{"scripts":{"lint":"prettier --check ."}}',
+      '.github/workflows/ci.yml': ci('      - run: npx eslint .\n      - run: npm run lint\n'),
+    });
+    expect(own.get('prettier')).toMatchObject({ line: 'prettier --check .', inCi: true });
+    expect(own.get('prettier')!.exclude).toBeUndefined();
   });
 });

@@ -37,10 +37,32 @@ needs('go')('G16 on shapes of real pull requests: Go (real CLI, tests off)', () 
     const wf =
       'on: [pull_request]\njobs:\n  lint:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - name: hooks\n        uses: pre-commit/action@v3.0.1\n        continue-on-error: true\n';
     const hooks = 'repos:\n  - repo: https://github.com/dnephin/pre-commit-golang\n    rev: v0.5.1\n    hooks:\n      - id: go-fmt\n';
-    const report = check({ '.github/workflows/ci.yml': wf, '.pre-commit-config.yaml': hooks, 'calc/calc.go': GO_BASE }, { 'calc/calc.go': GO_HEAD });
+    const report = check(
+      { '.github/workflows/ci.yml': wf, '.pre-commit-config.yaml': hooks, 'calc/calc.go': GO_BASE },
+      { 'calc/calc.go': GO_HEAD },
+    );
     const found = g16(report);
     expect(found.map((f) => [f.path, f.severity, f.line])).toEqual([['calc/calc.go', 'risk', 9]]);
     expect(found[0]!.message).toContain('but its step (job `lint`, step `hooks`) has `continue-on-error: true`');
     expect(report.decision.outcome).not.toBe('BLOCK');
+  });
+
+  it('CI runs golangci-lint whose config enables gofmt: trailing whitespace the PR adds to a test file fails', () => {
+    const wf =
+      'on: [pull_request]\njobs:\n  lint:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - uses: golangci/golangci-lint-action@v6\n';
+    const test = 'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal("bad")\n\t}\n}\n';
+    const report = check(
+      {
+        '.github/workflows/ci.yml': wf,
+        '.golangci.yml': 'linters:\n  enable:\n    - gofmt\n    - goimports\n',
+        'calc/calc.go': GO_BASE,
+        'calc/calc_test.go': test,
+      },
+      { 'calc/calc_test.go': test.replace('\t\tt.Fatal("bad")', '\t\tt.Fatal("bad") \t') },
+    );
+    const found = g16(report);
+    expect(found.map((f) => [f.path, f.severity, f.line])).toEqual([['calc/calc_test.go', 'fail', 7]]);
+    expect(found[0]!.message).toContain('uses: golangci/golangci-lint-action@v6 (gofmt, goimports enabled in .golangci.yml)');
+    expect(found[0]!.message).toContain('so it will fail there');
   });
 });

@@ -40,7 +40,10 @@ export interface DiscoveredCheck {
    * clippy's `enforced` says whether warnings fail the run (`-D warnings` there or in `RUSTFLAGS`).
    */
   args?: string[];
-  /** mypy: the `exclude` patterns of its command line and configuration (Python regular expressions). */
+  /**
+   * mypy: the `exclude` patterns of its command line and configuration (Python regular expressions);
+   * a formatter a linter runs: the files the linter leaves out (golangci-lint's `tests: false`).
+   */
   exclude?: string[];
   /** mypy: the configuration file it reads (`pyproject.toml`, `mypy.ini`, …), when there is one. */
   config?: string;
@@ -50,6 +53,24 @@ export interface DiscoveredCheck {
    */
   lenient?: string;
 }
+
+/** golangci-lint's configuration files, in the order it looks for them. */
+const GOLANGCI_CONFIGS = ['.golangci.yml', '.golangci.yaml', '.golangci.json'];
+
+/** eslint's configuration files (flat and legacy). */
+const ESLINT_CONFIGS = [
+  'eslint.config.js',
+  'eslint.config.mjs',
+  'eslint.config.cjs',
+  'eslint.config.ts',
+  'eslint.config.mts',
+  '.eslintrc',
+  '.eslintrc.js',
+  '.eslintrc.cjs',
+  '.eslintrc.json',
+  '.eslintrc.yml',
+  '.eslintrc.yaml',
+];
 
 /** The files discovery reads from the base tree (besides `.github/workflows/*.yml`). */
 export const DISCOVERY_FILES = [
@@ -61,6 +82,8 @@ export const DISCOVERY_FILES = [
   'makefile',
   'GNUmakefile',
   'tox.ini',
+  ...GOLANGCI_CONFIGS,
+  ...ESLINT_CONFIGS,
 ];
 
 export const isWorkflowPath = (p: string): boolean => /^\.github\/workflows\/[^/]+\.ya?ml$/.test(p);
@@ -70,6 +93,9 @@ interface Found {
   enforced: boolean;
   paths?: string[];
   args?: string[];
+  /** Counts only when the linter's configuration enables the formatter (golangci-lint's gofmt, eslint's prettier plugin). */
+  when?: 'golangci-gofmt' | 'eslint-prettier';
+  exclude?: string[];
 }
 
 interface Site {
@@ -300,7 +326,13 @@ function checksOfWords(segment: string, rustflags: string): Found[] {
     case 'prettier':
       return [{ tool: 'prettier', enforced: has(rest, '--check', '-c', '--list-different', '-l') }];
     case 'eslint':
-      return [{ tool: 'eslint', enforced: true }];
+      // with eslint-plugin-prettier in its config, eslint fails on what prettier would print differently
+      return [
+        { tool: 'eslint', enforced: true },
+        { tool: 'prettier', enforced: true, when: 'eslint-prettier' },
+      ];
+    case 'golangci-lint':
+      return rest[0] === 'run' || rest.length === 0 ? [{ tool: 'gofmt', enforced: true, when: 'golangci-gofmt' }] : [];
     case 'tsc':
     case 'vue-tsc':
       return has(rest, '--noEmit', '--noemit') ? [{ tool: 'tsc', enforced: true }] : [];
@@ -386,6 +418,7 @@ function checksOfAction(uses: string, withArgs: unknown, rustflags: string): Fou
   const name = uses.replace(/@.*$/, '').toLowerCase();
   const args = isRecord(withArgs) && typeof withArgs.args === 'string' ? withArgs.args : '';
   if (name === 'actions-rust-lang/rustfmt') return [{ tool: 'rustfmt', enforced: true }];
+  if (name === 'golangci/golangci-lint-action') return [{ tool: 'gofmt', enforced: true, when: 'golangci-gofmt' }];
   // clippy-check runs `cargo clippy <args>` and fails on what fails it
   if (name === 'actions-rs/clippy-check' || name === 'clechasseur/rs-clippy-check')
     return [clippyCheck(args.split(/\s+/).filter(Boolean), rustflags)];
@@ -512,6 +545,7 @@ export function preCommitSites(source: string, text: string): { sites: Site[]; c
       const hookArgs = Array.isArray(hook.args) ? hook.args.filter((a): a is string => typeof a === 'string') : undefined;
       if (url === 'local' && entry !== null) checks = checksOfCommand(hookArgs ? `${entry} ${hookArgs.join(' ')}` : entry);
       else if (id === 'fmt' && url.includes('rust')) checks = [{ tool: 'rustfmt', enforced: true }];
+      else if (/^golangci-lint(?:-full|-fmt)?$/.test(id)) checks = [{ tool: 'gofmt', enforced: true, when: 'golangci-gofmt' }];
       else if (HOOK_IDS[id] === 'clippy') {
         // doublify's clippy hook denies warnings unless its args are replaced
         checks = [clippyCheck(hookArgs ?? ['--', '-D', 'warnings'], '')];
@@ -633,14 +667,25 @@ export function discoverChecks(files: ReadonlyMap<string, string>, baseBranch?: 
     else if (path === 'tox.ini') sites.push(...toxSites(text));
   }
   const ci = ciUnits(sites, preCommitService);
+  const golangci = golangciFormatters(files);
+  const eslintPrettier = eslintRunsPrettier(files);
   const all: DiscoveredCheck[] = sites.flatMap((s) =>
-    s.checks.map((c) => {
+    s.checks.flatMap((found) => {
+      const { when, ...c } = found;
+      if (when === 'eslint-prettier' && !eslintPrettier) return [];
+      if (when === 'golangci-gofmt' && !golangci) return [];
+      const line = when === 'golangci-gofmt' ? `${s.line} (${golangci!.note})` : when === 'eslint-prettier' ? `${s.line} (${eslintPrettier!})` : s.line;
+      if (when === 'golangci-gofmt' && !golangci!.tests) c.exclude = ['_test\\.go$'];
+      // eslint's plugin judges only what eslint lints
+      if (when === 'eslint-prettier') c.exclude = ['\\.(?:css|scss|less|json|jsonc|json5|md|mdx|ya?ml|html|graphql|gql)$'];
       const inCi = ci.has(s.unit);
       const lenient = inCi ? (s.lenient ?? ci.get(s.unit)) : undefined;
-      return { ...c, source: s.source, line: s.line, inCi, ...(lenient ? { lenient } : {}) };
+      return [{ ...c, source: s.source, line, inCi, ...(lenient ? { lenient } : {}) }];
     }),
   );
-  const rank = (c: DiscoveredCheck) => (c.inCi && c.enforced && !c.lenient ? 0 : c.inCi ? 1 : c.enforced ? 2 : 3);
+  // at equal standing, the tool's own command beats a formatter a linter runs (it judges every file of its kind)
+  const derived = (c: DiscoveredCheck) => (c.tool === 'prettier' && c.line.includes('(eslint-plugin-prettier in ') ? 0.5 : 0);
+  const rank = (c: DiscoveredCheck) => (c.inCi && c.enforced && !c.lenient ? 0 : c.inCi ? 1 : c.enforced ? 2 : 3) + derived(c);
   const best = new Map<CheckTool, DiscoveredCheck>();
   for (const c of all) {
     const prev = best.get(c.tool);
@@ -649,6 +694,59 @@ export function discoverChecks(files: ReadonlyMap<string, string>, baseBranch?: 
   const mypy = best.get('mypy');
   if (mypy) best.set('mypy', withMypyConfig(mypy, files));
   return best;
+}
+
+/**
+ * The formatters golangci-lint's configuration enables (`linters.enable` before v2, `formatters.enable`
+ * from v2; `enable-all` without them in `disable`), which fail `golangci-lint run` on a file they would
+ * print differently. goimports and gofumpt print what gofmt prints and more, so each is a gofmt check.
+ * `tests: false` under `run:` leaves `_test.go` files out.
+ */
+function golangciFormatters(files: ReadonlyMap<string, string>): { note: string; tests: boolean } | null {
+  const path = GOLANGCI_CONFIGS.find((p) => files.has(p));
+  if (!path) return null;
+  let doc: unknown;
+  try {
+    doc = parseYaml(files.get(path)!);
+  } catch {
+    return null;
+  }
+  if (!isRecord(doc)) return null;
+  const names = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  const FORMATTERS = ['gofmt', 'goimports', 'gofumpt'];
+  const enabled = new Set<string>();
+  const v2 = String(doc.version ?? '') === '2';
+  const section = v2 ? doc.formatters : doc.linters;
+  if (isRecord(section)) {
+    for (const n of names(section.enable)) if (FORMATTERS.includes(n)) enabled.add(n);
+    if (!v2 && section['enable-all'] === true) {
+      const off = names(section.disable);
+      for (const n of FORMATTERS) if (!off.includes(n)) enabled.add(n);
+    }
+  }
+  if (enabled.size === 0) return null;
+  const tests = !(isRecord(doc.run) && doc.run.tests === false);
+  return { note: `${[...enabled].join(', ')} enabled in ${path}`, tests };
+}
+
+/** Where eslint's configuration runs eslint-plugin-prettier (`plugin:prettier/recommended`, the `prettier/prettier` rule). */
+function eslintRunsPrettier(files: ReadonlyMap<string, string>): string | null {
+  const PLUGIN = /plugin:prettier\/recommended|['"]prettier\/prettier['"]|eslint-plugin-prettier(?:\/recommended)?['"]/;
+  for (const path of ESLINT_CONFIGS) {
+    const text = files.get(path);
+    if (text !== undefined && PLUGIN.test(text)) return `eslint-plugin-prettier in ${path}`;
+  }
+  const pkg = files.get('package.json');
+  if (pkg !== undefined) {
+    try {
+      const doc: unknown = JSON.parse(pkg);
+      if (isRecord(doc) && doc.eslintConfig !== undefined && PLUGIN.test(JSON.stringify(doc.eslintConfig)))
+        return 'eslint-plugin-prettier in package.json eslintConfig';
+    } catch {
+      // not JSON: nothing to read
+    }
+  }
+  return null;
 }
 
 /** A mypy check with what its configuration says: `files` when the command names no paths, and `exclude`. */

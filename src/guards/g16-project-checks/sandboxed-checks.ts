@@ -170,7 +170,9 @@ async function runEcosystem(
       skip(p, failed ?? `${BIN_OF[p.tool]} did not run at the head`);
       continue;
     }
-    const run = isFormatter(p.tool) ? formatterRun(p, base, head) : linterRun(p, base, head);
+    // eslint-plugin-prettier's errors are prettier's finding when prettier runs too (one finding, with the fix)
+    const drop = p.tool === 'eslint' && prepared.some((x) => x.tool === 'prettier') ? 'prettier/prettier' : null;
+    const run = isFormatter(p.tool) ? formatterRun(p, base, head) : linterRun(p, base, head, drop);
     if (typeof run === 'string') skip(p, run);
     else {
       if (p.files.length < p.total) {
@@ -304,9 +306,10 @@ function diagnosticsOf(p: Prepared, r: ToolRunResult, side: string): Diagnostic[
 
 const key = (d: Diagnostic) => `${d.rule}\0${d.message}`;
 
-function linterRun(p: Prepared, base: ToolRunResult | undefined, head: ToolRunResult): ToolRun | string {
-  const headDiags = diagnosticsOf(p, head, 'head');
-  if (typeof headDiags === 'string') return headDiags;
+function linterRun(p: Prepared, base: ToolRunResult | undefined, head: ToolRunResult, dropRule: string | null): ToolRun | string {
+  const headAll = diagnosticsOf(p, head, 'head');
+  if (typeof headAll === 'string') return headAll;
+  const headDiags = headAll.filter((d) => d.rule !== dropRule);
   const baseDiags = base ? diagnosticsOf(p, base, 'base') : [];
   if (typeof baseDiags === 'string') return baseDiags;
   const byHeadPath = new Map(p.files.map((f) => [f.path, f]));
