@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import type { Finding } from '../../src/core/finding.js';
@@ -64,5 +64,40 @@ needs('go')('G16 on shapes of real pull requests: Go (real CLI, tests off)', () 
     expect(found.map((f) => [f.path, f.severity, f.line])).toEqual([['calc/calc_test.go', 'fail', 7]]);
     expect(found[0]!.message).toContain('uses: golangci/golangci-lint-action@v6 (gofmt, goimports enabled in .golangci.yml)');
     expect(found[0]!.message).toContain('so it will fail there');
+  });
+});
+
+const RS_BASE = 'pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n';
+const RS_HEAD = `${RS_BASE}\npub fn sub(a: i32,b: i32)->i32{ a-b }\n`;
+const CARGO = '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n';
+const rustWorkflow = (toolchain: string) =>
+  `on: [pull_request]\njobs:\n  fmt:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - uses: dtolnay/rust-toolchain@master\n        with:\n          toolchain: "${toolchain}"\n          components: rustfmt\n      - run: cargo fmt --all -- --check\n`;
+
+needs('rustfmt')('G16 on shapes of real pull requests: Rust toolchain pins (real CLI, tests off)', () => {
+  const machine = /rustc (\d+)\.(\d+)\.(\d+)/.exec(execFileSync('rustc', ['--version'], { encoding: 'utf8' }))!;
+  const [major, minor] = [Number(machine[1]), Number(machine[2])];
+
+  it('CI pins a newer Rust than the machine has: what the machine’s rustfmt rejects is a risk naming both releases', () => {
+    const pinned = `${major}.${minor + 2}`;
+    const report = check(
+      { '.github/workflows/ci.yml': rustWorkflow(pinned), 'Cargo.toml': CARGO, 'src/lib.rs': RS_BASE },
+      { 'src/lib.rs': RS_HEAD },
+    );
+    const found = g16(report);
+    expect(found.map((f) => [f.path, f.severity, f.line])).toEqual([['src/lib.rs', 'risk', 5]]);
+    expect(found[0]!.message).toContain(`formats with Rust ${pinned} (.github/workflows/ci.yml, job \`fmt\`), which is not installed here`);
+    expect(found[0]!.message).toContain(`rustfmt of Rust ${machine[0].slice(6)}`);
+    expect(found[0]!.message).toContain('so whether it fails there is not known');
+    const record = report.sections.checks?.checks[0];
+    expect([record?.severity, record?.reason]).toEqual(['risk', expect.stringContaining(`Rust ${pinned}`)]);
+    expect(report.decision.outcome).not.toBe('BLOCK');
+  });
+
+  it('CI pins the machine’s own release: the finding still fails', () => {
+    const report = check(
+      { '.github/workflows/ci.yml': rustWorkflow(`${major}.${minor}`), 'Cargo.toml': CARGO, 'src/lib.rs': RS_BASE },
+      { 'src/lib.rs': RS_HEAD },
+    );
+    expect(g16(report).map((f) => [f.severity, f.line])).toEqual([['fail', 5]]);
   });
 });

@@ -52,6 +52,20 @@ export interface DiscoveredCheck {
    * a command ending in `|| true`, a job that does not run on pull requests), naming the step read.
    */
   lenient?: string;
+  /** The Go and Rust releases the check's workflow job installs (see tool-versions.ts). */
+  pins?: Pins;
+}
+
+/** A release a project's CI or toolchain file asks for, and where that was read. */
+export interface ToolchainPin {
+  /** `1.97`, `1.22.3`, a channel (`stable`, `nightly-2025-01-01`); `go.mod` for setup-go's `go-version-file: go.mod`. */
+  version: string;
+  where: string;
+}
+
+export interface Pins {
+  go?: ToolchainPin;
+  rust?: ToolchainPin;
 }
 
 /** golangci-lint's configuration files, in the order it looks for them. */
@@ -106,6 +120,7 @@ interface Site {
   calls: string[];
   /** A failure of this line does not fail its run (see DiscoveredCheck.lenient); its checks and calls are lenient. */
   lenient?: string;
+  pins?: Pins;
 }
 
 /** Wrappers that run the next word as the command (`uv run ruff`, `npx eslint`, `python -m black`). */
@@ -458,6 +473,41 @@ function ifExcludesPr(cond: string, baseBranch: string | undefined): boolean {
   return branch !== undefined && baseBranch !== undefined && branch !== baseBranch;
 }
 
+const VERSION = /^[\w.+-]{1,40}$/;
+const versionText = (v: unknown) => {
+  const t = typeof v === 'number' ? String(v) : typeof v === 'string' ? v.trim().replace(/^["']|["']$/g, '') : '';
+  return VERSION.test(t) ? t : null;
+};
+
+/** The Go and Rust releases a job's steps install. */
+export function jobPins(source: string, jobName: string, steps: unknown[]): Pins {
+  const pins: Pins = {};
+  const where = `${source}, job \`${jobName}\``;
+  for (const step of steps) {
+    if (!isRecord(step)) continue;
+    const uses = typeof step.uses === 'string' ? step.uses.toLowerCase() : '';
+    const withArgs = isRecord(step.with) ? step.with : {};
+    if (uses.startsWith('actions/setup-go@')) {
+      const v = versionText(withArgs['go-version']);
+      if (v) pins.go = { version: v.replace(/\.x$/, ''), where };
+      else if (typeof withArgs['go-version-file'] === 'string' && /(^|\/)go\.mod$/.test(withArgs['go-version-file']))
+        pins.go = { version: 'go.mod', where: `${where} \`go-version-file\`` };
+    }
+    if (/^(?:dtolnay\/rust-toolchain|actions-rs\/toolchain|actions-rust-lang\/setup-rust-toolchain)@/.test(uses)) {
+      const input = versionText(withArgs.toolchain);
+      const ref = /^dtolnay\/rust-toolchain@(.+)$/.exec(uses)?.[1];
+      const v = input ?? (ref && /^(?:\d+\.\d+(?:\.\d+)?|stable|beta|nightly)$/.test(ref) ? ref : null);
+      if (v) pins.rust = { version: v, where };
+    }
+    if (typeof step.run === 'string') {
+      const m = /\brustup\s+(?:toolchain\s+install|install|default|override\s+set)\s+(?:--\S+\s+)*([\w.-]+)/.exec(step.run);
+      const v = m ? versionText(m[1]) : null;
+      if (v) pins.rust = { version: v, where };
+    }
+  }
+  return pins;
+}
+
 export function workflowSites(source: string, text: string, baseBranch?: string): Site[] {
   let doc: unknown;
   try {
@@ -475,6 +525,8 @@ export function workflowSites(source: string, text: string, baseBranch?: string)
       : undefined;
   for (const [jobName, job] of Object.entries(doc.jobs)) {
     if (!isRecord(job) || !Array.isArray(job.steps)) continue;
+    const pins = jobPins(source, jobName, job.steps);
+    const withPins = (site: Site): Site => (pins.go || pins.rust ? { ...site, pins } : site);
     let jobLenient = workflowLenient;
     if (!jobLenient && isTrue(job['continue-on-error'])) jobLenient = `job \`${jobName}\` has \`continue-on-error: true\``;
     if (!jobLenient && typeof job.if === 'string' && ifExcludesPr(job.if, baseBranch))
@@ -489,13 +541,13 @@ export function workflowSites(source: string, text: string, baseBranch?: string)
           : undefined);
       // the innermost `env:` that sets RUSTFLAGS wins, as in Actions
       const rustflags = rustflagsOf(step.env) ?? rustflagsOf(job.env) ?? rustflagsOf(doc.env) ?? '';
-      if (typeof step.run === 'string') out.push(...sitesOfScript('workflow', source, step.run, rustflags, lenient));
+      if (typeof step.run === 'string') out.push(...sitesOfScript('workflow', source, step.run, rustflags, lenient).map(withPins));
       if (typeof step.uses === 'string') {
         const uses = step.uses;
         const checks = checksOfAction(uses, step.with, rustflags);
         const calls = /^pre-commit\/action@/i.test(uses) || /^pre-commit-ci\/lite-action@/i.test(uses) ? ['pre-commit'] : [];
         if (checks.length || calls.length)
-          out.push({ unit: 'workflow', source, line: `uses: ${uses}`, checks, calls, ...(lenient ? { lenient } : {}) });
+          out.push(withPins({ unit: 'workflow', source, line: `uses: ${uses}`, checks, calls, ...(lenient ? { lenient } : {}) }));
       }
     }
   }
@@ -674,13 +726,18 @@ export function discoverChecks(files: ReadonlyMap<string, string>, baseBranch?: 
       const { when, ...c } = found;
       if (when === 'eslint-prettier' && !eslintPrettier) return [];
       if (when === 'golangci-gofmt' && !golangci) return [];
-      const line = when === 'golangci-gofmt' ? `${s.line} (${golangci!.note})` : when === 'eslint-prettier' ? `${s.line} (${eslintPrettier!})` : s.line;
+      const line =
+        when === 'golangci-gofmt'
+          ? `${s.line} (${golangci!.note})`
+          : when === 'eslint-prettier'
+            ? `${s.line} (${eslintPrettier!})`
+            : s.line;
       if (when === 'golangci-gofmt' && !golangci!.tests) c.exclude = ['_test\\.go$'];
       // eslint's plugin judges only what eslint lints
       if (when === 'eslint-prettier') c.exclude = ['\\.(?:css|scss|less|json|jsonc|json5|md|mdx|ya?ml|html|graphql|gql)$'];
       const inCi = ci.has(s.unit);
       const lenient = inCi ? (s.lenient ?? ci.get(s.unit)) : undefined;
-      return [{ ...c, source: s.source, line, inCi, ...(lenient ? { lenient } : {}) }];
+      return [{ ...c, source: s.source, line, inCi, ...(lenient ? { lenient } : {}), ...(s.pins ? { pins: s.pins } : {}) }];
     }),
   );
   // at equal standing, the tool's own command beats a formatter a linter runs (it judges every file of its kind)

@@ -38,6 +38,12 @@ export function whyText(c: DiscoveredCheck): string {
   return `The project runs it locally (${c.source}: \`${c.line}\`), not in CI.`;
 }
 
+/** Why a finding of a formatter release other than the project's is only a risk. */
+function mismatchWhy(c: DiscoveredCheck, mismatch: string): string {
+  const where = c.source === 'convention' ? '' : ` (${c.source}: \`${c.line}\`)`;
+  return `The repository runs this check${where}, but ${mismatch}, so whether it fails there is not known.`;
+}
+
 /** Line ranges as `12`, `12–14`, `3, 7–9` (at most five). */
 export function linesText(lines: number[]): string {
   const ranges: [number, number][] = [];
@@ -80,6 +86,8 @@ export function formatterFinding(opts: {
   formatted: string;
   command: string;
   configNote?: string;
+  /** The project's formatter release could not be run (tool-versions.ts): a risk, saying so. */
+  mismatch?: string;
   evidence: { edition?: string; config?: string };
 }): GuardFinding | null {
   const { tool, check, file, head, formatted } = opts;
@@ -90,11 +98,11 @@ export function formatterFinding(opts: {
   const one = lines.length === 1;
   return {
     category: 'lint-violation',
-    severity: severityOf(opts.check),
+    severity: opts.mismatch ? 'risk' : severityOf(opts.check),
     path: file.path,
     line: lines[0]!,
     ...(one ? {} : { endLine: lines[lines.length - 1]! }),
-    message: `\`${SHOWN[tool]}\` rejects ${file.path}: the pull request's line${one ? '' : 's'} ${linesText(lines)} ${one ? 'is' : 'are'} not formatted as ${name} prints ${one ? 'it' : 'them'}${opts.configNote ?? ''}. ${whyText(check)}`,
+    message: `\`${SHOWN[tool]}\` rejects ${file.path}: the pull request's line${one ? '' : 's'} ${linesText(lines)} ${one ? 'is' : 'are'} not formatted as ${name} prints ${one ? 'it' : 'them'}${opts.configNote ?? ''}. ${opts.mismatch ? mismatchWhy(check, opts.mismatch) : whyText(check)}`,
     remediation: `Run \`${opts.command}\` and commit the result.`,
     ...(suggestion ? { suggestion } : {}),
     cause: tool,

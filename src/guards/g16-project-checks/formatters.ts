@@ -20,6 +20,10 @@ export interface FormatterSpec {
   edition?: string | null;
   /** rustfmt: the text of the project's rustfmt.toml at the base, or null for the defaults. */
   config?: string | null;
+  /** rustfmt: the installed rustup toolchain of the project's pin (RUSTUP_TOOLCHAIN). */
+  rustupToolchain?: string;
+  /** gofmt: the binary of the project's pinned Go, instead of the one on PATH. */
+  gofmtPath?: string;
 }
 
 export type FormatOutcome =
@@ -33,8 +37,8 @@ const TIMEOUT_MS = 20_000;
 const MAX_OUTPUT = 8 * 1024 * 1024;
 
 /** The variables a toolchain launcher needs (rustup's proxies find their toolchain through them). */
-function toolEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { LC_ALL: 'C' };
+function toolEnv(rustupToolchain?: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { LC_ALL: 'C', ...(rustupToolchain ? { RUSTUP_TOOLCHAIN: rustupToolchain } : {}) };
   for (const k of ['PATH', 'HOME', 'GOROOT', 'CARGO_HOME', 'RUSTUP_HOME']) {
     const v = process.env[k];
     if (v !== undefined) env[k] = v;
@@ -50,11 +54,11 @@ interface RunResult {
   timedOut: boolean;
 }
 
-function run(cmd: string, args: string[], input: string, cwd: string, signal?: AbortSignal): Promise<RunResult> {
+function run(cmd: string, args: string[], input: string, cwd: string, signal?: AbortSignal, rustupToolchain?: string): Promise<RunResult> {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, {
       cwd,
-      env: toolEnv(),
+      env: toolEnv(rustupToolchain),
       stdio: ['pipe', 'pipe', 'pipe'],
       timeout: TIMEOUT_MS,
       ...(signal ? { signal } : {}),
@@ -104,7 +108,7 @@ export async function formatText(spec: FormatterSpec, text: string, signal?: Abo
       await writeFile(config, spec.config ?? '', { mode: 0o600 });
       args = ['--emit', 'stdout', ...(spec.edition ? ['--edition', spec.edition] : []), '--config-path', config];
     }
-    const r = await run(spec.id, args, text, dir, signal);
+    const r = await run(spec.gofmtPath ?? spec.id, args, text, dir, signal, spec.rustupToolchain);
     if (r.missing) return { kind: 'tool-failed', cause: `${spec.id} is not installed on the machine running slopgate`, missing: true };
     if (r.timedOut) return { kind: 'tool-failed', cause: `${spec.id} did not finish within ${TIMEOUT_MS / 1000} s` };
     if (r.code === 0) {

@@ -11,6 +11,7 @@ import { G16_EVIDENCE } from './evidence.js';
 import { envUnavailable } from './project-env.js';
 import { excludedByMypy, pythonRegex } from './mypy-options.js';
 import { runSandboxedChecks, type SandboxedCheck, type ToolRun } from './sandboxed-checks.js';
+import { formatterToolchain, pinFor } from './tool-versions.js';
 import type { SandboxedTool } from './tool-commands.js';
 
 /** The files each check looks at. */
@@ -87,7 +88,10 @@ async function specFor(
 
 /** Runs gofmt or rustfmt on each file's base and head text; findings only where the PR made a clean file unclean. */
 async function runFormatter(tool: 'gofmt' | 'rustfmt', check: DiscoveredCheck, files: ChangedFile[], ctx: GuardContext): Promise<ToolRun> {
-  const severity = severityOf(check);
+  // the project's pinned release when it can be had; otherwise the machine's, and a finding is only a risk
+  const toolchain = await formatterToolchain(tool, await pinFor(tool, check, ctx.base));
+  const mismatch = toolchain.mismatch;
+  const severity = mismatch ? 'risk' : severityOf(check);
   const record: ProjectCheckRecord = { tool, source: sourceText(check), severity, status: 'ran', files: files.length };
   const findings: GuardFinding[] = [];
   const failed: string[] = [];
@@ -96,7 +100,11 @@ async function runFormatter(tool: 'gofmt' | 'rustfmt', check: DiscoveredCheck, f
     if (ctx.signal.aborted) break;
     const head = file.head.text;
     if (head === null) continue;
-    const spec = await specFor(tool, file, ctx);
+    const spec = {
+      ...(await specFor(tool, file, ctx)),
+      ...(toolchain.rustupToolchain ? { rustupToolchain: toolchain.rustupToolchain } : {}),
+      ...(toolchain.gofmtPath ? { gofmtPath: toolchain.gofmtPath } : {}),
+    };
     if (file.status !== 'added') {
       const base = file.base.text;
       if (base === null) continue; // unreadable at the base: its state there is unknown
@@ -127,6 +135,7 @@ async function runFormatter(tool: 'gofmt' | 'rustfmt', check: DiscoveredCheck, f
       formatted: after.text,
       command,
       ...(spec.configPath ? { configNote: ` with the settings of ${spec.configPath}` } : {}),
+      ...(mismatch ? { mismatch } : {}),
       evidence: { ...(spec.edition ? { edition: spec.edition } : {}), ...(spec.configPath ? { config: spec.configPath } : {}) },
     });
     if (finding) findings.push(finding);
@@ -138,6 +147,7 @@ async function runFormatter(tool: 'gofmt' | 'rustfmt', check: DiscoveredCheck, f
     if (checked <= 0 || missing) return { findings, record: { ...record, status: 'skipped', reason } };
     record.reason = record.reason ? `${record.reason}; ${reason}` : reason;
   }
+  if (mismatch) record.reason = record.reason ? `${mismatch}; ${record.reason}` : mismatch;
   return { findings, record };
 }
 
