@@ -10,6 +10,7 @@ import { isPythonManifest, removedPythonFindings } from './removed-python.js';
 import { removedGoFindings } from './removed-go.js';
 import { removedRustFindings } from './removed-rust.js';
 import { G4_EVIDENCE } from './evidence.js';
+import { asideFindings, notIncluded } from './file-inclusion.js';
 
 const CHECKED = new Set(['python', 'javascript', 'typescript', 'tsx', 'go', 'rust']);
 
@@ -56,6 +57,9 @@ export const g4: Guard = {
     }
     // An MDX page's imports count like code; the rest of G4 is about source files.
     if (isMdx(file.path)) return ungroundedImports(file, ctx);
-    return [...(await ungroundedImports(file, ctx)), ...(await missingSymbols(file, ctx)), ...(await signatureChanges(file))];
+    const found = [...(await ungroundedImports(file, ctx)), ...(await missingSymbols(file, ctx)), ...(await signatureChanges(file))];
+    // a file no package, test, build or CI job includes: what it imports breaks only whoever runs it
+    const aside = found.some((f) => f.severity === 'fail') ? await notIncluded(file.path, ctx) : null;
+    return aside ? asideFindings(found, aside) : found;
   },
 };
