@@ -33,6 +33,16 @@ export const g16LintEvidence = z.object({
 });
 export type G16LintEvidence = z.infer<typeof g16LintEvidence>;
 
+/** The project's build passes at the base and fails at the head (build-check.ts). */
+export const g16BuildEvidence = z.object({
+  tool: z.literal('build'),
+  command: z.string(),
+  source: z.string(),
+  /** The first error line the build printed. */
+  error: z.string(),
+});
+export type G16BuildEvidence = z.infer<typeof g16BuildEvidence>;
+
 const TOOL_FORMATTERS: readonly string[] = g16ToolFormatEvidence.shape.tool.options;
 const LINTERS: readonly string[] = g16LintEvidence.shape.tool.options;
 
@@ -45,4 +55,4 @@ export function isLinter(tool: string): tool is G16LintEvidence['tool'] {
 }
 
 /** Every evidence shape G16 writes. */
-export const G16_EVIDENCE: readonly EvidenceSchema[] = [g16FormatEvidence, g16ToolFormatEvidence, g16LintEvidence];
+export const G16_EVIDENCE: readonly EvidenceSchema[] = [g16FormatEvidence, g16ToolFormatEvidence, g16LintEvidence, g16BuildEvidence];

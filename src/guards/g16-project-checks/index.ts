@@ -12,6 +12,10 @@ import { envUnavailable } from './project-env.js';
 import { excludedByMypy, pythonRegex } from './mypy-options.js';
 import { runSandboxedChecks, type SandboxedCheck, type ToolRun } from './sandboxed-checks.js';
 import { formatterToolchain, pinFor } from './tool-versions.js';
+import { runBuildCheck } from './build-check.js';
+
+/** Changed files that can break a Node project's build. */
+const BUILD_INPUT = /\.(?:[cm]?[jt]sx?|vue|svelte|json|css|scss|less|html)$/;
 import type { SandboxedTool } from './tool-commands.js';
 
 /** The files each check looks at. */
@@ -215,6 +219,11 @@ export const g16: Guard = {
       const skipped = { status: 'skipped', files: c.files.length, reason: 'it did not run' } as const;
       findings.push(...(run?.findings ?? []));
       records.push(run?.record ?? { tool: c.tool, source: sourceText(c.check), severity: severityOf(c.check), ...skipped });
+    }
+    if (files.some((f) => BUILD_INPUT.test(f.path))) {
+      const build = await runBuildCheck(ctx);
+      findings.push(...build.findings);
+      if (build.record) records.push({ ...build.record, files: files.filter((f) => BUILD_INPUT.test(f.path)).length });
     }
     if (records.length > 0) ctx.section('checks', { checks: records });
     if (records.length > 0 && records.every((r) => r.status === 'skipped')) {
