@@ -7,7 +7,7 @@ import { projectEnv, runOnSide, type ToolRunResult } from './project-env.js';
 
 /**
  * The project's own build as a check: a Node project whose base package.json has a `build` script
- * (what CI, a deploy and `npm run build` run) is built in the sandbox at the base and at the head,
+ * (what CI, a deploy and `npm run build` run) and no tests for G8 to run is built in the sandbox at the base and at the head,
  * each in a fresh tree with that side's installed dependencies. Passing at the base and failing at
  * the head is the pull request's doing: a blocking `build-broken` naming the first error. Failing at
  * both is not the pull request's; a build that cannot run is a skip with its cause.
@@ -18,13 +18,22 @@ export interface BuildRun {
   record: ProjectCheckRecord | null;
 }
 
-/** The base's `build` script, when there is one. */
+/** npm's placeholder for a package without tests. */
+const NO_TESTS = /^echo\s+["']?Error: no test specified["']?\s*&&\s*exit\s+1$/;
+
+/**
+ * The base's `build` script, when there is one and the project has no `test` script: a project with
+ * tests has G8 build and run them (a broken build there is G8's `build-broken`, not reported twice).
+ */
 async function buildScript(ctx: GuardContext): Promise<string | null> {
   const text = await ctx.base.readText('package.json');
   if (text === null) return null;
   try {
     const doc: unknown = JSON.parse(text);
-    return isRecord(doc) && isRecord(doc.scripts) && typeof doc.scripts.build === 'string' ? doc.scripts.build : null;
+    if (!isRecord(doc) || !isRecord(doc.scripts) || typeof doc.scripts.build !== 'string') return null;
+    const test = doc.scripts.test;
+    if (typeof test === 'string' && !NO_TESTS.test(test.trim())) return null;
+    return doc.scripts.build;
   } catch {
     return null;
   }
