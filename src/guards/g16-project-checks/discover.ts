@@ -305,6 +305,11 @@ function inlineRustflags(segment: string): string {
  * workflow step runs with (its `env:`, or the job's or the workflow's).
  */
 export function checksOfCommand(segment: string, rustflags = ''): Found[] {
+  return foundInCommand(segment, rustflags).filter((f) => !f.when);
+}
+
+/** {@link checksOfCommand} with the formatters a linter runs when its configuration says so (`when`). */
+function foundInCommand(segment: string, rustflags: string): Found[] {
   const found = checksOfWords(segment, `${rustflags} ${inlineRustflags(segment)}`);
   const words = commandWords(segment);
   const tool = basename(words[0] ?? '');
@@ -420,7 +425,7 @@ function sitesOfScript(unit: string, source: string, script: string, rustflags =
   return scriptLines(script).map((line) => {
     const segs = segments(line.replace(/\$[({]MAKE[)}]/g, 'make'));
     const checks = segs
-      .flatMap((seg) => checksOfCommand(seg, rustflags))
+      .flatMap((seg) => foundInCommand(seg, rustflags))
       .map((c) => (guarded && c.tool !== 'clippy' ? { ...c, enforced: true } : c));
     const masked = MASKED.exec(line);
     const why = lenient ?? (masked ? `the command ends in \`${masked[0].trim()}\`` : undefined);
@@ -595,7 +600,7 @@ export function preCommitSites(source: string, text: string): { sites: Site[]; c
       const entry = typeof hook.entry === 'string' ? hook.entry : null;
       let checks: Found[];
       const hookArgs = Array.isArray(hook.args) ? hook.args.filter((a): a is string => typeof a === 'string') : undefined;
-      if (url === 'local' && entry !== null) checks = checksOfCommand(hookArgs ? `${entry} ${hookArgs.join(' ')}` : entry);
+      if (url === 'local' && entry !== null) checks = foundInCommand(hookArgs ? `${entry} ${hookArgs.join(' ')}` : entry, '');
       else if (id === 'fmt' && url.includes('rust')) checks = [{ tool: 'rustfmt', enforced: true }];
       else if (/^golangci-lint(?:-full|-fmt)?$/.test(id)) checks = [{ tool: 'gofmt', enforced: true, when: 'golangci-gofmt' }];
       else if (HOOK_IDS[id] === 'clippy') {
