@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { discoverChecks } from '../../src/guards/g16-project-checks/discover.js';
+import { discoverChecks, jobPins } from '../../src/guards/g16-project-checks/discover.js';
+import { sameRelease } from '../../src/guards/g16-project-checks/tool-versions.js';
 import { severityOf, whyText } from '../../src/guards/g16-project-checks/finding-text.js';
 
 /** CI that runs a check without letting its failure fail the pull request's checks: not `fail`. */
@@ -149,5 +150,34 @@ describe('G16: formatters a linter’s configuration enables are checks', () => 
     });
     expect(own.get('prettier')).toMatchObject({ line: 'prettier --check .', inCi: true });
     expect(own.get('prettier')!.exclude).toBeUndefined();
+  });
+});
+
+describe('G16: the Go and Rust releases a workflow job installs', () => {
+  it('reads setup-go, dtolnay/rust-toolchain (ref or input), actions-rs/toolchain and rustup; nothing else', () => {
+    const steps = (...s: object[]) => s;
+    expect(jobPins('ci.yml', 'fmt', steps({ uses: 'dtolnay/rust-toolchain@master', with: { toolchain: '1.97' } }))).toEqual({
+      rust: { version: '1.97', where: 'ci.yml, job `fmt`' },
+    });
+    expect(jobPins('ci.yml', 'fmt', steps({ uses: 'dtolnay/rust-toolchain@1.80.1' })).rust?.version).toBe('1.80.1');
+    expect(jobPins('ci.yml', 'fmt', steps({ uses: 'dtolnay/rust-toolchain@stable' })).rust?.version).toBe('stable');
+    expect(jobPins('ci.yml', 'fmt', steps({ run: 'rustup toolchain install 1.85 --profile minimal' })).rust?.version).toBe('1.85');
+    expect(
+      jobPins('ci.yml', 'fmt', steps({ uses: 'actions-rs/toolchain@v1', with: { toolchain: 'nightly-2025-01-01' } })).rust?.version,
+    ).toBe('nightly-2025-01-01');
+    expect(jobPins('ci.yml', 'go', steps({ uses: 'actions/setup-go@v5', with: { 'go-version': '1.22.x' } })).go?.version).toBe('1.22');
+    expect(jobPins('ci.yml', 'go', steps({ uses: 'actions/setup-go@v5', with: { 'go-version-file': 'go.mod' } })).go?.version).toBe(
+      'go.mod',
+    );
+    // a matrix expression or anything that is not a plain release is not a pin
+    expect(jobPins('ci.yml', 'go', steps({ uses: 'actions/setup-go@v5', with: { 'go-version': '${{ matrix.go }}' } }))).toEqual({});
+    expect(jobPins('ci.yml', 'x', steps({ uses: 'actions/checkout@v4' }))).toEqual({});
+  });
+
+  it('sameRelease compares major and minor only', () => {
+    expect(sameRelease('1.95', '1.95.0')).toBe(true);
+    expect(sameRelease('go1.22.3', '1.22.0')).toBe(true);
+    expect(sameRelease('1.97', '1.95.0')).toBe(false);
+    expect(sameRelease('stable', '1.95.0')).toBe(false);
   });
 });
