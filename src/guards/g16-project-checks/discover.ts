@@ -453,6 +453,14 @@ function checksOfAction(uses: string, withArgs: unknown, rustflags: string): Fou
 
 const isTrue = (v: unknown) => v === true || v === 'true';
 
+/** A name from the workflow for inside a code span: one line, no backticks, at most 80 characters. */
+const spanText = (v: string) =>
+  v
+    .replace(/\s+/g, ' ')
+    .replace(/[`\u0000-\u001f\u007f]+/g, "'")
+    .trim()
+    .slice(0, 80);
+
 /** Events that run a workflow for a pull request (a push to the pull request's branch is one). */
 const PR_EVENTS = ['pull_request', 'pull_request_target', 'merge_group', 'push'];
 
@@ -487,7 +495,7 @@ const versionText = (v: unknown) => {
 /** The Go and Rust releases a job's steps install. */
 export function jobPins(source: string, jobName: string, steps: unknown[]): Pins {
   const pins: Pins = {};
-  const where = `${source}, job \`${jobName}\``;
+  const where = `${source}, job \`${spanText(jobName)}\``;
   for (const step of steps) {
     if (!isRecord(step)) continue;
     const uses = typeof step.uses === 'string' ? step.uses.toLowerCase() : '';
@@ -533,16 +541,16 @@ export function workflowSites(source: string, text: string, baseBranch?: string)
     const pins = jobPins(source, jobName, job.steps);
     const withPins = (site: Site): Site => (pins.go || pins.rust ? { ...site, pins } : site);
     let jobLenient = workflowLenient;
-    if (!jobLenient && isTrue(job['continue-on-error'])) jobLenient = `job \`${jobName}\` has \`continue-on-error: true\``;
+    if (!jobLenient && isTrue(job['continue-on-error'])) jobLenient = `job \`${spanText(jobName)}\` has \`continue-on-error: true\``;
     if (!jobLenient && typeof job.if === 'string' && ifExcludesPr(job.if, baseBranch))
-      jobLenient = `job \`${jobName}\` runs only when \`${job.if.trim().replace(/\s+/g, ' ').replace(/`/g, "'")}\``;
+      jobLenient = `job \`${spanText(jobName)}\` runs only when \`${spanText(job.if)}\``;
     for (const step of job.steps) {
       if (!isRecord(step)) continue;
       const stepName = typeof step.name === 'string' ? step.name : typeof step.uses === 'string' ? step.uses : 'run';
       const lenient =
         jobLenient ??
         (isTrue(step['continue-on-error'])
-          ? `its step (job \`${jobName}\`, step \`${stepName.replace(/`/g, "'")}\`) has \`continue-on-error: true\``
+          ? `its step (job \`${spanText(jobName)}\`, step \`${spanText(stepName)}\`) has \`continue-on-error: true\``
           : undefined);
       // the innermost `env:` that sets RUSTFLAGS wins, as in Actions
       const rustflags = rustflagsOf(step.env) ?? rustflagsOf(job.env) ?? rustflagsOf(doc.env) ?? '';
