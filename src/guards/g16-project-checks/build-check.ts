@@ -45,7 +45,9 @@ export function firstError(out: string): string {
     .split('\n')
     .map((l) => l.trim())
     .filter(Boolean)
-    .filter((l) => !/^> /.test(l) && !/^npm (?:error|ERR!) (?:Lifecycle|A complete log|code|path|command|workspace|location)/i.test(l));
+    .filter(
+      (l) => !l.startsWith('> ') && !/^npm (?:error|ERR!) (?:Lifecycle|A complete log|code|path|command|workspace|location)/i.test(l),
+    );
   return lines.find((l) => /\berror\b|Error:|SyntaxError|does not provide an export|Cannot find|not found/i.test(l)) ?? lines.at(-1) ?? '';
 }
 
@@ -62,21 +64,19 @@ export async function runBuildCheck(ctx: GuardContext): Promise<BuildRun> {
   // stdout and stderr together, as the build prints them; the tree's own node_modules/.bin comes first
   const command = { command: `${COMMAND} 2>&1`, outNames: [] };
   const [base] = await runOnSide(ctx, ctx.base.sha, env.base, env.limits, [command], false);
-  const failedRun = (r: ToolRunResult | undefined, side: string) =>
+  const stopped = (r: ToolRunResult | undefined, side: string) =>
     !r ? `the build did not run at the ${side}` : r.killed ? `the build at the ${side} was stopped: ${r.killed}` : null;
-  const baseStop = failedRun(base, 'base');
-  if (baseStop) return skip(baseStop);
-  if (base!.exitCode !== 0) {
+  if (!base || base.killed) return skip(stopped(base, 'base') ?? '');
+  if (base.exitCode !== 0) {
     return {
       findings: [],
       record: { ...record, reason: `the build already fails at the base, so a failure at the head is not this change's` },
     };
   }
   const [head] = await runOnSide(ctx, ctx.head.sha, env.head, env.limits, [command], false);
-  const headStop = failedRun(head, 'head');
-  if (headStop) return skip(headStop);
-  if (head!.exitCode === 0) return { findings: [], record };
-  const error = firstError(`${head!.stdout}\n${head!.stderr}`);
+  if (!head || head.killed) return skip(stopped(head, 'head') ?? '');
+  if (head.exitCode === 0) return { findings: [], record };
+  const error = firstError(`${head.stdout}\n${head.stderr}`);
   const words = toolWords(error) || 'no message';
   return {
     record,

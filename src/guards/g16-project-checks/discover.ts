@@ -646,7 +646,7 @@ export function makefileSites(source: string, text: string): Site[] {
   const lines = text.replace(/\\\r?\n\s*/g, ' ').split(/\r?\n/);
   for (const raw of lines) {
     if (raw.startsWith('\t')) {
-      const prefix = /^[@+-]*/.exec(raw.trim())![0];
+      const prefix = /^[@+-]*/.exec(raw.trim())?.[0] ?? '';
       const line = raw.trim().slice(prefix.length);
       if (!line || line.startsWith('#')) continue;
       const ignored = prefix.includes('-') ? 'the Makefile line starts with `-`, so make ignores its failure' : undefined;
@@ -737,15 +737,16 @@ export function discoverChecks(files: ReadonlyMap<string, string>, baseBranch?: 
   const all: DiscoveredCheck[] = sites.flatMap((s) =>
     s.checks.flatMap((found) => {
       const { when, ...c } = found;
-      if (when === 'eslint-prettier' && !eslintPrettier) return [];
-      if (when === 'golangci-gofmt' && !golangci) return [];
-      const line =
-        when === 'golangci-gofmt'
-          ? `${s.line} (${golangci!.note})`
-          : when === 'eslint-prettier'
-            ? `${s.line} (${eslintPrettier!})`
-            : s.line;
-      if (when === 'golangci-gofmt' && !golangci!.tests) c.exclude = ['_test\\.go$'];
+      let line = s.line;
+      if (when === 'golangci-gofmt') {
+        if (!golangci) return [];
+        line = `${s.line} (${golangci.note})`;
+        if (!golangci.tests) c.exclude = ['_test\\.go$'];
+      }
+      if (when === 'eslint-prettier') {
+        if (!eslintPrettier) return [];
+        line = `${s.line} (${eslintPrettier})`;
+      }
       // eslint's plugin judges only what eslint lints
       if (when === 'eslint-prettier') c.exclude = ['\\.(?:css|scss|less|json|jsonc|json5|md|mdx|ya?ml|html|graphql|gql)$'];
       const inCi = ci.has(s.unit);
@@ -774,10 +775,11 @@ export function discoverChecks(files: ReadonlyMap<string, string>, baseBranch?: 
  */
 function golangciFormatters(files: ReadonlyMap<string, string>): { note: string; tests: boolean } | null {
   const path = GOLANGCI_CONFIGS.find((p) => files.has(p));
-  if (!path) return null;
+  const text = path === undefined ? undefined : files.get(path);
+  if (path === undefined || text === undefined) return null;
   let doc: unknown;
   try {
-    doc = parseYaml(files.get(path)!);
+    doc = parseYaml(text);
   } catch {
     return null;
   }
@@ -785,7 +787,7 @@ function golangciFormatters(files: ReadonlyMap<string, string>): { note: string;
   const names = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
   const FORMATTERS = ['gofmt', 'goimports', 'gofumpt'];
   const enabled = new Set<string>();
-  const v2 = String(doc.version ?? '') === '2';
+  const v2 = doc.version === 2 || doc.version === '2';
   const section = v2 ? doc.formatters : doc.linters;
   if (isRecord(section)) {
     for (const n of names(section.enable)) if (FORMATTERS.includes(n)) enabled.add(n);

@@ -105,7 +105,7 @@ const rustupList = () => once('rustup', () => ask('rustup', ['toolchain', 'list'
 /** The Go toolchain name for a pin (`1.22` → `go1.22.0`): toolchains are fetchable from Go 1.21 on. */
 function goToolchainName(version: string): string | null {
   const mm = majorMinor(version);
-  if (!mm || mm[0] !== 1 || mm[1] < 21) return null;
+  if (mm?.[0] !== 1 || mm[1] < 21) return null;
   return `go${/^\d+\.\d+$/.test(version) ? `${version}.0` : version}`;
 }
 
