@@ -11,7 +11,10 @@ interface Out {
 async function g13(base: Record<string, string>, head: Record<string, string | null>): Promise<Out['findings']> {
   const repo = prRepo(base, head);
   let out = '';
-  await runCheck({ repo: repo.dir, base: 'main', head: 'pr', format: 'json', strict: false, noTests: true, only: ['G13'] }, (s) => (out += s));
+  await runCheck(
+    { repo: repo.dir, base: 'main', head: 'pr', format: 'json', strict: false, noTests: true, only: ['G13'] },
+    (s) => (out += s),
+  );
   return (JSON.parse(out) as Out).findings;
 }
 
@@ -20,12 +23,15 @@ const para = (topic: string) =>
 const wrap = (text: string, width: number) => text.replace(new RegExp(`(.{1,${width}})(?:\\s+|$)`, 'g'), '$1\n').trim();
 
 const SECTIONS = ['Routing', 'Middleware', 'Templates', 'Static files'].map(
-  (t, i) => `## ${t}\n\n${wrap(para(t.toLowerCase()), 100)}\n\n\`\`\`python\napp.add_${t.toLowerCase().replace(' ', '_')}(name="s${i}", option=${i})\napp.run(debug=False, workers=${i + 2})\n\`\`\`\n`,
+  (t, i) =>
+    `## ${t}\n\n${wrap(para(t.toLowerCase()), 100)}\n\n\`\`\`python\napp.add_${t.toLowerCase().replace(' ', '_')}(name="s${i}", option=${i})\napp.run(debug=False, workers=${i + 2})\n\`\`\`\n`,
 );
 const GUIDE = `# Guide\n\nThis guide walks through the framework's main parts.\n\n${SECTIONS.join('\n')}`;
 const INDEX = '# Guide\n\nThe guide now has one page per part: [basics](guide/basics.md) and [serving](guide/serving.md).\n';
 
-const PROSE = ['Routing', 'Middleware', 'Templates', 'Static files'].map((t) => `## ${t}\n\n${wrap(`${para(t.toLowerCase())} ${para(t)}`, 100)}\n`);
+const PROSE = ['Routing', 'Middleware', 'Templates', 'Static files'].map(
+  (t) => `## ${t}\n\n${wrap(`${para(t.toLowerCase())} ${para(t)}`, 100)}\n`,
+);
 
 /**
  * Issue 31, item 5: a documentation restructure that moves a page's sections into new pages keeps
@@ -46,7 +52,11 @@ describe('G13: a doc split into new pages', () => {
   });
 
   it('prose re-wrapped and its headings one level up in the new pages still counts as moved', async () => {
-    const moved = (s: string) => s.replace(/^## /m, '# ').replace(/\n(?!\n|#)/g, ' ').replace(/(.{1,72})(?: |$)/g, '$1\n');
+    const moved = (s: string) =>
+      s
+        .replace(/^## /m, '# ')
+        .replace(/\n(?!\n|#)/g, ' ')
+        .replace(/(.{1,72})(?: |$)/g, '$1\n');
     const base = { 'docs/guide.md': `# Guide\n\n${PROSE.join('\n')}` };
     const head = {
       'docs/guide.md': INDEX,
@@ -55,7 +65,11 @@ describe('G13: a doc split into new pages', () => {
     };
     expect(await g13(base, head)).toEqual([]);
     // The same cut with new pages that hold other text is still a destroyed doc.
-    const other = { 'docs/guide.md': INDEX, 'docs/guide/basics.md': '# Basics\n\nWork in progress.\n', 'docs/guide/serving.md': '# Serving\n\nTBD.\n' };
+    const other = {
+      'docs/guide.md': INDEX,
+      'docs/guide/basics.md': '# Basics\n\nWork in progress.\n',
+      'docs/guide/serving.md': '# Serving\n\nTBD.\n',
+    };
     const cut = await g13(base, other);
     expect(cut.map((f) => [f.category, f.severity, f.path])).toEqual([['doc-destroyed', 'fail', 'docs/guide.md']]);
     expect(cut[0]!.message).toContain('shrank');

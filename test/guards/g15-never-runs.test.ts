@@ -69,14 +69,23 @@ describe('G15: test files the configured runner never collects', () => {
   describe('pytest paths on the CI command line (issue 31)', () => {
     const wf = (run: string) =>
       `name: ci\non: [pull_request]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: pip install -e .\n      - run: ${run}\n`;
-    const SCRATCH = 'from app import run\n\n\ndef test_fix():\n    try:\n        assert run() == 2\n    except Exception as e:\n        print("failed", e)\n';
+    const SCRATCH =
+      'from app import run\n\n\ndef test_fix():\n    try:\n        assert run() == 2\n    except Exception as e:\n        print("failed", e)\n';
     const base = { 'setup.py': 'x = 1\n', 'app/__init__.py': 'def run():\n    return 1\n', 'tests/test_app.py': PY_TEST };
 
     it('without a pytest configuration, `pytest tests/` in CI decides: a root-level scratch test that only prints never runs', async () => {
       let out = '';
-      const repo = prRepo({ ...base, '.github/workflows/ci.yml': wf('python -m pytest tests/ -q') }, { 'test_fix.py': SCRATCH, 'tests/test_more.py': PY_TEST });
-      await runCheck({ repo: repo.dir, base: 'main', head: 'pr', format: 'json', strict: false, noTests: true, only: ['G15'] }, (t) => (out += t));
-      const found = (JSON.parse(out) as { findings: { path?: string; category: string; severity: string; line?: number; message: string }[] }).findings;
+      const repo = prRepo(
+        { ...base, '.github/workflows/ci.yml': wf('python -m pytest tests/ -q') },
+        { 'test_fix.py': SCRATCH, 'tests/test_more.py': PY_TEST },
+      );
+      await runCheck(
+        { repo: repo.dir, base: 'main', head: 'pr', format: 'json', strict: false, noTests: true, only: ['G15'] },
+        (t) => (out += t),
+      );
+      const found = (
+        JSON.parse(out) as { findings: { path?: string; category: string; severity: string; line?: number; message: string }[] }
+      ).findings;
       const never = found.filter((f) => f.category === 'dead-code');
       expect(brief(never)).toEqual([['test_fix.py', 'dead-code', 'risk', 1]]);
       expect(never[0]!.message).toContain(

@@ -141,7 +141,10 @@ const GINKGO_HEAD = GINKGO_BASE.replace('\tIt("adds"', '\tXIt("adds"').replace(
 );
 
 /** Issue 31: a Skip(...) in a container's BeforeEach switches off every spec of the container. */
-const GINKGO_SETUP_BASE = GINKGO_BASE.replace('var _ = Describe("Calc", func() {\n', 'var _ = Describe("Calc", func() {\n\tBeforeEach(func() {\n\t\tReset()\n\t})\n');
+const GINKGO_SETUP_BASE = GINKGO_BASE.replace(
+  'var _ = Describe("Calc", func() {\n',
+  'var _ = Describe("Calc", func() {\n\tBeforeEach(func() {\n\t\tReset()\n\t})\n',
+);
 const GINKGO_SETUP_HEAD = GINKGO_SETUP_BASE.replace('\t\tReset()\n', '\t\tSkip("flaky on CI")\n\t\tReset()\n');
 
 const JS_BASE = `import { describe, expect, it } from 'vitest';

@@ -12,7 +12,10 @@ interface Out {
 
 async function check(dir: string, noTests: boolean, only?: string[]): Promise<Out> {
   let out = '';
-  await runCheck({ repo: dir, base: 'main', head: 'pr', format: 'json', strict: false, noTests, ...(only ? { only } : {}) }, (s) => (out += s));
+  await runCheck(
+    { repo: dir, base: 'main', head: 'pr', format: 'json', strict: false, noTests, ...(only ? { only } : {}) },
+    (s) => (out += s),
+  );
   return JSON.parse(out) as Out;
 }
 

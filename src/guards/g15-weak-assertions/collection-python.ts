@@ -137,7 +137,7 @@ export function pytestMisses(c: PytestCollection, path: string): string | null {
     });
   if (named && under) return null;
   const where = c.testpaths
-    ? `${c.testpaths.map((t) => `\`${t}${/\.py$/.test(t) ? '' : '/'}\``).join(', ')} (${c.fromCi ? c.source : `testpaths in ${c.source}`})`
+    ? `${c.testpaths.map((t) => `\`${t}${t.endsWith('.py') ? '' : '/'}\``).join(', ')} (${c.fromCi ? c.source : `testpaths in ${c.source}`})`
     : 'the whole repository';
   const names = c.pythonFiles.map((g) => `\`${g}\``).join(' or ');
   const folder = posix.dirname(path);

@@ -32,12 +32,22 @@ const PY_NAME = /cannot import name '(\w+)' from '([\w.]+)'/;
 const JS_EXTS = ['', '.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.jsx', '.tsx', '/index.js', '/index.ts'];
 
 /** What one failure says is missing: a module (with the base paths it can be) or a name. */
-type Missing = { family: Family; module?: string[]; name?: string; from?: string; line: string };
+interface Missing {
+  family: Family;
+  module?: string[];
+  name?: string;
+  from?: string;
+  line: string;
+}
 
 function missingOf(t: TestOutcome): Missing | null {
   const message = t.message ?? '';
   const file = testFileOf(t);
-  const line = (re: RegExp) => message.split('\n').find((l) => re.test(l))?.trim() ?? '';
+  const line = (re: RegExp) =>
+    message
+      .split('\n')
+      .find((l) => re.test(l))
+      ?.trim() ?? '';
   let m = JS_EXPORT.exec(message);
   if (m) return { family: 'js', name: m[2]!, ...(m[1] ? { from: m[1] } : {}), line: line(JS_EXPORT) };
   m = JS_MODULE.exec(message);
@@ -74,7 +84,11 @@ function definedNames(family: Family, text: string): string[] {
 }
 
 const IMPORT_LINE = /^\s*(?:import|from|export)\b|\brequire\s*\(/;
-const stemOf = (module: string) => module.split(/[./]/).filter((p) => p && !/^[cm]?[jt]sx?$/.test(p)).at(-1) ?? module;
+const stemOf = (module: string) =>
+  module
+    .split(/[./]/)
+    .filter((p) => p && !/^[cm]?[jt]sx?$/.test(p))
+    .at(-1) ?? module;
 const wordIn = (name: string, text: string) => new RegExp(`(?<![\\w$])${escape(name)}(?![\\w$])`).test(text);
 
 const escape = (s: string) => s.replace(/[$]/g, '\\$');
@@ -128,7 +142,8 @@ export async function removedWithCode(tests: readonly TestOutcome[], ctx: GuardC
     }
   }
   const texts = await ctx.base.readTexts([...modules]);
-  for (const [path, text] of texts) for (const n of definedNames(path.endsWith('.py') ? 'python' : 'js', text)) names.set(n, path.endsWith('.py') ? 'python' : 'js');
+  for (const [path, text] of texts)
+    for (const n of definedNames(path.endsWith('.py') ? 'python' : 'js', text)) names.set(n, path.endsWith('.py') ? 'python' : 'js');
   for (const family of ['js', 'python'] as const) {
     const wanted = [...names].filter(([, f]) => f === family).map(([n]) => n);
     if (wanted.length === 0) continue;
@@ -136,7 +151,14 @@ export async function removedWithCode(tests: readonly TestOutcome[], ctx: GuardC
     for (const h of hits) {
       if (wanted.some((n) => definesName(family, n, h.text))) return null;
       // Code left at the head that still imports the name from the module that lost it.
-      if (IMPORT_LINE.test(h.text) && wanted.some((n) => importedFrom.has(n) && h.text.includes(importedFrom.get(n)!) && wordIn(n, h.text))) return null;
+      if (
+        IMPORT_LINE.test(h.text) &&
+        wanted.some((n) => {
+          const from = importedFrom.get(n);
+          return from !== undefined && h.text.includes(from) && wordIn(n, h.text);
+        })
+      )
+        return null;
     }
   }
   return { modules: [...modules].sort(), names: [...names.keys()].sort(), failure };
