@@ -91,6 +91,21 @@ const stemOf = (module: string) =>
     .at(-1) ?? module;
 const wordIn = (name: string, text: string) => new RegExp(`(?<![\\w$])${escape(name)}(?![\\w$])`).test(text);
 
+/** The base test's own imports name what the failure says is missing (the module, or the name from it). */
+function importsMissing(text: string, miss: Missing): boolean {
+  const stem = escape((miss.name ? miss.from && stemOf(miss.from) : stemOf(miss.module?.[0] ?? '')) || '');
+  const spec = stem ? `[\\w./@-]*\\b${stem}` : '[\\w./@-]+';
+  if (miss.family === 'python') {
+    if (!miss.name) return new RegExp(`^\\s*(?:from|import)\\s+${spec}\\b`, 'm').test(text);
+    return new RegExp(`^\\s*from\\s+${spec}\\s+import\\s*\\(?[^)]*?(?<!\\w)${escape(miss.name)}(?!\\w)`, 'm').test(text);
+  }
+  const quoted = `['"]${spec}(?:\\.[cm]?[jt]sx?)?['"]`;
+  if (!miss.name) return new RegExp(`(?:\\bfrom|\\bimport|\\brequire\\s*\\()\\s*${quoted}`).test(text);
+  return new RegExp(
+    `\\bimport\\s*(?:[\\w$]+\\s*,\\s*)?\\{[^}]*(?<![\\w$])${escape(miss.name)}(?![\\w$])[^}]*\\}\\s*from\\s*${quoted}`,
+  ).test(text);
+}
+
 const escape = (s: string) => s.replace(/[$]/g, '\\$');
 
 /** A head line that defines `name` (not one that only uses it). */
@@ -123,9 +138,12 @@ export async function removedWithCode(tests: readonly TestOutcome[], ctx: GuardC
   /** A name a module stopped exporting, and that module's last path part (`ops`, `util`). */
   const importedFrom = new Map<string, string>();
   let failure = '';
+  const testTexts = await ctx.base.readTexts([...new Set(tests.map(testFileOf))]);
   for (const t of tests) {
     const miss = missingOf(t);
     if (!miss) return null;
+    // The base test itself must import what is missing: a message the head's code throws proves nothing.
+    if (!importsMissing(testTexts.get(testFileOf(t)) ?? '', miss)) return null;
     failure ||= miss.line;
     if (miss.name) {
       names.set(miss.name, miss.family);
