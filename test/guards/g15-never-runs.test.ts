@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { runCheck } from '../../src/cli.js';
 import { g15 } from '../../src/guards/g15-weak-assertions/index.js';
 import { findingsOf, gate } from '../helpers/gate.js';
 import { prRepo, type FileContent } from '../helpers/git-repo.js';
@@ -62,6 +63,44 @@ describe('G15: test files the configured runner never collects', () => {
       ).toEqual([]);
       const custom = { ...base, 'pytest.ini': '[pytest]\ntestpaths = tests\npython_files = check_*.py test_*.py\n' };
       expect(await g15Of(custom, { 'tests/check_api.py': PY_TEST })).toEqual([]);
+    });
+  });
+
+  describe('pytest paths on the CI command line (issue 31)', () => {
+    const wf = (run: string) =>
+      `name: ci\non: [pull_request]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: pip install -e .\n      - run: ${run}\n`;
+    const SCRATCH =
+      'from app import run\n\n\ndef test_fix():\n    try:\n        assert run() == 2\n    except Exception as e:\n        print("failed", e)\n';
+    const base = { 'setup.py': 'x = 1\n', 'app/__init__.py': 'def run():\n    return 1\n', 'tests/test_app.py': PY_TEST };
+
+    it('without a pytest configuration, `pytest tests/` in CI decides: a root-level scratch test that only prints never runs', async () => {
+      let out = '';
+      const repo = prRepo(
+        { ...base, '.github/workflows/ci.yml': wf('python -m pytest tests/ -q') },
+        { 'test_fix.py': SCRATCH, 'tests/test_more.py': PY_TEST },
+      );
+      await runCheck(
+        { repo: repo.dir, base: 'main', head: 'pr', format: 'json', strict: false, noTests: true, only: ['G15'] },
+        (t) => (out += t),
+      );
+      const found = (
+        JSON.parse(out) as { findings: { path?: string; category: string; severity: string; line?: number; message: string }[] }
+      ).findings;
+      const never = found.filter((f) => f.category === 'dead-code');
+      expect(brief(never)).toEqual([['test_fix.py', 'dead-code', 'risk', 1]]);
+      expect(never[0]!.message).toContain(
+        'This test file never runs: pytest collects `tests/` (`python -m pytest tests/ -q` in .github/workflows/ci.yml) and files named `test_*.py` or `*_test.py`; this file is `test_fix.py` at the repository root',
+      );
+      expect(never[0]!.message).toContain('it catches every error and only prints it');
+    });
+
+    it('a CI pytest command without paths, or one of two without paths, says nothing', async () => {
+      expect(await g15Of({ ...base, '.github/workflows/ci.yml': wf('pytest') }, { 'test_fix.py': PY_TEST })).toEqual([]);
+      const two = { ...base, '.github/workflows/ci.yml': wf('pytest tests'), 'tox.ini': '[testenv]\ncommands = pytest\n' };
+      expect(await g15Of(two, { 'test_fix.py': PY_TEST })).toEqual([]);
+      // The CI's paths replace testpaths: a folder CI names runs even when testpaths leaves it out.
+      const both = { ...base, 'pyproject.toml': PYPROJECT, '.github/workflows/ci.yml': wf('pytest tests integration') };
+      expect(await g15Of(both, { 'integration/test_api.py': PY_TEST })).toEqual([]);
     });
   });
 

@@ -95,8 +95,21 @@ needs('pytest')('tests a PR takes out of the run follow the evidence rule', () =
     expect(report.decision.outcome).toBe('ASK_AUTHOR');
   }, 240_000);
 
-  it('a test module whose import the change removes: blocking, with the import error', async () => {
+  it('a test module deleted with the function it tested (nothing at the head defines it): a risk, removed with the code', async () => {
     const repo = prRepo(BASE, { 'calc/ops.py': 'def add(a, b):\n    return a + b\n', 'tests/test_mul.py': null });
+    const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
+    const [f] = removedFindings(report);
+    expect(f).toMatchObject({ severity: 'risk', path: 'tests/test_mul.py' });
+    expect(f!.message).toContain('removed with the code they tested');
+    expect(f!.message).toMatch(/nothing at the head defines `mul`.*cannot import name 'mul'/);
+  }, 240_000);
+
+  it('the function moved to another module while its test is deleted: blocking, with the import error', async () => {
+    const repo = prRepo(BASE, {
+      'calc/ops.py': 'def add(a, b):\n    return a + b\n',
+      'calc/more.py': 'def mul(a, b):\n    return a * b + 0\n',
+      'tests/test_mul.py': null,
+    });
     const report = await gateTests(repo, { cacheDir: cache.dir, tests: { reruns: 0 } });
     const [f] = removedFindings(report);
     expect(f).toMatchObject({ severity: 'fail', path: 'tests/test_mul.py' });

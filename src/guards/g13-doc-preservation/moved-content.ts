@@ -18,29 +18,55 @@ export interface Landing {
   blocks: Map<string, string>;
   /** Added text of the PR's page components (markup stripped), by file. */
   components: Map<string, string>;
+  /** Runs of SHINGLE words (lower case, markup and line breaks ignored) in the text other docs added, by doc. */
+  shingles: Map<string, string>;
+}
+
+/** Words per shingle: a paragraph moved and re-wrapped, or under a heading of another level, still matches. */
+const SHINGLE = 5;
+/** A removed paragraph moved when at least this share of its shingles is in text other docs added. */
+const MOVED_SHARE = 0.8;
+
+const wordsOf = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
+
+function shinglesOf(words: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + SHINGLE <= words.length; i++) out.push(words.slice(i, i + SHINGLE).join(' '));
+  return out;
 }
 
 function collect(files: ChangedFile[]): Landing {
   const lines = new Map<string, string>();
   const blocks = new Map<string, string>();
   const components = new Map<string, string>();
+  const shingles = new Map<string, string>();
   for (const f of files) {
     if (f.status !== 'deleted' && f.head.text !== null && f.added.length > 0 && isComponentFile(f.path)) {
       const text = addedComponentText(f);
       if (text) components.set(f.path, text);
     }
     if (f.status === 'deleted' || f.head.text === null || docKindOf(f.path) === null) continue;
+    // Consecutive added lines are one run of words, so a paragraph re-wrapped over other lines matches.
+    let run: string[] = [];
+    const flush = () => {
+      for (const sh of shinglesOf(run)) if (!shingles.has(sh)) shingles.set(sh, f.path);
+      run = [];
+    };
     textLines(f.head.text).forEach((line, i) => {
       const t = line.trim();
-      if (t && isAddedLine(f, i + 1) && !lines.has(t)) lines.set(t, f.path);
+      const added = isAddedLine(f, i + 1);
+      if (t && added && !lines.has(t)) lines.set(t, f.path);
+      if (added) run.push(...wordsOf(line));
+      else flush();
     });
+    flush();
     const before = new Set(f.base.text === null ? [] : codeBlocksOf(f.oldPath ?? f.path, f.base.text).map(blockKey));
     for (const b of codeBlocksOf(f.path, f.head.text)) {
       const key = blockKey(b);
       if (key && !before.has(key) && !blocks.has(key)) blocks.set(key, f.path);
     }
   }
-  return { lines, blocks, components };
+  return { lines, blocks, components, shingles };
 }
 
 /** What other docs of the PR gained (computed once per run). */
@@ -75,7 +101,25 @@ export function movedText(file: ChangedFile, landing: Landing): { chars: number;
   const to = new Set<string>();
   let chars = 0;
   for (const range of file.removed) {
-    for (let n = range.start; n <= range.end; n++) {
+    // A paragraph (removed lines up to a blank one) whose words reappear in another doc moved as a whole.
+    let para: number[] = [];
+    const paragraph = () => {
+      const lines = para;
+      para = [];
+      const sh = shinglesOf(wordsOf(lines.map((n) => base[n - 1] ?? '').join(' ')));
+      if (sh.length === 0) return lines;
+      const where = sh.map((x) => landing.shingles.get(x)).filter((w): w is string => !!w && w !== file.path);
+      if (where.length < MOVED_SHARE * sh.length) return lines;
+      for (const n of lines) chars += (base[n - 1] ?? '').length + 1;
+      for (const w of new Set(where)) to.add(w);
+      return [];
+    };
+    const rest: number[] = [];
+    for (let n = range.start; n <= range.end + 1; n++) {
+      if (n <= range.end && base[n - 1]?.trim()) para.push(n);
+      else rest.push(...paragraph());
+    }
+    for (const n of rest) {
       const t = base[n - 1]?.trim();
       if (!t) continue;
       const where = landing.lines.get(t) ?? componentHolding(t, landing);

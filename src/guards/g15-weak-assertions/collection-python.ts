@@ -4,6 +4,8 @@ import { parse as parseToml } from 'smol-toml';
 import type { GuardContext } from '../../core/guard.js';
 import { isRecord } from '../../core/is-record.js';
 import { readIni } from '../../repo/manifests/ini-read.js';
+import { findCiTestCommands } from '../../testgate/ci-test-command.js';
+import { pytestCiArgs } from '../../testgate/runners/ci-args.js';
 
 /**
  * What a plain `pytest` run collects, from the base's pytest configuration: the first of pytest.ini,
@@ -19,6 +21,8 @@ export interface PytestCollection {
   pythonFiles: string[];
   /** Where the settings come from, for messages (`pyproject.toml`). */
   source: string;
+  /** The paths are those the CI's pytest command names (`source` quotes it). */
+  fromCi?: boolean;
 }
 
 const DEFAULT_PYTHON_FILES = ['test_*.py', '*_test.py'];
@@ -96,6 +100,27 @@ export function pytestCollection(ctx: GuardContext, path: string): Promise<Pytes
   });
 }
 
+/**
+ * The folders the project's CI hands pytest (`pytest tests/`, `python -m pytest tests integration`),
+ * which replace testpaths: read from the base's workflows, tox.ini and Makefile. Null unless every
+ * pytest command found names its paths and can be read for sure (one without paths collects what the
+ * configuration says).
+ */
+export function ciPytestPaths(ctx: GuardContext): Promise<{ paths: string[]; source: string } | null> {
+  return ctx.memo('g15:ci-pytest-paths', async () => {
+    const commands = (await findCiTestCommands(ctx.base)).filter((c) => c.kind === 'pytest' || c.kind === 'python-m-pytest');
+    if (commands.length === 0) return null;
+    const paths = new Set<string>();
+    for (const c of commands) {
+      const merged = pytestCiArgs(c.args);
+      const positional = merged?.positional.map((p) => p.split('::')[0]!.replace(/^\.\//, '').replace(/\/$/, '')) ?? [];
+      if (positional.length === 0 || positional.some((p) => p === '' || p === '.' || p.startsWith('..') || p.startsWith('/'))) return null;
+      for (const p of positional) paths.add(p);
+    }
+    return { paths: [...paths].sort(), source: `\`${commands[0]!.line}\` in ${commands[0]!.source}` };
+  });
+}
+
 /** Why pytest never collects `path`, or null when a plain `pytest` run would. */
 export function pytestMisses(c: PytestCollection, path: string): string | null {
   const base = posix.basename(path);
@@ -111,7 +136,9 @@ export function pytestMisses(c: PytestCollection, path: string): string | null {
       return false;
     });
   if (named && under) return null;
-  const where = c.testpaths ? `${c.testpaths.map((t) => `\`${t}/\``).join(', ')} (testpaths in ${c.source})` : 'the whole repository';
+  const where = c.testpaths
+    ? `${c.testpaths.map((t) => `\`${t}${t.endsWith('.py') ? '' : '/'}\``).join(', ')} (${c.fromCi ? c.source : `testpaths in ${c.source}`})`
+    : 'the whole repository';
   const names = c.pythonFiles.map((g) => `\`${g}\``).join(' or ');
   const folder = posix.dirname(path);
   const here = folder === '.' ? 'at the repository root' : `in \`${folder}/\``;

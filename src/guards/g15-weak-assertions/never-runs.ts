@@ -4,11 +4,15 @@ import type { ChangedFile } from '../../core/patch-set.js';
 import type { LangId } from '../../repo/languages.js';
 import { goMisses, rustMisses } from './collection-go-rust.js';
 import { jsCollection, jsMisses } from './collection-js.js';
-import { pytestCollection, pytestMisses } from './collection-python.js';
+import { ciPytestPaths, pytestCollection, pytestMisses } from './collection-python.js';
 import type { TestCase } from './test-bodies.js';
 import type { G15NeverRunsEvidence } from './evidence.js';
 
 const FIXTURE_DIR = /(^|\/)(?:fixtures?|__fixtures__|testdata|test-data|examples?|samples?)\//i;
+
+/** A handler that catches every error and only reports it (`except Exception as e: print(e)`, `catch (e) { console.log(e) }`). */
+const CATCH_ALL_PRINT =
+  /^\s*except\s*(?:\(?[\w\s,.]*\b(?:Exception|BaseException)\b[^:\n]*)?:\s*\n\s*(?:print|logging\.\w+|traceback\.print_exc|pass\b)|\bcatch\s*(?:\(\s*\w*\s*\))?\s*\{\s*(?:console\.\w+\s*\(|\})/m;
 
 /** Python file names that say "test" whatever the configured pattern (`test_x.py`, `x_test.py`, `x_tests.py`, `tests_x.py`). */
 const PY_TEST_NAME = /^tests?_.*\.py$|_tests?\.py$/;
@@ -24,7 +28,11 @@ async function whyNever(
   switch (lang) {
     case 'python': {
       if (cases.length === 0 && !PY_TEST_NAME.test(posix.basename(file.path))) return null;
-      const c = await pytestCollection(ctx, file.path);
+      const [config, ci] = await Promise.all([pytestCollection(ctx, file.path), ciPytestPaths(ctx)]);
+      // Paths on the CI's command line replace testpaths; with them the runner is pytest for sure.
+      const c = ci
+        ? { testpaths: ci.paths, pythonFiles: config?.pythonFiles ?? ['test_*.py', '*_test.py'], source: ci.source, fromCi: true }
+        : config;
       const why = c ? pytestMisses(c, file.path) : null;
       return why ? { why, line: 1 } : null;
     }
@@ -58,12 +66,14 @@ export async function neverRuns(file: ChangedFile, ctx: GuardContext, lang: Lang
   if (FIXTURE_DIR.test(file.path)) return null;
   const found = await whyNever(file, ctx, lang, cases);
   if (!found) return null;
+  const text = file.head.text ?? '';
+  const swallows = cases.some((c) => c.swallowed) || CATCH_ALL_PRINT.test(text);
   return {
     category: 'dead-code',
     severity: 'risk',
     path: file.path,
     line: found.line,
-    message: `This test file never runs: ${found.why}. Its tests cannot fail, whatever the code does.`,
+    message: `This test file never runs: ${found.why}. Its tests cannot fail, whatever the code does${swallows ? ', and it catches every error and only prints it, so even run by hand it would not fail' : ''}.`,
     remediation: `Move the file where the test runner looks (or name it as the runner expects), or delete it if it was a scratch script.`,
     evidence: { neverRuns: true, why: found.why } satisfies G15NeverRunsEvidence,
   };

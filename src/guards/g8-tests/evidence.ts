@@ -38,8 +38,13 @@ export type G8DeselectedEvidence = z.infer<typeof g8DeselectedEvidence>;
 export const g8RemovedFailingEvidence = z.object({ tests: z.array(z.string()), restored: z.array(z.string()), output: z.string() });
 export type G8RemovedFailingEvidence = z.infer<typeof g8RemovedFailingEvidence>;
 
-/** Tests that are gone (or, with `skipped`, skipped) with the change. */
-export const g8RemovedEvidence = z.object({ tests: z.array(z.string()), skipped: z.literal(true).optional() });
+/** Tests that are gone (or, with `skipped`, skipped) with the change; `removedWithCode` when the code they tested went too. */
+export const g8RemovedEvidence = z.object({
+  tests: z.array(z.string()),
+  skipped: z.literal(true).optional(),
+  /** Deleted with the code they tested: the modules deleted and the names nothing at the head defines. */
+  removedWithCode: z.object({ modules: z.array(z.string()), names: z.array(z.string()) }).optional(),
+});
 export type G8RemovedEvidence = z.infer<typeof g8RemovedEvidence>;
 
 /** An exit-code-only test command the change rewrote. */

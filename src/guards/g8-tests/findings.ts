@@ -5,6 +5,8 @@ import { describeChanges } from '../../testgate/test-config-changes.js';
 import { deselectedByConfig } from '../../testgate/removed-tests-evidence.js';
 import type { TestOutcome, UnitStatus } from '../../core/suite-result.js';
 import { installFailedFinding } from './install-finding.js';
+import { removedWithCode, type GoneCode } from './removed-with-code.js';
+import { renamedTests } from './renamed-tests.js';
 import { describeNoResults } from '../../testgate/failure-cause.js';
 import { weakeningCovers, weakeningFinding, type Weakening } from '../shared/test-weakening.js';
 import type {
@@ -197,7 +199,7 @@ async function removedFindings(res: TestGateResult, ctx: GuardContext, weakened:
     }
   }
   const { findings, judged } = weakenedFindings(res, weakened);
-  return [...out, ...findings, ...hiddenFindings(res, plain, judged)];
+  return [...out, ...findings, ...(await hiddenFindings(res, ctx, plain, judged))];
 }
 
 function byFile(tests: TestOutcome[]): Map<string, TestOutcome[]> {
@@ -214,10 +216,17 @@ function byFile(tests: TestOutcome[]): Map<string, TestOutcome[]> {
  * evidence rule (removed-tests-evidence.ts): their base version fails against the change → blocking;
  * passes or cannot be run → risk.
  */
-function hiddenFindings(res: TestGateResult, plainAll: TestOutcome[], judged: ReadonlySet<string>): GuardFinding[] {
+async function hiddenFindings(
+  res: TestGateResult,
+  ctx: GuardContext,
+  plainAll: TestOutcome[],
+  judged: ReadonlySet<string>,
+): Promise<GuardFinding[]> {
   const hidden = res.hiddenTests;
+  // A test the change only renamed (its body lives on under a new name) is not removed.
+  const renamed = await renamedTests([...plainAll, ...(hidden?.failing ?? []), ...(hidden?.passing ?? []), ...(hidden?.notRun ?? [])], ctx);
   // Tests a `tests-weakened` finding already judged are left out of the `tests-removed` ones.
-  const keep = (t: TestOutcome) => !judged.has(t.id);
+  const keep = (t: TestOutcome) => !judged.has(t.id) && !renamed.has(t.id);
   const ev = hidden && {
     ...hidden,
     failing: hidden.failing.filter(keep),
@@ -236,6 +245,11 @@ function hiddenFindings(res: TestGateResult, plainAll: TestOutcome[], judged: Re
   for (const [file, tests] of byFile(ev?.failing ?? [])) {
     const gone = tests.filter((t) => !skippedIds.has(t.id));
     const how = gone.length === tests.length ? 'are gone' : gone.length === 0 ? 'are skipped' : 'are gone or skipped';
+    const withCode = gone.length === tests.length ? await removedWithCode(tests, ctx) : null;
+    if (withCode) {
+      out.push(removedWithCodeFinding(file, tests, withCode, base));
+      continue;
+    }
     const failures = tests
       .slice(0, 3)
       .map((t) => `\`${testName(t.id)}\`: ${firstLine(t.message) || 'failed'}`)
@@ -287,6 +301,28 @@ function hiddenFindings(res: TestGateResult, plainAll: TestOutcome[], judged: Re
     });
   }
   return out;
+}
+
+/** Tests deleted with the code they tested (removed-with-code.ts): a risk that names what went. */
+function removedWithCodeFinding(file: string, tests: TestOutcome[], gone: GoneCode, base: string): GuardFinding {
+  const what = [
+    ...gone.modules.map((m) => `\`${m}\` is deleted`),
+    ...(gone.names.length ? [`nothing at the head defines ${quoteNames(gone.names)}`] : []),
+  ].join(' and ');
+  return {
+    category: 'tests-removed',
+    severity: 'risk',
+    ...(file.includes(':') ? {} : { path: file }),
+    message: `${tests.length === 1 ? 'A test that passed' : `${plural(tests.length, 'test')} that passed`} at the base (${base}) ${tests.length === 1 ? 'is' : 'are'} removed with the code they tested: ${what}, and ${tests.length === 1 ? 'its' : 'their'} base version fails against this change only because that code is gone (\`${gone.failure.slice(0, 200)}\`). No behaviour the project still offers lost these tests: ${namesOf(tests)}.`,
+    remediation: `If the removed code's behaviour lives on elsewhere (a library call, another module), make sure a test covers it there; otherwise nothing is needed.`,
+    evidence: { tests: tests.map((t) => t.id), removedWithCode: { modules: gone.modules, names: gone.names } } satisfies G8RemovedEvidence,
+    cause: testsCause(tests),
+  };
+}
+
+function quoteNames(names: string[]): string {
+  const shown = names.slice(0, 4).map((n) => `\`${n}\``);
+  return `${shown.join(', ')}${names.length > 4 ? ` and ${names.length - 4} more` : ''}`;
 }
 
 /**

@@ -195,6 +195,23 @@ function goUnits(root: Node, out: TestUnit[]): void {
   ginkgoUnits(root, [], out);
 }
 
+const GINKGO_SETUP = /^(?:BeforeEach|JustBeforeEach|BeforeAll)$/;
+
+/** Bodies of the setup nodes written directly in a Ginkgo container's body. */
+function ginkgoSetups(body: Node): Node[] {
+  const out: Node[] = [];
+  const statements = named(body).flatMap((n) => (n.type === 'statement_list' ? named(n) : [n]));
+  for (const st of statements) {
+    const call = st.type === 'expression_statement' ? named(st)[0] : st;
+    if (call?.type !== 'call_expression' || !GINKGO_SETUP.test(field(call, 'function')?.text ?? '')) continue;
+    const args = field(call, 'arguments');
+    const fn = args && named(args).find((a) => a.type === 'func_literal');
+    const fnBody = fn && field(fn, 'body');
+    if (fnBody) out.push(fnBody);
+  }
+  return out;
+}
+
 /** Ginkgo specs anywhere in the file (inside `var _ = Describe(...)` and the like). */
 function ginkgoUnits(node: Node, parents: string[], out: TestUnit[]): void {
   if (node.type === 'call_expression') {
@@ -214,6 +231,8 @@ function ginkgoUnits(node: Node, parents: string[], out: TestUnit[]): void {
       if (named(args).some((a) => a.type === 'identifier' && a.text === 'Pending'))
         markers.push({ kind: 'Pending', text: short(node.text), line: node.startPosition.row + 1, conditional: false });
       if (body && !group) markers.push(...callMarkers(body, GINKGO_SKIP, () => 'Skip'));
+      // A Skip(...) in the container's BeforeEach/JustBeforeEach/BeforeAll skips every spec in it.
+      if (body && group) for (const setup of ginkgoSetups(body)) markers.push(...callMarkers(setup, GINKGO_SKIP, () => 'Skip'));
       out.push({
         key,
         kind: group ? 'group' : 'test',
