@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { isMainModule } from './cli/is-main.js';
 import { main } from './cli/main.js';
+import { prepareCommand } from './cli/interrupt-exit.js';
 import { GateInfraError, InputError, errorMessage } from './core/errors.js';
 
 export { main } from './cli/main.js';
@@ -32,14 +33,17 @@ export function reportError(err: unknown, writeErr: (s: string) => void): number
 }
 
 if (isMainModule(import.meta.url)) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (err: unknown) => {
-      process.exitCode = reportError(err, (s) => process.stderr.write(s));
-    },
-  );
+  const write = (s: string) => process.stderr.write(s);
+  prepareCommand(process.argv[2], write)
+    .then(() => main(process.argv.slice(2)))
+    .then(
+      (code) => {
+        process.exitCode = code;
+      },
+      (err: unknown) => {
+        process.exitCode = reportError(err, (s) => process.stderr.write(s));
+      },
+    );
 }
 
 /** node:util parseArgs rejects unknown or malformed options with an error whose code starts ERR_PARSE_ARGS. */
