@@ -13,7 +13,7 @@ afterAll(() => {
 });
 
 /** A pid that ran and is gone. */
-const deadPid = () => spawnSync('true').pid!;
+const deadPid = () => spawnSync('true').pid;
 
 function plant(name: string, owner: { pid: number; start: string | null; host?: string }): string {
   const dir = join(root, name);
