@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 import { isMainModule } from './cli/is-main.js';
 import { main } from './cli/main.js';
-import { prepareCommand } from './cli/interrupt-exit.js';
 import { GateInfraError, InputError, errorMessage } from './core/errors.js';
 
 export { main } from './cli/main.js';
@@ -34,7 +33,9 @@ export function reportError(err: unknown, writeErr: (s: string) => void): number
 
 if (isMainModule(import.meta.url)) {
   const write = (s: string) => process.stderr.write(s);
-  prepareCommand(process.argv[2], write)
+  // Signal handling and the sweep of killed runs' folders (a tiny module, loaded after start-up).
+  import('./cli/interrupt-exit.js')
+    .then((m) => m.prepareCommand(process.argv[2], write))
     .then(() => main(process.argv.slice(2)))
     .then(
       (code) => {
