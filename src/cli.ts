@@ -32,14 +32,19 @@ export function reportError(err: unknown, writeErr: (s: string) => void): number
 }
 
 if (isMainModule(import.meta.url)) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (err: unknown) => {
-      process.exitCode = reportError(err, (s) => process.stderr.write(s));
-    },
-  );
+  const write = (s: string) => process.stderr.write(s);
+  // Signal handling and the sweep of killed runs' folders (a tiny module, loaded after start-up).
+  import('./cli/interrupt-exit.js')
+    .then((m) => m.prepareCommand(process.argv[2], write))
+    .then(() => main(process.argv.slice(2)))
+    .then(
+      (code) => {
+        process.exitCode = code;
+      },
+      (err: unknown) => {
+        process.exitCode = reportError(err, (s) => process.stderr.write(s));
+      },
+    );
 }
 
 /** node:util parseArgs rejects unknown or malformed options with an error whose code starts ERR_PARSE_ARGS. */

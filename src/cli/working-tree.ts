@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { git, gitEnv, gitMaybe } from '../core/git.js';
 import { InputError } from '../core/errors.js';
+import { makeScratchDir } from '../core/scratch.js';
 
 /**
  * How many paths `git status` lists as changed or untracked (ignored files excluded): the work that a
@@ -51,7 +51,8 @@ export async function snapshotWorkingTree(repoDir: string): Promise<string> {
       `--working-tree: ${repoDir} has no working tree (a bare repository or a mirror)`,
       'run it in a checkout, or gate commits with --head',
     );
-  const dir = await mkdtemp(join(tmpdir(), 'slopgate-index-'));
+  const scratch = await makeScratchDir('index');
+  const dir = scratch.path;
   const index = join(dir, 'index');
   try {
     const real = resolve(repoDir, (await git(repoDir, ['rev-parse', '--git-path', 'index'])).trim());
@@ -61,6 +62,6 @@ export async function snapshotWorkingTree(repoDir: string): Promise<string> {
     const tree = await gitWithIndex(repoDir, index, ['write-tree']);
     return await gitWithIndex(repoDir, index, ['commit-tree', tree, '-p', 'HEAD', '-m', 'slopgate: the working tree (uncommitted)']);
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await scratch.remove();
   }
 }

@@ -1,9 +1,8 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gitEnv } from '../core/git.js';
 import type { FileContent } from './types.js';
+import { makeScratchDir } from '../core/scratch.js';
 
 /**
  * Candidate trees without a work tree: every patch set becomes a commit made with plumbing (blobs via
@@ -47,7 +46,8 @@ async function modeOf(repoDir: string, commit: string, path: string): Promise<st
  * refuses them, and this keeps the promise.
  */
 export async function commitCandidate(repoDir: string, parent: string, files: readonly FileContent[], message: string): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'slopgate-refine-index-'));
+  const scratch = await makeScratchDir('refine-index');
+  const dir = scratch.path;
   const env = { GIT_INDEX_FILE: join(dir, 'index') };
   try {
     await run(repoDir, ['read-tree', parent], env);
@@ -62,7 +62,7 @@ export async function commitCandidate(repoDir: string, parent: string, files: re
     const identity = { ...IDENTITY, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
     return (await run(repoDir, ['commit-tree', tree, '-p', parent, '-F', '-'], identity, message)).trim();
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await scratch.remove();
   }
 }
 

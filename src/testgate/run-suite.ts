@@ -1,7 +1,4 @@
-import { execFile } from 'node:child_process';
-import { lstat, mkdir, mkdtemp, readdir, rm, statfs, writeFile } from 'node:fs/promises';
-import { promisify } from 'node:util';
-import { tmpdir } from 'node:os';
+import { lstat, mkdir, readdir, rm, statfs, writeFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { exportTree, exportTreeRepo } from './export-tree.js';
 import { writeSandboxGitConfig } from './tree-repo.js';
@@ -14,6 +11,7 @@ import { describeCommandFailure, explainNoResults } from './failure-cause.js';
 import type { SuiteResult, TestOutcome } from '../core/suite-result.js';
 import type { EgressProxy } from './egress/egress-proxy.js';
 import { NO_RUN_DEPS, type PrepareStep, type RunDeps } from './deps/deps-plan.js';
+import { makeScratchDir, type ScratchDir } from '../core/scratch.js';
 
 export interface SuiteLimits {
   setup?: string;
@@ -39,7 +37,6 @@ export interface SuiteLimits {
   background?: boolean;
 }
 
-const run = promisify(execFile);
 const DEFAULT_DISK_MB = 2048;
 /** `nice` value of background runs: the suite gets about nine tenths of a shared core against one. */
 const BACKGROUND_NICENESS = 10;
@@ -49,13 +46,14 @@ const NEAR_FULL = 0.97;
 /**
  * One exported tree with its private HOME, TMPDIR, caches and report dir, removed by {@link dispose}.
  * Where slopgate may mount (root), the whole tree is a tmpfs capped at `diskMb`, so a run cannot fill
- * the host's disk. Nothing in it is shared with another run: base and head each get their own, and
+ * the host's disk. The tree is `run/` in a scratch folder (core/scratch.ts) whose marker the sandbox
+ * never sees; an interrupted run's tree is unmounted and removed with the run. Nothing in it is shared with another run: base and head each get their own, and
  * the caches a run writes (Go build cache, CARGO_HOME, npm and pip caches) live inside it.
  */
 export class SuiteWorkspace {
   isolation: SandboxIsolation | undefined;
-  private mounted = false;
   private constructor(
+    private readonly scratch: ScratchDir,
     readonly root: string,
     readonly sha: string,
     private readonly limits: SuiteLimits,
@@ -86,14 +84,13 @@ export class SuiteWorkspace {
     /** false: the tree is not made a git repository (linters and type checkers read no git). */
     gitRepo = true,
   ): Promise<SuiteWorkspace> {
-    const root = await mkdtemp(join(tmpdir(), 'slopgate-suite-'));
-    const ws = new SuiteWorkspace(root, sha, limits, signal, deps);
+    const scratch = await makeScratchDir('suite');
+    const root = join(scratch.path, 'run');
+    const ws = new SuiteWorkspace(scratch, root, sha, limits, signal, deps);
     try {
-      if (sandboxCapabilities().tmpfsMount) {
-        const size = (limits.diskMb ?? DEFAULT_DISK_MB) * 1024 * 1024;
-        await run('mount', ['-t', 'tmpfs', '-o', `size=${size},mode=0700,nosuid,nodev`, 'slopgate-run', root]);
-        ws.mounted = true;
-      }
+      if (sandboxCapabilities().tmpfsMount)
+        await scratch.mountTmpfs('run', 'slopgate-run', (limits.diskMb ?? DEFAULT_DISK_MB) * 1024 * 1024);
+      else await mkdir(root, { mode: 0o700 });
       await Promise.all(['work', 'home', 'tmp', 'out', 'cache'].map((d) => mkdir(join(root, d))));
       await (gitRepo ? exportTreeRepo(repoDir, sha, ws.workdir) : exportTree(repoDir, sha, ws.workdir));
       await writeSandboxGitConfig(join(root, 'home'));
@@ -170,17 +167,13 @@ export class SuiteWorkspace {
 
   /** MiB the run's tree holds now (its tmpfs), or null where the tree is no tmpfs of its own. */
   async diskUsedMb(): Promise<number | null> {
-    if (!this.mounted) return null;
+    if (!this.scratch.mounted) return null;
     const s = await statfs(this.root).catch(() => null);
     return s ? Math.round(((s.blocks - s.bfree) * s.bsize) / (1024 * 1024)) : null;
   }
 
   async dispose(): Promise<void> {
-    if (this.mounted) {
-      await run('umount', ['-l', this.root]).catch(() => undefined);
-      this.mounted = false;
-    }
-    await rm(this.root, { recursive: true, force: true, maxRetries: 3 });
+    await this.scratch.remove();
   }
 }
 

@@ -1,18 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  readlinkSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { chmodSync, existsSync, lstatSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { delimiter, dirname, join, resolve, sep } from 'node:path';
+import { makeScratchDirSync } from '../core/scratch.js';
 
 /**
  * What the test sandbox sees of the host's filesystem, as bwrap arguments. Everything is read-only
@@ -205,9 +195,6 @@ export function findToolchains(env: NodeJS.ProcessEnv = process.env): ToolchainM
   return result;
 }
 
-/** A generated /etc file bound into a sandbox is this old at least before it is removed (bwrap binds it at start). */
-const ETC_FILE_TTL_MS = 10 * 60_000;
-
 /** Writes a file by rename, so a sandbox that bound the previous one never sees it truncated. */
 function writeAtomic(path: string, content: string): void {
   const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
@@ -215,35 +202,50 @@ function writeAtomic(path: string, content: string): void {
   renameSync(tmp, path);
 }
 
+let etcDir: string | undefined;
+/** Runs using each generated passwd file (base and head, or G16's tools, may share a HOME at once). */
+const passwdUsers = new Map<string, number>();
+
 /**
- * Generated /etc files (passwd, group, hosts) in a private dir. passwd names the run's HOME (Java's
- * `user.home` comes from it, not from $HOME), so each home gets its own file: runs side by side (base
- * and head) must not see each other's. Files of runs that started long ago are removed.
+ * Generated /etc files (passwd, group, hosts) in this process's own scratch folder (core/scratch.ts),
+ * which goes when the process ends. passwd names the run's HOME (Java's `user.home` comes from it, not
+ * from $HOME), so each home gets its own file: runs side by side (base and head) must not see each
+ * other's. A home's file is removed when its last run ends ({@link releaseGeneratedEtc}); group and
+ * hosts are the same for every run and written once.
  */
 function generatedEtc(home: string): { passwd: string; group: string; hosts: string } {
-  const dir = join(tmpdir(), `slopgate-sandbox-etc-${process.getuid?.() ?? 0}`);
-  mkdirSync(dir, { recursive: true, mode: 0o755 });
-  const paths = {
-    passwd: join(dir, `passwd-${createHash('sha256').update(home).digest('hex').slice(0, 16)}`),
-    group: join(dir, 'group'),
-    hosts: join(dir, 'hosts'),
-  };
-  writeAtomic(
-    paths.passwd,
-    `root:x:0:0:root:/nonexistent:/usr/sbin/nologin\nsandbox:x:${SANDBOX_UID}:${SANDBOX_GID}:slopgate sandbox:${home}:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n`,
-  );
-  writeAtomic(paths.group, `root:x:0:\nsandbox:x:${SANDBOX_GID}:\nnogroup:x:65534:\n`);
-  writeAtomic(paths.hosts, '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n');
-  const now = Date.now();
-  for (const name of readdirSync(dir)) {
-    if (!name.startsWith('passwd-')) continue;
-    try {
-      if (now - statSync(join(dir, name)).mtimeMs > ETC_FILE_TTL_MS) rmSync(join(dir, name), { force: true });
-    } catch {
-      // removed by another process
-    }
+  if (!etcDir || !existsSync(etcDir)) {
+    etcDir = makeScratchDirSync('sandbox-etc').path;
+    chmodSync(etcDir, 0o755);
+    writeAtomic(join(etcDir, 'group'), `root:x:0:\nsandbox:x:${SANDBOX_GID}:\nnogroup:x:65534:\n`);
+    writeAtomic(join(etcDir, 'hosts'), '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n');
   }
-  return paths;
+  const passwd = passwdFile(home);
+  const users = passwdUsers.get(passwd) ?? 0;
+  if (users === 0 || !existsSync(passwd))
+    writeAtomic(
+      passwd,
+      `root:x:0:0:root:/nonexistent:/usr/sbin/nologin\nsandbox:x:${SANDBOX_UID}:${SANDBOX_GID}:slopgate sandbox:${home}:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n`,
+    );
+  passwdUsers.set(passwd, users + 1);
+  return { passwd, group: join(etcDir, 'group'), hosts: join(etcDir, 'hosts') };
+}
+
+function passwdFile(home: string): string {
+  return join(etcDir ?? '', `passwd-${createHash('sha256').update(home).digest('hex').slice(0, 16)}`);
+}
+
+/** A run that used {@link fsArgs} for `home` ended: the home's passwd file goes with its last run. */
+export function releaseGeneratedEtc(home: string): void {
+  if (!etcDir) return;
+  const passwd = passwdFile(home);
+  const users = (passwdUsers.get(passwd) ?? 1) - 1;
+  if (users > 0) {
+    passwdUsers.set(passwd, users);
+    return;
+  }
+  passwdUsers.delete(passwd);
+  rmSync(passwd, { force: true });
 }
 
 /** bwrap arguments for one directory or symlink of the root (e.g. /lib64 → usr/lib64). */

@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runSandboxed } from './sandbox.js';
+import { makeScratchDir } from '../core/scratch.js';
 
 /**
  * A warm Go build cache for runs that must not share a writable one. Each run gets its own GOCACHE
@@ -43,12 +44,13 @@ func TestSeed(t *testing.T) {}
 
 let pending: Promise<string | null> | undefined;
 
-function goVersion(): string | null {
+/** `go env` with `home` as HOME: go writes its telemetry files there (never into the temp dir itself). */
+function goVersion(home: string): string | null {
   try {
     return execFileSync('go', ['env', 'GOVERSION', 'GOROOT', 'GOARCH'], {
       encoding: 'utf8',
       timeout: 20_000,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmpdir() },
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home },
     }).trim();
   } catch {
     return null;
@@ -62,18 +64,21 @@ export function goCacheSeed(opts: { memoryMb: number; maxProcesses: number; time
 }
 
 async function build(opts: { memoryMb: number; maxProcesses: number; timeoutMs?: number }): Promise<string | null> {
-  const version = goVersion();
-  if (!version) return null;
-  const base = join(tmpdir(), `slopgate-go-seed-${process.getuid?.() ?? 0}`);
-  await mkdir(base, { recursive: true, mode: 0o700 });
-  // Only a dir this user owns and nobody else can write is trusted.
-  const st = lstatSync(base);
-  if (!st.isDirectory() || st.uid !== (process.getuid?.() ?? st.uid) || (st.mode & 0o022) !== 0) return null;
-  const dir = join(base, createHash('sha256').update(version).digest('hex').slice(0, 16));
-  if (existsSync(join(dir, 'README'))) return dir;
-  const work = await mkdtemp(join(base, 'build-'));
+  // The build's folder is a scratch folder (core/scratch.ts) next to the seeds, on the same filesystem for the rename.
+  const scratch = await makeScratchDir('go-seed-build');
+  const work = scratch.path;
   try {
-    for (const d of ['src', 'home', 'tmp', 'cache/go-build']) await mkdir(join(work, d), { recursive: true });
+    await mkdir(join(work, 'home'));
+    const version = goVersion(join(work, 'home'));
+    if (!version) return null;
+    const base = join(tmpdir(), `slopgate-go-seed-${process.getuid?.() ?? 0}`);
+    await mkdir(base, { recursive: true, mode: 0o700 });
+    // Only a dir this user owns and nobody else can write is trusted.
+    const st = lstatSync(base);
+    if (!st.isDirectory() || st.uid !== (process.getuid?.() ?? st.uid) || (st.mode & 0o022) !== 0) return null;
+    const dir = join(base, createHash('sha256').update(version).digest('hex').slice(0, 16));
+    if (existsSync(join(dir, 'README'))) return dir;
+    for (const d of ['src', 'tmp', 'cache/go-build']) await mkdir(join(work, d), { recursive: true });
     await writeFile(join(work, 'src', 'go.mod'), 'module slopgate.invalid/seed\n\ngo 1.18\n');
     await writeFile(join(work, 'src', 'seed_test.go'), SEED_TEST);
     const r = await runSandboxed({
@@ -99,7 +104,7 @@ async function build(opts: { memoryMb: number; maxProcesses: number; timeoutMs?:
     }
     return existsSync(join(dir, 'README')) ? dir : null;
   } finally {
-    await rm(work, { recursive: true, force: true });
+    await scratch.remove();
   }
 }
 

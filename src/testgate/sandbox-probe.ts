@@ -1,10 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { accessSync, closeSync, constants, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { accessSync, closeSync, constants, mkdirSync, openSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { probeCgroups, type CgroupSupport } from './sandbox-cgroup.js';
 import { findToolchains, type ToolchainMounts } from './sandbox-fs.js';
 import { buildSeccompFilter, seccompArch } from './sandbox-seccomp.js';
+import { makeScratchDirSync } from '../core/scratch.js';
 
 /** What isolation this machine offers; probed once per process. */
 export interface SandboxCapabilities {
@@ -30,13 +30,12 @@ export interface SandboxCapabilities {
 let probed: SandboxCapabilities | undefined;
 let privateDir: string | undefined;
 
-/** A directory only this slopgate process writes (generated seccomp filter, mount probes). */
+/**
+ * A directory only this slopgate process writes (generated seccomp filter, mount probes, /etc files): a
+ * scratch folder (core/scratch.ts), removed when the process ends, also when the probe ran in a guard thread.
+ */
 export function sandboxPrivateDir(): string {
-  if (!privateDir) {
-    privateDir = mkdtempSync(join(tmpdir(), 'slopgate-sandbox-'));
-    const dir = privateDir;
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  }
+  privateDir ??= makeScratchDirSync('sandbox').path;
   return privateDir;
 }
 

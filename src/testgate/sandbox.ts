@@ -5,11 +5,12 @@ import { CappedOutput } from './capped-output.js';
 import { killQuietly } from './kill-quietly.js';
 import { createProcessCounter, processesOfUid, type ProcessCounter } from './process-limit.js';
 import { RunCgroup } from './sandbox-cgroup.js';
-import { fsArgs, insideRun, operatorReadOnlyPaths, SANDBOX_GID, SANDBOX_UID } from './sandbox-fs.js';
+import { fsArgs, insideRun, operatorReadOnlyPaths, releaseGeneratedEtc, SANDBOX_GID, SANDBOX_UID } from './sandbox-fs.js';
 import { namespaceArgs, sandboxCapabilities } from './sandbox-probe.js';
 import { sandboxEnv } from './sandbox-env.js';
 import { egressEnv, egressMounts, FORWARDER_TASKS, withForwarder } from './egress/sandbox-egress.js';
 import type { SandboxIsolation } from '../core/report-sections.js';
+import { onInterrupt } from '../core/scratch.js';
 
 export type { SandboxIsolation } from '../core/report-sections.js';
 
@@ -294,6 +295,8 @@ export async function runSandboxed(opts: SandboxOptions): Promise<SandboxResult>
       killedBy = why;
       killAll();
     };
+    // An interrupted slopgate (SIGINT, SIGTERM) kills the run before it removes the run's folders.
+    const untrack = onInterrupt(killAll);
     const timer = setTimeout(() => stop('timeout'), opts.timeoutMs);
     const watchdog = setInterval(() => {
       if (pid <= 0) return;
@@ -312,6 +315,8 @@ export async function runSandboxed(opts: SandboxOptions): Promise<SandboxResult>
       clearInterval(watchdog);
       opts.signal?.removeEventListener('abort', onAbort);
       killAll(); // leftovers never outlive the run
+      untrack();
+      if (isolation.sandbox === 'bwrap') releaseGeneratedEtc(opts.home);
       const memoryLimitHit = cgroup?.memoryLimitHit() ?? false;
       // The limit may be hit and the command end (a shell exits when fork fails) between two polls.
       if (!killedBy && cgroup?.processLimitHit()) killedBy = 'process-limit';

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { makeScratchDir } from '../../core/scratch.js';
 
 /**
  * The formatters G16 runs outside the sandbox, on one file's text through stdin: gofmt and rustfmt.
@@ -100,7 +100,8 @@ export function fixCommand(spec: FormatterSpec, path: string): string {
 }
 
 export async function formatText(spec: FormatterSpec, text: string, signal?: AbortSignal): Promise<FormatOutcome> {
-  const dir = await mkdtemp(join(tmpdir(), 'slopgate-fmt-'));
+  const scratch = await makeScratchDir('fmt');
+  const dir = scratch.path;
   try {
     let args: string[] = [];
     if (spec.id === 'rustfmt') {
@@ -122,6 +123,6 @@ export async function formatText(spec: FormatterSpec, text: string, signal?: Abo
     if (spec.id === 'rustfmt' && r.code === 1 && /<stdin>:\d+/.test(r.stderr)) return { kind: 'unparsable', detail: firstLine(r.stderr) };
     return { kind: 'tool-failed', cause: `${spec.id} exited with ${String(r.code)}: ${firstLine(r.stderr) || 'no message'}` };
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await scratch.remove();
   }
 }

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SyntaxProblem } from './config-parsers.js';
+import { makeScratchDir } from '../../core/scratch.js';
 
 /**
  * Shell syntax, judged by bash itself: `bash -n` reads a script without running any of it (no
@@ -53,7 +53,8 @@ function firstError(stderr: string, file: string): SyntaxProblem | null {
 
 export async function checkShell(text: string): Promise<SyntaxProblem | null> {
   if (bashMissing) return null;
-  const dir = await mkdtemp(join(tmpdir(), 'slopgate-sh-'));
+  const scratch = await makeScratchDir('sh');
+  const dir = scratch.path;
   const file = join(dir, 'script.sh');
   try {
     await writeFile(file, text, { mode: 0o600 });
@@ -62,7 +63,7 @@ export async function checkShell(text: string): Promise<SyntaxProblem | null> {
     if (result.code === null) return null; // timed out or killed: no verdict
     return firstError(result.stderr, file) ?? { line: 1, column: 1, message: result.stderr.trim().split('\n')[0] ?? 'bash -n failed' };
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await scratch.remove();
   }
 }
 

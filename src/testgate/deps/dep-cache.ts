@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { z } from 'zod';
 import { readCappedText } from '../../core/safe-read.js';
 import { touchFile, writeNewFile } from '../../core/safe-write.js';
+import { ownerTag, STALE_AFTER_MS, tagOwnerAlive, trackScratchPath } from '../../core/scratch.js';
 import type { Ecosystem } from './deps-plan.js';
 
 const run = promisify(execFile);
@@ -137,6 +138,41 @@ export interface Builder {
   build(): Promise<{ built: Built; release: () => Promise<void> }>;
 }
 
+/** Cache roots whose `.staging/` this process swept already. */
+const swept = new Set<string>();
+
+/**
+ * A `.staging/` entry's name starts with its maker ({@link ownerTag}), so that what a killed run left
+ * there can be told from what a running one is filling: `<host>.<pid>.<start>~<what>`.
+ */
+function stagingName(what: string): string {
+  return `${ownerTag()}~${what}-${randomBytes(4).toString('hex')}`;
+}
+
+/**
+ * Removes `.staging/` entries a killed run left: its maker is gone (same host, pid dead or reused), or
+ * the name says no maker (an older slopgate's) or another host's and it is older than {@link STALE_AFTER_MS}.
+ * Never follows a link (an entry that is not a real folder of this user's is only unlinked). Returns the names removed.
+ */
+export async function sweepStaging(root: string, now = Date.now()): Promise<string[]> {
+  const dir = join(root, '.staging');
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const removed: string[] = [];
+  for (const name of names) {
+    const st = await lstat(join(dir, name)).catch(() => null);
+    if (!st) continue;
+    const tag = name.includes('~') ? name.slice(0, name.indexOf('~')) : '';
+    const owner = tagOwnerAlive(tag);
+    const stale =
+      owner === false || ((owner === null || tag.split('.')[0] !== ownerTag().split('.')[0]) && now - st.mtimeMs > STALE_AFTER_MS);
+    if (!stale) continue;
+    if (st.isDirectory() && st.uid === (process.getuid?.() ?? st.uid)) await removeTree(join(dir, name)).catch(() => undefined);
+    else await rm(join(dir, name), { force: true }).catch(() => undefined);
+    removed.push(name);
+  }
+  return removed;
+}
+
 export class DepCache {
   constructor(readonly opts: DepCacheOptions) {}
 
@@ -150,6 +186,10 @@ export class DepCache {
 
   private async ensureFolders(): Promise<void> {
     for (const d of ['.used', '.locks', '.staging', ...SCOPES]) await mkdir(join(this.opts.root, d), { recursive: true, mode: 0o700 });
+    if (!swept.has(this.opts.root)) {
+      swept.add(this.opts.root);
+      await sweepStaging(this.opts.root);
+    }
   }
 
   /** The entry for `key` in `scope` when it is complete and what it says it is; marks it used. */
@@ -214,7 +254,9 @@ export class DepCache {
   private async buildEntry(scope: CacheScope, key: string, builder: Builder): Promise<BuildOutcome> {
     const started = Date.now();
     const { built, release } = await builder.build();
-    const staging = join(this.opts.root, '.staging', `${scope}-${key}-${randomBytes(4).toString('hex')}`);
+    const staging = join(this.opts.root, '.staging', stagingName(`${scope}-${key}`));
+    // An interrupted run removes it (core/scratch.ts); a killed one leaves it to the next sweep.
+    const untrack = trackScratchPath(staging);
     try {
       if (!built.ok) return built;
       await mkdir(staging, { mode: 0o700 });
@@ -251,6 +293,7 @@ export class DepCache {
     } finally {
       await release();
       await removeTree(staging).catch(() => undefined);
+      untrack();
     }
   }
 
@@ -283,14 +326,16 @@ export class DepCache {
       if (total <= this.opts.maxBytes) break;
       const id = `${e.scope}/${e.name}`;
       if (id === keep || Date.now() - e.used < protectMs) continue;
-      const trash = join(this.opts.root, '.staging', `trash-${e.scope}-${e.name}-${randomBytes(4).toString('hex')}`);
+      const trash = join(this.opts.root, '.staging', stagingName(`trash-${e.scope}-${e.name}`));
       await mkdir(join(this.opts.root, '.staging'), { recursive: true, mode: 0o700 });
       try {
         await rename(this.entryDir(e.scope, e.name), trash);
       } catch {
         continue;
       }
+      const untrack = trackScratchPath(trash);
       await removeTree(trash).catch(() => undefined);
+      untrack();
       await rm(this.usedMarker(e.scope, e.name), { force: true });
       total -= e.size;
       removed.push(id);

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
-import { lstat, mkdir, mkdtemp, readdir, realpath, rm, statfs, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { lstat, mkdir, readdir, realpath, rm, statfs, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import type { Revision } from '../../core/revision.js';
@@ -13,6 +12,7 @@ import type { SuiteLimits } from '../run-suite.js';
 import { tailOf } from '../capped-output.js';
 import { sandboxCapabilities } from '../sandbox-probe.js';
 import { readCappedText } from '../../core/safe-read.js';
+import { makeScratchDir, type ScratchDir } from '../../core/scratch.js';
 import { planCargo, vendoredSourceConfig } from './cargo-deps.js';
 import { DepCache, depCacheOptionsFromEnv, ENTRY_CONTENT, type Built, type CacheScope, type EntryMeta } from './dep-cache.js';
 import {
@@ -247,22 +247,26 @@ type InstallRun = { ok: true; result: SandboxResult; diskFull: boolean } | { ok:
 /**
  * The folder one install runs in, nothing shared: its content (bound at {@link DEPS_MOUNT}, what
  * becomes the cache entry), HOME, TMPDIR and caches. Where slopgate may mount, it is a tmpfs capped
- * at tests.installDiskMb; elsewhere a watchdog measures it and stops the install at the cap.
+ * at tests.installDiskMb; elsewhere a watchdog measures it and stops the install at the cap. The folder
+ * is `root/` in a scratch folder (core/scratch.ts): an interrupted install's is unmounted and removed.
  */
 class InstallRoot {
-  private mounted = false;
   private constructor(
+    private readonly scratch: ScratchDir,
     readonly dir: string,
     readonly capMb: number,
   ) {}
 
+  private get mounted(): boolean {
+    return this.scratch.mounted;
+  }
+
   static async create(capMb: number): Promise<InstallRoot> {
-    const root = new InstallRoot(await mkdtemp(join(tmpdir(), 'slopgate-install-')), capMb);
+    const scratch = await makeScratchDir('install');
+    const root = new InstallRoot(scratch, join(scratch.path, 'root'), capMb);
     try {
-      if (sandboxCapabilities().tmpfsMount) {
-        await run('mount', ['-t', 'tmpfs', '-o', `size=${capMb * 1024 * 1024},mode=0700,nosuid,nodev`, 'slopgate-install', root.dir]);
-        root.mounted = true;
-      }
+      if (sandboxCapabilities().tmpfsMount) await scratch.mountTmpfs('root', 'slopgate-install', capMb * 1024 * 1024);
+      else await mkdir(root.dir, { mode: 0o700 });
       await Promise.all(['home', 'tmp', 'cache', ENTRY_CONTENT].map((d) => mkdir(join(root.dir, d))));
     } catch (err) {
       await root.release();
@@ -306,12 +310,8 @@ class InstallRoot {
   }
 
   async release(): Promise<void> {
-    if (this.mounted) {
-      await run('umount', ['-l', this.dir]).catch(() => undefined);
-      this.mounted = false;
-    }
-    await run('chmod', ['-R', 'u+w', '--', this.dir]).catch(() => undefined);
-    await rm(this.dir, { recursive: true, force: true, maxRetries: 3 });
+    if (!this.mounted) await run('chmod', ['-R', 'u+w', '--', this.dir]).catch(() => undefined);
+    await this.scratch.remove();
   }
 }
 

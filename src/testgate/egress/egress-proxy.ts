@@ -1,12 +1,12 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod } from 'node:fs/promises';
 import { createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { connect as netConnect, isIP, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Duplex, Readable, Writable } from 'node:stream';
 import { blockedAddress, ownAddresses } from './blocked-address.js';
 import { connectTarget, hostAllowed, httpTarget, type EgressTarget } from './egress-target.js';
+import { makeScratchDir } from '../../core/scratch.js';
 
 /**
  * The egress proxy of the test sandbox: the only way sandboxed commands (installers, `tests.setup`)
@@ -454,7 +454,9 @@ export async function startEgressProxy(policy: EgressPolicy, hooks: EgressTestHo
     else socket.destroy();
   });
 
-  const dir = await mkdtemp(join(tmpdir(), 'slopgate-egress-'));
+  // A scratch folder (core/scratch.ts): an interrupted run's socket folder goes with the run.
+  const scratch = await makeScratchDir('egress');
+  const dir = scratch.path;
   await chmod(dir, 0o700);
   const socketPath = join(dir, 'egress.sock');
   try {
@@ -468,7 +470,7 @@ export async function startEgressProxy(policy: EgressPolicy, hooks: EgressTestHo
     await chmod(socketPath, 0o600);
   } catch (err) {
     server.close();
-    await rm(dir, { recursive: true, force: true });
+    await scratch.remove();
     throw new Error(`the egress proxy cannot listen on ${socketPath}: ${errorCode(err)}`);
   }
 
@@ -486,7 +488,7 @@ export async function startEgressProxy(policy: EgressPolicy, hooks: EgressTestHo
         server.close(() => resolve());
         for (const s of sockets) s.destroy();
       });
-      await rm(dir, { recursive: true, force: true });
+      await scratch.remove();
     },
   };
 }

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { GitHubStandIn } from '../../e2e/harness/github-standin.js';
@@ -139,6 +139,8 @@ export async function runActionProcess(o: RunOptions): Promise<ActionRun> {
     );
   });
   const run = { ...result, summary: readFileSync(summary, 'utf8'), outputs: parseOutputs(readFileSync(output, 'utf8')), workspace };
+  // The runner's temp dir is read: nothing of it outlives the run (it used to pile up in /tmp).
+  rmSync(tmp, { recursive: true, force: true });
   // The token never reaches the log, the summary or the outputs (nor its Basic-auth form).
   const basic = Buffer.from(`x-access-token:${o.token}`).toString('base64');
   for (const text of [run.stdout, run.stderr, run.summary, JSON.stringify(run.outputs)]) {
