@@ -78,6 +78,12 @@ export interface TestsSection {
   quarantined?: string[];
   /** The gate skipped itself (no runner, refused sandbox, …): why. */
   skipped?: string;
+  /** `skipped` because no test setup was found (or every affected package was turned off): nothing was expected to run. */
+  noSetup?: boolean;
+  /** Per changed file that a test unit holds (a Go package, a test module): whether that unit ran at the base and the head. */
+  files?: FileTestCoverage[];
+  /** System packages the project's CI installs (apt-get lines in its workflows) that this machine lacks. */
+  systemPackagesMissing?: string[];
   /** The tests were not run (stopped, budget): why. */
   notRun?: string;
   configChanges?: string[];
@@ -104,14 +110,20 @@ export interface WorkspaceTests {
   total: number;
   /** Non-doc files outside every package the change edits: every package ran because of them. */
   shared?: string[];
+  /** The root's own command ran as well (an affected package, or a changed file outside every package, has no suite of its own). */
+  rootRan?: boolean;
   packages: PackageTests[];
 }
 
 export interface PackageTests {
   name: string;
   dir: string;
-  /** changed: the change edits it; dependent: it depends on a changed package; shared: a file outside every package changed. */
-  reason: 'changed' | 'dependent' | 'shared';
+  /**
+   * changed: the change edits it; dependent: it depends on a changed package; shared: a file outside every
+   * package changed; root: the root's own command (`.`), run because an affected package has no suite of
+   * its own or a file outside every package changed.
+   */
+  reason: 'changed' | 'dependent' | 'shared' | 'root';
   /** For a dependent: the changed packages it depends on. */
   via?: string[];
   runner?: string;
@@ -123,7 +135,18 @@ export interface PackageTests {
   suiteBroken: boolean;
   flaky: string[];
   skipped?: string;
+  /** Skipped because its folder has no test setup of its own. */
+  noSetup?: boolean;
   notRun?: string;
+}
+
+/** Whether the test unit that holds a changed file ran at both sides. */
+export interface FileTestCoverage {
+  path: string;
+  /** `ran`: its unit built and ran at the base and the head; `not-run`: it did not build or run at either side. */
+  status: 'ran' | 'not-run';
+  /** The unit, and why it did not run. */
+  reason: string;
 }
 
 /** One side of the dependency stage. */
@@ -201,7 +224,8 @@ export interface ProjectCheckRecord {
   source: string;
   /** What a finding of it weighs: `fail` where CI runs it as a check, else `risk`. */
   severity: 'fail' | 'risk';
-  status: 'ran' | 'skipped';
+  /** `partial`: it ran on only part of the files (a cap); never a pass. */
+  status: 'ran' | 'partial' | 'skipped';
   /** Changed files it applied to. */
   files: number;
   /** Why it was skipped. */

@@ -13,6 +13,8 @@ import { mergeFindings } from '../routing/merge.js';
 import { runNavigatorStage } from '../navigator/navigator.js';
 import { attributeCommits } from './blame.js';
 import { decideRun } from './decide-run.js';
+import { buildCoverage, type CoverageEntry } from '../core/coverage.js';
+import { markNotVerified } from '../routing/decide.js';
 import { settleGuardStatuses } from './guard-status.js';
 import type { GateOptions } from './gate-options.js';
 import type { ThreadTestOptions } from './guard-messages.js';
@@ -44,8 +46,9 @@ export async function runGate(opts: GateOptions): Promise<Report> {
   const findings = await dismiss(run, opts, mergeFindings(groupBySource(raw)));
   await attributeCommits(patch, findings);
   traceFindings(run, findings);
-  const tabled = decideRun({ findings, statuses, sections, config, round: opts.round, decide: opts.decide });
-  const decision = await runNavigatorStage(opts.navigator, {
+  const coverage = buildCoverage(statuses, sections);
+  const tabled = decideRun({ findings, statuses, sections, config, round: opts.round, decide: opts.decide, coverage });
+  const navigated = await runNavigatorStage(opts.navigator, {
     decision: tabled,
     findings,
     patch,
@@ -54,7 +57,9 @@ export async function runGate(opts: GateOptions): Promise<Report> {
     log,
     decide: opts.decide,
   });
-  return assembleReport(opts, run, { statuses, findings, decision, started });
+  // Whatever the navigator chose, a run with gaps in its coverage is not a plain pass.
+  const decision = navigated.notVerified || !tabled.notVerified ? navigated : markNotVerified(navigated, tabled.notVerified);
+  return assembleReport(opts, run, { statuses, findings, decision, coverage, started });
 }
 
 /** The plain-data part of the run's test options, for a guard thread. */
@@ -143,6 +148,7 @@ interface RunResult {
   statuses: GuardStatus[];
   findings: Finding[];
   decision: Decision;
+  coverage: CoverageEntry[];
   started: number;
 }
 
@@ -161,6 +167,7 @@ function assembleReport(opts: GateOptions, run: GateRun, result: RunResult): Rep
     findings: result.findings,
     sections: run.sections,
     decision: result.decision,
+    coverage: result.coverage,
     createdAt: new Date(result.started).toISOString(),
     durationMs: Date.now() - result.started,
   };

@@ -36,6 +36,8 @@ export interface WorkspaceRun<R> {
   total: number;
   /** Changed non-doc files outside every package (every package ran because of them). */
   shared: string[];
+  /** The root's own command ran beside the packages (its entry is the package `root` at `.`). */
+  rootRan?: boolean;
   packages: PackageRun<R>[];
 }
 
