@@ -1,3 +1,4 @@
+import { coverageMarkdown } from './coverage-section.js';
 import { isolationWarning } from './isolation-warning.js';
 import type { Finding, Severity } from '../core/finding.js';
 import type { Report } from '../core/report.js';
@@ -246,6 +247,7 @@ export function renderCheckRun(report: Report, opts: CheckRunOptions = {}): Chec
     psiSection(report) +
     testsSection(report) +
     projectChecksMarkdown(report.sections.checks) +
+    coverageMarkdown(report.coverage) +
     sanctionsSection(report) +
     refineMarkdown(report.sections.refine) +
     findingsHead(report);
