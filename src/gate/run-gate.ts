@@ -10,6 +10,7 @@ import { applyDismissals } from '../core/apply-dismissals.js';
 import { configuredSeverities } from './configured-severity.js';
 import { runQaStage } from '../qa/stage.js';
 import { mergeFindings } from '../routing/merge.js';
+import { foldFindings } from '../routing/fold.js';
 import { runNavigatorStage } from '../navigator/navigator.js';
 import { attributeCommits } from './blame.js';
 import { decideRun } from './decide-run.js';
@@ -43,7 +44,7 @@ export async function runGate(opts: GateOptions): Promise<Report> {
   const qa = await runQaStage(opts.qa, { patch, findings: raw, sections, config, round: opts.round ?? 1, log });
   if (qa.section) sections.qa = qa.section;
   raw.push(...qa.findings);
-  const findings = await dismiss(run, opts, mergeFindings(groupBySource(raw)));
+  const findings = await dismiss(run, opts, foldFindings(mergeFindings(groupBySource(raw))));
   await attributeCommits(patch, findings);
   traceFindings(run, findings);
   const coverage = buildCoverage(statuses, sections);
