@@ -45,6 +45,18 @@ function chosenSkip(reason: string | undefined): boolean {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/**
+ * A permanent gap says what the operator can allow: a host the egress proxy refused (a browser download,
+ * a CDN) stays refused on every re-run, a missing toolchain stays missing.
+ */
+function withRemedy(reason: string): string {
+  if (/egress proxy refused/.test(reason) && !/SLOPGATE_EGRESS_ALLOW/.test(reason))
+    return `${reason} (a permanent gap, not an outage: re-running will not help; an operator can allow the host with SLOPGATE_EGRESS_ALLOW)`;
+  if (/\b(not found|not installed|no such file or directory)\b/i.test(reason) && /\b(go|cargo|rustc|python3?|node|java|mvn|toolchain)\b/i.test(reason))
+    return `${reason} (a permanent gap: install the toolchain on the machine that runs slopgate)`;
+  return reason;
+}
+
 /** The suite-level entries of the test gate, its packages and its changed files. */
 function testEntries(t: TestsSection): CoverageEntry[] {
   const out: CoverageEntry[] = [];
@@ -53,10 +65,10 @@ function testEntries(t: TestsSection): CoverageEntry[] {
     out.push(
       t.noSetup
         ? { check: 'G8', scope: suite, status: 'skipped', reason: t.skipped }
-        : { check: 'G8', scope: suite, status: 'not-run', reason: `the suite did not start at the base or the head — ${t.skipped}` },
+        : { check: 'G8', scope: suite, status: 'not-run', reason: withRemedy(`the suite did not start at the base or the head — ${t.skipped}`) },
     );
   } else if (t.notRun !== undefined) {
-    out.push({ check: 'G8', scope: suite, status: 'not-run', reason: t.notRun });
+    out.push({ check: 'G8', scope: suite, status: 'not-run', reason: withRemedy(t.notRun) });
   } else if (t.baseline && t.candidate && t.baseline.total === 0 && t.candidate.total === 0) {
     const broken = t.baseline.broken || t.candidate.broken;
     const why = broken

@@ -331,6 +331,7 @@ function summarise(run: WorkspaceRun<TestGateResult>): TestGateResult {
   const comparisons = results.flatMap((r) => (r.comparison ? [r.comparison] : []));
   // The dependencies are installed once for the workspace: one failure stands for all packages.
   const installFailed = results.find((r) => r.installFailed)?.installFailed;
+  const configChanges = results.find((r) => r.configChanges?.length)?.configChanges;
   return {
     regressions: results.flatMap((r) => r.regressions),
     flaky: results.flatMap((r) => r.flaky),
@@ -347,6 +348,9 @@ function summarise(run: WorkspaceRun<TestGateResult>): TestGateResult {
     ...(first?.isolation ? { isolation: first.isolation } : {}),
     ...(first?.dependencies ? { dependencies: first.dependencies } : {}),
     ...(installFailed ? { installFailed } : {}),
+    // Every package's run compares the whole tree's test configuration: one list stands for all.
+    ...(configChanges ? { configChanges } : {}),
+    ...(results.some((r) => r.unverifiableCommand) ? { unverifiableCommand: true } : {}),
     notes,
     workspace: run,
   };
@@ -506,7 +510,7 @@ async function judgeBothSides(
     return { ...common, comparison, noTestsAtHead: baseRanTests || baseline.units.length > 0 };
   }
   const comparison = compareSuites(baseline, candidate);
-  const unverifiable = candidate.units.some((u) => u.kind === 'suite') && configChanges.some((c) => c.path === 'package.json');
+  const unverifiable = candidate.units.some((u) => u.kind === 'suite') && configChanges.some((c) => /(^|\/)package\.json$/.test(c.path));
   if (comparison.suiteBroken) {
     // Exit-code-only runners can re-run the whole suite; a pass means the failure was a flake.
     const suite: TestOutcome = { id: `${runner.id}:(suite)`, status: 'failed', unit: `${runner.id}:(suite)` };
