@@ -294,3 +294,25 @@ export interface ReportSections {
 }
 
 export type SectionName = keyof ReportSections;
+
+/**
+ * What a run checked and what it did not: one entry per check, scope by scope (the suite, a workspace
+ * package, a changed file, a G16 tool, a guard). Every reporter renders this record, and the decision
+ * reads its gaps: a run with a gap is never a plain PASS (see routing/decide.ts `markNotVerified`).
+ *
+ * - `ran`: the check covered all of its scope.
+ * - `partial`: it ran on part of its input (a cap, files it could not read); never a pass.
+ * - `skipped`: it was not expected to run (turned off, no test setup, no file of its kind).
+ * - `not-run`: it was expected to run and did not (the suite did not start, a tool CI runs is missing).
+ */
+export type CoverageStatus = 'ran' | 'partial' | 'skipped' | 'not-run';
+
+export interface CoverageEntry {
+  /** `G8`, `G16 gofmt`, `G2`, … */
+  check: string;
+  /** What it covers: `the suite`, `package packages/b`, `file core/a.go`, `101 files`. */
+  scope: string;
+  status: CoverageStatus;
+  /** Why it was partial, skipped or not run (or how it ran). */
+  reason?: string;
+}

@@ -1,7 +1,6 @@
 import type { Decision } from './decision.js';
 import type { Finding } from './finding.js';
-import type { ReportSections } from './report-sections.js';
-import type { CoverageEntry } from './coverage.js';
+import type { CoverageEntry, ReportSections } from './report-sections.js';
 
 export type { ReportSections } from './report-sections.js';
 
