@@ -12,7 +12,9 @@ export function foldFindings(findings: Finding[], bound = FOLD_BOUND): Finding[]
   const byKind = new Map<string, Finding[]>();
   for (const f of findings) {
     const key = `${f.guard}\0${f.category}`;
-    byKind.set(key, [...(byKind.get(key) ?? []), f]);
+    const group = byKind.get(key);
+    if (group) group.push(f);
+    else byKind.set(key, [f]);
   }
   const folded = new Set<Finding>();
   const summaries: Finding[] = [];
