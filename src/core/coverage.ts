@@ -8,7 +8,6 @@ import { NO_FILES_IN_SCOPE } from './phases-not-run.js';
  */
 export type { CoverageEntry, CoverageStatus } from './report-sections.js';
 
-
 /** True for the entries that make a run not verified. */
 export function isGap(e: CoverageEntry): boolean {
   return e.status === 'partial' || e.status === 'not-run';
@@ -35,9 +34,12 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
  * a CDN) stays refused on every re-run, a missing toolchain stays missing.
  */
 function withRemedy(reason: string): string {
-  if (/egress proxy refused/.test(reason) && !/SLOPGATE_EGRESS_ALLOW/.test(reason))
+  if (reason.includes('egress proxy refused') && !reason.includes('SLOPGATE_EGRESS_ALLOW'))
     return `${reason} (a permanent gap, not an outage: re-running will not help; an operator can allow the host with SLOPGATE_EGRESS_ALLOW)`;
-  if (/\b(not found|not installed|no such file or directory)\b/i.test(reason) && /\b(go|cargo|rustc|python3?|node|java|mvn|toolchain)\b/i.test(reason))
+  if (
+    /\b(not found|not installed|no such file or directory)\b/i.test(reason) &&
+    /\b(go|cargo|rustc|python3?|node|java|mvn|toolchain)\b/i.test(reason)
+  )
     return `${reason} (a permanent gap: install the toolchain on the machine that runs slopgate)`;
   return reason;
 }
@@ -50,7 +52,12 @@ function testEntries(t: TestsSection): CoverageEntry[] {
     out.push(
       t.noSetup
         ? { check: 'G8', scope: suite, status: 'skipped', reason: t.skipped }
-        : { check: 'G8', scope: suite, status: 'not-run', reason: withRemedy(`the suite did not start at the base or the head — ${t.skipped}`) },
+        : {
+            check: 'G8',
+            scope: suite,
+            status: 'not-run',
+            reason: withRemedy(`the suite did not start at the base or the head — ${t.skipped}`),
+          },
     );
   } else if (t.notRun !== undefined) {
     out.push({ check: 'G8', scope: suite, status: 'not-run', reason: withRemedy(t.notRun) });
@@ -74,7 +81,12 @@ function testEntries(t: TestsSection): CoverageEntry[] {
     else if (p.noSetup && t.workspace?.rootRan)
       out.push({ check: 'G8', scope, status: 'ran', reason: "no suite of its own; the root's command ran" });
     else if (p.noSetup)
-      out.push({ check: 'G8', scope, status: 'not-run', reason: `no suite of its own, and the root has none either (${p.skipped ?? 'no test setup'})` });
+      out.push({
+        check: 'G8',
+        scope,
+        status: 'not-run',
+        reason: `no suite of its own, and the root has none either (${p.skipped ?? 'no test setup'})`,
+      });
     else if (p.skipped && chosenSkip(p.skipped)) out.push({ check: 'G8', scope, status: 'skipped', reason: p.skipped });
     else if (p.skipped) out.push({ check: 'G8', scope, status: 'not-run', reason: `its suite did not start — ${p.skipped}` });
     else if (p.baseline && p.candidate && p.baseline.total === 0 && p.candidate.total === 0)

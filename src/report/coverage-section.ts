@@ -51,9 +51,15 @@ export function coverageTextLines(value: unknown): string[] {
 export function coverageMarkdown(value: unknown): string {
   const rows = readCoverage(value);
   if (rows.length === 0) return '';
-  const lines = rows.slice(0, MAX_ROWS).map((r) => `| ${escapeCell(r.check)} | ${escapeCell(r.scope)} | ${escapeCell(label(r.status))} | ${escapeCell(r.reason ?? '')} |`);
+  const lines = rows
+    .slice(0, MAX_ROWS)
+    .map((r) => `| ${escapeCell(r.check)} | ${escapeCell(r.scope)} | ${escapeCell(label(r.status))} | ${escapeCell(r.reason ?? '')} |`);
   const more = rows.length > MAX_ROWS ? ['', `… ${rows.length - MAX_ROWS} more rows (see the JSON report)`] : [];
-  return ['', `### Coverage: ${escapeCell(counts(rows))}`, '', '| check | scope | status | why |', '|---|---|---|---|', ...lines, ...more].join('\n') + '\n';
+  return (
+    ['', `### Coverage: ${escapeCell(counts(rows))}`, '', '| check | scope | status | why |', '|---|---|---|---|', ...lines, ...more].join(
+      '\n',
+    ) + '\n'
+  );
 }
 
 /** One SARIF notification per gap (partial or not run): what did not cover its scope, and why. */
@@ -63,7 +69,9 @@ export function coverageNotifications(value: unknown): { level: 'warning'; messa
     .slice(0, MAX_ROWS)
     .map((r) => ({
       level: 'warning' as const,
-      message: { text: `not verified: ${r.check} on ${r.scope} ${r.status === 'partial' ? 'ran on part of its input' : 'did not run'}${r.reason ? ` — ${r.reason}` : ''}` },
+      message: {
+        text: `not verified: ${r.check} on ${r.scope} ${r.status === 'partial' ? 'ran on part of its input' : 'did not run'}${r.reason ? ` — ${r.reason}` : ''}`,
+      },
       descriptor: { id: `slopgate/coverage/${r.check.split(' ')[0] ?? r.check}` },
     }));
 }

@@ -14,7 +14,8 @@ const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…`
 
 function row(v: unknown): ProjectCheckRecord | null {
   if (!isRecord(v) || typeof v.tool !== 'string' || typeof v.source !== 'string') return null;
-  if ((v.status !== 'ran' && v.status !== 'partial' && v.status !== 'skipped') || (v.severity !== 'fail' && v.severity !== 'risk')) return null;
+  if ((v.status !== 'ran' && v.status !== 'partial' && v.status !== 'skipped') || (v.severity !== 'fail' && v.severity !== 'risk'))
+    return null;
   const r: ProjectCheckRecord = {
     tool: clip(v.tool, 40),
     source: clip(v.source.split('\n')[0]!, 160),

@@ -71,7 +71,15 @@ export function markNotVerified(d: Decision, gaps: readonly string[]): Decision 
   if (d.outcome === 'PASS') {
     // "every guard passed" would be a promise the run did not keep: the nits (if any) are kept after the gaps.
     const rest = d.tier === 2 ? `; ${d.reason}` : '';
-    return { ...d, outcome: 'ADVISE', conclusion: 'neutral', next: 'annotate', reason: `not verified: ${shown}${rest}`, notVerified, candidates: ['ADVISE'] };
+    return {
+      ...d,
+      outcome: 'ADVISE',
+      conclusion: 'neutral',
+      next: 'annotate',
+      reason: `not verified: ${shown}${rest}`,
+      notVerified,
+      candidates: ['ADVISE'],
+    };
   }
   if (d.outcome === 'ADVISE') return { ...d, reason: `not verified: ${shown}; ${d.reason}`, notVerified };
   return { ...d, reason: `${d.reason}; not verified: ${shown}`, notVerified };

@@ -8,22 +8,33 @@ import type { SuiteResult, UnitStatus } from '../core/suite-result.js';
  * side was not exercised by the run, whatever else passed. Files no unit names (most source files of a
  * Python or JS project, whose tests import them) get no entry: the run does not know which units reach them.
  */
-export function fileCoverage(changed: readonly string[], baseline: SuiteResult | undefined, candidate: SuiteResult | undefined): FileTestCoverage[] {
+export function fileCoverage(
+  changed: readonly string[],
+  baseline: SuiteResult | undefined,
+  candidate: SuiteResult | undefined,
+): FileTestCoverage[] {
   if (!baseline || !candidate) return [];
   const out: FileTestCoverage[] = [];
   for (const path of changed) {
     const holds = (u: UnitStatus) =>
-      u.file !== undefined && u.kind !== 'suite' && (u.file === path || (u.kind === 'package' && path.endsWith('.go') && u.file === posix.dirname(path)));
+      u.file !== undefined &&
+      u.kind !== 'suite' &&
+      (u.file === path || (u.kind === 'package' && path.endsWith('.go') && u.file === posix.dirname(path)));
     const atBase = baseline.units.filter(holds);
     const atHead = candidate.units.filter(holds);
     if (atBase.length === 0 && atHead.length === 0) continue;
     const ranAt = (units: UnitStatus[], side: SuiteResult) =>
-      units.some((u) => u.status === 'ok' && side.tests.some((t) => t.unit === u.id)) || (units.some((u) => u.status === 'ok') && units.every((u) => u.status === 'ok'));
+      units.some((u) => u.status === 'ok' && side.tests.some((t) => t.unit === u.id)) ||
+      (units.some((u) => u.status === 'ok') && units.every((u) => u.status === 'ok'));
     const base = ranAt(atBase, baseline);
     const head = ranAt(atHead, candidate);
     const unit = (atHead[0] ?? atBase[0])?.id ?? path;
     if (base || head) {
-      out.push({ path, status: 'ran', reason: `${unit} ran at ${base && head ? 'the base and the head' : base ? 'the base' : 'the head'}` });
+      out.push({
+        path,
+        status: 'ran',
+        reason: `${unit} ran at ${base && head ? 'the base and the head' : base ? 'the base' : 'the head'}`,
+      });
       continue;
     }
     const broken = [...atHead, ...atBase].find((u) => u.status === 'broken');

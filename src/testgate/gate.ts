@@ -250,7 +250,8 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
 }
 
 /** A root test script that only runs every package's own script (adds nothing once each package ran). */
-const FAN_OUT = /(--workspaces\b|--ws\b|(^|\s)-r(\s|$)|--recursive\b|\bworkspaces\s+(foreach\s+.*)?run\b|\blerna\s+run\b|\bturbo\s+(run\s+)?test\b|\bnx\s+run-many\b)/;
+const FAN_OUT =
+  /(--workspaces\b|--ws\b|(^|\s)-r(\s|$)|--recursive\b|\bworkspaces\s+(foreach\s+.*)?run\b|\blerna\s+run\b|\bturbo\s+(run\s+)?test\b|\bnx\s+run-many\b)/;
 
 async function rootFansOut(base: Revision): Promise<boolean> {
   try {
@@ -288,7 +289,12 @@ async function runPackages(opts: TestGateOptions, ws: Workspace): Promise<TestGa
   const why = unsuited.length
     ? `${unsuited.map((p) => p.dir).join(', ')} ${unsuited.length === 1 ? 'has' : 'have'} no test setup of ${unsuited.length === 1 ? 'its' : 'their'} own`
     : `this change edits files outside every package`;
-  run.packages.push({ name: 'root', dir: '.', reason: 'root', result: { ...res, notes: [`the root's command ran: ${why}`, ...(res.notes ?? [])] } });
+  run.packages.push({
+    name: 'root',
+    dir: '.',
+    reason: 'root',
+    result: { ...res, notes: [`the root's command ran: ${why}`, ...(res.notes ?? [])] },
+  });
   return summarise({ ...run, rootRan: true });
 }
 
@@ -325,7 +331,7 @@ function summarise(run: WorkspaceRun<TestGateResult>): TestGateResult {
   const notRun = ran.flatMap((p) => (p.result.notRun ? [label(p, p.result.notRun)] : []));
   const everySkipped = run.packages.length > 0 && ran.length === 0;
   // Nothing was expected to run: every affected package has no setup or is turned off in config.
-  const noSetup = everySkipped && run.packages.every((p) => p.noSetup || (p.skipped ?? '').startsWith('disabled in config'));
+  const noSetup = everySkipped && run.packages.every((p) => p.noSetup === true || (p.skipped ?? '').startsWith('disabled in config'));
   const baseline = mergeSides(results.flatMap((r) => (r.baseline ? [r.baseline] : [])));
   const candidate = mergeSides(results.flatMap((r) => (r.candidate ? [r.candidate] : [])));
   const comparisons = results.flatMap((r) => (r.comparison ? [r.comparison] : []));

@@ -103,7 +103,8 @@ export async function testConfigChanges(base: Revision, candidate: Revision): Pr
       const keys = PACKAGE_KEYS.filter((k) => packageField(x, k) !== packageField(y, k));
       if (!keys.length) continue;
       const [before, after] = [scriptOf(x), scriptOf(y)];
-      const switchedOff = before !== undefined && !NO_OP.test(before) && (after === undefined || NO_OP.test(after)) && keys.includes('scripts.test');
+      const switchedOff =
+        before !== undefined && !NO_OP.test(before) && (after === undefined || NO_OP.test(after)) && keys.includes('scripts.test');
       out.push({ path, what: keys.join(', '), ...(switchedOff ? { switchedOff: true } : {}) });
     }
   }

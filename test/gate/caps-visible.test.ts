@@ -36,12 +36,27 @@ describe('caps are visible', () => {
   });
 
   it('a check that ran on part of its files is partial: a gap, never a pass', () => {
-    const coverage = buildCoverage(
-      [{ id: 'G16', name: 'checks', status: 'pass', files: 3000, findings: 0, ms: 1 }],
-      { checks: { checks: [{ tool: 'gofmt', source: 'convention', severity: 'risk', status: 'partial', files: 3000, reason: 'checked the first 2000 of 3000 files; the others were not checked' }] } },
-    );
+    const coverage = buildCoverage([{ id: 'G16', name: 'checks', status: 'pass', files: 3000, findings: 0, ms: 1 }], {
+      checks: {
+        checks: [
+          {
+            tool: 'gofmt',
+            source: 'convention',
+            severity: 'risk',
+            status: 'partial',
+            files: 3000,
+            reason: 'checked the first 2000 of 3000 files; the others were not checked',
+          },
+        ],
+      },
+    });
     expect(coverage).toEqual([
-      { check: 'G16 gofmt', scope: '3000 files', status: 'partial', reason: 'checked the first 2000 of 3000 files; the others were not checked' },
+      {
+        check: 'G16 gofmt',
+        scope: '3000 files',
+        status: 'partial',
+        reason: 'checked the first 2000 of 3000 files; the others were not checked',
+      },
     ]);
     const d = decide([], { evidence: 1, notVerified: gapLines(coverage) });
     expect(d).toMatchObject({ outcome: 'ADVISE', conclusion: 'neutral' });
@@ -51,7 +66,7 @@ describe('caps are visible', () => {
   });
 
   it('a blocking decision keeps its outcome and names the gaps; a skipped one is left alone', () => {
-    const fail = makeFinding({ guard: 'G2', category: 'syntax-error', severity: 'fail', message: 'x', remediation: 'y', path: 'a.py' });
+    const fail = makeFinding({ guard: 'G2', category: 'syntax-invalid', severity: 'fail', message: 'x', remediation: 'y', path: 'a.py' });
     const d = decide([fail], { evidence: 1, notVerified: ['the suite did not start at the base or the head — no test ran'] });
     expect(d.conclusion).toBe('failure');
     expect(d.reason).toMatch(/; not verified: the suite did not start/);
@@ -72,7 +87,7 @@ describe('caps are visible', () => {
           remediation: 'fix the link',
         }),
       );
-    const other = makeFinding({ guard: 'G2', category: 'syntax-error', severity: 'fail', message: 'x', remediation: 'y', path: 'a.py' });
+    const other = makeFinding({ guard: 'G2', category: 'syntax-invalid', severity: 'fail', message: 'x', remediation: 'y', path: 'a.py' });
     const folded = foldFindings([...links, other]);
     expect(folded).toHaveLength(101);
     const summary = folded.find((f) => f.evidence?.folded !== undefined);
@@ -82,9 +97,20 @@ describe('caps are visible', () => {
   });
 
   it('every format carries the coverage record', () => {
-    const coverage = buildCoverage([{ id: 'G8', name: 'tests', status: 'skipped', reason: 'at the base, go not found', files: 0, findings: 0, ms: 1 }], {
-      tests: { regressions: [], brokenUnits: [], suiteBroken: false, fixed: [], removed: [], flaky: [], skipped: 'at the base, go not found' },
-    });
+    const coverage = buildCoverage(
+      [{ id: 'G8', name: 'tests', status: 'skipped', reason: 'at the base, go not found', files: 0, findings: 0, ms: 1 }],
+      {
+        tests: {
+          regressions: [],
+          brokenUnits: [],
+          suiteBroken: false,
+          fixed: [],
+          removed: [],
+          flaky: [],
+          skipped: 'at the base, go not found',
+        },
+      },
+    );
     expect(coverage[0]).toMatchObject({ check: 'G8', status: 'not-run' });
     const decision = decide([], { evidence: 1, notVerified: gapLines(coverage) });
     const report: Report = {

@@ -6,11 +6,13 @@ import { checkTests, ran, tests } from './fixtures.js';
 const lib = (name: string, fn: string) => `'use strict';\nexports.${name} = ${fn};\n`;
 const testOf = (name: string, req: string, body: string) =>
   `'use strict';\nconst test = require('node:test');\nconst assert = require('node:assert');\nconst { ${name} } = require('${req}');\n\ntest('${name} works', () => {\n  ${body}\n});\n`;
-const manifest = (name: string, scripts?: Record<string, string>) => JSON.stringify({ name, version: '1.0.0', ...(scripts ? { scripts } : {}) }) + '\n';
+const manifest = (name: string, scripts?: Record<string, string>) =>
+  JSON.stringify({ name, version: '1.0.0', ...(scripts ? { scripts } : {}) }) + '\n';
 
 /** `a` has a suite of its own; `b` is tested only by the root's command. */
 const MIXED = {
-  'package.json': JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'], scripts: { test: 'node --test packages/b/' } }) + '\n',
+  'package.json':
+    JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'], scripts: { test: 'node --test packages/b/' } }) + '\n',
   'packages/a/package.json': manifest('@mono/a', { test: 'node --test' }),
   'packages/a/index.js': lib('double', '(n) => n * 2'),
   'packages/a/test/double.test.js': testOf('double', '../index.js', 'assert.strictEqual(double(2), 4);'),
@@ -46,16 +48,22 @@ describe('workspaces: no affected package goes unrun', () => {
     const { report } = await checkTests(repo, 'tests:\n  timeoutSec: 120\n  reruns: 0\n');
     expect(tests(report).workspace?.shared).toEqual(['data/table.csv']);
     expect(ran(report)).toEqual(['packages/a:shared', 'packages/b:shared', '.:root']);
-    expect(report.coverage?.filter((c) => c.check === 'G8' && c.scope.startsWith('package ')).map((c) => `${c.scope}:${c.status}`)).toEqual([
-      'package packages/a:ran',
-      'package packages/b:ran',
-      'package .:ran',
-    ]);
+    expect(report.coverage?.filter((c) => c.check === 'G8' && c.scope.startsWith('package ')).map((c) => `${c.scope}:${c.status}`)).toEqual(
+      ['package packages/a:ran', 'package packages/b:ran', 'package .:ran'],
+    );
   });
 
   it('only known documentation is inert: never requirement or constraint files', () => {
-    for (const p of ['README.md', 'docs/guide.rst', 'CHANGELOG', 'LICENSE-MIT', 'notes/x.md', 'README.txt']) expect(isInertDoc(p), p).toBe(true);
-    for (const p of ['requirements.txt', 'requirements-dev.txt', 'constraints.txt', 'docs/requirements.txt', 'data/words.txt', 'fixtures.json'])
+    for (const p of ['README.md', 'docs/guide.rst', 'CHANGELOG', 'LICENSE-MIT', 'notes/x.md', 'README.txt'])
+      expect(isInertDoc(p), p).toBe(true);
+    for (const p of [
+      'requirements.txt',
+      'requirements-dev.txt',
+      'constraints.txt',
+      'docs/requirements.txt',
+      'data/words.txt',
+      'fixtures.json',
+    ])
       expect(isInertDoc(p), p).toBe(false);
   });
 });
