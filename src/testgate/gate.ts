@@ -7,7 +7,7 @@ import type { Logger } from '../core/trace.js';
 import type { BaselineCache } from '../core/ports.js';
 import { baselineKey } from './baseline-key.js';
 import { compareSuites, type SuiteComparison } from './compare.js';
-import { detectRunner } from './runners/detect.js';
+import { detectRunner, noTestSetup } from './runners/detect.js';
 import type { Runner } from './runners/runner.js';
 import { rerunPassing, runSuite, SuiteWorkspace, type SuiteLimits } from './run-suite.js';
 import type { SandboxIsolation } from './sandbox.js';
@@ -227,7 +227,8 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
       exporting = probing.then(() => SuiteWorkspace.create(opts.repoDir, opts.candidateSha, cacheDirOf(opts), config, opts.signal));
       exporting.catch(() => undefined);
       const detection = await detectRunner(opts.base, { command: opts.config.command, runner: opts.config.runner });
-      if ('skipped' in detection) return { ...empty, skipped: detection.skipped, noSetup: true };
+      if ('skipped' in detection)
+        return { ...empty, skipped: detection.skipped, ...(noTestSetup(detection.skipped) ? { noSetup: true } : {}) };
       single = detection.runner;
     }
     stage(opts, 'runner detected');

@@ -86,4 +86,15 @@ describe('a green means checked', () => {
     expect(report.decision.reason).toMatch(/not verified: .*b\/b_test\.go/);
     expect(code).toBe(4);
   });
+  it('no test setup at all: nothing was expected, so the run passes; a Gradle build found but not run is not verified', async () => {
+    const plain = prRepo({ 'notes.txt': 'a\n' }, { 'notes.txt': 'b\n' });
+    const none = await check(plain, ['G8', 'G2']);
+    expect(none.report.decision.conclusion).toBe('success');
+    expect(none.code).toBe(0);
+    expect(none.report.coverage?.find((c) => c.check === 'G8')?.status).toBe('skipped');
+    const gradle = prRepo({ 'build.gradle': "plugins { id 'java' }\n", 'src/A.java': 'class A {}\n' }, { 'src/A.java': 'class A { }\n' });
+    const gap = await check(gradle, ['G8', 'G2']);
+    expect(gap.report.decision.reason).toMatch(/^not verified: the suite did not start at the base or the head — Gradle build/);
+    expect(gap.code).toBe(4);
+  });
 });
