@@ -24,7 +24,7 @@ export function decideRun(input: DecideRunInput): Decision {
   const evidence = input.statuses.filter((g) => g.status !== 'skipped' || g.reason === NO_FILES_IN_SCOPE).length;
   const gaps = gapLines(input.coverage ?? []);
   // A test gap is named as one; "tests not run" would say it twice.
-  const testGap = (input.coverage ?? []).some((e) => e.check === 'G8' && isGap(e));
+  const testGap = (input.coverage ?? []).some((e) => e.check === 'G8' && isGap(e) && e.reason?.startsWith('the suite did not start'));
   const testsNotRun = testGap ? undefined : testsNotRunReason(input.statuses, input.sections.tests);
   return decide(input.findings, {
     ...input.decide,

@@ -68,7 +68,8 @@ function titleText(report: Report): string {
   if (d.advisory > 0) parts.push(`${d.advisory} advisory`);
   const tests = readTests(report);
   const untested = tests ? !tests.compared : false;
-  if (parts.length === 0)
+  if (parts.length === 0 && d.notVerified?.length) parts.push('not verified');
+  else if (parts.length === 0)
     parts.push(d.outcome === 'PASS' ? (untested ? 'no findings' : 'all clear') : `${d.outcome.toLowerCase()}: ${reason}`);
   const psi = report.sections.psi === undefined ? null : readPsi(report.sections.psi);
   if (psi?.score !== undefined) parts.push(`Ψ ${formatNumber(psi.score)}`);
