@@ -36,4 +36,9 @@ export interface Decision {
   source?: RoutingSource;
   /** The outcomes the decision was chosen from (one for the table, two or more when the navigator was asked). */
   candidates?: Outcome[];
+  /**
+   * What was expected to run and did not, or ran on part of its input (the coverage record's gaps). A
+   * decision with any is never `success`: PASS becomes ADVISE (`neutral`) with "not verified: …" as its reason.
+   */
+  notVerified?: string[];
 }

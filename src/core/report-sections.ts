@@ -78,6 +78,12 @@ export interface TestsSection {
   quarantined?: string[];
   /** The gate skipped itself (no runner, refused sandbox, …): why. */
   skipped?: string;
+  /** `skipped` because no test setup was found (or every affected package was turned off): nothing was expected to run. */
+  noSetup?: boolean;
+  /** Per changed file that a test unit holds (a Go package, a test module): whether that unit ran at the base and the head. */
+  files?: FileTestCoverage[];
+  /** System packages the project's CI installs (apt-get lines in its workflows) that this machine lacks. */
+  systemPackagesMissing?: string[];
   /** The tests were not run (stopped, budget): why. */
   notRun?: string;
   configChanges?: string[];
@@ -104,14 +110,20 @@ export interface WorkspaceTests {
   total: number;
   /** Non-doc files outside every package the change edits: every package ran because of them. */
   shared?: string[];
+  /** The root's own command ran as well (an affected package, or a changed file outside every package, has no suite of its own). */
+  rootRan?: boolean;
   packages: PackageTests[];
 }
 
 export interface PackageTests {
   name: string;
   dir: string;
-  /** changed: the change edits it; dependent: it depends on a changed package; shared: a file outside every package changed. */
-  reason: 'changed' | 'dependent' | 'shared';
+  /**
+   * changed: the change edits it; dependent: it depends on a changed package; shared: a file outside every
+   * package changed; root: the root's own command (`.`), run because an affected package has no suite of
+   * its own or a file outside every package changed.
+   */
+  reason: 'changed' | 'dependent' | 'shared' | 'root';
   /** For a dependent: the changed packages it depends on. */
   via?: string[];
   runner?: string;
@@ -123,7 +135,18 @@ export interface PackageTests {
   suiteBroken: boolean;
   flaky: string[];
   skipped?: string;
+  /** Skipped because its folder has no test setup of its own. */
+  noSetup?: boolean;
   notRun?: string;
+}
+
+/** Whether the test unit that holds a changed file ran at both sides. */
+export interface FileTestCoverage {
+  path: string;
+  /** `ran`: its unit built and ran at the base and the head; `not-run`: it did not build or run at either side. */
+  status: 'ran' | 'not-run';
+  /** The unit, and why it did not run. */
+  reason: string;
 }
 
 /** One side of the dependency stage. */
@@ -201,7 +224,8 @@ export interface ProjectCheckRecord {
   source: string;
   /** What a finding of it weighs: `fail` where CI runs it as a check, else `risk`. */
   severity: 'fail' | 'risk';
-  status: 'ran' | 'skipped';
+  /** `partial`: it ran on only part of the files (a cap); never a pass. */
+  status: 'ran' | 'partial' | 'skipped';
   /** Changed files it applied to. */
   files: number;
   /** Why it was skipped. */
@@ -270,3 +294,25 @@ export interface ReportSections {
 }
 
 export type SectionName = keyof ReportSections;
+
+/**
+ * What a run checked and what it did not: one entry per check, scope by scope (the suite, a workspace
+ * package, a changed file, a G16 tool, a guard). Every reporter renders this record, and the decision
+ * reads its gaps: a run with a gap is never a plain PASS (see routing/decide.ts `markNotVerified`).
+ *
+ * - `ran`: the check covered all of its scope.
+ * - `partial`: it ran on part of its input (a cap, files it could not read); never a pass.
+ * - `skipped`: it was not expected to run (turned off, no test setup, no file of its kind).
+ * - `not-run`: it was expected to run and did not (the suite did not start, a tool CI runs is missing).
+ */
+export type CoverageStatus = 'ran' | 'partial' | 'skipped' | 'not-run';
+
+export interface CoverageEntry {
+  /** `G8`, `G16 gofmt`, `G2`, … */
+  check: string;
+  /** What it covers: `the suite`, `package packages/b`, `file core/a.go`, `101 files`. */
+  scope: string;
+  status: CoverageStatus;
+  /** Why it was partial, skipped or not run (or how it ran). */
+  reason?: string;
+}

@@ -1,6 +1,6 @@
 import type { Decision } from './decision.js';
 import type { Finding } from './finding.js';
-import type { ReportSections } from './report-sections.js';
+import type { CoverageEntry, ReportSections } from './report-sections.js';
 
 export type { ReportSections } from './report-sections.js';
 
@@ -52,6 +52,8 @@ export interface Report {
   /** Extra sections guards contribute (psi, tests, links, …). */
   sections: ReportSections;
   decision: Decision;
+  /** What was checked, on which scope, and what was not and why (see core/coverage.ts); absent in reports written before it. */
+  coverage?: CoverageEntry[];
   createdAt: string;
   durationMs: number;
 }

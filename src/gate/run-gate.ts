@@ -10,9 +10,12 @@ import { applyDismissals } from '../core/apply-dismissals.js';
 import { configuredSeverities } from './configured-severity.js';
 import { runQaStage } from '../qa/stage.js';
 import { mergeFindings } from '../routing/merge.js';
+import { foldFindings } from '../routing/fold.js';
 import { runNavigatorStage } from '../navigator/navigator.js';
 import { attributeCommits } from './blame.js';
 import { decideRun } from './decide-run.js';
+import { buildCoverage, type CoverageEntry } from '../core/coverage.js';
+import { markNotVerified } from '../routing/decide.js';
 import { settleGuardStatuses } from './guard-status.js';
 import type { GateOptions } from './gate-options.js';
 import type { ThreadTestOptions } from './guard-messages.js';
@@ -41,11 +44,12 @@ export async function runGate(opts: GateOptions): Promise<Report> {
   const qa = await runQaStage(opts.qa, { patch, findings: raw, sections, config, round: opts.round ?? 1, log });
   if (qa.section) sections.qa = qa.section;
   raw.push(...qa.findings);
-  const findings = await dismiss(run, opts, mergeFindings(groupBySource(raw)));
+  const findings = await dismiss(run, opts, foldFindings(mergeFindings(groupBySource(raw))));
   await attributeCommits(patch, findings);
   traceFindings(run, findings);
-  const tabled = decideRun({ findings, statuses, sections, config, round: opts.round, decide: opts.decide });
-  const decision = await runNavigatorStage(opts.navigator, {
+  const coverage = buildCoverage(statuses, sections);
+  const tabled = decideRun({ findings, statuses, sections, config, round: opts.round, decide: opts.decide, coverage });
+  const navigated = await runNavigatorStage(opts.navigator, {
     decision: tabled,
     findings,
     patch,
@@ -54,7 +58,9 @@ export async function runGate(opts: GateOptions): Promise<Report> {
     log,
     decide: opts.decide,
   });
-  return assembleReport(opts, run, { statuses, findings, decision, started });
+  // Whatever the navigator chose, a run with gaps in its coverage is not a plain pass.
+  const decision = navigated.notVerified || !tabled.notVerified ? navigated : markNotVerified(navigated, tabled.notVerified);
+  return assembleReport(opts, run, { statuses, findings, decision, coverage, started });
 }
 
 /** The plain-data part of the run's test options, for a guard thread. */
@@ -143,6 +149,7 @@ interface RunResult {
   statuses: GuardStatus[];
   findings: Finding[];
   decision: Decision;
+  coverage: CoverageEntry[];
   started: number;
 }
 
@@ -161,6 +168,7 @@ function assembleReport(opts: GateOptions, run: GateRun, result: RunResult): Rep
     findings: result.findings,
     sections: run.sections,
     decision: result.decision,
+    coverage: result.coverage,
     createdAt: new Date(result.started).toISOString(),
     durationMs: Date.now() - result.started,
   };

@@ -1,3 +1,4 @@
+import { coverageMarkdown } from './coverage-section.js';
 import { isolationWarning } from './isolation-warning.js';
 import type { Finding, Severity } from '../core/finding.js';
 import type { Report } from '../core/report.js';
@@ -67,7 +68,8 @@ function titleText(report: Report): string {
   if (d.advisory > 0) parts.push(`${d.advisory} advisory`);
   const tests = readTests(report);
   const untested = tests ? !tests.compared : false;
-  if (parts.length === 0)
+  if (parts.length === 0 && d.notVerified?.length) parts.push('not verified');
+  else if (parts.length === 0)
     parts.push(d.outcome === 'PASS' ? (untested ? 'no findings' : 'all clear') : `${d.outcome.toLowerCase()}: ${reason}`);
   const psi = report.sections.psi === undefined ? null : readPsi(report.sections.psi);
   if (psi?.score !== undefined) parts.push(`Ψ ${formatNumber(psi.score)}`);
@@ -246,6 +248,7 @@ export function renderCheckRun(report: Report, opts: CheckRunOptions = {}): Chec
     psiSection(report) +
     testsSection(report) +
     projectChecksMarkdown(report.sections.checks) +
+    coverageMarkdown(report.coverage) +
     sanctionsSection(report) +
     refineMarkdown(report.sections.refine) +
     findingsHead(report);

@@ -14,7 +14,8 @@ const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…`
 
 function row(v: unknown): ProjectCheckRecord | null {
   if (!isRecord(v) || typeof v.tool !== 'string' || typeof v.source !== 'string') return null;
-  if ((v.status !== 'ran' && v.status !== 'skipped') || (v.severity !== 'fail' && v.severity !== 'risk')) return null;
+  if ((v.status !== 'ran' && v.status !== 'partial' && v.status !== 'skipped') || (v.severity !== 'fail' && v.severity !== 'risk'))
+    return null;
   const r: ProjectCheckRecord = {
     tool: clip(v.tool, 40),
     source: clip(v.source.split('\n')[0]!, 160),
@@ -38,7 +39,9 @@ function readChecks(section: unknown): ProjectCheckRecord[] {
 const describe = (r: ProjectCheckRecord) =>
   r.status === 'ran'
     ? `ran on ${r.files} file${r.files === 1 ? '' : 's'} (findings: ${r.severity})${r.reason ? `; ${r.reason}` : ''}`
-    : `skipped: ${r.reason ?? 'not run'}`;
+    : r.status === 'partial'
+      ? `partial, not a pass: ran on part of its ${r.files} file${r.files === 1 ? '' : 's'}; ${r.reason ?? 'the rest were not checked'}`
+      : `skipped: ${r.reason ?? 'not run'}`;
 
 /** Terminal lines (untrusted text stripped of control characters). */
 export function projectChecksTextLines(section: unknown): string[] {

@@ -7,6 +7,7 @@ import { dismissedText } from './dismissed-text.js';
 import { repoRelativePath, SEVERITY_ORDER } from './format-helpers.js';
 import { readTests } from './sections.js';
 import { qaSummaryLine } from './qa-section.js';
+import { coverageNotifications } from './coverage-section.js';
 
 /**
  * SARIF 2.1.0 for GitHub code scanning: one run, one rule per guard + category, one result per finding.
@@ -192,7 +193,7 @@ export function toSarif(report: Report): Log {
     results.push(resultOf(f, index.get(ruleIdOf(f)), path, !own));
   }
   const dropped = report.findings.length - results.length - notifications.length;
-  notifications.push(...phaseNotifications(report));
+  notifications.push(...phaseNotifications(report), ...coverageNotifications(report.coverage));
   if (dropped > 0) {
     notifications.push({
       level: 'warning',
@@ -221,6 +222,8 @@ export function toSarif(report: Report): Log {
       decision: report.decision.outcome,
       conclusion: report.decision.conclusion,
       reason: report.decision.reason,
+      ...(report.decision.notVerified?.length ? { notVerified: report.decision.notVerified } : {}),
+      ...(report.coverage ? { coverage: report.coverage } : {}),
       base: report.base.sha,
       head: report.head.sha,
       ...(report.configSource ? { config: report.configSource } : {}),

@@ -128,6 +128,10 @@ function describeEntry([key, value]: TestsEntry): string | undefined {
     case 'workspace':
       // Expanded into one line per package by testDetails.
       return undefined;
+    case 'noSetup':
+    case 'files':
+      // Shown by the coverage record.
+      return undefined;
     case 'internalCommand':
       // slopgate's own wrapper of the command: kept in the JSON report, never shown as something to run.
       return undefined;
@@ -167,6 +171,7 @@ const REASON: Record<PackageTests['reason'], string> = {
   changed: 'changed',
   dependent: 'depends on a changed package',
   shared: 'a file outside the packages changed',
+  root: "the root's command",
 };
 
 /** "workspace: npm (package.json workspaces), 2 of 3 packages ran", then one line per package that ran. */

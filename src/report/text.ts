@@ -1,3 +1,4 @@
+import { coverageTextLines } from './coverage-section.js';
 import { isolationWarning } from './isolation-warning.js';
 import type { Finding, Severity } from '../core/finding.js';
 import type { Report } from '../core/report.js';
@@ -205,6 +206,7 @@ export function renderText(report: Report, opts: { color?: boolean } = {}): stri
     testLines(report, paint),
     qaLines(report, paint),
     projectChecksTextLines(report.sections.checks),
+    coverageTextLines(report.coverage).map((l) => safe(l)),
     sanctionLines(report, paint),
     refineTextLines(report.sections.refine),
   );

@@ -60,6 +60,32 @@ function plural(n: number, word: string): string {
 }
 
 /**
+ * A decision with gaps in its coverage (a check expected to run that did not, or ran on part of its
+ * input): never `success`. PASS becomes ADVISE (`neutral`) whose reason starts "not verified: …";
+ * ADVISE says it first; a blocking or skipped decision keeps its outcome and names the gaps after its reason.
+ */
+export function markNotVerified(d: Decision, gaps: readonly string[]): Decision {
+  if (gaps.length === 0 || d.outcome === 'SKIPPED') return d;
+  const shown = gaps.slice(0, 3).join('; ') + (gaps.length > 3 ? `; and ${gaps.length - 3} more gaps` : '');
+  const notVerified = [...gaps];
+  if (d.outcome === 'PASS') {
+    // "every guard passed" would be a promise the run did not keep: the nits (if any) are kept after the gaps.
+    const rest = d.tier === 2 ? `; ${d.reason}` : '';
+    return {
+      ...d,
+      outcome: 'ADVISE',
+      conclusion: 'neutral',
+      next: 'annotate',
+      reason: `not verified: ${shown}${rest}`,
+      notVerified,
+      candidates: ['ADVISE'],
+    };
+  }
+  if (d.outcome === 'ADVISE') return { ...d, reason: `not verified: ${shown}; ${d.reason}`, notVerified };
+  return { ...d, reason: `${d.reason}; not verified: ${shown}`, notVerified };
+}
+
+/**
  * Routes merged findings to one bounded decision. Only blocking findings (fail, or risk when strict)
  * can fail the check; results with a risk but nothing blocking are ADVISE (neutral), nits alone PASS.
  */
@@ -74,7 +100,7 @@ export function decide(all: Finding[], opts: DecideOptions = {}): Decision {
   const buckets: Partial<Record<Bucket, string[]>> = {};
   for (const f of blocking) (buckets[bucketOf(f.category)] ??= []).push(f.id);
   const base = { round, maxRounds, blocking: blocking.length, advisory, buckets };
-  const make = (outcome: Outcome, tier: Decision['tier'], reason: string, next: NextAction): Decision => ({
+  const make: Make = (outcome, tier, reason, next) => ({
     ...base,
     outcome,
     conclusion: CONCLUSION_OF[outcome],
@@ -91,6 +117,22 @@ export function decide(all: Finding[], opts: DecideOptions = {}): Decision {
   });
 
   if (opts.skipReason) return make('SKIPPED', 1, opts.skipReason, 'none');
+  return markNotVerified(route({ findings, blocking, advisory, buckets, round, maxRounds }, opts, make), opts.notVerified ?? []);
+}
+
+type Make = (outcome: Outcome, tier: Decision['tier'], reason: string, next: NextAction) => Decision;
+
+interface Tally {
+  findings: Finding[];
+  blocking: Finding[];
+  advisory: number;
+  buckets: Partial<Record<Bucket, string[]>>;
+  round: number;
+  maxRounds: number;
+}
+
+function route(t: Tally, opts: DecideOptions, make: Make): Decision {
+  const { findings, blocking, advisory, buckets, round, maxRounds } = t;
   if (findings.length === 0 && opts.evidence === 0) {
     return make('STUCK', 2, 'no evidence: no guard or critic ran, so nothing was checked; refusing to report PASS', 'label-stuck');
   }

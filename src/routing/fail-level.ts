@@ -35,10 +35,18 @@ export function parseFailLevel(value: string | undefined): FailLevel {
   return level;
 }
 
-/** The exit code of a finished check: 1 when the report reaches `level`, else 0. */
-export function exitCodeFor(report: Pick<Report, 'decision' | 'findings'>, level: FailLevel): 0 | 1 {
+/** Exit code of a check that found nothing at the fail level but left an expected check unrun or partial. */
+export const NOT_VERIFIED_EXIT = 4;
+
+/**
+ * The exit code of a finished check: 1 when the report reaches `level`; 4 when nothing does but the
+ * decision is not verified (a check that should have run did not, or ran on part of its input), so
+ * that a CI job never goes green on it; else 0. `none` is 0 whatever the report says.
+ */
+export function exitCodeFor(report: Pick<Report, 'decision' | 'findings'>, level: FailLevel): 0 | 1 | typeof NOT_VERIFIED_EXIT {
   if (level === 'none') return 0;
   if (!NON_BLOCKING.has(report.decision.outcome)) return 1;
   const counted = COUNTED[level];
-  return report.findings.some((f) => counted.includes(f.severity)) ? 1 : 0;
+  if (report.findings.some((f) => counted.includes(f.severity))) return 1;
+  return report.decision.notVerified?.length && report.decision.outcome !== 'SKIPPED' ? NOT_VERIFIED_EXIT : 0;
 }

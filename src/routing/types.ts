@@ -20,4 +20,6 @@ export interface DecideOptions {
    * "tests not run: <why>", so a pass never reads as "no regressions".
    */
   testsNotRun?: string;
+  /** The coverage record's gaps (see core/coverage.ts `gapLines`): with any, the decision is never `success`. */
+  notVerified?: string[];
 }

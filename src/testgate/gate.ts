@@ -7,7 +7,7 @@ import type { Logger } from '../core/trace.js';
 import type { BaselineCache } from '../core/ports.js';
 import { baselineKey } from './baseline-key.js';
 import { compareSuites, type SuiteComparison } from './compare.js';
-import { detectRunner } from './runners/detect.js';
+import { detectRunner, noTestSetup } from './runners/detect.js';
 import type { Runner } from './runners/runner.js';
 import { rerunPassing, runSuite, SuiteWorkspace, type SuiteLimits } from './run-suite.js';
 import type { SandboxIsolation } from './sandbox.js';
@@ -124,6 +124,8 @@ export interface TestGateResult {
    * dependency files this change edits (the culprits). Fails closed like `notRun`.
    */
   installFailed?: { message: string; culprits: string[]; output: string };
+  /** `skipped` because no test setup was found (or every affected package was turned off): nothing was expected to run. */
+  noSetup?: boolean;
   /** In a monorepo: each affected package's own result (the fields above then sum them up). */
   workspace?: WorkspaceRun<TestGateResult>;
 }
@@ -225,7 +227,8 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
       exporting = probing.then(() => SuiteWorkspace.create(opts.repoDir, opts.candidateSha, cacheDirOf(opts), config, opts.signal));
       exporting.catch(() => undefined);
       const detection = await detectRunner(opts.base, { command: opts.config.command, runner: opts.config.runner });
-      if ('skipped' in detection) return { ...empty, skipped: detection.skipped };
+      if ('skipped' in detection)
+        return { ...empty, skipped: detection.skipped, ...(noTestSetup(detection.skipped) ? { noSetup: true } : {}) };
       single = detection.runner;
     }
     stage(opts, 'runner detected');
@@ -247,10 +250,25 @@ export async function runTestGate(opts: TestGateOptions): Promise<TestGateResult
   }
 }
 
+/** A root test script that only runs every package's own script (adds nothing once each package ran). */
+const FAN_OUT =
+  /(--workspaces\b|--ws\b|(^|\s)-r(\s|$)|--recursive\b|\bworkspaces\s+(foreach\s+.*)?run\b|\blerna\s+run\b|\bturbo\s+(run\s+)?test\b|\bnx\s+run-many\b)/;
+
+async function rootFansOut(base: Revision): Promise<boolean> {
+  try {
+    const parsed: unknown = JSON.parse((await base.readText('package.json')) ?? 'null');
+    const test = typeof parsed === 'object' && parsed !== null ? (parsed as { scripts?: { test?: unknown } }).scripts?.test : undefined;
+    return typeof test === 'string' && FAN_OUT.test(test);
+  } catch {
+    return false;
+  }
+}
+
 /**
- * A monorepo: each affected package's suite on its own, then one result that sums them up. When none
- * of the affected packages has a test setup of its own (the root's command runs them all, e.g. vitest
- * with a workspace file), the root's command runs once, as without workspaces.
+ * A monorepo: each affected package's suite on its own, then one result that sums them up. The root's
+ * command runs as well whenever an affected package has no test setup of its own, or a file outside every
+ * package changed (unless the root's script only fans out to the packages, which all ran); when none of
+ * the affected packages has a setup of its own, the root's command runs once, as without workspaces.
  */
 async function runPackages(opts: TestGateOptions, ws: Workspace): Promise<TestGateResult> {
   const run = await runWorkspaceGate(
@@ -258,14 +276,27 @@ async function runPackages(opts: TestGateOptions, ws: Workspace): Promise<TestGa
     ws,
     (runner) => runBothSides(opts, runner),
   );
-  if (run.packages.length > 0 && run.packages.every((p) => p.noSetup)) {
-    const detection = await detectRunner(opts.base, { runner: opts.config.runner });
-    if ('skipped' in detection) return summarise(run);
-    const res = await runBothSides(opts, detection.runner);
+  const unsuited = run.packages.filter((p) => p.noSetup);
+  const rootIsPackage = run.packages.some((p) => p.dir === '.' && p.result);
+  const wantRoot = !rootIsPackage && (unsuited.length > 0 || (run.shared.length > 0 && !(await rootFansOut(opts.base))));
+  if (!wantRoot) return summarise(run);
+  const detection = await detectRunner(opts.base, { runner: opts.config.runner });
+  if ('skipped' in detection) return summarise(run);
+  const res = await runBothSides(opts, detection.runner);
+  if (run.packages.length > 0 && unsuited.length === run.packages.length) {
     const note = `${ws.kind} workspace (${ws.source}): none of the ${run.packages.length} affected packages has a test setup of its own, so the root's command ran`;
     return { ...res, notes: [note, ...(res.notes ?? [])] };
   }
-  return summarise(run);
+  const why = unsuited.length
+    ? `${unsuited.map((p) => p.dir).join(', ')} ${unsuited.length === 1 ? 'has' : 'have'} no test setup of ${unsuited.length === 1 ? 'its' : 'their'} own`
+    : `this change edits files outside every package`;
+  run.packages.push({
+    name: 'root',
+    dir: '.',
+    reason: 'root',
+    result: { ...res, notes: [`the root's command ran: ${why}`, ...(res.notes ?? [])] },
+  });
+  return summarise({ ...run, rootRan: true });
 }
 
 function mergeComparisons(list: SuiteComparison[]): SuiteComparison {
@@ -300,11 +331,14 @@ function summarise(run: WorkspaceRun<TestGateResult>): TestGateResult {
   const runners = new Set(results.map((r) => r.runner));
   const notRun = ran.flatMap((p) => (p.result.notRun ? [label(p, p.result.notRun)] : []));
   const everySkipped = run.packages.length > 0 && ran.length === 0;
+  // Nothing was expected to run: every affected package has no setup or is turned off in config.
+  const noSetup = everySkipped && run.packages.every((p) => p.noSetup === true || (p.skipped ?? '').startsWith('disabled in config'));
   const baseline = mergeSides(results.flatMap((r) => (r.baseline ? [r.baseline] : [])));
   const candidate = mergeSides(results.flatMap((r) => (r.candidate ? [r.candidate] : [])));
   const comparisons = results.flatMap((r) => (r.comparison ? [r.comparison] : []));
   // The dependencies are installed once for the workspace: one failure stands for all packages.
   const installFailed = results.find((r) => r.installFailed)?.installFailed;
+  const configChanges = results.find((r) => r.configChanges?.length)?.configChanges;
   return {
     regressions: results.flatMap((r) => r.regressions),
     flaky: results.flatMap((r) => r.flaky),
@@ -312,6 +346,7 @@ function summarise(run: WorkspaceRun<TestGateResult>): TestGateResult {
     ...(first?.runner && runners.size === 1 ? { runner: first.runner } : {}),
     ...(first && results.length === 1 ? { command: first.command, internalCommand: first.internalCommand } : {}),
     ...(everySkipped ? { skipped: run.packages.map((p) => label(p, p.skipped ?? p.result?.skipped ?? 'not run')).join('; ') } : {}),
+    ...(noSetup ? { noSetup: true } : {}),
     ...(baseline ? { baseline } : {}),
     ...(candidate ? { candidate } : {}),
     baselineCached: results.length > 0 && results.every((r) => r.baselineCached),
@@ -320,6 +355,9 @@ function summarise(run: WorkspaceRun<TestGateResult>): TestGateResult {
     ...(first?.isolation ? { isolation: first.isolation } : {}),
     ...(first?.dependencies ? { dependencies: first.dependencies } : {}),
     ...(installFailed ? { installFailed } : {}),
+    // Every package's run compares the whole tree's test configuration: one list stands for all.
+    ...(configChanges ? { configChanges } : {}),
+    ...(results.some((r) => r.unverifiableCommand) ? { unverifiableCommand: true } : {}),
     notes,
     workspace: run,
   };
@@ -479,7 +517,7 @@ async function judgeBothSides(
     return { ...common, comparison, noTestsAtHead: baseRanTests || baseline.units.length > 0 };
   }
   const comparison = compareSuites(baseline, candidate);
-  const unverifiable = candidate.units.some((u) => u.kind === 'suite') && configChanges.some((c) => c.path === 'package.json');
+  const unverifiable = candidate.units.some((u) => u.kind === 'suite') && configChanges.some((c) => /(^|\/)package\.json$/.test(c.path));
   if (comparison.suiteBroken) {
     // Exit-code-only runners can re-run the whole suite; a pass means the failure was a flake.
     const suite: TestOutcome = { id: `${runner.id}:(suite)`, status: 'failed', unit: `${runner.id}:(suite)` };

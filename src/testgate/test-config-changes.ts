@@ -11,6 +11,8 @@ export interface TestConfigChange {
   path: string;
   /** What changed in it, e.g. "[pytest] section", "scripts.test". */
   what: string;
+  /** A package manifest whose test script ran something at the base and is a no-op (`exit 0`, `true`, `echo …`) with the change. */
+  switchedOff?: boolean;
 }
 
 /** Whole files whose every edit can change test selection. */
@@ -19,9 +21,18 @@ const WHOLE_FILE = [
   /(^|\/)(jest|vitest|vite)\.config\.[cm]?[jt]s$/,
   /(^|\/)vitest\.(workspace|projects)\.[cm]?[jt]s$/,
   /(^|\/)jest\.config\.json$/,
-  /^\.mocharc(\.\w+)?$/,
-  /^pytest\.ini$/,
+  /(^|\/)\.mocharc(\.\w+)?$/,
+  /(^|\/)pytest\.ini$/,
 ];
+
+/** Vendored trees are not the project's test configuration. */
+const VENDORED = /(^|\/)(node_modules|vendor|third_party)\//;
+
+/** A package manifest, at the root or in any workspace package. */
+const MANIFEST = /(^|\/)package\.json$/;
+
+/** A test script that runs nothing. */
+const NO_OP = /^\s*(exit\s+0|true|:|echo\b[^&|;]*|node\s+-e\s+(['"])\s*\2)?\s*;?\s*$/;
 
 /** Files of which only one section decides test selection: path → section headers (INI/TOML). */
 const SECTIONED: Record<string, { header: RegExp; label: string }> = {
@@ -57,6 +68,13 @@ function packageField(text: string | null, key: string): string | undefined {
   }
 }
 
+function scriptOf(text: string | null): string | undefined {
+  const v = packageField(text, 'scripts.test');
+  if (v === undefined || v === '(unparseable)') return undefined;
+  const parsed: unknown = JSON.parse(v);
+  return typeof parsed === 'string' ? parsed : undefined;
+}
+
 /** The test-selection files that differ between `base` and `candidate`, with what changed in each. */
 export async function testConfigChanges(base: Revision, candidate: Revision): Promise<TestConfigChange[]> {
   const [b, c] = await Promise.all([base.entries(), candidate.entries()]);
@@ -70,7 +88,8 @@ export async function testConfigChanges(base: Revision, candidate: Revision): Pr
       out.push({ path, what: before === undefined ? 'added' : after === undefined ? 'deleted' : 'edited' });
       continue;
     }
-    const section = SECTIONED[path];
+    if (VENDORED.test(path)) continue;
+    const section = SECTIONED[path.split('/').pop() ?? path];
     if (section) {
       const { header, label } = section;
       const [x, y] = await Promise.all([base.readText(path), candidate.readText(path)]);
@@ -79,10 +98,14 @@ export async function testConfigChanges(base: Revision, candidate: Revision): Pr
       if (sx !== sy) out.push({ path, what: `its ${label} section` });
       continue;
     }
-    if (path === 'package.json') {
+    if (MANIFEST.test(path)) {
       const [x, y] = await Promise.all([base.readText(path), candidate.readText(path)]);
       const keys = PACKAGE_KEYS.filter((k) => packageField(x, k) !== packageField(y, k));
-      if (keys.length) out.push({ path, what: keys.join(', ') });
+      if (!keys.length) continue;
+      const [before, after] = [scriptOf(x), scriptOf(y)];
+      const switchedOff =
+        before !== undefined && !NO_OP.test(before) && (after === undefined || NO_OP.test(after)) && keys.includes('scripts.test');
+      out.push({ path, what: keys.join(', '), ...(switchedOff ? { switchedOff: true } : {}) });
     }
   }
   return out;

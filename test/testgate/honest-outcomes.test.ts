@@ -71,8 +71,12 @@ needs('pytest', 'bwrap')('honest outcomes of the test gate, through the CLI', ()
     );
     expect(g8.reason).toMatch(/tests\.setup.*Without them, new failures cannot be told from old ones$/);
     expect(g8.reason).not.toMatch(/\(exit \d+\)/);
-    expect(checkRunTitle(report)).toBe(`no findings · tests not run: no test results at the base: ${CAUSE}`);
-    expect(report.decision.reason).toContain(`tests not run: no test results at the base: ${CAUSE}`);
+    // The suite never started: not verified, never a pass.
+    expect(checkRunTitle(report)).toBe(`not verified · tests not run: no test results at the base: ${CAUSE}`);
+    expect(report.decision.reason).toContain(
+      `not verified: the suite did not start at the base or the head — no test results at the base: ${CAUSE}`,
+    );
+    expect(report.decision.conclusion).toBe('neutral');
   }, 240_000);
 
   it('a CI workflow’s command is the one the finding asks for', async () => {

@@ -177,6 +177,7 @@ async function runEcosystem(
     else {
       if (p.files.length < p.total) {
         const note = `checked the first ${MAX_FILES} of ${p.total} files; the others were not checked`;
+        run.record.status = 'partial';
         run.record.reason = run.record.reason ? `${note}; ${run.record.reason}` : note;
       }
       into.set(p.tool, run);

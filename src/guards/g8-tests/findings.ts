@@ -393,16 +393,31 @@ function weakenedFindings(res: TestGateResult, weakened: readonly Weakening[]): 
 
 /** An exit-code-only runner whose command the change rewrote: its exit code proves nothing. */
 function unverifiableFinding(res: TestGateResult): GuardFinding {
-  const changes = (res.configChanges ?? []).filter((c) => c.path === 'package.json');
+  const changes = (res.configChanges ?? []).filter((c) => /(^|\/)package\.json$/.test(c.path));
   return {
     category: 'tests-removed',
     severity: 'fail',
-    path: 'package.json',
+    path: changes[0]?.path ?? 'package.json',
     message: `This change edits what \`${res.command}\` runs (${describeChanges(changes)}), and that command only reports an exit code, so its pass with this change says nothing about the tests that ran at the base. Treated as tests removed.`,
     remediation:
       'Keep the test script of package.json as it is at the base in this PR (change it in a separate PR a reviewer approves), or configure tests.command on the default branch.',
     evidence: { configChanges: changes.map((c) => `${c.path}: ${c.what}`) } satisfies G8UnverifiableEvidence,
   };
+}
+
+/** A package manifest (the root's or a workspace package's) whose test script the change turned into a no-op. */
+function switchedOffFindings(res: TestGateResult): GuardFinding[] {
+  return (res.configChanges ?? [])
+    .filter((c) => c.switchedOff)
+    .map((c) => ({
+      category: 'tests-removed',
+      severity: 'fail',
+      path: c.path,
+      message: `This change turns the test script of \`${c.path}\` into a command that runs no test: whoever runs that package's tests (its CI, \`npm test\`) no longer tests anything. Treated as tests removed.`,
+      remediation:
+        'Keep the test script as it is at the base in this PR (change it in a separate PR a reviewer approves), or say in the PR description why the package has no tests any more.',
+      evidence: { configChanges: [`${c.path}: ${c.what}`] } satisfies G8UnverifiableEvidence,
+    }));
 }
 
 async function flakyFinding(ctx: GuardContext, v: RerunVerdict): Promise<GuardFinding> {
@@ -432,6 +447,7 @@ export async function testGateFindings(
   for (const v of res.regressions) out.push(await regressionFinding(ctx, res, v));
   out.push(...(await removedFindings(res, ctx, weakened)));
   if (res.unverifiableCommand) out.push(unverifiableFinding(res));
+  else out.push(...switchedOffFindings(res));
   for (const v of res.flaky) out.push(await flakyFinding(ctx, v));
   return out;
 }

@@ -12,6 +12,8 @@ import { patchWeakenings, weakeningCovers } from '../shared/test-weakening.js';
 import type { SuiteResult, TestOutcome } from '../../core/suite-result.js';
 import { G8_EVIDENCE } from './evidence.js';
 import { heldFindings, holdKnownFlaky, withHeld } from './flaky-memory.js';
+import { fileCoverage } from '../../testgate/file-coverage.js';
+import { missingSystemPackages } from '../../testgate/ci-system-packages.js';
 
 function services(ctx: GuardContext): { tests: TestRunOptions; cache: BaselineCache } {
   const { run, tests, baselineCache } = ctx.services;
@@ -34,9 +36,10 @@ function side(r: SuiteResult): TestSideSummary {
   };
 }
 
-/** The `tests` report section. */
-export function testsSection(res: TestGateResult): TestsSection {
+/** The `tests` report section; `changed` (the change's paths) gives the per-file coverage. */
+export function testsSection(res: TestGateResult, changed: readonly string[] = []): TestsSection {
   const c = res.comparison;
+  const files = fileCoverage(changed, res.baseline, res.candidate);
   return {
     ...(res.runner ? { runner: res.runner, command: res.command, internalCommand: res.internalCommand } : {}),
     ...(res.baseline ? { baseline: { ...side(res.baseline), cached: Boolean(res.baselineCached) } } : {}),
@@ -48,7 +51,9 @@ export function testsSection(res: TestGateResult): TestsSection {
     removed: c ? c.removed.map((t) => t.id) : [],
     flaky: res.flaky.map((r) => r.test.id),
     ...(res.skipped ? { skipped: res.skipped } : {}),
+    ...(res.noSetup ? { noSetup: true } : {}),
     ...(res.notRun ? { notRun: res.notRun } : {}),
+    ...(files.length ? { files } : {}),
     ...(res.configChanges?.length ? { configChanges: res.configChanges.map((ch) => `${ch.path}: ${ch.what}`) } : {}),
     ...(res.notes?.length ? { notes: res.notes } : {}),
     ...(res.isolation ? { sandbox: res.isolation } : {}),
@@ -69,6 +74,7 @@ function workspaceSection(run: WorkspaceRun<TestGateResult>): NonNullable<TestsS
     source: run.source,
     total: run.total,
     ...(run.shared.length ? { shared: run.shared } : {}),
+    ...(run.rootRan ? { rootRan: true } : {}),
     packages: run.packages.map((p) => {
       const r = p.result;
       const skipped = p.skipped ?? r?.skipped;
@@ -85,6 +91,7 @@ function workspaceSection(run: WorkspaceRun<TestGateResult>): NonNullable<TestsS
         suiteBroken: r?.suiteBroken ?? false,
         flaky: r?.flaky.map((v) => v.test.id) ?? [],
         ...(skipped ? { skipped } : {}),
+        ...(p.noSetup ? { noSetup: true } : {}),
         ...(r?.notRun ? { notRun: r.notRun } : {}),
       };
     }),
@@ -170,7 +177,19 @@ export const g8: Guard = {
     });
     // Known-flaky and quarantined tests come out of the regressions (flaky-memory.ts).
     const { res, held } = await holdKnownFlaky(gated, ctx);
-    ctx.section('tests', withHeld(testsSection(res), held));
+    const section = withHeld(
+      testsSection(
+        res,
+        ctx.patch.files.filter((f) => f.status !== 'deleted').map((f) => f.path),
+      ),
+      held,
+    );
+    // What the project's CI installs from apt and this machine lacks: often why a unit does not build here.
+    if (!res.noSetup) {
+      const missing = await missingSystemPackages(ctx.base).catch((): string[] => []);
+      if (missing.length) section.systemPackagesMissing = missing;
+    }
+    ctx.section('tests', section);
     if (res.skipped) throw new GuardSkip(res.skipped);
     return [...(await testGateFindings(res, ctx, await parseWeakenings())), ...(await heldFindings(held, ctx))];
   },

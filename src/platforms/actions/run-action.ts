@@ -29,7 +29,7 @@ import { workflowTrust, workflowTrustGuard } from './workflow-trust.js';
  * Exit codes of the step: 0 the gate passes (at the fail level), 1 it does not, 2 the workflow or the
  * config is wrong, 3 slopgate itself could not finish (an outage: never a pass).
  */
-export const EXIT = { pass: 0, blocked: 1, input: 2, outage: 3 } as const;
+export const EXIT = { pass: 0, blocked: 1, input: 2, outage: 3, notVerified: 4 } as const;
 
 export interface ActionIo {
   env: NodeJS.ProcessEnv;
@@ -291,7 +291,7 @@ async function finishStep(run: JobRun, inputs: ActionInputs, ctx: RunnerContext,
       write(
         `slopgate: ${outcome}, ${blocking} blocking, ${report.findings.length} finding(s); fail level ${inputs.failLevel} → exit ${code}`,
       );
-      return code === 0 ? EXIT.pass : EXIT.blocked;
+      return code === 0 ? EXIT.pass : code === 1 ? EXIT.blocked : EXIT.notVerified;
     }
     // `superseded` only comes from a queue's abort, which the Action has not: were it to, it is no pass.
     case 'superseded':

@@ -30,7 +30,7 @@ import { planGo } from './go-deps.js';
 import { planMaven } from './maven-deps.js';
 import { planNpm } from './npm-deps.js';
 import { planPython } from './python-deps.js';
-import { registryEnvFor } from './registry-env.js';
+import { registryEnvFor, skipDownloadEnvFor } from './registry-env.js';
 import { toolVersion } from './toolchains.js';
 
 const run = promisify(execFile);
@@ -141,7 +141,7 @@ async function planFor(rev: Revision, runner: RunnerId, floor?: Revision): Promi
 function cacheKey(plan: DepsPlan): string {
   const h = createHash('sha256');
   h.update(
-    `v${PLAN_VERSION}\0${plan.ecosystem}\0${process.platform}-${process.arch}\0${JSON.stringify(registryEnvFor(plan.ecosystem))}\0${plan.script}\0`,
+    `v${PLAN_VERSION}\0${plan.ecosystem}\0${process.platform}-${process.arch}\0${JSON.stringify({ ...registryEnvFor(plan.ecosystem), ...skipDownloadEnvFor(plan.ecosystem) })}\0${plan.script}\0`,
   );
   h.update(plan.keyMaterial);
   return `${plan.ecosystem}-${h.digest('hex').slice(0, 32)}`;
@@ -327,7 +327,7 @@ async function runInstall(plan: DepsPlan, root: InstallRoot, sha: string, ctx: D
       error: 'network for dependency installs is off on this machine (SLOPGATE_EGRESS=off), and nothing is cached for these dependencies',
     };
   await writeSandboxGitConfig(join(root.dir, 'home'));
-  const env = { ...registryEnvFor(plan.ecosystem), ...plan.env };
+  const env = { ...registryEnvFor(plan.ecosystem), ...skipDownloadEnvFor(plan.ecosystem), ...plan.env };
   const cap = new AbortController();
   const stopWatching = root.watch(cap);
   try {

@@ -95,6 +95,30 @@ const READ_BY: Record<string, string[]> = {
   go: ['GOPROXY', 'GOSUMDB'],
 };
 
+/**
+ * Switches that stop the usual postinstall downloads from outside the registries (browsers, Electron,
+ * Cypress, driver binaries): the egress proxy would refuse them, and one refused download would fail
+ * the whole install. A suite that needs the browser then says so when it runs, and the rest installs.
+ */
+export const SKIP_DOWNLOAD_ENV: Readonly<Record<string, string>> = {
+  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+  PUPPETEER_SKIP_DOWNLOAD: '1',
+  PUPPETEER_SKIP_CHROMIUM_DOWNLOAD: '1',
+  CYPRESS_INSTALL_BINARY: '0',
+  ELECTRON_SKIP_BINARY_DOWNLOAD: '1',
+  CHROMEDRIVER_SKIP_DOWNLOAD: 'true',
+  GECKODRIVER_SKIP_DOWNLOAD: 'true',
+  SAUCECTL_INSTALL_BINARY: 'false',
+  NODE_SQLITE3_BINARY_SITE_OFF: '1',
+};
+
+const JS_ECOSYSTEMS = new Set(['npm', 'pnpm', 'yarn']);
+
+/** The skip-download switches an ecosystem's install runs with (JavaScript package managers only). */
+export function skipDownloadEnvFor(ecosystem: string): Record<string, string> {
+  return JS_ECOSYSTEMS.has(ecosystem) ? { ...SKIP_DOWNLOAD_ENV } : {};
+}
+
 export function registryEnvFor(ecosystem: string, env: Record<string, string> = operatorRegistryEnv()): Record<string, string> {
   const names = READ_BY[ecosystem] ?? [];
   return Object.fromEntries(Object.entries(env).filter(([k]) => names.includes(k)));

@@ -16,6 +16,14 @@ import type { RunnerId } from '../../core/suite-result.js';
 
 export type Detection = { runner: Runner } | { skipped: string };
 
+/**
+ * Whether a detection skip means the tree has no test setup at all (nothing was expected to run), as
+ * opposed to one slopgate found and cannot run (a Gradle build, a package.json that does not parse).
+ */
+export function noTestSetup(skipped: string): boolean {
+  return /^no supported test setup found|^package\.json has no test script/.test(skipped);
+}
+
 const PYTEST_STRONG = ['pytest.ini', 'conftest.py', 'tox.ini'];
 const PYTHON_MARKERS = ['pyproject.toml', 'setup.cfg', 'setup.py', ...PYTEST_STRONG];
 /** A file pytest collects by its default naming (`test_*.py`, `*_test.py`), outside vendored trees. */

@@ -1,7 +1,7 @@
 import type { Workspace, WorkspacePackage } from './workspace-types.js';
 
 /** Why a package's suite runs for a change. */
-export type RunReason = 'changed' | 'dependent' | 'shared';
+export type RunReason = 'changed' | 'dependent' | 'shared' | 'root';
 
 export interface AffectedPackage {
   pkg: WorkspacePackage;
@@ -16,9 +16,21 @@ export interface Affected {
   shared: string[];
 }
 
-/** Files that change no package's behaviour when they sit outside every package. */
+/**
+ * Known documentation, which changes no package's behaviour when it sits outside every package: Markdown
+ * and other prose formats, README/CHANGELOG/LICENSE-like files, issue templates, `docs/`. Any other file
+ * (a `requirements.txt`, a `constraints.txt`, a data file a package reads) counts as shared.
+ */
 const INERT =
-  /(^|\/)[^/]*\.(md|mdx|rst|txt|adoc)$|^(LICENSE|NOTICE|AUTHORS|CHANGELOG)[^/]*$|^\.github\/(ISSUE_TEMPLATE|PULL_REQUEST_TEMPLATE)|^docs\//i;
+  /(^|\/)[^/]*\.(md|mdx|rst|adoc)$|(^|\/)(README|CHANGELOG|CHANGES|HISTORY|LICEN[CS]E|COPYING|NOTICE|AUTHORS|CONTRIBUTING|CODE_OF_CONDUCT|SECURITY)([-_.][^/]*)?$|^\.github\/(ISSUE_TEMPLATE|PULL_REQUEST_TEMPLATE)|^docs\//i;
+
+/** Never inert, wherever they are: they decide what is installed. */
+const NEVER_INERT = /(^|\/)(requirements|constraints)[^/]*\.(txt|in)$/i;
+
+/** Whether a file outside every package is known documentation (see INERT). */
+export function isInertDoc(path: string): boolean {
+  return INERT.test(path) && !NEVER_INERT.test(path);
+}
 
 /** The package a file belongs to: the one with the longest folder containing it. */
 export function ownerOf(ws: Workspace, path: string): WorkspacePackage | undefined {
@@ -41,7 +53,7 @@ export function affectedPackages(ws: Workspace, changed: string[]): Affected {
   for (const path of changed) {
     const owner = ownerOf(ws, path);
     if (owner) touched.add(owner.dir);
-    else if (!INERT.test(path)) shared.push(path);
+    else if (!isInertDoc(path)) shared.push(path);
   }
   if (shared.length) return { packages: ws.packages.map((pkg) => ({ pkg, reason: touched.has(pkg.dir) ? 'changed' : 'shared' })), shared };
   const dependents = new Map<string, string[]>();

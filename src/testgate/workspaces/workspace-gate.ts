@@ -1,6 +1,6 @@
 import { git } from '../../core/git.js';
 import type { RunnerId, SuiteResult } from '../../core/suite-result.js';
-import { detectRunner } from '../runners/detect.js';
+import { detectRunner, noTestSetup } from '../runners/detect.js';
 import type { Runner } from '../runners/runner.js';
 import { affectedPackages, type RunReason } from './affected-packages.js';
 import { packageRunner } from './package-runner.js';
@@ -36,6 +36,8 @@ export interface WorkspaceRun<R> {
   total: number;
   /** Changed non-doc files outside every package (every package ran because of them). */
   shared: string[];
+  /** The root's own command ran beside the packages (its entry is the package `root` at `.`). */
+  rootRan?: boolean;
   packages: PackageRun<R>[];
 }
 
@@ -86,7 +88,7 @@ export async function runWorkspaceGate<R>(
     const detection = await detectRunner(tree, { command: cfg.command, runner: cfg.runner, up: upFrom(pkg.dir) });
     if ('skipped' in detection) {
       entry.skipped = detection.skipped;
-      entry.noSetup = true;
+      if (noTestSetup(detection.skipped)) entry.noSetup = true;
       continue;
     }
     const runner = pkg.dir === '.' ? detection.runner : packageRunner(detection.runner, pkg.dir);
