@@ -158,6 +158,7 @@ export async function runCheck(args: CheckArgs, write: (s: string) => void, llm:
       services: {
         ...services,
         tests: { ...(args.noTests ? { enabled: false } : {}), progress: (text) => progress.update(text) },
+        host: 'cli',
       },
       base,
       head: head.ref,
@@ -184,6 +185,7 @@ export async function runCheck(args: CheckArgs, write: (s: string) => void, llm:
     cliStage(log, 'store closed');
   }
   const out = renderReport(args.format, report, {
+    host: 'cli',
     color: args.format === 'text' && !output && process.stdout.isTTY && !process.env.NO_COLOR,
   });
   if (output) {

@@ -144,6 +144,7 @@ export async function runRefine(args: RefineArgs, write: (s: string) => void, de
     const services = {
       ...storeServices,
       tests: { ...(args.noTests ? { enabled: false } : {}), progress: show },
+      host: 'cli' as const,
     };
     show('running the guards');
     const report = await runGate({ repoDir, base, head: args.head, config, configSource, guards: GUARDS, services });
