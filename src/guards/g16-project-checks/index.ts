@@ -195,7 +195,8 @@ export const g16: Guard = {
       const relevant = files.filter((f) => FILES_OF[tool].test(f.path) && inScope(f.path));
       if (relevant.length === 0) continue;
       if (tool === 'gofmt' || tool === 'rustfmt') {
-        const run = await runFormatter(tool, check, relevant, ctx);
+        const end = ctx.services.tests?.stage?.(tool);
+        const run = await runFormatter(tool, check, relevant, ctx).finally(() => end?.());
         findings.push(...run.findings);
         records.push(withFound(run.record, run.findings));
       } else sandboxed.push({ tool, check, files: relevant });
@@ -206,7 +207,11 @@ export const g16: Guard = {
       // every sandboxed check comes back with a record; one that did not is never counted as passed
       const skipped = { status: 'skipped', files: c.files.length, reason: 'it did not run' } as const;
       findings.push(...(run?.findings ?? []));
-      records.push(run ? withFound(run.record, run.findings) : { tool: c.tool, source: sourceText(c.check), severity: severityOf(c.check), ...skipped });
+      records.push(
+        run
+          ? withFound(run.record, run.findings)
+          : { tool: c.tool, source: sourceText(c.check), severity: severityOf(c.check), ...skipped },
+      );
     }
     if (records.length > 0) ctx.section('checks', { checks: records });
     if (records.length > 0 && records.every((r) => r.status === 'skipped')) {
