@@ -48,9 +48,10 @@ function readChecks(section: unknown): ProjectCheckRecord[] {
  * record of an older slopgate has no counts; then only what a finding of it would weigh is known.
  */
 function foundText(r: ProjectCheckRecord): string {
-  if (!r.found) return `findings of it weigh ${r.severity}`;
-  const parts = (['fail', 'risk', 'nit'] as const).filter((s) => r.found![s] > 0).map((s) => `${r.found![s]} ${s}`);
-  const total = r.found.fail + r.found.risk + r.found.nit;
+  const found = r.found;
+  if (!found) return `findings of it weigh ${r.severity}`;
+  const parts = (['fail', 'risk', 'nit'] as const).filter((s) => found[s] > 0).map((s) => `${found[s]} ${s}`);
+  const total = found.fail + found.risk + found.nit;
   return total === 0 ? 'no findings' : `${total} finding${total === 1 ? '' : 's'} (${parts.join(', ')})`;
 }
 

@@ -71,7 +71,7 @@ needs('pytest')('slopgate check without a sandbox', () => {
 
   it('SLOPGATE_BWRAP only makes things stricter: a program other than the bwrap on PATH is refused even when it runs', () => {
     const repo = prRepo(BASE, BREAKS);
-    const r = check(repo.dir, [], { SLOPGATE_BWRAP: '/bin/true' });
+    const r = check(repo.dir, ['--quiet'], { SLOPGATE_BWRAP: '/bin/true' });
     expect(r.status).toBe(3);
     expect(r.stderr).toMatch(
       /^slopgate: not about your code: the sandbox could not start — SLOPGATE_BWRAP=\/bin\/true is not the bwrap on PATH/,

@@ -62,7 +62,14 @@ needs('go')('G16: gofmt on the Go files a pull request changes (real CLI)', () =
     expect(GO_HEAD.split('\n').slice(0, 8).join('\n') + '\n' + found[0]!.suggestion!.replacement + '\n}\n').toBe(GO_FORMATTED);
     expect(report.decision.outcome).not.toBe('PASS');
     expect(report.sections.checks?.checks).toEqual([
-      { tool: 'gofmt', source: '.github/workflows/ci.yml: test -z "$(gofmt -l .)"', severity: 'fail', status: 'ran', files: 1, found: { fail: 1, risk: 0, nit: 0 } },
+      {
+        tool: 'gofmt',
+        source: '.github/workflows/ci.yml: test -z "$(gofmt -l .)"',
+        severity: 'fail',
+        status: 'ran',
+        files: 1,
+        found: { fail: 1, risk: 0, nit: 0 },
+      },
     ]);
   });
 

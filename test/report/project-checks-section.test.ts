@@ -4,7 +4,14 @@ import { projectChecksMarkdown, projectChecksTextLines } from '../../src/report/
 const SECTION = {
   checks: [
     { tool: 'gofmt', source: '.github/workflows/ci.yml: test -z "$(gofmt -l .)"', severity: 'fail', status: 'ran', files: 2 },
-    { tool: 'prettier', source: 'package.json: prettier --check .', severity: 'fail', status: 'ran', files: 2, found: { fail: 0, risk: 0, nit: 0 } },
+    {
+      tool: 'prettier',
+      source: 'package.json: prettier --check .',
+      severity: 'fail',
+      status: 'ran',
+      files: 2,
+      found: { fail: 0, risk: 0, nit: 0 },
+    },
     { tool: 'clippy', source: 'ci.yml: cargo clippy', severity: 'fail', status: 'ran', files: 1, found: { fail: 2, risk: 1, nit: 0 } },
     {
       tool: 'ruff-check',
