@@ -15,7 +15,7 @@ import { cliStoreOptions, storeNotice } from './store-options.js';
 import type { Store } from '../store/store.js';
 import { cliConfig } from './repo-config.js';
 import { snapshotWorkingTree, uncommittedCount } from './working-tree.js';
-import { progressLine, type ProgressStream } from './progress-line.js';
+import { progressLine, type ProgressClock, type ProgressStream } from './progress-line.js';
 import { sandboxCapabilitiesAsync } from '../testgate/sandbox-probe.js';
 
 export interface CheckArgs {
@@ -39,6 +39,8 @@ export interface CheckArgs {
   qa?: boolean;
   /** Gate the working tree (uncommitted changes included) against the base, as a pull request of it would be. */
   workingTree?: boolean;
+  /** No progress on stderr (`--quiet`). */
+  quiet?: boolean;
 }
 
 export function parseFormat(value: string | undefined): ReportFormat {
@@ -101,8 +103,10 @@ async function headToGate(repoDir: string, args: CheckArgs, warn: (s: string) =>
 export interface CheckIo {
   /** Default: stderr. */
   warn?: (s: string) => void;
-  /** Where the progress line of slow work is drawn when it is a terminal and the format is not json (default: stderr). */
+  /** Where progress is told (default: stderr): a line redrawn on a terminal, plain lines and heartbeats elsewhere. */
   stderr?: ProgressStream;
+  /** The progress line's clock (tests). */
+  clock?: ProgressClock;
 }
 
 /** With `--trace`: when the CLI reached a step (ms since the process started). */
@@ -148,7 +152,7 @@ export async function runCheck(args: CheckArgs, write: (s: string) => void, llm:
   const services = open
     ? (await import('../store/services.js')).pendingStoreServices(open, { repo: repoDir })
     : { baselineCache: new FileBaselineCache(fileBaselineCacheDir()) };
-  const progress = progressLine(io.stderr ?? process.stderr, args.format !== 'json');
+  const progress = progressLine(io.stderr ?? process.stderr, !args.quiet, io.clock);
   progress.update(`gating ${base}..${head.label ?? args.head}: running the guards`);
   cliStage(log, 'gate starts');
   let report: Awaited<ReturnType<typeof runGate>>;
@@ -157,7 +161,12 @@ export async function runCheck(args: CheckArgs, write: (s: string) => void, llm:
       repoDir,
       services: {
         ...services,
-        tests: { ...(args.noTests ? { enabled: false } : {}), progress: (text) => progress.update(text) },
+        tests: {
+          ...(args.noTests ? { enabled: false } : {}),
+          progress: (text) => progress.update(text),
+          stage: (name) => progress.begin(name),
+        },
+        host: 'cli',
       },
       base,
       head: head.ref,
@@ -184,6 +193,7 @@ export async function runCheck(args: CheckArgs, write: (s: string) => void, llm:
     cliStage(log, 'store closed');
   }
   const out = renderReport(args.format, report, {
+    host: 'cli',
     color: args.format === 'text' && !output && process.stdout.isTTY && !process.env.NO_COLOR,
   });
   if (output) {

@@ -28,6 +28,9 @@ Options:
   -o, --output FILE     write the report to FILE instead of stdout (the folder must exist)
   --trace FILE          write the structured trace (JSON lines) to FILE (the folder must exist)
   --db DIR|postgres://… keep runs in a database (G9 history, cached test baselines)
+  -q, --quiet           no progress on stderr (by default: a live line on a terminal naming the
+                        stage running and its time; elsewhere, as in CI logs, a line per stage and
+                        one every 30 s while a stage runs)
   -h, --help            this help
 
 Exit code: 0 nothing reaches the fail level, 1 it does, 2 usage, config or git errors,

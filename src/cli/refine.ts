@@ -130,7 +130,9 @@ export async function runRefine(args: RefineArgs, write: (s: string) => void, de
   // The same repository identity as `slopgate check --db`, so G9 history and refine attempts meet.
   const repoName = repoDir;
   // As in `check`: what runs now (the gate, then each candidate) and, inside it, what the test gate does.
-  const progress = progressLine(io.stderr ?? process.stderr, args.format !== 'json');
+  const stderr = io.stderr ?? process.stderr;
+  // Drawn on a terminal only (refine has no --quiet yet); `check` also tells a log.
+  const progress = progressLine(stderr, args.format !== 'json' && stderr.isTTY === true);
   let stage = `gating ${base}..${args.head}`;
   const show = (text: string) => progress.update(`${stage}: ${text}`);
   const enter = (next: string) => {
@@ -144,6 +146,7 @@ export async function runRefine(args: RefineArgs, write: (s: string) => void, de
     const services = {
       ...storeServices,
       tests: { ...(args.noTests ? { enabled: false } : {}), progress: show },
+      host: 'cli' as const,
     };
     show('running the guards');
     const report = await runGate({ repoDir, base, head: args.head, config, configSource, guards: GUARDS, services });

@@ -1,3 +1,4 @@
+import type { HostKind } from './host-kind.js';
 import type { SlopgateConfig } from './config-schema.js';
 import type { FindingInput } from './finding.js';
 import type { ChangedFile, PatchSet } from './patch-set.js';
@@ -64,6 +65,8 @@ export interface GuardServices {
   linkChecker?: LinkChecker;
   /** The repository's display name (`owner/name`), one of the names G11 treats as the project's own. */
   repoName?: string;
+  /** Which host runs the gate, so that advice in a finding names what it offers (G1's sanctions); absent: the App. */
+  host?: HostKind;
 }
 
 /** A guard's findings before the pipeline adds ids, the guard id and commit attribution. */

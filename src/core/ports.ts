@@ -122,6 +122,11 @@ export interface TestRunOptions {
   installEgress?: () => Promise<EgressPort | null>;
   /** Says what slow work is under way (installing dependencies, running the suite at base and head): the CLI's progress line. */
   progress?: (text: string) => void;
+  /**
+   * A named stage that runs beside others starts (the install, the base suite, the head suite, a project
+   * tool); the returned function ends it. The CLI's progress line names what runs by it.
+   */
+  stage?: (name: string) => () => void;
 }
 
 /** An egress proxy as the dependency installs use it: its unix socket, what it refused, and closing it. */

@@ -230,6 +230,8 @@ export interface ProjectCheckRecord {
   files: number;
   /** Why it was skipped. */
   reason?: string;
+  /** How many findings its run raised, by severity (a check that ran and found nothing has all zero). */
+  found?: { fail: number; risk: number; nit: number };
 }
 
 /** G16: the project's own checks on the changed files. */

@@ -1,3 +1,4 @@
+import type { HostKind } from '../core/host-kind.js';
 import type { SlopgateConfig } from '../core/config-schema.js';
 import type { GuardFinding } from '../core/guard.js';
 import type { PatchSet } from '../core/patch-set.js';
@@ -17,6 +18,8 @@ export interface InitRun {
   /** The plain-data services a thread can receive: who is gated (G1 reads the PR author) and the repository's name (G11). */
   run?: RunIdentity;
   repoName?: string;
+  /** Which host runs the gate (G1 words its sanction hint by it). */
+  host?: HostKind;
   /** The run's test options a thread can receive (plain data): G17's Python half installs and runs by them. */
   tests?: ThreadTestOptions;
 }

@@ -113,6 +113,7 @@ function init(msg: InitRun): void {
     services: {
       ...(msg.run ? { run: msg.run } : {}),
       ...(msg.repoName ? { repoName: msg.repoName } : {}),
+      ...(msg.host ? { host: msg.host } : {}),
       ...(msg.tests ? { tests: msg.tests } : {}),
     },
   };

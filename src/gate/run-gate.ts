@@ -83,7 +83,7 @@ function threadTestOptions(t: TestRunOptions): ThreadTestOptions {
 async function runGuards(run: GateRun, opts: GateOptions): Promise<{ statuses: GuardStatus[]; raw: GuardFinding[] }> {
   const threaded = await threadedGuards(opts);
   const { patch, config, phase, sanctionGlobs } = run;
-  const { run: identity, repoName, tests } = run.services;
+  const { run: identity, repoName, host, tests } = run.services;
   const session = new GuardWorkerSession({
     patch,
     config,
@@ -92,6 +92,7 @@ async function runGuards(run: GateRun, opts: GateOptions): Promise<{ statuses: G
     maxBytes: config.limits.maxFileBytes,
     ...(identity ? { run: identity } : {}),
     ...(repoName ? { repoName } : {}),
+    ...(host ? { host } : {}),
     ...(tests ? { tests: threadTestOptions(tests) } : {}),
   });
   const placement = { threaded, session };

@@ -17,6 +17,8 @@ export interface BodySectionInput {
   /** Extra lines for the summary (e.g. "tests: 1 regression"). */
   notes?: string[];
   qa: QaState;
+  /** Shows the PR's round only where rounds are kept (the App; default). */
+  rounds?: boolean;
 }
 
 /** The Q&A block of the PR body (one heading deeper than the check run's); a crash is loud. */
@@ -45,7 +47,7 @@ export function renderBodySection(input: BodySectionInput): string {
     '',
     `${OUTCOME_ICON[d.outcome] ?? ''} **${d.outcome}** on \`${input.headSha.slice(0, 7)}\` — ${escapeInline(d.reason.replace(/\s+/g, ' '))}${link}`.trim(),
     '',
-    `${d.blocking} blocking · ${d.advisory} advisory · round ${d.round} of ${d.maxRounds}`,
+    `${d.blocking} blocking · ${d.advisory} advisory${input.rounds === false ? '' : ` · round ${d.round} of ${d.maxRounds}`}`,
   ];
   for (const n of input.notes ?? []) lines.push('', escapeInline(n));
   lines.push(

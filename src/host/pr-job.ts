@@ -268,7 +268,7 @@ export async function runPrJob<J extends PrJob>(
       if (twin) {
         const from = { number: job.number, headSha: twin.run.headSha };
         const url = host.checkRunUrl(pr, checkRunId);
-        await host.completeCheckRun(checkRunId, queueOutcome(reportOutcome(inertReport(twin.report), false, url), group, from));
+        await host.completeCheckRun(checkRunId, queueOutcome(reportOutcome(inertReport(twin.report), false, url, host.kind), group, from));
         completed = true;
         log.info({ outcome: twin.report.decision.outcome, reusedFrom: twin.run.headSha }, 'merge queue entry: verdict reused');
         return done('reported', { report: twin.report, reusedFrom: from });
@@ -303,7 +303,7 @@ export async function runPrJob<J extends PrJob>(
         ?.recordFlips({ repo: repoName(host), onBase: true, headSha: job.headSha, testIds: report.sections.tests?.flaky ?? [] })
         .catch((err: unknown) => log.warn({ err: errorMessage(err) }, 'flaky tests not stored'));
       // The queue's commit is no PR head: the verdict goes on its check run only (no comments, body or labels).
-      await finish(reportOutcome(inertReport(report), false, host.checkRunUrl(pr, checkRunId)), true);
+      await finish(reportOutcome(inertReport(report), false, host.checkRunUrl(pr, checkRunId), host.kind), true);
       log.info({ outcome: report.decision.outcome, findings: report.findings.length }, 'merge queue entry gated');
       return done('reported', { report });
     }

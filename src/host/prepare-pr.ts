@@ -90,6 +90,7 @@ export function prServices(
       ...deps.testRun,
     },
     ...(deps.store ? storeServices(deps.store, run) : { run }),
+    host: host.kind,
   };
 }
 

@@ -30,8 +30,13 @@ export function qaStateOf(report: Report): QaState {
   return { status: qa.status, reason: qa.reason || 'no reason recorded' };
 }
 
-export function reportOutcome(report: Report, refinerAvailable: boolean, checkRunUrl?: string): CheckRunOutcome {
-  const out = renderCheckRun(report, { maxChars: MAX_OUTPUT_CHARS, ...(checkRunUrl ? { detailsUrl: checkRunUrl } : {}) });
+export function reportOutcome(
+  report: Report,
+  refinerAvailable: boolean,
+  checkRunUrl?: string,
+  host: ReviewHost['kind'] = 'app',
+): CheckRunOutcome {
+  const out = renderCheckRun(report, { host, maxChars: MAX_OUTPUT_CHARS, ...(checkRunUrl ? { detailsUrl: checkRunUrl } : {}) });
   const actions: CheckAction[] = [];
   if (refinerAvailable && report.decision.blocking > 0) actions.push(REFINE_ACTION);
   actions.push(RERUN_ACTION);
@@ -72,7 +77,7 @@ export interface PublishResult {
  */
 export async function publishReport(host: ReviewHost, input: PublishInput): Promise<PublishResult> {
   const { report, log } = input;
-  const outcome = forHost(host, reportOutcome(report, input.refinerAvailable, input.checkRunUrl));
+  const outcome = forHost(host, reportOutcome(report, input.refinerAvailable, input.checkRunUrl, host.kind));
   const checkRunRequests = await host.completeCheckRun(input.checkRunId, outcome);
   // The check run belongs to its commit; the description, comments, threads and labels belong to the
   // PR. Once the PR has moved on (a push landed while this run was publishing), they are left to the
@@ -153,6 +158,7 @@ export async function updatePrBody(
     ...(checkRunUrl ? { checkRunUrl } : {}),
     ...(report.sections.sincePush ? { notes: [sincePushLine(report.sections.sincePush)] } : {}),
     qa: qaStateOf(report),
+    rounds: host.kind === 'app',
   });
   const body = spliceBodySection(fresh.body, fitSection(fresh.body, section));
   if (body === (fresh.body ?? '')) return 'unchanged';

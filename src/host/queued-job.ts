@@ -97,6 +97,14 @@ export function configErrorOutcome(err: ConfigError, defaultBranch: string): Che
       `- **File:** ${codeSpan(err.file)}`,
       `- **Line:** ${err.line ?? 'unknown'}${err.column ? `, column ${err.column}` : ''}`,
       `- **Problem:** ${escapeInline(err.detail)}`,
+      ...(err.problems.length > 1
+        ? [
+            '',
+            `All ${err.problems.length} problems:`,
+            '',
+            ...err.problems.map((p) => `- line ${p.line ?? '?'}${p.column ? `:${p.column}` : ''}: ${escapeInline(p.detail)}`),
+          ]
+        : []),
       '',
       'slopgate does not fall back to the defaults when the config is broken: a typo must not quietly switch a check off. ',
       `Fix the file on \`${defaultBranch}\` (every key is documented in docs/configuration-reference.md and in schemas/slopgate.schema.json), then re-run this check.`,

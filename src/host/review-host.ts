@@ -1,3 +1,4 @@
+import type { HostKind } from '../core/host-kind.js';
 import type { CheckRunOutcome, RepoTarget } from './check-outcome.js';
 import type { ReviewCommentInput } from './review-plan.js';
 
@@ -15,6 +16,8 @@ import type { ReviewCommentInput } from './review-plan.js';
  */
 export interface ReviewHost {
   readonly target: RepoTarget;
+  /** Which host this is: the advice its reports give names only what it offers (labels, `/slopgate` commands, workflow inputs). */
+  readonly kind: Exclude<HostKind, 'cli'>;
 
   /** The pull request as it is now (never from a webhook payload, which may be stale). */
   pullRequest(number: number): Promise<PullRequestFacts>;

@@ -1,6 +1,5 @@
 import { posix } from 'node:path';
 import type { Finding, Severity } from '../core/finding.js';
-import type { NextAction } from '../core/decision.js';
 
 /** Shared wording and small helpers for every reporter. */
 
@@ -12,22 +11,6 @@ export function shortSha(sha: string | undefined): string {
 
 export function plural(n: number, word: string, many = `${word}s`): string {
   return `${n.toLocaleString('en-US')} ${n === 1 ? word : many}`;
-}
-
-/** What the person reading the report should do next, in plain words. */
-export const NEXT_STEP_TEXT: Record<NextAction, string> = {
-  none: 'nothing to do',
-  annotate: 'read the advisory notes; nothing blocks the merge',
-  'fix-and-push': 'fix the blocking findings and push again',
-  'offer-refine': 'fix the blocking findings and push, or comment `/slopgate refine` to let the refiner try',
-  'auto-refine': 'the refiner is trying a fix; the gate runs again on its commit',
-  'ask-author': 'answer the questions in the findings (a PR comment is enough), then push or comment `/slopgate recheck`',
-  'request-review': 'a maintainer has to review this change before it can merge',
-  'label-stuck': 'a human has to look: the gate stopped without a way forward (see the reason)',
-};
-
-export function nextStepText(next: string): string {
-  return (NEXT_STEP_TEXT as Record<string, string>)[next] ?? next; // cast: widening only: looked up with any string
 }
 
 export function countBySeverity(findings: Finding[]): Record<Severity, number> {

@@ -1,18 +1,10 @@
 import { coverageMarkdown } from './coverage-section.js';
+import type { HostKind } from '../core/host-kind.js';
+import { nextStepText, roundText } from './next-step.js';
 import { isolationWarning } from './isolation-warning.js';
 import type { Finding, Severity } from '../core/finding.js';
 import type { Report } from '../core/report.js';
-import {
-  clip,
-  countBySeverity,
-  decodeXmlEntities,
-  firstLine,
-  formatNumber,
-  nextStepText,
-  plural,
-  shortSha,
-  stripControl,
-} from './format-helpers.js';
+import { clip, countBySeverity, decodeXmlEntities, firstLine, formatNumber, plural, shortSha, stripControl } from './format-helpers.js';
 import { fitBlocks } from './markdown-budget.js';
 import { codeBlock, codeSpan, escapeCell, escapeInline, escapeInlineParagraph, escapeMarkdown, inertText } from './markdown-escape.js';
 import { dismissedText } from './dismissed-text.js';
@@ -32,6 +24,8 @@ export interface CheckRunOutput {
 }
 
 export interface CheckRunOptions {
+  /** The host the report is read in, which decides the advice it gives (default: the App). */
+  host?: HostKind;
   /** Cap for summary and text each (default: GitHub's 65,535). */
   maxChars?: number;
   /** Link to the full report (shown in the summary). */
@@ -90,14 +84,15 @@ function decodeURIComponentSafe(url: string): string {
   }
 }
 
-function decisionSection(report: Report, detailsUrl?: string): string {
+function decisionSection(report: Report, host: HostKind, detailsUrl?: string): string {
   const d = report.decision;
+  const round = roundText(d.round, d.maxRounds, host);
   const lines = [
     `## ${OUTCOME_ICON[d.outcome] ?? '❌'} ${d.outcome} · ${d.conclusion}`,
     '',
     `**Why:** ${escapeInline(decodeXmlEntities(stripControl(d.reason)).replace(/\s+/g, ' '))}  `,
-    `**Next:** ${nextStepText(d.next)}  `,
-    `Round ${d.round} of ${d.maxRounds} · ${d.blocking} blocking · ${d.advisory} advisory · ` +
+    `**Next:** ${nextStepText(d.next, host)}  `,
+    `${round ? `${round.replace(/^r/, 'R')} · ` : ''}${d.blocking} blocking · ${d.advisory} advisory · ` +
       `\`${shortSha(report.base.sha)}\`..\`${shortSha(report.head.sha)}\` · ${plural(report.files.length, 'file')} · ${plural(report.commits.length, 'commit')}`,
   ];
   if (report.configSource) lines.push('', `Config: ${escapeInline(stripControl(report.configSource))}`);
@@ -230,19 +225,27 @@ function findingDetail(f: Finding): string {
   return parts.join('\n');
 }
 
-function moreLine(kind: 'summary' | 'text', max: number) {
+/** Where the findings a capped check run leaves out are found, in the host's terms. */
+const COMPLETE_LIST: Record<HostKind, string> = {
+  cli: 'Run `slopgate check --format json` for the complete list.',
+  action: 'The job summary has more; set the `sarif-file` input for the complete list.',
+  app: 'Run `slopgate check --format json` on the branch for the complete list.',
+};
+
+function moreLine(kind: 'summary' | 'text', max: number, host: HostKind) {
   return (n: number) =>
     `\n… ${plural(n, 'more finding')} not shown: GitHub caps the check ${kind} at ${max.toLocaleString('en-US')} characters. ` +
-    'Run `slopgate check --format json` for the complete list.\n';
+    `${COMPLETE_LIST[host]}\n`;
 }
 
 /** Title, summary and text of the check run, each within GitHub's limits. */
 export function renderCheckRun(report: Report, opts: CheckRunOptions = {}): CheckRunOutput {
   const max = Math.max(1, Math.floor(opts.maxChars ?? CHECK_RUN_OUTPUT_LIMIT));
+  const host = opts.host ?? 'app';
   const warning = isolationWarning(report);
   const head =
     (warning ? `> **${escapeMarkdown(warning)}**\n\n` : '') +
-    decisionSection(report, opts.detailsUrl) +
+    decisionSection(report, host, opts.detailsUrl) +
     sincePushMarkdown(report.sections.sincePush, report.findings) +
     guardSection(report) +
     psiSection(report) +
@@ -252,11 +255,11 @@ export function renderCheckRun(report: Report, opts: CheckRunOptions = {}): Chec
     sanctionsSection(report) +
     refineMarkdown(report.sections.refine) +
     findingsHead(report);
-  const summary = fitBlocks(head, report.findings.map(findingRow), moreLine('summary', max), max).text;
+  const summary = fitBlocks(head, report.findings.map(findingRow), moreLine('summary', max, host), max).text;
   const text =
     report.findings.length === 0
       ? ''
-      : fitBlocks('## Findings in detail\n\n', report.findings.map(findingDetail), moreLine('text', max), max).text;
+      : fitBlocks('## Findings in detail\n\n', report.findings.map(findingDetail), moreLine('text', max, host), max).text;
   return { title: checkRunTitle(report), summary, text };
 }
 

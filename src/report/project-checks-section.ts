@@ -24,7 +24,15 @@ function row(v: unknown): ProjectCheckRecord | null {
     files: typeof v.files === 'number' && Number.isFinite(v.files) ? v.files : 0,
   };
   if (typeof v.reason === 'string' && v.reason) r.reason = clip(v.reason.split('\n')[0]!, 300);
+  const found = foundOf(v.found);
+  if (found) r.found = found;
   return r;
+}
+
+const count = (n: unknown) => (typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : 0);
+
+function foundOf(v: unknown): ProjectCheckRecord['found'] {
+  return isRecord(v) ? { fail: count(v.fail), risk: count(v.risk), nit: count(v.nit) } : undefined;
 }
 
 /** Tolerant reader (the section may come from an older or newer slopgate). */
@@ -36,11 +44,23 @@ function readChecks(section: unknown): ProjectCheckRecord[] {
     .slice(0, MAX_ROWS);
 }
 
+/**
+ * What its run found: "no findings", or how many and how they weigh ("2 findings: 1 fail, 1 risk"). A
+ * record of an older slopgate has no counts; then only what a finding of it would weigh is known.
+ */
+function foundText(r: ProjectCheckRecord): string {
+  const found = r.found;
+  if (!found) return `findings of it weigh ${r.severity}`;
+  const parts = (['fail', 'risk', 'nit'] as const).filter((s) => found[s] > 0).map((s) => `${found[s]} ${s}`);
+  const total = found.fail + found.risk + found.nit;
+  return total === 0 ? 'no findings' : `${total} finding${total === 1 ? '' : 's'} (${parts.join(', ')})`;
+}
+
 const describe = (r: ProjectCheckRecord) =>
   r.status === 'ran'
-    ? `ran on ${r.files} file${r.files === 1 ? '' : 's'} (findings: ${r.severity})${r.reason ? `; ${r.reason}` : ''}`
+    ? `ran on ${r.files} file${r.files === 1 ? '' : 's'}, ${foundText(r)}${r.reason ? `; ${r.reason}` : ''}`
     : r.status === 'partial'
-      ? `partial, not a pass: ran on part of its ${r.files} file${r.files === 1 ? '' : 's'}; ${r.reason ?? 'the rest were not checked'}`
+      ? `partial, not a pass: ran on part of its ${r.files} file${r.files === 1 ? '' : 's'}, ${foundText(r)}; ${r.reason ?? 'the rest were not checked'}`
       : `skipped: ${r.reason ?? 'not run'}`;
 
 /** Terminal lines (untrusted text stripped of control characters). */

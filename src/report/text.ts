@@ -2,17 +2,10 @@ import { coverageTextLines } from './coverage-section.js';
 import { isolationWarning } from './isolation-warning.js';
 import type { Finding, Severity } from '../core/finding.js';
 import type { Report } from '../core/report.js';
-import {
-  countBySeverity,
-  decodeXmlEntities,
-  formatNumber,
-  groupByFile,
-  nextStepText,
-  plural,
-  shortSha,
-  stripControl,
-} from './format-helpers.js';
+import { countBySeverity, decodeXmlEntities, formatNumber, groupByFile, plural, shortSha, stripControl } from './format-helpers.js';
 import { dismissedText } from './dismissed-text.js';
+import { nextStepText, roundText } from './next-step.js';
+import type { HostKind } from '../core/host-kind.js';
 import { readPsi, readSanctions, readTests } from './sections.js';
 import { refineTextLines } from './refine-section.js';
 import { projectChecksTextLines } from './project-checks-section.js';
@@ -58,17 +51,18 @@ function header(report: Report, paint: Paint): string[] {
   ];
 }
 
-function decisionLines(report: Report, paint: Paint): string[] {
+function decisionLines(report: Report, paint: Paint, host: HostKind): string[] {
   const d = report.decision;
+  const round = roundText(d.round, d.maxRounds, host);
   const counts = countBySeverity(report.findings);
   const color = OUTCOME_COLOR[d.outcome] ?? ANSI.red;
   return [
     `${paint(`${ANSI.bold};${color}`, d.outcome)} (${d.conclusion}) — ${safe(d.reason)}`,
-    `  next: ${nextStepText(d.next)}`,
+    `  next: ${nextStepText(d.next, host)}`,
     paint(
       ANSI.dim,
       `  ${d.blocking} blocking · ${d.advisory} advisory${dismissedCount(report)} · ` +
-        `fail ${counts.fail} / risk ${counts.risk} / nit ${counts.nit} · round ${d.round} of ${d.maxRounds}`,
+        `fail ${counts.fail} / risk ${counts.risk} / nit ${counts.nit}${round ? ` · ${round}` : ''}`,
     ),
   ];
 }
@@ -183,13 +177,14 @@ function sanctionLines(report: Report, paint: Paint): string[] {
   return out;
 }
 
-export function renderText(report: Report, opts: { color?: boolean } = {}): string {
+/** The terminal report; `host` (default: the CLI) decides the advice it gives. */
+export function renderText(report: Report, opts: { color?: boolean; host?: HostKind } = {}): string {
   const paint = painter(opts.color ?? false);
   const warning = isolationWarning(report);
   const blocks: string[][] = [
     ...(warning ? [[paint(ANSI.red, warning)]] : []),
     header(report, paint),
-    decisionLines(report, paint),
+    decisionLines(report, paint, opts.host ?? 'cli'),
     sincePushTextLines(report.sections.sincePush, report.findings),
   ];
   if (report.findings.length > 0) {

@@ -70,6 +70,8 @@ export interface TestGateOptions {
   suitesStarted?: () => void;
   /** Told what slow step starts (installs, the suite at base and head, re-runs), for a progress line. */
   progress?: (text: string) => void;
+  /** Told that a named stage starts (install, base suite, head suite); the returned function ends it. */
+  stage?: (name: string) => () => void;
 }
 
 export interface RerunVerdict {
@@ -134,6 +136,16 @@ export interface TestGateResult {
  * With `--trace`: when the gate reached each of its steps (ms since the process started), so that
  * its fixed cost around the suites can be seen step by step.
  */
+/** Runs `work` as a named stage of the progress line, when one listens (`opts.stage`). */
+async function timed<T>(opts: Pick<TestGateOptions, 'stage'>, name: string, work: () => Promise<T>): Promise<T> {
+  const end = opts.stage?.(name);
+  try {
+    return await work();
+  } finally {
+    end?.();
+  }
+}
+
 function stage(opts: Pick<TestGateOptions, 'log'>, name: string): void {
   opts.log?.info({ event: 'testgate.stage', stage: name, atMs: Math.round(performance.now()) }, 'testgate.stage');
 }
@@ -421,7 +433,7 @@ async function judgeBothSides(
         ? 'preparing the dependencies of the base and the head'
         : 'preparing the dependencies of the head',
   );
-  const deps = await sides.prepare(needBase);
+  const deps = await timed(opts, 'install', () => sides.prepare(needBase));
   stage(opts, 'dependencies ready');
   const withDeps = { ...empty, ...info, dependencies: deps.summary, ...(deps.notes.length ? { notes: deps.notes } : {}) };
   // A registry or network failure is not a verdict on anything: the gate stops, neither passing nor blaming.
@@ -440,7 +452,7 @@ async function judgeBothSides(
   const candidateWs = await exporting;
   await candidateWs.useDependencies(deps.head);
   stage(opts, 'head exported');
-  const candidateRun = runSuite(candidateWs, runner, opts.config);
+  const candidateRun = timed(opts, 'head suite', () => runSuite(candidateWs, runner, opts.config));
   // Awaited with the baseline below; until then a rejection must not count as unhandled.
   candidateRun.catch(() => undefined);
   opts.suitesStarted?.();
@@ -451,7 +463,7 @@ async function judgeBothSides(
   const runBase = async (): Promise<SuiteResult> => {
     const ws = await SuiteWorkspace.create(opts.repoDir, opts.base.sha, cacheDir, baseLimits, opts.signal, deps.base);
     try {
-      const result = await runSuite(ws, runner, baseLimits);
+      const result = await timed(opts, 'base suite', () => runSuite(ws, runner, baseLimits));
       // Only a sandboxed run shared nothing writable with PR code; only such a baseline is kept.
       baselineState.isolated = ws.isolation?.sandbox === 'bwrap';
       return result;
@@ -531,7 +543,9 @@ async function judgeBothSides(
     const n = comparison.newlyFailing.length;
     say(`re-running ${n} newly failing test${n === 1 ? '' : 's'} to tell flakes from regressions`);
   }
-  const { regressions, flaky } = await separateFlakes(candidateWs, runner, comparison.newlyFailing, opts.config.reruns);
+  const { regressions, flaky } = await timed(opts, 're-runs', () =>
+    separateFlakes(candidateWs, runner, comparison.newlyFailing, opts.config.reruns),
+  );
   const hiddenTests = await hiddenTestsEvidence({
     ...opts,
     runner,

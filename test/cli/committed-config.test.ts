@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCheck, type CheckArgs } from '../../src/cli.js';
+import { main, reportError, runCheck, type CheckArgs } from '../../src/cli.js';
 import type { Report } from '../../src/core/report.js';
 import { prRepo } from '../helpers/git-repo.js';
 
@@ -44,6 +44,27 @@ describe('slopgate check reads the committed config', () => {
     const { report } = await check({ repo: repo.dir, base: 'main', config: join(repo.dir, 'other.yml') });
     expect(statusOf(report, 'G15')?.reason).not.toMatch(/disabled in config/);
     expect(report.configSource).toBe(`${join(repo.dir, 'other.yml')} (--config)`);
+  });
+
+  it('a committed config with four mistakes: all four in one run, each with file:line:column, exit 2 and a hint the package has', async () => {
+    const broken = 'strict: yes please\nguards:\n  disabel: [G11]\npsi:\n  threshold: high\ncomments:\n  budget: 500\n';
+    const repo = prRepo({ '.github/slopgate.yml': broken, 'a.py': 'x = 1\n' }, { 'a.py': 'x = 2\n' });
+    let err = '';
+    const code = await main(['check', '--repo', repo.dir, '--base', 'main', '--head', 'pr', '--no-tests'], () => undefined).then(
+      () => -1,
+      (e: unknown) => reportError(e, (s) => (err += s)),
+    );
+    expect(code).toBe(2);
+    const at = err.match(/\.github\/slopgate\.yml:\d+:\d+/g);
+    expect(at).toEqual(['.github/slopgate.yml:1:9', '.github/slopgate.yml:3:3', '.github/slopgate.yml:5:14', '.github/slopgate.yml:7:11']);
+    expect(err).toContain('4 problems');
+    // The hint names a command every install has (the package does not ship docs/).
+    expect(err).toContain('hint: fix the slopgate config; `slopgate schema --format markdown` lists every key');
+    expect(err).not.toContain('docs/configuration-reference.md');
+    // And that command is real: it prints the reference of the keys named above.
+    let reference = '';
+    expect(await main(['schema', '--format', 'markdown'], (s) => (reference += s))).toBe(0);
+    for (const key of ['strict', 'psi.threshold', 'comments.budget']) expect(reference).toContain(key);
   });
 
   it('reads .github/slopgate.toml too, and refuses two config files at once', async () => {

@@ -36,7 +36,8 @@ const BREAKS = { 'calc/ops.py': 'def add(a, b):\n    return a - b\n' };
 needs('pytest')('slopgate check without a sandbox', () => {
   it('a PR that breaks a test: exit 3, "not about your code", bwrap\'s error and a one-line hint — never a pass', () => {
     const repo = prRepo(BASE, BREAKS);
-    const r = check(repo.dir, [], { SLOPGATE_BWRAP: NO_BWRAP });
+    // --quiet: stderr is then the error alone (without it, the progress lines of a non-terminal come first).
+    const r = check(repo.dir, ['--quiet'], { SLOPGATE_BWRAP: NO_BWRAP });
     expect(r.status).toBe(3);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
@@ -70,7 +71,7 @@ needs('pytest')('slopgate check without a sandbox', () => {
 
   it('SLOPGATE_BWRAP only makes things stricter: a program other than the bwrap on PATH is refused even when it runs', () => {
     const repo = prRepo(BASE, BREAKS);
-    const r = check(repo.dir, [], { SLOPGATE_BWRAP: '/bin/true' });
+    const r = check(repo.dir, ['--quiet'], { SLOPGATE_BWRAP: '/bin/true' });
     expect(r.status).toBe(3);
     expect(r.stderr).toMatch(
       /^slopgate: not about your code: the sandbox could not start — SLOPGATE_BWRAP=\/bin\/true is not the bwrap on PATH/,

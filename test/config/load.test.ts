@@ -60,6 +60,45 @@ describe('config loading', () => {
     expect(err.detail).toMatch(/tests\.reruns/);
   });
 
+  // Issue 32: four mistakes take one run to find, not four commit-and-run cycles.
+  it('reports every schema problem of a YAML file at once, each with its line and column, in file order', () => {
+    const text = 'strict: yes please\nguards:\n  disabel: [G11]\npsi:\n  threshold: high\ncomments:\n  budget: 500\n';
+    const err = configError(text, '.github/slopgate.yml');
+    expect(err.problems.map((p) => [p.line, p.column, p.detail.split(':')[0]])).toEqual([
+      [1, 9, 'strict'],
+      [3, 3, 'guards.disabel'],
+      [5, 14, 'psi.threshold'],
+      [7, 11, 'comments.budget'],
+    ]);
+    expect(err.message.split('\n')).toEqual([
+      '.github/slopgate.yml: 4 problems:',
+      expect.stringMatching(/^ {2}\.github\/slopgate\.yml:1:9: strict: .*boolean/),
+      '  .github/slopgate.yml:3:3: guards.disabel: unknown key',
+      expect.stringMatching(/^ {2}\.github\/slopgate\.yml:5:14: psi\.threshold: .*number/),
+      expect.stringMatching(/^ {2}\.github\/slopgate\.yml:7:11: comments\.budget: .*100/),
+    ]);
+    expect(err.hint).toContain('slopgate schema --format markdown');
+  });
+
+  it('reports every schema problem of a TOML file at once, each on its key (tables and dotted keys followed)', () => {
+    const text = 'strict = "yes"\nguards.disabel = ["G11"]\n[psi]\nthreshold = "high"\n\n[comments]\n  budget = 500\n  ["tests"]\n';
+    const err = configError(text, '.github/slopgate.toml');
+    expect(err.problems.map((p) => [p.line, p.column, p.detail.split(':')[0]])).toEqual([
+      [1, 1, 'strict'],
+      [2, 1, 'guards.disabel'],
+      [4, 1, 'psi.threshold'],
+      [7, 3, 'comments.budget'],
+    ]);
+  });
+
+  it('two unknown keys in one mapping are two problems, each on its own line', () => {
+    const err = configError('guards:\n  disabel: [G11]\n  timeoutMS: 5\n', 'x.yml');
+    expect(err.problems.map((p) => [p.line, p.column, p.detail])).toEqual([
+      [2, 3, 'guards.disabel: unknown key'],
+      [3, 3, 'guards.timeoutMS: unknown key'],
+    ]);
+  });
+
   it('rejects a top-level list', () => {
     expect(configError('- a\n- b\n', 'x.yml').detail).toMatch(/mapping/);
   });

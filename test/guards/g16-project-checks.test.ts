@@ -62,7 +62,14 @@ needs('go')('G16: gofmt on the Go files a pull request changes (real CLI)', () =
     expect(GO_HEAD.split('\n').slice(0, 8).join('\n') + '\n' + found[0]!.suggestion!.replacement + '\n}\n').toBe(GO_FORMATTED);
     expect(report.decision.outcome).not.toBe('PASS');
     expect(report.sections.checks?.checks).toEqual([
-      { tool: 'gofmt', source: '.github/workflows/ci.yml: test -z "$(gofmt -l .)"', severity: 'fail', status: 'ran', files: 1 },
+      {
+        tool: 'gofmt',
+        source: '.github/workflows/ci.yml: test -z "$(gofmt -l .)"',
+        severity: 'fail',
+        status: 'ran',
+        files: 1,
+        found: { fail: 1, risk: 0, nit: 0 },
+      },
     ]);
   });
 
@@ -85,6 +92,8 @@ needs('go')('G16: gofmt on the Go files a pull request changes (real CLI)', () =
     );
     expect(g16(report)).toEqual([]);
     expect(status(report)?.status).toBe('pass');
+    // It ran and found nothing: counted as such, so the report does not read "fail".
+    expect(report.sections.checks?.checks[0]).toMatchObject({ tool: 'gofmt', status: 'ran', found: { fail: 0, risk: 0, nit: 0 } });
   });
 
   it('formatted changes, a syntax error (G2’s finding) and unformatted lines the PR did not touch give nothing', () => {

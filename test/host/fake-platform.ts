@@ -58,6 +58,7 @@ export interface FakeCheckRun {
  */
 export class FakePlatform implements ReviewHost {
   readonly target: RepoTarget;
+  kind: 'app' | 'action' = 'app';
   reviews: ReviewComments | undefined = new FakeReviews(this);
   conversation: Conversation | undefined = new FakeConversation(this);
   buttons: CheckButtons | undefined = { maxButtons: 3 };

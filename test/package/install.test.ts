@@ -98,7 +98,8 @@ describe('the installed package', () => {
   it('gates a sloppy pull request: prints the findings and exits 1', () => {
     const repo = sloppyPr();
     const r = slopgate(['check', '--base', 'main', '--head', 'pr', '--no-tests'], repo.dir);
-    expect(r.stderr).toBe('');
+    // Not a terminal: stderr carries only the progress, one plain line per stage (issue 32).
+    expect(r.stderr).toBe('slopgate: gating main..pr: running the guards\n');
     expect(r.stdout).toMatch(/REFINE/);
     expect(r.stdout).toMatch(/init_schema/);
     expect(r.stdout).toMatch(/config\.json/);
@@ -108,7 +109,7 @@ describe('the installed package', () => {
   it('keeps its runs in an embedded database with --db (PGlite, loaded from node_modules beside the bundle)', () => {
     const repo = sloppyPr();
     const db = join(work, 'runs-db');
-    const r = slopgate(['check', '--base', 'main', '--head', 'pr', '--no-tests', '--db', db, '-f', 'json'], repo.dir);
+    const r = slopgate(['check', '--base', 'main', '--head', 'pr', '--no-tests', '--db', db, '-f', 'json', '--quiet'], repo.dir);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(1);
     expect((JSON.parse(r.stdout) as { decision: { outcome: string } }).decision.outcome).toBe('REFINE');

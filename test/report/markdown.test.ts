@@ -158,7 +158,8 @@ describe('report/markdown: document shape', () => {
   it('renderReport("markdown") prints the title, the summary and the text', () => {
     const report = buildReport([f()]);
     const md = renderReport('markdown', report);
-    const out = renderCheckRun(report);
+    // `--format markdown` is the CLI's: the same document as the check run, with the CLI's advice.
+    const out = renderCheckRun(report, { host: 'cli' });
     expect(md.startsWith(`# slopgate: ${out.title}`)).toBe(true);
     expect(md).toContain(out.summary.trimEnd());
     expect(md).toContain(out.text.trimEnd());

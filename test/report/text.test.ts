@@ -49,7 +49,7 @@ describe('report/text', () => {
     const findingsAt = out.indexOf('Findings (4)');
     expect(decisionAt).toBeGreaterThan(0);
     expect(decisionAt).toBeLessThan(findingsAt);
-    expect(out).toContain('next: answer the questions');
+    expect(out).toContain('next: answer what the findings ask');
     // whole change first, then a.py, then b.py with line 2 before line 3
     const order = ['(whole change', 'a.py', 'b.py', 'line 2', 'line 3'].map((s) => out.indexOf(s, findingsAt));
     expect(order.every((i) => i > 0)).toBe(true);

@@ -1,3 +1,4 @@
+import type { HostKind } from '../../core/host-kind.js';
 import picomatch from 'picomatch';
 import { readBlobs } from '../../core/git.js';
 import type { Guard, GuardContext, GuardFinding } from '../../core/guard.js';
@@ -102,27 +103,27 @@ async function checkFile(file: ChangedFile, all: ChangedFile[], ctx: GuardContex
       path: file.path,
       ...at(manifestLine(file, changes)),
       message: manifestMessage(file, changes, sections, { onlyVersions, bot }),
-      remediation: manifestRemediation(file.path),
+      remediation: manifestRemediation(file.path, hostOf(ctx)),
       evidence,
     });
     out.push(...(await staleLockfileFindings(file, changes, all, ctx)));
   }
   const sensitive = sensitiveReason(file.path) ?? (file.oldPath ? sensitiveReason(file.oldPath) : null);
   if (sensitive && isWorkflowYaml(file.path)) out.push(await workflowFinding(file, sensitive, ctx, at));
-  else if (sensitive) out.push({ ...sensitiveFinding(file, sensitive), ...at(firstAdded) });
+  else if (sensitive) out.push({ ...sensitiveFinding(file, sensitive, hostOf(ctx)), ...at(firstAdded) });
   const lockManifests = lockfileUnexplained(file, all);
   if (lockManifests) {
     const author = ctx.services.run?.author;
-    out.push({ ...lockfileFinding(file, lockManifests, isDependencyBot(author) ? author : undefined), ...at(firstAdded) });
+    out.push({ ...lockfileFinding(file, lockManifests, isDependencyBot(author) ? author : undefined, hostOf(ctx)), ...at(firstAdded) });
   }
   const limit = ctx.config.limits.maxFileBytes;
   const newContent = file.head.oid !== file.base.oid;
-  if (file.head.mode?.startsWith('100') && file.head.size > limit && newContent) out.push(oversizeFinding(file, limit));
+  if (file.head.mode?.startsWith('100') && file.head.size > limit && newContent) out.push(oversizeFinding(file, limit, hostOf(ctx)));
   if (file.head.mode === '120000' && file.head.symlinkTarget !== undefined) {
     const target = file.head.symlinkTarget;
     const verdict = await resolveSymlink(file.path, target, readLink);
-    if (verdict.kind === 'outside') out.push(symlinkFinding(file, target, verdict.why));
-    else if (verdict.kind === 'git-internals') out.push(gitInternalsSymlinkFinding(file, target, verdict.resolved));
+    if (verdict.kind === 'outside') out.push(symlinkFinding(file, target, verdict.why, hostOf(ctx)));
+    else if (verdict.kind === 'git-internals') out.push(gitInternalsSymlinkFinding(file, target, verdict.resolved, hostOf(ctx)));
   }
   return out;
 }
@@ -147,7 +148,7 @@ async function workflowFinding(
   ctx: GuardContext,
   at: (line: number | undefined) => { line?: number },
 ): Promise<GuardFinding> {
-  const base = sensitiveFinding(file, reason);
+  const base = sensitiveFinding(file, reason, hostOf(ctx));
   if (file.status === 'deleted') return { ...base, severity: 'nit' };
   if (file.head.text === null) return { ...base, ...at(file.added[0]?.start) };
   const concerns = workflowConcerns(file.status === 'added' ? null : file.base.text, file.head.text, await baseActions(ctx));
@@ -182,7 +183,12 @@ function sanctionSource(path: string, ctx: GuardContext): string {
   for (const glob of ctx.config.manifests.allow) {
     if (picomatch(glob, { dot: true })(path)) return `config manifests.allow: ${glob}`;
   }
-  return 'the slopgate:allow-manifest label or a /slopgate allow command';
+  return hostOf(ctx) === 'action' ? 'the slopgate:allow-manifest label' : 'the slopgate:allow-manifest label or a /slopgate allow command';
+}
+
+/** The host running the gate (the App when the caller did not say). */
+function hostOf(ctx: GuardContext): HostKind {
+  return ctx.services.host ?? 'app';
 }
 
 export const g1: Guard = {

@@ -162,6 +162,14 @@ async function runFormatter(tool: 'gofmt' | 'rustfmt', check: DiscoveredCheck, f
   return { findings, record };
 }
 
+/** The record of a check that ran, with its findings counted by severity (what the report shows for it). */
+function withFound(record: ProjectCheckRecord, raised: GuardFinding[]): ProjectCheckRecord {
+  if (record.status !== 'ran') return record;
+  const found = { fail: 0, risk: 0, nit: 0 };
+  for (const f of raised) found[f.severity]++;
+  return { ...record, found };
+}
+
 /**
  * G16: the format checks the repository itself enforces (CI workflows, pre-commit, package.json
  * scripts, Makefile, tox), run on the changed files at base and head. Only what the pull request
@@ -214,9 +222,10 @@ export const g16: Guard = {
       const relevant = files.filter((f) => FILES_OF[tool].test(f.path) && inScope(f.path));
       if (relevant.length === 0) continue;
       if (tool === 'gofmt' || tool === 'rustfmt') {
-        const run = await runFormatter(tool, check, relevant, ctx);
+        const end = ctx.services.tests?.stage?.(tool);
+        const run = await runFormatter(tool, check, relevant, ctx).finally(() => end?.());
         findings.push(...run.findings);
-        records.push(run.record);
+        records.push(withFound(run.record, run.findings));
       } else sandboxed.push({ tool, check, files: relevant });
     }
     const ran = sandboxed.length ? await runSandboxedChecks(sandboxed, ctx) : new Map<SandboxedTool, ToolRun>();
@@ -225,7 +234,11 @@ export const g16: Guard = {
       // every sandboxed check comes back with a record; one that did not is never counted as passed
       const skipped = { status: 'skipped', files: c.files.length, reason: 'it did not run' } as const;
       findings.push(...(run?.findings ?? []));
-      records.push(run?.record ?? { tool: c.tool, source: sourceText(c.check), severity: severityOf(c.check), ...skipped });
+      records.push(
+        run
+          ? withFound(run.record, run.findings)
+          : { tool: c.tool, source: sourceText(c.check), severity: severityOf(c.check), ...skipped },
+      );
     }
     if (files.some((f) => BUILD_INPUT.test(f.path))) {
       const build = await runBuildCheck(ctx);

@@ -117,7 +117,8 @@ async function runEcosystem(
         reason,
       },
     });
-  const env = await projectEnv(ctx, eco);
+  const endInstall = ctx.services.tests?.stage?.(`install for ${checks.map((c) => c.tool).join(', ')}`);
+  const env = await projectEnv(ctx, eco).finally(() => endInstall?.());
   if (!env.ok) {
     for (const c of checks) skip(c, env.reason);
     return;
@@ -160,8 +161,20 @@ async function runEcosystem(
   }
   if (prepared.length === 0) return;
   const gitRepo = eco === 'go' || eco === 'cargo';
-  const baseRuns = baseCommands.length ? await runOnSide(ctx, ctx.base.sha, env.base, env.limits, baseCommands, gitRepo) : [];
-  const headRuns = await runOnSide(ctx, ctx.head.sha, env.head, env.limits, headCommands, gitRepo);
+  // The progress line names the tools running now (`eslint, prettier at the base`).
+  const tools = prepared.map((p) => p.tool).join(', ');
+  const asStage = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
+    const end = ctx.services.tests?.stage?.(name);
+    try {
+      return await work();
+    } finally {
+      end?.();
+    }
+  };
+  const baseRuns = baseCommands.length
+    ? await asStage(`${tools} at the base`, () => runOnSide(ctx, ctx.base.sha, env.base, env.limits, baseCommands, gitRepo))
+    : [];
+  const headRuns = await asStage(`${tools} at the head`, () => runOnSide(ctx, ctx.head.sha, env.head, env.limits, headCommands, gitRepo));
   for (const p of prepared) {
     const head = headRuns[p.headIndex];
     const base = p.baseIndex >= 0 ? baseRuns[p.baseIndex] : undefined;

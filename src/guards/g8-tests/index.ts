@@ -174,6 +174,7 @@ export const g8: Guard = {
         ctx.suites?.started();
       },
       ...(tests.progress ? { progress: tests.progress } : {}),
+      ...(tests.stage ? { stage: tests.stage } : {}),
     });
     // Known-flaky and quarantined tests come out of the regressions (flaky-memory.ts).
     const { res, held } = await holdKnownFlaky(gated, ctx);

@@ -64,6 +64,7 @@ export interface RunnerIo {
  * either way. Nothing is pushed (no push capability): the Action never commits to a PR.
  */
 export class ActionsReviewHost extends GitHubReviewHost {
+  override readonly kind = 'action' as const;
   /** Placeholder id of the check run when the token may not write checks. */
   static readonly NO_CHECK_RUN = 0;
   /** The token may write check runs; turned off by a 403 (the workflow's permissions lack `checks: write`). */

@@ -103,6 +103,7 @@ export class GitHubReviewHost
   implements ReviewHost, ReviewComments, Conversation, CheckButtons, CommentHiding, ThreadResolver, PullRequestBody, Labels, CommitPush
 {
   readonly target: RepoTarget;
+  readonly kind: 'app' | 'action' = 'app';
   readonly maxButtons = MAX_CHECK_BUTTONS;
   readonly reviews: ReviewComments | undefined;
   readonly conversation: Conversation | undefined;
