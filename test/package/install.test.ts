@@ -78,6 +78,13 @@ describe('the installed package', () => {
     expect(packedFiles.filter((f) => f.includes('bench'))).toEqual([]);
   });
 
+  it('resolves as tested: npm ls of the global install finds nothing invalid or missing (no overrides to lose)', () => {
+    const r = spawnSync(npm, ['ls', '-g', '--prefix', join(work, 'prefix'), '--all'], { cwd: work, encoding: 'utf8' });
+    expect(`${r.stdout}${r.stderr}`).not.toMatch(/\binvalid\b|\bmissing\b|UNMET|ELSPROBLEMS/);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/content-type@/);
+  });
+
   it('is installed as a symlink to the bundle and prints its version', () => {
     expect(lstatSync(bin).isSymbolicLink()).toBe(true);
     expect(realpathSync(bin)).toBe(realpathSync(join(work, 'prefix', 'lib', 'node_modules', 'slopgate', 'dist', 'bin', 'slopgate.js')));
