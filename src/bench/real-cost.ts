@@ -122,7 +122,7 @@ async function caseLine(mirror: string, c: CostCase, rounds: number): Promise<st
       // Output kept (not shown): whether the suite ran is read from its summary when it exits non-zero.
       const r = spawnSync('sh', ['-c', `exec 2>&1; ${c.plain}`], { cwd: tree, env, encoding: 'utf8', maxBuffer: 64 << 20 });
       plain.push(performance.now() - t0);
-      const verdict = plainRunVerdict({ status: r.status, signal: r.signal, output: r.stdout ?? '' });
+      const verdict = plainRunVerdict({ status: r.status, signal: r.signal, output: r.stdout });
       if (!verdict.ran) throw new Error(`the plain run of ${c.repo}#${c.pr} (${c.plain}) did not run the suite: ${verdict.reason}`);
       if (verdict.note) plainNote = verdict.note;
       const g = gate(mirror, c, baselines);

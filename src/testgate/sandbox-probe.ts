@@ -56,7 +56,9 @@ function which(name: string): string | null {
 
 function works(cmd: string, args: string[]): boolean {
   try {
-    return spawnSync(cmd, args, { stdio: 'ignore', timeout: PROBE_TIMEOUT_MS, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } }).status === 0;
+    return (
+      spawnSync(cmd, args, { stdio: 'ignore', timeout: PROBE_TIMEOUT_MS, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } }).status === 0
+    );
   } catch {
     return false;
   }

@@ -26,7 +26,13 @@ function dockerRuns(text: string): string[] {
 }
 
 describe('docker run in the docs', () => {
-  const files = ['README.md', 'Dockerfile', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const files = [
+    'README.md',
+    'Dockerfile',
+    ...readdirSync(join(ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
   const runs = files.flatMap((f) => dockerRuns(read(f)).map((cmd) => ({ f, cmd })));
 
   it('is shown for the server and the worker', () => {
@@ -46,7 +52,14 @@ describe('compose.yaml (a local trial)', () => {
   const compose = parse(read('compose.yaml')) as {
     services: Record<
       string,
-      { image?: string; build?: string; command?: string[]; environment?: Record<string, string>; security_opt?: string[]; ports?: string[] }
+      {
+        image?: string;
+        build?: string;
+        command?: string[];
+        environment?: Record<string, string>;
+        security_opt?: string[];
+        ports?: string[];
+      }
     >;
   };
 
@@ -97,7 +110,9 @@ describe("the image's sandbox check (docker/sandbox-check.sh)", () => {
     writeFileSync(
       join(dir, 'self', 'mountinfo'),
       '600 500 0:50 / /proc rw,nosuid,nodev,noexec,relatime - proc proc rw\n' +
-        (o.masked ? '601 600 0:5 /null /proc/kcore rw,nosuid - devtmpfs udev rw\n602 600 0:55 / /proc/acpi ro,relatime - tmpfs tmpfs ro\n' : ''),
+        (o.masked
+          ? '601 600 0:5 /null /proc/kcore rw,nosuid - devtmpfs udev rw\n602 600 0:55 / /proc/acpi ro,relatime - tmpfs tmpfs ro\n'
+          : ''),
     );
     return dir;
   }
@@ -105,7 +120,9 @@ describe("the image's sandbox check (docker/sandbox-check.sh)", () => {
     const p = join(tmp, ok ? 'bwrap-ok' : 'bwrap-fails');
     writeFileSync(
       p,
-      ok ? '#!/bin/sh\nexit 0\n' : '#!/bin/sh\necho "bwrap: No permissions to create new namespace, likely because the kernel does not allow non-privileged user namespaces." >&2\nexit 1\n',
+      ok
+        ? '#!/bin/sh\nexit 0\n'
+        : '#!/bin/sh\necho "bwrap: No permissions to create new namespace, likely because the kernel does not allow non-privileged user namespaces." >&2\nexit 1\n',
     );
     chmodSync(p, 0o755);
     return p;
@@ -136,7 +153,9 @@ describe("the image's sandbox check (docker/sandbox-check.sh)", () => {
       SLOPGATE_CHECK_BWRAP: fakeBwrap(false),
     });
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/^slopgate: the test sandbox cannot start in this container: run it with --security-opt systempaths=unconfined \(bwrap: /);
+    expect(r.stderr).toMatch(
+      /^slopgate: the test sandbox cannot start in this container: run it with --security-opt systempaths=unconfined \(bwrap: /,
+    );
     const host = run({
       SLOPGATE_CHECK_PROC: fakeProc('host', { seccomp: false, apparmor: 'unconfined', masked: false }),
       SLOPGATE_CHECK_BWRAP: fakeBwrap(false),

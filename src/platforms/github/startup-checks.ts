@@ -28,10 +28,12 @@ export function checkPrivateKey(env: NodeJS.ProcessEnv, cwd = process.cwd()): vo
     content = readFileSync(resolve(cwd, path), 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'does not exist' : code === 'EACCES' ? 'cannot be read by this user' : `cannot be read (${errorMessage(err)})`;
+    const why =
+      code === 'ENOENT' ? 'does not exist' : code === 'EACCES' ? 'cannot be read by this user' : `cannot be read (${errorMessage(err)})`;
     throw new InputError(`PRIVATE_KEY_PATH=${path}: the file ${why}`, KEY_HINT);
   }
-  if (!PEM.test(content)) throw new InputError(`PRIVATE_KEY_PATH=${path} is not a PEM private key (no BEGIN/END PRIVATE KEY lines)`, KEY_HINT);
+  if (!PEM.test(content))
+    throw new InputError(`PRIVATE_KEY_PATH=${path} is not a PEM private key (no BEGIN/END PRIVATE KEY lines)`, KEY_HINT);
 }
 
 /** The error's code, from a pg error, a socket error or the AggregateError of a name with several addresses. */
@@ -71,10 +73,17 @@ const DB_PROBLEMS: Record<string, string> = {
  * password); any other error is returned as it is.
  */
 export function databaseStartError(err: unknown, url: string): unknown {
-  if (/must start with postgres/.test(errorMessage(err)))
-    return new InputError(`DATABASE_URL is not a PostgreSQL URL (${databaseWhere(url)})`, 'set DATABASE_URL=postgres://user:password@host:5432/database');
+  if (errorMessage(err).includes('must start with postgres'))
+    return new InputError(
+      `DATABASE_URL is not a PostgreSQL URL (${databaseWhere(url)})`,
+      'set DATABASE_URL=postgres://user:password@host:5432/database',
+    );
   const code = codeOf(err);
-  const problem = code ? DB_PROBLEMS[code] : /connection terminated|Connection terminated unexpectedly/i.test(errorMessage(err)) ? 'the server closed the connection' : undefined;
+  const problem = code
+    ? DB_PROBLEMS[code]
+    : /connection terminated|Connection terminated unexpectedly/i.test(errorMessage(err))
+      ? 'the server closed the connection'
+      : undefined;
   if (!problem) return err;
   return new InputError(
     `cannot use the database in DATABASE_URL (${databaseWhere(url)}): ${problem}`,

@@ -38,7 +38,9 @@ interface ActionYml {
 
 const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
 function schemaErrors(schemaFile: string, doc: unknown): string[] {
-  const validate = ajv.getSchema(schemaFile) ?? (ajv.addSchema(JSON.parse(read(`schemas/${schemaFile}`)) as object, schemaFile), ajv.getSchema(schemaFile)!);
+  const validate =
+    ajv.getSchema(schemaFile) ??
+    (ajv.addSchema(JSON.parse(read(`schemas/${schemaFile}`)) as object, schemaFile), ajv.getSchema(schemaFile)!);
   return validate(doc) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message ?? ''}`);
 }
 
@@ -106,14 +108,23 @@ describe('action.yml', () => {
   });
 
   it("uses the job's Node when it fits (this one does) and keys the cache on the sources and the lockfile", () => {
-    const node = runStep(action.runs.steps.find((s) => s.id === 'node')!, {});
+    const node = runStep(
+      action.runs.steps.find((s) => s.id === 'node')!,
+      {},
+    );
     expect(node.status).toBe(0);
     expect(node.output).toBe('fits=true\n');
     const tooOld = join(tmp, 'old-node');
     spawnSync('sh', ['-c', `mkdir -p "$1" && printf '#!/bin/sh\\nexit 1\\n' > "$1/node" && chmod +x "$1/node"`, 'sh', tooOld]);
-    const old = runStep(action.runs.steps.find((s) => s.id === 'node')!, { PATH: `${tooOld}:${process.env.PATH ?? ''}` });
+    const old = runStep(
+      action.runs.steps.find((s) => s.id === 'node')!,
+      { PATH: `${tooOld}:${process.env.PATH ?? ''}` },
+    );
     expect(old.output).toBe('fits=false\n');
-    const key = runStep(action.runs.steps.find((s) => s.id === 'key')!, {});
+    const key = runStep(
+      action.runs.steps.find((s) => s.id === 'key')!,
+      {},
+    );
     expect(key.status).toBe(0);
     expect(key.output).toMatch(/^key=slopgate-action-Linux-X64-node\d+-[0-9a-f]{40}\n$/);
   });
@@ -137,7 +148,9 @@ describe('the example workflow (docs/examples/slopgate.yml)', () => {
     expect(steps[0]!.uses).toMatch(/^actions\/checkout@/);
     // An AppArmor profile for bwrap alone that allows user namespaces; the sysctl only when it cannot load
     expect(prepare.run).toMatch(/profile bwrap \/usr\/bin\/bwrap flags=\(unconfined\) \{\n\s+userns,\n\}/);
-    expect(prepare.run).toMatch(/apparmor_parser -r \/etc\/apparmor\.d\/bwrap \|\| sudo sysctl -w kernel\.apparmor_restrict_unprivileged_userns=0/);
+    expect(prepare.run).toMatch(
+      /apparmor_parser -r \/etc\/apparmor\.d\/bwrap \|\| sudo sysctl -w kernel\.apparmor_restrict_unprivileged_userns=0/,
+    );
     expect(prepare.run).toMatch(/bwrap --unshare-all .* true \|\| \{/);
     expect(spawnSync('bash', ['-n', '-c', prepare.run!]).status).toBe(0);
   });

@@ -56,7 +56,14 @@ describe('Action inputs', () => {
       sarifFile: 'x.sarif',
     });
     // the base's step says nothing: the defaults, never the PR's none/false/3
-    expect(trustedInputs(env, {})).toEqual({ config: '', failLevel: 'fail', tests: true, strict: false, token: 'ghs_y', sarifFile: 'x.sarif' });
+    expect(trustedInputs(env, {})).toEqual({
+      config: '',
+      failLevel: 'fail',
+      tests: true,
+      strict: false,
+      token: 'ghs_y',
+      sarifFile: 'x.sarif',
+    });
     expect(trustedInputs({ ...env, 'INPUT_FAIL-LEVEL': 'none' }, { 'fail-level': 'risk' }).failLevel).toBe('risk');
   });
 });

@@ -78,7 +78,9 @@ describe('the checks themselves', () => {
     expect(() => checkPrivateKey({ PRIVATE_KEY: 'unused' })).toThrow(/^PRIVATE_KEY is not a PEM private key/);
     expect(() => checkPrivateKey({})).toThrow(/neither PRIVATE_KEY nor PRIVATE_KEY_PATH is set/);
     writeFileSync(join(dir, 'not-a-key.pem'), 'hello\n');
-    expect(() => checkPrivateKey({ PRIVATE_KEY_PATH: 'not-a-key.pem' }, dir)).toThrow(/^PRIVATE_KEY_PATH=not-a-key\.pem is not a PEM private key/);
+    expect(() => checkPrivateKey({ PRIVATE_KEY_PATH: 'not-a-key.pem' }, dir)).toThrow(
+      /^PRIVATE_KEY_PATH=not-a-key\.pem is not a PEM private key/,
+    );
   });
 
   it('turn database failures into configuration errors without the password; anything else passes through', () => {
@@ -87,8 +89,12 @@ describe('the checks themselves', () => {
     const refused = Object.assign(new AggregateError([Object.assign(new Error('connect'), { code: 'ECONNREFUSED' })]), {});
     const e = databaseStartError(refused, url);
     expect(e).toBeInstanceOf(InputError);
-    expect((e as InputError).message).toBe('cannot use the database in DATABASE_URL (db.internal:6543/app): nothing accepts connections there');
-    expect((databaseStartError(Object.assign(new Error('auth'), { code: '28P01' }), url) as Error).message).toMatch(/the password was refused$/);
+    expect((e as InputError).message).toBe(
+      'cannot use the database in DATABASE_URL (db.internal:6543/app): nothing accepts connections there',
+    );
+    expect((databaseStartError(Object.assign(new Error('auth'), { code: '28P01' }), url) as Error).message).toMatch(
+      /the password was refused$/,
+    );
     const other = new Error('relation "x" does not exist');
     expect(databaseStartError(other, url)).toBe(other);
   });
