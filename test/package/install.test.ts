@@ -83,7 +83,10 @@ describe('the installed package', () => {
     expect(packedFiles).toContain('npm-shrinkwrap.json');
     const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string }> };
     const installed = JSON.parse(
-      readFileSync(join(work, 'prefix', 'lib', 'node_modules', 'slopgate', 'node_modules', '@electric-sql', 'pglite', 'package.json'), 'utf8'),
+      readFileSync(
+        join(work, 'prefix', 'lib', 'node_modules', 'slopgate', 'node_modules', '@electric-sql', 'pglite', 'package.json'),
+        'utf8',
+      ),
     ) as { version: string };
     expect(installed.version).toBe(lock.packages['node_modules/@electric-sql/pglite']!.version);
     const r = spawnSync(npm, ['ls', '-g', '--prefix', join(work, 'prefix'), '--all'], { cwd: work, encoding: 'utf8' });
