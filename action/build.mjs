@@ -2,7 +2,8 @@
 // chunks) and the WebAssembly files the parsers load at run time. A JavaScript action gets no
 // `npm install`, so everything it imports is inside the bundle; the config schemas are read from
 // schemas/ at the repository root, which every `uses: <owner>/slopgate@<tag>` checkout contains.
-// Run with `npm run build:action`; release tags carry the result (see .github/workflows/release-action.yml).
+// Run with `npm run build:action`. action.yml does not use it (it compiles src/ on the runner); the bundle
+// is for testing the entry as one file (SLOPGATE_ACTION_ENTRY=action/dist/index.js).
 /* global console */
 import { cp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';

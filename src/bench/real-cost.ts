@@ -12,6 +12,7 @@ import { openStore } from '../store/open-store.js';
 import { storeServices } from '../store/services.js';
 import type { Store } from '../store/store.js';
 import { depCacheOptionsFromEnv, ENTRY_CONTENT } from '../testgate/deps/dep-cache.js';
+import { plainRunVerdict } from './plain-run.js';
 import { mirrorDir, mirrorRoot } from './real-prs-corpus.js';
 
 /**
@@ -112,14 +113,18 @@ async function caseLine(mirror: string, c: CostCase, rounds: number): Promise<st
     const suite: number[] = [];
     const worker: number[] = [];
     let cached = true;
+    let plainNote = '';
     // The worker keeps a store of its own open (an embedded store serves one process at a time).
     const store = await openStore({ dataDir: workerDb });
     await workerGate(mirror, c, store, false);
     for (let i = 0; i < rounds; i++) {
       const t0 = performance.now();
-      const r = spawnSync('sh', ['-c', c.plain], { cwd: tree, env, stdio: 'ignore' });
+      // Output kept (not shown): whether the suite ran is read from its summary when it exits non-zero.
+      const r = spawnSync('sh', ['-c', `exec 2>&1; ${c.plain}`], { cwd: tree, env, encoding: 'utf8', maxBuffer: 64 << 20 });
       plain.push(performance.now() - t0);
-      if (r.status !== 0) throw new Error(`the plain run of ${c.repo}#${c.pr} (${c.plain}) exited ${String(r.status)}`);
+      const verdict = plainRunVerdict({ status: r.status, signal: r.signal, output: r.stdout });
+      if (!verdict.ran) throw new Error(`the plain run of ${c.repo}#${c.pr} (${c.plain}) did not run the suite: ${verdict.reason}`);
+      if (verdict.note) plainNote = verdict.note;
       const g = gate(mirror, c, baselines);
       gated.push(g.ms);
       suite.push(g.report.sections.tests?.candidate?.durationMs ?? 0);
@@ -132,7 +137,7 @@ async function caseLine(mirror: string, c: CostCase, rounds: number): Promise<st
     const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
     return (
       `${c.repo}#${c.pr} (${String(tests.candidate.total)} tests; dependencies cached, baseline ${cached ? 'cached' : 'NOT cached in every round'}), ` +
-      `medians of ${String(rounds)} rounds: plain run ${s(median(plain))}; whole gate (CLI) ${s(median(gated))}, ${paired(gated)}× ` +
+      `medians of ${String(rounds)} rounds: plain run ${s(median(plain))}${plainNote ? ` (${plainNote})` : ''}; whole gate (CLI) ${s(median(gated))}, ${paired(gated)}× ` +
       `(target ≤ 1.10×), the sandboxed suite inside it ${s(median(suite))}; the same gate in the App's worker ` +
       `${s(median(worker))}, ${paired(worker)}× (each round's gate against that round's plain run)`
     );

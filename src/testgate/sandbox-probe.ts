@@ -55,11 +55,19 @@ function which(name: string): string | null {
 
 function works(cmd: string, args: string[]): boolean {
   try {
-    return spawnSync(cmd, args, { stdio: 'ignore', timeout: 5000, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } }).status === 0;
+    return (
+      spawnSync(cmd, args, { stdio: 'ignore', timeout: PROBE_TIMEOUT_MS, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } }).status === 0
+    );
   } catch {
     return false;
   }
 }
+
+/**
+ * How long a probe may take before it counts as failed. A probe answers in milliseconds; the limit is
+ * only for one that hangs, and is generous so that a loaded machine never reads as a missing sandbox.
+ */
+const PROBE_TIMEOUT_MS = 60_000;
 
 const PROBE_ENV = () => ({ PATH: process.env.PATH ?? '/usr/bin:/bin' });
 
@@ -85,7 +93,7 @@ function spawnProbe(cmd: string, args: string[], timeoutMs: number, env: NodeJS.
 }
 
 async function worksAsync(cmd: string, args: string[]): Promise<boolean> {
-  return (await spawnProbe(cmd, args, 5000, PROBE_ENV())).status === 0;
+  return (await spawnProbe(cmd, args, PROBE_TIMEOUT_MS, PROBE_ENV())).status === 0;
 }
 
 /**
@@ -155,7 +163,7 @@ function probeBwrap(bwrap: string | null, seccompFile: string | null): string | 
   try {
     const r = spawnSync(bwrap, BWRAP_PROBE_ARGS, {
       stdio: ['ignore', 'ignore', 'pipe', fd],
-      timeout: 10_000,
+      timeout: PROBE_TIMEOUT_MS,
       env: { PATH: '/usr/bin:/bin' },
       encoding: 'utf8',
     });
@@ -170,7 +178,7 @@ async function probeBwrapAsync(bwrap: string | null, seccompFile: string | null)
   if (!seccompFile) return `no seccomp filter for this architecture (${process.arch})`;
   const fd = openSync(seccompFile, 'r');
   try {
-    return bwrapVerdict(await spawnProbe(bwrap, BWRAP_PROBE_ARGS, 10_000, { PATH: '/usr/bin:/bin' }, fd));
+    return bwrapVerdict(await spawnProbe(bwrap, BWRAP_PROBE_ARGS, PROBE_TIMEOUT_MS, { PATH: '/usr/bin:/bin' }, fd));
   } finally {
     closeSync(fd);
   }

@@ -78,6 +78,22 @@ describe('the installed package', () => {
     expect(packedFiles.filter((f) => f.includes('bench'))).toEqual([]);
   });
 
+  it('resolves as tested: the lockfile ships as npm-shrinkwrap.json, and npm ls of the global install is clean', () => {
+    // A global install reads no package-lock.json: without the shrinkwrap it took newer releases than CI tested.
+    const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string }> };
+    const installed = JSON.parse(
+      readFileSync(
+        join(work, 'prefix', 'lib', 'node_modules', 'slopgate', 'node_modules', '@electric-sql', 'pglite', 'package.json'),
+        'utf8',
+      ),
+    ) as { version: string };
+    expect(installed.version).toBe(lock.packages['node_modules/@electric-sql/pglite']!.version);
+    const r = spawnSync(npm, ['ls', '-g', '--prefix', join(work, 'prefix'), '--all'], { cwd: work, encoding: 'utf8' });
+    expect(`${r.stdout}${r.stderr}`).not.toMatch(/\binvalid\b|\bmissing\b|UNMET DEPENDENCY|ELSPROBLEMS/);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/content-type@/);
+  });
+
   it('is installed as a symlink to the bundle and prints its version', () => {
     expect(lstatSync(bin).isSymbolicLink()).toBe(true);
     expect(realpathSync(bin)).toBe(realpathSync(join(work, 'prefix', 'lib', 'node_modules', 'slopgate', 'dist', 'bin', 'slopgate.js')));

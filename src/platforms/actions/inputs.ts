@@ -16,9 +16,23 @@ export interface ActionInputs {
   sarifFile?: string;
 }
 
-/** The runner keeps hyphens and upper-cases the rest: input `fail-level` is `INPUT_FAIL-LEVEL`. */
+/**
+ * The variables an input can arrive in. A JavaScript action's runner keeps hyphens and upper-cases the
+ * rest (`fail-level` is `INPUT_FAIL-LEVEL`); action.yml's composite steps pass them on themselves, with
+ * underscores (`INPUT_FAIL_LEVEL`), as a shell can name them.
+ */
+function inputVariables(name: string): string[] {
+  const upper = `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
+  const underscored = upper.replace(/-/g, '_');
+  return underscored === upper ? [upper] : [upper, underscored];
+}
+
 export function input(env: NodeJS.ProcessEnv, name: string): string {
-  return (env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
+  for (const v of inputVariables(name)) {
+    const value = env[v]?.trim();
+    if (value) return value;
+  }
+  return '';
 }
 
 /** A YAML 1.2 core-schema boolean, as `core.getBooleanInput` accepts it; empty is the default. */
@@ -74,7 +88,7 @@ const GATE_INPUTS = ['config', 'fail-level', 'tests', 'strict', 'comment-budget'
  */
 export function trustedInputs(env: NodeJS.ProcessEnv, baseWith: Record<string, string> | undefined): ActionInputs {
   const trusted: NodeJS.ProcessEnv = Object.fromEntries(
-    Object.entries(env).filter(([k]) => !GATE_INPUTS.some((name) => k === `INPUT_${name.toUpperCase()}`)),
+    Object.entries(env).filter(([k]) => !GATE_INPUTS.some((name) => inputVariables(name).includes(k))),
   );
   for (const name of GATE_INPUTS) {
     const value = baseWith?.[name];

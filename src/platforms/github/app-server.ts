@@ -5,7 +5,8 @@ import { createSlopgateApp } from './app.js';
 import { appServerLog } from './app-log.js';
 import { InputError, errorMessage } from '../../core/errors.js';
 import { createLogger } from '../../core/trace.js';
-import { defaultWorkDir, requireWebhookSecret, serverDeploymentFromEnv } from './deployment-env.js';
+import { defaultWorkDir, requireAppCredentials, requireWebhookSecret, serverDeploymentFromEnv } from './deployment-env.js';
+import { checkPrivateKey, databaseStartError } from './startup-checks.js';
 import type { QueuedPrJob } from '../../host/queued-job.js';
 import { PgQueue } from '../../queue/pg-queue.js';
 import { openStore, storeOptionsFromEnv } from '../../store/open-store.js';
@@ -24,6 +25,11 @@ import { serveMetricsPort } from '../../dashboard/metrics-port.js';
 export async function runAppServer(): Promise<void> {
   requireWebhookSecret(process.env);
   const deployment = serverDeploymentFromEnv(process.env);
+  // Without APP_ID Probot runs its setup (it registers the App and writes .env); with it, the key must work.
+  if (process.env.APP_ID?.trim()) {
+    requireAppCredentials(process.env, 'the App server');
+    checkPrivateKey(process.env);
+  }
   const workDir = defaultWorkDir(process.env);
   try {
     await mkdir(workDir, { recursive: true });
@@ -42,6 +48,8 @@ export async function runAppServer(): Promise<void> {
     lazy: !storeOptions.url,
     // The embedded database: waiting for another process on its folder, or a damaged one moved aside.
     onNotice: (message, level) => (level === 'warn' ? console.warn : console.info)(`slopgate: ${message}`),
+  }).catch((err: unknown) => {
+    throw storeOptions.url ? databaseStartError(err, storeOptions.url) : err;
   });
   const { databaseUrl, concurrency, durable } = deployment.queue;
   let queue: PgQueue<QueuedPrJob> | undefined;
@@ -52,7 +60,11 @@ export async function runAppServer(): Promise<void> {
       ...(concurrency ? { concurrency } : {}),
       log: createLogger({ level: process.env.LOG_LEVEL ?? 'info' }),
     });
-    await queue.start(); // a wrong DATABASE_URL fails here, not on the first webhook
+    // a wrong DATABASE_URL fails here, not on the first webhook
+    await queue.start().catch(async (err: unknown) => {
+      await store.close().catch(() => undefined);
+      throw databaseStartError(err, databaseUrl);
+    });
   }
   // /metrics is served on the webhooks' port behind the dashboard's token, and on SLOPGATE_METRICS_PORT when set.
   const metrics = new SlopgateMetrics();

@@ -14,6 +14,7 @@ import { serveMetricsPort } from '../../dashboard/metrics-port.js';
 import type { Store } from '../../store/store.js';
 import { githubRemoteUrl } from '../../workspace/repo-mirror.js';
 import { defaultWorkDir, requireAppCredentials } from './deployment-env.js';
+import { checkPrivateKey, databaseStartError } from './startup-checks.js';
 import type { QueuedPrJob } from '../../host/queued-job.js';
 
 export interface GateWorkerOptions {
@@ -53,14 +54,25 @@ export async function runGateWorker(opts: GateWorkerOptions = {}): Promise<numbe
       'set DATABASE_URL=postgres://user:pass@host:5432/db to the database the App server uses (the App then queues its jobs there)',
     );
   }
-  if (!opts.probot) requireAppCredentials(env, 'slopgate worker');
+  if (!opts.probot) {
+    requireAppCredentials(env, 'slopgate worker');
+    checkPrivateKey(env);
+  }
   const probot = opts.probot ?? createProbot({ env });
   const log = opts.log ?? probot.log;
   const workDir = opts.app?.workDir ?? defaultWorkDir(env);
   await mkdir(workDir, { recursive: true });
   const concurrency = opts.concurrency ?? settings.concurrency;
   const queue = new PgQueue<QueuedPrJob>({ ...settings.durable, ...opts.durable, ...(concurrency ? { concurrency } : {}), url, log });
-  const store = opts.store ?? (await openStore({ url }));
+  let store: Store;
+  try {
+    store = opts.store ?? (await openStore({ url }));
+    // The queue's tables, now: an unreachable database is a start-up error, not the first job's.
+    await queue.start();
+  } catch (err) {
+    await queue.stop({ graceMs: 0 }).catch(() => undefined);
+    throw databaseStartError(err, url);
+  }
   try {
     const appId = opts.app?.appId ?? Number(env.APP_ID ?? 0);
     // A worker serves no webhooks: its metrics go on SLOPGATE_METRICS_PORT when set.

@@ -94,7 +94,7 @@ const goVersion = () => once('go', () => toolVersion('go', ['version']));
 const rustcVersion = () => once('rustc', () => toolVersion('rustc'));
 const rustToolchains = () =>
   once('rustup', () =>
-    run('rustup', ['toolchain', 'list'], { timeout: 20_000 }).then(
+    run('rustup', ['toolchain', 'list'], { timeout: 120_000 }).then(
       (r) => r.stdout.split('\n').filter((l) => l.trim()),
       () => [] as string[],
     ),

@@ -85,7 +85,7 @@ export function findPythons(
         if (known) return known;
         // pyenv's shims pick a version themselves: probe what they run, keep the real binary.
         try {
-          const { stdout } = await run(c, ['-c', `${PROBE}; print(sys.executable)`], { timeout: 15_000, env: probeEnv });
+          const { stdout } = await run(c, ['-c', `${PROBE}; print(sys.executable)`], { timeout: 120_000, env: probeEnv });
           const [version, prefix, venv, exe] = stdout.trim().split('\n');
           if (!version || !prefix) return null;
           const answer = { path: exe ? realpathSync(exe) : real, version, prefix, venv: venv === 'True' };
@@ -202,7 +202,9 @@ export function pickPython(
 /** The first line a tool prints for `--version` (or the given args), or null when it does not run. */
 export async function toolVersion(cmd: string, args: string[] = ['--version']): Promise<string | null> {
   try {
-    const { stdout, stderr } = await run(cmd, args, { timeout: 20_000 });
+    // Generous: a version answers at once, but rustup's proxies and pyenv shims are slow on a loaded machine,
+    // and a timeout here reads as "not installed".
+    const { stdout, stderr } = await run(cmd, args, { timeout: 120_000 });
     const text = (stdout || stderr).trim().split('\n')[0] ?? '';
     return /(\d+\.\d+(?:\.\d+)?)/.exec(text)?.[1] ?? null;
   } catch {

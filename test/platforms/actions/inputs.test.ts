@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../../src/core/errors.js';
-import { readInputs } from '../../../src/platforms/actions/inputs.js';
+import { readInputs, trustedInputs } from '../../../src/platforms/actions/inputs.js';
 
 const base = { 'INPUT_GITHUB-TOKEN': 'ghs_x' };
 
@@ -36,5 +36,34 @@ describe('Action inputs', () => {
 
   it('falls back to GITHUB_TOKEN when the input is empty', () => {
     expect(readInputs({ GITHUB_TOKEN: 'ghs_env' }).token).toBe('ghs_env');
+  });
+
+  it("reads the underscored names action.yml's composite steps pass, and a PR's values under either name are replaced", () => {
+    const env = {
+      INPUT_GITHUB_TOKEN: 'ghs_y',
+      INPUT_FAIL_LEVEL: 'none',
+      INPUT_TESTS: 'false',
+      INPUT_COMMENT_BUDGET: '3',
+      INPUT_SARIF_FILE: 'x.sarif',
+    };
+    expect(readInputs(env)).toEqual({
+      config: '',
+      failLevel: 'none',
+      tests: false,
+      strict: false,
+      commentBudget: 3,
+      token: 'ghs_y',
+      sarifFile: 'x.sarif',
+    });
+    // the base's step says nothing: the defaults, never the PR's none/false/3
+    expect(trustedInputs(env, {})).toEqual({
+      config: '',
+      failLevel: 'fail',
+      tests: true,
+      strict: false,
+      token: 'ghs_y',
+      sarifFile: 'x.sarif',
+    });
+    expect(trustedInputs({ ...env, 'INPUT_FAIL-LEVEL': 'none' }, { 'fail-level': 'risk' }).failLevel).toBe('risk');
   });
 });

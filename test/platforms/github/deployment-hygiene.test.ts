@@ -38,7 +38,7 @@ describe('the webhook secret', () => {
     const r = spawnSync(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'src', 'app-server.ts')], {
       encoding: 'utf8',
       env: { PATH: process.env.PATH, APP_ID: '1', PRIVATE_KEY: 'x', WEBHOOK_SECRET: 'development', PORT: '0' },
-      timeout: 120_000,
+      timeout: 240_000,
     });
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/slopgate could not start: WEBHOOK_SECRET is the placeholder 'development'/);

@@ -17,7 +17,8 @@ function runEntry(script: string, args: string[], env: Record<string, string>) {
     cwd: root,
     env: { ...base, ...env },
     encoding: 'utf8',
-    timeout: 30_000,
+    // generous: tsx compiles the entry first, which takes long on a loaded machine; a timeout is a failure here
+    timeout: 240_000,
   });
 }
 
