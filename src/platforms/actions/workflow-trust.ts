@@ -124,7 +124,10 @@ function localUses(jobs: Map<string, { job: Record<string, string>; steps: Step[
   const out: string[] = [];
   for (const [, j] of jobs) {
     for (const uses of [j.job.uses, ...j.steps.map((s) => s.uses)]) {
-      if (uses?.startsWith('./')) out.push(uses.slice(2).replace(/@.*$/, '').replace(/\/+$/, ''));
+      if (!uses?.startsWith('./')) continue;
+      const path = uses.slice(2).replace(/@.*$/, '').replace(/\/+$/, '');
+      // `uses: ./` is the repository's own root action: its metadata file, not every file of the repository.
+      out.push(...(path ? [path] : ['action.yml', 'action.yaml']));
     }
   }
   return out;

@@ -126,6 +126,19 @@ needs('pytest')('the Action when a PR edits the workflow that runs it', () => {
     );
   }, 300_000);
 
+  it('a change to the root action.yml a workflow runs with `uses: ./` counts too (not every file of the repository)', async () => {
+    const rootAction = (run: string) => `name: local\nruns:\n  using: composite\n  steps:\n    - run: '${run}'\n      shell: bash\n`;
+    const base = {
+      ...BASE,
+      '.github/workflows/slopgate.yml': WORKFLOW('          fail-level: fail', '\n      - uses: ./'),
+      'action.yml': rootAction('true'),
+    };
+    const { run, check } = await gate({ 'action.yml': rootAction('exit 0') }, { 'fail-level': 'none', tests: 'false' }, {}, base);
+    expect(run.code).toBe(1);
+    expect(check.conclusion).toBe('action_required');
+    expect(JSON.stringify(check.annotations)).toContain('and action.yml that it uses');
+  }, 300_000);
+
   it('without GITHUB_WORKFLOW_REF the workflow cannot be told: ASK_AUTHOR, never a silent pass', async () => {
     const { run, check } = await gate({ 'README.md': '# calc\n' }, { 'fail-level': 'none', tests: 'false' }, { GITHUB_WORKFLOW_REF: '' });
     expect(run.code).toBe(1);
