@@ -1,3 +1,4 @@
+import { findingWeight } from './fold.js';
 import { bucketOf, type Bucket, type Category } from '../core/categories.js';
 import type { Finding } from '../core/finding.js';
 import type { Conclusion, Decision, NextAction, Outcome } from '../core/decision.js';
@@ -96,10 +97,12 @@ export function decide(all: Finding[], opts: DecideOptions = {}): Decision {
   const round = Math.max(1, Math.floor(Number(opts.round) || 1));
   const maxRounds = coerceMaxRounds(opts.maxRounds);
   const blocking = findings.filter((f) => isBlocking(f, strict));
-  const advisory = findings.length - blocking.length;
+  // A folded summary counts as the findings it stands for.
+  const count = (fs: Finding[]) => fs.reduce((n, f) => n + findingWeight(f), 0);
+  const advisory = count(findings) - count(blocking);
   const buckets: Partial<Record<Bucket, string[]>> = {};
   for (const f of blocking) (buckets[bucketOf(f.category)] ??= []).push(f.id);
-  const base = { round, maxRounds, blocking: blocking.length, advisory, buckets };
+  const base = { round, maxRounds, blocking: count(blocking), advisory, buckets };
   const make: Make = (outcome, tier, reason, next) => ({
     ...base,
     outcome,

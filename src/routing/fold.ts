@@ -3,6 +3,12 @@ import { makeFinding, SEVERITY_RANK, type Finding } from '../core/finding.js';
 /** Findings of one kind (guard and category) shown one by one; the rest fold into one summary finding. */
 export const FOLD_BOUND = 100;
 
+/** How many findings `f` stands for: a folded summary counts the findings folded into it. */
+export function findingWeight(f: Finding): number {
+  const folded = f.evidence?.folded;
+  return f.cause?.startsWith('folded ') && typeof folded === 'number' && folded > 0 ? folded : 1;
+}
+
 /**
  * Folds a flood: for each guard and category with more than `bound` findings, the first `bound - 1` (in
  * the sorted order) stay, and the rest become one finding that gives their count, the worst severity

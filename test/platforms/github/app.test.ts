@@ -53,21 +53,26 @@ describe('github app: pull request events', () => {
     expect(prUpdate.body).toContain('Not run:');
   });
 
-  it('blocking findings: failure, 121 annotations in 3 update requests, review comments only on added lines and within the budget', async () => {
-    const remote = FakeRemote.create({ 'old.txt': 'keep\nlegacy SLOP line\nkeep\n' });
-    const head = remote.pushPr(2, { 'new.txt': lines(120, (i) => `item ${i} SLOP`), 'old.txt': 'keep\nlegacy SLOP line\nkeep\nadded\n' });
+  it('blocking findings: failure, 121 findings folded to 100 (99 annotations in 2 update requests), review comments only on added lines and within the budget', async () => {
+    const remote = FakeRemote.create({ 'legacy.txt': 'keep\nlegacy SLOP line\nkeep\n' });
+    const head = remote.pushPr(2, {
+      'new.txt': lines(120, (i) => `item ${i} SLOP`),
+      'legacy.txt': 'keep\nlegacy SLOP line\nkeep\nadded\n',
+    });
     const pr: PrShape = { number: 2, headSha: head, baseSha: remote.baseSha };
     h = await startHarness(remote, { guards: [markerGuard] });
-    h.github.token().createCheckRun(12).gateJob(pr, 12, { updates: 3, review: true });
+    h.github.token().createCheckRun(12).gateJob(pr, 12, { updates: 2, review: true });
 
     await h.receive('pull_request', pullRequestEvent('opened', pr));
     await h.idle();
 
     const updates = h.github.bodiesOf('PATCH', '/check-runs/12');
-    expect(updates.map((u) => u.output.annotations?.length ?? 0)).toEqual([50, 50, 21]);
-    expect(updates.map((u) => u.status)).toEqual(['in_progress', 'in_progress', 'completed']);
-    expect(updates[2].conclusion).toBe('failure');
-    expect(updates[2].output.title).toContain('121 blocking');
+    // 121 findings of one kind: 99 one by one and one that folds the other 22 (and has no line of its own).
+    expect(updates.map((u) => u.output.annotations?.length ?? 0)).toEqual([50, 49]);
+    expect(updates.map((u) => u.status)).toEqual(['in_progress', 'completed']);
+    expect(updates[1].conclusion).toBe('failure');
+    expect(updates[1].output.title).toContain('121 blocking');
+    expect(updates[1].output.summary).toContain('22 more todo-marker findings of G99 are folded into this one');
     const [review] = h.github.bodiesOf('POST', '/pulls/2/reviews');
     expect(review.event).toBe('COMMENT');
     expect(review.commit_id).toBe(head);
@@ -77,11 +82,11 @@ describe('github app: pull request events', () => {
       expect(c.side).toBe('RIGHT');
       expect(c.body).toMatch(/<!-- slopgate:finding:[0-9a-f]+ -->/);
     }
-    // The pre-existing SLOP line of old.txt is not on the diff: annotation only.
-    expect(review.comments.some((c: { path: string }) => c.path === 'old.txt')).toBe(false);
+    // The pre-existing SLOP line of legacy.txt is not on the diff: annotation only.
+    expect(review.comments.some((c: { path: string }) => c.path === 'legacy.txt')).toBe(false);
     const annotated = updates.flatMap((u) => u.output.annotations ?? []);
-    expect(annotated.some((a: { path: string; start_line: number }) => a.path === 'old.txt' && a.start_line === 2)).toBe(true);
-    expect(review.body).toContain('95 more findings');
+    expect(annotated.some((a: { path: string; start_line: number }) => a.path === 'legacy.txt' && a.start_line === 2)).toBe(true);
+    expect(review.body).toContain('73 more findings');
   });
 
   it('a re-push does not repeat comments, adds the new one with a suggestion, and resolves the fixed one', async () => {
