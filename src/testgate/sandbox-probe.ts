@@ -82,13 +82,23 @@ interface ProbeExit {
 function spawnProbe(cmd: string, args: string[], timeoutMs: number, env: NodeJS.ProcessEnv, fd3?: number): Promise<ProbeExit> {
   return new Promise((done) => {
     let stderr = '';
-    const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe', ...(fd3 !== undefined ? [fd3] : [])], env, timeout: timeoutMs });
+    const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe', ...(fd3 !== undefined ? [fd3] : [])], env });
+    // A timer of our own, cleared on every ending: spawn's `timeout` option keeps its timer running when the
+    // program cannot be started at all (ENOENT), which held the process open for the whole timeout.
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    timer.unref();
     child.stderr?.setEncoding('utf8').on('data', (d: string) => {
       // The first line is what a verdict quotes: a few KiB of it is plenty.
       if (stderr.length < 4096) stderr += d;
     });
-    child.on('error', (error) => done({ status: null, stderr, error }));
-    child.on('close', (status) => done({ status, stderr }));
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      done({ status: null, stderr, error });
+    });
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      done({ status, stderr });
+    });
   });
 }
 
