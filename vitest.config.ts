@@ -7,6 +7,7 @@ export default defineConfig({
     testTimeout: 300_000,
     hookTimeout: 300_000,
     setupFiles: ['test/setup.ts'],
+    globalSetup: ['test/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,
   },

@@ -1,15 +1,50 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 /** The repository root (where package.json and dist/ live). */
 export const REPO_ROOT = join(import.meta.dirname, '..', '..', '..');
 
-/** `npm run build` once; E2E_SKIP_BUILD=1 reuses an existing dist/ (for quick reruns). */
+function runBuild(): void {
+  execFileSync('npm', ['run', 'build', '--silent'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], timeout: 600_000 });
+}
+
+const sleepSync = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/**
+ * `npm run build` once per `vitest run` (test/global-setup.ts names the run): the first suite that needs
+ * the App builds it, the others wait for that build and reuse it, so no suite rebuilds dist/ while
+ * another one runs it. E2E_SKIP_BUILD=1 reuses an existing dist/ (for quick reruns).
+ */
 export function buildApp(): void {
   if (process.env.E2E_SKIP_BUILD === '1' && existsSync(join(REPO_ROOT, 'dist', 'app-server.js'))) return;
-  execFileSync('npm', ['run', 'build', '--silent'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 });
+  const run = process.env.SLOPGATE_TEST_RUN;
+  if (!run) {
+    runBuild();
+    return;
+  }
+  const stamp = join(REPO_ROOT, 'dist', `.test-build-${run}`);
+  const lock = join(tmpdir(), `slopgate-test-build-${run}`);
+  for (;;) {
+    if (existsSync(stamp)) return;
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      sleepSync(500);
+    }
+  }
+  try {
+    if (existsSync(stamp)) return;
+    runBuild();
+    for (const f of readdirSync(join(REPO_ROOT, 'dist')))
+      if (f.startsWith('.test-build-')) rmSync(join(REPO_ROOT, 'dist', f), { force: true });
+    writeFileSync(stamp, '');
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 export function freePort(): Promise<number> {

@@ -1,9 +1,10 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { idleServerRssMb } from '../../../src/bench/idle-memory.js';
+import { buildApp, REPO_ROOT } from '../../e2e/harness/app-process.js';
 import { defaultWorkDir, requireWebhookSecret } from '../../../src/platforms/github/deployment-env.js';
 import type { Db } from '../../../src/store/db.js';
 import { lazyDb } from '../../../src/store/open-store.js';
@@ -123,18 +124,10 @@ describe('lazyDb', () => {
 });
 
 describe('the App’s idle memory', () => {
-  // Built into a folder of its own, so this never races with suites that rebuild dist/.
-  const build = mkdtempSync(join(tmpdir(), 'slopgate-build-'));
-  afterAll(() => rmSync(build, { recursive: true, force: true }));
-
   it('stays under 250 MB without DATABASE_URL, and the embedded database is not created before first use', async () => {
-    cpSync(join(ROOT, 'package.json'), join(build, 'package.json'));
-    symlinkSync(join(ROOT, 'node_modules'), join(build, 'node_modules'), 'dir');
-    execFileSync(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(build, 'dist')], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 600_000,
-    });
-    const { rssMb, workDir } = await idleServerRssMb({ dist: join(build, 'dist') });
+    // dist/ is built once per test run and never rebuilt while a suite runs it
+    buildApp();
+    const { rssMb, workDir } = await idleServerRssMb({ dist: join(REPO_ROOT, 'dist') });
     expect(workDir).not.toContain('db');
     expect(rssMb).toBeGreaterThan(20);
     expect(rssMb).toBeLessThan(250);
