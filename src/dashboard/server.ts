@@ -7,7 +7,10 @@ import { getRun } from '../store/runs.js';
 import { asset } from './assets.js';
 import { DashboardAuth, loginOf, type GitHubSignIn, type Viewer } from './auth.js';
 import type { SlopgateMetrics } from './metrics.js';
-import { loginPage, messagePage, overviewPage, runPage, type Links } from './pages.js';
+import type { Links } from './layout.js';
+import { overviewPage } from './overview-page.js';
+import { loginPage, messagePage } from './pages.js';
+import { runPage } from './run-page.js';
 import {
   attention,
   checkRunOfRun,

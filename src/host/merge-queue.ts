@@ -1,10 +1,8 @@
 import type { Report } from '../core/report.js';
 import type { StoredRun } from '../store/runs.js';
 import type { Store } from '../store/store.js';
-import { codeSpan } from '../report/markdown-escape.js';
 import type { PrRevisions } from '../workspace/pr-workspace.js';
 import { sameChange } from '../workspace/same-change.js';
-import type { CheckRunOutcome } from './check-outcome.js';
 import type { MergeGroupRef } from './queued-job.js';
 import type { PullRequestFacts } from './review-host.js';
 
@@ -83,30 +81,4 @@ export async function gatedTwin(store: Store, repo: string, number: number, revi
     if (await sameChange(revisions.mirrorDir, { baseSha: run.baseSha, headSha: run.headSha }, queued)) return { run, report };
   }
   return undefined;
-}
-
-const PASSING = new Set<CheckRunOutcome['conclusion']>(['success', 'neutral', 'skipped']);
-
-/**
- * A verdict as the merge queue's check run says it. Anything that does not pass is `failure`, so the
- * entry leaves the queue with the reason in the title; no buttons (they would re-gate the PR's head, not
- * the queue's commit: the queue is re-entered instead). `reused`: the verdict is a PR head's, carried over.
- */
-export function queueOutcome(
-  outcome: CheckRunOutcome,
-  group: MergeGroupRef,
-  reused?: { number: number; headSha: string },
-): CheckRunOutcome {
-  const conclusion = PASSING.has(outcome.conclusion) ? outcome.conclusion : 'failure';
-  const lead = reused
-    ? `This merge queue entry is the same change as pull request ${reused.number} at ${codeSpan(reused.headSha.slice(0, 7))} ` +
-      '(the same patch on the same base content), so that verdict stands for it.'
-    : `slopgate gated the merge queue's commit against its base ${codeSpan(group.baseSha.slice(0, 7))} (${codeSpan(group.baseRef)}).`;
-  return {
-    ...outcome,
-    conclusion,
-    title: `Merge queue: ${outcome.title}`.slice(0, 250),
-    summary: `${lead}\n\n${outcome.summary}`,
-    actions: [],
-  };
 }

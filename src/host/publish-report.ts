@@ -5,10 +5,8 @@ import { earlierIds } from '../core/since-push.js';
 import type { Report } from '../core/report.js';
 import type { Logger } from '../core/trace.js';
 import type { SlopgateConfig } from '../core/config-schema.js';
-import { toAnnotations } from '../report/annotations.js';
-import { renderCheckRun } from '../report/markdown.js';
 import { sincePushLine } from '../report/since-push-section.js';
-import { MAX_OUTPUT_CHARS, REFINE_ACTION, RERUN_ACTION, type CheckAction, type CheckRunOutcome } from './check-outcome.js';
+import { reportOutcome } from './check-run-outcomes.js';
 import { syncDecisionLabels } from './labels.js';
 import { fitSection, renderBodySection, spliceBodySection, type QaState } from './pr-body.js';
 import { postReview } from './post-review.js';
@@ -28,26 +26,6 @@ export function qaStateOf(report: Report): QaState {
   if (!qa) return { status: 'not-run', reason: 'the Q&A phase is not enabled for this repository' };
   if (qa.status === 'ran') return { status: 'ran', markdown: qa.markdown };
   return { status: qa.status, reason: qa.reason || 'no reason recorded' };
-}
-
-export function reportOutcome(
-  report: Report,
-  refinerAvailable: boolean,
-  checkRunUrl?: string,
-  host: ReviewHost['kind'] = 'app',
-): CheckRunOutcome {
-  const out = renderCheckRun(report, { host, maxChars: MAX_OUTPUT_CHARS, ...(checkRunUrl ? { detailsUrl: checkRunUrl } : {}) });
-  const actions: CheckAction[] = [];
-  if (refinerAvailable && report.decision.blocking > 0) actions.push(REFINE_ACTION);
-  actions.push(RERUN_ACTION);
-  return {
-    conclusion: report.decision.conclusion,
-    title: out.title,
-    summary: out.summary,
-    ...(out.text ? { text: out.text } : {}),
-    annotations: toAnnotations(report),
-    actions,
-  };
 }
 
 export interface PublishInput {

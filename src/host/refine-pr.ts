@@ -10,7 +10,8 @@ import { refine, type RefineResult } from '../refiner/refine.js';
 import type { FileContent, Recipe } from '../refiner/types.js';
 import { breakComments, codeSpan, escapeInline } from '../report/markdown-escape.js';
 import type { PrRevisions } from '../workspace/pr-workspace.js';
-import { skipReasonFor, type PrJobDeps } from './pr-job.js';
+import { skipReasonFor } from './pr-job.js';
+import type { PrJobDeps } from './pr-job-deps.js';
 import {
   fixedFindings,
   nothingKeptComment,

@@ -1,6 +1,8 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { FileContent } from '../helpers/git-repo.js';
-import { prJobResult, skipOutcome, skipReasonFor, type PrJobDeps } from '../../src/host/pr-job.js';
+import { skipOutcome } from '../../src/host/check-run-outcomes.js';
+import { prJobResult, skipReasonFor } from '../../src/host/pr-job.js';
+import type { PrJobDeps } from '../../src/host/pr-job-deps.js';
 import { externalIdFor, type QueuedPrJob } from '../../src/host/queued-job.js';
 import { ALLOW_MANIFEST_LABEL, STUCK_LABEL } from '../../src/host/labels.js';
 import { BODY_START } from '../../src/host/pr-body.js';

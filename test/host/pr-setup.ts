@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLogger } from '../../src/core/trace.js';
 import { externalIdFor, jobKey, type QueuedPrJob } from '../../src/host/queued-job.js';
-import type { PrJobDeps } from '../../src/host/pr-job.js';
+import type { PrJobDeps } from '../../src/host/pr-job-deps.js';
 import type { CheckRunOutcome } from '../../src/host/check-outcome.js';
 import { RepoMirrors } from '../../src/workspace/repo-mirror.js';
 import { MirrorWorkspace } from '../../src/workspace/workspace-port.js';

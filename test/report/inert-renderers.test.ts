@@ -5,15 +5,20 @@ import type { Finding } from '../../src/core/finding.js';
 import type { Report } from '../../src/core/report.js';
 import { dismissedReply } from '../../src/host/dismiss-finding.js';
 import { grantedReply, labelRefusedReply, sanctionRefusal } from '../../src/host/give-sanction.js';
-import { abandonedOutcome, configErrorOutcome, infrastructureOutcome, skippedOutcome } from '../../src/host/queued-job.js';
-import { failedJobOutcome } from '../../src/host/failed-job-outcome.js';
+import {
+  abandonedOutcome,
+  configErrorOutcome,
+  failedJobOutcome,
+  infrastructureOutcome,
+  queueOutcome,
+  reportOutcome,
+  skippedOutcome,
+} from '../../src/host/check-run-outcomes.js';
 import { GateInfraError } from '../../src/core/errors.js';
 import { parseCommand } from '../../src/host/commands.js';
 import { renderBodySection } from '../../src/host/pr-body.js';
 import { nothingKeptComment, pushedComment, refineCommitMessage, suggestionsBody } from '../../src/host/refine-messages.js';
 import { commentBody } from '../../src/host/review-plan.js';
-import { reportOutcome } from '../../src/host/publish-report.js';
-import { queueOutcome } from '../../src/host/merge-queue.js';
 import { ConfigError } from '../../src/config/load.js';
 import { jobSummary } from '../../src/platforms/actions/actions-review-host.js';
 import { annotationCommand } from '../../src/platforms/actions/workflow-commands.js';
@@ -141,7 +146,7 @@ const RENDERERS: Record<string, () => string[]> = {
     return [raw.title, raw.summary, raw.text, inert.title, inert.summary, inert.text];
   },
   'report/markdown.ts renderMarkdown': () => [renderMarkdown(hostileReport())],
-  'host/publish-report.ts reportOutcome (what completeCheckRun sends)': () => {
+  'host/check-run-outcomes.ts reportOutcome (what completeCheckRun sends)': () => {
     const o = reportOutcome(hostileReport(), true, OWN_URL);
     return [o.title, o.summary, o.text ?? '', ...(o.annotations ?? []).flatMap((a) => [a.title, a.message, a.raw_details ?? ''])];
   },
@@ -225,7 +230,7 @@ const RENDERERS: Record<string, () => string[]> = {
     }),
     refineCommitMessage(refineResult, [hostileFinding], 1),
   ],
-  'host/queued-job.ts and failed-job-outcome.ts (skipped, config error, outage, abandoned, no sandbox, wrong tree)': () =>
+  'host/check-run-outcomes.ts (skipped, config error, outage, abandoned, no sandbox, wrong tree)': () =>
     [
       skippedOutcome(HOSTILE),
       configErrorOutcome(new ConfigError(HOSTILE, 2, 1, HOSTILE), 'main'),
@@ -238,7 +243,7 @@ const RENDERERS: Record<string, () => string[]> = {
       ),
       failedJobOutcome(new Error(HOSTILE), 'neutral'),
     ].flatMap((o) => [inertText(o.title), o.summary]),
-  'host/merge-queue.ts (a merge queue entry, gated or with a reused verdict)': () => {
+  'host/check-run-outcomes.ts queueOutcome (a merge queue entry, gated or with a reused verdict)': () => {
     const group = { headRef: HOSTILE, baseRef: HOSTILE, baseSha: 'f'.repeat(40) };
     const verdict = reportOutcome(inertReport(buildReport([hostileFinding])), false);
     return [queueOutcome(verdict, group), queueOutcome(verdict, group, { number: 7, headSha: 'e'.repeat(40) })].flatMap((o) => [
@@ -271,10 +276,9 @@ const POSTING =
   /\.(postComment|createReview|postSuggestions|completeCheckRun|reopenCheckRun|startCheckRun|updatePullRequestBody|pushCommit)\(|rest\.(issues\.(createComment|update(Comment)?)|pulls\.(createReview|update)|checks\.(create|update)|git\.createCommit|repos\.createCommitComment)\(|\bworkflowCommand\(|\bappendSummary\(/g;
 
 const POSTING_SITES: Record<string, { calls: number; renderers: string }> = {
-  'src/host/pr-job.ts': {
-    calls: 4,
-    renderers:
-      'queued-job.ts outcomes, queueOutcome of reportOutcome after inertReport; the report via publish-report.ts after inertReport',
+  'src/host/job-check-run.ts': {
+    calls: 3,
+    renderers: 'check-run-outcomes.ts outcomes from pr-job.ts; queueOutcome of reportOutcome after inertReport from merge-queue-job.ts',
   },
   'src/host/publish-report.ts': { calls: 2, renderers: 'reportOutcome (renderCheckRun, toAnnotations), renderBodySection' },
   'src/host/post-review.ts': { calls: 1, renderers: 'commentBody; reviewBody holds no PR text' },
@@ -284,7 +288,7 @@ const POSTING_SITES: Record<string, { calls: number; renderers: string }> = {
     renderers: 'unknownCommandReply, explainFinding, dismissedReply, grantedReply, takeGrant problems, own fixed texts',
   },
   'src/platforms/github/allow-label.ts': { calls: 3, renderers: 'grantedReply, labelRefusedReply, takeGrant problems' },
-  'src/platforms/github/runtime.ts': { calls: 3, renderers: 'queued-job.ts outcomes; startCheckRun has a fixed text' },
+  'src/platforms/github/runtime.ts': { calls: 3, renderers: 'check-run-outcomes.ts outcomes; startCheckRun has a fixed text' },
   'src/platforms/github/github-review-host.ts': { calls: 5, renderers: 'the adapter: bodies come from the callers above' },
   'src/platforms/github/check-run.ts': {
     calls: 3,
@@ -293,7 +297,7 @@ const POSTING_SITES: Record<string, { calls: number; renderers: string }> = {
   'src/platforms/actions/actions-review-host.ts': { calls: 7, renderers: 'jobSummary, annotationCommand, fixed texts' },
   'src/platforms/actions/run-action.ts': {
     calls: 9,
-    renderers: 'inertReport, queued-job.ts outcomes, inertText on errors, on the sandbox failure and on the workflow-trust warning',
+    renderers: 'inertReport, check-run-outcomes.ts outcomes, inertText on errors, on the sandbox failure and on the workflow-trust warning',
   },
   'src/platforms/actions/workflow-commands.ts': { calls: 2, renderers: 'annotationCommand of toAnnotations' },
   'src/platforms/actions/runner-files.ts': { calls: 1, renderers: 'appendSummary of jobSummary' },

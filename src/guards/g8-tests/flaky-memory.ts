@@ -6,7 +6,7 @@ import { errorMessage } from '../../core/errors.js';
 import { locateTest } from '../../testgate/locate-test.js';
 import type { RerunVerdict, TestGateResult } from '../../testgate/gate.js';
 import type { G8KnownFlakyEvidence } from './evidence.js';
-import { testName } from './findings.js';
+import { testName } from './finding-text.js';
 
 /**
  * The flaky memory across PRs, applied to one test gate's result: a newly failing test that is known

@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { GateInfraError, errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/trace.js';
 import type { SlopgateMetrics } from '../../dashboard/metrics.js';
-import type { JobRun } from '../../host/pr-job.js';
+import type { JobRun } from '../../host/pr-job-deps.js';
 import type { QueuedPrJob } from '../../host/queued-job.js';
 import type { Store } from '../../store/store.js';
 

@@ -1,5 +1,5 @@
 import type { QueuedPrJob } from '../../host/queued-job.js';
-import type { PrJobDeps } from '../../host/pr-job.js';
+import type { PrJobDeps } from '../../host/pr-job-deps.js';
 import { refinePr, refineGatedHead, type RefineOutcome, type RefinePrDeps } from '../../host/refine-pr.js';
 import type { ReviewHost } from '../../host/review-host.js';
 import type { JsonModel } from '../../llm/port.js';

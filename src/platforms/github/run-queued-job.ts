@@ -1,4 +1,5 @@
-import { runPrJob, type PrJobDeps, type JobRun } from '../../host/pr-job.js';
+import { runPrJob } from '../../host/pr-job.js';
+import type { JobRun, PrJobDeps } from '../../host/pr-job-deps.js';
 import type { QueuedPrJob } from '../../host/queued-job.js';
 import type { RepoMirrors } from '../../workspace/repo-mirror.js';
 import type { GitHubClient } from './check-run.js';

@@ -8,12 +8,10 @@ import type { GitHubClient } from './check-run.js';
 import { GitHubReviewHost } from './github-review-host.js';
 import { DeliveryDedupe } from './delivery-dedupe.js';
 import { MemoryCommandLedger, StoreCommandLedger, type CommandLedger } from '../../host/command-budget.js';
+import { abandonedOutcome, retryingOutput, supersededOutcome } from '../../host/check-run-outcomes.js';
 import {
-  abandonedOutcome,
   externalIdFor,
   jobKey,
-  retryingOutput,
-  supersededOutcome,
   mergeGroupExternalIdFor,
   type QueuedPrJob,
   type GateTrigger,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PullRequestFacts } from '../../../src/host/review-host.js';
-import { reportOutcome } from '../../../src/host/publish-report.js';
+import { reportOutcome } from '../../../src/host/check-run-outcomes.js';
 import { suiteBrokenReport } from '../../report/build-report.js';
 import type { CheckAnnotation } from '../../../src/report/annotations.js';
 import {
