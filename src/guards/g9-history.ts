@@ -87,6 +87,8 @@ export const g9: Guard = {
   id: 'G9',
   name: 'Failure history',
   evidence: G9_EVIDENCE,
+  // The store's history lives in this process, so with it G9 runs here (gate/thread-placement.ts).
+  needs: { services: ['history', 'run'] },
   appliesTo: (file) => file.status !== 'deleted',
   skipReason(ctx) {
     if (!ctx.services.history)
