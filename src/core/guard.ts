@@ -88,7 +88,15 @@ export interface GuardNeeds {
   mainProcess?: string;
   /** The run services it reads. */
   services: readonly GuardServiceName[];
+  /**
+   * The sections of the config (src/core/config-schema.ts) that hold its options, besides `guards`, which
+   * every guard reads; absent when it has none. test/guards/guard-folders.test.ts holds them to the schema.
+   */
+  config?: readonly GuardConfigSection[];
 }
+
+/** A top-level section of the config that a guard's options live in. */
+export type GuardConfigSection = Exclude<keyof SlopgateConfig, 'guards'>;
 
 /** A guard's findings before the pipeline adds ids, the guard id and commit attribution. */
 export type GuardFinding = Omit<FindingInput, 'guard'> & { guard?: string };

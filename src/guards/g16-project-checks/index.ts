@@ -184,6 +184,7 @@ export const g16: Guard = {
   needs: {
     mainProcess: 'it drives the sandbox (its tree exports and tool runs) with the stages of the test options, after the suites start',
     services: ['tests'],
+    config: ['tests'],
   },
   appliesTo: (file) =>
     file.status !== 'deleted' &&

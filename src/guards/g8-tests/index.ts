@@ -105,6 +105,7 @@ export const g8: Guard = {
   needs: {
     mainProcess: 'it drives the sandboxed suites (their own hard limits and budget) and says when they start',
     services: ['run', 'tests', 'baselineCache', 'flaky'],
+    config: ['tests'],
   },
 
   runsWithoutFiles: true,
