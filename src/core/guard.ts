@@ -141,7 +141,8 @@ export interface Guard {
   needs?: GuardNeeds;
   /**
    * URL of a module exporting this guard, for guards outside the registry that should run in a guard
-   * thread (where the budget can stop synchronous code). Registry guards run there without it.
+   * thread (where the budget can stop synchronous code). Registry guards whose needs allow it run there
+   * without it.
    */
   workerModule?: string;
 }
