@@ -130,6 +130,24 @@ describe('every registered guard owns its folder, page, tests, config entry and 
     }
   });
 
+  it('names in needs.services only services its code reads, so that none keeps it in the main process for nothing', () => {
+    for (const guard of GUARDS) {
+      const folder = folderOf(guard);
+      const own = list(`src/guards/${folder}`)
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => read(`src/guards/${folder}/${f}`));
+      // The guard's code and the guard-folder modules it imports (../shared/, another guard's helper).
+      const imported = own.flatMap((text) =>
+        [...text.matchAll(/from '\.\.\/([\w-]+)\/([\w-]+)\.js'/g)].map((m) => read(`src/guards/${m[1]}/${m[2]}.ts`)),
+      );
+      const code = [...own, ...imported].join('\n');
+      for (const name of guard.needs?.services ?? []) {
+        const reading = new RegExp(`services\\??\\.${name}\\b|\\{[^}]*\\b${name}\\b[^}]*\\}\\s*=\\s*ctx\\.services`);
+        expect(reading.test(code), `${guard.id} names the service ${name} but its code does not read it`).toBe(true);
+      }
+    }
+  });
+
   it('leaves no folder, page, test file or recipe that is no registered guard’s', () => {
     const folders = new Set(GUARDS.map(folderOf));
     expect(FOLDERS.filter((f) => !folders.has(f))).toEqual([]);
