@@ -5,6 +5,10 @@
  * guard objects, one per id: its type makes a missing or extra guard a compile error) and `refinerGuardIds()`
  * (src/refiner/verdict.ts). Ids compare case-insensitively.
  *
+ * It lives in core, not beside the guard objects, because the config schema checks `guards.disable` against
+ * it and `slopgate help` (which loads core only) names the refiner's guards from it; everything else about a
+ * guard is on its object and in its folder, and test/guards/guard-folders.test.ts ties each id to them.
+ *
  * `refiner`: the place of the guard's verdict when the refiner judges a candidate (the first failing verdict
  * names the revert), or why the refiner leaves the guard out.
  */

@@ -26,7 +26,10 @@ export interface GuardContext {
   memo<T>(key: string, compute: () => Promise<T>): Promise<T>;
   /** Adds a named section to the report (e.g. `psi`, `tests`, `links`). */
   section<K extends SectionName>(name: K, value: NonNullable<ReportSections[K]>): void;
-  /** Optional services the host provides (store, link checker, test runner options). */
+  /**
+   * Optional services the host provides (store, link checker, test runner options): the ones the guard
+   * declares in {@link Guard.needs}; reading another throws (see gate/guard-services.ts).
+   */
   services: GuardServices;
   /**
    * When the test suites are running: G8 says so as it starts them (or the pipeline, once G8 ends
@@ -69,11 +72,37 @@ export interface GuardServices {
   host?: HostKind;
 }
 
+/** The name of one run service (`GuardContext.services`). */
+export type GuardServiceName = keyof GuardServices;
+
+/**
+ * What a guard needs from the run. The pipeline derives from it where the guard runs
+ * (gate/thread-placement.ts) and hands it only the services it names (gate/guard-services.ts).
+ */
+export interface GuardNeeds {
+  /**
+   * Why the guard must run in the main process, when it must (it drives the sandbox, or waits for the
+   * suites to start); absent, it may run in a guard thread, unless this run holds a service it names that
+   * only this process can hold (an injected link checker, the store's history).
+   */
+  mainProcess?: string;
+  /** The run services it reads. */
+  services: readonly GuardServiceName[];
+  /**
+   * The sections of the config (src/core/config-schema.ts) that hold its options, besides `guards`, which
+   * every guard reads; absent when it has none. test/guards/guard-folders.test.ts holds them to the schema.
+   */
+  config?: readonly GuardConfigSection[];
+}
+
+/** A top-level section of the config that a guard's options live in. */
+export type GuardConfigSection = Exclude<keyof SlopgateConfig, 'guards'>;
+
 /** A guard's findings before the pipeline adds ids, the guard id and commit attribution. */
 export type GuardFinding = Omit<FindingInput, 'guard'> & { guard?: string };
 
 export interface Guard {
-  /** 'G1'…'G14', 'psi'. */
+  /** A registry id (src/core/guard-ids.ts: 'G1'…'G17', 'psi'), or a test's own. */
   id: string;
   /** Short human name for reports. */
   name: string;
@@ -105,8 +134,15 @@ export interface Guard {
   /** Time budget of this guard when it needs more than `guards.timeoutMs` (e.g. G8 runs test suites). */
   budgetMs?(ctx: GuardContext): number;
   /**
+   * Where it may run and which run services it reads. Every registry guard declares it
+   * (test/guards/guard-folders.test.ts); a guard without it is given every service and runs in this
+   * process, or in a guard thread when it names a `workerModule`.
+   */
+  needs?: GuardNeeds;
+  /**
    * URL of a module exporting this guard, for guards outside the registry that should run in a guard
-   * thread (where the budget can stop synchronous code). Registry guards run there without it.
+   * thread (where the budget can stop synchronous code). Registry guards whose needs allow it run there
+   * without it.
    */
   workerModule?: string;
 }

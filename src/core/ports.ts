@@ -1,9 +1,10 @@
 import type { SuiteResult } from './suite-result.js';
 
 /**
- * The ports a host may plug into a run (`GuardContext.services`). Each guard that needs one names it
- * here; the implementations live above core (the store, the link checker, the baseline caches), and
- * a guard whose port is missing skips or falls back, never guesses.
+ * The ports a host may plug into a run (`GuardContext.services`). Each guard names the ones it reads in
+ * its `needs` (core/guard.ts) and is handed only those; the implementations live above core (the store,
+ * the link checker, the baseline caches), and a guard whose port is missing skips or falls back, never
+ * guesses.
  */
 
 /** A changed path that failed guards in enough separate runs of the same repo recently. */

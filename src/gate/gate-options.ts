@@ -31,8 +31,10 @@ export interface GateOptions {
   decide?: Omit<DecideOptions, 'strict' | 'round' | 'maxRounds'>;
   /**
    * Run static guards in guard threads, where their budget can stop synchronous code (default: on,
-   * unless SLOPGATE_GUARD_THREADS=0). G8 (its own sandbox and budget) and G9 (the store) always run
-   * in this thread, as does any guard outside the registry without a `workerModule`.
+   * unless SLOPGATE_GUARD_THREADS=0). Where each guard runs follows from its `needs`
+   * (gate/thread-placement.ts): one that must run in this process (G8, G16) or reads a service this run
+   * holds only here (G9 with the store's history, G14 with an injected link checker) stays here, as
+   * does any guard outside the registry without a `workerModule`.
    */
   guardThreads?: boolean;
   /** The optional Q&A self-consistency phase (src/qa): its two models and the PR's title and body. */

@@ -15,7 +15,10 @@ export interface InitRun {
   phase: TracePhase;
   sanctions: string[];
   maxBytes: number;
-  /** The plain-data services a thread can receive: who is gated (G1 reads the PR author) and the repository's name (G11). */
+  /**
+   * The plain-data services a thread can receive (thread-placement.ts `IN_A_THREAD`): who is gated (G1 reads
+   * the PR author) and the repository's name (G11, Ψ). A guard still gets only those its needs name.
+   */
   run?: RunIdentity;
   repoName?: string;
   /** Which host runs the gate (G1 words its sanction hint by it). */

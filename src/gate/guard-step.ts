@@ -28,7 +28,7 @@ export async function runGuardStep(guard: Guard, run: GateRun, opts: GateOptions
   const t0 = Date.now();
   const status: GuardStatus = { id: guard.id, name: guard.name, status: 'pass', files: 0, findings: 0, ms: 0 };
   const controller = new AbortController();
-  const ctx = guardContext(run, controller.signal);
+  const ctx = guardContext(run, controller.signal, guard);
   let skip = skipBeforeRun(guard, run, opts);
   if (!skip) {
     try {

@@ -4,6 +4,7 @@ import type { SlopgateConfig } from '../core/config-schema.js';
 import { GuardSkip, type Guard, type GuardContext, type GuardFinding } from '../core/guard.js';
 import type { GuardDone, GuardFailed, GuardStarted, InitRun, RunGuard } from './guard-messages.js';
 import { guardErrorFinding } from './guard-runner.js';
+import { servicesFor } from './guard-services.js';
 import type { PatchSet } from '../core/patch-set.js';
 import type { ReportSections } from '../core/report-sections.js';
 import { Revision } from '../core/revision.js';
@@ -70,7 +71,7 @@ async function runGuard(msg: RunGuard, port: MessagePort): Promise<GuardDone> {
     section: (name, value) => {
       sections[name] = value;
     },
-    services: s.services,
+    services: servicesFor(guard, s.services),
   };
   const files = msg.paths.map((p) => s.byPath.get(p)).filter((f): f is NonNullable<typeof f> => Boolean(f));
   const findings: GuardFinding[] = [];

@@ -1,12 +1,13 @@
 import picomatch from 'picomatch';
 import { defaultConfig } from '../core/config-schema.js';
-import { suitesUnderway, type GuardContext, type SuitesUnderway } from '../core/guard.js';
+import { suitesUnderway, type Guard, type GuardContext, type SuitesUnderway } from '../core/guard.js';
 import { loadPatchSet, type ChangedFile } from '../core/patch-set.js';
 import type { ReportSections } from '../core/report.js';
 import { Revision } from '../core/revision.js';
 import { runMemo } from '../core/run-memo.js';
 import { silentLogger } from '../core/trace.js';
 import type { GateOptions } from './gate-options.js';
+import { servicesFor } from './guard-services.js';
 
 /** What every guard of one run shares: the patch set, both trees, config, and the sections guards write. */
 export interface GateRun extends Pick<GuardContext, 'patch' | 'config' | 'base' | 'head' | 'phase' | 'log' | 'memo' | 'services'> {
@@ -43,8 +44,8 @@ export async function setUpRun(opts: GateOptions): Promise<GateRun> {
   };
 }
 
-/** One guard's view of the run; `signal` aborts when its budget runs out. */
-export function guardContext(run: GateRun, signal: AbortSignal): GuardContext {
+/** One guard's view of the run (the services its needs name); `signal` aborts when its budget runs out. */
+export function guardContext(run: GateRun, signal: AbortSignal, guard: Guard): GuardContext {
   return {
     patch: run.patch,
     config: run.config,
@@ -59,6 +60,6 @@ export function guardContext(run: GateRun, signal: AbortSignal): GuardContext {
     section: (name, value) => {
       run.sections[name] = value;
     },
-    services: run.services,
+    services: servicesFor(guard, run.services),
   };
 }

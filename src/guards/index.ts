@@ -9,7 +9,7 @@ import { g11 } from './g11-ungrounded-frameworks/index.js';
 import { g12 } from './g12-config-packages/index.js';
 import { g14 } from './g14-dead-links/index.js';
 import { g8 } from './g8-tests/index.js';
-import { g9 } from './g9-history.js';
+import { g9 } from './g9-history/index.js';
 import { psi } from './psi/index.js';
 import { g13 } from './g13-doc-preservation/index.js';
 import { g15 } from './g15-weak-assertions/index.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Guard } from '../../src/core/guard.js';
-import { g9 } from '../../src/guards/g9-history.js';
+import { g9 } from '../../src/guards/g9-history/index.js';
 import type { Store } from '../../src/store/store.js';
 import { gate, findingsOf } from '../helpers/gate.js';
 import { prRepo, type TestRepo } from '../helpers/git-repo.js';

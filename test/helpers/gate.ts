@@ -5,9 +5,13 @@ import type { Report } from '../../src/core/report.js';
 import { evidenceViolations } from './evidence.js';
 import type { TestRepo } from './git-repo.js';
 
+/** Words of gate/guard-services.ts's UndeclaredService message. */
+const UNDECLARED = 'does not name it in its needs.services';
+
 /**
  * Runs the real pipeline with the given guards on `main` → `pr` of a test repo. Fails when a guard wrote
- * evidence that its declared evidence shapes reject (see core/evidence.ts), so every guard test checks it.
+ * evidence that its declared evidence shapes reject (see core/evidence.ts), or read a run service its `needs`
+ * do not name, so every guard test checks both.
  */
 export async function gate(
   repo: TestRepo,
@@ -29,6 +33,10 @@ export async function gate(
   });
   const bad = evidenceViolations(report.findings, guards);
   if (bad.length) throw new Error(`evidence its guard's schema rejects:\n${bad.join('\n')}`);
+  // A guard that read a run service its `needs` do not name (gate/guard-services.ts) fails its test here,
+  // whatever else the test looks at.
+  const undeclared = report.findings.filter((f) => f.category === 'guard-error' && f.message.includes(UNDECLARED));
+  if (undeclared.length) throw new Error(`a guard read an undeclared service:\n${undeclared.map((f) => f.message).join('\n')}`);
   return report;
 }
 

@@ -195,6 +195,7 @@ export const g1: Guard = {
   id: 'G1',
   name: 'Build manifests, sensitive paths, oversize files and escaping symlinks',
   evidence: G1_EVIDENCE,
+  needs: { services: ['run', 'host'], config: ['manifests', 'limits'] },
   appliesTo: () => true,
   async checkAll(files, ctx) {
     const readLink = headSymlinkReader(ctx);

@@ -111,6 +111,7 @@ export const g10: Guard = {
   id: 'G10',
   name: 'config schema',
   evidence: G10_EVIDENCE,
+  needs: { services: [] },
 
   appliesTo: (file) =>
     file.status !== 'deleted' && file.head.text !== null && (schemaTargetOf(file.path) !== null || isEslintFlatConfig(file.path)),

@@ -39,6 +39,7 @@ export const g11: Guard = {
   id: 'G11',
   name: 'ungrounded frameworks',
   evidence: G11_EVIDENCE,
+  needs: { services: ['repoName'] },
   appliesTo: (file) => isChangedDoc(file),
   async checkFile(file, ctx) {
     const fp = await fingerprintFor(ctx);

@@ -24,6 +24,7 @@ export const g12: Guard = {
   id: 'G12',
   name: 'ungrounded config packages',
   evidence: G12_EVIDENCE,
+  needs: { services: [] },
   appliesTo: (file) => file.status !== 'deleted' && file.head.text !== null && configToolOf(file.path) !== null,
   async checkFile(file, ctx) {
     const fp = await fingerprintFor(ctx);

@@ -122,6 +122,7 @@ export const g13: Guard = {
   id: 'G13',
   name: 'docs preserved',
   evidence: G13_EVIDENCE,
+  needs: { services: [], config: ['docs'] },
   appliesTo(file) {
     if (file.status !== 'modified' && file.status !== 'renamed') return false;
     if (file.base.text === null || file.head.text === null) return false;

@@ -199,6 +199,8 @@ export const g14: Guard = {
   id: 'G14',
   name: 'dead links',
   evidence: G14_EVIDENCE,
+  // An injected link checker lives in this process, so with one G14 runs here (gate/thread-placement.ts).
+  needs: { services: ['linkChecker'], config: ['links'] },
   appliesTo: (file) => isChangedDoc(file),
   async checkAll(files, ctx) {
     const findings: GuardFinding[] = [];

@@ -198,6 +198,7 @@ export const g15: Guard = {
   id: 'G15',
   name: 'tests assert something, run, and stay enabled',
   evidence: G15_EVIDENCE,
+  needs: { services: [] },
   appliesTo(file) {
     if (weakenableFile(file)) return true;
     const lang = languageOf(file.path);

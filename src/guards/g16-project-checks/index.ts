@@ -181,6 +181,11 @@ export const g16: Guard = {
   id: 'G16',
   name: "project's own checks",
   evidence: G16_EVIDENCE,
+  needs: {
+    mainProcess: 'it drives the sandbox (its tree exports and tool runs) with the stages of the test options, after the suites start',
+    services: ['tests'],
+    config: ['tests'],
+  },
   appliesTo: (file) =>
     file.status !== 'deleted' &&
     file.head.text !== null &&

@@ -212,6 +212,8 @@ export const g17: Guard = {
   id: 'G17',
   name: 'Invented APIs (type probe: TypeScript, pyright)',
   evidence: G17_EVIDENCE,
+  // In a guard thread it gets the plain-data part of the test options (gate/thread-placement.ts).
+  needs: { services: ['tests'], config: ['tests'] },
   appliesTo: (file: ChangedFile) => (SCRIPT.test(file.path) || isPython(file)) && file.head.text !== null,
   // Python only: its time is pyright's, in the sandbox, so it starts at once beside the static guards.
   alongside: (patch) => patch.files.some(isPython) && !patch.files.some((f) => SCRIPT.test(f.path)),

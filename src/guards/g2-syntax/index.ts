@@ -78,6 +78,7 @@ export const g2: Guard = {
   id: 'G2',
   name: 'Changed files still parse',
   evidence: G2_EVIDENCE,
+  needs: { services: [] },
 
   appliesTo(file) {
     return file.status !== 'deleted' && file.head.text !== null && syntaxKindOf(file.path) !== null;

@@ -34,6 +34,7 @@ export const g4: Guard = {
   id: 'G4',
   name: 'Scope rules: grounded imports and public signatures',
   evidence: G4_EVIDENCE,
+  needs: { services: [], config: ['imports'] },
 
   appliesTo(file) {
     if (manifestKind(file.path)) return file.status === 'modified' && !isSkippedPath(file.path);

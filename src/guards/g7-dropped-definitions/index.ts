@@ -317,6 +317,7 @@ export const g7: Guard = {
   id: 'G7',
   name: 'top-level definitions kept',
   evidence: G7_EVIDENCE,
+  needs: { services: [] },
 
   appliesTo(file) {
     return TARGET_STATUSES.has(file.status) && file.head.text !== null && languageOf(file.path) !== null;

@@ -102,6 +102,11 @@ export const g8: Guard = {
   id: 'G8',
   name: 'test regressions',
   evidence: G8_EVIDENCE,
+  needs: {
+    mainProcess: 'it drives the sandboxed suites (their own hard limits and budget) and says when they start',
+    services: ['run', 'tests', 'baselineCache', 'flaky'],
+    config: ['tests'],
+  },
 
   runsWithoutFiles: true,
   alongside: true,

@@ -70,6 +70,7 @@ export const psi: Guard = {
   id: 'psi',
   name: 'Ψ-lite quality score',
   evidence: PSI_EVIDENCE,
+  needs: { services: ['repoName'], config: ['psi'] },
   runsWithoutFiles: true,
   appliesTo(file) {
     return file.status !== 'deleted' && file.head.text !== null;

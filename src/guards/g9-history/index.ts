@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { EvidenceSchema } from '../core/evidence.js';
-import type { ChangedFile } from '../core/patch-set.js';
-import type { Guard, GuardContext, GuardFinding } from '../core/guard.js';
-import type { HistoryReader, Hotspot, RefineAttemptRecord, RunIdentity } from '../core/ports.js';
-import { refineSection } from '../report/refine-section.js';
+import type { EvidenceSchema } from '../../core/evidence.js';
+import type { ChangedFile } from '../../core/patch-set.js';
+import type { Guard, GuardContext, GuardFinding } from '../../core/guard.js';
+import type { HistoryReader, Hotspot, RefineAttemptRecord, RunIdentity } from '../../core/ports.js';
+import { refineSection } from '../../report/refine-section.js';
 
 /** A file that failed the gate in several recent runs: the counts, the newest runs, and the window and threshold used. */
 export const g9HotspotEvidence = z.object({
@@ -87,6 +87,8 @@ export const g9: Guard = {
   id: 'G9',
   name: 'Failure history',
   evidence: G9_EVIDENCE,
+  // The store's history lives in this process, so with it G9 runs here (gate/thread-placement.ts).
+  needs: { services: ['history', 'run'], config: ['history'] },
   appliesTo: (file) => file.status !== 'deleted',
   skipReason(ctx) {
     if (!ctx.services.history)
