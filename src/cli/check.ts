@@ -16,7 +16,7 @@ import type { Store } from '../store/store.js';
 import { cliConfig } from './repo-config.js';
 import { snapshotWorkingTree, uncommittedCount } from './working-tree.js';
 import { progressLine, type ProgressClock, type ProgressStream } from './progress-line.js';
-import { sandboxCapabilitiesAsync } from '../testgate/sandbox-probe.js';
+import { sandboxCapabilitiesAsync } from '../sandbox/index.js';
 
 export interface CheckArgs {
   repo: string;

@@ -9,10 +9,15 @@ import { baselineKey } from './baseline-key.js';
 import { compareSuites, type SuiteComparison } from './compare.js';
 import { detectRunner, noTestSetup } from './runners/detect.js';
 import type { Runner } from './runners/runner.js';
-import { rerunPassing, runSuite, SuiteWorkspace, type SuiteLimits } from './run-suite.js';
-import type { SandboxIsolation } from './sandbox.js';
-import { requireSandbox } from './sandbox-required.js';
-import { sandboxCapabilitiesAsync } from './sandbox-probe.js';
+import { rerunPassing, runSuite, SuiteWorkspace } from './run-suite.js';
+import {
+  type SuiteLimits,
+  type SandboxIsolation,
+  requireSandbox,
+  sandboxCapabilitiesAsync,
+  type EgressRefusal,
+  startRunEgress,
+} from '../sandbox/index.js';
 import { testConfigChanges, type TestConfigChange } from './test-config-changes.js';
 import { capSuiteMessages } from './message-cap.js';
 import { suiteNotes } from './suite-notes.js';
@@ -21,8 +26,6 @@ import type { RunnerId, SuiteResult, TestOutcome } from '../core/suite-result.js
 import { detectWorkspace } from './workspaces/detect-workspace.js';
 import { mergeSides, runWorkspaceGate, type PackageTestConfig, type WorkspaceRun } from './workspaces/workspace-gate.js';
 import type { Workspace } from './workspaces/workspace-types.js';
-import type { EgressRefusal } from './egress/egress-proxy.js';
-import { startRunEgress } from './egress/run-egress.js';
 import { planSides, type DepsOptions, type SideDeps } from './deps/prepare-sides.js';
 
 export interface TestGateConfig extends SuiteLimits {

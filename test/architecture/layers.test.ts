@@ -12,7 +12,7 @@ import { findCycles, importsOf, sourceFiles, srcFolder, type ImportEdge } from '
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Stages that must stay free of any code host. */
-const HOST_FREE = ['core', 'gate', 'guards', 'testgate', 'routing', 'llm', 'navigator', 'refiner', 'qa'];
+const HOST_FREE = ['core', 'gate', 'guards', 'sandbox', 'testgate', 'routing', 'llm', 'navigator', 'refiner', 'qa'];
 /** Folders under src/ that speak to a code host. */
 const HOST_FOLDERS = ['host', 'platforms'];
 /** Packages that are a code host's SDK. */

@@ -4,8 +4,8 @@ import type { GuardContext } from '../../core/guard.js';
 import type { RunnerId } from '../../core/suite-result.js';
 import { planSides } from '../../testgate/deps/prepare-sides.js';
 import type { RunDeps } from '../../testgate/deps/deps-plan.js';
-import { SuiteWorkspace, type SuiteLimits } from '../../testgate/run-suite.js';
-import { sandboxRefusal } from '../../testgate/sandbox.js';
+import { SuiteWorkspace } from '../../testgate/run-suite.js';
+import { type SuiteLimits, sandboxRefusal } from '../../sandbox/index.js';
 
 /**
  * The environment G16 runs the project's own tools in: the sandbox of the test gate, with the

@@ -1,4 +1,4 @@
-import { shq } from '../../testgate/runners/runner.js';
+import { shq } from '../../sandbox/index.js';
 import { readClippyCommand } from './clippy-options.js';
 import type { CheckTool } from './discover.js';
 import { readMypyCommand } from './mypy-options.js';

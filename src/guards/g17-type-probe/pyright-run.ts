@@ -3,8 +3,7 @@ import { realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { GuardContext } from '../../core/guard.js';
 import type { RunDeps } from '../../testgate/deps/deps-plan.js';
-import { shq } from '../../testgate/runners/runner.js';
-import type { SuiteLimits } from '../../testgate/run-suite.js';
+import { shq, type SuiteLimits } from '../../sandbox/index.js';
 import { runOnSide } from '../g16-project-checks/project-env.js';
 
 /**

@@ -4,7 +4,7 @@ import type { BaselineCache, TestRunOptions } from '../../core/ports.js';
 import { sharedMemoryBaselineCache } from '../../testgate/baseline-cache.js';
 import { runTestGate, type TestGateResult } from '../../testgate/gate.js';
 import type { WorkspaceRun } from '../../testgate/workspaces/workspace-gate.js';
-import { refusalLines, usedLines } from '../../testgate/egress/run-egress.js';
+import { refusalLines, usedLines } from '../../sandbox/index.js';
 import type { TestSideSummary, TestsSection } from '../../core/report-sections.js';
 import { testGateFindings } from './findings.js';
 import { testsAt, testsOnSomewhere } from '../../core/path-overrides.js';

@@ -5,12 +5,15 @@ import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import type { Revision } from '../../core/revision.js';
 import type { RunnerId } from '../../core/suite-result.js';
-import { exportTreeRepo } from '../export-tree.js';
-import { writeSandboxGitConfig } from '../tree-repo.js';
-import { runSandboxed, type SandboxResult } from '../sandbox.js';
-import type { SuiteLimits } from '../run-suite.js';
-import { tailOf } from '../capped-output.js';
-import { sandboxCapabilities } from '../sandbox-probe.js';
+import {
+  exportTreeRepo,
+  writeSandboxGitConfig,
+  runSandboxed,
+  type SandboxResult,
+  type SuiteLimits,
+  tailOf,
+  sandboxCapabilities,
+} from '../../sandbox/index.js';
 import { readCappedText } from '../../core/safe-read.js';
 import { makeScratchDir, type ScratchDir } from '../../core/scratch.js';
 import { planCargo, vendoredSourceConfig } from './cargo-deps.js';
