@@ -14,7 +14,7 @@ import {
   type SuiteLimits,
 } from '../sandbox/index.js';
 import type { Runner, RunContext, RunnerOutput } from './runners/runner.js';
-import { describeCommandFailure, explainNoResults } from './failure-cause.js';
+import { describeCommandFailure, explainNoResults } from './runners/failure-cause.js';
 import type { SuiteResult, TestOutcome } from '../core/suite-result.js';
 import { NO_RUN_DEPS, type PrepareStep, type RunDeps } from './deps/deps-plan.js';
 import { makeScratchDir, type ScratchDir } from '../core/scratch.js';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { readFolderRanks, rankViolations } from './folder-ranks.js';
+import { partLoops, readFolderRanks, rankViolations } from './folder-ranks.js';
 import { findCycles, importsOf, sourceFiles, srcFolder, type ImportEdge } from './import-graph.js';
 
 /**
@@ -88,6 +88,24 @@ describe('the folder ranks (docs/architecture.md, "Folder ranks")', () => {
       'src/nowhere/x.ts',
     ]);
     expect(rankViolations(fake.slice(0, 2), ranked)).toEqual([]);
+  });
+});
+
+describe('no loop between the parts of the sandbox or of the test gate', () => {
+  it.each(['src/sandbox', 'src/testgate'])('%s: no two sub-folders (or top files) import each other', (folder) => {
+    expect(partLoops(edges, folder)).toEqual([]);
+  });
+
+  it('catches two parts that import each other, and lets a one-way import pass', () => {
+    const fake: ImportEdge[] = [
+      { from: 'src/testgate/run-suite.ts', specifier: './deps/deps-plan.js', target: 'src/testgate/deps/deps-plan.ts' },
+      { from: 'src/testgate/deps/prepare-sides.ts', specifier: '../run-suite.js', target: 'src/testgate/run-suite.ts' },
+      { from: 'src/testgate/runners/maven.ts', specifier: '../deps/maven-deps.js', target: 'src/testgate/deps/maven-deps.ts' },
+      { from: 'src/testgate/deps/x.ts', specifier: './y.js', target: 'src/testgate/deps/y.ts' },
+      { from: 'src/guards/a.ts', specifier: '../testgate/gate.js', target: 'src/testgate/gate.ts' },
+    ];
+    expect(partLoops(fake, 'src/testgate')).toEqual(['deps <-> run-suite.ts']);
+    expect(partLoops(fake.slice(2), 'src/testgate')).toEqual([]);
   });
 });
 

@@ -7,7 +7,7 @@ import type { TestOutcome, UnitStatus } from '../../core/suite-result.js';
 import { installFailedFinding } from './install-finding.js';
 import { removedWithCode, type GoneCode } from './removed-with-code.js';
 import { renamedTests } from './renamed-tests.js';
-import { describeNoResults } from '../../testgate/failure-cause.js';
+import { describeNoResults } from '../../testgate/runners/failure-cause.js';
 import { weakeningCovers, weakeningFinding, type Weakening } from '../shared/test-weakening.js';
 import type {
   G8BrokenUnitEvidence,

@@ -1,4 +1,4 @@
-import { commandNotFound, commandNotFoundReason } from '../failure-cause.js';
+import { commandNotFound, commandNotFoundReason } from './failure-cause.js';
 import { headOf } from '../message-cap.js';
 import type { KilledBy, SandboxResult } from '../../sandbox/index.js';
 import type { RunnerId, TestOutcome, UnitStatus } from '../../core/suite-result.js';
