@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { configSchema } from '../core/config-schema.js';
 import { runGate } from '../gate/run-gate.js';
 import { g8 } from '../guards/g8-tests/index.js';
-import { MemoryBaselineCache } from '../testgate/baseline-cache.js';
+import { MemoryBaselineCache } from '../testgate/index.js';
 import { sandboxEnv, runSandboxed, sandboxCapabilities } from '../sandbox/index.js';
 
 /**

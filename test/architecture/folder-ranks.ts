@@ -73,3 +73,19 @@ export function partLoops(edges: ImportEdge[], folder: string): string[] {
   }
   return loops.sort();
 }
+
+/**
+ * The imports that reach into a folder with a front door (`src/sandbox`, `src/testgate`) from a file under src/
+ * outside it, anywhere but the folder's `index.ts`. Tests are not src/ and may import the insides.
+ */
+export function frontDoorViolations(edges: ImportEdge[], folder: string): ImportEdge[] {
+  const prefix = `${folder}/`;
+  return edges.filter(
+    (e) =>
+      e.target !== undefined &&
+      e.from.startsWith('src/') &&
+      !e.from.startsWith(prefix) &&
+      e.target.startsWith(prefix) &&
+      e.target !== `${folder}/index.ts`,
+  );
+}

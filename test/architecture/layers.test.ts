@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { partLoops, readFolderRanks, rankViolations } from './folder-ranks.js';
+import { frontDoorViolations, partLoops, readFolderRanks, rankViolations } from './folder-ranks.js';
 import { findCycles, importsOf, sourceFiles, srcFolder, type ImportEdge } from './import-graph.js';
 
 /**
@@ -88,6 +88,31 @@ describe('the folder ranks (docs/architecture.md, "Folder ranks")', () => {
       'src/nowhere/x.ts',
     ]);
     expect(rankViolations(fake.slice(0, 2), ranked)).toEqual([]);
+  });
+});
+
+describe('the front doors: src/sandbox/index.ts and src/testgate/index.ts', () => {
+  it.each(['src/sandbox', 'src/testgate'])('no file under src/ outside %s/ imports anything of it but its index.ts', (folder) => {
+    expect(frontDoorViolations(edges, folder).map(show)).toEqual([]);
+  });
+
+  it('src/sandbox/ imports nothing from another src/ folder but src/core/', () => {
+    const bad = edges.filter(
+      (e) => srcFolder(e.from) === 'sandbox' && e.target !== undefined && !['sandbox', 'core'].includes(srcFolder(e.target)),
+    );
+    expect(bad.map(show)).toEqual([]);
+  });
+
+  it('catches a file that goes round the front door, and lets the door itself, the folder and tests through', () => {
+    const fake: ImportEdge[] = [
+      { from: 'src/guards/g16/x.ts', specifier: '../../testgate/run-suite.js', target: 'src/testgate/run-suite.ts' },
+      { from: 'src/guards/g16/x.ts', specifier: '../../testgate/index.js', target: 'src/testgate/index.ts' },
+      { from: 'src/testgate/gate.ts', specifier: './run-suite.js', target: 'src/testgate/run-suite.ts' },
+      { from: 'src/testgate/gate.ts', specifier: '../sandbox/sandbox.js', target: 'src/sandbox/sandbox.ts' },
+      { from: 'test/testgate/gate.test.ts', specifier: '../../src/testgate/gate.js', target: 'src/testgate/gate.ts' },
+    ];
+    expect(frontDoorViolations(fake, 'src/testgate').map((e) => e.target)).toEqual(['src/testgate/run-suite.ts']);
+    expect(frontDoorViolations(fake, 'src/sandbox').map((e) => e.from)).toEqual(['src/testgate/gate.ts']);
   });
 });
 

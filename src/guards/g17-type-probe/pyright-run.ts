@@ -2,9 +2,8 @@ import { createRequire } from 'node:module';
 import { realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { GuardContext } from '../../core/guard.js';
-import type { RunDeps } from '../../testgate/deps/deps-plan.js';
+import { type RunDeps, runOnSide } from '../../testgate/index.js';
 import { shq, type SuiteLimits } from '../../sandbox/index.js';
-import { runOnSide } from '../g16-project-checks/project-env.js';
 
 /**
  * pyright, run in the test gate's sandbox on one side's tree. The tree is the PR's: its symlinks and

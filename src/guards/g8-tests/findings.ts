@@ -1,13 +1,16 @@
 import type { GuardContext, GuardFinding } from '../../core/guard.js';
-import { locateTest } from '../../testgate/locate-test.js';
-import type { RerunVerdict, TestGateResult } from '../../testgate/gate.js';
-import { describeChanges } from '../../testgate/test-config-changes.js';
-import { deselectedByConfig } from '../../testgate/removed-tests-evidence.js';
+import {
+  locateTest,
+  type RerunVerdict,
+  type TestGateResult,
+  describeChanges,
+  deselectedByConfig,
+  describeNoResults,
+} from '../../testgate/index.js';
 import type { TestOutcome, UnitStatus } from '../../core/suite-result.js';
 import { installFailedFinding } from './install-finding.js';
 import { removedWithCode, type GoneCode } from './removed-with-code.js';
 import { renamedTests } from './renamed-tests.js';
-import { describeNoResults } from '../../testgate/runners/failure-cause.js';
 import { weakeningCovers, weakeningFinding, type Weakening } from '../shared/test-weakening.js';
 import type {
   G8BrokenUnitEvidence,
