@@ -4,7 +4,8 @@
  * the trees it runs on, and is that code's only network (egress/: the proxy to the registries).
  */
 export { tailOf } from './capped-output.js';
-export { type EgressRefusal, startEgressProxy } from './egress/egress-proxy.js';
+export type { EgressRefusal } from './egress/egress-policy.js';
+export { startEgressProxy } from './egress/egress-proxy.js';
 export { egressOff, registryHosts, registryPorts } from './egress/registry-hosts.js';
 export { refusalLines, startRunEgress, usedLines } from './egress/run-egress.js';
 export { EGRESS_PORT, EGRESS_PROXY_URL } from './egress/sandbox-egress.js';

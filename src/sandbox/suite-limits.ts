@@ -1,4 +1,4 @@
-import type { EgressProxy } from './egress/egress-proxy.js';
+import type { EgressProxy } from './egress/egress-policy.js';
 
 /** The limits of one sandboxed run: time, memory, processes, disk, network, and whether the sandbox may be missing. */
 export interface SuiteLimits {

@@ -4,7 +4,8 @@ import { dirname } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { blockedAddress } from '../../src/sandbox/egress/blocked-address.js';
 import { connectTarget, hostAllowed, httpTarget } from '../../src/sandbox/egress/egress-target.js';
-import { startEgressProxy, type EgressPolicy, type EgressProxy, type EgressTestHooks } from '../../src/sandbox/egress/egress-proxy.js';
+import { startEgressProxy } from '../../src/sandbox/egress/egress-proxy.js';
+import { type EgressPolicy, type EgressProxy, type EgressTestHooks } from '../../src/sandbox/egress/egress-policy.js';
 import { startRunEgress } from '../../src/sandbox/egress/run-egress.js';
 
 /**

@@ -10,14 +10,13 @@ import type { DepCache } from './dep-cache.js';
 import { NO_RUN_DEPS, type RunDeps } from './deps-plan.js';
 import {
   installDependencies,
-  planDependencies,
   sharedDepCache,
   type DepsContext,
   type DepsSummary,
   type EntryChoice,
-  type PlannedDeps,
   type PreparedDeps,
 } from './install-deps.js';
+import { planDependencies, type PlannedDeps } from './plan-dependencies.js';
 
 /**
  * The dependency stage of one gate run: plan the base and the candidate (cheap: reads the trees),
