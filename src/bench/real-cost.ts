@@ -11,7 +11,7 @@ import { GUARDS } from '../guards/index.js';
 import { openStore } from '../store/open-store.js';
 import { storeServices } from '../store/services.js';
 import type { Store } from '../store/store.js';
-import { depCacheOptionsFromEnv, ENTRY_CONTENT } from '../testgate/deps/dep-cache.js';
+import { depCacheOptionsFromEnv, ENTRY_CONTENT } from '../testgate/index.js';
 import { plainRunVerdict } from './plain-run.js';
 import { mirrorDir, mirrorRoot } from './real-prs-corpus.js';
 

@@ -5,10 +5,8 @@ import { dirname, join } from 'node:path';
 import { configSchema } from '../core/config-schema.js';
 import { runGate } from '../gate/run-gate.js';
 import { g8 } from '../guards/g8-tests/index.js';
-import { MemoryBaselineCache } from '../testgate/baseline-cache.js';
-import { sandboxEnv } from '../testgate/sandbox-env.js';
-import { runSandboxed } from '../testgate/sandbox.js';
-import { sandboxCapabilities } from '../testgate/sandbox-probe.js';
+import { MemoryBaselineCache } from '../testgate/index.js';
+import { sandboxEnv, runSandboxed, sandboxCapabilities } from '../sandbox/index.js';
 
 /**
  * Gate time of G8 on a fixture PR (a `node --test` suite doing real CPU work), with a cold and a warm

@@ -6,7 +6,7 @@ import { configSchema } from '../core/config-schema.js';
 import type { TestsSection } from '../core/report-sections.js';
 import { runGate } from '../gate/run-gate.js';
 import { g8 } from '../guards/g8-tests/index.js';
-import { MemoryBaselineCache } from '../testgate/baseline-cache.js';
+import { MemoryBaselineCache } from '../testgate/index.js';
 
 /**
  * The test gate in a monorepo: an npm workspace of `packages` packages, each with its own `node --test`

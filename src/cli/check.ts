@@ -5,7 +5,7 @@ import { InputError, errorMessage } from '../core/errors.js';
 import { assertRepo, defaultBranch, resolveCommit } from '../core/patch-set.js';
 import { runGate } from '../gate/run-gate.js';
 import { createLogger, type Logger } from '../core/trace.js';
-import { FileBaselineCache, fileBaselineCacheDir } from '../testgate/baseline-cache.js';
+import { FileBaselineCache, fileBaselineCacheDir } from '../testgate/index.js';
 import { GUARDS } from '../guards/index.js';
 import { cliLlmOptions, type LlmDeps } from '../gate/llm-stage-options.js';
 import { REPORT_FORMATS, renderReport, type ReportFormat } from '../report/index.js';
@@ -16,7 +16,7 @@ import type { Store } from '../store/store.js';
 import { cliConfig } from './repo-config.js';
 import { snapshotWorkingTree, uncommittedCount } from './working-tree.js';
 import { progressLine, type ProgressClock, type ProgressStream } from './progress-line.js';
-import { sandboxCapabilitiesAsync } from '../testgate/sandbox-probe.js';
+import { sandboxCapabilitiesAsync } from '../sandbox/index.js';
 
 export interface CheckArgs {
   repo: string;

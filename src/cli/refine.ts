@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { FileBaselineCache, fileBaselineCacheDir } from '../testgate/baseline-cache.js';
+import { FileBaselineCache, fileBaselineCacheDir } from '../testgate/index.js';
 import type { SlopgateConfig } from '../core/config-schema.js';
 import { InputError } from '../core/errors.js';
 import { git, gitMaybe } from '../core/git.js';

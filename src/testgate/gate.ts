@@ -3,134 +3,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Revision } from '../core/revision.js';
 import { GateInfraError } from '../core/errors.js';
-import type { Logger } from '../core/trace.js';
-import type { BaselineCache } from '../core/ports.js';
 import { baselineKey } from './baseline-key.js';
-import { compareSuites, type SuiteComparison } from './compare.js';
+import { compareSuites } from './compare.js';
 import { detectRunner, noTestSetup } from './runners/detect.js';
 import type { Runner } from './runners/runner.js';
-import { rerunPassing, runSuite, SuiteWorkspace, type SuiteLimits } from './run-suite.js';
-import type { SandboxIsolation } from './sandbox.js';
-import { requireSandbox } from './sandbox-required.js';
-import { sandboxCapabilitiesAsync } from './sandbox-probe.js';
+import { rerunPassing, runSuite, SuiteWorkspace } from './run-suite.js';
+import { type SuiteLimits, requireSandbox, sandboxCapabilitiesAsync, startRunEgress } from '../sandbox/index.js';
 import { testConfigChanges, type TestConfigChange } from './test-config-changes.js';
 import { capSuiteMessages } from './message-cap.js';
 import { suiteNotes } from './suite-notes.js';
-import { hiddenTestsEvidence, type HiddenTestsEvidence } from './removed-tests-evidence.js';
-import type { RunnerId, SuiteResult, TestOutcome } from '../core/suite-result.js';
+import { hiddenTestsEvidence } from './removed-tests-evidence.js';
+import type { SuiteResult, TestOutcome } from '../core/suite-result.js';
 import { detectWorkspace } from './workspaces/detect-workspace.js';
-import { mergeSides, runWorkspaceGate, type PackageTestConfig, type WorkspaceRun } from './workspaces/workspace-gate.js';
+import { runWorkspaceGate } from './workspaces/workspace-gate.js';
 import type { Workspace } from './workspaces/workspace-types.js';
-import type { EgressRefusal } from './egress/egress-proxy.js';
-import { startRunEgress } from './egress/run-egress.js';
-import { planSides, type DepsOptions, type SideDeps } from './deps/prepare-sides.js';
-
-export interface TestGateConfig extends SuiteLimits {
-  command?: string;
-  /** tests.runner: this runner with its default command instead of the detected one. */
-  runner?: RunnerId;
-  reruns: number;
-  /**
-   * `auto` (default): in a monorepo (npm/pnpm/yarn workspaces, go.work or nested Go modules, a cargo
-   * workspace, Python subprojects) and without a repository-wide tests.command, run only the suites of
-   * the packages the change affects, each in its folder; `off`: one run at the root.
-   */
-  workspaces?: 'auto' | 'off';
-  /** The tests config of one workspace package, by its manifest path (tests.* with the path overrides applied). */
-  forPackage?: (manifest: string) => PackageTestConfig;
-  /** `auto` (default): install the project's dependencies before the runs; `off`: the tree as it is. */
-  install?: 'auto' | 'off';
-  /** With tests.network: the base's own egress proxy (`egress` is the head's), so one side cannot starve the other. */
-  baseEgress?: SuiteLimits['egress'];
-}
-
-export interface TestGateOptions {
-  repoDir: string;
-  /** Repository name for the cache key. */
-  repo: string;
-  /** The base tree: decides the runner and is the baseline. */
-  base: Revision;
-  /** The commit whose tests are judged: the test-merge commit when there is one, else the head. */
-  candidateSha: string;
-  config: TestGateConfig;
-  cache: BaselineCache;
-  /** Where per-repo build caches live (default: `<tmp>/slopgate-cache/<repo hash>`). */
-  cacheDir?: string;
-  /** The dependency cache and the egress proxy (defaults: the machine's shared cache, a proxy per run). */
-  deps?: DepsOptions;
-  signal?: AbortSignal;
-  log?: Logger;
-  /**
-   * Tests that still run with the change but that it weakened (assertions deleted, read statically by
-   * the caller): their base version is run against the candidate too, like the tests it hides. Asked
-   * once the suites have run; the caller may start its work when `suitesStarted` is called.
-   */
-  weakenedTests?: () => Promise<((t: TestOutcome) => boolean) | null>;
-  /** Called as the head's suite starts (the guards that wait for it then go on; see GuardContext.suites). */
-  suitesStarted?: () => void;
-  /** Told what slow step starts (installs, the suite at base and head, re-runs), for a progress line. */
-  progress?: (text: string) => void;
-  /** Told that a named stage starts (install, base suite, head suite); the returned function ends it. */
-  stage?: (name: string) => () => void;
-}
-
-export interface RerunVerdict {
-  test: TestOutcome;
-  /** Runs in total (1 + re-runs) and on which re-run it passed, if it did. */
-  runs: number;
-  passedOnRerun?: number;
-}
-
-export interface TestGateResult {
-  runner?: Runner['id'];
-  /** The project's own test command, as people run it (see Runner.displayCommand). */
-  command?: string;
-  /** The exact command the sandbox ran, with slopgate's wrapping (see Runner.command). */
-  internalCommand?: string;
-  skipped?: string;
-  baseline?: SuiteResult;
-  baselineCached?: boolean;
-  candidate?: SuiteResult;
-  comparison?: SuiteComparison;
-  /** Newly failing tests that failed on every run. */
-  regressions: RerunVerdict[];
-  /** Newly failing tests that passed on a re-run. */
-  flaky: RerunVerdict[];
-  /** The whole suite stopped producing results (and a re-run did not bring it back). */
-  suiteBroken: boolean;
-  /**
-   * The base produced results and the candidate did not (killed at the time or process limit, setup
-   * failed, toolchain gone): why. The gate then fails closed — this is never a pass.
-   */
-  notRun?: string;
-  /** The candidate ran no test at all although the base ran some. */
-  noTestsAtHead?: boolean;
-  /** Tests that ran at the base and do not with the change, and how their base version fared against it. */
-  hiddenTests?: HiddenTestsEvidence;
-  /** Files that decide which tests run and that this change edits (pytest.ini, conftest.py, …). */
-  configChanges?: TestConfigChange[];
-  /**
-   * The runner only knows the exit code and the change edits what that command runs (the
-   * package.json test script), so a passing exit code proves nothing.
-   */
-  unverifiableCommand?: boolean;
-  isolation?: SandboxIsolation;
-  /** How the suites ran and warnings about the base (see suite-notes.ts). */
-  notes?: string[];
-  /** With tests.network: what the egress proxy refused, and the hosts it connected to. */
-  egress?: { refused: EgressRefusal[]; used: { host: string; bytes: number }[] };
-  /** What the dependency stage did at the base and the head, and the toolchain versions used. */
-  dependencies?: SideDeps;
-  /**
-   * The dependencies installed at the base and not at the head: the installer's complaint and the
-   * dependency files this change edits (the culprits). Fails closed like `notRun`.
-   */
-  installFailed?: { message: string; culprits: string[]; output: string };
-  /** `skipped` because no test setup was found (or every affected package was turned off): nothing was expected to run. */
-  noSetup?: boolean;
-  /** In a monorepo: each affected package's own result (the fields above then sum them up). */
-  workspace?: WorkspaceRun<TestGateResult>;
-}
+import type { TestGateConfig, TestGateOptions, RerunVerdict, TestGateResult } from './gate-types.js';
+import { summarise } from './workspace-summary.js';
+import { planSides } from './deps/prepare-sides.js';
 
 /**
  * With `--trace`: when the gate reached each of its steps (ms since the process started), so that
@@ -309,70 +198,6 @@ async function runPackages(opts: TestGateOptions, ws: Workspace): Promise<TestGa
     result: { ...res, notes: [`the root's command ran: ${why}`, ...(res.notes ?? [])] },
   });
   return summarise({ ...run, rootRan: true });
-}
-
-function mergeComparisons(list: SuiteComparison[]): SuiteComparison {
-  return {
-    newlyFailing: list.flatMap((c) => c.newlyFailing),
-    fixed: list.flatMap((c) => c.fixed),
-    removed: list.flatMap((c) => c.removed),
-    brokenUnits: list.flatMap((c) => c.brokenUnits),
-    suiteBroken: list.some((c) => c.suiteBroken),
-  };
-}
-
-function summarise(run: WorkspaceRun<TestGateResult>): TestGateResult {
-  const ran = run.packages.flatMap((p) => (p.result && !p.result.skipped ? [{ dir: p.dir, result: p.result }] : []));
-  const results = ran.map((p) => p.result);
-  const label = (p: { dir: string }, text: string) => `${p.dir}: ${text}`;
-  const shared = run.shared.length
-    ? [
-        `every package ran because this change edits files outside them: ${run.shared.slice(0, 5).join(', ')}${run.shared.length > 5 ? ` and ${run.shared.length - 5} more` : ''}`,
-      ]
-    : [];
-  const notes = [
-    `${run.kind} workspace (${run.source}) of ${run.total} packages: ${run.packages.length ? `ran the suites of ${run.packages.length}` : 'this change affects none of them, so no suite ran'}`,
-    ...shared,
-    ...run.packages.flatMap((p) => {
-      const why = p.skipped ?? p.result?.skipped;
-      return why ? [label(p, `not run: ${why}`)] : [];
-    }),
-    ...run.packages.flatMap((p) => (p.result?.notes ?? []).map((n) => label(p, n))),
-  ];
-  const first = results[0];
-  const runners = new Set(results.map((r) => r.runner));
-  const notRun = ran.flatMap((p) => (p.result.notRun ? [label(p, p.result.notRun)] : []));
-  const everySkipped = run.packages.length > 0 && ran.length === 0;
-  // Nothing was expected to run: every affected package has no setup or is turned off in config.
-  const noSetup = everySkipped && run.packages.every((p) => p.noSetup === true || (p.skipped ?? '').startsWith('disabled in config'));
-  const baseline = mergeSides(results.flatMap((r) => (r.baseline ? [r.baseline] : [])));
-  const candidate = mergeSides(results.flatMap((r) => (r.candidate ? [r.candidate] : [])));
-  const comparisons = results.flatMap((r) => (r.comparison ? [r.comparison] : []));
-  // The dependencies are installed once for the workspace: one failure stands for all packages.
-  const installFailed = results.find((r) => r.installFailed)?.installFailed;
-  const configChanges = results.find((r) => r.configChanges?.length)?.configChanges;
-  return {
-    regressions: results.flatMap((r) => r.regressions),
-    flaky: results.flatMap((r) => r.flaky),
-    suiteBroken: results.some((r) => r.suiteBroken),
-    ...(first?.runner && runners.size === 1 ? { runner: first.runner } : {}),
-    ...(first && results.length === 1 ? { command: first.command, internalCommand: first.internalCommand } : {}),
-    ...(everySkipped ? { skipped: run.packages.map((p) => label(p, p.skipped ?? p.result?.skipped ?? 'not run')).join('; ') } : {}),
-    ...(noSetup ? { noSetup: true } : {}),
-    ...(baseline ? { baseline } : {}),
-    ...(candidate ? { candidate } : {}),
-    baselineCached: results.length > 0 && results.every((r) => r.baselineCached),
-    ...(comparisons.length ? { comparison: mergeComparisons(comparisons) } : {}),
-    ...(notRun.length ? { notRun: notRun.join('; ') } : {}),
-    ...(first?.isolation ? { isolation: first.isolation } : {}),
-    ...(first?.dependencies ? { dependencies: first.dependencies } : {}),
-    ...(installFailed ? { installFailed } : {}),
-    // Every package's run compares the whole tree's test configuration: one list stands for all.
-    ...(configChanges ? { configChanges } : {}),
-    ...(results.some((r) => r.unverifiableCommand) ? { unverifiableCommand: true } : {}),
-    notes,
-    workspace: run,
-  };
 }
 
 function cacheDirOf(opts: TestGateOptions): string {

@@ -7,7 +7,8 @@ import { Revision, type TreeEntry } from '../core/revision.js';
 import type { SuiteResult, TestOutcome } from '../core/suite-result.js';
 import type { SuiteComparison } from './compare.js';
 import type { Runner, RunnerOutput } from './runners/runner.js';
-import { SuiteWorkspace, type SuiteLimits } from './run-suite.js';
+import { SuiteWorkspace } from './run-suite.js';
+import { type SuiteLimits } from '../sandbox/index.js';
 import type { TestConfigChange } from './test-config-changes.js';
 import type { RunDeps } from './deps/deps-plan.js';
 

@@ -1,41 +1,23 @@
 import { lstat, mkdir, readdir, rm, statfs, writeFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import { exportTree, exportTreeRepo } from './export-tree.js';
-import { writeSandboxGitConfig } from './tree-repo.js';
+import {
+  exportTree,
+  exportTreeRepo,
+  writeSandboxGitConfig,
+  runSandboxed,
+  sandboxRefusal,
+  type SandboxIsolation,
+  type SandboxResult,
+  sandboxCapabilities,
+  seedGoCache,
+  tailOf,
+  type SuiteLimits,
+} from '../sandbox/index.js';
 import type { Runner, RunContext, RunnerOutput } from './runners/runner.js';
-import { runSandboxed, sandboxRefusal, type SandboxIsolation, type SandboxResult } from './sandbox.js';
-import { sandboxCapabilities } from './sandbox-probe.js';
-import { seedGoCache } from './sandbox-go-seed.js';
-import { tailOf } from './capped-output.js';
-import { describeCommandFailure, explainNoResults } from './failure-cause.js';
+import { describeCommandFailure, explainNoResults } from './runners/failure-cause.js';
 import type { SuiteResult, TestOutcome } from '../core/suite-result.js';
-import type { EgressProxy } from './egress/egress-proxy.js';
 import { NO_RUN_DEPS, type PrepareStep, type RunDeps } from './deps/deps-plan.js';
 import { makeScratchDir, type ScratchDir } from '../core/scratch.js';
-
-export interface SuiteLimits {
-  setup?: string;
-  /** tests.network: the commands reach the registries through `egress` (when the gate started a proxy). */
-  network: boolean;
-  /** The run's egress proxy (the gate starts one for tests.network); without it the commands have no network. */
-  egress?: Pick<EgressProxy, 'socketPath' | 'refusals'>;
-  /** Why tests.network is not in force (the operator switched the sandbox network off). */
-  networkOff?: string;
-  timeoutSec: number;
-  memoryMb: number;
-  maxProcesses: number;
-  /** `required` (default): never run PR code without the sandbox. */
-  isolation?: 'required' | 'best-effort';
-  /** Size cap of the run's writable tree, and of its /tmp and /dev/shm (MiB each); default 2048. */
-  diskMb?: number;
-  /** Size cap of one dependency install (its content, HOME, TMPDIR and caches together; MiB); default 4096. */
-  installDiskMb?: number;
-  /**
-   * Runs that nothing waits on as closely as the head's suite (the project's own linters and type
-   * checkers) run at a lower CPU priority, so that on a busy machine the suite keeps its core.
-   */
-  background?: boolean;
-}
 
 const DEFAULT_DISK_MB = 2048;
 /** `nice` value of background runs: the suite gets about nine tenths of a shared core against one. */

@@ -50,3 +50,42 @@ export function rankViolations(edges: ImportEdge[], ranks: FolderRanks): RankVio
   }
   return out;
 }
+
+/**
+ * Two parts of one folder that import each other (`deps/` imports `run-suite.ts` and `run-suite.ts` imports
+ * `deps/`), each listed once as `a <-> b`. A part is a sub-folder or a file directly in the folder; imports from
+ * outside the folder do not count.
+ */
+export function partLoops(edges: ImportEdge[], folder: string): string[] {
+  const prefix = `${folder}/`;
+  const partOf = (file: string): string | undefined => (file.startsWith(prefix) ? file.slice(prefix.length).split('/')[0] : undefined);
+  const pairs = new Set<string>();
+  for (const edge of edges) {
+    if (edge.target === undefined) continue;
+    const from = partOf(edge.from);
+    const to = partOf(edge.target);
+    if (from !== undefined && to !== undefined && from !== to) pairs.add(`${from} ${to}`);
+  }
+  const loops: string[] = [];
+  for (const pair of pairs) {
+    const [a, b] = pair.split(' ') as [string, string];
+    if (a < b && pairs.has(`${b} ${a}`)) loops.push(`${a} <-> ${b}`);
+  }
+  return loops.sort();
+}
+
+/**
+ * The imports that reach into a folder with a front door (`src/sandbox`, `src/testgate`) from a file under src/
+ * outside it, anywhere but the folder's `index.ts`. Tests are not src/ and may import the insides.
+ */
+export function frontDoorViolations(edges: ImportEdge[], folder: string): ImportEdge[] {
+  const prefix = `${folder}/`;
+  return edges.filter(
+    (e) =>
+      e.target !== undefined &&
+      e.from.startsWith('src/') &&
+      !e.from.startsWith(prefix) &&
+      e.target.startsWith(prefix) &&
+      e.target !== `${folder}/index.ts`,
+  );
+}

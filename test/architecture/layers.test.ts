@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { readFolderRanks, rankViolations } from './folder-ranks.js';
+import { frontDoorViolations, partLoops, readFolderRanks, rankViolations } from './folder-ranks.js';
 import { findCycles, importsOf, sourceFiles, srcFolder, type ImportEdge } from './import-graph.js';
 
 /**
@@ -12,7 +12,7 @@ import { findCycles, importsOf, sourceFiles, srcFolder, type ImportEdge } from '
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Stages that must stay free of any code host. */
-const HOST_FREE = ['core', 'gate', 'guards', 'testgate', 'routing', 'llm', 'navigator', 'refiner', 'qa'];
+const HOST_FREE = ['core', 'gate', 'guards', 'sandbox', 'testgate', 'routing', 'llm', 'navigator', 'refiner', 'qa'];
 /** Folders under src/ that speak to a code host. */
 const HOST_FOLDERS = ['host', 'platforms'];
 /** Packages that are a code host's SDK. */
@@ -88,6 +88,49 @@ describe('the folder ranks (docs/architecture.md, "Folder ranks")', () => {
       'src/nowhere/x.ts',
     ]);
     expect(rankViolations(fake.slice(0, 2), ranked)).toEqual([]);
+  });
+});
+
+describe('the front doors: src/sandbox/index.ts and src/testgate/index.ts', () => {
+  it.each(['src/sandbox', 'src/testgate'])('no file under src/ outside %s/ imports anything of it but its index.ts', (folder) => {
+    expect(frontDoorViolations(edges, folder).map(show)).toEqual([]);
+  });
+
+  it('src/sandbox/ imports nothing from another src/ folder but src/core/', () => {
+    const bad = edges.filter(
+      (e) => srcFolder(e.from) === 'sandbox' && e.target !== undefined && !['sandbox', 'core'].includes(srcFolder(e.target)),
+    );
+    expect(bad.map(show)).toEqual([]);
+  });
+
+  it('catches a file that goes round the front door, and lets the door itself, the folder and tests through', () => {
+    const fake: ImportEdge[] = [
+      { from: 'src/guards/g16/x.ts', specifier: '../../testgate/run-suite.js', target: 'src/testgate/run-suite.ts' },
+      { from: 'src/guards/g16/x.ts', specifier: '../../testgate/index.js', target: 'src/testgate/index.ts' },
+      { from: 'src/testgate/gate.ts', specifier: './run-suite.js', target: 'src/testgate/run-suite.ts' },
+      { from: 'src/testgate/gate.ts', specifier: '../sandbox/sandbox.js', target: 'src/sandbox/sandbox.ts' },
+      { from: 'test/testgate/gate.test.ts', specifier: '../../src/testgate/gate.js', target: 'src/testgate/gate.ts' },
+    ];
+    expect(frontDoorViolations(fake, 'src/testgate').map((e) => e.target)).toEqual(['src/testgate/run-suite.ts']);
+    expect(frontDoorViolations(fake, 'src/sandbox').map((e) => e.from)).toEqual(['src/testgate/gate.ts']);
+  });
+});
+
+describe('no loop between the parts of the sandbox or of the test gate', () => {
+  it.each(['src/sandbox', 'src/testgate'])('%s: no two sub-folders (or top files) import each other', (folder) => {
+    expect(partLoops(edges, folder)).toEqual([]);
+  });
+
+  it('catches two parts that import each other, and lets a one-way import pass', () => {
+    const fake: ImportEdge[] = [
+      { from: 'src/testgate/run-suite.ts', specifier: './deps/deps-plan.js', target: 'src/testgate/deps/deps-plan.ts' },
+      { from: 'src/testgate/deps/prepare-sides.ts', specifier: '../run-suite.js', target: 'src/testgate/run-suite.ts' },
+      { from: 'src/testgate/runners/maven.ts', specifier: '../deps/maven-deps.js', target: 'src/testgate/deps/maven-deps.ts' },
+      { from: 'src/testgate/deps/x.ts', specifier: './y.js', target: 'src/testgate/deps/y.ts' },
+      { from: 'src/guards/a.ts', specifier: '../testgate/gate.js', target: 'src/testgate/gate.ts' },
+    ];
+    expect(partLoops(fake, 'src/testgate')).toEqual(['deps <-> run-suite.ts']);
+    expect(partLoops(fake.slice(2), 'src/testgate')).toEqual([]);
   });
 });
 

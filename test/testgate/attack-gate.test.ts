@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GateInfraError } from '../../src/core/errors.js';
 import { renderReport } from '../../src/report/index.js';
-import { sandboxCapabilities } from '../../src/testgate/sandbox-probe.js';
-import { overrideSandboxCapabilities } from '../../src/testgate/sandbox-probe.js';
+import { sandboxCapabilities } from '../../src/sandbox/sandbox-probe.js';
+import { overrideSandboxCapabilities } from '../../src/sandbox/sandbox-probe.js';
 import { prRepo, type TestRepo } from '../helpers/git-repo.js';
 import { g8Status, gateTests, sandboxCacheDir, testsSection } from './fixtures.js';
 

@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSandboxed, type SandboxOptions, type SandboxResult } from '../../src/testgate/sandbox.js';
-import { sandboxCapabilities } from '../../src/testgate/sandbox-probe.js';
+import { runSandboxed, type SandboxOptions, type SandboxResult } from '../../src/sandbox/sandbox.js';
+import { sandboxCapabilities } from '../../src/sandbox/sandbox-probe.js';
 import { runSuite, SuiteWorkspace } from '../../src/testgate/run-suite.js';
 import { exitCodeRunner } from '../../src/testgate/runners/node.js';
 import { TestRepo } from '../helpers/git-repo.js';

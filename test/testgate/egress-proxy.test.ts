@@ -2,10 +2,11 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { blockedAddress } from '../../src/testgate/egress/blocked-address.js';
-import { connectTarget, hostAllowed, httpTarget } from '../../src/testgate/egress/egress-target.js';
-import { startEgressProxy, type EgressPolicy, type EgressProxy, type EgressTestHooks } from '../../src/testgate/egress/egress-proxy.js';
-import { startRunEgress } from '../../src/testgate/egress/run-egress.js';
+import { blockedAddress } from '../../src/sandbox/egress/blocked-address.js';
+import { connectTarget, hostAllowed, httpTarget } from '../../src/sandbox/egress/egress-target.js';
+import { startEgressProxy } from '../../src/sandbox/egress/egress-proxy.js';
+import { type EgressPolicy, type EgressProxy, type EgressTestHooks } from '../../src/sandbox/egress/egress-policy.js';
+import { startRunEgress } from '../../src/sandbox/egress/run-egress.js';
 
 /**
  * The egress proxy against a hostile client. Every destination is a listener this file starts on

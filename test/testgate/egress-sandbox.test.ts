@@ -4,9 +4,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEgressProxy, type EgressProxy } from '../../src/testgate/egress/egress-proxy.js';
-import { runSandboxed, type SandboxOptions } from '../../src/testgate/sandbox.js';
-import { sandboxCapabilities } from '../../src/testgate/sandbox-probe.js';
+import { startEgressProxy } from '../../src/sandbox/egress/egress-proxy.js';
+import { type EgressProxy } from '../../src/sandbox/egress/egress-policy.js';
+import { runSandboxed, type SandboxOptions } from '../../src/sandbox/sandbox.js';
+import { sandboxCapabilities } from '../../src/sandbox/sandbox-probe.js';
 import { hasToolchain } from '../helpers/toolchains.js';
 
 /**

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { describeNoResults, failureCause, lastLines, pythonModulesNamed, quoteCode } from '../../src/testgate/failure-cause.js';
+import { describeNoResults, failureCause, lastLines, pythonModulesNamed, quoteCode } from '../../src/testgate/runners/failure-cause.js';
 import { splitCodeSpans } from '../../src/report/markdown-escape.js';
 import { needs } from '../helpers/toolchains.js';
 

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GateInfraError } from '../../src/core/errors.js';
 import { renderReport } from '../../src/report/index.js';
-import { sandboxCapabilities } from '../../src/testgate/sandbox-probe.js';
+import { sandboxCapabilities } from '../../src/sandbox/sandbox-probe.js';
 import { prRepo } from '../helpers/git-repo.js';
 import { g8Status, gateTests, sandboxCacheDir } from './fixtures.js';
 

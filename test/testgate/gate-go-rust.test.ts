@@ -2,12 +2,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findToolchains } from '../../src/testgate/sandbox-fs.js';
-import { overrideSandboxCapabilities, sandboxCapabilities } from '../../src/testgate/sandbox-probe.js';
+import { findToolchains } from '../../src/sandbox/sandbox-fs.js';
+import { overrideSandboxCapabilities, sandboxCapabilities } from '../../src/sandbox/sandbox-probe.js';
 import { prRepo, TestRepo } from '../helpers/git-repo.js';
 import { MemoryBaselineCache } from '../../src/testgate/baseline-cache.js';
 import { gateTests, sandboxCacheDir, testsSection } from './fixtures.js';
-import { goCacheSeed } from '../../src/testgate/sandbox-go-seed.js';
+import { goCacheSeed } from '../../src/sandbox/sandbox-go-seed.js';
 
 const cache = sandboxCacheDir();
 const mkdirp = (dir: string) => {

@@ -17,7 +17,7 @@ import { gradleSkip } from '../../src/testgate/runners/gradle.js';
 import { compileErrors, isCompileFailure, offlineMissing, parseMavenLog, toolchainProblem } from '../../src/testgate/runners/maven-log.js';
 import { findMavenReports, parseMavenTestId, readMavenReports } from '../../src/testgate/runners/maven-reports.js';
 import { surefireSelection } from '../../src/testgate/runners/maven.js';
-import { registryHosts } from '../../src/testgate/egress/registry-hosts.js';
+import { registryHosts } from '../../src/sandbox/egress/registry-hosts.js';
 
 const dirs: string[] = [];
 const tmp = () => {

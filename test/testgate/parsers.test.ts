@@ -9,7 +9,7 @@ import { parseGoTestJson } from '../../src/testgate/runners/go.js';
 import { nodeTestScriptArgs, exitCodeRunner } from '../../src/testgate/runners/node.js';
 import { parseJestJson } from '../../src/testgate/runners/node-results.js';
 import { parsePytestJunit } from '../../src/testgate/runners/pytest.js';
-import { sandboxEnv } from '../../src/testgate/sandbox-env.js';
+import { sandboxEnv } from '../../src/sandbox/sandbox-env.js';
 import type { SuiteResult } from '../../src/core/suite-result.js';
 
 const limits = { network: false, timeoutSec: 60, memoryMb: 512, maxProcesses: 64 };

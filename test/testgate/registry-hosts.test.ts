@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { egressOff, registryHosts, registryPorts } from '../../src/testgate/egress/registry-hosts.js';
-import { egressEnv } from '../../src/testgate/egress/sandbox-egress.js';
-import { sandboxEnv } from '../../src/testgate/sandbox-env.js';
+import { egressOff, registryHosts, registryPorts } from '../../src/sandbox/egress/registry-hosts.js';
+import { egressEnv } from '../../src/sandbox/egress/sandbox-egress.js';
+import { sandboxEnv } from '../../src/sandbox/sandbox-env.js';
 
 describe('the registry allow-list', () => {
   it('holds the public registries by default', () => {

@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync, chmodSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findToolchains, fsArgs, operatorReadOnlyPaths } from '../../src/testgate/sandbox-fs.js';
-import { effectiveIsolation } from '../../src/testgate/sandbox.js';
-import { isForbiddenEnvName } from '../../src/testgate/sandbox-env.js';
+import { findToolchains, fsArgs, operatorReadOnlyPaths } from '../../src/sandbox/sandbox-fs.js';
+import { effectiveIsolation } from '../../src/sandbox/sandbox.js';
+import { isForbiddenEnvName } from '../../src/sandbox/sandbox-env.js';
 
 const root = mkdtempSync(join(tmpdir(), 'slopgate-sandbox-fs-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -6,7 +6,7 @@ import {
   evaluateSeccompFilter,
   SECCOMP,
   seccompArch,
-} from '../../src/testgate/sandbox-seccomp.js';
+} from '../../src/sandbox/sandbox-seccomp.js';
 
 const { AUDIT_ARCH, SYSCALLS, CLONE, CLONE3, IOCTL, TIOCSTI, RET_ALLOW, RET_ERRNO, EPERM, ENOSYS } = SECCOMP;
 const DENY = RET_ERRNO | EPERM;

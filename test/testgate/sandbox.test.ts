@@ -3,8 +3,8 @@ import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runSandboxed, type SandboxOptions } from '../../src/testgate/sandbox.js';
-import { overrideSandboxCapabilities, sandboxCapabilities, sandboxCapabilitiesAsync } from '../../src/testgate/sandbox-probe.js';
+import { runSandboxed, type SandboxOptions } from '../../src/sandbox/sandbox.js';
+import { overrideSandboxCapabilities, sandboxCapabilities, sandboxCapabilitiesAsync } from '../../src/sandbox/sandbox-probe.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { needs } from '../helpers/toolchains.js';
 

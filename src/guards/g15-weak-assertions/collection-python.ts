@@ -4,8 +4,7 @@ import { parse as parseToml } from 'smol-toml';
 import type { GuardContext } from '../../core/guard.js';
 import { isRecord } from '../../core/is-record.js';
 import { readIni } from '../../repo/manifests/ini-read.js';
-import { findCiTestCommands } from '../../testgate/ci-test-command.js';
-import { pytestCiArgs } from '../../testgate/runners/ci-args.js';
+import { findCiTestCommands, pytestCiArgs } from '../../testgate/index.js';
 
 /**
  * What a plain `pytest` run collects, from the base's pytest configuration: the first of pytest.ini,

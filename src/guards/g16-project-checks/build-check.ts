@@ -3,7 +3,7 @@ import type { ProjectCheckRecord } from '../../core/report-sections.js';
 import { isRecord } from '../../core/is-record.js';
 import { toolWords } from './finding-text.js';
 import type { G16BuildEvidence } from './evidence.js';
-import { projectEnv, runOnSide, type ToolRunResult } from './project-env.js';
+import { projectEnv, runOnSide, type ToolRunResult } from '../../testgate/index.js';
 
 /**
  * The project's own build as a check: a Node project whose base package.json has a `build` script

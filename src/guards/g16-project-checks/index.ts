@@ -8,7 +8,7 @@ import { fixCommand, formatText, type FormatterSpec } from './formatters.js';
 import { formatterFinding, severityOf, sourceText, toolWords } from './finding-text.js';
 import { rustSettings } from './rust-settings.js';
 import { G16_EVIDENCE } from './evidence.js';
-import { envUnavailable } from './project-env.js';
+import { envUnavailable } from '../../testgate/index.js';
 import { excludedByMypy, pythonRegex } from './mypy-options.js';
 import { runSandboxedChecks, type SandboxedCheck, type ToolRun } from './sandboxed-checks.js';
 import { formatterToolchain, pinFor } from './tool-versions.js';

@@ -5,7 +5,7 @@ import type { ChangedFile } from '../../core/patch-set.js';
 import type { ProjectCheckRecord } from '../../core/report-sections.js';
 import type { DiscoveredCheck } from './discover.js';
 import { formatterFinding, severityOf, SHOWN, sourceText, toolWords, whyText } from './finding-text.js';
-import { projectEnv, runOnSide, type ToolEcosystem, type ToolRunResult } from './project-env.js';
+import { projectEnv, runOnSide, type ToolEcosystem, type ToolRunResult } from '../../testgate/index.js';
 import { isLinter, isToolFormatter, type G16LintEvidence } from './evidence.js';
 import { readClippyCommand } from './clippy-options.js';
 import {

@@ -1,8 +1,8 @@
-import { shq } from '../../testgate/runners/runner.js';
+import { shq } from '../../sandbox/index.js';
 import { readClippyCommand } from './clippy-options.js';
 import type { CheckTool } from './discover.js';
 import { readMypyCommand } from './mypy-options.js';
-import type { ToolEcosystem } from './project-env.js';
+import type { ToolEcosystem } from '../../testgate/index.js';
 
 /**
  * The project's tools that G16 runs in the sandbox, how each is invoked on the changed files, and how

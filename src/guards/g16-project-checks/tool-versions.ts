@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Revision } from '../../core/revision.js';
-import { matchToolchain, pinnedRustToolchain } from '../../testgate/deps/cargo-deps.js';
+import { matchToolchain, pinnedRustToolchain } from '../../testgate/index.js';
 import type { DiscoveredCheck, ToolchainPin } from './discover.js';
 
 /**

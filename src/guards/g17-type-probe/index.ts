@@ -6,10 +6,9 @@ import { importersOf } from './importers.js';
 import { JS_LITERAL_EVIDENCE_CODE, jsLiteralErrors } from './js-literals.js';
 import { buildProgram, loadCompiler, programOptions, virtualPath, type Compiler } from './program.js';
 import { DECLARATION, DEFAULT_TREE_LIMITS, loadTree, SCRIPT } from './tree-files.js';
-import { npmWorkspace } from '../../testgate/workspaces/npm-workspace.js';
+import { npmWorkspace, envUnavailable } from '../../testgate/index.js';
 import { workspacePaths } from './workspace-paths.js';
 import { G17_EVIDENCE, type G17ProbeEvidence } from './evidence.js';
-import { envUnavailable } from '../g16-project-checks/project-env.js';
 import { PYTHON } from './py-tree.js';
 import { probePython } from './python-probe.js';
 

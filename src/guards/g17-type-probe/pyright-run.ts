@@ -2,10 +2,8 @@ import { createRequire } from 'node:module';
 import { realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { GuardContext } from '../../core/guard.js';
-import type { RunDeps } from '../../testgate/deps/deps-plan.js';
-import { shq } from '../../testgate/runners/runner.js';
-import type { SuiteLimits } from '../../testgate/run-suite.js';
-import { runOnSide } from '../g16-project-checks/project-env.js';
+import { type RunDeps, runOnSide } from '../../testgate/index.js';
+import { shq, type SuiteLimits } from '../../sandbox/index.js';
 
 /**
  * pyright, run in the test gate's sandbox on one side's tree. The tree is the PR's: its symlinks and

@@ -1,8 +1,8 @@
 import { errorMessage } from '../../core/errors.js';
 import type { GuardContext, GuardFinding } from '../../core/guard.js';
 import { isAddedLine, type ChangedFile } from '../../core/patch-set.js';
-import { projectEnv } from '../g16-project-checks/project-env.js';
-import { sandboxRefusal } from '../../testgate/sandbox.js';
+import { projectEnv } from '../../testgate/index.js';
+import { sandboxRefusal } from '../../sandbox/index.js';
 import { toolWords } from '../g16-project-checks/finding-text.js';
 import { addedLineIn, declarationsOf, isCertain, oneLine, probedErrors, type PyDeclaration, type PyProbeError } from './py-diagnostics.js';
 import { importsOneOf, loadPyTree, pyImportersOf } from './py-tree.js';

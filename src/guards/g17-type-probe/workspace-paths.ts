@@ -1,6 +1,6 @@
 import { parse as parseJsonc } from 'jsonc-parser';
 import { isRecord } from '../../core/is-record.js';
-import type { Workspace } from '../../testgate/workspaces/workspace-types.js';
+import type { Workspace } from '../../testgate/index.js';
 import { virtualPath } from './program.js';
 
 /**

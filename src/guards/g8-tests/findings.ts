@@ -1,9 +1,6 @@
 import type { GuardContext, GuardFinding } from '../../core/guard.js';
 import type { UnitStatus, TestOutcome } from '../../core/suite-result.js';
-import { describeNoResults } from '../../testgate/failure-cause.js';
-import type { RerunVerdict, TestGateResult } from '../../testgate/gate.js';
-import { locateTest } from '../../testgate/locate-test.js';
-import { describeChanges } from '../../testgate/test-config-changes.js';
+import { describeChanges, describeNoResults, locateTest, type RerunVerdict, type TestGateResult } from '../../testgate/index.js';
 import type { Weakening } from '../shared/test-weakening.js';
 import type {
   G8BrokenUnitEvidence,

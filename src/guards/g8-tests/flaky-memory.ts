@@ -3,8 +3,7 @@ import type { GuardContext, GuardFinding } from '../../core/guard.js';
 import type { KnownFlakyTest } from '../../core/ports.js';
 import type { TestsSection } from '../../core/report-sections.js';
 import { errorMessage } from '../../core/errors.js';
-import { locateTest } from '../../testgate/locate-test.js';
-import type { RerunVerdict, TestGateResult } from '../../testgate/gate.js';
+import { locateTest, type RerunVerdict, type TestGateResult } from '../../testgate/index.js';
 import type { G8KnownFlakyEvidence } from './evidence.js';
 import { testName } from './finding-text.js';
 

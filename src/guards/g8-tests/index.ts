@@ -1,10 +1,15 @@
 import { GuardSkip, type Guard, type GuardContext, type GuardFinding } from '../../core/guard.js';
 import { git } from '../../core/git.js';
 import type { BaselineCache, TestRunOptions } from '../../core/ports.js';
-import { sharedMemoryBaselineCache } from '../../testgate/baseline-cache.js';
-import { runTestGate, type TestGateResult } from '../../testgate/gate.js';
-import type { WorkspaceRun } from '../../testgate/workspaces/workspace-gate.js';
-import { refusalLines, usedLines } from '../../testgate/egress/run-egress.js';
+import {
+  sharedMemoryBaselineCache,
+  runTestGate,
+  type TestGateResult,
+  type WorkspaceRun,
+  fileCoverage,
+  missingSystemPackages,
+} from '../../testgate/index.js';
+import { refusalLines, usedLines } from '../../sandbox/index.js';
 import type { TestSideSummary, TestsSection } from '../../core/report-sections.js';
 import { testGateFindings } from './findings.js';
 import { testsAt, testsOnSomewhere } from '../../core/path-overrides.js';
@@ -12,8 +17,6 @@ import { patchWeakenings, weakeningCovers } from '../shared/test-weakening.js';
 import type { SuiteResult, TestOutcome } from '../../core/suite-result.js';
 import { G8_EVIDENCE } from './evidence.js';
 import { heldFindings, holdKnownFlaky, withHeld } from './flaky-memory.js';
-import { fileCoverage } from '../../testgate/file-coverage.js';
-import { missingSystemPackages } from '../../testgate/ci-system-packages.js';
 
 function services(ctx: GuardContext): { tests: TestRunOptions; cache: BaselineCache } {
   const { run, tests, baselineCache } = ctx.services;

@@ -1,5 +1,5 @@
 import type { GuardFinding } from '../../core/guard.js';
-import type { TestGateResult } from '../../testgate/gate.js';
+import type { TestGateResult } from '../../testgate/index.js';
 import type { G8InstallEvidence } from './evidence.js';
 
 /**

@@ -1,8 +1,6 @@
 import type { GuardContext, GuardFinding } from '../../core/guard.js';
 import type { TestOutcome } from '../../core/suite-result.js';
-import type { TestGateResult } from '../../testgate/gate.js';
-import { deselectedByConfig } from '../../testgate/removed-tests-evidence.js';
-import { describeChanges } from '../../testgate/test-config-changes.js';
+import { deselectedByConfig, describeChanges, type TestGateResult } from '../../testgate/index.js';
 import { weakeningCovers, weakeningFinding, type Weakening } from '../shared/test-weakening.js';
 import type { G8DeselectedEvidence, G8RemovedEvidence, G8RemovedFailingEvidence } from './evidence.js';
 import { firstLine, namesOf, plural, short, testName } from './finding-text.js';

@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import type { GuardContext } from '../../core/guard.js';
 import type { TestOutcome } from '../../core/suite-result.js';
-import { testFileOf } from '../../testgate/removed-tests-evidence.js';
+import { testFileOf } from '../../testgate/index.js';
 import { searchHead } from '../g7-dropped-definitions/head-search.js';
 
 /**

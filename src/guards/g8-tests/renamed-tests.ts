@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import type { GuardContext } from '../../core/guard.js';
 import type { TestOutcome } from '../../core/suite-result.js';
 import { languageOf } from '../../repo/languages.js';
-import { testFileOf } from '../../testgate/removed-tests-evidence.js';
+import { testFileOf } from '../../testgate/index.js';
 import { testCases } from '../g15-weak-assertions/test-bodies.js';
 
 /**

@@ -1,5 +1,4 @@
-import { startEgressProxy } from '../egress/egress-proxy.js';
-import { egressOff, registryHosts, registryPorts } from '../egress/registry-hosts.js';
+import { startEgressProxy, egressOff, registryHosts, registryPorts } from '../../sandbox/index.js';
 import type { EgressPort } from '../../core/ports.js';
 
 /** The proxy installs go through: the package registries and the operator's own registry settings; none when the operator turned egress off. */

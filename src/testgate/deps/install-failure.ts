@@ -1,4 +1,4 @@
-import type { SandboxResult } from '../sandbox.js';
+import type { SandboxResult } from '../../sandbox/index.js';
 import type { Ecosystem } from './deps-plan.js';
 
 /** Lines that carry an installer's actual complaint, per ecosystem. */

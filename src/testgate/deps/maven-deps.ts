@@ -1,5 +1,5 @@
 import type { Revision } from '../../core/revision.js';
-import { EGRESS_PORT } from '../egress/sandbox-egress.js';
+import { EGRESS_PORT } from '../../sandbox/index.js';
 import { readMavenModules, requiredJava } from '../maven-project.js';
 import { DEPS_MOUNT, type DepsPlan, type NoInstall } from './deps-plan.js';
 import { hashTexts } from './hash-texts.js';

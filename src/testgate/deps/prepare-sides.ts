@@ -5,19 +5,18 @@ import { Revision } from '../../core/revision.js';
 import { git } from '../../core/git.js';
 import { findCiBuildStep } from '../ci-build-step.js';
 import type { RunnerId } from '../../core/suite-result.js';
-import type { SuiteLimits } from '../run-suite.js';
+import type { SuiteLimits } from '../../sandbox/index.js';
 import type { DepCache } from './dep-cache.js';
 import { NO_RUN_DEPS, type RunDeps } from './deps-plan.js';
 import {
   installDependencies,
-  planDependencies,
   sharedDepCache,
   type DepsContext,
   type DepsSummary,
   type EntryChoice,
-  type PlannedDeps,
   type PreparedDeps,
 } from './install-deps.js';
+import { planDependencies, type PlannedDeps } from './plan-dependencies.js';
 
 /**
  * The dependency stage of one gate run: plan the base and the candidate (cheap: reads the trees),

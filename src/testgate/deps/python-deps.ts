@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Revision } from '../../core/revision.js';
-import { shq } from '../runners/runner.js';
+import { shq } from '../../sandbox/index.js';
 import { DEPS_MOUNT, INSTALL_TREE, type DepsPlan, type NoInstall } from './deps-plan.js';
 import { readPythonRequirements, TEST_GROUPS } from './python-requirements.js';
 import { findPythons, pickPython } from './toolchains.js';

@@ -1,10 +1,10 @@
 import { readCappedText } from '../../core/safe-read.js';
 import { join } from 'node:path';
-import { tailOf } from '../capped-output.js';
+import { tailOf, shq } from '../../sandbox/index.js';
 import type { TestOutcome, UnitStatus } from '../../core/suite-result.js';
 import { cargoTestCommands, parseCargoBuild, rustUnitId } from './cargo-build.js';
 import { cargoMissingCrates, cargoMissingReason } from './missing-dependency.js';
-import { missingToolchain, shortMessage, shq, type RunContext, type Runner, type RunnerOutput } from './runner.js';
+import { missingToolchain, shortMessage, type RunContext, type Runner, type RunnerOutput } from './runner.js';
 
 /**
  * cargo test in two steps: `cargo build --tests --keep-going` with JSON messages finds the targets

@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { readJunitFile } from './junit-xml.js';
 import { join } from 'node:path';
-import { tailOf } from '../capped-output.js';
+import { tailOf } from '../../sandbox/index.js';
 import type { TestOutcome, UnitStatus } from '../../core/suite-result.js';
 import { parseLibtestOutput } from './cargo.js';
 import { parseGoTestJson } from './go.js';

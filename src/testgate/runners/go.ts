@@ -2,11 +2,11 @@ import { join, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { parseJsonAs } from '../../core/parse-data.js';
 import { readCappedText, readCappedTextOr, readHeadSync } from '../../core/safe-read.js';
-import { tailOf } from '../capped-output.js';
+import { tailOf, shq } from '../../sandbox/index.js';
 import type { TestOutcome, UnitStatus } from '../../core/suite-result.js';
 import type { MergedArgs } from './ci-args.js';
 import { goMissingModules, goMissingReason, goModuleOf } from './missing-dependency.js';
-import { escapeRegExp, missingToolchain, shortMessage, shq, type RunContext, type Runner, type RunnerOutput } from './runner.js';
+import { escapeRegExp, missingToolchain, shortMessage, type RunContext, type Runner, type RunnerOutput } from './runner.js';
 
 /**
  * `go test -json` (test2json events). A package that does not build is a broken unit.

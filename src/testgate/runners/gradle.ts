@@ -1,4 +1,4 @@
-import { EGRESS_PROXY_URL } from '../egress/sandbox-egress.js';
+import { EGRESS_PROXY_URL } from '../../sandbox/index.js';
 
 /**
  * Gradle builds are not run by the test gate: the wrapper downloads Gradle itself from

@@ -2,7 +2,7 @@ import { realpath } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { readCappedTextOr } from '../../core/safe-read.js';
 import type { TestOutcome, UnitStatus } from '../../core/suite-result.js';
-import { tailOf } from '../capped-output.js';
+import { tailOf, shq } from '../../sandbox/index.js';
 import { MAVEN_SETTINGS_ENV } from '../deps/maven-deps.js';
 import { readMavenModules, type MavenModule } from '../maven-project.js';
 import {
@@ -15,7 +15,7 @@ import {
   type MavenLog,
 } from './maven-log.js';
 import { findMavenReports, mavenUnitId, parseMavenTestId, readMavenReports } from './maven-reports.js';
-import { missingToolchain, shortMessage, shq, type RunContext, type Runner, type RunnerOutput } from './runner.js';
+import { missingToolchain, shortMessage, type RunContext, type Runner, type RunnerOutput } from './runner.js';
 
 /**
  * Maven: `mvn test` over the whole reactor, never stopping at a module (`-fn`) and never failing a

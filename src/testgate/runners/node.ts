@@ -1,11 +1,11 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { readResultsFile } from './node-results.js';
 import { join } from 'node:path';
-import { tailOf } from '../capped-output.js';
+import { tailOf, shq } from '../../sandbox/index.js';
 import type { RunnerId, TestOutcome } from '../../core/suite-result.js';
 import { parseJestJson, parseNodeTestLines } from './node-results.js';
 import { NODE_TEST_REPORTER } from './node-test-reporter.js';
-import { escapeRegExp, missingToolchain, shq, type RunContext, type Runner, type RunnerOutput } from './runner.js';
+import { escapeRegExp, missingToolchain, type RunContext, type Runner, type RunnerOutput } from './runner.js';
 
 /**
  * Node test runners: `node --test` (with slopgate's JSON-lines reporter), vitest and jest (their JSON

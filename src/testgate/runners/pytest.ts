@@ -1,12 +1,12 @@
 import { rm, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { tailOf } from '../capped-output.js';
+import { tailOf, shq } from '../../sandbox/index.js';
 import type { TestOutcome, UnitStatus } from '../../core/suite-result.js';
 import type { MergedArgs } from './ci-args.js';
 import { parseJunitXml, readJunitFile } from './junit-xml.js';
 import { pythonMissingModule, pythonMissingReason } from './missing-dependency.js';
 import { declaredDependency, PY_ORIGINS_PLUGIN, PY_ORIGINS_PLUGIN_NAME, readOrigins, treeHasModule } from './python-origins.js';
-import { missingToolchain, shortMessage, shq, type RunContext, type Runner, type RunnerOutput } from './runner.js';
+import { missingToolchain, shortMessage, type RunContext, type Runner, type RunnerOutput } from './runner.js';
 
 /**
  * pytest with a JUnit XML report (xunit1 family, which carries file and line). Collection errors do

@@ -1,6 +1,6 @@
-import { commandNotFound, commandNotFoundReason } from '../failure-cause.js';
+import { commandNotFound, commandNotFoundReason } from './failure-cause.js';
 import { headOf } from '../message-cap.js';
-import type { KilledBy, SandboxResult } from '../sandbox.js';
+import type { KilledBy, SandboxResult } from '../../sandbox/index.js';
 import type { RunnerId, TestOutcome, UnitStatus } from '../../core/suite-result.js';
 
 /** Where one suite run happens: the exported tree, a private output dir, and the sandbox. */
@@ -54,11 +54,6 @@ export interface Runner {
   run(ctx: RunContext): Promise<RunnerOutput>;
   /** Re-runs only the given tests (or the smallest unit that contains them). */
   rerun?(ctx: RunContext, tests: TestOutcome[]): Promise<RunnerOutput>;
-}
-
-/** Single-quotes a word for /bin/sh. */
-export function shq(word: string): string {
-  return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Escapes a string for use inside a regular expression. */

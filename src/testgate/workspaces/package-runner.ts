@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { TestOutcome, UnitStatus } from '../../core/suite-result.js';
-import { shq, type RunContext, type Runner, type RunnerOutput } from '../runners/runner.js';
+import { shq } from '../../sandbox/index.js';
+import { type RunContext, type Runner, type RunnerOutput } from '../runners/runner.js';
 
 /**
  * A runner confined to one workspace package: its commands run in the package's folder, and what it

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { goCacheSeed } from '../../../src/testgate/sandbox-go-seed.js';
+import { goCacheSeed } from '../../../src/sandbox/sandbox-go-seed.js';
 import { prRepo } from '../../helpers/git-repo.js';
 import { needs } from '../../helpers/toolchains.js';
 import { sandboxCacheDir } from '../fixtures.js';

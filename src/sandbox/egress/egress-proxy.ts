@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import type { Duplex, Readable, Writable } from 'node:stream';
 import { blockedAddress, ownAddresses } from './blocked-address.js';
 import { connectTarget, hostAllowed, httpTarget, type EgressTarget } from './egress-target.js';
+import type { EgressPolicy, EgressProxy, EgressRefusal, EgressTestHooks } from './egress-policy.js';
+import { errorCode, GiB, plainText, rawResponse, sizeText } from './proxy-replies.js';
 import { makeScratchDir } from '../../core/scratch.js';
 
 /**
@@ -23,48 +25,6 @@ import { makeScratchDir } from '../../core/scratch.js';
  * their Proxy-Authorization and hop-by-hop headers.
  */
 
-export interface EgressPolicy {
-  /** Host names the sandbox may reach: exact names, or '*.example.org' for any subdomain. */
-  hosts: string[];
-  /** Allowed destination ports (default [443, 80]). */
-  ports?: number[];
-  /** Bytes one connection may carry in both directions together (default 2 GiB) and all connections together (default 8 GiB). */
-  maxBytesPerConnection?: number;
-  maxBytesTotal?: number;
-  /** Idle timeout of a tunnel (default 60 s) and at most this many connections at once (default 64). */
-  idleMs?: number;
-  maxConnections?: number;
-  /** Resolver (tests inject one that maps names to addresses; default node:dns lookup with all: true). */
-  lookup?: (host: string) => Promise<string[]>;
-}
-
-export interface EgressRefusal {
-  host: string;
-  port: number;
-  reason: string;
-}
-
-export interface EgressProxy {
-  socketPath: string;
-  /** Every refused attempt so far (deduplicated by host:port+reason), for the report. */
-  refusals(): EgressRefusal[];
-  /** Hosts actually connected to, with bytes. */
-  used(): { host: string; bytes: number }[];
-  close(): Promise<void>;
-}
-
-/**
- * Only for slopgate's own tests; nothing in config or the environment reaches these (the gate calls
- * {@link startEgressProxy} with the policy alone).
- */
-export interface EgressTestHooks {
-  /** Let loopback addresses (127/8, ::1) through, to reach a listener the test started itself. */
-  allowLoopback?: boolean;
-  /** Used instead of net.connect, so a test can see that no connection was attempted. */
-  connect?: (address: string, port: number) => Socket;
-}
-
-const GiB = 1024 ** 3;
 /** Distinct refusals and hosts kept for the report; more are counted. */
 const MAX_RECORDS = 200;
 const MAX_HEADER_BYTES = 16 * 1024;
@@ -86,29 +46,6 @@ const defaultLookup = async (host: string): Promise<string[]> =>
   (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 const isLoopback = (address: string): boolean => address.startsWith('127.') || address === '::1' || /^::ffff:127\./i.test(address);
-
-const plainText = (text: string): string => text.replace(/[^\x20-\x7e]/g, '?');
-
-/** A raw HTTP/1.1 response on a socket that left the HTTP server (CONNECT), which then closes. */
-function rawResponse(socket: Duplex, status: string, body: string): void {
-  const text = `${plainText(body)}\n`;
-  socket.end(
-    `HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
-  );
-  // A client that never closes its side does not keep the connection (and its slot) open.
-  // cast: node:http's CONNECT and upgrade sockets are net.Sockets, typed as Duplex
-  (socket as Socket).setTimeout(5000, () => socket.destroy());
-}
-
-const errorCode = (err: unknown): string =>
-  err instanceof Error ? plainText((err as NodeJS.ErrnoException).code ?? err.message).slice(0, 80) : 'error';
-
-const sizeText = (bytes: number): string =>
-  bytes >= GiB && bytes % GiB === 0
-    ? `${bytes / GiB} GiB`
-    : bytes >= 1024 * 1024
-      ? `${Math.round(bytes / 1024 / 1024)} MiB`
-      : `${bytes} bytes`;
 
 export async function startEgressProxy(policy: EgressPolicy, hooks: EgressTestHooks = {}): Promise<EgressProxy> {
   const ports = policy.ports ?? [443, 80];

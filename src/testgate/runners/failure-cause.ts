@@ -1,4 +1,4 @@
-import { treeHasModule } from './runners/python-origins.js';
+import { treeHasModule } from './python-origins.js';
 
 /**
  * Why a test command stopped before it produced any result, read from the end of its output: the

@@ -1,4 +1,5 @@
-import { startEgressProxy, type EgressProxy, type EgressRefusal } from './egress-proxy.js';
+import { startEgressProxy } from './egress-proxy.js';
+import { type EgressProxy, type EgressRefusal } from './egress-policy.js';
 import { egressOff, registryHosts, registryPorts } from './registry-hosts.js';
 
 /**

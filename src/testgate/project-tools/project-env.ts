@@ -2,13 +2,13 @@ import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GuardContext } from '../../core/guard.js';
 import type { RunnerId } from '../../core/suite-result.js';
-import { planSides } from '../../testgate/deps/prepare-sides.js';
-import type { RunDeps } from '../../testgate/deps/deps-plan.js';
-import { SuiteWorkspace, type SuiteLimits } from '../../testgate/run-suite.js';
-import { sandboxRefusal } from '../../testgate/sandbox.js';
+import { planSides } from '../deps/prepare-sides.js';
+import type { RunDeps } from '../deps/deps-plan.js';
+import { SuiteWorkspace } from '../run-suite.js';
+import { type SuiteLimits, sandboxRefusal } from '../../sandbox/index.js';
 
 /**
- * The environment G16 runs the project's own tools in: the sandbox of the test gate, with the
+ * The environment G16 and G17 run the project's own tools in: the sandbox of the test gate, with the
  * dependencies G8's dependency stage installs. The plan is G8's own (the same planner, the same
  * cache key), so the shared dependency cache holds one entry that both use: whichever runs first
  * installs it, the other finds it (or waits for the install in progress). Nothing is installed twice.
