@@ -146,3 +146,19 @@ needs('bwrap', 'go')('G16: the builds CI runs (Go and Node, real CLI, sandbox)',
     );
   });
 });
+
+needs('bwrap', 'cargo')('G16: a cargo build G8 does not run (real CLI, sandbox)', () => {
+  it('go.mod makes G8 run go test, so the `cargo build` CI runs is G16’s: a break at the head blocks with rustc’s error', () => {
+    const crate = {
+      'Cargo.toml': '[package]\nname = "crate"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n',
+      'src/lib.rs': 'pub fn one() -> i32 {\n    1\n}\n',
+      'go.mod': GO_MOD,
+      '.github/workflows/ci.yml': workflow('cargo build'),
+    };
+    const report = check(crate, { 'src/lib.rs': 'pub fn one() -> i32 {\n    missing()\n}\n' });
+    const found = report.findings.filter((f) => f.guard === 'G16');
+    expect(found.map((f) => [f.category, f.severity])).toEqual([['build-broken', 'fail']]);
+    expect(found[0]!.message).toContain('(`cargo build`, .github/workflows/ci.yml:8) passes at the base and fails');
+    expect(found[0]!.message).toContain('cannot find function `missing`');
+  });
+});
