@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildOfCommand, discoverBuilds } from '../../src/guards/g16-project-checks/build-commands.js';
+import { firstError } from '../../src/guards/g16-project-checks/build-check.js';
 
 const wf = (steps: string) =>
   `name: ci\non: pull_request\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n${steps}`;
@@ -99,5 +100,29 @@ describe('G16 build discovery: which builds the base runs, and where it says so'
       { eco: 'node', command: 'npm run build', where: 'package.json: "build": "next build"', inCi: false },
     ]);
     expect(discoverBuilds(new Map([['package.json', pkg('vitest run')]]))).toEqual([]);
+  });
+});
+
+describe('G16 build: the error line a build-broken finding quotes', () => {
+  it('skips headings and colour codes for the line that names the error', () => {
+    const vite = [
+      'vite v8.3.8 building client environment for production...',
+      '\u001b[31m✗\u001b[39m Build failed in 153ms',
+      'error during build:',
+      'Build failed with 1 error:',
+      '',
+      '[MISSING_EXPORT] "ChatCompletionModel" is not exported by "src/lib.js".',
+    ].join('\n');
+    expect(firstError(vite)).toBe('[MISSING_EXPORT] "ChatCompletionModel" is not exported by "src/lib.js".');
+    expect(firstError('# example.com/m/b\nb/b.go:3:23: undefined: undefinedThing\n')).toBe('b/b.go:3:23: undefined: undefinedThing');
+    expect(firstError('✘ [ERROR] No matching export in "src/lib.js" for import "x"\n\n    m.js:1:9:\n')).toBe(
+      '✘ [ERROR] No matching export in "src/lib.js" for import "x"',
+    );
+    expect(firstError('   Compiling crate v0.1.0\nerror[E0425]: cannot find function `missing` in this scope\n')).toBe(
+      'error[E0425]: cannot find function `missing` in this scope',
+    );
+    // only a heading: the line after it
+    expect(firstError('errors found:\n  the config is wrong\n')).toBe('the config is wrong');
+    expect(firstError('done\nexit 2\n')).toBe('exit 2');
   });
 });

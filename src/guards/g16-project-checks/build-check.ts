@@ -35,20 +35,30 @@ export const BUILD_INPUT: Record<BuildEcosystem, RegExp> = {
 /** Builds run per pull request at most (each once per side, within tests.timeoutSec). */
 export const MAX_BUILDS = 3;
 
-/** The first line that reads as an error, else the last non-empty line of the output. */
+/** A line that reads as an error (npm's, node's, tsc's, go's, rustc's, esbuild's, rollup's and vite's). */
+const ERROR_LINE =
+  /\berror\b|Error:|SyntaxError|does not provide an export|is not exported by|No matching export|Cannot find|not found|undefined:/i;
+
+/** A line that only announces the errors below it (`error during build:`, `Build failed with 1 error:`). */
+const HEADER_LINE = /:$|^\W*build failed\b/i;
+
+/**
+ * The first line that reads as an error and is not only a heading (else the line after the first
+ * heading), else the last non-empty line of the output.
+ */
 export function firstError(out: string): string {
   const lines = out
+    .replace(/\u001b\[[0-9;]*m/g, '')
     .split('\n')
     .map((l) => l.trim())
     .filter(Boolean)
     .filter(
       (l) => !l.startsWith('> ') && !/^npm (?:error|ERR!) (?:Lifecycle|A complete log|code|path|command|workspace|location)/i.test(l),
     );
-  return (
-    lines.find((l) => /\berror\b|Error:|SyntaxError|does not provide an export|Cannot find|not found|undefined:/i.test(l)) ??
-    lines.at(-1) ??
-    ''
-  );
+  const error = lines.find((l) => ERROR_LINE.test(l) && !HEADER_LINE.test(l));
+  if (error !== undefined) return error;
+  const header = lines.findIndex((l) => ERROR_LINE.test(l));
+  return (header >= 0 ? (lines[header + 1] ?? lines[header]) : lines.at(-1)) ?? '';
 }
 
 async function readBuilds(base: Revision, baseBranch: string | undefined): Promise<BuildCommand[]> {
