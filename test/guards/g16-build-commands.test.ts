@@ -121,6 +121,14 @@ describe('G16 build: the error line a build-broken finding quotes', () => {
     expect(firstError('   Compiling crate v0.1.0\nerror[E0425]: cannot find function `missing` in this scope\n')).toBe(
       'error[E0425]: cannot find function `missing` in this scope',
     );
+    const pip = [
+      '  error: subprocess-exited-with-error',
+      '  × Getting requirements to build wheel did not run successfully.',
+      '  │ exit code: 1',
+      "      error: package directory 'missing' does not exist",
+      '  note: This error originates from a subprocess, and is likely not a problem with pip.',
+    ].join('\n');
+    expect(firstError(pip)).toBe("error: package directory 'missing' does not exist");
     // only a heading: the line after it
     expect(firstError('errors found:\n  the config is wrong\n')).toBe('the config is wrong');
     expect(firstError('done\nexit 2\n')).toBe('exit 2');

@@ -48,13 +48,14 @@ const HEADER_LINE = /:$|^\W*build failed\b/i;
  */
 export function firstError(out: string): string {
   const lines = out
+    // a terminal's colour codes
     .replace(/\u001b\[[0-9;]*m/g, '')
     .split('\n')
     .map((l) => l.trim())
     .filter(Boolean)
-    .filter(
-      (l) => !l.startsWith('> ') && !/^npm (?:error|ERR!) (?:Lifecycle|A complete log|code|path|command|workspace|location)/i.test(l),
-    );
+    .filter((l) => !l.startsWith('> ') && !/^npm (?:error|ERR!) (?:Lifecycle|A complete log|code|path|command|workspace|location)/i.test(l))
+    // pip's frame around a build backend's own error
+    .filter((l) => !/^(?:error: (?:subprocess-exited-with-error|metadata-generation-failed)|[×╰│]|note: This |hint: See above)/.test(l));
   const error = lines.find((l) => ERROR_LINE.test(l) && !HEADER_LINE.test(l));
   if (error !== undefined) return error;
   const header = lines.findIndex((l) => ERROR_LINE.test(l));
@@ -70,8 +71,19 @@ async function readBuilds(base: Revision, baseBranch: string | undefined): Promi
 /** The record's source: where the build was read, and the command when that place is not package.json's script. */
 const sourceOf = (b: BuildCommand) => (b.inCi ? `${b.where}: ${b.command}` : b.where);
 
+/**
+ * `python -m build` without its isolated environment (which it would download): pip builds the wheel
+ * with the build backend G8 installs into the virtual environment from `[build-system] requires`,
+ * offline and without the project's dependencies.
+ */
+const PYTHON_BUILD = [
+  'if [ -n "$VIRTUAL_ENV" ]; then P="$VIRTUAL_ENV/bin/python"; else P=$(command -v python3); fi',
+  '"$P" -m pip wheel --disable-pip-version-check --no-input -q --no-deps --no-build-isolation --no-index -w "$SLOPGATE_OUT/wheel" . 2>&1',
+].join('\n');
+
 /** How the sandbox runs it: stdout and stderr together, a Node tool from the tree's own `node_modules/.bin`. */
 function shellOf(b: BuildCommand): string {
+  if (b.eco === 'python') return PYTHON_BUILD;
   const direct = b.eco === 'node' && !b.command.startsWith('npm run ');
   return `${direct ? 'PATH="$PWD/node_modules/.bin:$PATH" ' : ''}${b.command} 2>&1`;
 }
@@ -152,7 +164,7 @@ async function runEcosystem(
   return { findings, records };
 }
 
-const RUNS_IN: Partial<Record<BuildEcosystem, ToolEcosystem>> = { node: 'node', go: 'go', cargo: 'cargo' };
+const RUNS_IN: Partial<Record<BuildEcosystem, ToolEcosystem>> = { node: 'node', go: 'go', cargo: 'cargo', python: 'python' };
 
 /**
  * Every build the base names, run or skipped with its reason. `baseBranch` as discovery reads it; `tscReported`: the tsc check raised
@@ -190,11 +202,7 @@ export async function runBuildChecks(
     }
     const eco = RUNS_IN[b.eco];
     if (!eco) {
-      skip(
-        b.eco === 'python'
-          ? '`python -m build` installs its build backend from the network in an isolated environment, which the sandbox does not allow'
-          : 'slopgate runs a Maven build only as G8’s test run (`mvn test` compiles the main code), which does not apply here',
-      );
+      skip('slopgate runs a Maven build only as G8’s test run (`mvn test` compiles the main code), which does not apply here');
       continue;
     }
     if (running >= MAX_BUILDS) {
