@@ -17,6 +17,7 @@ export { locateTest } from './locate-test.js';
 export { type ToolEcosystem, type ToolRunResult, envUnavailable, projectEnv, runOnSide } from './project-tools/project-env.js';
 export { deselectedByConfig, testFileOf } from './removed-tests-evidence.js';
 export { pytestCiArgs } from './runners/ci-args.js';
+export { type Detection, detectRunner } from './runners/detect.js';
 export { describeNoResults } from './runners/failure-cause.js';
 export { describeChanges } from './test-config-changes.js';
 export { npmWorkspace } from './workspaces/npm-workspace.js';

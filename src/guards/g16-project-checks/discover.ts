@@ -147,7 +147,7 @@ const TOOL_BINS = new Set(['prettier', 'eslint', 'tsc', 'vue-tsc']);
 const basename = (w: string) => w.replace(/^.*\//, '');
 
 /** The words of one simple command, quotes stripped, with environment assignments and wrappers dropped. */
-function commandWords(segment: string): string[] {
+export function commandWords(segment: string): string[] {
   let words = segment
     .trim()
     // `RUSTFLAGS="-D warnings" cargo …`: a quoted assignment is one word
@@ -174,7 +174,7 @@ function commandWords(segment: string): string[] {
 }
 
 /** Splits a shell line at `&&`, `||`, `;`, `|`, `$(`, backticks and parentheses into simple commands. */
-function segments(line: string): string[] {
+export function segments(line: string): string[] {
   return line.split(/&&|\|\||[;|`()]|\$\(/).filter((s) => s.trim());
 }
 

@@ -12,10 +12,7 @@ import { envUnavailable } from '../../testgate/index.js';
 import { excludedByMypy, pythonRegex } from './mypy-options.js';
 import { runSandboxedChecks, type SandboxedCheck, type ToolRun } from './sandboxed-checks.js';
 import { formatterToolchain, pinFor } from './tool-versions.js';
-import { runBuildCheck } from './build-check.js';
-
-/** Changed files that can break a Node project's build. */
-const BUILD_INPUT = /\.(?:[cm]?[jt]sx?|vue|svelte|json|css|scss|less|html)$/;
+import { MAX_BUILDS, runBuildChecks } from './build-check.js';
 import type { SandboxedTool } from './tool-commands.js';
 
 /** The files each check looks at. */
@@ -194,10 +191,11 @@ export const g16: Guard = {
   // Two formatter runs per file: more than the static guards' default budget on a large pull request.
   // With the sandboxed tools: the dependency installs as G8 budgets them (base, head, one retry), and
   // each side's tool runs (nine at most: ruff check, ruff format, black and mypy; prettier, eslint and
-  // tsc; go vet; clippy) within tests.timeoutSec each.
+  // tsc; go vet; clippy) and the project's builds (MAX_BUILDS, each at both sides) within tests.timeoutSec each.
   budgetMs: (ctx) => {
     const t = ctx.config.tests;
-    const sandboxed = envUnavailable(ctx) ? 0 : 3 * Math.max(t.timeoutSec, 900) * 1000 + 18 * t.timeoutSec * 1000;
+    const runs = 18 + 2 * MAX_BUILDS;
+    const sandboxed = envUnavailable(ctx) ? 0 : 3 * Math.max(t.timeoutSec, 900) * 1000 + runs * t.timeoutSec * 1000;
     return Math.max(ctx.config.guards.timeoutMs, 120_000) + sandboxed;
   },
   async checkAll(files, ctx) {
@@ -245,14 +243,16 @@ export const g16: Guard = {
           : { tool: c.tool, source: sourceText(c.check), severity: severityOf(c.check), ...skipped },
       );
     }
-    if (files.some((f) => BUILD_INPUT.test(f.path))) {
-      const build = await runBuildCheck(ctx);
-      findings.push(...build.findings);
-      if (build.record) records.push({ ...build.record, files: files.filter((f) => BUILD_INPUT.test(f.path)).length });
-    }
+    // the project's builds (CI's, a deploy's, package.json's): after the checks, whose tsc findings a tsc build does not repeat
+    const tscReported = (ran.get('tsc')?.findings.length ?? 0) > 0;
+    const build = await runBuildChecks(ctx, files, branchName(ctx.patch.baseRef), tscReported);
+    findings.push(...build.findings);
+    records.push(...build.records);
     if (records.length > 0) ctx.section('checks', { checks: records });
-    if (records.length > 0 && records.every((r) => r.status === 'skipped')) {
-      throw new GuardSkip(records.map((r) => `${r.tool}: ${r.reason ?? 'not run'}`).join('; '));
+    // a build the change touches no input of applied to nothing: it does not make the guard skipped
+    const applied = records.filter((r) => r.files > 0);
+    if (applied.length > 0 && applied.every((r) => r.status === 'skipped')) {
+      throw new GuardSkip(applied.map((r) => `${r.tool}: ${r.reason ?? 'not run'}`).join('; '));
     }
     return findings;
   },
