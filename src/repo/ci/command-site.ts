@@ -46,6 +46,8 @@ export interface PreCommitHook {
 }
 
 export interface WorkflowStep {
+  /** The job's id (its key under `jobs:`). */
+  job: string;
   /** The action of a `uses:` step and its `with:`. */
   uses?: string;
   with?: unknown;

@@ -1,6 +1,6 @@
 import { parse as parseYaml } from 'yaml';
 import { isRecord } from '../../core/is-record.js';
-import { sitesOfScript, type CommandSite } from './command-site.js';
+import { sitesOfScript, type CommandSite, type WorkflowStep } from './command-site.js';
 import { jobPins, spanText } from './job-pins.js';
 
 /**
@@ -85,7 +85,8 @@ export function workflowSites(source: string, text: string, baseBranch?: string)
           ? `its step (job \`${spanText(jobName)}\`, step \`${spanText(stepName)}\`) has \`continue-on-error: true\``
           : undefined);
       const wd = step['working-directory'];
-      const context: CommandSite['step'] = {
+      const context: WorkflowStep = {
+        job: jobName,
         env: { ...stringsOf(doc.env), ...stringsOf(job.env), ...stringsOf(step.env) },
         atRoot: jobAtRoot && atRoot(typeof wd === 'string' ? wd : undefined),
         ...(typeof step.shell === 'string' ? { shell: step.shell } : {}),
