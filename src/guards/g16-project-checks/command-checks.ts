@@ -1,11 +1,14 @@
 import { basename, commandWords } from '../../repo/ci/command-words.js';
 import { isRecord } from '../../core/is-record.js';
 import { readClippyCommand, rustflagsDenyWarnings } from './clippy-options.js';
-import type { CheckTool } from './discover.js';
 import { readMypyCommand } from './mypy-options.js';
 import { namedPaths } from './value-options.js';
 
 /** Which check one command, action or hook runs, by its words (the tools G16 knows). */
+
+/** The tools whose checks G16 discovers. */
+export type CheckTool =
+  'gofmt' | 'go-vet' | 'rustfmt' | 'ruff-check' | 'ruff-format' | 'black' | 'prettier' | 'eslint' | 'tsc' | 'mypy' | 'clippy';
 
 /** A check as a command line names it, before discovery says where it runs. */
 export interface Found {

@@ -1,5 +1,6 @@
 import { ciUnits, CI_FILES, readCiSites } from '../../repo/ci/ci-units.js';
 import type { Pins } from '../../repo/ci/job-pins.js';
+import type { CheckTool } from './command-checks.js';
 import { ESLINT_CONFIGS, eslintRunsPrettier, GOLANGCI_CONFIGS, golangciFormatters } from './linter-formatters.js';
 import { MYPY_CONFIG_FILES, mypyConfigOf, readMypyCommand } from './mypy-options.js';
 import { checksOfSite } from './site-checks.js';
@@ -7,7 +8,7 @@ import { checksOfSite } from './site-checks.js';
 export type { Pins, ToolchainPin } from '../../repo/ci/job-pins.js';
 export { jobPins } from '../../repo/ci/job-pins.js';
 export { isWorkflowPath } from '../../repo/ci/workflow-sites.js';
-export { checksOfCommand } from './command-checks.js';
+export { checksOfCommand, type CheckTool } from './command-checks.js';
 
 /**
  * Which format, lint and type checks a repository enforces, read from its base tree: GitHub Actions
@@ -21,9 +22,6 @@ export { checksOfCommand } from './command-checks.js';
  * `pre-commit run`); a check is "in CI" when its unit is reached from a workflow (or pre-commit runs
  * as pre-commit.ci, which a top-level `ci:` key in its config declares).
  */
-
-export type CheckTool =
-  'gofmt' | 'go-vet' | 'rustfmt' | 'ruff-check' | 'ruff-format' | 'black' | 'prettier' | 'eslint' | 'tsc' | 'mypy' | 'clippy';
 
 export interface DiscoveredCheck {
   tool: CheckTool;

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import type { Definition } from '../../repo/top-level-definitions.js';
-import type { HeadHit } from './head-search.js';
+import type { HeadHit } from '../shared/head-search.js';
 import { relativePythonModule } from '../shared/python-relative.js';
 
 /**
