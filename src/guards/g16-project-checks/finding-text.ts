@@ -59,7 +59,6 @@ export function linesText(lines: number[]): string {
   return shown.join(', ') + (ranges.length > 5 ? ', …' : '');
 }
 
-
 /**
  * The finding for a file a formatter rewrites on lines the pull request changed (null when its
  * changes are elsewhere), with the whole rewrite as the suggestion when it is one small block.
