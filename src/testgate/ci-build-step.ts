@@ -1,7 +1,6 @@
-import { parse as parseYaml } from 'yaml';
-import { isRecord } from '../core/is-record.js';
 import type { Revision } from '../core/revision.js';
-import { atRoot, parsePlainTestCommand, plainWords, scriptLines, workingDirectoryOf } from './ci-test-command.js';
+import { isWorkflowPath, workflowSites } from '../repo/ci/workflow-sites.js';
+import { parsePlainTestCommand, plainWords } from './ci-test-command.js';
 
 /**
  * The build a Node project's CI runs before its tests (`npm run build`, `pnpm -r build`, `yarn build`,
@@ -22,28 +21,19 @@ function isTestLine(line: string): boolean {
 /** The build step before the first test step of a workflow's jobs, or null. */
 export function workflowBuildBeforeTests(text: string): string | null {
   if (!/\bbuild\b/.test(text)) return null;
-  let doc: unknown;
-  try {
-    doc = parseYaml(text);
-  } catch {
-    return null;
-  }
-  if (!isRecord(doc) || !isRecord(doc.jobs) || !atRoot(workingDirectoryOf(doc.defaults))) return null;
-  for (const job of Object.values(doc.jobs)) {
-    if (!isRecord(job) || !Array.isArray(job.steps) || !atRoot(workingDirectoryOf(job.defaults))) continue;
-    let build: string | null = null;
-    for (const step of job.steps) {
-      if (!isRecord(step) || typeof step.run !== 'string') continue;
-      const wd = step['working-directory'];
-      if (!atRoot(typeof wd === 'string' ? wd : undefined)) continue;
-      for (const line of scriptLines(step.run)) {
-        const words = plainWords(line);
-        if (!words) continue;
-        const plain = words.join(' ');
-        if (BUILD.test(plain)) build = plain;
-        else if (isTestLine(plain) && build) return build;
-      }
+  let job: string | undefined;
+  let build: string | null = null;
+  for (const site of workflowSites('', text)) {
+    if (site.kind !== 'run' || !site.step?.atRoot) continue;
+    if (site.step.job !== job) {
+      job = site.step.job;
+      build = null;
     }
+    const words = plainWords(site.line);
+    if (!words) continue;
+    const plain = words.join(' ');
+    if (BUILD.test(plain)) build = plain;
+    else if (isTestLine(plain) && build) return build;
   }
   return null;
 }
@@ -51,7 +41,7 @@ export function workflowBuildBeforeTests(text: string): string | null {
 /** The first build-before-tests step of the base's workflows (those named test or ci first). */
 export async function findCiBuildStep(base: Revision): Promise<string | null> {
   const workflows = (await base.paths())
-    .filter((p) => /^\.github\/workflows\/[^/]+\.ya?ml$/.test(p))
+    .filter(isWorkflowPath)
     .sort((a, b) => Number(!/test|ci/i.test(a)) - Number(!/test|ci/i.test(b)) || a.localeCompare(b));
   const texts = await base.readTexts(workflows);
   for (const wf of workflows) {

@@ -1,13 +1,14 @@
-import { parse as parseYaml } from 'yaml';
 import type { Revision } from '../core/revision.js';
-import { readIni } from '../repo/manifests/ini-read.js';
-import { isRecord } from '../core/is-record.js';
+import { toxSites } from '../repo/ci/project-files.js';
+import { isWorkflowPath, workflowSites } from '../repo/ci/workflow-sites.js';
 
 /**
  * The repository's own test command, read from its CI (GitHub Actions workflows), tox.ini or the
  * Makefile's `test:` target. Only plain commands are taken: one test tool with simple arguments, no
  * shell syntax (pipes, `&&`, redirections, variables, globs, `${{ }}` expressions), no environment
  * prefix and no `working-directory`. Anything else is ignored and the gate's own default is used.
+ * Where commands are written (workflow steps, tox environments) is read by the shared CI reader
+ * (src/repo/ci/); this file says which of them is a test command.
  */
 
 export type CiTestKind = 'pytest' | 'python-m-pytest' | 'go' | 'cargo' | 'npm-test' | 'vitest' | 'jest';
@@ -99,22 +100,6 @@ export function parsePlainTestCommand(line: string): PlainTestCommand | null {
   return null;
 }
 
-/** Joins `\`-continued lines and drops comments and blank lines. */
-export function scriptLines(script: string): string[] {
-  return script
-    .replace(/[ \t]*\\\r?\n\s*/g, ' ')
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter((l) => l && !l.startsWith('#'));
-}
-
-export function workingDirectoryOf(v: unknown): string | undefined {
-  const wd = isRecord(v) && isRecord(v.run) ? v.run['working-directory'] : undefined;
-  return typeof wd === 'string' ? wd : undefined;
-}
-
-export const atRoot = (wd: string | undefined) => wd === undefined || wd === '.' || wd === './';
-
 /**
  * Whether a workflow's text can hold a command {@link parsePlainTestCommand} takes: it names one of the
  * tools (`test` as a word of its own: `ubuntu-latest` does not count), or it has a backslash (a YAML
@@ -123,40 +108,24 @@ export const atRoot = (wd: string | undefined) => wd === undefined || wd === '.'
  */
 const NAMES_A_TEST_TOOL = /pytest|py\.test|vitest|jest|(?<![A-Za-z])test|\b(?:npm|yarn|pnpm)\s+t\b|\\/;
 
-/** Plain test commands of one workflow, in step order. */
+/** Plain test commands of one workflow, in step order (steps at the repository root, run by bash or sh). */
 export function workflowTestCommands(source: string, text: string): CiTestCommand[] {
   if (!NAMES_A_TEST_TOOL.test(text)) return [];
-  let doc: unknown;
-  try {
-    doc = parseYaml(text);
-  } catch {
-    return [];
-  }
-  if (!isRecord(doc) || !isRecord(doc.jobs)) return [];
-  if (!atRoot(workingDirectoryOf(doc.defaults))) return [];
   const out: CiTestCommand[] = [];
-  for (const job of Object.values(doc.jobs)) {
-    if (!isRecord(job) || !Array.isArray(job.steps) || !atRoot(workingDirectoryOf(job.defaults))) continue;
-    for (const step of job.steps) {
-      if (!isRecord(step) || typeof step.run !== 'string') continue;
-      const wd = step['working-directory'];
-      if (!atRoot(typeof wd === 'string' ? wd : undefined)) continue;
-      if (typeof step.shell === 'string' && !/^(bash|sh)\b/.test(step.shell)) continue;
-      for (const line of scriptLines(step.run)) {
-        const cmd = parsePlainTestCommand(line);
-        if (cmd) out.push({ ...cmd, source, line });
-      }
-    }
+  for (const site of workflowSites(source, text)) {
+    if (site.kind !== 'run' || !site.step?.atRoot) continue;
+    if (site.step.shell !== undefined && !/^(bash|sh)\b/.test(site.step.shell)) continue;
+    const cmd = parsePlainTestCommand(site.line);
+    if (cmd) out.push({ ...cmd, source, line: site.line });
   }
   return out;
 }
 
 /** `commands` of tox's `[testenv]`: `{posargs}` is dropped, `{posargs:x}` becomes `x`. */
 export function toxTestCommands(text: string): CiTestCommand[] {
-  const commands = readIni(text).get('testenv')?.get('commands');
-  if (!commands) return [];
   const out: CiTestCommand[] = [];
-  for (const raw of scriptLines(commands)) {
+  for (const { unit, line: raw } of toxSites(text)) {
+    if (unit !== 'tox:') continue;
     const line = raw.replace(/\{posargs(?::([^{}]*))?\}/g, (_m, dflt: string | undefined) => dflt ?? '').trim();
     if (/[{}]/.test(line)) continue;
     const cmd = parsePlainTestCommand(line);
@@ -165,7 +134,11 @@ export function toxTestCommands(text: string): CiTestCommand[] {
   return out;
 }
 
-/** Recipe lines of the Makefile's `test:` target (a leading `@` or `-` is dropped). */
+/**
+ * Recipe lines of the Makefile's `test:` target (a leading `@` or `-` is dropped), up to the first
+ * line that is not a recipe line. Narrower than the shared reader's Makefile (which joins `\`
+ * continuations and reads every rule): the test command is taken only as plainly as it is written.
+ */
 export function makefileTestCommands(text: string): CiTestCommand[] {
   const lines = text.split(/\r?\n/);
   const start = lines.findIndex((l) => /^test\s*:(?!=)/.test(l));
@@ -187,7 +160,7 @@ export function makefileTestCommands(text: string): CiTestCommand[] {
 export async function findCiTestCommands(base: Revision): Promise<CiTestCommand[]> {
   const paths = await base.paths();
   const workflows = paths
-    .filter((p) => /^\.github\/workflows\/[^/]+\.ya?ml$/.test(p))
+    .filter(isWorkflowPath)
     .sort((a, b) => Number(!/test|ci/i.test(a)) - Number(!/test|ci/i.test(b)) || a.localeCompare(b));
   const texts = await base.readTexts([...workflows, ...['tox.ini', 'Makefile'].filter((p) => paths.includes(p))]);
   const out: CiTestCommand[] = [];

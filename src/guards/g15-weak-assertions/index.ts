@@ -5,7 +5,7 @@ import { isSkippedPath } from '../../repo/manifests/index.js';
 import { isTestPath } from '../shared/test-paths.js';
 import { testWeakenings, weakenableFile, weakeningFinding } from '../shared/test-weakening.js';
 import { neverRuns } from './never-runs.js';
-import { namedFunctions, testCases, type TestCase } from './test-bodies.js';
+import { namedFunctions, testCases, type TestCase } from '../shared/test-bodies.js';
 import { G15_EVIDENCE, type G15MoreTestsEvidence, type G15NoAssertEvidence, type G15SwallowedEvidence } from './evidence.js';
 
 /**

@@ -5,7 +5,7 @@ import type { LangId } from '../../repo/languages.js';
 import { goMisses, rustMisses } from './collection-go-rust.js';
 import { jsCollection, jsMisses } from './collection-js.js';
 import { ciPytestPaths, pytestCollection, pytestMisses } from './collection-python.js';
-import type { TestCase } from './test-bodies.js';
+import type { TestCase } from '../shared/test-bodies.js';
 import type { G15NeverRunsEvidence } from './evidence.js';
 
 const FIXTURE_DIR = /(^|\/)(?:fixtures?|__fixtures__|testdata|test-data|examples?|samples?)\//i;

@@ -1,5 +1,7 @@
 import { isRecord } from '../../core/is-record.js';
-import { callsOfCommand, commandWords, isWorkflowPath, segments, workflowSites } from './discover.js';
+import { callsOfCommand } from '../../repo/ci/command-site.js';
+import { commandWords, segments } from '../../repo/ci/command-words.js';
+import { isWorkflowPath, workflowSites } from '../../repo/ci/workflow-sites.js';
 
 /**
  * Which builds a repository runs, read from its base tree: the `run:` lines of its GitHub Actions

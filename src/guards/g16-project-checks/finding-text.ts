@@ -4,7 +4,10 @@ import { lineSuggestion } from '../../core/line-suggestion.js';
 import type { ChangedFile } from '../../core/patch-set.js';
 import type { CheckTool, DiscoveredCheck } from './discover.js';
 import { changedLines } from './line-diff.js';
+import { toolWords } from '../shared/tool-words.js';
 import type { G16FormatEvidence, G16ToolFormatEvidence } from './evidence.js';
+
+export { toolWords };
 
 /** What the command the project runs looks like, to name it in a message. */
 export const SHOWN: Record<CheckTool, string> = {
@@ -54,24 +57,6 @@ export function linesText(lines: number[]): string {
   }
   const shown = ranges.slice(0, 5).map(([a, b]) => (a === b ? String(a) : `${a}–${b}`));
   return shown.join(', ') + (ranges.length > 5 ? ', …' : '');
-}
-
-/**
- * A tool's own words as one inline code span: on one line, control characters dropped, fenced one
- * backtick longer than the longest run inside, so that nothing in it is read as Markdown (the
- * reporters keep code spans as code and escape everything else).
- */
-export function toolWords(text: string, max = 300): string {
-  let body = text
-    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  if (body.length > max) body = `${body.slice(0, max - 1)}…`;
-  if (body === '') return '';
-  const longest = Math.max(0, ...(body.match(/`+/g) ?? []).map((r) => r.length));
-  const fence = '`'.repeat(longest + 1);
-  const pad = /^[` ]|[` ]$/.test(body) ? ' ' : '';
-  return `${fence}${pad}${body}${pad}${fence}`;
 }
 
 /**

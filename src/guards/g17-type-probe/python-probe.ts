@@ -3,7 +3,7 @@ import type { GuardContext, GuardFinding } from '../../core/guard.js';
 import { isAddedLine, type ChangedFile } from '../../core/patch-set.js';
 import { projectEnv } from '../../testgate/index.js';
 import { sandboxRefusal } from '../../sandbox/index.js';
-import { toolWords } from '../g16-project-checks/finding-text.js';
+import { toolWords } from '../shared/tool-words.js';
 import { addedLineIn, declarationsOf, isCertain, oneLine, probedErrors, type PyDeclaration, type PyProbeError } from './py-diagnostics.js';
 import { importsOneOf, loadPyTree, pyImportersOf } from './py-tree.js';
 import { pyInterfaceMayChange } from './py-interface.js';

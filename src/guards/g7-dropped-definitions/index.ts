@@ -6,7 +6,7 @@ import { splitLines } from '../../core/text-content.js';
 import { languageOf } from '../../repo/languages.js';
 import { languageFamily, type Definition } from '../../repo/top-level-definitions.js';
 import { candidatesOf, classifyVanished, indexOf, type Vanished } from './classify.js';
-import { searchHead, type HeadHit } from './head-search.js';
+import { searchHead, type HeadHit } from '../shared/head-search.js';
 import { hitsFor, referencesOf, type Reference } from './references.js';
 import { isTestDefinition, isTestPath } from '../shared/test-paths.js';
 import { isGenericPlaceholder, placeholderComments, placeholderFor, type PlaceholderComment } from './placeholder-comments.js';

@@ -1,5 +1,5 @@
 import type { Definition } from '../../repo/top-level-definitions.js';
-import type { HeadHit } from './head-search.js';
+import type { HeadHit } from '../shared/head-search.js';
 
 /**
  * Evidence that a definition the PR removed is still needed at head: a line of the head tree that

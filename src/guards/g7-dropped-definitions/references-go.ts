@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import type { HeadHit } from './head-search.js';
+import type { HeadHit } from '../shared/head-search.js';
 import {
   esc,
   groupByPath,

@@ -1,4 +1,4 @@
-import type { HeadHit } from './head-search.js';
+import type { HeadHit } from '../shared/head-search.js';
 import {
   esc,
   groupByPath,

@@ -1,10 +1,11 @@
-import type { HeadHit } from './head-search.js';
 import { word, type ReferenceVerdict, type Subject, type TextOf } from './reference-text.js';
 import { go } from './references-go.js';
 import { java } from './references-java.js';
 import { js } from './references-js.js';
 import { python } from './references-python.js';
 import { rust } from './references-rust.js';
+import type { HeadHit } from '../shared/head-search.js';
+import { relativePythonModule } from '../shared/python-relative.js';
 
 export type { Reference } from './reference-text.js';
 

@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import type { GuardContext } from '../../core/guard.js';
 import type { TestOutcome } from '../../core/suite-result.js';
 import { testFileOf } from '../../testgate/index.js';
-import { searchHead } from '../g7-dropped-definitions/head-search.js';
+import { searchHead } from '../shared/head-search.js';
 
 /**
  * Tests deleted together with the code they tested. Their base version, put back into the head, fails

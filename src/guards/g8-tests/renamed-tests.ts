@@ -3,7 +3,7 @@ import type { GuardContext } from '../../core/guard.js';
 import type { TestOutcome } from '../../core/suite-result.js';
 import { languageOf } from '../../repo/languages.js';
 import { testFileOf } from '../../testgate/index.js';
-import { testCases } from '../g15-weak-assertions/test-bodies.js';
+import { testCases } from '../shared/test-bodies.js';
 
 /**
  * Removed tests that the change only renamed: a test gone from the run whose base body (its name left
