@@ -5,7 +5,6 @@ import { js } from './references-js.js';
 import { python } from './references-python.js';
 import { rust } from './references-rust.js';
 import type { HeadHit } from '../shared/head-search.js';
-import { relativePythonModule } from '../shared/python-relative.js';
 
 export type { Reference } from './reference-text.js';
 
