@@ -153,16 +153,41 @@ export function makefileTestCommands(text: string): CiTestCommand[] {
   return out;
 }
 
-/**
- * Every plain test command the base tree's CI runs, best first: workflows whose file name says test
- * or CI, the other workflows, tox.ini, then the Makefile.
- */
-export async function findCiTestCommands(base: Revision): Promise<CiTestCommand[]> {
+async function ciTexts(base: Revision): Promise<{ workflows: string[]; texts: Map<string, string> }> {
   const paths = await base.paths();
   const workflows = paths
     .filter(isWorkflowPath)
     .sort((a, b) => Number(!/test|ci/i.test(a)) - Number(!/test|ci/i.test(b)) || a.localeCompare(b));
   const texts = await base.readTexts([...workflows, ...['tox.ini', 'Makefile'].filter((p) => paths.includes(p))]);
+  return { workflows, texts };
+}
+
+/**
+ * The lines of the base tree's CI that name `tool` (a word of the line) but are not among the plain
+ * commands {@link findCiTestCommands} reads: shell syntax, a `${{ }}` expression, another folder or
+ * shell. A caller that reasons about *every* command CI runs with the tool gives up when there is one.
+ */
+export async function unreadCiLines(base: Revision, tool: string): Promise<string[]> {
+  const { workflows, texts } = await ciTexts(base);
+  const named = new RegExp(`(?<![\\w.-])${tool.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.-])`);
+  const read = new Set((await findCiTestCommands(base)).map((c) => `${c.source}\0${c.line}`));
+  const lines: { source: string; line: string }[] = [];
+  for (const wf of workflows)
+    for (const site of workflowSites(wf, texts.get(wf) ?? '')) if (site.kind === 'run') lines.push({ source: wf, line: site.line });
+  const tox = texts.get('tox.ini');
+  if (tox) for (const site of toxSites(tox)) lines.push({ source: 'tox.ini', line: site.line });
+  const make = texts.get('Makefile');
+  if (make)
+    for (const l of make.split(/\r?\n/)) if (l.startsWith('\t')) lines.push({ source: 'Makefile', line: l.trim().replace(/^[@-]+/, '') });
+  return lines.filter((l) => named.test(l.line) && !read.has(`${l.source}\0${l.line}`)).map((l) => `\`${l.line}\` in ${l.source}`);
+}
+
+/**
+ * Every plain test command the base tree's CI runs, best first: workflows whose file name says test
+ * or CI, the other workflows, tox.ini, then the Makefile.
+ */
+export async function findCiTestCommands(base: Revision): Promise<CiTestCommand[]> {
+  const { workflows, texts } = await ciTexts(base);
   const out: CiTestCommand[] = [];
   for (const wf of workflows) out.push(...workflowTestCommands(wf, texts.get(wf) ?? ''));
   const tox = texts.get('tox.ini');

@@ -6,7 +6,7 @@
  */
 export { FileBaselineCache, MemoryBaselineCache, fileBaselineCacheDir, sharedMemoryBaselineCache } from './baseline-cache.js';
 export { missingSystemPackages } from './ci-system-packages.js';
-export { findCiTestCommands } from './ci-test-command.js';
+export { findCiTestCommands, unreadCiLines } from './ci-test-command.js';
 export { matchToolchain, pinnedRustToolchain } from './deps/cargo-deps.js';
 export { ENTRY_CONTENT, depCacheOptionsFromEnv } from './deps/dep-cache.js';
 export type { RunDeps } from './deps/deps-plan.js';

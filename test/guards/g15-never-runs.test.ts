@@ -102,6 +102,19 @@ describe('G15: test files the configured runner never collects', () => {
       const both = { ...base, 'pyproject.toml': PYPROJECT, '.github/workflows/ci.yml': wf('pytest tests integration') };
       expect(await g15Of(both, { 'integration/test_api.py': PY_TEST })).toEqual([]);
     });
+
+    it('another CI line runs pytest in a form that cannot be read (a matrix expression): it may collect anything, so nothing is said', async () => {
+      const wfs = {
+        ...base,
+        '.github/workflows/ci.yml': wf('pytest tests'),
+        '.github/workflows/integration.yml': wf('pytest integration --splits 2 --group ${{ matrix.split_index }}'),
+      };
+      expect(await g15Of(wfs, { 'integration/test_api.py': PY_TEST })).toEqual([]);
+      // the readable line alone still decides
+      expect(
+        (await g15Of({ ...base, '.github/workflows/ci.yml': wf('pytest tests') }, { 'integration/test_api.py': PY_TEST })).length,
+      ).toBe(1);
+    });
   });
 
   describe('Vitest and Jest (include, testMatch, roots)', () => {

@@ -4,7 +4,7 @@ import { parse as parseToml } from 'smol-toml';
 import type { GuardContext } from '../../core/guard.js';
 import { isRecord } from '../../core/is-record.js';
 import { readIni } from '../../repo/manifests/ini-read.js';
-import { findCiTestCommands, pytestCiArgs } from '../../testgate/index.js';
+import { findCiTestCommands, pytestCiArgs, unreadCiLines } from '../../testgate/index.js';
 
 /**
  * What a plain `pytest` run collects, from the base's pytest configuration: the first of pytest.ini,
@@ -103,12 +103,14 @@ export function pytestCollection(ctx: GuardContext, path: string): Promise<Pytes
  * The folders the project's CI hands pytest (`pytest tests/`, `python -m pytest tests integration`),
  * which replace testpaths: read from the base's workflows, tox.ini and Makefile. Null unless every
  * pytest command found names its paths and can be read for sure (one without paths collects what the
- * configuration says).
+ * configuration says), and no other CI line runs pytest in a form that cannot be read.
  */
 export function ciPytestPaths(ctx: GuardContext): Promise<{ paths: string[]; source: string } | null> {
   return ctx.memo('g15:ci-pytest-paths', async () => {
     const commands = (await findCiTestCommands(ctx.base)).filter((c) => c.kind === 'pytest' || c.kind === 'python-m-pytest');
     if (commands.length === 0) return null;
+    // a pytest line CI runs that cannot be read (a `${{ matrix… }}` argument, shell syntax) may collect anything
+    if ((await unreadCiLines(ctx.base, 'pytest')).length > 0) return null;
     const paths = new Set<string>();
     for (const c of commands) {
       const merged = pytestCiArgs(c.args);
