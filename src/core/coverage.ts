@@ -1,6 +1,6 @@
 import type { GuardStatus } from './report.js';
 import type { CoverageEntry, ProjectCheckRecord, ReportSections, TestsSection } from './report-sections.js';
-import { NO_FILES_IN_SCOPE } from './phases-not-run.js';
+import { NEEDS_INSTALL_ON, NEEDS_TESTS_ON, NO_FILES_IN_SCOPE } from './phases-not-run.js';
 
 /**
  * The coverage record of a run (the entry types are in report-sections.ts, which the report imports):
@@ -21,6 +21,8 @@ const NOT_EXPECTED = [
   'not selected (--only)',
   'no store configured',
   'the repository name is unknown',
+  NEEDS_TESTS_ON,
+  NEEDS_INSTALL_ON,
 ];
 
 function chosenSkip(reason: string | undefined): boolean {
@@ -102,8 +104,10 @@ function checkEntry(r: ProjectCheckRecord): CoverageEntry {
   const check = `G16 ${r.tool}`;
   if (r.status === 'ran') return { check, scope, status: 'ran', ...(r.reason ? { reason: r.reason } : {}) };
   if (r.status === 'partial') return { check, scope, status: 'partial', reason: r.reason ?? 'it checked part of its files' };
-  // A check the project's CI runs (severity fail) that could not run here is a gap; a convention is not.
-  return { check, scope, status: r.severity === 'fail' ? 'not-run' : 'skipped', reason: r.reason ?? 'not run' };
+  // A check the project's CI runs (severity fail) that could not run here is a gap; a convention is not,
+  // nor one the operator's choice left out (a run without the dependencies it needs).
+  const chosen = r.reason !== undefined && chosenSkip(r.reason);
+  return { check, scope, status: r.severity === 'fail' && !chosen ? 'not-run' : 'skipped', reason: r.reason ?? 'not run' };
 }
 
 /** A guard's own row: ran, skipped by choice or for want of files, or expected and not run. */

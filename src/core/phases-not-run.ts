@@ -9,6 +9,13 @@ import type { TestsSection } from './report-sections.js';
 /** The skip reason of a guard that had no changed file in scope: it did look, so it is no gap in the run. */
 export const NO_FILES_IN_SCOPE = 'no changed files in scope';
 
+/**
+ * Why a project tool that needs the installed dependencies did not run when the operator chose a run
+ * without them (tests off, `--no-tests`, `tests.install: off`): named in the report, no gap.
+ */
+export const NEEDS_TESTS_ON = "it needs the project's dependencies, which slopgate installs only with tests on";
+export const NEEDS_INSTALL_ON = "it needs the project's dependencies, and tests.install is off";
+
 /** Why the test gate (G8) did not run the tests, when it was part of this run and did not. */
 export function testsNotRunReason(statuses: readonly GuardStatus[], tests: TestsSection | undefined): string | undefined {
   if (tests?.notRun !== undefined) return tests.notRun;

@@ -122,6 +122,9 @@ needs('go')('G16: gofmt on the Go files a pull request changes (real CLI)', () =
       "ruff-check: it needs the project's dependencies, which slopgate installs only with tests on (--no-tests)",
     );
     expect(report.sections.checks?.checks[0]).toMatchObject({ tool: 'ruff-check', status: 'skipped', severity: 'fail' });
+    // the run left it out by the operator's choice: named in the coverage record, and no gap that turns PASS into ADVISE
+    expect(report.coverage?.find((e) => e.check === 'G16 ruff-check')).toMatchObject({ status: 'skipped' });
+    expect(report.coverage?.filter((e) => e.status === 'partial' || e.status === 'not-run')).toEqual([]);
   });
 
   it('tests on but no sandbox on this machine: the sandboxed checks install and run nothing, and say why', () => {

@@ -2,6 +2,7 @@ import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GuardContext } from '../../core/guard.js';
 import type { RunnerId } from '../../core/suite-result.js';
+import { NEEDS_INSTALL_ON, NEEDS_TESTS_ON } from '../../core/phases-not-run.js';
 import { planSides } from '../deps/prepare-sides.js';
 import type { RunDeps } from '../deps/deps-plan.js';
 import { SuiteWorkspace } from '../run-suite.js';
@@ -39,10 +40,9 @@ function limitsOf(ctx: GuardContext): SuiteLimits {
 /** Why the project's tools cannot get their environment in this run, before anything is installed; null when they can. */
 export function envUnavailable(ctx: GuardContext): string | null {
   const t = ctx.config.tests;
-  if (!t.enabled) return "it needs the project's dependencies, which slopgate installs only with tests on (tests.enabled: false)";
-  if (ctx.services.tests?.enabled === false)
-    return "it needs the project's dependencies, which slopgate installs only with tests on (--no-tests)";
-  if (t.install === 'off') return "it needs the project's dependencies, and tests.install is off";
+  if (!t.enabled) return `${NEEDS_TESTS_ON} (tests.enabled: false)`;
+  if (ctx.services.tests?.enabled === false) return `${NEEDS_TESTS_ON} (--no-tests)`;
+  if (t.install === 'off') return NEEDS_INSTALL_ON;
   const refusal = sandboxRefusal(t.isolation);
   return refusal ? `it runs project code, which needs the sandbox: ${refusal.replace(/^tests not run: /, '')}` : null;
 }
