@@ -6,8 +6,9 @@ import type { TestOutcome } from '../core/suite-result.js';
  * 0x7f…>]`), and that text can hold a memory address, a fresh uuid, a temporary path or a set whose
  * order follows the hash seed: the same test then has another id at the base and at the head, and
  * neither side's result would be compared (pydantic's suite has dozens). Ids are paired exactly
- * first; the rest by their text with those run-dependent parts masked, when that masked id is one
- * test on each side. What stays unpaired is a test that is gone or new.
+ * first; the rest by their text with those run-dependent parts masked, then by the words of their
+ * parameters in any order (a list built from a set), each only where the key names one test on each
+ * side. What stays unpaired is a test that is gone or new.
  */
 
 const ADDRESS = /0x[0-9a-fA-F]{6,}/g;
@@ -38,6 +39,30 @@ function groupBy(tests: readonly TestOutcome[], key: (t: TestOutcome) => string 
   return out;
 }
 
+/** The test function and its parameters' words, sorted (null for an id without parameters). */
+function wordsKey(t: TestOutcome): string | null {
+  const i = t.id.indexOf('[');
+  if (i <= 0 || !t.id.endsWith(']')) return null;
+  const words = maskedId(t.id.slice(i + 1, -1)).match(/[\w.'"<>…-]+/g) ?? [];
+  return `${t.id.slice(0, i)}[${words.sort().join(' ')}]`;
+}
+
+/** Pairs the unpaired tests whose key is one test on each side. */
+function pairBy(pairs: Map<string, TestOutcome>, base: TestOutcome[], head: TestOutcome[], key: (t: TestOutcome) => string | null): void {
+  const used = new Set([...pairs.values()].map((b) => b.id));
+  const baseGroups = groupBy(
+    base.filter((t) => !used.has(t.id)),
+    key,
+  );
+  for (const [k, hs] of groupBy(
+    head.filter((t) => !pairs.has(t.id)),
+    key,
+  )) {
+    const bs = baseGroups.get(k);
+    if (bs?.length === 1 && hs.length === 1) pairs.set(hs[0]!.id, bs[0]!);
+  }
+}
+
 /** Head id → the base test it is. */
 export function pairTests(base: readonly TestOutcome[], head: readonly TestOutcome[]): Map<string, TestOutcome> {
   const pairs = new Map<string, TestOutcome>();
@@ -50,11 +75,9 @@ export function pairTests(base: readonly TestOutcome[], head: readonly TestOutco
   const baseLeft = base.filter((t) => !headIds.has(t.id));
   const headLeft = head.filter((t) => !pairs.has(t.id));
   if (baseLeft.length === 0 || headLeft.length === 0) return pairs;
-  const masked = (t: TestOutcome) => (maskedId(t.id) === t.id ? null : maskedId(t.id));
-  const baseGroups = groupBy(baseLeft, masked);
-  for (const [k, hs] of groupBy(headLeft, masked)) {
-    const bs = baseGroups.get(k);
-    if (bs?.length === 1 && hs.length === 1) pairs.set(hs[0]!.id, bs[0]!);
-  }
+  // the masked id, then its parameters' words in any order (a list built from a set, a repr that
+  // prints a hash map): each only where it names one test on each side
+  pairBy(pairs, baseLeft, headLeft, (t) => (maskedId(t.id) === t.id ? null : maskedId(t.id)));
+  pairBy(pairs, baseLeft, headLeft, wordsKey);
   return pairs;
 }
