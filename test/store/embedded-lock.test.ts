@@ -26,7 +26,8 @@ function folder(): string {
   return join(d, 'db');
 }
 
-const repo = prRepo({ 'a.py': 'x = 1\n' }, { 'a.py': 'x = 2\n' });
+// A generous guard budget: the runs share a loaded machine, and a guard stopped at its budget would block.
+const repo = prRepo({ '.github/slopgate.yml': 'guards:\n  timeoutMs: 600000\n', 'a.py': 'x = 1\n' }, { 'a.py': 'x = 2\n' });
 /** A repository whose test never ends: a run of it holds the folder for as long as the test is left to run. */
 const HANGING_TEST =
   "'use strict';\nconst test = require('node:test');\ntest('waits', () => new Promise(() => setInterval(() => {}, 1000)));\n";
@@ -87,7 +88,7 @@ describe('slopgate check --db DIR: one process at a time', () => {
     const runs = Array.from({ length: 4 }, () => startCheck(db, { SLOPGATE_DB_LOCK_WAIT_SECONDS: '600' }));
     const results = await Promise.all(runs.map((r) => r.done));
     for (const r of results) {
-      expect(r.code, r.stderr).toBe(0);
+      expect(r.code, `${r.stderr}\n${r.stdout.slice(0, 3000)}`).toBe(0);
       expect((JSON.parse(r.stdout) as Report).decision.outcome).toBe('PASS');
       expect(r.stderr).not.toMatch(/internal error|Aborted|File exists|cache lookup failed/);
     }
@@ -102,7 +103,7 @@ describe('slopgate check --db DIR: one process at a time', () => {
     await until(() => run.stderr().includes(`waiting for pid ${process.pid}`), 'the waiting notice', run);
     await held.release();
     const r = await run.done;
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, `${r.stderr}\n${r.stdout.slice(0, 3000)}`).toBe(0);
     expect(r.stderr.match(/waiting for pid/g)).toHaveLength(1);
     expect(r.stderr).toContain(`slopgate: waiting for pid ${process.pid}, which is using the database folder ${db}`);
   }, 120_000);
@@ -137,7 +138,7 @@ describe('slopgate check --db DIR: one process at a time', () => {
       writeFileSync(file, Buffer.alloc(statSync(file).size, 0x5a));
     }
     const r = await startCheck(db).done;
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, `${r.stderr}\n${r.stdout.slice(0, 3000)}`).toBe(0);
     expect((JSON.parse(r.stdout) as Report).decision.outcome).toBe('PASS');
     expect(r.stderr).toMatch(
       new RegExp(
@@ -165,7 +166,7 @@ describe('slopgate check --db DIR: one process at a time', () => {
     expect((await victim.done).signal).toBe('SIGKILL');
     expect(existsSync(`${db}.lock`)).toBe(true);
     const r = await startCheck(db).done;
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, `${r.stderr}\n${r.stdout.slice(0, 3000)}`).toBe(0);
     expect(r.stderr).toContain(`taking over the lock of ${db} from pid ${victim.child.pid} (process ${victim.child.pid} is gone)`);
     expect(await runsIn(db)).toBeGreaterThanOrEqual(2);
   }, 180_000);
