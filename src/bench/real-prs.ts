@@ -39,6 +39,8 @@ export interface BenchPrResult {
   outcome: Outcome | 'ERROR';
   /** Guards that errored (a guard-error finding), e.g. a timeout. */
   guardErrors: string[];
+  /** The coverage gaps that made the run not verified (ADVISE instead of PASS). */
+  notVerified?: string[];
   findings: BenchFinding[];
   error?: string;
   ms: number;
@@ -135,6 +137,7 @@ export async function gateOne(dir: string, pr: CorpusPr, guards: Guard[]): Promi
       verdict: verdictOf(report.decision.outcome),
       outcome: report.decision.outcome,
       guardErrors: report.guards.filter((g) => g.status === 'error').map((g) => `${g.id}: ${g.reason ?? 'error'}`),
+      ...(report.decision.notVerified?.length ? { notVerified: report.decision.notVerified } : {}),
       findings,
       ms: Date.now() - t0,
     };

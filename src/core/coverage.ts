@@ -1,6 +1,6 @@
 import type { GuardStatus } from './report.js';
 import type { CoverageEntry, ProjectCheckRecord, ReportSections, TestsSection } from './report-sections.js';
-import { NEEDS_INSTALL_ON, NEEDS_TESTS_ON, NO_FILES_IN_SCOPE } from './phases-not-run.js';
+import { COVERED_BY_TESTS, NEEDS_INSTALL_ON, NEEDS_TESTS_ON, NO_FILES_IN_SCOPE } from './phases-not-run.js';
 
 /**
  * The coverage record of a run (the entry types are in report-sections.ts, which the report imports):
@@ -23,6 +23,7 @@ const NOT_EXPECTED = [
   'the repository name is unknown',
   NEEDS_TESTS_ON,
   NEEDS_INSTALL_ON,
+  COVERED_BY_TESTS,
 ];
 
 function chosenSkip(reason: string | undefined): boolean {

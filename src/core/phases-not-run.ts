@@ -13,6 +13,8 @@ export const NO_FILES_IN_SCOPE = 'no changed files in scope';
  * Why a project tool that needs the installed dependencies did not run when the operator chose a run
  * without them (tests off, `--no-tests`, `tests.install: off`): named in the report, no gap.
  */
+/** A project check another check already covers (a build G8's test run compiles at both sides): no gap. */
+export const COVERED_BY_TESTS = 'covered by the test gate';
 export const NEEDS_TESTS_ON = "it needs the project's dependencies, which slopgate installs only with tests on";
 export const NEEDS_INSTALL_ON = "it needs the project's dependencies, and tests.install is off";
 

@@ -96,6 +96,28 @@ describe('caps are visible', () => {
     expect(folded).toContain(other);
   });
 
+  it('a build the change does not feed, one G8 already compiles, or one left out by a run without dependencies is no gap; one slopgate cannot run is', () => {
+    const build = (reason: string) => ({
+      tool: 'build',
+      source: 'ci.yml:9: go build ./...',
+      severity: 'fail' as const,
+      status: 'skipped' as const,
+      files: 0,
+      reason,
+    });
+    const coverage = buildCoverage([{ id: 'G16', name: 'checks', status: 'pass', files: 1, findings: 0, ms: 1 }], {
+      checks: {
+        checks: [
+          build('no changed files in scope: the change touches none of the files it builds'),
+          build("covered by the test gate: G8's `go test ./...` compiles every package"),
+          build("it needs the project's dependencies, which slopgate installs only with tests on (--no-tests)"),
+          build('slopgate runs a Maven build only as G8’s test run'),
+        ],
+      },
+    });
+    expect(coverage.map((e) => e.status)).toEqual(['skipped', 'skipped', 'skipped', 'not-run']);
+  });
+
   it('every format carries the coverage record', () => {
     const coverage = buildCoverage(
       [{ id: 'G8', name: 'tests', status: 'skipped', reason: 'at the base, go not found', files: 0, findings: 0, ms: 1 }],

@@ -1,5 +1,6 @@
 import type { GuardContext, GuardFinding } from '../../core/guard.js';
 import type { ChangedFile } from '../../core/patch-set.js';
+import { COVERED_BY_TESTS, NO_FILES_IN_SCOPE } from '../../core/phases-not-run.js';
 import type { ProjectCheckRecord } from '../../core/report-sections.js';
 import type { Revision } from '../../core/revision.js';
 import { isWorkflowPath } from './discover.js';
@@ -192,12 +193,12 @@ export async function runBuildChecks(
     };
     const skip = (reason: string) => records.push({ ...record, status: 'skipped', reason });
     if (inputs === 0) {
-      skip('the change touches none of the files it builds');
+      skip(`${NO_FILES_IN_SCOPE}: the change touches none of the files it builds`);
       continue;
     }
     const covered = await buildCoveredByTests(ctx, b);
     if (covered) {
-      skip(covered);
+      skip(`${COVERED_BY_TESTS}: ${covered}`);
       continue;
     }
     const eco = RUNS_IN[b.eco];
