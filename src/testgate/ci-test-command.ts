@@ -170,7 +170,7 @@ async function ciTexts(base: Revision): Promise<{ workflows: string[]; texts: Ma
 export async function unreadCiLines(base: Revision, tool: string): Promise<string[]> {
   const { workflows, texts } = await ciTexts(base);
   const named = new RegExp(`(?<![\\w.-])${tool.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.-])`);
-  const read = new Set((await findCiTestCommands(base)).map((c) => `${c.source}\0${c.line}`));
+  const read = new Set(commandsOf(workflows, texts).map((c) => `${c.source}\0${c.line}`));
   const lines: { source: string; line: string }[] = [];
   for (const wf of workflows)
     for (const site of workflowSites(wf, texts.get(wf) ?? '')) if (site.kind === 'run') lines.push({ source: wf, line: site.line });
@@ -188,6 +188,10 @@ export async function unreadCiLines(base: Revision, tool: string): Promise<strin
  */
 export async function findCiTestCommands(base: Revision): Promise<CiTestCommand[]> {
   const { workflows, texts } = await ciTexts(base);
+  return commandsOf(workflows, texts);
+}
+
+function commandsOf(workflows: readonly string[], texts: ReadonlyMap<string, string>): CiTestCommand[] {
   const out: CiTestCommand[] = [];
   for (const wf of workflows) out.push(...workflowTestCommands(wf, texts.get(wf) ?? ''));
   const tox = texts.get('tox.ini');

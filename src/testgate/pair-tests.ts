@@ -77,7 +77,10 @@ export function pairTests(base: readonly TestOutcome[], head: readonly TestOutco
   if (baseLeft.length === 0 || headLeft.length === 0) return pairs;
   // the masked id, then its parameters' words in any order (a list built from a set, a repr that
   // prints a hash map): each only where it names one test on each side
-  pairBy(pairs, baseLeft, headLeft, (t) => (maskedId(t.id) === t.id ? null : maskedId(t.id)));
+  pairBy(pairs, baseLeft, headLeft, (t) => {
+    const masked = maskedId(t.id);
+    return masked === t.id ? null : masked;
+  });
   pairBy(pairs, baseLeft, headLeft, wordsKey);
   return pairs;
 }
